@@ -1,0 +1,101 @@
+// Command seam runs DAGs whose edges are guarded by output contracts.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-dag/seam/contract"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
+
+// exitError carries an exit code: 1 when a run or check failed, 2 for usage or input errors.
+// Its message, when not empty, is printed to stderr.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// failed reports that the run or check failed (exit 1) after its result was printed.
+func failed() error { return &exitError{code: 1} }
+
+// usage reports a usage or input error (exit 2).
+func usage(err error) error { return &exitError{code: 2, err: err} }
+
+// env is what commands read from the process environment, injectable for tests.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	var xe *exitError
+	if errors.As(err, &xe) {
+		if xe.err != nil {
+			fmt.Fprintln(stderr, "seam:", xe.err)
+		}
+		return xe.code
+	}
+	// Cobra's own errors (unknown flag, wrong argument count) are usage errors.
+	fmt.Fprintln(stderr, "seam:", err)
+	return 2
+}
+
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "seam",
+		Short:         "Run DAGs whose edges are guarded by output contracts",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.PersistentFlags().String("lang", "", "message language: en or ja (default: $SEAM_LANG, then the locale)")
+	root.AddCommand(
+		newRunCmd(e),
+		newValidateCmd(e),
+		newTypesCmd(e),
+		newGraphCmd(e),
+	)
+	return root
+}
+
+// lang resolves the message language from --lang, $SEAM_LANG and the locale.
+func lang(cmd *cobra.Command, e *env) (string, error) {
+	flag, _ := cmd.Flags().GetString("lang")
+	l, err := contract.ResolveLang(flag, e.getenv)
+	if err != nil {
+		return "", usage(err)
+	}
+	return l, nil
+}

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"seam": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) },
+	})
+}
+
+// TestScript runs the CLI end to end: testdata/script/*.txtar.
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			// Messages default to English whatever the machine's locale.
+			env.Setenv("SEAM_LANG", "en")
+			return nil
+		},
+	})
+}

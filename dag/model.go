@@ -1,0 +1,92 @@
+// Package dag loads DAG files (keeping every YAML position), models them, resolves their
+// references, builds their graph and runs them.
+package dag
+
+import (
+	"time"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/nodes"
+)
+
+// DAG is a loaded, checked DAG file.
+type DAG struct {
+	File        string // path as given to Load
+	Dir         string // directory relative paths resolve against
+	Version     int
+	Name        string
+	Description string
+	Params      *contract.Schema // nil when the file declares no params
+	Defaults    Defaults
+	Concurrency int     // nodes running at once, ≥ 1
+	Nodes       []*Node // in file order
+	ByID        map[string]*Node
+	Outputs     []Output // in file order
+	// Order is a topological order of Nodes (producers before consumers), stable with
+	// respect to file order.
+	Order []*Node
+}
+
+// Defaults apply to every node that does not say otherwise.
+type Defaults struct {
+	Timeout time.Duration // 0: none
+	Retry   Retry
+}
+
+// Retry says how often and when a node is re-run after a failed attempt.
+type Retry struct {
+	Attempts   int // total attempts, ≥ 1
+	Backoff    time.Duration
+	Factor     float64
+	MaxBackoff time.Duration
+	On         []string // error, timeout, contract
+}
+
+// RunIf decides whether a node runs after an upstream failure.
+type RunIf string
+
+const (
+	RunIfSuccess RunIf = "success" // only when every upstream node passed or warned (default)
+	RunIfAlways  RunIf = "always"
+	RunIfFailure RunIf = "failure" // only when some upstream node failed
+)
+
+// Node is one node of a DAG.
+type Node struct {
+	ID    string
+	Pos   Pos // position of the node's key in the file
+	Type  nodes.Type
+	With  *Template // never nil; an empty object when absent
+	Input *Template // nil: the node receives its upstream outputs keyed by id
+	Needs []string
+	When  *Expr // nil: always
+	RunIf RunIf
+	// Foreach, when set, runs the node once per item of the list it evaluates to.
+	Foreach            *Template
+	ForeachConcurrency int
+	MaxItems           int
+	Retry              Retry
+	Timeout            time.Duration
+	Repair             int              // on_invalid.repair
+	InputContract      *contract.Schema // nil: none declared
+	OutputContract     *contract.Schema // declared contract.output; nil: none
+	// Effective is what the node's output is validated against: the standard contract, the
+	// type's output schema and the declared output contract, all at once.
+	Effective *contract.Schema
+	// Deps are the ids this node depends on (references and needs), in file order.
+	Deps []string
+}
+
+// Output is one entry of the DAG's outputs.
+type Output struct {
+	Name  string
+	Pos   Pos
+	Value *Template
+}
+
+// Pos is a position in a DAG file.
+type Pos struct {
+	File string
+	Line int // 1-based
+	Col  int // 1-based
+}

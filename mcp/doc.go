@@ -1,0 +1,2 @@
+// Package mcp will hold seam's MCP server.
+package mcp

@@ -1,0 +1,99 @@
+// Package nodes holds the node-type registry and seam's generic built-in node types.
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"sort"
+)
+
+// Type is a node type: what a node's `type:` names.
+type Type interface {
+	Name() string
+	// Doc is one line describing the type, for `seam types`.
+	Doc() string
+	// ConfigSchema is the JSON Schema of the node's `with`.
+	ConfigSchema() []byte
+	// OutputSchema is the JSON Schema the type's output always satisfies, narrower than the
+	// standard output contract; nil when the type promises nothing beyond it.
+	OutputSchema() []byte
+	// Run executes one attempt. Output is the node's output as JSON text; the engine parses
+	// and validates it, so a type never needs to. An error means the attempt failed to run.
+	Run(ctx context.Context, call *Call) (*Result, error)
+}
+
+// Checker is implemented by types that check a node's configuration at load time, before
+// references are resolved (transform compiles its program). Values that hold references are
+// strings containing "${{".
+type Checker interface {
+	Check(with map[string]any) error
+}
+
+// Call is what one attempt of a node receives.
+type Call struct {
+	Node  string         // node id
+	With  map[string]any // configuration with references resolved
+	Input any            // the node's input, a decoded JSON value
+	Dir   string         // directory of the DAG file; relative paths resolve against it
+	Env   []string       // extra environment (KEY=VALUE) for processes the node starts
+	// OutputLimit bounds the output size in bytes; 0 means DefaultOutputLimit.
+	OutputLimit int64
+}
+
+// DefaultOutputLimit bounds a node's output unless configured otherwise.
+const DefaultOutputLimit = 16 << 20
+
+// Result is the outcome of an attempt that ran.
+type Result struct {
+	Output []byte // JSON text
+	Log    string // diagnostic text kept with the attempt (exec: stderr, truncated)
+}
+
+// Registry maps type names to types.
+type Registry struct {
+	types map[string]Type
+}
+
+// NewRegistry returns a registry holding types.
+func NewRegistry(types ...Type) *Registry {
+	r := &Registry{types: make(map[string]Type, len(types))}
+	for _, t := range types {
+		r.Add(t)
+	}
+	return r
+}
+
+// Add registers t; a second type of the same name is a programming error.
+func (r *Registry) Add(t Type) {
+	if _, dup := r.types[t.Name()]; dup {
+		panic(fmt.Sprintf("nodes: type %q registered twice", t.Name()))
+	}
+	r.types[t.Name()] = t
+}
+
+// Lookup returns the type called name.
+func (r *Registry) Lookup(name string) (Type, bool) {
+	t, ok := r.types[name]
+	return t, ok
+}
+
+// Names returns the registered type names, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.types))
+	for n := range r.types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ConfigError is a problem with one value of a node's configuration, found by a Checker or
+// by Run. The loader turns Path and Offset into a file position.
+type ConfigError struct {
+	Path   string // JSON Pointer into `with`, e.g. "/program"
+	Offset int    // byte offset within that string value; -1 when unknown
+	Err    error
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("with%s: %v", e.Path, e.Err) }
+func (e *ConfigError) Unwrap() error { return e.Err }
