@@ -1,5 +1,22 @@
 package dag
 
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"gopkg.in/yaml.v3"
+)
+
 // Scope is what references may name while a run evaluates a template or an expression.
 // It is read by one goroutine at a time (the engine's scheduler).
 type Scope struct {
@@ -18,22 +35,912 @@ type RunInfo struct {
 	Name string
 }
 
-// Template is a configuration or input value whose strings may hold ${{ }} references.
-type Template struct {
-	// TODO(loader): implementation.
+// Ref is one thing an expression names: params.x, nodes.a.output.y, item, index or run.
+type Ref struct {
+	Root string   // "params", "nodes", "item", "index" or "run"
+	Node string   // the node id when Root is "nodes"
+	Path []string // for nodes: the path after .output; for params: the path after params
+	Pos  Pos      // where the reference starts
 }
 
-// Eval resolves the template into a JSON value (map[string]any, []any, string, bool, nil,
-// json.Number, float64 or int64 as CEL yields them). A string that is exactly one reference
-// takes the referenced value with its type; a string mixing text and references is
-// interpolation and takes scalars only.
-func (t *Template) Eval(s *Scope) (any, error) { panic("TODO") }
+// Template is a configuration or input value whose strings may hold ${{ }} references.
+// A subtree without references is kept as one literal value.
+type Template struct {
+	lit   any      // the value when the template holds no reference
+	expr  *Expr    // a string that is exactly one reference
+	parts []part   // a string mixing text and references
+	keys  []string // an object holding references: keys in file order …
+	vals  []*Template
+	elems []*Template // … or an array holding references
+	kind  tmplKind
+}
+
+type tmplKind uint8
+
+const (
+	tmplLiteral tmplKind = iota
+	tmplExpr
+	tmplInterp
+	tmplObject
+	tmplArray
+)
+
+// part is a piece of an interpolated string: text, or an expression when expr is set.
+type part struct {
+	text string
+	expr *Expr
+}
+
+// LiteralTemplate returns a template that evaluates to v.
+func LiteralTemplate(v any) *Template { return &Template{lit: v} }
+
+// Literal returns the template's value when it holds no reference.
+func (t *Template) Literal() (any, bool) {
+	if t.kind != tmplLiteral {
+		return nil, false
+	}
+	return t.lit, true
+}
+
+// Refs lists every reference the template holds, in file order.
+func (t *Template) Refs() []Ref {
+	var refs []Ref
+	t.walkExprs(func(e *Expr) { refs = append(refs, e.refs...) })
+	return refs
+}
+
+func (t *Template) walkExprs(f func(*Expr)) {
+	switch t.kind {
+	case tmplExpr:
+		f(t.expr)
+	case tmplInterp:
+		for _, p := range t.parts {
+			if p.expr != nil {
+				f(p.expr)
+			}
+		}
+	case tmplObject:
+		for _, v := range t.vals {
+			v.walkExprs(f)
+		}
+	case tmplArray:
+		for _, v := range t.elems {
+			v.walkExprs(f)
+		}
+	}
+}
+
+// Eval resolves the template into a JSON value: map[string]any, []any, string, bool, nil or
+// json.Number. A string that is exactly one reference takes the referenced value with its
+// type; a string mixing text and references is interpolation and takes scalars only.
+// Literal parts are shared between evaluations: callers must not modify the result.
+func (t *Template) Eval(s *Scope) (any, error) {
+	switch t.kind {
+	case tmplLiteral:
+		return t.lit, nil
+	case tmplExpr:
+		return t.expr.Eval(s)
+	case tmplInterp:
+		var b strings.Builder
+		for _, p := range t.parts {
+			if p.expr == nil {
+				b.WriteString(p.text)
+				continue
+			}
+			v, err := p.expr.Eval(s)
+			if err != nil {
+				return nil, err
+			}
+			text, err := scalarText(v)
+			if err != nil {
+				return nil, fmt.Errorf("${{ %s }}: %w", p.expr.Src, err)
+			}
+			b.WriteString(text)
+		}
+		return b.String(), nil
+	case tmplObject:
+		m := make(map[string]any, len(t.keys))
+		for i, k := range t.keys {
+			v, err := t.vals[i].Eval(s)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		return m, nil
+	default:
+		a := make([]any, len(t.elems))
+		for i, e := range t.elems {
+			v, err := e.Eval(s)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = v
+		}
+		return a, nil
+	}
+}
+
+// scalarText is how a value reads inside an interpolated string.
+func scalarText(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case json.Number:
+		return v.String(), nil
+	case bool:
+		return strconv.FormatBool(v), nil
+	case nil:
+		return "null", nil
+	case map[string]any:
+		return "", fmt.Errorf("is an object; text around a reference takes scalars only (make the string exactly one reference to pass the object)")
+	case []any:
+		return "", fmt.Errorf("is an array; text around a reference takes scalars only (make the string exactly one reference to pass the array)")
+	default:
+		return "", fmt.Errorf("is a %T, not a JSON value", v)
+	}
+}
 
 // Expr is one compiled ${{ }} expression.
 type Expr struct {
-	Src string // the expression text between ${{ and }}
-	Pos Pos
+	Src  string // the expression text between ${{ and }}, trimmed
+	Pos  Pos
+	path *path // set when Src is a plain path, evaluated without CEL
+	prg  cel.Program
+	refs []Ref
 }
 
+// Refs lists what the expression names.
+func (e *Expr) Refs() []Ref { return e.refs }
+
 // Bool evaluates the expression as a condition (`when`).
-func (e *Expr) Bool(s *Scope) (bool, error) { panic("TODO") }
+func (e *Expr) Bool(s *Scope) (bool, error) {
+	v, err := e.Eval(s)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, fmt.Errorf("${{ %s }} is %s, not a boolean", e.Src, describe(v))
+	}
+	return b, nil
+}
+
+// Eval evaluates the expression to a JSON value.
+func (e *Expr) Eval(s *Scope) (any, error) {
+	if e.path != nil {
+		v, err := e.path.eval(s)
+		if err != nil {
+			return nil, fmt.Errorf("${{ %s }}: %w", e.Src, err)
+		}
+		return v, nil
+	}
+	out, _, err := e.prg.Eval(e.activation(s))
+	if err != nil {
+		return nil, fmt.Errorf("${{ %s }}: %w", e.Src, err)
+	}
+	v, err := celToJSON(out)
+	if err != nil {
+		return nil, fmt.Errorf("${{ %s }}: %w", e.Src, err)
+	}
+	return v, nil
+}
+
+// activation hands CEL only what the expression names, converted to CEL's number types.
+func (e *Expr) activation(s *Scope) map[string]any {
+	act := make(map[string]any, 4)
+	var outputs map[string]any
+	for _, r := range e.refs {
+		switch r.Root {
+		case "params":
+			if _, done := act["params"]; !done {
+				act["params"] = toCEL(map[string]any(s.Params))
+			}
+		case "nodes":
+			if outputs == nil {
+				outputs = make(map[string]any)
+				act["nodes"] = outputs
+			}
+			if out, ok := s.Outputs[r.Node]; ok {
+				if _, done := outputs[r.Node]; !done {
+					outputs[r.Node] = map[string]any{"output": toCEL(out)}
+				}
+			}
+		case "item":
+			act["item"] = toCEL(s.Item)
+		case "index":
+			act["index"] = int64(s.Index)
+		case "run":
+			act["run"] = map[string]any{"id": s.Run.ID, "name": s.Run.Name}
+		}
+	}
+	if _, ok := act["params"]; !ok {
+		act["params"] = map[string]any{}
+	}
+	if _, ok := act["nodes"]; !ok {
+		act["nodes"] = map[string]any{}
+	}
+	return act
+}
+
+// toCEL converts a decoded JSON value for CEL: json.Number becomes int64 when integral and
+// in range, uint64 past int64, else float64.
+func toCEL(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i
+		}
+		if u, err := strconv.ParseUint(v.String(), 10, 64); err == nil {
+			return u
+		}
+		f, _ := v.Float64()
+		return f
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = toCEL(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(v))
+		for i, x := range v {
+			a[i] = toCEL(x)
+		}
+		return a
+	default:
+		return v
+	}
+}
+
+// celToJSON converts a CEL result back to a JSON value.
+func celToJSON(v ref.Val) (any, error) {
+	switch v.Type() {
+	case types.NullType:
+		return nil, nil
+	case types.BoolType:
+		return v.Value().(bool), nil
+	case types.StringType:
+		return v.Value().(string), nil
+	case types.IntType:
+		return json.Number(strconv.FormatInt(v.Value().(int64), 10)), nil
+	case types.UintType:
+		return json.Number(strconv.FormatUint(v.Value().(uint64), 10)), nil
+	case types.DoubleType:
+		f := v.Value().(float64)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("result %v is not a JSON number", f)
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
+	case types.TimestampType:
+		return v.Value().(time.Time).UTC().Format(time.RFC3339Nano), nil
+	case types.DurationType:
+		return v.Value().(time.Duration).String(), nil
+	case types.ListType:
+		l := v.(traits.Lister)
+		n := int(l.Size().(types.Int))
+		a := make([]any, n)
+		for i := range n {
+			x, err := celToJSON(l.Get(types.Int(i)))
+			if err != nil {
+				return nil, err
+			}
+			a[i] = x
+		}
+		return a, nil
+	case types.MapType:
+		m := v.(traits.Mapper)
+		out := make(map[string]any)
+		for it := m.Iterator(); it.HasNext() == types.True; {
+			k := it.Next()
+			ks, ok := k.Value().(string)
+			if !ok {
+				return nil, fmt.Errorf("map key %v is not a string", k.Value())
+			}
+			x, err := celToJSON(m.Get(k))
+			if err != nil {
+				return nil, err
+			}
+			out[ks] = x
+		}
+		return out, nil
+	}
+	if v.Type() == types.ErrType {
+		return nil, fmt.Errorf("%v", v)
+	}
+	// A value CEL adapted from Go without converting (e.g. a []any inside a dyn) is already
+	// JSON-shaped, apart from the numbers toCEL introduced.
+	native := v.Value()
+	if reflect.ValueOf(native).Kind() == reflect.Slice || reflect.ValueOf(native).Kind() == reflect.Map {
+		return fromCEL(native), nil
+	}
+	return nil, fmt.Errorf("result of type %s is not a JSON value", v.Type().TypeName())
+}
+
+// fromCEL undoes toCEL on Go values CEL handed back unconverted.
+func fromCEL(v any) any {
+	switch v := v.(type) {
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10))
+	case uint64:
+		return json.Number(strconv.FormatUint(v, 10))
+	case float64:
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64))
+	case map[string]any:
+		m := make(map[string]any, len(v))
+		for k, x := range v {
+			m[k] = fromCEL(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(v))
+		for i, x := range v {
+			a[i] = fromCEL(x)
+		}
+		return a
+	default:
+		return v
+	}
+}
+
+// describe names a value's JSON type for messages.
+func describe(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	default:
+		return fmt.Sprintf("a %T", v)
+	}
+}
+
+// path is a plain reference such as nodes.a.output.data.items[0].name, resolved by walking
+// the value: no CEL, and the exact JSON value with its type.
+type path struct {
+	root string
+	node string
+	segs []seg
+}
+
+// seg is one step: a field name, or an array index when isIndex is set.
+type seg struct {
+	name    string
+	index   int
+	isIndex bool
+}
+
+func (p *path) eval(s *Scope) (any, error) {
+	var v any
+	switch p.root {
+	case "params":
+		v = map[string]any(s.Params)
+	case "nodes":
+		out, ok := s.Outputs[p.node]
+		if !ok {
+			return nil, fmt.Errorf("node %s has no output", p.node)
+		}
+		v = out
+	case "item":
+		v = s.Item
+	case "index":
+		v = json.Number(strconv.Itoa(s.Index))
+	case "run":
+		v = map[string]any{"id": s.Run.ID, "name": s.Run.Name}
+	}
+	for _, sg := range p.segs {
+		if sg.isIndex {
+			a, ok := v.([]any)
+			if !ok {
+				return nil, fmt.Errorf("[%d]: %s is not an array", sg.index, describe(v))
+			}
+			if sg.index >= len(a) {
+				return nil, fmt.Errorf("[%d]: index out of range (length %d)", sg.index, len(a))
+			}
+			v = a[sg.index]
+			continue
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s is not an object", sg.name, describe(v))
+		}
+		x, ok := m[sg.name]
+		if !ok {
+			return nil, fmt.Errorf("no field %q", sg.name)
+		}
+		v = x
+	}
+	return v, nil
+}
+
+// parsePath recognises a plain path; ok is false for anything richer, which CEL handles.
+func parsePath(src string) (*path, bool) {
+	root, rest := scanIdent(src)
+	p := &path{root: root}
+	switch root {
+	case "params", "item", "run":
+	case "index":
+		if rest != "" {
+			return nil, false
+		}
+	case "nodes":
+		var id string
+		switch {
+		case strings.HasPrefix(rest, "."):
+			id, rest = scanIdent(rest[1:])
+		case strings.HasPrefix(rest, "["):
+			var ok bool
+			id, rest, ok = scanQuoted(rest)
+			if !ok {
+				return nil, false
+			}
+		}
+		if id == "" || !strings.HasPrefix(rest, ".output") {
+			return nil, false
+		}
+		p.node = id
+		rest = strings.TrimPrefix(rest, ".output")
+		if rest != "" && rest[0] != '.' && rest[0] != '[' {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	for rest != "" {
+		switch rest[0] {
+		case '.':
+			name, r := scanIdent(rest[1:])
+			if name == "" {
+				return nil, false
+			}
+			p.segs, rest = append(p.segs, seg{name: name}), r
+		case '[':
+			if name, r, ok := scanQuoted(rest); ok {
+				p.segs, rest = append(p.segs, seg{name: name}), r
+				continue
+			}
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				return nil, false
+			}
+			i, err := strconv.Atoi(rest[1:end])
+			if err != nil || i < 0 || rest[1] == '+' {
+				return nil, false
+			}
+			p.segs, rest = append(p.segs, seg{index: i, isIndex: true}), rest[end+1:]
+		default:
+			return nil, false
+		}
+	}
+	return p, true
+}
+
+// scanIdent reads a CEL identifier at the start of s.
+func scanIdent(s string) (ident, rest string) {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			i++
+			continue
+		}
+		break
+	}
+	return s[:i], s[i:]
+}
+
+// scanQuoted reads ['name'] or ["name"] (no escapes) at the start of s.
+func scanQuoted(s string) (name, rest string, ok bool) {
+	if len(s) < 4 || s[0] != '[' || (s[1] != '\'' && s[1] != '"') {
+		return "", "", false
+	}
+	q := s[1]
+	end := strings.IndexByte(s[2:], q)
+	if end < 0 || strings.ContainsRune(s[2:2+end], '\\') || len(s) < 2+end+2 || s[2+end+1] != ']' {
+		return "", "", false
+	}
+	return s[2 : 2+end], s[2+end+2:], true
+}
+
+// refCompiler compiles the ${{ }} expressions of one DAG file.
+type refCompiler struct {
+	env   *cel.Env
+	lines []string // the file's lines, for positions inside block scalars
+}
+
+// newRefCompiler returns a compiler whose CEL environment declares params, nodes, item,
+// index and run.
+func newRefCompiler() (*refCompiler, error) {
+	env, err := cel.NewEnv(
+		cel.Variable("params", cel.MapType(cel.StringType, cel.DynType)),
+		cel.Variable("nodes", cel.MapType(cel.StringType, cel.DynType)),
+		cel.Variable("item", cel.DynType),
+		cel.Variable("index", cel.IntType),
+		cel.Variable("run", cel.MapType(cel.StringType, cel.StringType)),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("expression environment: %w", err)
+	}
+	return &refCompiler{env: env}, nil
+}
+
+// withSource gives the compiler the file's text, so that positions inside block scalars
+// (| and >) are exact. Without it they fall on the scalar's first content line.
+func (rc *refCompiler) withSource(src []byte) {
+	rc.lines = strings.Split(string(src), "\n")
+}
+
+// template compiles a YAML value (any kind) whose strings may hold ${{ }}.
+func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnostics) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return LiteralTemplate(nil), nil
+		}
+		return rc.template(file, n.Content[0])
+	case yaml.AliasNode:
+		return rc.template(file, n.Alias)
+	case yaml.MappingNode:
+		t := &Template{kind: tmplObject}
+		var diags Diagnostics
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v, d := rc.template(file, n.Content[i+1])
+			diags = append(diags, d...)
+			t.keys = append(t.keys, n.Content[i].Value)
+			t.vals = append(t.vals, v)
+		}
+		return t.fold(), diags
+	case yaml.SequenceNode:
+		t := &Template{kind: tmplArray}
+		var diags Diagnostics
+		for _, c := range n.Content {
+			v, d := rc.template(file, c)
+			diags = append(diags, d...)
+			t.elems = append(t.elems, v)
+		}
+		return t.fold(), diags
+	}
+	if n.Tag != "!!str" || !strings.Contains(n.Value, "${{") {
+		v, err := scalarValue(n)
+		if err != nil {
+			return LiteralTemplate(nil), Diagnostics{{
+				Pos: rc.posAt(file, n, -1), Code: CodeInvalid, Message: err.Error(),
+				Hint: "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings",
+			}}
+		}
+		return LiteralTemplate(v), nil
+	}
+	return rc.stringTemplate(file, n)
+}
+
+// fold turns an object or array without references into one literal.
+func (t *Template) fold() *Template {
+	children := t.vals
+	if t.kind == tmplArray {
+		children = t.elems
+	}
+	for _, c := range children {
+		if c.kind != tmplLiteral {
+			return t
+		}
+	}
+	if t.kind == tmplArray {
+		a := make([]any, len(t.elems))
+		for i, c := range t.elems {
+			a[i] = c.lit
+		}
+		return LiteralTemplate(a)
+	}
+	m := make(map[string]any, len(t.keys))
+	for i, k := range t.keys {
+		m[k] = t.vals[i].lit
+	}
+	return LiteralTemplate(m)
+}
+
+// stringTemplate splits a string into text and ${{ }} expressions.
+func (rc *refCompiler) stringTemplate(file string, n *yaml.Node) (*Template, Diagnostics) {
+	s := n.Value
+	var parts []part
+	var diags Diagnostics
+	for off := 0; off < len(s); {
+		start := strings.Index(s[off:], "${{")
+		if start < 0 {
+			parts = append(parts, part{text: s[off:]})
+			break
+		}
+		start += off
+		if start > off {
+			parts = append(parts, part{text: s[off:start]})
+		}
+		end := strings.Index(s[start+3:], "}}")
+		if end < 0 {
+			diags = append(diags, Diagnostic{
+				Pos: rc.posAt(file, n, start), Code: CodeExpr,
+				Message: "unterminated ${{: no closing }}",
+				Hint:    "close the expression with }}",
+			})
+			return LiteralTemplate(s), diags
+		}
+		end += start + 3
+		inner := s[start+3 : end]
+		lead := len(inner) - len(strings.TrimLeft(inner, " \t\n"))
+		e, d := rc.compile(file, n, strings.TrimSpace(inner), start+3+lead)
+		diags = append(diags, d...)
+		parts = append(parts, part{expr: e})
+		off = end + 2
+	}
+	if len(diags) > 0 {
+		return LiteralTemplate(s), diags
+	}
+	if len(parts) == 1 && parts[0].expr != nil {
+		return &Template{kind: tmplExpr, expr: parts[0].expr}, nil
+	}
+	return &Template{kind: tmplInterp, parts: parts}, nil
+}
+
+// expr compiles a scalar that must be exactly one ${{ }} (`when`).
+func (rc *refCompiler) expr(file string, n *yaml.Node) (*Expr, Diagnostics) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeInvalid,
+			Message: "want an expression string", Hint: `write "${{ <expression> }}"`}}
+	}
+	t, diags := rc.template(file, n)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	if t.kind != tmplExpr {
+		return nil, Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeInvalid,
+			Message: fmt.Sprintf("want exactly one ${{ }} expression, got %q", n.Value),
+			Hint:    fmt.Sprintf(`write "${{ %s }}"`, strings.TrimSpace(n.Value))}}
+	}
+	return t.expr, nil
+}
+
+// compile compiles one expression found at byte offset off of n's value.
+func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (*Expr, Diagnostics) {
+	e := &Expr{Src: src, Pos: rc.posAt(file, n, off)}
+	if src == "" {
+		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: "empty expression ${{ }}",
+			Hint: "reference something, e.g. ${{ params.name }} or ${{ nodes.a.output.summary }}"}}
+	}
+	checked, iss := rc.env.Compile(src)
+	if iss != nil && iss.Err() != nil {
+		var diags Diagnostics
+		for _, ce := range iss.Errors() {
+			at := off + offsetIn(src, ce.Location.Line(), ce.Location.Column())
+			diags = append(diags, Diagnostic{
+				Pos: rc.posAt(file, n, at), Code: CodeExpr,
+				Message: fmt.Sprintf("expression %q: %s", src, ce.Message),
+				Hint:    exprHint(src, ce.Message),
+			})
+		}
+		return e, diags
+	}
+	prg, err := rc.env.Program(checked)
+	if err != nil {
+		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: fmt.Sprintf("expression %q: %v", src, err)}}
+	}
+	e.prg = prg
+	if p, ok := parsePath(src); ok {
+		e.path = p
+	}
+	native := checked.NativeRep()
+	info := native.SourceInfo()
+	collectRefs(native.Expr(), func(r Ref, id int64) {
+		loc := info.GetStartLocation(id)
+		r.Pos = rc.posAt(file, n, off+offsetIn(src, loc.Line(), loc.Column()))
+		e.refs = append(e.refs, r)
+	})
+	return e, nil
+}
+
+// exprHint suggests a fix for common CEL compile errors.
+func exprHint(src, msg string) string {
+	if strings.Contains(msg, "undeclared reference") {
+		if strings.Contains(src, "nodes.") && strings.Contains(src, "-") {
+			return "a node id with '-' must be written nodes['my-node'].output"
+		}
+		return "expressions may name params, nodes.<id>.output, item, index and run"
+	}
+	return "expressions are CEL, e.g. ${{ nodes.a.output.status == 'pass' }}"
+}
+
+// offsetIn converts a CEL location (1-based line, 0-based column) in src to a byte offset.
+func offsetIn(src string, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+	}
+	// CEL columns count code points.
+	for i := range src[off:] {
+		if col == 0 {
+			return off + i
+		}
+		col--
+	}
+	return len(src)
+}
+
+// collectRefs reports every maximal chain of field selections and constant indexes rooted
+// at a scope variable, with the id of the expression that starts it.
+func collectRefs(e ast.Expr, report func(Ref, int64)) {
+	if r, root, ok := chainRef(e); ok {
+		report(r, root)
+		return
+	}
+	switch e.Kind() {
+	case ast.SelectKind:
+		collectRefs(e.AsSelect().Operand(), report)
+	case ast.CallKind:
+		c := e.AsCall()
+		if c.IsMemberFunction() {
+			collectRefs(c.Target(), report)
+		}
+		for _, a := range c.Args() {
+			collectRefs(a, report)
+		}
+	case ast.ListKind:
+		for _, x := range e.AsList().Elements() {
+			collectRefs(x, report)
+		}
+	case ast.MapKind:
+		for _, entry := range e.AsMap().Entries() {
+			me := entry.AsMapEntry()
+			collectRefs(me.Key(), report)
+			collectRefs(me.Value(), report)
+		}
+	case ast.StructKind:
+		for _, f := range e.AsStruct().Fields() {
+			collectRefs(f.AsStructField().Value(), report)
+		}
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		collectRefs(c.IterRange(), report)
+		collectRefs(c.AccuInit(), report)
+		collectRefs(c.LoopCondition(), report)
+		collectRefs(c.LoopStep(), report)
+		collectRefs(c.Result(), report)
+	}
+}
+
+// chainRef reads e as root.a.b[0]… and returns the reference it makes and the id of its
+// root identifier, where the reference starts in the source.
+func chainRef(e ast.Expr) (Ref, int64, bool) {
+	var segs []string
+	for {
+		switch e.Kind() {
+		case ast.SelectKind:
+			s := e.AsSelect()
+			if s.IsTestOnly() {
+				return Ref{}, 0, false
+			}
+			segs = append(segs, s.FieldName())
+			e = s.Operand()
+			continue
+		case ast.CallKind:
+			c := e.AsCall()
+			if c.FunctionName() != "_[_]" || len(c.Args()) != 2 || c.Args()[1].Kind() != ast.LiteralKind {
+				return Ref{}, 0, false
+			}
+			switch k := c.Args()[1].AsLiteral().(type) {
+			case types.String:
+				segs = append(segs, string(k))
+			case types.Int:
+				segs = append(segs, strconv.FormatInt(int64(k), 10))
+			default:
+				return Ref{}, 0, false
+			}
+			e = c.Args()[0]
+			continue
+		case ast.IdentKind:
+		default:
+			return Ref{}, 0, false
+		}
+		break
+	}
+	for i, j := 0, len(segs)-1; i < j; i, j = i+1, j-1 {
+		segs[i], segs[j] = segs[j], segs[i]
+	}
+	r := Ref{Root: e.AsIdent()}
+	switch r.Root {
+	case "nodes":
+		if len(segs) == 0 {
+			return Ref{}, 0, false
+		}
+		r.Node, segs = segs[0], segs[1:]
+		if len(segs) > 0 && segs[0] == "output" {
+			segs = segs[1:]
+		}
+		r.Path = segs
+	case "params":
+		r.Path = segs
+	case "item", "index", "run":
+		r.Path = segs
+	default:
+		return Ref{}, 0, false // a comprehension variable
+	}
+	return r, e.ID(), true
+}
+
+// posAt returns the file position of byte offset off within scalar n's value; off < 0 means
+// the scalar itself.
+func (rc *refCompiler) posAt(file string, n *yaml.Node, off int) Pos {
+	p := Pos{File: file, Line: n.Line, Col: n.Column}
+	if off < 0 || n.Kind != yaml.ScalarNode {
+		return p
+	}
+	switch n.Style {
+	case yaml.LiteralStyle, yaml.FoldedStyle:
+		// Content starts on the line after the indicator; lines keep their text.
+		before := n.Value[:min(off, len(n.Value))]
+		line := n.Line + 1 + strings.Count(before, "\n")
+		col := off - (strings.LastIndexByte(before, '\n') + 1)
+		indent := n.Column + 1
+		if line-1 < len(rc.lines) {
+			text := rc.lines[line-1]
+			indent = len(text) - len(strings.TrimLeft(text, " ")) + 1
+		}
+		return Pos{File: file, Line: line, Col: indent + col}
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		p.Col += 1 + off
+	default:
+		p.Col += off
+	}
+	return p
+}
+
+// scalarValue decodes a YAML scalar into a JSON value; numbers become json.Number so they
+// stay exact.
+func scalarValue(n *yaml.Node) (any, error) {
+	switch n.Tag {
+	case "!!null":
+		return nil, nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	case "!!int":
+		var i int64
+		if err := n.Decode(&i); err != nil {
+			var u uint64
+			if err2 := n.Decode(&u); err2 != nil {
+				return nil, fmt.Errorf("integer %s: %w", n.Value, err)
+			}
+			return json.Number(strconv.FormatUint(u, 10)), nil
+		}
+		return json.Number(strconv.FormatInt(i, 10)), nil
+	case "!!float":
+		if json.Valid([]byte(n.Value)) {
+			return json.Number(n.Value), nil
+		}
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return nil, err
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("%s is not a JSON number", n.Value)
+		}
+		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
+	case "!!str", "":
+		return n.Value, nil
+	case "!!timestamp":
+		return n.Value, nil
+	default:
+		return nil, fmt.Errorf("YAML value of tag %s is not JSON", n.Tag)
+	}
+}
