@@ -9,11 +9,23 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // Violation is one way a value breaks a schema.
+//
+// For a missing member (required, dependentRequired) Pointer names the member that should be
+// there and Value is empty; for a forbidden member (additionalProperties) it names that member.
 type Violation struct {
 	Pointer string `json:"pointer"`         // JSON Pointer to the instance location ("" is the root)
 	Keyword string `json:"keyword"`         // JSON Pointer to the failing keyword within the schema
@@ -25,11 +37,42 @@ type Violation struct {
 // the network.
 var ErrRemoteRef = errors.New("remote $ref refused")
 
+// SchemaError reports a schema that cannot be compiled: it breaks the draft's metaschema, has a
+// bad regular expression, a $ref that resolves nowhere or to a remote document, or is not JSON.
+type SchemaError struct {
+	// Location is the document the problem is in: a file path, or the location given to
+	// Inline. It can differ from the schema being compiled when a $ref'd file is at fault.
+	Location string
+	// Pointer is the JSON Pointer into that document's value where the problem is, "" if
+	// unknown.
+	Pointer string
+	Err     error
+}
+
+func (e *SchemaError) Error() string {
+	var b strings.Builder
+	b.WriteString("schema")
+	if e.Location != "" {
+		b.WriteString(" " + e.Location)
+	}
+	if e.Pointer != "" {
+		b.WriteString(" at " + e.Pointer)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *SchemaError) Unwrap() error { return e.Err }
+
 // Options configure a Compiler.
 type Options struct {
 	// Standard is the standard output contract (JSON); Effective combines it with a node's
 	// declared contract.
 	Standard []byte
+	// AssertContent makes contentEncoding, contentMediaType and contentSchema assertions;
+	// draft 2020-12 treats them as annotations, so they are off by default.
+	AssertContent bool
 }
 
 // Compiler compiles schemas from files and inline values. It is not safe for concurrent use;
@@ -37,7 +80,10 @@ type Options struct {
 type Compiler struct {
 	c        *jsonschema.Compiler
 	standard *Schema
-	n        int
+	n        int               // numbers the URLs of inline and effective schemas
+	docs     map[string]any    // document URL → the JSON value loaded or added there
+	names    map[string]string // document URL → how errors name it (path or inline location)
+	files    map[string]*Schema
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -45,19 +91,41 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	source   any
 	location string
+	owner    *Compiler
+	// docs are the documents the schema may reach, to quote numbers as the schema wrote them
+	// (1.0 stays "1.0"); a snapshot, so validation never races with later compiles.
+	docs map[string]any
+	// effective marks a schema made by Effective, whose /allOf/N/$ref hops are hidden in
+	// keyword pointers.
+	effective bool
 }
+
+// URL prefixes of documents that exist only in memory.
+const (
+	inlineBase    = "seam:///inline/"
+	effectiveBase = "seam:///effective/"
+)
 
 // NewCompiler returns a Compiler that refuses remote references.
 func NewCompiler(opts Options) (*Compiler, error) {
-	c := &Compiler{c: jsonschema.NewCompiler()}
+	c := &Compiler{
+		c:     jsonschema.NewCompiler(),
+		docs:  make(map[string]any),
+		names: make(map[string]string),
+		files: make(map[string]*Schema),
+	}
 	c.c.DefaultDraft(jsonschema.Draft2020)
 	c.c.AssertFormat()
+	if opts.AssertContent {
+		c.c.AssertContent()
+	}
+	c.c.UseLoader(fileLoader{c})
 	if opts.Standard != nil {
 		v, err := ParseJSON(opts.Standard)
 		if err != nil {
 			return nil, fmt.Errorf("standard contract: %w", err)
 		}
-		s, err := c.Inline("seam:standard", v)
+		s, err := c.Inline("standard output contract", v)
 		if err != nil {
 			return nil, fmt.Errorf("standard contract: %w", err)
 		}
@@ -69,43 +137,250 @@ func NewCompiler(opts Options) (*Compiler, error) {
 // Standard returns the standard output contract, or nil when none was given.
 func (c *Compiler) Standard() *Schema { return c.standard }
 
-// Inline compiles a schema given as a decoded JSON value; location names it in errors.
+// Inline compiles a schema given as a decoded JSON or YAML value (see Normalize); location
+// names it in errors. Relative file $refs cannot resolve: use InlineAt.
 func (c *Compiler) Inline(location string, v any) (*Schema, error) {
 	c.n++
-	url := fmt.Sprintf("mem:///inline/%d.json", c.n)
-	if err := c.c.AddResource(url, v); err != nil {
-		return nil, fmt.Errorf("schema %s: %w", location, err)
-	}
-	s, err := c.c.Compile(url)
+	return c.inline(fmt.Sprintf("%s%d.json", inlineBase, c.n), location, v)
+}
+
+// InlineAt is Inline for a schema written inside a file in dir (a DAG file's inline
+// contract): its relative $refs resolve against dir.
+func (c *Compiler) InlineAt(dir, location string, v any) (*Schema, error) {
+	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("schema %s: %w", location, err)
 	}
-	return &Schema{compiled: s, source: v, location: location}, nil
+	c.n++
+	// The name only has to be unique; the document never exists on disk.
+	return c.inline(fileURL(filepath.Join(abs, fmt.Sprintf(".seam-inline-%d.json", c.n))), location, v)
 }
 
-// Validate checks v (a decoded JSON value, see ParseJSON) and returns its violations, none
-// when v is valid.
-func (s *Schema) Validate(v any, lang string) []Violation {
-	err := s.compiled.Validate(v)
-	if err == nil {
-		return nil
+func (c *Compiler) inline(u, location string, v any) (*Schema, error) {
+	doc, ptr, err := normalize(v, "")
+	if err != nil {
+		return nil, &SchemaError{Location: location, Pointer: ptr, Err: err}
 	}
-	return []Violation{{Message: err.Error()}}
+	if err := c.register(u, location, doc); err != nil {
+		return nil, err
+	}
+	if err := c.c.AddResource(u, doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", location, err)
+	}
+	return c.compile(u, location, doc)
 }
 
-// Source returns the JSON value the schema was compiled from.
-func (s *Schema) Source() any { return s.source }
+// File compiles the schema file at path; its relative $refs resolve against the file. A file
+// compiled twice yields the same Schema.
+func (c *Compiler) File(path string) (*Schema, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", path, err)
+	}
+	u := fileURL(abs)
+	if s, ok := c.files[u]; ok {
+		return s, nil
+	}
+	if _, ok := c.names[u]; !ok {
+		c.names[u] = path // errors name the file as the caller did
+	}
+	// The loader reads the file (unless a $ref got it already) and registers it.
+	s, err := c.compile(u, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	c.files[u] = s
+	return s, nil
+}
 
-// Location names where the schema came from.
-func (s *Schema) Location() string { return s.location }
+// Effective returns one schema that requires all parts (allOf), skipping nil parts; with one
+// part it returns that part. All parts must come from c. Violations' keywords start with
+// /allOf/N, N being the part's index among the non-nil parts.
+func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
+	var kept []*Schema
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		if p.owner != c {
+			return nil, fmt.Errorf("effective schema: %s was compiled by another Compiler", p.location)
+		}
+		kept = append(kept, p)
+	}
+	switch len(kept) {
+	case 0:
+		return nil, errors.New("effective schema: no schema to combine")
+	case 1:
+		return kept[0], nil
+	}
+	refs := make([]any, len(kept))
+	sources := make([]any, len(kept))
+	names := make([]string, len(kept))
+	for i, p := range kept {
+		refs[i] = map[string]any{"$ref": p.compiled.Location}
+		sources[i] = p.source
+		names[i] = p.location
+	}
+	c.n++
+	u := fmt.Sprintf("%s%d.json", effectiveBase, c.n)
+	location := "effective(" + strings.Join(names, ", ") + ")"
+	doc := map[string]any{"allOf": refs}
+	c.docs[u], c.names[u] = doc, location
+	if err := c.c.AddResource(u, doc); err != nil {
+		return nil, fmt.Errorf("schema %s: %w", location, err)
+	}
+	s, err := c.compile(u, location, map[string]any{"allOf": sources})
+	if err != nil {
+		return nil, err
+	}
+	s.effective = true
+	return s, nil
+}
+
+// compile compiles the document at u; source nil means the loaded document itself.
+func (c *Compiler) compile(u, location string, source any) (*Schema, error) {
+	compiled, err := c.c.Compile(u)
+	if err != nil {
+		return nil, c.compileError(location, err)
+	}
+	if source == nil {
+		source = c.docs[u]
+	}
+	return &Schema{
+		compiled: compiled,
+		source:   source,
+		location: location,
+		owner:    c,
+		docs:     maps.Clone(c.docs),
+	}, nil
+}
+
+// compileError turns jsonschema's errors into SchemaErrors with a pointer where it has one, and
+// lets load failures (missing files, refused URLs) through so errors.Is sees them.
+func (c *Compiler) compileError(location string, err error) error {
+	var (
+		load  *jsonschema.LoadURLError
+		meta  *jsonschema.SchemaValidationError
+		regex *jsonschema.InvalidRegexError
+		serr  *SchemaError
+	)
+	switch {
+	case errors.As(err, &load):
+		if errors.As(load.Err, &serr) {
+			return serr
+		}
+		// The loader's errors name the file or URL already.
+		return fmt.Errorf("schema %s: %w", location, load.Err)
+	case errors.As(err, &meta):
+		doc, frag := splitURL(meta.URL)
+		ptr, msg := metaschemaProblem(meta.Err)
+		return &SchemaError{Location: c.name(doc), Pointer: fragmentPointer(frag) + ptr, Err: errors.New(msg)}
+	case errors.As(err, &regex):
+		doc, frag := splitURL(regex.URL)
+		return &SchemaError{Location: c.name(doc), Pointer: fragmentPointer(frag),
+			Err: fmt.Errorf("invalid regular expression %q: %w", regex.Regex, regex.Err)}
+	}
+	return &SchemaError{Location: location, Err: err}
+}
+
+// metaschemaProblem picks the most specific failure of a schema against its metaschema: the
+// deepest leaf, whose instance location is a pointer into the schema.
+func metaschemaProblem(err error) (ptr, msg string) {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return "", err.Error()
+	}
+	en := message.NewPrinter(language.English)
+	var best []string
+	found := false
+	var visit func(e *jsonschema.ValidationError)
+	visit = func(e *jsonschema.ValidationError) {
+		loc, leaf := e.InstanceLocation, e
+		if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+			// Its causes validated the name alone, so their locations start over: the name
+			// is the place, the first cause the reason.
+			loc = append(slices.Clip(loc), k.Property)
+			for len(leaf.Causes) > 0 {
+				leaf = leaf.Causes[0]
+			}
+		} else if len(e.Causes) > 0 {
+			for _, cause := range e.Causes {
+				visit(cause)
+			}
+			return
+		}
+		if !found || len(loc) > len(best) {
+			best, msg, found = loc, leaf.ErrorKind.LocalizedString(en), true
+		}
+	}
+	visit(ve)
+	return pointer(best), msg
+}
+
+// name says how errors name the document at URL u.
+func (c *Compiler) name(u string) string {
+	if n, ok := c.names[u]; ok {
+		return n
+	}
+	if p, err := url.Parse(u); err == nil && p.Scheme == "file" {
+		return filepath.FromSlash(p.Path)
+	}
+	return u
+}
+
+// register vets a document before jsonschema sees it (no remote or unresolvable $refs) and
+// keeps it for quoting numbers.
+func (c *Compiler) register(u, name string, doc any) error {
+	if _, ok := c.names[u]; !ok {
+		c.names[u] = name
+	}
+	if err := checkRefs(u, doc); err != nil {
+		err.Location = c.names[u]
+		return err
+	}
+	c.docs[u] = doc
+	return nil
+}
+
+// fileLoader is the only way jsonschema gets documents: local files, vetted by register.
+type fileLoader struct{ c *Compiler }
+
+func (l fileLoader) Load(u string) (any, error) {
+	p, err := url.Parse(u)
+	if err != nil {
+		return nil, fmt.Errorf("parse $ref %s: %w", u, err)
+	}
+	if p.Scheme != "file" || (p.Host != "" && p.Host != "localhost") {
+		return nil, fmt.Errorf("%w: %s", ErrRemoteRef, u)
+	}
+	path := filepath.FromSlash(p.Path)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := ParseJSON(b)
+	if err != nil {
+		return nil, &SchemaError{Location: l.c.name(u), Err: fmt.Errorf("not JSON: %w", err)}
+	}
+	if err := l.c.register(u, path, doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// fileURL is the file:// URL of an absolute path, escaped as net/url resolves references.
+func fileURL(abs string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+}
 
 // ParseJSON decodes one JSON document, keeping numbers exact (json.Number).
 func ParseJSON(b []byte) (any, error) {
 	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
 }
 
-// ResolveLang picks the message language: flag when set, else $SEAM_LANG, else the locale
-// ($LC_ALL, $LC_MESSAGES, $LANG); "ja" or "en". An unknown flag or SEAM_LANG value is an error.
-func ResolveLang(flag string, getenv func(string) string) (string, error) {
-	return "en", nil
-}
+// Source returns the JSON value the schema was compiled from (normalised; see Normalize); for
+// an effective schema, {"allOf": [the parts' sources]}. It is shared: do not modify it.
+func (s *Schema) Source() any { return s.source }
+
+// Location names where the schema came from.
+func (s *Schema) Location() string { return s.location }

@@ -1,0 +1,374 @@
+package nodes
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// execType runs a command with the node's input as JSON on stdin and turns its stdout into
+// the node's output.
+type execType struct{}
+
+const (
+	defaultStderrLimit = 64 << 10
+	// summaryMax bounds a text-mode summary: a summary is a sentence, not a dump.
+	summaryMax = 200
+	// errStderrMax bounds the stderr excerpt put in an error message; Result.Log has more.
+	errStderrMax = 2 << 10
+)
+
+// Output modes of exec.
+const (
+	outputJSON = "json"
+	outputWrap = "wrap"
+	outputText = "text"
+)
+
+func (execType) Name() string { return "exec" }
+func (execType) Doc() string {
+	return "Runs a command with the input as JSON on stdin; stdout is the output (json), or is wrapped (wrap, text)."
+}
+
+func (execType) ConfigSchema() []byte { return schema("exec.config.json") }
+func (execType) OutputSchema() []byte { return schema("exec.output.json") }
+
+// OutputSchemaFor narrows the output schema by mode: wrap and text build the output
+// themselves, so they guarantee data.
+func (t execType) OutputSchemaFor(with map[string]any) []byte {
+	switch with["output"] {
+	case outputWrap:
+		return schema("exec.output.wrap.json")
+	case outputText:
+		return schema("exec.output.text.json")
+	}
+	return t.OutputSchema()
+}
+
+// Check checks the configuration's shape at load time; references are unknown and pass.
+func (execType) Check(with map[string]any) error {
+	_, err := parseExecConfig(with, true)
+	return err
+}
+
+// execConfig is a parsed `with` of an exec node.
+type execConfig struct {
+	argv        []string // the command; with shell, the script alone
+	shell       bool
+	env         []string // KEY=VALUE, sorted by key
+	dir         string
+	output      string
+	stderrLimit int
+}
+
+// parseExecConfig reads with. When checking (load time), values holding references are
+// unknown and skipped; otherwise every value must be final.
+func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
+	cfg := execConfig{output: outputJSON, stderrLimit: defaultStderrLimit}
+	if err := checkKeys(with, "command", "shell", "env", "dir", "output", "stderr_limit"); err != nil {
+		return cfg, err
+	}
+	unknown := func(v any) bool { return checking && isRef(v) }
+
+	shellKnown := true
+	if v, ok := with["shell"]; ok {
+		switch b, isBool := v.(bool); {
+		case isBool:
+			cfg.shell = b
+		case unknown(v):
+			shellKnown = false
+		default:
+			return cfg, configErr("/shell", "must be a boolean, got %s", jsonType(v))
+		}
+	}
+
+	cmd, ok := with["command"]
+	switch {
+	case !ok:
+		return cfg, configErr("/command", "required")
+	case unknown(cmd):
+	case !shellKnown:
+		// Either shape may be right; check what does not depend on shell.
+		if _, isString := cmd.(string); !isString {
+			if _, err := argvOf(cmd); err != nil {
+				return cfg, err
+			}
+		}
+	case cfg.shell:
+		s, isString := cmd.(string)
+		if !isString {
+			return cfg, configErr("/command", "must be a script string with shell: true, got %s", jsonType(cmd))
+		}
+		if strings.TrimSpace(s) == "" {
+			return cfg, configErr("/command", "must not be empty")
+		}
+		cfg.argv = []string{s}
+	default:
+		if _, isString := cmd.(string); isString {
+			return cfg, configErr("/command", "must be an array of strings (argv); set shell: true to run a string with /bin/sh -c")
+		}
+		argv, err := argvOf(cmd)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.argv = argv
+	}
+
+	if v, ok := with["env"]; ok && !unknown(v) {
+		env, err := envOf(v)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.env = env
+	}
+
+	if v, ok := with["dir"]; ok && !unknown(v) {
+		s, isString := v.(string)
+		if !isString {
+			return cfg, configErr("/dir", "must be a string, got %s", jsonType(v))
+		}
+		cfg.dir = s
+	}
+
+	if v, ok := with["output"]; ok && !unknown(v) {
+		s, _ := v.(string)
+		if s != outputJSON && s != outputWrap && s != outputText {
+			return cfg, configErr("/output", "must be one of json, wrap, text; got %s", jsonValue(v))
+		}
+		cfg.output = s
+	}
+
+	if v, ok := with["stderr_limit"]; ok && !unknown(v) {
+		n, isInt := intValue(v)
+		if !isInt || n < 0 || n > 1<<30 {
+			return cfg, configErr("/stderr_limit", "must be an integer number of bytes from 0 to 1 GiB, got %s", jsonValue(v))
+		}
+		cfg.stderrLimit = int(n)
+	}
+	return cfg, nil
+}
+
+func argvOf(v any) ([]string, error) {
+	var items []any
+	switch a := v.(type) {
+	case []any:
+		items = a
+	case []string: // configurations built in Go rather than decoded
+		return slices.Clone(a), checkArgv(a)
+	default:
+		return nil, configErr("/command", "must be an array of strings, got %s", jsonType(v))
+	}
+	argv := make([]string, len(items))
+	for i, item := range items {
+		s, ok := item.(string)
+		if !ok {
+			return nil, configErr(fmt.Sprintf("/command/%d", i), "must be a string, got %s", jsonType(item))
+		}
+		argv[i] = s
+	}
+	return argv, checkArgv(argv)
+}
+
+func checkArgv(argv []string) error {
+	if len(argv) == 0 || argv[0] == "" {
+		return configErr("/command", "must name a program")
+	}
+	return nil
+}
+
+func envOf(v any) ([]string, error) {
+	var m map[string]string
+	switch e := v.(type) {
+	case map[string]string:
+		m = e
+	case map[string]any:
+		m = make(map[string]string, len(e))
+		for k, val := range e {
+			s, ok := val.(string)
+			if !ok {
+				return nil, configErr("/env/"+pointerEscape(k), "must be a string, got %s (quote it)", jsonType(val))
+			}
+			m[k] = s
+		}
+	default:
+		return nil, configErr("/env", "must be a mapping of names to strings, got %s", jsonType(v))
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return nil, configErr("/env/"+pointerEscape(k), "invalid variable name %q", k)
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	env := make([]string, len(keys))
+	for i, k := range keys {
+		env[i] = k + "=" + m[k]
+	}
+	return env, nil
+}
+
+// Run runs the command once. See DESIGN.md, "The engine", for the contract of each mode.
+func (execType) Run(ctx context.Context, call *Call) (*Result, error) {
+	cfg, err := parseExecConfig(call.With, false)
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := json.Marshal(call.Input)
+	if err != nil {
+		return nil, fmt.Errorf("exec: encode input: %w", err)
+	}
+	dir := cfg.dir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(call.Dir, dir)
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, fmt.Errorf("exec: working directory: %w", err)
+	}
+
+	name := cfg.argv[0] // as the user wrote it, for messages
+	argv := slices.Clone(cfg.argv)
+	if cfg.shell {
+		name, argv = "sh -c", []string{"/bin/sh", "-c", cfg.argv[0]}
+	} else if !filepath.IsAbs(argv[0]) && strings.ContainsRune(argv[0], filepath.Separator) {
+		// ./x.py means the one next to the node's files, wherever seam was started.
+		argv[0] = filepath.Join(dir, argv[0])
+	}
+	// exec sets PWD only when it builds the environment itself; shells and os.Getwd trust it.
+	env := append(os.Environ(), "PWD="+dir)
+	env = append(env, call.Env...)
+	env = append(env, cfg.env...)
+	p, err := runProcess(ctx, process{
+		argv:        argv,
+		dir:         dir,
+		env:         env,
+		stdin:       stdin,
+		outputLimit: call.outputLimit(),
+		stderrLimit: cfg.stderrLimit,
+	})
+	res := &Result{Log: p.stderr}
+	if err != nil {
+		if excerpt := stderrExcerpt(p.stderr); excerpt != "" {
+			err = fmt.Errorf("%w; stderr:\n%s", err, excerpt)
+		}
+		return res, fmt.Errorf("exec %s: %w", name, err)
+	}
+
+	switch cfg.output {
+	case outputWrap:
+		res.Output, err = wrapJSON(p.stdout)
+	case outputText:
+		res.Output, err = wrapText(p.stdout)
+	default:
+		res.Output = p.stdout
+	}
+	if err != nil {
+		return res, fmt.Errorf("exec %s: %w", name, err)
+	}
+	return res, nil
+}
+
+// wrapJSON puts stdout, any one JSON value, into a passing output's data.
+func wrapJSON(stdout []byte) ([]byte, error) {
+	v := bytes.TrimSpace(stdout)
+	if len(v) == 0 {
+		return nil, errors.New("output: wrap needs one JSON value on stdout, got nothing")
+	}
+	if !json.Valid(v) {
+		return nil, fmt.Errorf("output: wrap needs one JSON value on stdout, got %s (use output: text for plain text)", excerpt(v, 80))
+	}
+	data := json.RawMessage(v)
+	if v[0] != '{' {
+		data = slices.Concat([]byte(`{"value":`), v, []byte("}"))
+	}
+	return json.Marshal(struct {
+		Status  string          `json:"status"`
+		Summary string          `json:"summary"`
+		Data    json.RawMessage `json:"data"`
+	}{"pass", "exited 0", data})
+}
+
+// wrapText puts stdout into a passing output's data.text; its first line is the summary.
+func wrapText(stdout []byte) ([]byte, error) {
+	summary := "exited 0 with no output"
+	for line := range strings.Lines(string(stdout)) {
+		if line = strings.TrimSpace(line); line != "" {
+			summary = truncateRunes(line, summaryMax)
+			break
+		}
+	}
+	type data struct {
+		Text string `json:"text"`
+	}
+	return json.Marshal(struct {
+		Status  string `json:"status"`
+		Summary string `json:"summary"`
+		Data    data   `json:"data"`
+	}{"pass", summary, data{string(stdout)}})
+}
+
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// stderrExcerpt is the last lines of the log, short enough for an error message.
+func stderrExcerpt(log string) string {
+	log = strings.TrimRight(log, "\n\t ")
+	if len(log) <= errStderrMax {
+		return log
+	}
+	log = log[len(log)-errStderrMax:]
+	if i := strings.IndexByte(log, '\n'); i >= 0 {
+		return "…" + log[i:]
+	}
+	return "…" + strings.ToValidUTF8(log, "")
+}
+
+// excerpt quotes the start of b for a message.
+func excerpt(b []byte, n int) string {
+	s := strings.ToValidUTF8(string(b), "\uFFFD")
+	return fmt.Sprintf("%q", truncateRunes(s, n))
+}
+
+// jsonType names v's JSON type for messages.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case []any, []string:
+		return "array"
+	case map[string]any, map[string]string:
+		return "object"
+	case int, int64, uint64, float64, json.Number:
+		return "number"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// jsonValue renders v as JSON for messages.
+func jsonValue(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return truncateRunes(string(b), 60)
+}
+
+// pointerEscape escapes a key for a JSON Pointer.
+func pointerEscape(k string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+}

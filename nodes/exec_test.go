@@ -1,0 +1,441 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+func runExec(t *testing.T, ctx context.Context, call *Call) (*Result, error) {
+	t.Helper()
+	return execType{}.Run(ctx, call)
+}
+
+func sh(script string) map[string]any {
+	return map[string]any{"command": script, "shell": true}
+}
+
+func TestExecOutputModes(t *testing.T) {
+	tests := []struct {
+		name  string
+		with  map[string]any
+		input any
+		want  string
+	}{
+		// json: stdout is handed on byte for byte; parsing it is the engine's job.
+		{"json as is", map[string]any{"command": []any{"printf", ` {"status": "pass"}` + "\n"}},
+			nil, ` {"status": "pass"}` + "\n"},
+		{"json not JSON", map[string]any{"command": []any{"echo", "not json"}}, nil, "not json\n"},
+		{"input on stdin", map[string]any{"command": []any{"cat"}},
+			map[string]any{"items": []any{"a", 1.5}}, `{"items":["a",1.5]}`},
+		{"null input", map[string]any{"command": []any{"cat"}}, nil, `null`},
+		{"wrap object", map[string]any{"command": []any{"echo", `{"n": 1}`}, "output": "wrap"},
+			nil, `{"status":"pass","summary":"exited 0","data":{"n":1}}`},
+		{"wrap array", map[string]any{"command": []any{"echo", `[1, "x"]`}, "output": "wrap"},
+			nil, `{"status":"pass","summary":"exited 0","data":{"value":[1,"x"]}}`},
+		{"wrap number", map[string]any{"command": []any{"echo", `12345678901234567890`}, "output": "wrap"},
+			nil, `{"status":"pass","summary":"exited 0","data":{"value":12345678901234567890}}`},
+		{"text", map[string]any{"command": "printf '\\n  \\n  first line  \\nsecond\\n'", "shell": true, "output": "text"},
+			nil, `{"status":"pass","summary":"first line","data":{"text":"\n  \n  first line  \nsecond\n"}}`},
+		{"text empty", map[string]any{"command": []any{"true"}, "output": "text"},
+			nil, `{"status":"pass","summary":"exited 0 with no output","data":{"text":""}}`},
+		{"text long line", map[string]any{"command": "printf '%0250d' 0", "shell": true, "output": "text"},
+			nil, `{"status":"pass","summary":"` + strings.Repeat("0", 199) + `…","data":{"text":"` + strings.Repeat("0", 250) + `"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := runExec(t, t.Context(), &Call{With: tt.with, Input: tt.input})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Output) != tt.want {
+				t.Errorf("output = %s\nwant     %s", res.Output, tt.want)
+			}
+		})
+	}
+}
+
+func TestExecWrapRefusesNonJSON(t *testing.T) {
+	tests := []struct{ stdout, want string }{
+		{"hello", `exec sh -c: output: wrap needs one JSON value on stdout, got "hello" (use output: text for plain text)`},
+		{"", "exec sh -c: output: wrap needs one JSON value on stdout, got nothing"},
+		{`{"a":1}{"b":2}`, `exec sh -c: output: wrap needs one JSON value on stdout, got "{\"a\":1}{\"b\":2}" (use output: text for plain text)`},
+	}
+	for _, tt := range tests {
+		with := sh("printf '%s' '" + tt.stdout + "'")
+		with["output"] = "wrap"
+		_, err := runExec(t, t.Context(), &Call{With: with})
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("stdout %q: err = %v\nwant %s", tt.stdout, err, tt.want)
+		}
+	}
+}
+
+func TestExecEnv(t *testing.T) {
+	t.Setenv("SEAM_TEST_OUTER", "outer")
+	with := sh(`printf '%s|%s|%s|%s' "$SEAM_TEST_OUTER" "$SEAM_A" "$SEAM_B" "$SEAM_C"`)
+	with["env"] = map[string]any{"SEAM_B": "from with", "SEAM_C": "c"}
+	res, err := runExec(t, t.Context(), &Call{
+		With: with,
+		Env:  []string{"SEAM_A=from call", "SEAM_B=from call"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// with.env comes last, so it wins over the engine's Call.Env, which wins over seam's own.
+	if got, want := string(res.Output), "outer|from call|from with|c"; got != want {
+		t.Errorf("output = %q, want %q", got, want)
+	}
+}
+
+func TestExecDir(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho \"$(pwd) $0\"\n"
+	if err := os.WriteFile(filepath.Join(sub, "where.sh"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		with map[string]any
+		want string
+	}{
+		{"default is Call.Dir", map[string]any{"command": []any{"pwd"}}, root + "\n"},
+		{"PWD follows", map[string]any{"command": "echo $PWD", "shell": true, "dir": "sub"}, sub + "\n"},
+		{"relative dir", map[string]any{"command": []any{"pwd"}, "dir": "sub"}, sub + "\n"},
+		{"absolute dir", map[string]any{"command": []any{"pwd"}, "dir": sub}, sub + "\n"},
+		{"relative command resolves against dir", map[string]any{"command": []any{"./where.sh"}, "dir": "sub"},
+			sub + " " + filepath.Join(sub, "where.sh") + "\n"},
+		{"path with a directory resolves against dir", map[string]any{"command": []any{"sub/where.sh"}},
+			root + " " + filepath.Join(root, "sub/where.sh") + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Somewhere else entirely, so that relative paths cannot resolve by accident.
+			t.Chdir(os.TempDir())
+			res, err := runExec(t, t.Context(), &Call{With: tt.with, Dir: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Output) != tt.want {
+				t.Errorf("output = %q, want %q", res.Output, tt.want)
+			}
+		})
+	}
+}
+
+func TestExecFailures(t *testing.T) {
+	tests := []struct {
+		name     string
+		with     map[string]any
+		wantErr  string // the whole message
+		wantCode int    // exit code, when the process ran
+		wantLog  string
+	}{
+		{"exit status", sh("echo working; echo 'boom: no such thing' >&2; exit 3"),
+			"exec sh -c: exit status 3; stderr:\nboom: no such thing", 3, "boom: no such thing\n"},
+		{"exit without stderr", map[string]any{"command": []any{"false"}}, "exec false: exit status 1", 1, ""},
+		{"not found", map[string]any{"command": []any{"seam-no-such-program"}},
+			`exec seam-no-such-program: exec: "seam-no-such-program": executable file not found in $PATH`, 0, ""},
+		{"missing relative", map[string]any{"command": []any{"./missing.sh"}, "dir": "/nonexistent"},
+			"exec ./missing.sh: fork/exec /nonexistent/missing.sh: no such file or directory", 0, ""},
+		{"bad config", map[string]any{"command": "ls"},
+			"with/command: must be an array of strings (argv); set shell: true to run a string with /bin/sh -c", 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := runExec(t, t.Context(), &Call{With: tt.with})
+			if err == nil || err.Error() != tt.wantErr {
+				t.Fatalf("err = %v\nwant %s", err, tt.wantErr)
+			}
+			var exit *exec.ExitError
+			if errors.As(err, &exit) != (tt.wantCode != 0) || tt.wantCode != 0 && exit.ExitCode() != tt.wantCode {
+				t.Errorf("exit error %v, want code %d", exit, tt.wantCode)
+			}
+			if res != nil && res.Log != tt.wantLog {
+				t.Errorf("log = %q, want %q", res.Log, tt.wantLog)
+			}
+		})
+	}
+}
+
+func TestExecOutputLimit(t *testing.T) {
+	start := time.Now()
+	// yes writes for ever: only the limit stops it.
+	_, err := runExec(t, t.Context(), &Call{With: map[string]any{"command": []any{"yes"}}, OutputLimit: 4 << 10})
+	var limit *OutputLimitError
+	if !errors.As(err, &limit) || err.Error() != "exec yes: output exceeds the 4 KiB limit" {
+		t.Fatalf("err = %v, want the output limit", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v to stop", d)
+	}
+	// Exactly at the limit is fine.
+	res, err := runExec(t, t.Context(), &Call{With: sh("printf '%04096d' 0"), OutputLimit: 4 << 10})
+	if err != nil || len(res.Output) != 4096 {
+		t.Fatalf("output at the limit: %d bytes, %v", len(res.Output), err)
+	}
+}
+
+func TestExecStderrTail(t *testing.T) {
+	with := sh(`i=0; while [ $i -lt 200 ]; do echo "line $i" >&2; i=$((i+1)); done`)
+	with["stderr_limit"] = 30
+	res, err := runExec(t, t.Context(), &Call{With: with})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1690 bytes written; 30 kept reach back into "line 196", whose remains are dropped too.
+	want := "[1.6 KiB of stderr dropped]\nline 197\nline 198\nline 199\n"
+	if res.Log != want {
+		t.Errorf("log = %q, want %q", res.Log, want)
+	}
+}
+
+func TestTailBuffer(t *testing.T) {
+	var all strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&all, "line %d\n", i)
+	}
+	text := all.String() // 28890 bytes; "line 1000" starts at 8890
+	dropped := func(tail string) string {
+		return fmt.Sprintf("[%s of stderr dropped]\n%s", formatSize(int64(len(text)-len(tail))), tail)
+	}
+	whole := func(r io.Reader) io.Reader { return r }
+	tests := []struct {
+		name   string
+		limit  int
+		reader func(io.Reader) io.Reader
+		want   string
+	}{
+		{"all kept", len(text), whole, text},
+		{"nothing kept", 0, whole, dropped("")},
+		{"tail of whole lines", 20, iotest.HalfReader, dropped("line 2998\nline 2999\n")},
+		{"partial line dropped", 25, iotest.HalfReader, dropped("line 2998\nline 2999\n")},
+		{"one byte at a time", 25, iotest.OneByteReader, dropped("line 2998\nline 2999\n")},
+		{"large limit", 20005, iotest.HalfReader, dropped(text[8890:])},
+		{"only part of a line", 4, whole, dropped("999\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := tailBuffer{limit: tt.limit}
+			if err := b.readFrom(tt.reader(strings.NewReader(text))); err != nil {
+				t.Fatal(err)
+			}
+			if got := b.String(); got != tt.want {
+				t.Errorf("String() = %.80q… (%d bytes), want %.80q… (%d bytes)", got, len(got), tt.want, len(tt.want))
+			}
+			if cap(b.buf) > 2*tt.limit+len(text)/2+512 {
+				t.Errorf("buffer grew to %d bytes for a limit of %d", cap(b.buf), tt.limit)
+			}
+		})
+	}
+}
+
+// alive reports whether pid is a process that has not yet died (a zombie has).
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	// The state follows the command name in parentheses: "pid (comm) S ...".
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+// waitGone waits a little for pid to die: killing is asynchronous.
+func waitGone(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if !alive(pid) {
+			return
+		}
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+	t.Errorf("process %d outlived its node", pid)
+}
+
+// readPid waits for a script to write a pid to file.
+func readPid(t *testing.T, file string) int {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(file)
+		if s, ok := strings.CutSuffix(string(b), "\n"); ok {
+			pid, err := strconv.Atoi(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+	}
+	t.Fatalf("no pid in %s", file)
+	return 0
+}
+
+// TestExecKillsGroup cancels a command whose grandchild also hangs: both must die, and Run
+// must return at once rather than wait for the grandchild's hold on stdout.
+func TestExecKillsGroup(t *testing.T) {
+	tests := []struct {
+		name   string
+		script string
+		within time.Duration
+	}{
+		{"cancel", `sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, 2 * time.Second},
+		// The leader ignores SIGTERM (and so does sleep, which inherits that): SIGKILL follows.
+		{"SIGTERM ignored", `trap '' TERM; sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, killGrace + 2*time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx, cancel := context.WithCancel(t.Context())
+			type outcome struct {
+				res *Result
+				err error
+			}
+			done := make(chan outcome, 1)
+			go func() {
+				res, err := runExec(t, ctx, &Call{With: sh(tt.script), Dir: dir})
+				done <- outcome{res, err}
+			}()
+			grandchild := readPid(t, filepath.Join(dir, "gc.pid"))
+			start := time.Now()
+			cancel()
+			var o outcome
+			select {
+			case o = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return after cancel")
+			}
+			if d := time.Since(start); d > tt.within {
+				t.Errorf("Run returned %v after cancel, want < %v", d, tt.within)
+			}
+			if !errors.Is(o.err, context.Canceled) || !strings.HasPrefix(o.err.Error(), "exec sh -c: killed: context canceled") {
+				t.Errorf("err = %v, want context canceled", o.err)
+			}
+			waitGone(t, grandchild)
+		})
+	}
+}
+
+func TestExecTimeout(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := runExec(t, ctx, &Call{With: map[string]any{"command": []any{"sleep", "60"}}})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want deadline exceeded", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestExecReapsLeftovers: a command that exits leaving a background process holding stdout
+// completes at once, and the background process goes with it.
+func TestExecReapsLeftovers(t *testing.T) {
+	start := time.Now()
+	res, err := runExec(t, t.Context(), &Call{With: sh(`sleep 60 & echo $!`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(res.Output)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pid)
+}
+
+// TestExecEscapedProcess: a process that leaves the group (setsid) and keeps stdout open
+// cannot hold the node for longer than the grace period.
+func TestExecEscapedProcess(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	dir := t.TempDir()
+	start := time.Now()
+	// The leader waits until the escapee has left the group, or killing the group would
+	// catch it still inside.
+	_, err := runExec(t, t.Context(), &Call{Dir: dir, With: sh(
+		`setsid sh -c 'echo $$ > esc.pid; exec sleep 60' & while [ ! -s esc.pid ]; do sleep 0.01; done`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > killGrace+time.Second {
+		t.Errorf("took %v", d)
+	}
+	pid := readPid(t, filepath.Join(dir, "esc.pid"))
+	if !alive(pid) {
+		t.Errorf("the escaped process %d was killed; the test proves nothing", pid)
+	}
+	syscall.Kill(pid, syscall.SIGKILL) // not the node's to kill any more: it left
+}
+
+func TestExecCheck(t *testing.T) {
+	tests := []struct {
+		name     string
+		with     map[string]any
+		wantPath string // "" for no error
+		wantMsg  string
+	}{
+		{"argv", map[string]any{"command": []any{"./x.py", "--flag"}}, "", ""},
+		{"argv with references", map[string]any{"command": []any{"${{ params.tool }}", "${{ params.arg }}"}}, "", ""},
+		{"command by reference", map[string]any{"command": "${{ params.argv }}"}, "", ""},
+		{"shell by reference, string", map[string]any{"command": "ls", "shell": "${{ params.sh }}"}, "", ""},
+		{"shell by reference, argv", map[string]any{"command": []any{"ls"}, "shell": "${{ params.sh }}"}, "", ""},
+		{"shell by reference, bad", map[string]any{"command": []any{1}, "shell": "${{ params.sh }}"}, "/command/0", "must be a string, got number"},
+		{"output by reference", map[string]any{"command": []any{"ls"}, "output": "${{ params.mode }}"}, "", ""},
+		{"dir by reference", map[string]any{"command": []any{"ls"}, "dir": "${{ params.dir }}"}, "", ""},
+		{"missing", map[string]any{}, "/command", "required"},
+		{"string without shell", map[string]any{"command": "ls -l"}, "/command", "must be an array of strings (argv); set shell: true to run a string with /bin/sh -c"},
+		{"argv with shell", map[string]any{"command": []any{"ls"}, "shell": true}, "/command", "must be a script string with shell: true, got array"},
+		{"empty argv", map[string]any{"command": []any{}}, "/command", "must name a program"},
+		{"empty program", map[string]any{"command": []any{""}}, "/command", "must name a program"},
+		{"empty script", map[string]any{"command": " ", "shell": true}, "/command", "must not be empty"},
+		{"number in argv", map[string]any{"command": []any{"ls", 3}}, "/command/1", "must be a string, got number"},
+		{"shell not bool", map[string]any{"command": "ls", "shell": "true"}, "/shell", "must be a boolean, got string"},
+		{"dir not string", map[string]any{"command": []any{"ls"}, "dir": []any{}}, "/dir", "must be a string, got array"},
+		{"bad output", map[string]any{"command": []any{"ls"}, "output": "yaml"}, "/output", `must be one of json, wrap, text; got "yaml"`},
+		{"env not map", map[string]any{"command": []any{"ls"}, "env": "A=1"}, "/env", "must be a mapping of names to strings, got string"},
+		{"env number", map[string]any{"command": []any{"ls"}, "env": map[string]any{"N": 3}}, "/env/N", "must be a string, got number (quote it)"},
+		{"env bad name", map[string]any{"command": []any{"ls"}, "env": map[string]any{"A=B": "1"}}, "/env/A=B", `invalid variable name "A=B"`},
+		{"stderr_limit", map[string]any{"command": []any{"ls"}, "stderr_limit": "big"}, "/stderr_limit", `must be an integer number of bytes from 0 to 1 GiB, got "big"`},
+		{"typo", map[string]any{"command": []any{"ls"}, "outptu": "text"}, "/outptu", `unknown key "outptu" (did you mean "output"?)`},
+		{"unknown", map[string]any{"command": []any{"ls"}, "timeout": "1s"}, "/timeout", `unknown key "timeout" (known: command, shell, env, dir, output, stderr_limit)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := execType{}.Check(tt.with)
+			if tt.wantPath == "" {
+				if err != nil {
+					t.Fatalf("Check: %v", err)
+				}
+				return
+			}
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("err = %v, want a ConfigError", err)
+			}
+			if ce.Path != tt.wantPath || ce.Err.Error() != tt.wantMsg || ce.Offset != -1 {
+				t.Errorf("err = {%s %d %v}, want {%s -1 %s}", ce.Path, ce.Offset, ce.Err, tt.wantPath, tt.wantMsg)
+			}
+		})
+	}
+}

@@ -1,0 +1,189 @@
+//go:build unix
+
+package nodes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+)
+
+// killGrace is how long a cancelled process group has between SIGTERM and SIGKILL, and how
+// long pipes still held by processes that left the group are read after the command ends.
+const killGrace = 500 * time.Millisecond
+
+// process is one command to run.
+type process struct {
+	argv        []string // argv[0] is a path, or a name looked up in $PATH
+	dir         string
+	env         []string
+	stdin       []byte
+	outputLimit int64 // stdout bytes
+	stderrLimit int   // stderr bytes kept, the tail
+}
+
+// processResult is what a process left behind; it is filled as far as it got on error.
+type processResult struct {
+	stdout []byte
+	stderr string
+}
+
+// runProcess runs p in its own process group. The group is killed when ctx is done, when
+// stdout passes its limit, and once the leader has exited: a node's processes do not outlive
+// it. An error is ctx's, an *OutputLimitError, an *exec.ExitError, or a failure to start.
+func runProcess(ctx context.Context, p process) (processResult, error) {
+	var res processResult
+	runCtx, stop := context.WithCancel(ctx) // stop also ends the process on overflow
+	defer stop()
+
+	cmd := exec.CommandContext(runCtx, p.argv[0], p.argv[1:]...)
+	cmd.Dir, cmd.Env = p.dir, p.env
+	cmd.Stdin = bytes.NewReader(p.stdin)
+	// Its own group, so that killing it reaches everything it started, not just the leader.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// SIGTERM lets scripts clean up; after WaitDelay exec sends SIGKILL to the leader, and
+	// the group gets one below once the leader is gone.
+	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
+	cmd.WaitDelay = killGrace
+
+	// Pipes as *os.File: the child writes to them directly, so Wait returns when the leader
+	// exits rather than when the last process holding them does.
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return res, fmt.Errorf("stdout pipe: %w", err)
+	}
+	defer outR.Close()
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outW.Close()
+		return res, fmt.Errorf("stderr pipe: %w", err)
+	}
+	defer errR.Close()
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	// The child has its own copies; ours would keep the readers from ever seeing EOF.
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		return res, err
+	}
+
+	var (
+		wg             sync.WaitGroup
+		stdout         bytes.Buffer
+		stderr         = tailBuffer{limit: p.stderrLimit}
+		overflow       bool
+		outErr, errErr error
+	)
+	wg.Go(func() {
+		_, outErr = stdout.ReadFrom(io.LimitReader(outR, p.outputLimit+1))
+		if int64(stdout.Len()) > p.outputLimit {
+			overflow = true
+			stop()
+		}
+	})
+	wg.Go(func() { errErr = stderr.readFrom(errR) })
+
+	waitErr := cmd.Wait()
+	// The leader is reaped but its group id stays in use, and so cannot be reused, while any
+	// member lives: killing the group now reaches only what the command left behind.
+	_ = signalGroup(cmd.Process.Pid, syscall.SIGKILL)
+	// A process that left the group (setsid) may hold a pipe open for ever; stop reading then.
+	deadline := time.Now().Add(killGrace)
+	_ = outR.SetReadDeadline(deadline)
+	_ = errR.SetReadDeadline(deadline)
+	wg.Wait()
+
+	res.stdout, res.stderr = stdout.Bytes(), stderr.String()
+	switch {
+	case overflow:
+		return res, &OutputLimitError{Limit: p.outputLimit}
+	case ctx.Err() != nil:
+		return res, fmt.Errorf("killed: %w", ctx.Err())
+	case waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay):
+		// ErrWaitDelay means the command succeeded but something it started kept stdin open.
+		return res, waitErr
+	}
+	return res, errors.Join(readErr("stdout", outErr), readErr("stderr", errErr))
+}
+
+// readErr reports a failed read of a pipe; a deadline is how reading is given up on above.
+func readErr(pipe string, err error) error {
+	if err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil
+	}
+	return fmt.Errorf("read %s: %w", pipe, err)
+}
+
+// signalGroup signals every process in the group led by pid.
+func signalGroup(pid int, sig syscall.Signal) error {
+	err := syscall.Kill(-pid, sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return os.ErrProcessDone
+	}
+	return err
+}
+
+// tailBuffer keeps the last limit bytes read into it, and the byte before them, which tells
+// whether they start a line.
+type tailBuffer struct {
+	limit int
+	buf   []byte
+	total int64
+}
+
+// readFrom reads r to its end. It reads into its own buffer, which starts small: most
+// commands write little to stderr, and io.Copy would allocate 32 KiB for each.
+func (t *tailBuffer) readFrom(r io.Reader) error {
+	for {
+		if len(t.buf) == cap(t.buf) {
+			// Drop the head only when that frees a lot, so that keeping the tail costs O(1)
+			// a byte; otherwise grow.
+			if keep := t.limit + 1; cap(t.buf)-keep >= max(keep, 512) {
+				t.buf = append(t.buf[:0], t.buf[len(t.buf)-keep:]...)
+			} else {
+				t.buf = slices.Grow(t.buf, max(512, len(t.buf)))
+			}
+		}
+		n, err := r.Read(t.buf[len(t.buf):cap(t.buf)])
+		t.buf = t.buf[:len(t.buf)+n]
+		t.total += int64(n)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// String returns the tail; when bytes were dropped, it says how many and starts at a line.
+func (t *tailBuffer) String() string {
+	tail := t.buf[max(0, len(t.buf)-t.limit):]
+	if int64(len(tail)) == t.total {
+		return string(tail)
+	}
+	if startsLine := len(tail) < len(t.buf) && t.buf[len(t.buf)-len(tail)-1] == '\n'; !startsLine {
+		// Unless that would leave nothing: part of a line is better than none.
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 {
+			tail = tail[i+1:]
+		}
+	}
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%s of stderr dropped]\n", formatSize(t.total-int64(len(tail))))
+	b.Write(tail)
+	return b.String()
+}
