@@ -54,4 +54,5 @@ const (
 	CodeInvalid       = "SEAM-E113" // a value of the wrong shape (wrong type, bad enum, missing key)
 	CodeConfig        = "SEAM-E114" // a node's `with` breaks its type's config schema or check
 	CodeVersion       = "SEAM-E115" // an unsupported `version`
+	CodeDuplicateKey  = "SEAM-E116" // a mapping key written twice (other than a node id)
 )

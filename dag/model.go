@@ -53,14 +53,16 @@ const (
 
 // Node is one node of a DAG.
 type Node struct {
-	ID    string
-	Pos   Pos // position of the node's key in the file
-	Type  nodes.Type
-	With  *Template // never nil; an empty object when absent
-	Input *Template // nil: the node receives its upstream outputs keyed by id
-	Needs []string
-	When  *Expr // nil: always
-	RunIf RunIf
+	ID   string
+	Pos  Pos // position of the node's key in the file
+	Type nodes.Type
+	// Config is the type's config schema, compiled; `with` is checked against it once resolved.
+	Config *contract.Schema
+	With   *Template // never nil; an empty object when absent
+	Input  *Template // nil: the node receives its upstream outputs keyed by id
+	Needs  []string
+	When   *Expr // nil: always
+	RunIf  RunIf
 	// Foreach, when set, runs the node once per item of the list it evaluates to.
 	Foreach            *Template
 	ForeachConcurrency int

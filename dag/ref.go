@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
@@ -411,6 +412,18 @@ type path struct {
 	segs []seg
 }
 
+// ref describes the path as a reference starting at pos.
+func (p *path) ref(pos Pos) Ref {
+	r := Ref{Root: p.root, Node: p.node, Pos: pos, Path: make([]string, len(p.segs))}
+	for i, sg := range p.segs {
+		r.Path[i] = sg.name
+		if sg.isIndex {
+			r.Path[i] = strconv.Itoa(sg.index)
+		}
+	}
+	return r
+}
+
 // seg is one step: a field name, or an array index when isIndex is set.
 type seg struct {
 	name    string
@@ -712,6 +725,12 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: "empty expression ${{ }}",
 			Hint: "reference something, e.g. ${{ params.name }} or ${{ nodes.a.output.summary }}"}}
 	}
+	if p, ok := parsePath(src); ok {
+		// Plain paths, by far the commonest reference, need no CEL program.
+		e.path = p
+		e.refs = []Ref{p.ref(e.Pos)}
+		return e, nil
+	}
 	checked, iss := rc.env.Compile(src)
 	if iss != nil && iss.Err() != nil {
 		var diags Diagnostics
@@ -730,17 +749,21 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: fmt.Sprintf("expression %q: %v", src, err)}}
 	}
 	e.prg = prg
-	if p, ok := parsePath(src); ok {
-		e.path = p
-	}
 	native := checked.NativeRep()
 	info := native.SourceInfo()
+	var diags Diagnostics
 	collectRefs(native.Expr(), func(r Ref, id int64) {
 		loc := info.GetStartLocation(id)
 		r.Pos = rc.posAt(file, n, off+offsetIn(src, loc.Line(), loc.Column()))
+		if r.Root == "nodes" && r.Path == nil {
+			diags = append(diags, Diagnostic{Pos: r.Pos, Code: CodeExpr,
+				Message: fmt.Sprintf("expression %q: a node's output is named nodes.<id>.output, with a constant id", src),
+				Hint:    "write nodes.a.output.field, or nodes['my-node'].output.field for an id with '-'"})
+			return
+		}
 		e.refs = append(e.refs, r)
 	})
-	return e, nil
+	return e, diags
 }
 
 // exprHint suggests a fix for common CEL compile errors.
@@ -782,6 +805,10 @@ func collectRefs(e ast.Expr, report func(Ref, int64)) {
 		return
 	}
 	switch e.Kind() {
+	case ast.IdentKind:
+		if e.AsIdent() == "nodes" { // reached only when not followed by .<id>.output
+			report(Ref{Root: "nodes"}, e.ID())
+		}
 	case ast.SelectKind:
 		collectRefs(e.AsSelect().Operand(), report)
 	case ast.CallKind:
@@ -857,14 +884,16 @@ func chainRef(e ast.Expr) (Ref, int64, bool) {
 	r := Ref{Root: e.AsIdent()}
 	switch r.Root {
 	case "nodes":
+		// A node is named only as nodes.<id>.output: anything else (nodes[expr], nodes.a.x)
+		// is reported with an empty Node or a nil Path by compile.
 		if len(segs) == 0 {
-			return Ref{}, 0, false
+			return r, e.ID(), true
 		}
 		r.Node, segs = segs[0], segs[1:]
-		if len(segs) > 0 && segs[0] == "output" {
-			segs = segs[1:]
+		if len(segs) == 0 || segs[0] != "output" {
+			return r, e.ID(), true
 		}
-		r.Path = segs
+		r.Path = segs[1:]
 	case "params":
 		r.Path = segs
 	case "item", "index", "run":
@@ -887,7 +916,7 @@ func (rc *refCompiler) posAt(file string, n *yaml.Node, off int) Pos {
 		// Content starts on the line after the indicator; lines keep their text.
 		before := n.Value[:min(off, len(n.Value))]
 		line := n.Line + 1 + strings.Count(before, "\n")
-		col := off - (strings.LastIndexByte(before, '\n') + 1)
+		col := utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:])
 		indent := n.Column + 1
 		if line-1 < len(rc.lines) {
 			text := rc.lines[line-1]
@@ -895,9 +924,9 @@ func (rc *refCompiler) posAt(file string, n *yaml.Node, off int) Pos {
 		}
 		return Pos{File: file, Line: line, Col: indent + col}
 	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
-		p.Col += 1 + off
+		p.Col += 1 + utf8.RuneCountInString(n.Value[:min(off, len(n.Value))])
 	default:
-		p.Col += off
+		p.Col += utf8.RuneCountInString(n.Value[:min(off, len(n.Value))])
 	}
 	return p
 }

@@ -235,8 +235,17 @@ func FuzzTemplate(f *testing.F) {
 		if tmpl.kind != tmplExpr || tmpl.expr.path == nil {
 			return
 		}
+		// Every plain path is also valid CEL, and CEL must compute the same value.
 		e := *tmpl.expr
-		e.path = nil // force CEL
+		checked, iss := rc.env.Compile(e.Src)
+		if iss != nil && iss.Err() != nil {
+			t.Fatalf("plain path %q is not valid CEL: %v", e.Src, iss.Err())
+		}
+		prg, err := rc.env.Program(checked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.path, e.prg = nil, prg
 		want, wantErr := e.Eval(testScope())
 		if (gotErr == nil) != (wantErr == nil) {
 			t.Fatalf("%q: path error %v, CEL error %v", s, gotErr, wantErr)
@@ -245,4 +254,17 @@ func FuzzTemplate(f *testing.F) {
 			t.Fatalf("%q: path gives %#v, CEL gives %#v", s, got, want)
 		}
 	})
+}
+
+func TestNodeReferenceShape(t *testing.T) {
+	for _, src := range []string{
+		`"${{ nodes[params.which].output }}"`,
+		`"${{ nodes.a.status == 'pass' }}"`,
+		`"${{ size(nodes) }}"`,
+	} {
+		_, diags := compileYAML(t, src)
+		if len(diags) != 1 || diags[0].Code != CodeExpr || !strings.Contains(diags[0].Message, "nodes.<id>.output, with a constant id") {
+			t.Errorf("%s: got %v, want one %s about nodes.<id>.output", src, diags, CodeExpr)
+		}
+	}
 }

@@ -1,0 +1,266 @@
+package dag
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// deref follows an alias to the node it names.
+func deref(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+// kindOf names a node's kind for messages.
+func kindOf(n *yaml.Node) string {
+	n = deref(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!bool":
+			return "a boolean"
+		case "!!int", "!!float":
+			return "a number"
+		case "!!str":
+			return "a string"
+		}
+		return "a " + strings.TrimPrefix(n.Tag, "!!")
+	}
+	return "nothing"
+}
+
+// describeScalar names a node for messages, quoting a scalar's text.
+func describeScalar(n *yaml.Node) string {
+	n = deref(n)
+	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
+		return strconv.Quote(n.Value)
+	}
+	return kindOf(n)
+}
+
+// Aliases may repeat what an anchor holds; beyond this many nodes per node written (plus a
+// constant allowance) the file is refused, so that a small file cannot expand without bound.
+const (
+	aliasGrowth    = 10
+	aliasAllowance = 100_000
+)
+
+// checkAliases refuses anchors that contain themselves and alias expansion beyond the bound.
+func (l *loader) checkAliases(doc *yaml.Node) bool {
+	raw, aliases := 0, false
+	var count func(n *yaml.Node)
+	count = func(n *yaml.Node) {
+		raw++
+		aliases = aliases || n.Kind == yaml.AliasNode
+		for _, c := range n.Content {
+			count(c)
+		}
+	}
+	count(doc)
+	if !aliases {
+		return true
+	}
+	limit := aliasGrowth*raw + aliasAllowance
+	const inProgress = -1
+	memo := make(map[*yaml.Node]int)
+	var cycle *yaml.Node
+	// size is the number of nodes n stands for once aliases are expanded, capped past limit.
+	var size func(n *yaml.Node) int
+	size = func(n *yaml.Node) int {
+		if n.Kind == yaml.AliasNode {
+			if n.Alias == nil {
+				return 1
+			}
+			if memo[n.Alias] == inProgress {
+				cycle = n
+				return limit + 1
+			}
+			return 1 + size(n.Alias)
+		}
+		if s, ok := memo[n]; ok {
+			return s
+		}
+		memo[n] = inProgress
+		total := 1
+		for _, c := range n.Content {
+			total += size(c)
+			if total > limit {
+				break
+			}
+		}
+		memo[n] = total
+		return total
+	}
+	if size(doc) <= limit {
+		return true
+	}
+	if cycle != nil {
+		l.addAt(cycle, CodeYAML, "an alias cannot stand inside the value its anchor names",
+			"alias *%s refers to a value that contains it", cycle.Value)
+		return false
+	}
+	l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeYAML, "repeat fewer values through aliases",
+		"aliases expand the file beyond %d values", limit)
+	return false
+}
+
+// smallMapping is the size up to which duplicate keys are found by scanning.
+const smallMapping = 16
+
+// checkTree reports what yaml.v3 accepts but a DAG file may not: duplicate keys, keys that
+// are not scalars, and merge keys. It does not follow aliases: an anchored value is checked
+// where it is written.
+func (l *loader) checkTree(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		// Most mappings are small: a map pays off only for large ones.
+		var first map[string]*yaml.Node
+		if len(n.Content) > 2*smallMapping {
+			first = make(map[string]*yaml.Node, len(n.Content)/2)
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			switch {
+			case k.Kind != yaml.ScalarNode:
+				l.addAt(k, CodeInvalid, "use a plain string as the key", "a key must be a string, not %s", kindOf(k))
+			case k.Tag == "!!merge":
+				l.addAt(k, CodeInvalid, "write the keys out, or alias the whole value (`key: *anchor`)",
+					"YAML merge keys (<<) are not supported")
+			case n == l.nodesMap:
+				// Duplicate node ids are reported as such by nodes().
+			default:
+				var prev *yaml.Node
+				if first != nil {
+					if prev = first[k.Value]; prev == nil {
+						first[k.Value] = k
+					}
+				} else {
+					for j := 0; j < i && prev == nil; j += 2 {
+						if c := n.Content[j]; c.Kind == yaml.ScalarNode && c.Value == k.Value {
+							prev = c
+						}
+					}
+				}
+				if prev != nil {
+					l.addAt(k, CodeDuplicateKey, "remove one of them: keys are unique within a mapping",
+						"duplicate key %q (first at line %d)", k.Value, prev.Line)
+				}
+			}
+			l.checkTree(k)
+			l.checkTree(n.Content[i+1])
+		}
+	case yaml.SequenceNode, yaml.DocumentNode:
+		for _, c := range n.Content {
+			l.checkTree(c)
+		}
+	}
+}
+
+// valueError is a YAML value with no JSON equivalent.
+type valueError struct {
+	node *yaml.Node
+	err  error
+}
+
+func (e *valueError) Error() string { return e.err.Error() }
+
+// toValue converts a YAML value to a JSON value (numbers as json.Number), keeping strings
+// that hold ${{ }} as they are.
+func toValue(n *yaml.Node) (any, error) {
+	n = deref(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if _, dup := m[k]; dup {
+				continue
+			}
+			v, err := toValue(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		}
+		return m, nil
+	case yaml.SequenceNode:
+		a := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := toValue(c)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = v
+		}
+		return a, nil
+	case yaml.ScalarNode:
+		v, err := scalarValue(n)
+		if err != nil {
+			return nil, &valueError{node: n, err: err}
+		}
+		return v, nil
+	}
+	return nil, &valueError{node: n, err: fmt.Errorf("unexpected YAML node")}
+}
+
+// lookup returns the YAML node a JSON Pointer designates below n, or the deepest one on the
+// way when the pointer goes further than the YAML does (a missing property). key is the key
+// whose value n is, or nil; the result's key is that of the returned node.
+func lookup(n, key *yaml.Node, ptr string) (val, valKey *yaml.Node) {
+	val, valKey, _ = walk(n, key, ptr)
+	return val, valKey
+}
+
+// walk is lookup that also reports whether the pointer was followed to its end.
+func walk(n, key *yaml.Node, ptr string) (val, valKey *yaml.Node, complete bool) {
+	val, valKey = deref(n), key
+	if ptr == "" {
+		return val, valKey, true
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch val.Kind {
+		case yaml.MappingNode:
+			found := false
+			for i := 0; i+1 < len(val.Content); i += 2 {
+				if val.Content[i].Value == tok {
+					val, valKey = deref(val.Content[i+1]), val.Content[i]
+					found = true
+					break
+				}
+			}
+			if !found {
+				return val, valKey, false
+			}
+		case yaml.SequenceNode:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(val.Content) {
+				return val, valKey, false
+			}
+			val, valKey = deref(val.Content[i]), nil
+		default:
+			return val, valKey, false
+		}
+	}
+	return val, valKey, true
+}
+
+// at is where to point for a value: a scalar or a flow collection itself, a block
+// collection at its key (yaml.v3 places block collections at their first entry).
+func at(val, key *yaml.Node) *yaml.Node {
+	if key != nil && (val.Kind == yaml.MappingNode || val.Kind == yaml.SequenceNode) && val.Style&yaml.FlowStyle == 0 {
+		return key
+	}
+	return val
+}
