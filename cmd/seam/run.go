@@ -1,7 +1,141 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
+)
 
 func newRunCmd(e *env) *cobra.Command {
-	return &cobra.Command{Use: "run", Short: "TODO"}
+	var (
+		params     []string
+		paramsFile string
+		asJSON     bool
+	)
+	cmd := &cobra.Command{
+		Use:   "run FILE",
+		Short: "Run a DAG, validating every node's output against its contract",
+		Long: `Run a DAG. Nodes start as soon as the nodes they depend on have finished, and every
+output is validated against its node's contract before it is handed downstream.
+
+Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled,
+2 for a usage error, a DAG that does not load, or params that break the params schema.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			p, err := runParams(paramsFile, params)
+			if err != nil {
+				return usage(err)
+			}
+			return runFile(cmd.Context(), e, args[0], p, l, asJSON)
+		},
+	}
+	cmd.Flags().StringArrayVarP(&params, "param", "p", nil,
+		"a parameter as key=value, repeatable; the value is JSON when it parses as JSON, else a string")
+	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters; -p overrides its keys")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON document")
+	return cmd
+}
+
+func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON bool) error {
+	// The first Ctrl-C cancels the run through ctx; once it has, a second one should stop the
+	// process the usual way rather than be swallowed by signal.NotifyContext.
+	restore := context.AfterFunc(ctx, func() { signal.Reset(os.Interrupt) })
+	defer restore()
+
+	d, err := loadDAG(ctx, e, path)
+	if err != nil {
+		return err
+	}
+	opts := dag.RunOptions{Params: params, Lang: lang}
+	var disp display
+	if !asJSON {
+		disp = newDisplay(e.stdout, d)
+		opts.Observer = disp
+	}
+	res, err := dag.Run(ctx, d, opts)
+	if err != nil {
+		var pe *dag.ParamsError
+		if errors.As(err, &pe) {
+			return usage(fmt.Errorf("%s: %w", path, pe))
+		}
+		return usage(err)
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode run %s: %w", res.ID, err)
+		}
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		disp.finish(res)
+	}
+	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
+		return failed()
+	}
+	return nil
+}
+
+// runParams merges the -p parameters over those of the params file.
+func runParams(file string, kvs []string) (map[string]any, error) {
+	params := map[string]any{}
+	if file != "" {
+		var err error
+		if params, err = readParamsFile(file); err != nil {
+			return nil, err
+		}
+	}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("-p %q: want key=value", kv)
+		}
+		// A value that parses as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else
+		// is the string itself, so -p name=world needs no quoting.
+		if j, err := contract.ParseJSON([]byte(v)); err == nil {
+			params[k] = j
+		} else {
+			params[k] = v
+		}
+	}
+	return params, nil
+}
+
+// readParamsFile reads an object of parameters from a JSON or YAML file.
+func readParamsFile(path string) (map[string]any, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("params file: %w", err)
+	}
+	var v any
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
+		var y any
+		if err = yaml.Unmarshal(b, &y); err == nil {
+			v, err = contract.Normalize(y) // exact numbers, as JSON gives them
+		}
+	} else {
+		v, err = contract.ParseJSON(b)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("params file %s: %w", path, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("params file %s: want an object of parameters", path)
+	}
+	return m, nil
 }

@@ -1,0 +1,207 @@
+package dag
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/nodes"
+)
+
+// RunStatus is the state of a run.
+type RunStatus string
+
+// Run states.
+const (
+	RunRunning  RunStatus = "running"
+	RunSuccess  RunStatus = "success"
+	RunWarn     RunStatus = "warn"
+	RunFailed   RunStatus = "failed"
+	RunCanceled RunStatus = "canceled"
+)
+
+// NodeStatus is the state of one node within a run.
+type NodeStatus string
+
+// Node states.
+const (
+	NodePending  NodeStatus = "pending"
+	NodeRunning  NodeStatus = "running"
+	NodePassed   NodeStatus = "passed"
+	NodeWarned   NodeStatus = "warned"
+	NodeFailed   NodeStatus = "failed"
+	NodeSkipped  NodeStatus = "skipped"
+	NodeCanceled NodeStatus = "canceled"
+)
+
+// Done reports whether the status is final.
+func (s NodeStatus) Done() bool { return s != NodePending && s != NodeRunning }
+
+// ok reports whether a node in this state lets run_if: success dependents run.
+func (s NodeStatus) ok() bool { return s == NodePassed || s == NodeWarned }
+
+// RunOptions configure one run.
+type RunOptions struct {
+	// Params are the run's parameters, validated against the DAG's params schema.
+	Params map[string]any
+	// Lang is the language of violation messages: "en" (default) or "ja".
+	Lang string
+	// Observer, when not nil, is told when nodes start and finish.
+	Observer Observer
+	// RunID names the run; a sortable id is generated when empty.
+	RunID string
+	// OutputLimit bounds each node's output in bytes; 0 means nodes.DefaultOutputLimit.
+	OutputLimit int64
+}
+
+// Observer watches a run. Event is called from the engine's scheduler goroutine, one call at a
+// time, so it must return quickly: the next node waits for it.
+type Observer interface {
+	Event(Event)
+}
+
+// EventKind says what happened to a node.
+type EventKind string
+
+// Event kinds.
+const (
+	NodeStarted  EventKind = "node_started"  // Type.Run is about to be called
+	NodeFinished EventKind = "node_finished" // the node reached a final status (it may never have started)
+)
+
+// Event is one change of a node's state.
+type Event struct {
+	Kind  EventKind
+	RunID string
+	Node  NodeResult // the node's state after the change
+}
+
+// RunResult is the record of a run.
+type RunResult struct {
+	ID      string        `json:"id"`
+	DAG     string        `json:"dag"`
+	File    string        `json:"file,omitempty"`
+	Status  RunStatus     `json:"status"`
+	Started time.Time     `json:"started"`
+	Ended   time.Time     `json:"ended,omitzero"`
+	Elapsed time.Duration `json:"-"`     // marshalled as duration_ms
+	Nodes   []NodeResult  `json:"nodes"` // in DAG file order
+	// Outputs are the DAG's outputs, evaluated when the run succeeded or warned.
+	Outputs map[string]any `json:"outputs,omitempty"`
+	// OutputErrors says why an output could not be evaluated, by output name.
+	OutputErrors map[string]string `json:"output_errors,omitempty"`
+}
+
+// NodeResult is the record of one node within a run.
+type NodeResult struct {
+	ID     string     `json:"id"`
+	Type   string     `json:"type"`
+	Status NodeStatus `json:"status"`
+	// Reason says in a sentence why the node was skipped, failed or canceled.
+	Reason string `json:"reason,omitempty"`
+	// Summary is the output's summary when the output met its contract.
+	Summary string `json:"summary,omitempty"`
+	// Output is the decoded output, kept even when it broke its contract (then it was not
+	// handed downstream).
+	Output     any                  `json:"output,omitempty"`
+	Violations []contract.Violation `json:"violations,omitempty"`
+	Error      string               `json:"error,omitempty"`
+	Log        string               `json:"log,omitempty"` // e.g. an excerpt of exec's stderr
+	Started    time.Time            `json:"started,omitzero"`
+	Ended      time.Time            `json:"ended,omitzero"`
+	Elapsed    time.Duration        `json:"-"` // marshalled as duration_ms
+}
+
+// MarshalJSON adds the run's duration in milliseconds.
+func (r RunResult) MarshalJSON() ([]byte, error) {
+	type plain RunResult
+	return json.Marshal(struct {
+		plain
+		DurationMS float64 `json:"duration_ms"`
+	}{plain(r), millis(r.Elapsed)})
+}
+
+// MarshalJSON adds the node's duration in milliseconds.
+func (n NodeResult) MarshalJSON() ([]byte, error) {
+	type plain NodeResult
+	return json.Marshal(struct {
+		plain
+		DurationMS float64 `json:"duration_ms"`
+	}{plain(n), millis(n.Elapsed)})
+}
+
+// millis is d in milliseconds, to the microsecond.
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// ParamsError is returned by Run when the params break the DAG's params schema.
+type ParamsError struct {
+	Violations []contract.Violation
+}
+
+func (e *ParamsError) Error() string {
+	var b strings.Builder
+	b.WriteString("params break the DAG's params schema")
+	for _, v := range e.Violations {
+		fmt.Fprintf(&b, "\n  %s: %s", pointerOrRoot(v.Pointer), v.Message)
+	}
+	return b.String()
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+// NewRunID returns a run id that sorts by creation time: UTC time to the millisecond and
+// random hex, e.g. 20260309T101500.123-3fa2c1d0.
+func NewRunID(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return now.UTC().Format("20060102T150405.000") + "-" + hex.EncodeToString(b[:])
+}
+
+// Run executes d: every node starts as soon as its dependencies have finished, at most
+// d.Concurrency at once, and every output is validated against the node's effective contract
+// before dependents see it. Run returns an error only when the run could not start (a
+// *ParamsError when the params break the params schema); a failed or canceled run is a
+// RunResult with that status. Cancelling ctx cancels running nodes and the nodes not started
+// yet; Run returns once the running ones have returned.
+func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
+	for _, n := range d.Nodes {
+		if n.Type == nil || n.Effective == nil || n.With == nil {
+			return nil, fmt.Errorf("run %s: node %s is not fully loaded (type, with or contract missing)", d.Name, n.ID)
+		}
+	}
+	if opts.Lang == "" {
+		opts.Lang = "en"
+	}
+	if opts.OutputLimit <= 0 {
+		opts.OutputLimit = nodes.DefaultOutputLimit
+	}
+	params := opts.Params
+	if params == nil {
+		params = map[string]any{}
+	}
+	if d.Params != nil {
+		if vs := d.Params.Validate(params, opts.Lang); len(vs) > 0 {
+			return nil, &ParamsError{Violations: vs}
+		}
+	}
+	now := time.Now()
+	if opts.RunID == "" {
+		opts.RunID = NewRunID(now)
+	}
+	r, err := newRunner(d, opts, params, now)
+	if err != nil {
+		return nil, err
+	}
+	r.run(ctx)
+	return r.res, nil
+}
