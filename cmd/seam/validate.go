@@ -1,7 +1,168 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-dag/seam/contract"
+)
 
 func newValidateCmd(e *env) *cobra.Command {
-	return &cobra.Command{Use: "validate", Short: "TODO"}
+	var (
+		schema, node string
+		asJSON       bool
+	)
+	cmd := &cobra.Command{
+		Use:   "validate (--schema S | --node FILE#ID) [FILE|-]",
+		Short: "Validate a JSON document against a contract",
+		Long: `Validate a JSON document (FILE, or stdin when FILE is - or absent) against the schema
+file S, or against the effective output contract of node ID in the DAG file FILE.
+
+Prints "valid", or one line per violation: where, what, the value and the schema keyword.
+Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage or schema error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lang, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			s, err := validateSchema(cmd.Context(), e, schema, node)
+			if err != nil {
+				return usage(err)
+			}
+			name := "-"
+			if len(args) == 1 {
+				name = args[0]
+			}
+			doc, err := readInput(e.stdin, name)
+			if err != nil {
+				return usage(err)
+			}
+			var violations []contract.Violation
+			if v, err := contract.ParseJSON(doc); err != nil {
+				violations = []contract.Violation{contract.NotJSON(lang)}
+			} else {
+				violations = s.Validate(v, lang)
+			}
+			if err := printViolations(e.stdout, violations, asJSON, lang); err != nil {
+				return err
+			}
+			if len(violations) > 0 {
+				return failed()
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&schema, "schema", "", "JSON Schema file to validate against")
+	f.StringVar(&node, "node", "", "validate against the output contract of a DAG node: FILE#ID")
+	f.BoolVar(&asJSON, "json", false, `print {"valid": bool, "violations": [...]}`)
+	cmd.MarkFlagsMutuallyExclusive("schema", "node")
+	cmd.MarkFlagsOneRequired("schema", "node")
+	return cmd
+}
+
+// validateSchema compiles the schema file, or finds the node's contract.
+func validateSchema(ctx context.Context, e *env, schema, node string) (*contract.Schema, error) {
+	if node != "" {
+		path, id, ok := strings.Cut(node, "#")
+		if !ok || path == "" || id == "" {
+			return nil, fmt.Errorf("--node %q: want FILE#ID", node)
+		}
+		return nodeSchema(ctx, e, path, id)
+	}
+	c, err := contract.NewCompiler(contract.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("--schema: %w", err)
+	}
+	return c.File(schema)
+}
+
+// nodeSchema returns the effective output contract of node id in the DAG file at path.
+func nodeSchema(ctx context.Context, e *env, path, id string) (*contract.Schema, error) {
+	d, err := loadDAG(ctx, e, path)
+	if err != nil {
+		return nil, err
+	}
+	n, ok := d.ByID[id]
+	if !ok {
+		return nil, fmt.Errorf("--node %s#%s: %s has no node %q", path, id, path, id)
+	}
+	return n.Effective, nil
+}
+
+// readInput reads the document: the file name, or stdin for "-".
+func readInput(stdin io.Reader, name string) ([]byte, error) {
+	if name == "-" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("read input: %w", err)
+	}
+	return b, nil
+}
+
+func printViolations(w io.Writer, violations []contract.Violation, asJSON bool, lang string) error {
+	if asJSON {
+		out := struct {
+			Valid      bool                 `json:"valid"`
+			Violations []contract.Violation `json:"violations"`
+		}{len(violations) == 0, violations}
+		if out.Violations == nil {
+			out.Violations = []contract.Violation{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return fmt.Errorf("write result: %w", err)
+		}
+		return nil
+	}
+	if len(violations) == 0 {
+		_, err := fmt.Fprintln(w, "valid")
+		return err
+	}
+	var b strings.Builder
+	for _, v := range violations {
+		b.WriteString(violationLine(v, lang))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// violationLine reads: /status: field 'status' must be one of: pass, warn, fail (value "maybe",
+// schema /properties/status/enum). The root's empty pointer is left out.
+func violationLine(v contract.Violation, lang string) string {
+	valueLabel, schemaLabel := "value", "schema"
+	if lang == "ja" {
+		valueLabel, schemaLabel = "値", "スキーマ"
+	}
+	var details []string
+	if v.Value != "" {
+		details = append(details, valueLabel+" "+v.Value)
+	}
+	if v.Keyword != "" {
+		details = append(details, schemaLabel+" "+v.Keyword)
+	}
+	line := v.Message
+	if v.Pointer != "" {
+		line = v.Pointer + ": " + line
+	}
+	if len(details) > 0 {
+		line += " (" + strings.Join(details, ", ") + ")"
+	}
+	return line
 }
