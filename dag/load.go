@@ -411,7 +411,7 @@ func (l *loader) fields(n *yaml.Node, what string, known []string, aliases map[s
 }
 
 func (l *loader) unknownKey(k *yaml.Node, what string, known []string, aliases map[string]string) {
-	if s := suggest(k.Value, known, aliases); s != "" {
+	if s := didYouMean(k.Value, known, aliases); s != "" {
 		l.addAt(k, CodeUnknownKey, fmt.Sprintf("rename it to %q", s),
 			"unknown key %q in %s; did you mean %q?", k.Value, what, s)
 		return
@@ -473,7 +473,7 @@ func (l *loader) enum(n *yaml.Node, what string, vals []string) (string, bool) {
 		return n.Value, true
 	}
 	hint := "use one of: " + strings.Join(vals, ", ")
-	if s := suggest(n.Value, vals, nil); n.Kind == yaml.ScalarNode && s != "" {
+	if s := didYouMean(n.Value, vals, nil); n.Kind == yaml.ScalarNode && s != "" {
 		l.addAt(n, CodeInvalid, hint, "%s: unknown value %q; did you mean %q?", what, n.Value, s)
 		return "", false
 	}
@@ -671,7 +671,7 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 			n.Config = l.configSchema(t)
 		} else {
 			hint := "see `seam types` for the node types"
-			if s := suggest(name, l.types.Names(), nil); s != "" {
+			if s := didYouMean(name, l.types.Names(), nil); s != "" {
 				l.addAt(f.val, CodeUnknownType, hint, "unknown node type %q; did you mean %q?", name, s)
 			} else {
 				l.addAt(f.val, CodeUnknownType, hint, "unknown node type %q", name)

@@ -24,7 +24,7 @@ func (l *loader) resolveRefs(d *DAG) {
 				ids[i] = n.ID
 			}
 		}
-		if s := suggest(id, ids, nil); s != "" {
+		if s := didYouMean(id, ids, nil); s != "" {
 			l.add(p, CodeUnknownNode, fmt.Sprintf("use %q, or add a node %q", s, id), "%s unknown node %q; did you mean %q?", how, id, s)
 			return
 		}
@@ -164,7 +164,7 @@ func (l *loader) checkParam(r Ref, pf *paramFields) {
 		return
 	}
 	hint := fmt.Sprintf("declare it under params.properties, or use one of: %s", strings.Join(pf.names, ", "))
-	if s := suggest(name, pf.names, nil); s != "" {
+	if s := didYouMean(name, pf.names, nil); s != "" {
 		l.add(r.Pos, CodeUnknownParam, hint, "unknown parameter params.%s; did you mean params.%s?", name, s)
 		return
 	}

@@ -277,7 +277,7 @@ func suggestConfigKey(config *contract.Schema, viol contract.Violation) string {
 		names = append(names, k)
 	}
 	slices.Sort(names)
-	return suggest(toks[1], names, nil)
+	return didYouMean(toks[1], names, nil)
 }
 
 // check runs the type's Checker, if it has one.

@@ -619,8 +619,8 @@ func TestSuggest(t *testing.T) {
 		{"description", ""},
 	}
 	for _, tt := range tests {
-		if got := suggest(tt.word, nodeKeys, nodeKeyAliases); got != tt.want {
-			t.Errorf("suggest(%q) = %q, want %q", tt.word, got, tt.want)
+		if got := didYouMean(tt.word, nodeKeys, nodeKeyAliases); got != tt.want {
+			t.Errorf("didYouMean(%q) = %q, want %q", tt.word, got, tt.want)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/suggest"
 )
 
 // Builtin returns a registry of the generic built-in types: const, exec and transform.
@@ -58,7 +60,7 @@ func checkKeys(with map[string]any, known ...string) error {
 		if slices.Contains(known, k) {
 			continue
 		}
-		if hint := closest(k, known); hint != "" {
+		if hint := suggest.Closest(k, known); hint != "" {
 			return configErr("/"+k, "unknown key %q (did you mean %q?)", k, hint)
 		}
 		return configErr("/"+k, "unknown key %q (known: %s)", k, strings.Join(known, ", "))

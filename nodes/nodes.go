@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+
+	"github.com/seam-dag/seam/internal/suggest"
 )
 
 // Type is a node type: what a node's `type:` names.
@@ -107,43 +109,7 @@ type ConfiguredOutput interface {
 
 // Closest returns the registered name nearest to name, for "did you mean" hints; "" when
 // none is near enough to be a plausible typo.
-func (r *Registry) Closest(name string) string { return closest(name, r.Names()) }
-
-// closest returns the candidate nearest to name within a typo's distance, or "".
-func closest(name string, candidates []string) string {
-	best, bestDist := "", max(1, len(name)/3)+1
-	for _, c := range candidates {
-		if d := editDistance(name, c); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the optimal string alignment distance between a and b, in bytes:
-// Levenshtein with a swap of two neighbours counted as one edit, the commonest typo.
-func editDistance(a, b string) int {
-	// Three rows of the dynamic-programming table: i-2, i-1 and i.
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
+func (r *Registry) Closest(name string) string { return suggest.Closest(name, r.Names()) }
 
 // OutputLimitError reports a node output larger than its limit (Call.OutputLimit).
 type OutputLimitError struct {
