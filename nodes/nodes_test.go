@@ -80,6 +80,9 @@ func compileAll(t *testing.T, docs ...[]byte) *jsonschema.Schema {
 	c.DefaultDraft(jsonschema.Draft2020)
 	var refs []any
 	for i, doc := range docs {
+		if doc == nil { // a type that promises nothing beyond the standard contract
+			continue
+		}
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 		if err != nil {
 			t.Fatalf("schema %d: %v", i, err)

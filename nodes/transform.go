@@ -30,7 +30,9 @@ func (*transformType) Doc() string {
 }
 
 func (*transformType) ConfigSchema() []byte { return schema("transform.config.json") }
-func (*transformType) OutputSchema() []byte { return schema("transform.output.json") }
+// OutputSchema is nil: the program decides the output, so the type promises nothing beyond
+// the standard contract.
+func (*transformType) OutputSchema() []byte { return nil }
 
 // Check compiles the program at load time, so that a syntax error is reported with its
 // position before anything runs. A program or vars given by reference is checked at run.
