@@ -13,6 +13,7 @@ func (constType) Name() string { return "const" }
 func (constType) Doc() string  { return "Emits its with.value as the node's output." }
 
 func (constType) ConfigSchema() []byte { return schema("const.config.json") }
+
 // OutputSchema is nil: the configured value is the output, so the type promises nothing
 // beyond the standard contract (and the engine validates against that alone, which is faster).
 func (constType) OutputSchema() []byte { return nil }

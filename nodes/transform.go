@@ -30,6 +30,7 @@ func (*transformType) Doc() string {
 }
 
 func (*transformType) ConfigSchema() []byte { return schema("transform.config.json") }
+
 // OutputSchema is nil: the program decides the output, so the type promises nothing beyond
 // the standard contract.
 func (*transformType) OutputSchema() []byte { return nil }
