@@ -6,7 +6,6 @@
 package contract
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"maps"
@@ -374,8 +373,13 @@ func fileURL(abs string) string {
 }
 
 // ParseJSON decodes one JSON document, keeping numbers exact (json.Number).
+//
+// It decodes exactly one document, with only whitespace around it: objects become
+// map[string]any, arrays []any, numbers json.Number holding the exact source text, strings
+// string, true and false bool, null nil; what it accepts and returns is what encoding/json
+// (with UseNumber) does. Errors give the byte offset.
 func ParseJSON(b []byte) (any, error) {
-	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	return parseJSON(b)
 }
 
 // Source returns the JSON value the schema was compiled from (normalised; see Normalize); for
