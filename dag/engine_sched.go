@@ -24,11 +24,14 @@ type runner struct {
 	// The graph in index form (positions in d.Nodes), flattened so that a run over a large
 	// DAG allocates a few slices rather than a few per node: the dependencies of node i are
 	// deps[depStart[i]:depStart[i+1]], its dependents dependents[dtStart[i]:dtStart[i+1]].
-	deps, depStart       []int32
-	dependents, dtStart  []int32
-	waiting              []int32 // dependencies of each node not finished yet
-	ready                []int32 // FIFO of nodes whose dependencies finished and that may run
-	settled              []int32 // work list of nodes that just reached a final status
+	deps, depStart      []int32
+	dependents, dtStart []int32
+	waiting             []int32 // dependencies of each node not finished yet
+	ready               []int32 // FIFO of nodes whose dependencies finished and that may run
+	settled             []int32 // work list of nodes that just reached a final status
+	// handed holds, by node index, the outputs handed downstream (nil: none), the same values
+	// as scope.Outputs: the default input reads them without hashing ids.
+	handed               []any
 	running, concurrency int
 	// stopped is set once the run's context is done: from then on no node is started and
 	// nodes not started are canceled rather than skipped.
@@ -79,6 +82,7 @@ func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*
 		depStart:    make([]int32, n+1),
 		dtStart:     make([]int32, n+2),
 		waiting:     make([]int32, n),
+		handed:      make([]any, n),
 		concurrency: max(d.Concurrency, 1),
 	}
 	index := make(map[string]int32, n)
@@ -250,10 +254,9 @@ func (r *runner) input(i int32, node *Node) (any, error) {
 	deps := r.deps[r.depStart[i]:r.depStart[i+1]]
 	in := make(map[string]any, len(deps))
 	for _, j := range deps {
-		id := r.d.Nodes[j].ID
 		// A dependency that failed its contract or did not run hands nothing on.
-		if out, ok := r.scope.Outputs[id]; ok {
-			in[id] = out
+		if out := r.handed[j]; out != nil {
+			in[r.d.Nodes[j].ID] = out
 		}
 	}
 	return in, nil
@@ -350,6 +353,7 @@ func (r *runner) finish(a attempt) {
 	default:
 		// Only a validated output crosses the edge, and only now.
 		r.scope.Outputs[r.d.Nodes[a.idx].ID] = a.output
+		r.handed[a.idx] = a.output
 		obj, _ := a.output.(map[string]any) // the standard contract makes it an object
 		summary, _ := obj["summary"].(string)
 		nr.Summary = summary
