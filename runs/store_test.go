@@ -1,0 +1,651 @@
+package runs
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seam-dag/seam/contract"
+)
+
+// t0 has nanoseconds so the tests show times round-trip exactly.
+var t0 = time.Date(2026, 3, 9, 10, 15, 0, 123456789, time.UTC)
+
+func openTemp(t testing.TB) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), ".seam", "seam.db")
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func count(t *testing.T, s *Store, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := s.db.QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+func TestRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+
+	run := Run{
+		ID: "20260309T101500.123-3fa2c1d0", DAG: "demo", File: "dags/demo.yaml",
+		FileHash: "abc123", Params: json.RawMessage(`{"n":3}`), Status: "running", Started: t0,
+	}
+	if err := s.CreateRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	outA := []byte(`{"data":{"n":3},"summary":"three"}`)
+	outB := []byte(`{"data":{"n":"x"}}`)
+	attempts := []struct {
+		a   Attempt
+		out []byte
+	}{
+		{Attempt{RunID: run.ID, Node: "a", Type: "const", Attempt: 1, Status: "passed",
+			Started: t0.Add(time.Millisecond), Ended: t0.Add(2 * time.Millisecond)}, outA},
+		{Attempt{RunID: run.ID, Node: "b", Type: "exec", Attempt: 1, Status: "failed",
+			Reason: "exited 1", Error: "exit status 1", Log: "boom\n",
+			Started: t0.Add(3 * time.Millisecond), Ended: t0.Add(4 * time.Millisecond)}, nil},
+		{Attempt{RunID: run.ID, Node: "b", Type: "exec", Attempt: 2, Status: "failed",
+			Reason: "output broke its contract",
+			Violations: []contract.Violation{
+				{Pointer: "/data/n", Keyword: "/properties/data/properties/n/type", Value: `"x"`, Message: "got string, want integer"},
+				{Pointer: "", Keyword: "/required", Message: "missing property summary"},
+			},
+			Started: t0.Add(5 * time.Millisecond), Ended: t0.Add(6 * time.Millisecond)}, outB},
+		// Not finished: a zero end time must read back as zero, not as 1970 or year 1.
+		{Attempt{RunID: run.ID, Node: "c", Type: "transform", Attempt: 1, Status: "running",
+			Started: t0.Add(7 * time.Millisecond)}, nil},
+	}
+	var want []Attempt
+	for _, x := range attempts {
+		if err := s.RecordAttempt(ctx, x.a, x.out); err != nil {
+			t.Fatal(err)
+		}
+		w := x.a
+		if x.out != nil {
+			w.OutputHash = HashOutput(x.out)
+		}
+		want = append(want, w)
+	}
+
+	// Before FinishRun, the run reads back as running with no end.
+	got, _, err := s.GetRun(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(*got, run) {
+		t.Errorf("running run:\n got %+v\nwant %+v", *got, run)
+	}
+
+	ended := t0.Add(time.Second)
+	if err := s.FinishRun(ctx, run.ID, "failed", ended); err != nil {
+		t.Fatal(err)
+	}
+	got, gotAttempts, err := s.GetRun(ctx, run.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRun := run
+	wantRun.Status, wantRun.Ended = "failed", ended
+	if !reflect.DeepEqual(*got, wantRun) {
+		t.Errorf("finished run:\n got %+v\nwant %+v", *got, wantRun)
+	}
+	if !reflect.DeepEqual(gotAttempts, want) {
+		t.Errorf("attempts:\n got %+v\nwant %+v", gotAttempts, want)
+	}
+
+	for _, out := range [][]byte{outA, outB} {
+		b, err := s.Output(ctx, HashOutput(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(b, out) {
+			t.Errorf("Output = %s, want %s", b, out)
+		}
+	}
+}
+
+func TestOutputStoredOnce(t *testing.T) {
+	ctx := context.Background()
+	same := []byte(`{"data":{"v":1}}`)
+	tests := []struct {
+		name        string
+		outputs     [][]byte
+		wantOutputs int
+	}{
+		{"same bytes twice", [][]byte{same, same}, 1},
+		{"same bytes three times", [][]byte{same, same, same}, 1},
+		{"different bytes", [][]byte{same, []byte(`{"data":{"v":2}}`)}, 2},
+		// Whitespace is part of the bytes: the store does not canonicalise JSON.
+		{"same JSON, different bytes", [][]byte{same, []byte(`{"data": {"v":1}}`)}, 2},
+		{"empty output is an output", [][]byte{{}, {}}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _ := openTemp(t)
+			if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0}); err != nil {
+				t.Fatal(err)
+			}
+			for i, out := range tt.outputs {
+				a := Attempt{RunID: "r1", Node: "n", Attempt: i + 1, Status: "passed"}
+				if err := s.RecordAttempt(ctx, a, out); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := count(t, s, `SELECT count(*) FROM outputs`); n != tt.wantOutputs {
+				t.Errorf("outputs rows = %d, want %d", n, tt.wantOutputs)
+			}
+			if n := count(t, s, `SELECT count(*) FROM attempts WHERE output_hash IS NOT NULL`); n != len(tt.outputs) {
+				t.Errorf("attempts with an output = %d, want %d", n, len(tt.outputs))
+			}
+		})
+	}
+}
+
+func TestReuseOutputByHash(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	for _, id := range []string{"r1", "r2"} {
+		if err := s.CreateRun(ctx, Run{ID: id, DAG: "d", Status: "running", Started: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := []byte(`{"data":1}`)
+	if err := s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}, out); err != nil {
+		t.Fatal(err)
+	}
+	// A resume points at the earlier output without passing its bytes again.
+	h := HashOutput(out)
+	if err := s.RecordAttempt(ctx, Attempt{RunID: "r2", Node: "n", Attempt: 1, Status: "passed", OutputHash: h}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_, got, err := s.GetRun(ctx, "r2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].OutputHash != h {
+		t.Fatalf("r2 attempts = %+v, want one referencing %s", got, h)
+	}
+	if n := count(t, s, `SELECT count(*) FROM outputs`); n != 1 {
+		t.Errorf("outputs rows = %d, want 1", n)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	ok := Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}
+	if err := s.RecordAttempt(ctx, ok, []byte(`1`)); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		do       func() error
+		notFound bool
+		contains string
+	}{
+		{"GetRun unknown", func() error { _, _, err := s.GetRun(ctx, "nope"); return err }, true, "nope"},
+		{"FinishRun unknown", func() error { return s.FinishRun(ctx, "nope", "success", t0) }, true, "nope"},
+		{"Output unknown", func() error { _, err := s.Output(ctx, HashOutput([]byte("x"))); return err }, true, HashOutput([]byte("x"))},
+		{"attempt for unknown run", func() error {
+			return s.RecordAttempt(ctx, Attempt{RunID: "nope", Node: "n", Attempt: 1, Status: "passed"}, []byte(`1`))
+		}, true, "nope"},
+		{"attempt referencing a missing output", func() error {
+			return s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, nil)
+		}, true, "deadbeef"},
+		{"hash does not match output", func() error {
+			return s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, []byte(`1`))
+		}, false, "does not match"},
+		{"same attempt twice", func() error { return s.RecordAttempt(ctx, ok, []byte(`1`)) }, false, "r1/n #1"},
+		{"duplicate run", func() error {
+			return s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0})
+		}, false, "create run r1"},
+		{"run without start time", func() error { return s.CreateRun(ctx, Run{ID: "r2", DAG: "d", Status: "running"}) }, false, "required"},
+		{"attempt without node", func() error { return s.RecordAttempt(ctx, Attempt{RunID: "r1", Status: "passed"}, nil) }, false, "required"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.do()
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if errors.Is(err, ErrNotFound) != tt.notFound {
+				t.Errorf("errors.Is(%v, ErrNotFound) = %v, want %v", err, !tt.notFound, tt.notFound)
+			}
+			if !strings.Contains(err.Error(), tt.contains) {
+				t.Errorf("error %q does not mention %q", err, tt.contains)
+			}
+		})
+	}
+	// A failed write leaves nothing behind: the transaction rolled back.
+	if n := count(t, s, `SELECT count(*) FROM attempts`); n != 1 {
+		t.Errorf("attempts rows = %d after failed writes, want 1", n)
+	}
+	if n := count(t, s, `SELECT count(*) FROM outputs`); n != 1 {
+		t.Errorf("outputs rows = %d after failed writes, want 1", n)
+	}
+}
+
+func TestListRuns(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	// Seven runs a minute apart; ids sort by time as dag.NewRunID's do.
+	type seed struct{ dag, status string }
+	seeds := []seed{
+		{"a", "success"}, {"b", "failed"}, {"a", "failed"}, {"a", "success"},
+		{"b", "success"}, {"a", "running"}, {"a", "success"},
+	}
+	for i, sd := range seeds {
+		r := Run{ID: fmt.Sprintf("2026030%dT000000.000-0000", i), DAG: sd.dag, Status: sd.status, Started: t0.Add(time.Duration(i) * time.Minute)}
+		if err := s.CreateRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := func(i int) string { return fmt.Sprintf("2026030%dT000000.000-0000", i) }
+
+	tests := []struct {
+		name     string
+		f        Filter
+		want     []string
+		wantNext string
+	}{
+		{"all, newest first", Filter{}, []string{id(6), id(5), id(4), id(3), id(2), id(1), id(0)}, ""},
+		{"by dag", Filter{DAG: "b"}, []string{id(4), id(1)}, ""},
+		{"by status", Filter{Status: "failed"}, []string{id(2), id(1)}, ""},
+		{"dag and status", Filter{DAG: "a", Status: "success"}, []string{id(6), id(3), id(0)}, ""},
+		{"since is inclusive", Filter{Since: t0.Add(4 * time.Minute)}, []string{id(6), id(5), id(4)}, ""},
+		{"limit", Filter{Limit: 2}, []string{id(6), id(5)}, id(5)},
+		{"limit equal to the count has no next page", Filter{DAG: "b", Limit: 2}, []string{id(4), id(1)}, ""},
+		{"cursor", Filter{Cursor: id(5), Limit: 2}, []string{id(4), id(3)}, id(3)},
+		{"cursor with filter", Filter{DAG: "a", Cursor: id(5)}, []string{id(3), id(2), id(0)}, ""},
+		{"unknown dag", Filter{DAG: "zzz"}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runs, next, err := s.ListRuns(ctx, tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, r := range runs {
+				got = append(got, r.ID)
+			}
+			if !reflect.DeepEqual(got, tt.want) || next != tt.wantNext {
+				t.Errorf("ListRuns(%+v) = %v, next %q; want %v, next %q", tt.f, got, next, tt.want, tt.wantNext)
+			}
+		})
+	}
+
+	// Walking the pages visits every run once, in order, even when a run is created
+	// between pages (keyset pagination does not shift).
+	var walked []string
+	f := Filter{Limit: 3}
+	for page := 0; ; page++ {
+		runs, next, err := s.ListRuns(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			walked = append(walked, r.ID)
+		}
+		if page == 0 {
+			if err := s.CreateRun(ctx, Run{ID: id(9), DAG: "a", Status: "running", Started: t0.Add(time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if next == "" {
+			break
+		}
+		f.Cursor = next
+	}
+	want := []string{id(6), id(5), id(4), id(3), id(2), id(1), id(0)}
+	if !reflect.DeepEqual(walked, want) {
+		t.Errorf("pages walked %v, want %v", walked, want)
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTemp(t)
+	if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	// Opening again changes nothing and keeps the data.
+	for range 2 {
+		s2, err := Open(ctx, path)
+		if err != nil {
+			t.Fatalf("reopen: %v", err)
+		}
+		if v := count(t, s2, `PRAGMA user_version`); v != len(migrations()) {
+			t.Errorf("user_version = %d, want %d", v, len(migrations()))
+		}
+		if _, _, err := s2.GetRun(ctx, "r1"); err != nil {
+			t.Errorf("run lost on reopen: %v", err)
+		}
+		s2.Close()
+	}
+
+	// A store written by a newer seam is refused, and left alone.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer := len(migrations()) + 1
+	if _, err := db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, newer)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	_, err = Open(ctx, path)
+	wantMsg := fmt.Sprintf("store %s has schema version %d, this seam knows up to %d", path, newer, len(migrations()))
+	if err == nil || err.Error() != wantMsg {
+		t.Fatalf("Open newer store: %v, want %q", err, wantMsg)
+	}
+}
+
+// TestMigrateSteps applies a later migration to a store at an earlier version, with a list of
+// its own, since the real list has one entry.
+func TestMigrateSteps(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	db, err := sql.Open("sqlite", path+"?_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	v1 := []string{`CREATE TABLE t (a INTEGER)`}
+	v2 := slices.Concat(v1, []string{`ALTER TABLE t ADD COLUMN b INTEGER; INSERT INTO t (a, b) VALUES (1, 2)`})
+	bad := slices.Concat(v2, []string{`ALTER TABLE nope ADD COLUMN c INTEGER`})
+
+	steps := []struct {
+		migs        []string
+		wantVersion int
+		wantRows    int
+		wantErr     string
+	}{
+		{v1, 1, 0, ""},
+		{v1, 1, 0, ""},
+		{v2, 2, 1, ""},
+		{v2, 2, 1, ""}, // not applied twice: still one row
+		{bad, 2, 1, "migrate to schema version 3"},
+	}
+	for i, st := range steps {
+		err := migrateDB(ctx, db, path, st.migs)
+		if st.wantErr == "" && err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if st.wantErr != "" && (err == nil || !strings.Contains(err.Error(), st.wantErr)) {
+			t.Fatalf("step %d: error %v, want one containing %q", i, err, st.wantErr)
+		}
+		var v, rows int
+		if err := db.QueryRow(`PRAGMA user_version`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.QueryRow(`SELECT count(*) FROM t`).Scan(&rows); err != nil {
+			t.Fatal(err)
+		}
+		if v != st.wantVersion || rows != st.wantRows {
+			t.Errorf("step %d: version %d, %d rows; want %d, %d", i, v, rows, st.wantVersion, st.wantRows)
+		}
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "plain-file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(dir, "corrupt.db")
+	garbage := bytes.Repeat([]byte("this is not a sqlite database\x00\xff"), 200)
+	if err := os.WriteFile(corrupt, garbage, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path string
+		contains   []string
+	}{
+		// Tests run as root, so a read-only directory would not stop them: use a path whose
+		// parent is a regular file.
+		{"parent is a file", filepath.Join(file, "seam.db"), []string{filepath.Join(file, "seam.db"), "not a directory"}},
+		{"grandparent is a file", filepath.Join(file, "sub", "seam.db"), []string{filepath.Join(file, "sub", "seam.db")}},
+		{"corrupt file", corrupt, []string{corrupt, "not a database"}},
+		{"question mark", filepath.Join(dir, "a?b.db"), []string{"'?'"}},
+		{"empty path", "", []string{"empty path"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Open(ctx, tt.path)
+			if err == nil {
+				s.Close()
+				t.Fatal("Open succeeded")
+			}
+			for _, c := range tt.contains {
+				if !strings.Contains(err.Error(), c) {
+					t.Errorf("error %q does not mention %q", err, c)
+				}
+			}
+		})
+	}
+	// The corrupt file is reported, not repaired or overwritten.
+	b, err := os.ReadFile(corrupt)
+	if err != nil || !bytes.Equal(b, garbage) {
+		t.Errorf("corrupt file changed by Open (err %v)", err)
+	}
+}
+
+// writeAttempts records n attempts with distinct outputs plus one shared one, under run id.
+func writeAttempts(ctx context.Context, s *Store, id string, n int) error {
+	if err := s.CreateRun(ctx, Run{ID: id, DAG: "d", Status: "running", Started: time.Now()}); err != nil {
+		return err
+	}
+	for i := range n {
+		out := fmt.Appendf(nil, `{"data":{"run":%q,"i":%d}}`, id, i)
+		if i%2 == 0 {
+			out = []byte(`{"data":"shared"}`) // both writers race to insert this one
+		}
+		a := Attempt{RunID: id, Node: fmt.Sprintf("n%03d", i), Attempt: 1, Status: "passed", Started: time.Now(), Ended: time.Now()}
+		if err := s.RecordAttempt(ctx, a, out); err != nil {
+			return err
+		}
+	}
+	return s.FinishRun(ctx, id, "success", time.Now())
+}
+
+// TestConcurrentHandles writes from two Store handles on one file, as two processes would,
+// with several goroutines each.
+func TestConcurrentHandles(t *testing.T) {
+	ctx := context.Background()
+	s1, path := openTemp(t)
+	s2, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+
+	const perWriter, writers = 50, 4
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*writers)
+	for i, s := range []*Store{s1, s2} {
+		for w := range writers {
+			wg.Go(func() {
+				if err := writeAttempts(ctx, s, fmt.Sprintf("run-%d-%d", i, w), perWriter); err != nil {
+					errs <- err
+				}
+			})
+		}
+	}
+	// Read while writing: WAL readers must not be blocked or see partial runs.
+	wg.Go(func() {
+		for range 20 {
+			if _, _, err := s2.ListRuns(ctx, Filter{}); err != nil {
+				errs <- err
+			}
+		}
+	})
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := count(t, s1, `SELECT count(*) FROM attempts`); n != 2*writers*perWriter {
+		t.Errorf("attempts = %d, want %d", n, 2*writers*perWriter)
+	}
+	// Half the outputs are distinct per run, the other half one shared row.
+	if n := count(t, s1, `SELECT count(*) FROM outputs`); n != 2*writers*perWriter/2+1 {
+		t.Errorf("outputs = %d, want %d", n, 2*writers*perWriter/2+1)
+	}
+}
+
+// TestConcurrentOpen opens a new store from several handles at once: the first open creates
+// the schema, and the others must neither fail nor apply the migration a second time.
+func TestConcurrentOpen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "seam.db")
+	const handles = 6
+	stores := make([]*Store, handles)
+	errs := make([]error, handles)
+	var wg sync.WaitGroup
+	for i := range handles {
+		wg.Go(func() { stores[i], errs[i] = Open(ctx, path) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("handle %d: %v", i, err)
+		}
+		t.Cleanup(func() { stores[i].Close() })
+	}
+	if v := count(t, stores[0], `PRAGMA user_version`); v != len(migrations()) {
+		t.Errorf("user_version = %d, want %d", v, len(migrations()))
+	}
+	if mode := queryString(t, stores[0], `PRAGMA journal_mode`); mode != "wal" {
+		t.Errorf("journal_mode = %q, want wal", mode)
+	}
+}
+
+func queryString(t *testing.T, s *Store, query string) string {
+	t.Helper()
+	var v string
+	if err := s.db.QueryRow(query).Scan(&v); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return v
+}
+
+// TestCanceledContext checks a canceled context stops a write with an error that says so,
+// and writes nothing.
+func TestCanceledContext(t *testing.T) {
+	s, _ := openTemp(t)
+	if err := s.CreateRun(context.Background(), Run{ID: "r1", DAG: "d", Status: "running", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}, []byte(`1`))
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("RecordAttempt with a canceled context: %v, want context.Canceled", err)
+	}
+	if n := count(t, s, `SELECT count(*) FROM attempts`); n != 0 {
+		t.Errorf("attempts = %d, want 0", n)
+	}
+}
+
+const helperEnv = "SEAM_RUNS_TEST_HELPER_STORE"
+
+// TestHelperProcess is not a test: TestTwoProcesses runs the test binary again with only this
+// function selected, as a second process writing to the same store.
+func TestHelperProcess(t *testing.T) {
+	path := os.Getenv(helperEnv)
+	if path == "" {
+		t.Skip("helper process for TestTwoProcesses")
+	}
+	s, err := Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := writeAttempts(context.Background(), s, "child", 200); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTwoProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	ctx := context.Background()
+	s, path := openTemp(t)
+
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), helperEnv+"="+path)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	parentErr := writeAttempts(ctx, s, "parent", 200)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("helper process: %v\n%s", err, out.String())
+	}
+	if parentErr != nil {
+		t.Fatal(parentErr)
+	}
+	for _, id := range []string{"parent", "child"} {
+		r, attempts, err := s.GetRun(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != "success" || len(attempts) != 200 {
+			t.Errorf("run %s: status %s, %d attempts; want success, 200", id, r.Status, len(attempts))
+		}
+	}
+}
+
+// BenchmarkRecordAttempt measures one committed attempt with a new 200-byte output, the
+// engine's per-node cost.
+func BenchmarkRecordAttempt(b *testing.B) {
+	ctx := context.Background()
+	s, _ := openTemp(b)
+	if err := s.CreateRun(ctx, Run{ID: "bench", DAG: "d", Status: "running", Started: time.Now()}); err != nil {
+		b.Fatal(err)
+	}
+	out := bytes.Repeat([]byte("x"), 200)
+	copy(out, `{"data":"`)
+	copy(out[len(out)-2:], `"}`)
+	i := 0
+	for b.Loop() {
+		i++
+		// Distinct bytes each time, so every attempt inserts an output row as well.
+		copy(out[9:], fmt.Sprintf("%012d", i))
+		a := Attempt{RunID: "bench", Node: "n", Attempt: i, Status: "passed", Started: t0, Ended: t0}
+		if err := s.RecordAttempt(ctx, a, out); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
