@@ -161,6 +161,9 @@ func (r *runner) run(ctx context.Context) {
 		select {
 		case a := <-results:
 			r.running--
+			// An attempt ended by the cancel can arrive before done is seen: its dependents
+			// must then be canceled with the run, not skipped.
+			r.stopped = ctx.Err() != nil
 			r.finish(a)
 		case <-done:
 			// Running nodes see their contexts cancelled; keep collecting their attempts.
