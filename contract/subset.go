@@ -1,0 +1,183 @@
+package contract
+
+// The static subset checker: does every instance a producer's schema accepts also satisfy the
+// consumer's? It answers Compatible only from sufficient conditions it can prove keyword by
+// keyword, Incompatible only with a witness instance validated against both compiled schemas,
+// and Unknown otherwise — so a wrong "compatible" can only come from a bug, never from a
+// keyword the checker does not understand.
+//
+// The approach (after IBM's jsonsubschema, reimplemented here): each side is a conjunction of
+// schema nodes, flattened into a per-type shape (types, numeric interval, string lengths,
+// object members, array items) with its disjunctions (anyOf/oneOf) kept apart; the producer's
+// disjunctions are split, then the shapes are compared per type.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Verdict is the checker's answer.
+type Verdict int
+
+const (
+	// Unknown means the checker could prove neither answer.
+	Unknown Verdict = iota
+	// Compatible means every instance a accepts, b accepts.
+	Compatible
+	// Incompatible means a accepts an instance b rejects: Result.Witness.
+	Incompatible
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case Compatible:
+		return "compatible"
+	case Incompatible:
+		return "incompatible"
+	}
+	return "unknown"
+}
+
+// Rules of the seed that a Result names.
+const (
+	RuleRequired   = "required"   // a field b requires is missing from a
+	RuleType       = "type"       // types disagree
+	RuleConstraint = "constraint" // a's constraints do not fit within b's
+	RuleOptional   = "optional"   // a field a only may emit cannot satisfy b's requirement
+)
+
+// Result is the answer of Subset.
+type Result struct {
+	Verdict Verdict
+	// Reason is a sentence saying why (empty for Compatible).
+	Reason string
+	// Path is the JSON Pointer of the instance location where b's demand fails.
+	Path string
+	// Rule is one of the Rule constants for Incompatible, and the rule that could not be
+	// decided for Unknown when there is one.
+	Rule string
+	// Witness is, for Incompatible, an instance a accepts and b rejects.
+	Witness any
+}
+
+// Limits that keep the checker finite on recursive and adversarial schemas: past them the
+// answer is Unknown.
+const (
+	maxSubsetDepth = 48    // nesting of compared pairs
+	maxSubsetSteps = 20000 // compared pairs, evaluations and built values in one Subset call
+	maxRefHops     = 32    // $ref hops while flattening one conjunction
+	maxSplits      = 12    // nested anyOf/oneOf alternatives split along one comparison
+)
+
+// Subset reports whether every instance a (the producer) accepts is accepted by b (the
+// consumer): a ⊆ b. Only local $refs ("#", "#/$defs/…") are followed. A keyword the checker
+// does not model makes the answer Unknown when b has it; when a has it, it is dropped —
+// every keyword only narrows a schema, so the wider a still proves Compatible soundly — and a
+// counterexample that a's dropped keywords reject fails verification, giving Unknown.
+func Subset(a, b *Schema) Result {
+	c := &checker{assumed: make(map[string]int)}
+	r := c.sub(roots(a, "a"), roots(b, "b"), 0)
+	switch r.Verdict {
+	case Compatible:
+		return Result{Verdict: Compatible}
+	case Unknown:
+		return r
+	}
+	// The witness is the proof: it must pass a and fail b, or the answer is not given.
+	if va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en"); len(va) > 0 || len(vb) == 0 {
+		why := "b accepts it"
+		if len(va) > 0 {
+			why = "a rejects it (" + va[0].Message + ")"
+		}
+		reason := "a counterexample was built but did not verify: " + why
+		if len(c.ignored) > 0 {
+			reason += "; a's keywords not modelled: " + strings.Join(c.ignored, ", ")
+		}
+		return Result{Verdict: Unknown, Reason: reason, Path: r.Path, Rule: r.Rule}
+	}
+	return r
+}
+
+// node is one schema value (bool or object) with the document its local $refs resolve in.
+type node struct {
+	v    any
+	root any
+	// key names the value for the coinductive assumption: document and pointer.
+	key string
+	// lost is set inside an embedded resource (a nested $id), where "#..." refers to that
+	// resource, not to root.
+	lost bool
+}
+
+// roots is the conjunction a Schema stands for: its source, or an effective schema's parts,
+// each its own document.
+func roots(s *Schema, side string) []node {
+	if s.effective {
+		if m, ok := s.source.(map[string]any); ok {
+			if parts, ok := m["allOf"].([]any); ok {
+				out := make([]node, len(parts))
+				for i, p := range parts {
+					out[i] = node{v: p, root: p, key: fmt.Sprintf("%s%d#", side, i)}
+				}
+				return out
+			}
+		}
+	}
+	return []node{{v: s.source, root: s.source, key: side + "#"}}
+}
+
+// child is the subschema of n under the given keyword path.
+func (n node) child(v any, tokens ...string) node {
+	k := n.key
+	for _, t := range tokens {
+		k += "/" + escapeToken(t)
+	}
+	return node{v: v, root: n.root, key: k, lost: n.lost}
+}
+
+// resolve finds a local $ref's target in n's document; ok is false for anything else.
+func (n node) resolve(ref string) (node, bool) {
+	if n.lost || !strings.HasPrefix(ref, "#") {
+		return node{}, false
+	}
+	frag := fragmentPointer(ref[1:])
+	if frag != "" && !strings.HasPrefix(frag, "/") {
+		return node{}, false // an anchor
+	}
+	v := n.root
+	doc, _, _ := strings.Cut(n.key, "#")
+	key := doc + "#"
+	if frag != "" {
+		for _, t := range strings.Split(frag[1:], "/") {
+			t = unescapeToken(t)
+			switch c := v.(type) {
+			case map[string]any:
+				x, ok := c[t]
+				if !ok {
+					return node{}, false
+				}
+				v = x
+			default:
+				return node{}, false
+			}
+			key += "/" + escapeToken(t)
+		}
+	}
+	if _, ok := v.(map[string]any); !ok {
+		if _, ok := v.(bool); !ok {
+			return node{}, false
+		}
+	}
+	return node{v: v, root: n.root, key: key}, true
+}
+
+// conjKey names a conjunction for the coinductive assumption, independent of order.
+func conjKey(ns []node) string {
+	keys := make([]string, len(ns))
+	for i, n := range ns {
+		keys[i] = n.key
+	}
+	slices.Sort(keys)
+	return strings.Join(slices.Compact(keys), "&")
+}

@@ -1,0 +1,175 @@
+package contract
+
+import (
+	"encoding/json"
+	"math/big"
+	"regexp"
+	"unicode/utf8"
+)
+
+// tri is a three-valued answer: the checker's own evaluation of a schema on a value, exact
+// for the keywords the shape models and "maybe" for the rest.
+type tri int
+
+const (
+	maybe tri = iota
+	yes
+	no
+)
+
+func and(a, b tri) tri {
+	switch {
+	case a == no || b == no:
+		return no
+	case a == yes && b == yes:
+		return yes
+	}
+	return maybe
+}
+
+// accepts evaluates the conjunction ns on v. The checker uses it to prove that b accepts each
+// value of a's enum and to pick counterexamples; the latter are verified by Validate anyway.
+func (c *checker) accepts(ns []node, v any, depth int) tri {
+	c.steps++
+	if depth > maxSubsetDepth || c.steps > maxSubsetSteps {
+		return maybe // the budget also bounds evaluation, which alternatives can make exponential
+	}
+	s := flatten(ns, false)
+	return c.acceptsShape(&s, v, depth)
+}
+
+func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
+	if s.never {
+		return no
+	}
+	t := typeOf(v)
+	if t&s.types == 0 {
+		return no
+	}
+	if s.hasEnum && !containsJSON(s.enum, v) {
+		return no
+	}
+	r := yes
+	if len(s.unknown) > 0 {
+		r = maybe
+	}
+	switch v := v.(type) {
+	case json.Number:
+		x, ok := rat(v)
+		if !ok {
+			return maybe
+		}
+		r = and(r, s.numberOK(x))
+	case string:
+		r = and(r, s.stringOK(v))
+	case map[string]any:
+		for _, name := range s.required {
+			if _, ok := v[name]; !ok {
+				return no
+			}
+		}
+		for name, m := range v {
+			if ms := s.memberSchemas(name); len(ms) > 0 {
+				r = and(r, c.accepts(ms, m, depth+1))
+			}
+		}
+	case []any:
+		if len(v) < s.minItems || (s.maxItems >= 0 && len(v) > s.maxItems) {
+			return no
+		}
+		if s.unique {
+			for i := range v {
+				for j := i + 1; j < len(v); j++ {
+					if jsonEqual(v[i], v[j]) {
+						return no
+					}
+				}
+			}
+		}
+		if len(s.items) > 0 {
+			for _, e := range v {
+				r = and(r, c.accepts(s.items, e, depth+1))
+			}
+		}
+	}
+	for _, g := range s.groups {
+		r = and(r, c.groupAccepts(g, v, depth))
+	}
+	return r
+}
+
+func (c *checker) groupAccepts(g group, v any, depth int) tri {
+	yeses, maybes := 0, 0
+	for _, b := range g.branches {
+		switch c.accepts([]node{b}, v, depth+1) {
+		case yes:
+			yeses++
+		case maybe:
+			maybes++
+		}
+	}
+	if g.kw == "anyOf" {
+		switch {
+		case yeses > 0:
+			return yes
+		case maybes > 0:
+			return maybe
+		}
+		return no
+	}
+	switch {
+	case yeses > 1, yeses+maybes == 0:
+		return no
+	case yeses == 1 && maybes == 0:
+		return yes
+	}
+	return maybe
+}
+
+// numberOK checks the numeric keywords; the type was checked already.
+func (s *shape) numberOK(x *big.Rat) tri {
+	if s.lo != nil && (x.Cmp(s.lo) < 0 || (s.loEx && x.Cmp(s.lo) == 0)) {
+		return no
+	}
+	if s.hi != nil && (x.Cmp(s.hi) > 0 || (s.hiEx && x.Cmp(s.hi) == 0)) {
+		return no
+	}
+	for _, m := range s.mults {
+		if !new(big.Rat).Quo(x, m).IsInt() {
+			return no
+		}
+	}
+	return yes
+}
+
+func (s *shape) stringOK(v string) tri {
+	n := utf8.RuneCountInString(v)
+	if n < s.minLen || (s.maxLen >= 0 && n > s.maxLen) {
+		return no
+	}
+	r := yes
+	for _, p := range s.patterns {
+		// jsonschema's default engine is Go's regexp, so this agrees with Validate.
+		re, err := regexp.Compile(p)
+		if err != nil {
+			r = maybe
+			continue
+		}
+		if !re.MatchString(v) {
+			return no
+		}
+	}
+	if len(s.formats) > 0 {
+		r = and(r, maybe) // formats are left to Validate
+	}
+	return r
+}
+
+func containsJSON(list []any, v any) bool {
+	for _, w := range list {
+		if jsonEqual(v, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,511 @@
+package contract
+
+import (
+	"encoding/json"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// types is a set of JSON types. Numbers are split into integers and fractions so that
+// "integer" ⊂ "number" is plain set inclusion (1.0 is an integer, as the draft says).
+type types uint8
+
+const (
+	tNull types = 1 << iota
+	tBoolean
+	tObject
+	tArray
+	tString
+	tInteger
+	tFraction
+
+	tNumber = tInteger | tFraction
+	tAll    = tNull | tBoolean | tObject | tArray | tString | tNumber
+)
+
+// typeNames names the bits of types in order; a function, so nothing package-level is mutable.
+func typeNames() [7]string {
+	return [...]string{"null", "boolean", "object", "array", "string", "integer", "number"}
+}
+
+func (t types) String() string {
+	var out []string
+	for i, n := range typeNames() {
+		if t&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func typeBits(name string) (types, bool) {
+	switch name {
+	case "number":
+		return tNumber, true
+	case "integer":
+		return tInteger, true
+	}
+	names := typeNames()
+	if i := slices.Index(names[:], name); i >= 0 && i < 5 {
+		return 1 << i, true
+	}
+	return 0, false
+}
+
+// typeOf is the type of a JSON value (as ParseJSON or Normalize decode it).
+func typeOf(v any) types {
+	switch v := v.(type) {
+	case nil:
+		return tNull
+	case bool:
+		return tBoolean
+	case map[string]any:
+		return tObject
+	case []any:
+		return tArray
+	case string:
+		return tString
+	case json.Number:
+		r, ok := rat(v)
+		switch {
+		case !ok:
+			return tNumber // unreadable: either, so no check relies on its kind
+		case r.IsInt():
+			return tInteger
+		}
+		return tFraction
+	}
+	return 0
+}
+
+// addl is one additionalProperties schema: it applies to the members its own schema object
+// does not name in properties.
+type addl struct {
+	named map[string]bool
+	n     node
+}
+
+// group is one anyOf or oneOf still to be split.
+type group struct {
+	kw       string
+	branches []node
+}
+
+// shape is a conjunction of schema nodes, flattened by keyword family.
+type shape struct {
+	never bool // some node is the false schema, or the types leave nothing
+	types types
+
+	hasEnum bool
+	enum    []any // intersection of enum and const
+
+	lo, hi     *big.Rat // numeric bounds, nil when absent
+	loEx, hiEx bool
+	mults      []*big.Rat
+
+	minLen, maxLen int // maxLen -1: none
+	patterns       []string
+	formats        []string
+
+	props    map[string][]node
+	required []string
+	addls    []addl
+
+	items              []node
+	minItems, maxItems int // maxItems -1: none
+	unique             bool
+
+	groups []group
+
+	// unknown lists keywords the shape does not model. On the producer's side they are
+	// dropped, which only widens the set (every draft keyword only restricts), so proofs stay
+	// sound; on the consumer's side they make the answer Unknown.
+	unknown []string
+	keys    []string // of the flattened nodes, for the coinductive assumption
+	splits  int      // alternatives split on the way to this shape
+}
+
+// ignoredKeyword reports annotations and containers: they assert nothing. (content* assert
+// only with Options.AssertContent, which the checker cannot see: they stay unknown.)
+func ignoredKeyword(k string) bool {
+	switch k {
+	case "title", "description", "examples", "$schema", "$id", "default", "$comment", "$defs",
+		"definitions", "deprecated", "readOnly", "writeOnly", "$anchor", "$dynamicAnchor",
+		"$vocabulary":
+		return true
+	}
+	return false
+}
+
+// flatten merges the conjunction ns. producer says which side it is on, for unknown keywords.
+func flatten(ns []node, producer bool) shape {
+	s := shape{types: tAll, maxLen: -1, maxItems: -1, props: map[string][]node{}}
+	hops := 0
+	var add func(n node)
+	add = func(n node) {
+		s.keys = append(s.keys, n.key)
+		switch v := n.v.(type) {
+		case bool:
+			if !v {
+				s.never = true
+			}
+			return
+		case map[string]any:
+			if d, ok := v["$schema"]; ok && !draft2020(d) {
+				// Another draft reads keywords differently (draft 7 ignores $ref's
+				// siblings, takes items as a tuple): the node is not modelled at all, which
+				// on the producer's side widens it to true.
+				s.unknown = append(s.unknown, "$schema "+stringOr(d))
+				return
+			}
+			if n.key[strings.IndexByte(n.key, '#')+1:] != "" {
+				if _, ok := v["$id"]; ok {
+					n.lost = true
+				}
+			}
+			s.addNode(n, v, producer)
+			if ref, ok := v["$ref"]; ok {
+				r, isStr := ref.(string)
+				target, found := n.resolve(r)
+				hops++
+				switch {
+				case isStr && found && hops <= maxRefHops:
+					add(target)
+				case !producer || !isStr || !found:
+					s.unknown = append(s.unknown, "$ref "+stringOr(ref))
+				default:
+					s.unknown = append(s.unknown, "$ref (too deep)")
+				}
+			}
+			if all, ok := v["allOf"].([]any); ok {
+				for i, x := range all {
+					add(n.child(x, "allOf", strconv.Itoa(i)))
+				}
+			}
+		default:
+			s.unknown = append(s.unknown, "non-schema value")
+		}
+	}
+	for _, n := range ns {
+		add(n)
+	}
+	if s.types == 0 || (s.hasEnum && len(s.enum) == 0) {
+		s.never = true
+	}
+	return s
+}
+
+// draft2020 reports whether a $schema value names draft 2020-12, the draft modelled here.
+func draft2020(v any) bool {
+	u, _ := v.(string)
+	return strings.TrimSuffix(u, "#") == "https://json-schema.org/draft/2020-12/schema"
+}
+
+func stringOr(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return "(not a string)"
+}
+
+// addNode adds one schema object's own keywords (not $ref and allOf, which flatten follows).
+func (s *shape) addNode(n node, v map[string]any, producer bool) {
+	keys := make([]string, 0, len(v))
+	for k := range v {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // deterministic reasons
+	_, patternProps := v["patternProperties"]
+	_, prefixItems := v["prefixItems"]
+	for _, k := range keys {
+		x := v[k]
+		ok := true
+		switch k {
+		case "$ref", "allOf":
+		case "type":
+			ok = s.addType(x)
+		case "enum":
+			list, isList := x.([]any)
+			ok = isList && readable(list)
+			if ok {
+				s.intersectEnum(list)
+			}
+		case "const":
+			ok = readable(x)
+			if ok {
+				s.intersectEnum([]any{x})
+			}
+		case "minimum", "exclusiveMinimum":
+			r, isNum := numberOf(x)
+			ok = isNum
+			if isNum && (s.lo == nil || r.Cmp(s.lo) > 0 || (r.Cmp(s.lo) == 0 && k == "exclusiveMinimum")) {
+				s.lo, s.loEx = r, k == "exclusiveMinimum"
+			}
+		case "maximum", "exclusiveMaximum":
+			r, isNum := numberOf(x)
+			ok = isNum
+			if isNum && (s.hi == nil || r.Cmp(s.hi) < 0 || (r.Cmp(s.hi) == 0 && k == "exclusiveMaximum")) {
+				s.hi, s.hiEx = r, k == "exclusiveMaximum"
+			}
+		case "multipleOf":
+			r, isNum := numberOf(x)
+			ok = isNum && r.Sign() > 0
+			if ok {
+				s.mults = append(s.mults, r)
+			}
+		case "minLength", "minItems":
+			i, isInt := smallInt(x)
+			ok = isInt
+			if k == "minLength" {
+				s.minLen = max(s.minLen, i)
+			} else {
+				s.minItems = max(s.minItems, i)
+			}
+		case "maxLength", "maxItems":
+			i, isInt := smallInt(x)
+			ok = isInt
+			p := &s.maxLen
+			if k == "maxItems" {
+				p = &s.maxItems
+			}
+			if isInt && (*p < 0 || i < *p) {
+				*p = i
+			}
+		case "pattern":
+			p, isStr := x.(string)
+			ok = isStr
+			s.patterns = append(s.patterns, p)
+		case "format":
+			f, isStr := x.(string)
+			ok = isStr
+			s.formats = append(s.formats, f)
+		case "properties":
+			m, isMap := x.(map[string]any)
+			ok = isMap
+			for name, ps := range m {
+				s.props[name] = append(s.props[name], n.child(ps, "properties", name))
+			}
+		case "required":
+			list, isList := x.([]any)
+			ok = isList
+			for _, r := range list {
+				name, isStr := r.(string)
+				if !isStr {
+					ok = false
+				} else if !slices.Contains(s.required, name) {
+					s.required = append(s.required, name)
+				}
+			}
+		case "additionalProperties":
+			if patternProps {
+				// It applies only to members no pattern matches, which the shape does not
+				// model: dropping it widens a producer; a consumer is Unknown.
+				ok = false
+				break
+			}
+			named := map[string]bool{}
+			if m, isMap := v["properties"].(map[string]any); isMap {
+				for name := range m {
+					named[name] = true
+				}
+			}
+			s.addls = append(s.addls, addl{named: named, n: n.child(x, "additionalProperties")})
+		case "items":
+			if prefixItems {
+				ok = false // applies after prefixItems only; as for additionalProperties
+				break
+			}
+			s.items = append(s.items, n.child(x, "items"))
+		case "uniqueItems":
+			u, isBool := x.(bool)
+			ok = isBool
+			s.unique = s.unique || u
+		case "anyOf", "oneOf":
+			list, isList := x.([]any)
+			ok = isList && len(list) > 0
+			if !ok {
+				break // an empty list compiles nowhere; never split on nothing
+			}
+			g := group{kw: k}
+			for i, b := range list {
+				g.branches = append(g.branches, n.child(b, k, strconv.Itoa(i)))
+			}
+			s.groups = append(s.groups, g)
+		default:
+			if ignoredKeyword(k) {
+				break
+			}
+			ok = false
+		}
+		if !ok {
+			s.unknown = append(s.unknown, k)
+		}
+	}
+}
+
+func (s *shape) addType(x any) bool {
+	var t types
+	switch x := x.(type) {
+	case string:
+		b, ok := typeBits(x)
+		if !ok {
+			return false
+		}
+		t = b
+	case []any:
+		for _, e := range x {
+			name, _ := e.(string)
+			b, ok := typeBits(name)
+			if !ok {
+				return false
+			}
+			t |= b
+		}
+	default:
+		return false
+	}
+	s.types &= t
+	return true
+}
+
+// intersectEnum keeps the values of s.enum that are also in list.
+func (s *shape) intersectEnum(list []any) {
+	if !s.hasEnum {
+		s.hasEnum, s.enum = true, slices.Clone(list)
+		return
+	}
+	s.enum = slices.DeleteFunc(s.enum, func(v any) bool {
+		return !slices.ContainsFunc(list, func(w any) bool { return jsonEqual(v, w) })
+	})
+}
+
+// values is the finite set of instances s allows when it has an enum: the enum values of an
+// allowed type. Other keywords may still reject some of them.
+func (s *shape) values() []any {
+	var out []any
+	for _, v := range s.enum {
+		if typeOf(v)&s.types != 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// memberSchemas is the conjunction that constrains member name of an object s allows.
+func (s *shape) memberSchemas(name string) []node {
+	out := slices.Clone(s.props[name])
+	for _, a := range s.addls {
+		if !a.named[name] {
+			out = append(out, a.n)
+		}
+	}
+	return out
+}
+
+// names lists every member name s's properties mention, sorted.
+func (s *shape) names() []string {
+	var out []string
+	for k := range s.props {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// maxExponent bounds the exponents rat reads: 1e999999999 would take gigabytes as a big.Rat.
+const maxExponent = 1000
+
+// rat reads a JSON number exactly; false for a huge exponent, which callers treat as
+// unknown.
+func rat(n json.Number) (*big.Rat, bool) {
+	if i := strings.IndexAny(string(n), "eE"); i >= 0 {
+		e, err := strconv.Atoi(strings.TrimPrefix(string(n[i+1:]), "+"))
+		if err != nil || e > maxExponent || e < -maxExponent {
+			return nil, false
+		}
+	}
+	return new(big.Rat).SetString(string(n))
+}
+
+func numberOf(v any) (*big.Rat, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, false
+	}
+	return rat(n)
+}
+
+// smallInt reads a non-negative integer keyword value (1.0 counts) that fits in an int.
+func smallInt(v any) (int, bool) {
+	r, ok := numberOf(v)
+	if !ok || !r.IsInt() || r.Sign() < 0 || !r.Num().IsInt64() || r.Num().Int64() > 1<<31 {
+		return 0, false
+	}
+	return int(r.Num().Int64()), true
+}
+
+// readable reports whether every number in v can be read exactly, so jsonEqual is exact on it.
+func readable(v any) bool {
+	switch v := v.(type) {
+	case json.Number:
+		_, ok := rat(v)
+		return ok
+	case map[string]any:
+		for _, x := range v {
+			if !readable(x) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if !readable(x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// jsonEqual is JSON equality: numbers by value (1 equals 1.0), objects by members.
+func jsonEqual(a, b any) bool {
+	switch a := a.(type) {
+	case json.Number:
+		b, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		x, ok1 := rat(a)
+		y, ok2 := rat(b)
+		return ok1 && ok2 && x.Cmp(y) == 0
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			w, ok := b[k]
+			if !ok || !jsonEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !jsonEqual(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	switch b.(type) {
+	case json.Number, map[string]any, []any:
+		return false
+	}
+	return a == b
+}

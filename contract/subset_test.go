@@ -1,0 +1,772 @@
+package contract
+
+import (
+	"encoding/json"
+	"math/big"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// subsetCase is one pair of schemas and the checker's expected answer; rule "" is not checked.
+type subsetCase struct {
+	name    string
+	a, b    string
+	verdict Verdict
+	rule    string
+}
+
+var (
+	cOK = Compatible
+	cNo = Incompatible
+	cUn = Unknown
+)
+
+// subsetCases returns the table (a function, so tests share no mutable state).
+func subsetCases() []subsetCase {
+	const (
+		tree    = `{"$defs":{"n":{"type":"object","required":["v"],"properties":{"v":{"type":"%s"},"kids":{"type":"array","items":{"$ref":"#/$defs/n"}}}}},"$ref":"#/$defs/n"}`
+		tagged  = `{"oneOf":[{"type":"object","required":["kind","r"],"properties":{"kind":{"const":"a"},"r":{"type":"number"}}},{"type":"object","required":["kind"],"properties":{"kind":{"const":"b"}}}]}`
+		tagsOut = `{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"a"}}},{"type":"object","required":["kind"],"properties":{"kind":{"const":"b"}}}]}`
+	)
+	return []subsetCase{
+		// Boolean schemas and types.
+		{"same type", `{"type":"string"}`, `{"type":"string"}`, cOK, ""},
+		{"integer in number", `{"type":"integer"}`, `{"type":"number"}`, cOK, ""},
+		{"number not integer", `{"type":"number"}`, `{"type":"integer"}`, cNo, RuleType},
+		{"string not number", `{"type":"string"}`, `{"type":"number"}`, cNo, RuleType},
+		{"nullable into non-null", `{"type":["string","null"]}`, `{"type":"string"}`, cNo, RuleType},
+		{"into nullable", `{"type":"string"}`, `{"type":["string","null"]}`, cOK, ""},
+		{"anything into object", `{}`, `{"type":"object"}`, cNo, RuleType},
+		{"object into anything", `{"type":"object"}`, `{}`, cOK, ""},
+		{"true into string", `true`, `{"type":"string"}`, cNo, RuleType},
+		{"false into string", `false`, `{"type":"string"}`, cOK, ""},
+		{"string into false", `{"type":"string"}`, `false`, cNo, RuleConstraint},
+		{"string into true", `{"type":"string"}`, `true`, cOK, ""},
+		{"true into false", `true`, `false`, cNo, RuleConstraint},
+		{"integral number", `{"type":"number","multipleOf":1}`, `{"type":"integer"}`, cOK, ""},
+		{"1.0 is an integer", `{"const":1.0}`, `{"type":"integer"}`, cOK, ""},
+		{"1.5 is not", `{"const":1.5}`, `{"type":"integer"}`, cNo, RuleType},
+		{"empty type intersection", `{"allOf":[{"type":"string"},{"type":"number"}]}`, `false`, cOK, ""},
+		// enum and const.
+		{"enum subset", `{"enum":["a","b"]}`, `{"enum":["a","b","c"]}`, cOK, ""},
+		{"enum superset", `{"enum":["a","b","c"]}`, `{"enum":["a","b"]}`, cNo, RuleConstraint},
+		{"const in enum", `{"const":"pass"}`, `{"enum":["pass","warn","fail"]}`, cOK, ""},
+		{"string into enum", `{"type":"string"}`, `{"enum":["a"]}`, cNo, RuleConstraint},
+		{"enum into bounds", `{"enum":[1,2]}`, `{"type":"integer","minimum":1}`, cOK, ""},
+		{"enum numbers by value", `{"enum":[1,2.0]}`, `{"enum":[1.0,2]}`, cOK, ""},
+		{"boolean into both", `{"type":"boolean"}`, `{"enum":[true,false]}`, cOK, ""},
+		{"boolean into true", `{"type":"boolean"}`, `{"enum":[true]}`, cNo, RuleConstraint},
+		{"mixed enum into string", `{"enum":["a",1]}`, `{"type":"string"}`, cNo, RuleType},
+		{"object const", `{"const":{"a":1}}`, `{"type":"object","required":["a"]}`, cOK, ""},
+		{"object const missing", `{"const":{"b":1}}`, `{"type":"object","required":["a"]}`, cNo, RuleConstraint},
+		{"enum of a filters", `{"type":"string","enum":["a",1]}`, `{"type":"string"}`, cOK, ""},
+		// Numbers.
+		{"same bounds", `{"type":"number","minimum":0,"maximum":1}`, `{"type":"number","minimum":0,"maximum":1}`, cOK, ""},
+		{"max too high", `{"type":"number","minimum":0,"maximum":2}`, `{"type":"number","maximum":1}`, cNo, RuleConstraint},
+		{"no minimum", `{"type":"number"}`, `{"type":"number","minimum":0}`, cNo, RuleConstraint},
+		{"exclusive within inclusive", `{"type":"number","exclusiveMinimum":0}`, `{"type":"number","minimum":0}`, cOK, ""},
+		{"inclusive not within exclusive", `{"type":"number","minimum":0}`, `{"type":"number","exclusiveMinimum":0}`, cNo, RuleConstraint},
+		{"integer exclusive bound", `{"type":"integer","exclusiveMinimum":0}`, `{"type":"integer","minimum":1}`, cOK, ""},
+		{"integer max bound", `{"type":"integer","maximum":9.5}`, `{"type":"integer","exclusiveMaximum":10}`, cOK, ""},
+		{"multiple of 4 is of 2", `{"type":"integer","multipleOf":4}`, `{"type":"integer","multipleOf":2}`, cOK, ""},
+		{"multiple of 2 not of 4", `{"type":"integer","multipleOf":2}`, `{"type":"integer","multipleOf":4}`, cNo, RuleConstraint},
+		{"decimal multiples", `{"type":"number","multipleOf":0.5}`, `{"type":"number","multipleOf":0.25}`, cOK, ""},
+		{"integers are halves", `{"type":"integer"}`, `{"type":"number","multipleOf":0.5}`, cOK, ""},
+		{"decimal exclusive max", `{"type":"number","minimum":0.1,"maximum":0.3}`, `{"type":"number","minimum":0,"exclusiveMaximum":0.3}`, cNo, RuleConstraint},
+		{"score 0..1", `{"type":"number","minimum":0,"maximum":1}`, `{"type":"number","maximum":1.0}`, cOK, ""},
+		{"numbers ignore string keywords", `{"type":"number"}`, `{"type":"number","minLength":3}`, cOK, ""},
+		// Strings.
+		{"lengths within", `{"type":"string","minLength":2,"maxLength":5}`, `{"type":"string","minLength":1,"maxLength":10}`, cOK, ""},
+		{"empty string", `{"type":"string"}`, `{"type":"string","minLength":1}`, cNo, RuleConstraint},
+		{"too long", `{"type":"string","maxLength":20}`, `{"type":"string","maxLength":10}`, cNo, RuleConstraint},
+		{"same pattern", `{"type":"string","pattern":"^a+$"}`, `{"type":"string","pattern":"^a+$"}`, cOK, ""},
+		{"other pattern", `{"type":"string","pattern":"^a+$"}`, `{"type":"string","pattern":"^[ab]+$"}`, cUn, ""},
+		{"no pattern", `{"type":"string"}`, `{"type":"string","pattern":"^x"}`, cNo, RuleConstraint},
+		{"same format", `{"type":"string","format":"email"}`, `{"type":"string","format":"email"}`, cOK, ""},
+		{"missing format", `{"type":"string"}`, `{"type":"string","format":"date-time"}`, cNo, RuleConstraint},
+		{"missing format bounded", `{"type":"string","maxLength":5}`, `{"type":"string","format":"date"}`, cNo, RuleConstraint},
+		{"other format", `{"type":"string","format":"date"}`, `{"type":"string","format":"date-time"}`, cUn, ""},
+		{"enum into format", `{"enum":["2024-01-01"]}`, `{"type":"string","format":"date"}`, cUn, ""},
+		// Objects.
+		{"required missing", `{"type":"object","required":["status"],"properties":{"status":{"type":"string"}}}`,
+			`{"type":"object","required":["status","priority"],"properties":{"status":{"type":"string"},"priority":{"type":"number"}}}`, cNo, RuleRequired},
+		{"required only optional", `{"type":"object","required":["status"],"properties":{"status":{"type":"string"},"priority":{"type":"number"}}}`,
+			`{"type":"object","required":["status","priority"]}`, cNo, RuleOptional},
+		{"more required", `{"type":"object","required":["a","b"]}`, `{"type":"object","required":["a"]}`, cOK, ""},
+		{"member narrower", `{"type":"object","properties":{"x":{"type":"integer"}}}`, `{"type":"object","properties":{"x":{"type":"number"}}}`, cOK, ""},
+		{"member wider", `{"type":"object","properties":{"x":{"type":"number"}}}`, `{"type":"object","properties":{"x":{"type":"integer"}}}`, cNo, RuleType},
+		{"closed into open", `{"type":"object","properties":{"x":{"type":"string"}},"additionalProperties":false}`, `{"type":"object","properties":{"x":{"type":"string"}}}`, cOK, ""},
+		{"open into closed", `{"type":"object"}`, `{"type":"object","additionalProperties":false}`, cNo, RuleConstraint},
+		{"additional narrower", `{"type":"object","additionalProperties":{"type":"integer"}}`, `{"type":"object","additionalProperties":{"type":"number"}}`, cOK, ""},
+		{"additional wider", `{"type":"object","additionalProperties":{"type":"number"}}`, `{"type":"object","additionalProperties":{"type":"integer"}}`, cNo, RuleType},
+		{"closed into typed additional", `{"type":"object","properties":{"x":{"type":"string"}},"additionalProperties":false}`, `{"type":"object","additionalProperties":{"type":"string"}}`, cOK, ""},
+		{"named into typed additional", `{"type":"object","properties":{"x":{"type":"integer"}}}`, `{"type":"object","properties":{"y":{}},"additionalProperties":{"type":"string"}}`, cNo, RuleType},
+		{"nested required", `{"type":"object","required":["m"],"properties":{"m":{"type":"object","properties":{"cost":{"type":"number"}}}}}`,
+			`{"type":"object","properties":{"m":{"type":"object","required":["cost"]}}}`, cNo, RuleOptional},
+		{"member bound", `{"type":"object","properties":{"p":{"type":"integer"}},"required":["p"]}`, `{"type":"object","properties":{"p":{"type":"integer","minimum":1}}}`, cNo, RuleConstraint},
+		{"false member never emitted", `{"type":"object","properties":{"p":false}}`, `{"type":"object","properties":{"p":{"type":"string"}}}`, cOK, ""},
+		{"escaped member name", `{"type":"object","properties":{"a/b":{"type":"number"}}}`, `{"type":"object","properties":{"a/b":{"type":"string"}}}`, cNo, RuleType},
+		// Arrays.
+		{"same items", `{"type":"array","items":{"type":"string"}}`, `{"type":"array","items":{"type":"string"}}`, cOK, ""},
+		{"items wrong type", `{"type":"array","items":{"type":"integer"}}`, `{"type":"array","items":{"type":"string"}}`, cNo, RuleType},
+		{"too few items", `{"type":"array","minItems":1}`, `{"type":"array","minItems":2}`, cNo, RuleConstraint},
+		{"item counts within", `{"type":"array","minItems":2,"maxItems":3}`, `{"type":"array","minItems":1,"maxItems":5}`, cOK, ""},
+		{"too many items", `{"type":"array"}`, `{"type":"array","maxItems":3}`, cNo, RuleConstraint},
+		{"unique into any", `{"type":"array","uniqueItems":true}`, `{"type":"array"}`, cOK, ""},
+		{"any into unique", `{"type":"array"}`, `{"type":"array","uniqueItems":true}`, cNo, RuleConstraint},
+		{"single item is unique", `{"type":"array","maxItems":1}`, `{"type":"array","uniqueItems":true}`, cOK, ""},
+		{"item length", `{"type":"array","items":{"type":"string"}}`, `{"type":"array","items":{"type":"string","minLength":1}}`, cNo, RuleConstraint},
+		{"empty array only", `{"type":"array","maxItems":0}`, `{"type":"array","items":{"type":"string"}}`, cOK, ""},
+		// allOf.
+		{"allOf producer", `{"allOf":[{"type":"number"},{"minimum":0}]}`, `{"type":"number","minimum":0}`, cOK, ""},
+		{"allOf consumer", `{"type":"number","minimum":0}`, `{"allOf":[{"type":"number"},{"minimum":1}]}`, cNo, RuleConstraint},
+		{"allOf objects", `{"allOf":[{"properties":{"x":{"type":"string"}},"required":["x"]},{"required":["y"]}]}`,
+			`{"required":["x","y"],"properties":{"x":{"type":"string"}}}`, cOK, ""},
+		{"allOf additional per part", `{"allOf":[{"type":"object","properties":{"x":{"type":"string"}},"additionalProperties":false},{"properties":{"y":{"type":"string"}}}]}`,
+			`{"type":"object","properties":{"x":{"type":"string"}},"additionalProperties":false}`, cOK, ""},
+		// anyOf and oneOf.
+		{"anyOf producer", `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, `{"type":["string","number"]}`, cOK, ""},
+		{"anyOf producer null", `{"anyOf":[{"type":"string"},{"type":"null"}]}`, `{"type":"string"}`, cNo, RuleType},
+		{"anyOf consumer", `{"type":"string"}`, `{"anyOf":[{"type":"string"},{"type":"null"}]}`, cOK, ""},
+		{"oneOf consumer disjoint", `{"type":"integer"}`, `{"oneOf":[{"type":"string"},{"type":"integer"}]}`, cOK, ""},
+		{"oneOf consumer overlap", `{"type":"integer"}`, `{"oneOf":[{"type":"number"},{"type":"integer"}]}`, cUn, ""},
+		{"anyOf consumer none", `{"type":"boolean"}`, `{"anyOf":[{"type":"string"},{"type":"null"}]}`, cNo, RuleType},
+		{"tagged union", tagged, tagsOut, cOK, ""},
+		{"union cover not seen", `{"type":"number"}`, `{"anyOf":[{"type":"number","minimum":0},{"type":"number","maximum":0}]}`, cUn, ""},
+		{"oneOf producer", `{"oneOf":[{"const":1},{"const":"x"}]}`, `{"type":["integer","string"]}`, cOK, ""},
+		// $ref and recursion.
+		{"local ref", `{"$defs":{"s":{"type":"string"}},"type":"object","properties":{"x":{"$ref":"#/$defs/s"}},"required":["x"]}`,
+			`{"type":"object","properties":{"x":{"type":"string"}},"required":["x"]}`, cOK, ""},
+		{"ref in consumer", `{"type":"object","properties":{"x":{"type":"integer"}}}`,
+			`{"$defs":{"s":{"type":"string"}},"type":"object","properties":{"x":{"$ref":"#/$defs/s"}}}`, cNo, RuleType},
+		{"recursive tree", strings.Replace(tree, "%s", "integer", 1), strings.Replace(tree, "%s", "number", 1), cOK, ""},
+		{"recursive tree wider", strings.Replace(tree, "%s", "number", 1), strings.Replace(tree, "%s", "integer", 1), cNo, RuleType},
+		{"ref to root", `{"type":"object","properties":{"next":{"$ref":"#"}}}`, `{"type":"object"}`, cOK, ""},
+		// Unmodelled keywords.
+		{"consumer minProperties", `{"type":"object"}`, `{"type":"object","minProperties":1}`, cUn, ""},
+		{"consumer patternProperties", `{"type":"object"}`, `{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, cUn, ""},
+		{"producer not ignored", `{"type":"string","not":{"const":"x"}}`, `{"type":"string"}`, cOK, ""},
+		{"producer patternProperties", `{"type":"object","patternProperties":{"^x":{"type":"string"}},"additionalProperties":false}`,
+			`{"type":"object","properties":{"y":{"type":"number"}}}`, cUn, ""},
+		{"producer patternProperties required", `{"type":"object","patternProperties":{"^x":{"type":"string"}},"additionalProperties":false}`,
+			`{"type":"object","required":["z"]}`, cNo, RuleRequired},
+		{"allOf null part", `{"allOf":[{"properties":{"x":{"type":"string"}}}]}`, `{"type":"object"}`, cNo, RuleType},
+		{"draft 7 producer", `{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/s","type":"number","definitions":{"s":{"type":"string"}}}`,
+			`{"type":"string"}`, cUn, ""},
+		{"draft 7 consumer", `{"type":"string"}`, `{"$schema":"http://json-schema.org/draft-07/schema#","type":"string"}`, cUn, ""},
+		{"draft 2020 declared", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer"}`, `{"type":"number"}`, cOK, ""},
+		{"annotations", `{"type":"string","title":"t","description":"d","default":"x","examples":["y"]}`, `{"type":"string","$comment":"c"}`, cOK, ""},
+	}
+}
+
+func compileBoth(t testing.TB, a, b string) (*Schema, *Schema) {
+	t.Helper()
+	c, err := NewCompiler(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa, err := c.Inline("a", mustParse(t, a))
+	if err != nil {
+		t.Fatalf("compile a %s: %v", a, err)
+	}
+	sb, err := c.Inline("b", mustParse(t, b))
+	if err != nil {
+		t.Fatalf("compile b %s: %v", b, err)
+	}
+	return sa, sb
+}
+
+func mustParse(t testing.TB, doc string) any {
+	t.Helper()
+	v, err := ParseJSON([]byte(doc))
+	if err != nil {
+		t.Fatalf("parse %s: %v", doc, err)
+	}
+	return v
+}
+
+func TestSubsetTable(t *testing.T) {
+	cases := subsetCases()
+	if len(cases) < 60 {
+		t.Fatalf("only %d pairs", len(cases))
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := compileBoth(t, tc.a, tc.b)
+			r := Subset(a, b)
+			t.Logf("%v %s %q: %s (witness %s)", r.Verdict, r.Rule, r.Path, r.Reason, excerpt(r.Witness))
+			if r.Verdict != tc.verdict {
+				t.Fatalf("verdict %v, want %v (%+v)", r.Verdict, tc.verdict, r)
+			}
+			if tc.rule != "" && r.Rule != tc.rule {
+				t.Errorf("rule %q, want %q (%+v)", r.Rule, tc.rule, r)
+			}
+			switch r.Verdict {
+			case Incompatible:
+				checkWitness(t, a, b, r)
+			case Compatible:
+				if r.Witness != nil || r.Reason != "" {
+					t.Errorf("compatible with extras: %+v", r)
+				}
+			case Unknown:
+				if r.Reason == "" {
+					t.Error("unknown without a reason")
+				}
+			}
+		})
+	}
+}
+
+func checkWitness(t *testing.T, a, b *Schema, r Result) {
+	t.Helper()
+	if r.Reason == "" {
+		t.Error("incompatible without a reason")
+	}
+	if vs := a.Validate(r.Witness, "en"); len(vs) > 0 {
+		t.Errorf("witness %s fails a: %v", excerpt(r.Witness), vs)
+	}
+	if vs := b.Validate(r.Witness, "en"); len(vs) == 0 {
+		t.Errorf("witness %s passes b", excerpt(r.Witness))
+	}
+}
+
+func TestSubsetSeed(t *testing.T) {
+	a, b := compileBoth(t,
+		`{"type":"object","required":["status","recommendations"],"properties":{"status":{"type":"string"},"recommendations":{"type":"array","items":{"type":"string"}}}}`,
+		`{"type":"object","required":["status","recommendations","priority"],"properties":{"status":{"type":"string"},"recommendations":{"type":"array","items":{"type":"string"}},"priority":{"type":"number"}}}`)
+	r := Subset(a, b)
+	if r.Verdict != Incompatible || r.Rule != RuleRequired || r.Path != "/priority" || !strings.Contains(r.Reason, "'priority'") {
+		t.Fatalf("got %+v", r)
+	}
+	checkWitness(t, a, b, r)
+	if r := Subset(b, a); r.Verdict != Compatible {
+		t.Errorf("reverse: %+v", r)
+	}
+}
+
+func TestSubsetEffective(t *testing.T) {
+	c, err := NewCompiler(Options{Standard: standard(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := c.Inline("out", mustParse(t, `{"$defs":{"p":{"type":"integer"}},"required":["priority"],"properties":{"priority":{"$ref":"#/$defs/p"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	eff, err := c.Effective(c.Standard(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := c.Inline("in", mustParse(t, `{"type":"object","required":["status","priority"],"properties":{"priority":{"type":"number"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := Subset(eff, in); r.Verdict != Compatible {
+		t.Errorf("effective into input: %+v", r)
+	}
+	if r := Subset(c.Standard(), in); r.Verdict != Incompatible || r.Rule != RuleRequired {
+		t.Errorf("standard into input: %+v", r)
+	} else {
+		checkWitness(t, c.Standard(), in, r)
+	}
+}
+
+// TestSubsetSamples checks Compatible answers on random instances of a: each one a accepts
+// must pass b.
+func TestSubsetSamples(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range subsetCases() {
+		if tc.verdict != Compatible {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := compileBoth(t, tc.a, tc.b)
+			src := a.Source()
+			accepted := 0
+			for range 50 {
+				v := generate(rnd, src, src, 0)
+				if len(a.Validate(v, "en")) > 0 {
+					continue
+				}
+				accepted++
+				if vs := b.Validate(v, "en"); len(vs) > 0 {
+					t.Errorf("%s passes a but fails b: %v", excerpt(v), vs)
+				}
+			}
+			t.Logf("%d of 50 samples valid for a", accepted)
+		})
+	}
+}
+
+// generate makes a random value aimed at schema s (in document root); it need not satisfy s.
+func generate(rnd *rand.Rand, s, root any, depth int) any {
+	m, ok := s.(map[string]any)
+	if !ok || depth > 6 {
+		return randomValue(rnd, depth)
+	}
+	if ref, ok := m["$ref"].(string); ok {
+		if target, ok := (node{root: root, key: "g#"}).resolve(ref); ok {
+			return generate(rnd, target.v, root, depth+1)
+		}
+	}
+	for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
+		if list, ok := m[kw].([]any); ok && len(list) > 0 {
+			// Merge one branch into the rest, shallowly: good enough to aim.
+			merged := map[string]any{}
+			for k, v := range m {
+				if k != kw {
+					merged[k] = v
+				}
+			}
+			if part, ok := list[rnd.IntN(len(list))].(map[string]any); ok {
+				for k, v := range part {
+					if _, dup := merged[k]; !dup || kw != "allOf" {
+						merged[k] = v
+					}
+				}
+			}
+			if kw == "allOf" {
+				for _, p := range list {
+					if pm, ok := p.(map[string]any); ok {
+						for k, v := range pm {
+							if k == "required" {
+								merged[k] = append(anyList(merged[k]), anyList(v)...)
+							} else if _, dup := merged[k]; !dup {
+								merged[k] = v
+							}
+						}
+					}
+				}
+			}
+			return generate(rnd, merged, root, depth+1)
+		}
+	}
+	if c, ok := m["const"]; ok {
+		return deepCopy(c)
+	}
+	if e, ok := m["enum"].([]any); ok && len(e) > 0 {
+		return deepCopy(e[rnd.IntN(len(e))])
+	}
+	t := ""
+	switch ty := m["type"].(type) {
+	case string:
+		t = ty
+	case []any:
+		t, _ = ty[rnd.IntN(len(ty))].(string)
+	}
+	if t == "" {
+		switch {
+		case m["properties"] != nil || m["required"] != nil:
+			t = "object"
+		case m["items"] != nil:
+			t = "array"
+		default:
+			return randomValue(rnd, depth)
+		}
+	}
+	switch t {
+	case "null":
+		return nil
+	case "boolean":
+		return rnd.IntN(2) == 0
+	case "integer", "number":
+		lo, hi := -20, 20
+		if r, ok := numberOf(m["minimum"]); ok {
+			f, _ := r.Float64()
+			lo = int(f)
+		}
+		if r, ok := numberOf(m["maximum"]); ok {
+			f, _ := r.Float64()
+			hi = int(f)
+		}
+		if hi < lo {
+			hi = lo
+		}
+		n := lo + rnd.IntN(hi-lo+1)
+		if mult, ok := numberOf(m["multipleOf"]); ok {
+			if v, ok := ratJSON(new(big.Rat).Mul(mult, big.NewRat(int64(n), 1))); ok {
+				return v
+			}
+		}
+		if t == "number" && rnd.IntN(2) == 0 {
+			return json.Number(fmtFloat(float64(n) + 0.25))
+		}
+		return json.Number(strconv.Itoa(n))
+	case "string":
+		lo, hi := 0, 8
+		if n, ok := smallInt(m["minLength"]); ok {
+			lo = n
+		}
+		if n, ok := smallInt(m["maxLength"]); ok {
+			hi = n
+		}
+		if hi < lo {
+			hi = lo
+		}
+		const alphabet = "ab@.:-1 x"
+		var sb strings.Builder
+		for range lo + rnd.IntN(hi-lo+1) {
+			sb.WriteByte(alphabet[rnd.IntN(len(alphabet))])
+		}
+		return sb.String()
+	case "object":
+		out := map[string]any{}
+		props, _ := m["properties"].(map[string]any)
+		for _, r := range anyList(m["required"]) {
+			if name, ok := r.(string); ok {
+				out[name] = generate(rnd, props[name], root, depth+1)
+			}
+		}
+		for name, ps := range props {
+			if rnd.IntN(2) == 0 {
+				out[name] = generate(rnd, ps, root, depth+1)
+			}
+		}
+		if rnd.IntN(3) == 0 {
+			out["extra"] = generate(rnd, m["additionalProperties"], root, depth+1)
+		}
+		return out
+	case "array":
+		lo, hi := 0, 4
+		if n, ok := smallInt(m["minItems"]); ok {
+			lo = n
+		}
+		if n, ok := smallInt(m["maxItems"]); ok {
+			hi = n
+		}
+		if hi < lo {
+			hi = lo
+		}
+		out := []any{}
+		for range lo + rnd.IntN(hi-lo+1) {
+			out = append(out, generate(rnd, m["items"], root, depth+1))
+		}
+		return out
+	}
+	return randomValue(rnd, depth)
+}
+
+func anyList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+func fmtFloat(f float64) string {
+	n, _, _ := normalize(f, "")
+	return string(n.(json.Number))
+}
+
+func randomValue(rnd *rand.Rand, depth int) any {
+	switch rnd.IntN(7) {
+	case 0:
+		return nil
+	case 1:
+		return rnd.IntN(2) == 0
+	case 2:
+		return json.Number(strconv.Itoa(rnd.IntN(10) - 3))
+	case 3:
+		return json.Number("0.5")
+	case 4:
+		return "s"
+	case 5:
+		if depth < 3 {
+			return []any{randomValue(rnd, depth+1)}
+		}
+		return []any{}
+	}
+	if depth < 3 {
+		return map[string]any{"k": randomValue(rnd, depth+1)}
+	}
+	return map[string]any{}
+}
+
+func FuzzSubset(f *testing.F) {
+	for _, tc := range subsetCases() {
+		f.Add(tc.a, tc.b)
+	}
+	f.Add(`{"anyOf":[{"$ref":"#"},{"$ref":"#"}],"required":["a","b"],"properties":{"a":{"$ref":"#"},"b":{"$ref":"#"}}}`,
+		`{"oneOf":[{"$ref":"#"},{"$ref":"#"}],"properties":{"a":{"$ref":"#"}}}`)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		va, err1 := ParseJSON([]byte(a))
+		vb, err2 := ParseJSON([]byte(b))
+		if err1 != nil || err2 != nil {
+			return
+		}
+		c, err := NewCompiler(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sa, err1 := c.Inline("a", va)
+		sb, err2 := c.Inline("b", vb)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		start := time.Now()
+		r := Subset(sa, sb)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("took %v", d)
+		}
+		switch r.Verdict {
+		case Incompatible:
+			checkWitness(t, sa, sb, r)
+		case Compatible:
+			// Never a wrong "compatible": no sample of a may fail b.
+			rnd := rand.New(rand.NewPCG(uint64(len(a)), uint64(len(b))))
+			for range 20 {
+				v := generate(rnd, va, va, 0)
+				if len(sa.Validate(v, "en")) == 0 && len(sb.Validate(v, "en")) > 0 {
+					t.Fatalf("compatible, but %s passes a and fails b", excerpt(v))
+				}
+			}
+		}
+	})
+}
+
+// TestSubsetLimits runs adversarial pairs: each must answer quickly, and never Compatible
+// where that would be wrong.
+func TestSubsetLimits(t *testing.T) {
+	deep := strings.Repeat(`{"anyOf":[{"type":"string"},`, 30) + `{"type":"null"}` + strings.Repeat(`]}`, 30)
+	cases := []struct {
+		name, a, b string
+		not        Verdict // the verdict that would be wrong
+	}{
+		{"huge exponent enum", `{"enum":[1e2000]}`, `{"type":"string"}`, Compatible},
+		{"huge exponent bound", `{"type":"number"}`, `{"type":"number","minimum":-1e5000}`, Compatible},
+		{"deep anyOf", deep, `{"type":"string"}`, Compatible},
+		{"self ref", `{"$defs":{"x":{"$ref":"#/$defs/x"}},"$ref":"#/$defs/x"}`, `{"type":"string"}`, Compatible},
+		{"recursive required", `{"type":"object","required":["a","b"],"properties":{"a":{"$ref":"#"},"b":{"$ref":"#"}}}`,
+			`{"type":"object","required":["c"]}`, Incompatible},
+		{"alternatives of refs", `{"anyOf":[{"$ref":"#"},{"$ref":"#"}],"type":"object","properties":{"a":{"$ref":"#"}}}`,
+			`{"oneOf":[{"$ref":"#"},{"$ref":"#"}],"properties":{"a":{"$ref":"#"}}}`, Incompatible},
+		{"big minItems", `{"type":"array","minItems":100000,"items":{"type":"array","minItems":100000}}`, `{"type":"array","maxItems":3}`, Compatible},
+		{"nested resource", `{"type":"object","properties":{"x":{"$id":"http://example.com/x","$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s"}}}`,
+			`{"$defs":{"s":{"type":"number"}},"type":"object","properties":{"x":{"$ref":"#/$defs/s"}}}`, Compatible},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := compileBoth(t, tc.a, tc.b)
+			start := time.Now()
+			r := Subset(a, b)
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if r.Verdict == tc.not {
+				t.Errorf("verdict %v: %+v", r.Verdict, r)
+			}
+			if r.Verdict == Incompatible {
+				checkWitness(t, a, b, r)
+			}
+		})
+	}
+}
+
+func TestSubsetPaths(t *testing.T) {
+	want := map[string]string{
+		"required missing":     "/priority",
+		"nested required":      "/m/cost",
+		"member wider":         "/x",
+		"escaped member name":  "/a~1b",
+		"items wrong type":     "/0",
+		"recursive tree wider": "/kids/0/v",
+		"open into closed":     "/x",
+		"number not integer":   "",
+	}
+	for _, tc := range subsetCases() {
+		p, ok := want[tc.name]
+		if !ok {
+			continue
+		}
+		delete(want, tc.name)
+		a, b := compileBoth(t, tc.a, tc.b)
+		if r := Subset(a, b); r.Path != p {
+			t.Errorf("%s: path %q, want %q (%+v)", tc.name, r.Path, p, r)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("cases not in the table: %v", want)
+	}
+}
+
+// TestSubsetReverse runs every pair of the table the other way round, where no answer is
+// written down: an Incompatible must carry a true witness, a Compatible must hold on samples.
+func TestSubsetReverse(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	counts := map[Verdict]int{}
+	for _, tc := range subsetCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			b, a := compileBoth(t, tc.a, tc.b)
+			r := Subset(a, b)
+			counts[r.Verdict]++
+			switch r.Verdict {
+			case Incompatible:
+				checkWitness(t, a, b, r)
+			case Compatible:
+				src := a.Source()
+				for range 50 {
+					v := generate(rnd, src, src, 0)
+					if len(a.Validate(v, "en")) == 0 && len(b.Validate(v, "en")) > 0 {
+						t.Errorf("%s passes a but fails b", excerpt(v))
+					}
+				}
+			}
+		})
+	}
+	t.Logf("reverse verdicts: %v", counts)
+}
+
+// TestSubsetRandomPairs draws schema pairs from a small grammar of the modelled keywords and
+// checks every Compatible answer on samples of a (Incompatible witnesses are verified by
+// Subset itself and again here).
+func TestSubsetRandomPairs(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	counts := map[Verdict]int{}
+	for range n {
+		as, bs := randomSchema(rnd, 0), randomSchema(rnd, 0)
+		if rnd.IntN(3) == 0 {
+			bs = mutateSchema(rnd, as) // near pairs are the interesting ones
+		}
+		if rnd.IntN(5) == 0 {
+			as = map[string]any{"$defs": map[string]any{"d": as}, "$ref": "#/$defs/d"}
+		}
+		if rnd.IntN(5) == 0 {
+			bs = map[string]any{"$defs": map[string]any{"d": bs}, "allOf": []any{map[string]any{"$ref": "#/$defs/d"}}}
+		}
+		ja, _ := json.Marshal(as)
+		jb, _ := json.Marshal(bs)
+		a, b := compileBoth(t, string(ja), string(jb))
+		r := Subset(a, b)
+		counts[r.Verdict]++
+		switch r.Verdict {
+		case Incompatible:
+			checkWitness(t, a, b, r)
+		case Compatible:
+			src := a.Source()
+			for range 30 {
+				v := generate(rnd, src, src, 0)
+				if len(a.Validate(v, "en")) == 0 && len(b.Validate(v, "en")) > 0 {
+					t.Fatalf("compatible, but %s passes a and fails b\na: %s\nb: %s", excerpt(v), ja, jb)
+				}
+			}
+		}
+	}
+	t.Logf("verdicts: %v", counts)
+}
+
+func randomSchema(rnd *rand.Rand, depth int) any {
+	pick := func(vs ...any) any { return vs[rnd.IntN(len(vs))] }
+	num := func() json.Number {
+		return pick(json.Number("0"), json.Number("1"), json.Number("2"), json.Number("0.5"), json.Number("-1")).(json.Number)
+	}
+	if depth > 2 {
+		return map[string]any{"type": pick("string", "integer", "number", "boolean", "null")}
+	}
+	switch rnd.IntN(12) {
+	case 0:
+		return pick(true, false)
+	case 1:
+		return map[string]any{"enum": []any{pick("a", "b", json.Number("1"), nil, true), pick("b", json.Number("2"), json.Number("1.0"), false)}}
+	case 2:
+		return map[string]any{"const": pick("a", json.Number("1"), nil)}
+	case 3:
+		kw := pick("anyOf", "oneOf", "allOf").(string)
+		return map[string]any{kw: []any{randomSchema(rnd, depth+1), randomSchema(rnd, depth+1)}}
+	case 4, 5:
+		s := map[string]any{"type": pick("number", "integer", []any{"integer", "null"})}
+		for _, kw := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+			if rnd.IntN(3) == 0 {
+				s[kw] = num()
+			}
+		}
+		if rnd.IntN(3) == 0 {
+			s["multipleOf"] = pick(json.Number("1"), json.Number("2"), json.Number("0.5"), json.Number("3"))
+		}
+		return s
+	case 6, 7:
+		s := map[string]any{"type": pick("string", []any{"string", "null"})}
+		if rnd.IntN(2) == 0 {
+			s["minLength"] = json.Number(strconv.Itoa(rnd.IntN(3)))
+		}
+		if rnd.IntN(2) == 0 {
+			s["maxLength"] = json.Number(strconv.Itoa(rnd.IntN(4)))
+		}
+		if rnd.IntN(6) == 0 {
+			s["format"] = pick("date", "email")
+		}
+		return s
+	case 8, 9, 10:
+		s := map[string]any{}
+		if rnd.IntN(4) != 0 {
+			s["type"] = "object"
+		}
+		props := map[string]any{}
+		for _, name := range []string{"a", "b"} {
+			if rnd.IntN(2) == 0 {
+				props[name] = randomSchema(rnd, depth+1)
+			}
+		}
+		s["properties"] = props
+		var req []any
+		for _, name := range []string{"a", "b", "c"} {
+			if rnd.IntN(3) == 0 {
+				req = append(req, name)
+			}
+		}
+		if req != nil {
+			s["required"] = req
+		}
+		if rnd.IntN(3) == 0 {
+			s["additionalProperties"] = pick(false, map[string]any{"type": "string"}, true)
+		}
+		return s
+	}
+	s := map[string]any{"type": "array", "items": randomSchema(rnd, depth+1)}
+	if rnd.IntN(2) == 0 {
+		s["minItems"] = json.Number(strconv.Itoa(rnd.IntN(3)))
+	}
+	if rnd.IntN(2) == 0 {
+		s["maxItems"] = json.Number(strconv.Itoa(rnd.IntN(4)))
+	}
+	if rnd.IntN(3) == 0 {
+		s["uniqueItems"] = true
+	}
+	return s
+}
+
+// mutateSchema returns a copy of s with one keyword added, dropped or replaced.
+func mutateSchema(rnd *rand.Rand, s any) any {
+	m, ok := deepCopy(s).(map[string]any)
+	if !ok {
+		return randomSchema(rnd, 1)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	switch rnd.IntN(3) {
+	case 0:
+		if len(keys) > 0 {
+			delete(m, keys[rnd.IntN(len(keys))])
+		}
+	case 1:
+		extra, _ := randomSchema(rnd, 1).(map[string]any)
+		for k, v := range extra {
+			m[k] = v
+		}
+	default:
+		if props, ok := m["properties"].(map[string]any); ok {
+			props["a"] = randomSchema(rnd, 2)
+		} else {
+			m["allOf"] = []any{randomSchema(rnd, 2)}
+		}
+	}
+	return m
+}

@@ -1,0 +1,260 @@
+package contract
+
+import (
+	"encoding/json"
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// Counterexamples are built from a minimal instance of a — required members filled with
+// minimal values of their schemas — with one thing changed that b rejects. Every candidate is
+// screened with accepts and the final witness is verified by Validate, so a poor guess costs
+// only an Unknown.
+
+// Bounds on what witnesses may contain, so a hostile minItems cannot make one huge.
+const (
+	maxWitnessItems  = 256
+	maxWitnessLength = 1024
+)
+
+// minimal builds a value the conjunction ns accepts, taking the first branch of alternatives.
+func (c *checker) minimal(ns []node, depth int) (any, bool) {
+	c.steps++
+	if depth > maxSubsetDepth || c.steps > maxSubsetSteps {
+		return nil, false
+	}
+	s := flatten(ns, true)
+	for i := 0; len(s.groups) > 0; i++ {
+		if i > maxRefHops {
+			return nil, false
+		}
+		g := s.groups[0]
+		s.groups = slices.Clone(s.groups[1:])
+		s = merge(s, flatten(g.branches[:1], true))
+	}
+	if s.never {
+		return nil, false
+	}
+	return c.minimalOf(s, pickType(s), depth+1)
+}
+
+// pickType chooses the type of a minimal value: the one s's keywords speak of when s does
+// not say.
+func pickType(s shape) types {
+	if s.hasEnum {
+		if vs := s.values(); len(vs) > 0 {
+			return typeOf(vs[0])
+		}
+	}
+	if s.types == tAll {
+		switch {
+		case len(s.props) > 0 || len(s.required) > 0 || len(s.addls) > 0:
+			return tObject
+		case len(s.items) > 0 || s.minItems > 0:
+			return tArray
+		case s.minLen > 0 || len(s.patterns) > 0 || len(s.formats) > 0:
+			return tString
+		case s.lo != nil || s.hi != nil || len(s.mults) > 0:
+			return tInteger
+		}
+		return tNull
+	}
+	for _, t := range []types{tObject, tString, tInteger, tFraction, tBoolean, tNull, tArray} {
+		if s.types&t != 0 {
+			return t
+		}
+	}
+	return tNull
+}
+
+// minimalOf builds a value of type t that s accepts, as far as the checker can tell.
+func (c *checker) minimalOf(s shape, t types, depth int) (any, bool) {
+	if depth > maxSubsetDepth || s.types&t == 0 {
+		return nil, false
+	}
+	if s.hasEnum {
+		for _, v := range s.values() {
+			if typeOf(v) == t && c.acceptsShape(&s, v, depth) != no {
+				return deepCopy(v), true
+			}
+		}
+		return nil, false
+	}
+	switch t {
+	case tNull:
+		return nil, true
+	case tBoolean:
+		return false, true
+	case tInteger, tFraction:
+		for _, r := range numberCandidates(s, shape{}) {
+			if r.IsInt() == (t == tInteger) && s.numberOK(r) == yes {
+				if n, ok := ratJSON(r); ok {
+					return n, true
+				}
+			}
+		}
+		return nil, false
+	case tString:
+		if s.minLen > maxWitnessLength {
+			return nil, false
+		}
+		return strings.Repeat("a", s.minLen), true
+	case tObject:
+		m := make(map[string]any, len(s.required))
+		for _, name := range s.required {
+			v, ok := c.minimal(s.memberSchemas(name), depth+1)
+			if !ok {
+				return nil, false
+			}
+			m[name] = v
+		}
+		return m, true
+	case tArray:
+		return c.arrayOf(s, s.minItems, depth)
+	}
+	return nil, false
+}
+
+// arrayOf builds an array of n minimal items of s (all equal).
+func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
+	if n < 0 || n > maxWitnessItems {
+		return nil, false
+	}
+	out := make([]any, n)
+	for i := range out {
+		v, ok := c.minimal(s.items, depth+1)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// candidates lists values of type t that might tell a from b.
+func (c *checker) candidates(a, b shape, t types, depth int) []any {
+	var out []any
+	switch t {
+	case tNull:
+		out = append(out, nil)
+	case tBoolean:
+		out = append(out, false, true)
+	case tInteger, tFraction:
+		for _, r := range numberCandidates(a, b) {
+			if r.IsInt() == (t == tInteger) {
+				if n, ok := ratJSON(r); ok {
+					out = append(out, n)
+				}
+			}
+		}
+	case tString:
+		// Something no format accepts (not a date, e-mail, URI, host, regex, …).
+		const bad = "[not valid! "
+		for _, n := range []int{a.minLen, b.minLen - 1, b.maxLen + 1, a.maxLen, 0, 1, len(bad)} {
+			if n < 0 || n > maxWitnessLength {
+				continue
+			}
+			out = append(out, strings.Repeat("a", n))
+			if n <= len(bad) {
+				out = append(out, bad[:n])
+			} else {
+				out = append(out, bad+strings.Repeat("a", n-len(bad)))
+			}
+		}
+	case tObject:
+		if v, ok := c.minimalOf(a, tObject, depth); ok {
+			out = append(out, v)
+		}
+	case tArray:
+		for _, n := range []int{a.minItems, b.minItems - 1, b.maxItems + 1, a.maxItems, 2} {
+			if v, ok := c.arrayOf(a, n, depth); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// numberCandidates lists numbers around the bounds and multiples of a and b, where a's and
+// b's numeric sets may differ.
+func numberCandidates(a, b shape) []*big.Rat {
+	pts := []*big.Rat{big.NewRat(0, 1), big.NewRat(1, 1), big.NewRat(-1, 1), big.NewRat(1, 2), big.NewRat(-1, 2)}
+	var bounds []*big.Rat
+	for _, r := range []*big.Rat{a.lo, a.hi, b.lo, b.hi} {
+		if r != nil {
+			bounds = append(bounds, r)
+		}
+	}
+	steps := []*big.Rat{big.NewRat(1, 1), big.NewRat(1, 2), big.NewRat(1, 1000)}
+	for i, r := range bounds {
+		pts = append(pts, r, floorRat(r), new(big.Rat).Add(floorRat(r), big.NewRat(1, 1)))
+		for _, d := range steps {
+			pts = append(pts, new(big.Rat).Add(r, d), new(big.Rat).Sub(r, d))
+		}
+		for _, o := range bounds[i+1:] {
+			mid := new(big.Rat).Add(r, o)
+			pts = append(pts, mid.Mul(mid, big.NewRat(1, 2)))
+		}
+	}
+	base := slices.Clone(pts)
+	for _, m := range a.mults[:min(len(a.mults), 3)] {
+		pts = append(pts, m, new(big.Rat).Neg(m), new(big.Rat).Add(m, m))
+		for _, p := range base {
+			f := floorRat(new(big.Rat).Quo(p, m))
+			f.Mul(f, m)
+			pts = append(pts, f, new(big.Rat).Add(f, m), new(big.Rat).Sub(f, m))
+		}
+	}
+	var out []*big.Rat
+	for _, p := range pts {
+		if !slices.ContainsFunc(out, func(q *big.Rat) bool { return q.Cmp(p) == 0 }) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ratJSON writes r as an exact JSON number, if it has a finite decimal expansion.
+func ratJSON(r *big.Rat) (json.Number, bool) {
+	d := new(big.Int).Set(r.Denom())
+	two, five, zero := big.NewInt(2), big.NewInt(5), big.NewInt(0)
+	digits, twos, fives := 0, 0, 0
+	m := new(big.Int)
+	for d.Cmp(big.NewInt(1)) != 0 {
+		switch {
+		case m.Mod(d, two).Cmp(zero) == 0:
+			d.Quo(d, two)
+			twos++
+		case m.Mod(d, five).Cmp(zero) == 0:
+			d.Quo(d, five)
+			fives++
+		default:
+			return "", false
+		}
+	}
+	digits = max(twos, fives)
+	if digits > 64 {
+		return "", false
+	}
+	return json.Number(r.FloatString(digits)), true
+}
+
+// deepCopy copies a JSON value, so witnesses never share maps with a schema's source.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = deepCopy(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = deepCopy(x)
+		}
+		return out
+	}
+	return v
+}
