@@ -86,6 +86,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newValidateCmd(e),
 		newTypesCmd(e),
 		newGraphCmd(e),
+		newCompatCmd(e),
 	)
 	return root
 }

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-dag/seam/contract"
+)
+
+func newCompatCmd(e *env) *cobra.Command {
+	var asJSON, strict bool
+	cmd := &cobra.Command{
+		Use:   "compat A.json B.json",
+		Short: "Check that every value schema A accepts, schema B accepts too",
+		Long: `Check two JSON Schemas statically: is A (what a producer may emit) a subset of B (what a
+consumer accepts)? The answer is compatible, incompatible with a witness — a value A accepts
+and B rejects, checked against both — or unknown with the reason.
+
+Exit status: 0 compatible (or unknown), 1 incompatible (or unknown with --strict), 2 usage or
+schema error.`,
+		Example: `  seam compat producer.json consumer.json
+  seam compat producer.json consumer.json --json`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := contract.NewCompiler(contract.Options{})
+			if err != nil {
+				return usage(err)
+			}
+			a, err := c.File(args[0])
+			if err != nil {
+				return usage(err)
+			}
+			b, err := c.File(args[1])
+			if err != nil {
+				return usage(err)
+			}
+			res := contract.Subset(a, b)
+			if asJSON {
+				err = printCompatJSON(e, res)
+			} else {
+				err = printCompat(e, res)
+			}
+			if err != nil {
+				return err
+			}
+			if res.Verdict == contract.Incompatible || res.Verdict == contract.Unknown && strict {
+				return failed()
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"verdict", "reason", "path", "rule", "witness"}`)
+	cmd.Flags().BoolVar(&strict, "strict", false, "treat unknown as a failure (exit 1)")
+	return cmd
+}
+
+func printCompat(e *env, res contract.Result) error {
+	if res.Verdict == contract.Compatible {
+		_, err := fmt.Fprintln(e.stdout, "compatible")
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: %s\n", res.Verdict, res.Reason)
+	if res.Path != "" {
+		fmt.Fprintf(e.stdout, "  at: %s\n", res.Path)
+	}
+	if res.Rule != "" {
+		fmt.Fprintf(e.stdout, "  rule: %s\n", res.Rule)
+	}
+	if res.Verdict == contract.Incompatible {
+		w, err := json.Marshal(res.Witness)
+		if err != nil {
+			return fmt.Errorf("witness: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "  witness: %s\n", w)
+	}
+	return nil
+}
+
+func printCompatJSON(e *env, res contract.Result) error {
+	out := struct {
+		Verdict string `json:"verdict"`
+		Reason  string `json:"reason,omitempty"`
+		Path    string `json:"path,omitempty"`
+		Rule    string `json:"rule,omitempty"`
+		Witness any    `json:"witness,omitempty"`
+	}{res.Verdict.String(), res.Reason, res.Path, res.Rule, res.Witness}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
