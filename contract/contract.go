@@ -386,5 +386,10 @@ func ParseJSON(b []byte) (any, error) {
 // an effective schema, {"allOf": [the parts' sources]}. It is shared: do not modify it.
 func (s *Schema) Source() any { return s.source }
 
+// IsEffective reports whether s was made by Compiler.Effective from several parts: its
+// Source is then {"allOf": [the parts' sources]}, each part a document of its own (its local
+// $refs resolve in that part, not in the whole).
+func (s *Schema) IsEffective() bool { return s.effective }
+
 // Location names where the schema came from.
 func (s *Schema) Location() string { return s.location }

@@ -697,6 +697,7 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 	}
 	if f, ok := fs.get("input"); ok {
 		n.Input = l.template(f.val)
+		n.InputPos = l.pos(f.key)
 		src.dataRefs = append(src.dataRefs, n.Input.Refs()...)
 	}
 	if f, ok := fs.get("needs"); ok {

@@ -60,9 +60,11 @@ type Node struct {
 	Config *contract.Schema
 	With   *Template // never nil; an empty object when absent
 	Input  *Template // nil: the node receives its upstream outputs keyed by id
-	Needs  []string
-	When   *Expr // nil: always
-	RunIf  RunIf
+	// InputPos is the position of the node's `input` key (zero when it has none).
+	InputPos Pos
+	Needs    []string
+	When     *Expr // nil: always
+	RunIf    RunIf
 	// Foreach, when set, runs the node once per item of the list it evaluates to.
 	Foreach            *Template
 	ForeachConcurrency int

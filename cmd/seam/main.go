@@ -87,6 +87,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newTypesCmd(e),
 		newGraphCmd(e),
 		newCompatCmd(e),
+		newLintCmd(e),
 	)
 	return root
 }

@@ -15,9 +15,12 @@ func TestRunExamples(t *testing.T) {
 		stdout []string // substrings
 	}
 	wants := map[string]want{
-		"hello.yaml":     {0, []string{"✓ echo", " success in ", `said: "greet said: hello, world\n"`}},
-		"fan-in.yaml":    {0, []string{"! west", " warn in ", "total: 9"}},
-		"transform.yaml": {0, []string{"✓ revenue", " success in ", `report: "ada: 32, bob: 35.5"`}},
+		"hello.yaml":           {0, []string{"✓ echo", " success in ", `said: "greet said: hello, world\n"`}},
+		"fan-in.yaml":          {0, []string{"! west", " warn in ", "total: 9"}},
+		"transform.yaml":       {0, []string{"✓ revenue", " success in ", `report: "ada: 32, bob: 35.5"`}},
+		"lint-compatible.yaml": {0, []string{"✓ report", " success in ", `report: "bug scored 7 of 10"`}},
+		// Run anyway, the edge seam lint rejects fails at run time on prioritise's contract.input.
+		"lint-incompatible.yaml": {1, []string{"✗ prioritise", "/priority: missing required field: priority", " failed in "}},
 		"broken-contract.yaml": {1, []string{
 			"✗ classify  failed",
 			"    /data/label: field 'data.label' is required\n",
