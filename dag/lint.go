@@ -586,7 +586,7 @@ func (l *linter) check(comp *contract.Compiler, n *Node, s shape) []Finding {
 		f.Hint = fmt.Sprintf("make %s required in %s's output contract, or put a transform node between them.", quoteField(field), who)
 	case contract.RuleType:
 		f.Code = CodeLintType
-		why = fmt.Sprintf("%s may produce %s for %s, a type %s does not accept.", who, describeValue(valueAt(res.Witness, res.Path)), fieldOrValue(field), n.ID)
+		why = fmt.Sprintf("%s may produce %s for %s, a type %s does not accept.", who, describe(valueAt(res.Witness, res.Path)), fieldOrValue(field), n.ID)
 		f.Hint = fmt.Sprintf("make the types of %s agree in both contracts, or put a transform node between them.", fieldOrValue(field))
 	default:
 		f.Code = CodeLintConstraint
@@ -675,24 +675,6 @@ func valueAt(v any, ptr string) any {
 		}
 	}
 	return v
-}
-
-func describeValue(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case json.Number, float64, int, int64:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("a %T", v)
 }
 
 // producersAt names the producers of the part of the input template at ptr: the deepest

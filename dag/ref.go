@@ -393,7 +393,7 @@ func describe(v any) string {
 		return "a boolean"
 	case string:
 		return "a string"
-	case json.Number:
+	case json.Number, float64, int, int64:
 		return "a number"
 	case map[string]any:
 		return "an object"
