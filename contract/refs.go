@@ -121,27 +121,3 @@ func fragmentPointer(frag string) string {
 	}
 	return strings.Join(toks, "/")
 }
-
-// pointer builds a JSON Pointer (RFC 6901) from unescaped tokens.
-func pointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
-	}
-	return b.String()
-}
-
-func escapeToken(t string) string {
-	if !strings.ContainsAny(t, "~/") {
-		return t
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
-}
-
-func unescapeToken(t string) string {
-	if !strings.Contains(t, "~") {
-		return t
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-}

@@ -371,22 +371,7 @@ func (f *flattener) types(e *jsonschema.ValidationError, k *kind.Type) []string 
 // schemaValue is the value of keyword kw in the schema that reported e, nil if not found.
 func (f *flattener) schemaValue(e *jsonschema.ValidationError, kw string) any {
 	doc, frag := splitURL(e.SchemaURL)
-	v := f.s.docs[doc]
-	for _, t := range strings.Split(fragmentPointer(frag)+"/"+kw, "/")[1:] {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[unescapeToken(t)]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
+	return ValueAt(f.s.docs[doc], fragmentPointer(frag)+"/"+escapeToken(kw))
 }
 
 func ratText(r *big.Rat) string {

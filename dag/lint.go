@@ -498,7 +498,7 @@ func resolveLocal(root any, ref string) (any, bool) {
 		return nil, false
 	}
 	v := root
-	for _, t := range pointerTokens(ref[1:]) {
+	for _, t := range contract.PointerTokens(ref[1:]) {
 		switch x := v.(type) {
 		case map[string]any:
 			c, ok := x[t]
@@ -586,11 +586,11 @@ func (l *linter) check(comp *contract.Compiler, n *Node, s shape) []Finding {
 		f.Hint = fmt.Sprintf("make %s required in %s's output contract, or put a transform node between them.", quoteField(field), who)
 	case contract.RuleType:
 		f.Code = CodeLintType
-		why = fmt.Sprintf("%s may produce %s for %s, a type %s does not accept.", who, describe(valueAt(res.Witness, res.Path)), fieldOrValue(field), n.ID)
+		why = fmt.Sprintf("%s may produce %s for %s, a type %s does not accept.", who, describe(contract.ValueAt(res.Witness, res.Path)), fieldOrValue(field), n.ID)
 		f.Hint = fmt.Sprintf("make the types of %s agree in both contracts, or put a transform node between them.", fieldOrValue(field))
 	default:
 		f.Code = CodeLintConstraint
-		w, _ := json.Marshal(valueAt(res.Witness, res.Path))
+		w, _ := json.Marshal(contract.ValueAt(res.Witness, res.Path))
 		why = fmt.Sprintf("%s may produce %s for %s, which %s's constraints reject.", who, w, fieldOrValue(field), n.ID)
 		f.Hint = fmt.Sprintf("narrow %s in %s's output contract to fit %s's contract.input, or widen that contract.", fieldOrValue(field), who, n.ID)
 	}
@@ -608,7 +608,7 @@ var crossField = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else"
 // exactly known, and the consumer's contract judges that field on its own, so whatever the
 // other fields really hold, the witness's value of that field is still rejected.
 func trustedDespite(n *Node, s shape, ptr string) bool {
-	toks := pointerTokens(ptr)
+	toks := contract.PointerTokens(ptr)
 	if n.Input.kind != tmplObject || len(toks) == 0 || slices.Contains(s.inexactKeys, toks[0]) {
 		return false
 	}
@@ -626,7 +626,7 @@ func trustedDespite(n *Node, s shape, ptr string) bool {
 
 // fieldName turns a JSON Pointer into a dotted field name; empty gives def.
 func fieldName(ptr, def string) string {
-	toks := pointerTokens(ptr)
+	toks := contract.PointerTokens(ptr)
 	if len(toks) == 0 {
 		return def
 	}
@@ -647,41 +647,11 @@ func fieldOrValue(f string) string {
 	return "'" + f + "'"
 }
 
-func pointerTokens(ptr string) []string {
-	if ptr == "" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	for i, t := range toks {
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return toks
-}
-
-// valueAt is the part of v at the JSON Pointer ptr, or nil.
-func valueAt(v any, ptr string) any {
-	for _, t := range pointerTokens(ptr) {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil
-			}
-			v = x[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
 // producersAt names the producers of the part of the input template at ptr: the deepest
 // template part the pointer reaches. missing is set when the pointer names a key or element
 // that an input mapping or list does not have.
 func producersAt(t *Template, ptr string) (ps []string, missing bool) {
-	for _, tok := range pointerTokens(ptr) {
+	for _, tok := range contract.PointerTokens(ptr) {
 		var next *Template
 		switch t.kind {
 		case tmplObject:

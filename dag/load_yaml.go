@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // deref follows an alias to the node it names.
@@ -228,8 +230,7 @@ func walk(n, key *yaml.Node, ptr string) (val, valKey *yaml.Node, complete bool)
 	if ptr == "" {
 		return val, valKey, true
 	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for _, tok := range contract.PointerTokens(ptr) {
 		switch val.Kind {
 		case yaml.MappingNode:
 			found := false

@@ -1,0 +1,65 @@
+package contract
+
+import (
+	"strconv"
+	"strings"
+)
+
+// JSON Pointers (RFC 6901) name places in instances (Violation.Pointer) and in schemas; this
+// file is seam's one implementation of them.
+
+// pointer builds a JSON Pointer from unescaped tokens.
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(t))
+	}
+	return b.String()
+}
+
+func escapeToken(t string) string {
+	if !strings.ContainsAny(t, "~/") {
+		return t
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+}
+
+func unescapeToken(t string) string {
+	if !strings.Contains(t, "~") {
+		return t
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+}
+
+// PointerTokens splits a JSON Pointer into its unescaped tokens; "" (the whole document) has
+// none.
+func PointerTokens(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, t := range toks {
+		toks[i] = unescapeToken(t)
+	}
+	return toks
+}
+
+// ValueAt returns the part of the JSON value v that ptr designates, or nil when there is none.
+func ValueAt(v any, ptr string) any {
+	for _, t := range PointerTokens(ptr) {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[t]
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil
+			}
+			v = x[i]
+		default:
+			return nil
+		}
+	}
+	return v
+}
