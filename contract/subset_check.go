@@ -72,16 +72,22 @@ func shapeKey(s shape) string {
 	return strings.Join(slices.Compact(keys), "&")
 }
 
+// splitFirst takes s's first anyOf/oneOf group out of it: the group, and s without it.
+func splitFirst(s shape) (group, shape) {
+	g := s.groups[0]
+	rest := s
+	rest.groups = slices.Clone(s.groups[1:])
+	rest.splits++
+	// Split-away groups are marked in the key: the shape no longer holds them.
+	rest.keys = append(slices.Clone(s.keys), "-"+g.branches[0].key)
+	return g, rest
+}
+
 func (c *checker) splitProducer(a, b shape, depth int) Result {
 	if a.splits+b.splits >= maxSplits {
 		return unknown("", "too many nested anyOf/oneOf alternatives to compare")
 	}
-	g := a.groups[0]
-	rest := a
-	rest.groups = slices.Clone(a.groups[1:])
-	rest.splits++
-	// Split-away groups are marked in the key: the shape no longer holds them.
-	rest.keys = append(slices.Clone(a.keys), "-"+g.branches[0].key)
+	g, rest := splitFirst(a)
 	var first *Result
 	for _, br := range g.branches {
 		// For oneOf this drops the "only one" condition, which widens a: still sound.
@@ -105,11 +111,7 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 	if a.splits+b.splits >= maxSplits {
 		return unknown("", "too many nested anyOf/oneOf alternatives to compare")
 	}
-	g := b.groups[0]
-	rest := b
-	rest.groups = slices.Clone(b.groups[1:])
-	rest.splits++
-	rest.keys = append(slices.Clone(b.keys), "-"+g.branches[0].key)
+	g, rest := splitFirst(b)
 	branches := make([]shape, len(g.branches))
 	for i, br := range g.branches {
 		branches[i] = flatten([]node{br}, false)

@@ -397,16 +397,7 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 		}
 		return json.Number(strconv.Itoa(n))
 	case "string":
-		lo, hi := 0, 8
-		if n, ok := smallInt(m["minLength"]); ok {
-			lo = n
-		}
-		if n, ok := smallInt(m["maxLength"]); ok {
-			hi = n
-		}
-		if hi < lo {
-			hi = lo
-		}
+		lo, hi := sizeRange(m, "minLength", "maxLength", 8)
 		const alphabet = "ab@.:-1 x"
 		var sb strings.Builder
 		for range lo + rnd.IntN(hi-lo+1) {
@@ -431,16 +422,7 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 		}
 		return out
 	case "array":
-		lo, hi := 0, 4
-		if n, ok := smallInt(m["minItems"]); ok {
-			lo = n
-		}
-		if n, ok := smallInt(m["maxItems"]); ok {
-			hi = n
-		}
-		if hi < lo {
-			hi = lo
-		}
+		lo, hi := sizeRange(m, "minItems", "maxItems", 4)
 		out := []any{}
 		for range lo + rnd.IntN(hi-lo+1) {
 			out = append(out, generate(rnd, m["items"], root, depth+1))
@@ -448,6 +430,18 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 		return out
 	}
 	return randomValue(rnd, depth)
+}
+
+// sizeRange reads a length range from schema m's minKey and maxKey, defaulting to 0..hi.
+func sizeRange(m map[string]any, minKey, maxKey string, hi int) (int, int) {
+	lo := 0
+	if n, ok := smallInt(m[minKey]); ok {
+		lo = n
+	}
+	if n, ok := smallInt(m[maxKey]); ok {
+		hi = n
+	}
+	return lo, max(hi, lo)
 }
 
 func anyList(v any) []any {
