@@ -57,6 +57,11 @@ type RunOptions struct {
 	RunID string
 	// OutputLimit bounds each node's output in bytes; 0 means nodes.DefaultOutputLimit.
 	OutputLimit int64
+	// Recorder, when not nil, persists the run as it happens.
+	Recorder Recorder
+	// Reuse holds, by node id, outputs of an earlier run (a resume): a node whose key is
+	// unchanged is settled with that output instead of running.
+	Reuse map[string]Reused
 }
 
 // Observer watches a run. Event is called from the engine's scheduler goroutine, one call at a

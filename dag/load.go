@@ -3,6 +3,8 @@ package dag
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -188,8 +190,10 @@ func (l *loader) load(ctx context.Context) *DAG {
 	if !ok {
 		return nil
 	}
+	sum := sha256.Sum256(l.src)
 	d := &DAG{
 		File:        l.file,
+		Hash:        hex.EncodeToString(sum[:]),
 		Dir:         l.dir,
 		Version:     1,
 		Concurrency: defaultConcurrency,
@@ -653,6 +657,7 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 		Timeout:  d.Defaults.Timeout,
 		With:     LiteralTemplate(map[string]any{}),
 	}
+	n.Hash = nodeHash(id, val)
 	src := &nodeSource{}
 	what := fmt.Sprintf("node %q", id)
 	fs := l.fields(val, what, nodeKeys, nodeKeyAliases)
@@ -852,4 +857,16 @@ func (l *loader) outputs(f field, d *DAG) []Output {
 		outs = append(outs, Output{Name: k.Value, Pos: l.pos(k), Value: l.template(v)})
 	}
 	return outs
+}
+
+// nodeHash identifies a node's definition: its id and its YAML re-encoded, so that comments
+// and layout do not count.
+func nodeHash(id string, val *yaml.Node) string {
+	h := sha256.New()
+	h.Write([]byte(id))
+	h.Write([]byte{0})
+	enc := yaml.NewEncoder(h)
+	_ = enc.Encode(val) // a parsed node always encodes; writes to a hash never fail
+	_ = enc.Close()
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -12,6 +12,7 @@ import (
 // DAG is a loaded, checked DAG file.
 type DAG struct {
 	File        string // path as given to Load
+	Hash        string // hex SHA-256 of the file's bytes
 	Dir         string // directory relative paths resolve against
 	Version     int
 	Name        string
@@ -79,6 +80,9 @@ type Node struct {
 	Effective *contract.Schema
 	// Deps are the ids this node depends on (references and needs), in file order.
 	Deps []string
+	// Hash identifies the node's definition (its YAML, re-encoded): a resume reuses an
+	// output only from a node defined the same way.
+	Hash string
 }
 
 // Output is one entry of the DAG's outputs.

@@ -1,0 +1,71 @@
+package dag
+
+import (
+	"context"
+	"time"
+
+	"github.com/seam-dag/seam/contract"
+)
+
+// Recorder persists a run while it happens; the run store implements it. The engine calls it
+// from its scheduler goroutine only, one call at a time. An error from BeginRun stops the run
+// before any node starts; an error from RecordAttempts fails the nodes of that batch (their
+// outputs are not handed on, since a crash could lose them).
+type Recorder interface {
+	// BeginRun is called once, before any node starts.
+	BeginRun(ctx context.Context, run RunRecord) error
+	// RecordAttempts records attempts that have just finished, in the order they finished.
+	// The engine calls it before any of their outputs is handed downstream, so once it has
+	// returned a crash loses nothing a dependent has seen. A batch holds every attempt that
+	// finished since the previous call, so a store can write it in one transaction.
+	RecordAttempts(ctx context.Context, batch []AttemptRecord) error
+	// FinishRun records the run's final state.
+	FinishRun(ctx context.Context, res *RunResult) error
+}
+
+// RunRecord describes a run as it starts.
+type RunRecord struct {
+	ID       string
+	DAG      string // the DAG's name
+	File     string
+	FileHash string // DAG.Hash
+	Params   map[string]any
+	Started  time.Time
+	// Resumed is set when the run continues an earlier one under the same id (RunOptions.Reuse).
+	Resumed bool
+}
+
+// AttemptRecord is one finished attempt of one node (or of one foreach item).
+type AttemptRecord struct {
+	RunID string
+	Node  string
+	Type  string
+	// Attempt counts the node's tries from 1, retries and repairs included. For a foreach
+	// node the per-item attempts are recorded with Item ≥ 0, and the node's combined output
+	// as one more record with Item -1.
+	Attempt int
+	Item    int
+	Status  NodeStatus // passed, warned, failed or canceled: this attempt's outcome
+	// Final is set on the attempt that decided the node's status.
+	Final bool
+	// Repaired is set when the attempt passed after violations were fed back to the node.
+	Repaired bool
+	// Reused is set when a resume reused an earlier run's output instead of running the node.
+	Reused bool
+	// Key identifies what the attempt ran: the node's definition and its resolved `with` and
+	// input. A resume reuses a passed output only when the key is unchanged.
+	Key        string
+	Output     []byte // the output as the node printed it; nil when there was none
+	Violations []contract.Violation
+	Reason     string
+	Error      string
+	Log        string
+	Started    time.Time
+	Ended      time.Time
+}
+
+// Reused is an output of an earlier run that a resume may hand on without running its node.
+type Reused struct {
+	Key    string // the AttemptRecord.Key it was produced under
+	Output []byte
+}
