@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
+	mrand "math/rand/v2"
 	"strings"
 	"time"
 
@@ -77,6 +79,7 @@ type EventKind string
 const (
 	NodeStarted  EventKind = "node_started"  // Type.Run is about to be called
 	NodeFinished EventKind = "node_finished" // the node reached a final status (it may never have started)
+	NodeRetrying EventKind = "node_retrying" // an attempt failed and another follows; Reason says why
 )
 
 // Event is one change of a node's state.
@@ -100,6 +103,9 @@ type RunResult struct {
 	Outputs map[string]any `json:"outputs,omitempty"`
 	// OutputErrors says why an output could not be evaluated, by output name.
 	OutputErrors map[string]string `json:"output_errors,omitempty"`
+	// Error is set when the run store failed: the run stopped, since nothing more could be
+	// handed on safely.
+	Error string `json:"error,omitempty"`
 }
 
 // NodeResult is the record of one node within a run.
@@ -113,7 +119,13 @@ type NodeResult struct {
 	Summary string `json:"summary,omitempty"`
 	// Output is the decoded output, kept even when it broke its contract (then it was not
 	// handed downstream).
-	Output     any                  `json:"output,omitempty"`
+	Output any `json:"output,omitempty"`
+	// Attempts counts the tries (for foreach, of all items together); 0 when it never ran.
+	Attempts int `json:"attempts,omitempty"`
+	// Repaired is set when the output met its contract after violations were fed back.
+	Repaired bool `json:"repaired,omitempty"`
+	// Reused is set when a resume handed on an earlier run's output instead of running.
+	Reused     bool                 `json:"reused,omitempty"`
 	Violations []contract.Violation `json:"violations,omitempty"`
 	Error      string               `json:"error,omitempty"`
 	Log        string               `json:"log,omitempty"` // e.g. an excerpt of exec's stderr
@@ -207,6 +219,35 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Recorder != nil {
+		err := opts.Recorder.BeginRun(ctx, RunRecord{
+			ID: opts.RunID, DAG: d.Name, File: d.File, FileHash: d.Hash, Params: params,
+			Started: now, Resumed: opts.Reuse != nil,
+		})
+		if err != nil {
+			return nil, fmt.Errorf("run %s: record the run: %w", d.Name, err)
+		}
+	}
 	r.run(ctx)
+	if opts.Recorder != nil {
+		// The run's end is recorded even when ctx was canceled: canceled is a state too.
+		if err := opts.Recorder.FinishRun(context.WithoutCancel(ctx), r.res); err != nil && r.res.Error == "" {
+			r.res.Error = "run store: " + err.Error()
+		}
+	}
 	return r.res, nil
+}
+
+// backoff is the wait before retry n (1-based): backoff × factor^(n-1), at most max_backoff,
+// with jitter so that nodes failing together do not retry in lockstep. The wait is drawn
+// from [d/2, d).
+func backoff(p Retry, n int) time.Duration {
+	if p.Backoff <= 0 {
+		return 0
+	}
+	d := float64(p.Backoff) * math.Pow(max(p.Factor, 1), float64(n-1))
+	if p.MaxBackoff > 0 && d > float64(p.MaxBackoff) {
+		d = float64(p.MaxBackoff)
+	}
+	return time.Duration(d/2 + mrand.Float64()*d/2)
 }

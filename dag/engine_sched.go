@@ -2,9 +2,13 @@ package dag
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,19 +32,67 @@ type runner struct {
 	dependents, dtStart []int32
 	waiting             []int32 // dependencies of each node not finished yet
 	ready               []int32 // FIFO of nodes whose dependencies finished and that may run
+	runnable            []*unit // FIFO of attempts to start: first tries, retries, items
 	settled             []int32 // work list of nodes that just reached a final status
 	// handed holds, by node index, the outputs handed downstream (nil: none), the same values
 	// as scope.Outputs: the default input reads them without hashing ids.
-	handed               []any
+	handed []any
+	// keyed is set when attempts need keys (a recorder or a resume); handedHash then holds,
+	// by node index, the hash of the output handed on, and paramsHash that of the params.
+	keyed      bool
+	handedHash [][sha256.Size]byte
+
 	running, concurrency int
 	// stopped is set once the run's context is done: from then on no node is started and
 	// nodes not started are canceled rather than skipped.
 	stopped bool
+	// Retries wait for their backoff on timers that send the unit to due; quit releases
+	// timers firing after the scheduler is gone.
+	due    chan *unit
+	quit   chan struct{}
+	timers map[*unit]*time.Timer
+
+	// records are attempts not yet given to the recorder; flush hands them over before any
+	// output is handed downstream.
+	records  []AttemptRecord
+	cancel   context.CancelFunc
+	storeErr error
 }
 
-// job is one node attempt handed to a worker.
+// nodeRun is a node that started: one unit, or one per foreach item.
+type nodeRun struct {
+	idx   int32
+	key   string
+	units []*unit
+	next  int // foreach: the next unit to release
+	left  int // units without a final attempt
+}
+
+// unit is what runs attempt by attempt: a node, or one item of a foreach node.
+type unit struct {
+	nr       *nodeRun
+	item     int // -1 without foreach
+	call     *nodes.Call
+	attempts int
+	retries  int
+	repairs  int
+	// The final attempt, once there is one.
+	done       bool
+	status     NodeStatus
+	output     any // decoded; kept even when it broke the contract
+	raw        []byte
+	valid      bool
+	violations []contract.Violation
+	reason     string
+	err        string
+	log        string
+	started    time.Time
+	ended      time.Time
+}
+
+// job is one attempt handed to a worker.
 type job struct {
-	idx     int32
+	u       *unit
 	node    *Node
 	call    *nodes.Call
 	timeout time.Duration
@@ -49,15 +101,17 @@ type job struct {
 // attempt is what a worker hands back: the attempt's outcome, its output already parsed and
 // validated (schemas are safe for concurrent use, so that work is spread over the workers).
 type attempt struct {
-	idx        int32
+	u          *unit
 	started    time.Time
 	ended      time.Time
+	raw        []byte
 	output     any
 	valid      bool // output parsed and met the effective contract
 	violations []contract.Violation
 	log        string
 	err        error
 	reason     string // set when the attempt failed before its output could be judged
+	timedOut   bool
 	canceled   bool
 }
 
@@ -84,6 +138,13 @@ func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*
 		waiting:     make([]int32, n),
 		handed:      make([]any, n),
 		concurrency: max(d.Concurrency, 1),
+		due:         make(chan *unit),
+		quit:        make(chan struct{}),
+		timers:      make(map[*unit]*time.Timer),
+		keyed:       opts.Recorder != nil || opts.Reuse != nil,
+	}
+	if r.keyed {
+		r.handedHash = make([][sha256.Size]byte, n)
 	}
 	index := make(map[string]int32, n)
 	for i, node := range d.Nodes {
@@ -124,7 +185,9 @@ func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*
 
 // run schedules every node and fills r.res.
 func (r *runner) run(ctx context.Context) {
-	workers := min(r.concurrency, len(r.d.Nodes))
+	ctx, r.cancel = context.WithCancel(ctx)
+	defer r.cancel()
+	workers := r.concurrency
 	// Buffered so that handing out a job never waits for a worker to wake: at most
 	// concurrency jobs are ever outstanding.
 	jobs := make(chan job, workers)
@@ -144,32 +207,59 @@ func (r *runner) run(ctx context.Context) {
 		}
 	}
 	done := ctx.Done()
+	batch := make([]attempt, 0, workers)
 	for {
 		r.stopped = ctx.Err() != nil
 		// The running count is the semaphore: a job is sent only while a worker is free.
-		for r.running < r.concurrency && len(r.ready) > 0 && !r.stopped {
+		for r.running < r.concurrency && !r.stopped {
+			if len(r.runnable) > 0 {
+				u := r.runnable[0]
+				r.runnable = r.runnable[1:]
+				r.running++
+				jobs <- r.job(u)
+				continue
+			}
+			if len(r.ready) == 0 {
+				break
+			}
 			i := r.ready[0]
 			r.ready = r.ready[1:]
-			if j, ok := r.prepare(i); ok {
-				r.running++
-				jobs <- j
-			}
+			r.prepare(ctx, i)
 		}
-		if r.running == 0 && (len(r.ready) == 0 || r.stopped) {
+		if r.running == 0 && len(r.timers) == 0 && (r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
 		select {
 		case a := <-results:
-			r.running--
+			// Attempts that finished together are recorded in one batch.
+			batch = append(batch[:0], a)
+			for more := true; more; {
+				select {
+				case a := <-results:
+					batch = append(batch, a)
+				default:
+					more = false
+				}
+			}
+			r.running -= len(batch)
 			// An attempt ended by the cancel can arrive before done is seen: its dependents
 			// must then be canceled with the run, not skipped.
 			r.stopped = ctx.Err() != nil
-			r.finish(a)
+			r.finish(ctx, batch)
+		case u := <-r.due:
+			delete(r.timers, u)
+			r.runnable = append(r.runnable, u)
 		case <-done:
 			// Running nodes see their contexts cancelled; keep collecting their attempts.
+			// Retries waiting for their backoff will not run.
 			done = nil
+			for u, t := range r.timers {
+				t.Stop()
+				delete(r.timers, u)
+			}
 		}
 	}
+	close(r.quit)
 	close(jobs)
 	wg.Wait()
 
@@ -178,74 +268,138 @@ func (r *runner) run(ctx context.Context) {
 			r.mark(int32(i), NodeCanceled, "the run was canceled")
 		}
 	}
+	r.flush(ctx)
 	r.conclude(ctx)
 }
 
-// prepare resolves node i's condition, configuration and input. It returns the job to run,
-// or false when the node was settled without running (skipped or failed).
-func (r *runner) prepare(i int32) (job, bool) {
+// prepare resolves node i's condition, configuration and input, and queues its first
+// attempt (or its items' first attempts), unless it settles without running: skipped,
+// failed, or reused from an earlier run.
+func (r *runner) prepare(ctx context.Context, i int32) {
 	node := r.d.Nodes[i]
 	nr := &r.res.Nodes[i]
-	fail := func(reason string, err error, vs []contract.Violation) (job, bool) {
+	run := &nodeRun{idx: i}
+	if r.keyed {
+		run.key = r.key(i)
+	}
+	fail := func(reason string, err error, vs []contract.Violation) {
 		nr.Started = time.Now()
 		if err != nil {
 			nr.Error = err.Error()
 		}
 		nr.Violations = vs
+		// Recorded as an attempt that never ran, so that the store can explain it.
+		r.records = append(r.records, AttemptRecord{
+			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
+			Status: NodeFailed, Final: true, Key: run.key, Violations: vs, Reason: reason, Error: nr.Error,
+			Started: nr.Started, Ended: time.Now(),
+		})
 		r.settle(i, NodeFailed, reason)
-		return job{}, false
 	}
 	if node.When != nil {
 		ok, err := node.When.Bool(&r.scope)
 		if err != nil {
-			return fail("when could not be evaluated: "+err.Error(), err, nil)
+			fail("when could not be evaluated: "+err.Error(), err, nil)
+			return
 		}
 		if !ok {
 			r.settle(i, NodeSkipped, "when was false")
-			return job{}, false
+			return
 		}
 	}
-	if node.Foreach != nil {
-		return fail("foreach is not supported yet", nil, nil)
+	if prev, ok := r.opts.Reuse[node.ID]; ok && prev.Key == run.key && r.reuse(ctx, i, prev) {
+		return
 	}
+	if node.Foreach == nil {
+		call, reason, err, vs := r.call(i, node)
+		if reason != "" {
+			fail(reason, err, vs)
+			return
+		}
+		run.units = []*unit{{nr: run, item: -1, call: call}}
+	} else {
+		list, reason := r.items(node)
+		if reason != "" {
+			fail(reason, nil, nil)
+			return
+		}
+		run.units = make([]*unit, len(list))
+		for k, item := range list {
+			r.scope.Item, r.scope.Index, r.scope.HasItem = item, k, true
+			call, reason, err, vs := r.call(i, node)
+			if reason != "" {
+				r.scope.Item, r.scope.Index, r.scope.HasItem = nil, 0, false
+				fail(fmt.Sprintf("item %d: %s", k, reason), err, prefix(vs, fmt.Sprintf("/%d", k)))
+				return
+			}
+			run.units[k] = &unit{nr: run, item: k, call: call}
+		}
+		r.scope.Item, r.scope.Index, r.scope.HasItem = nil, 0, false
+	}
+	run.left = len(run.units)
+	nr.Status, nr.Started = NodeRunning, time.Now()
+	r.emit(NodeStarted, i)
+	if len(run.units) == 0 {
+		// foreach over an empty list: nothing to run, an empty result.
+		r.combine(run)
+		r.flush(ctx)
+		r.apply(run)
+		return
+	}
+	r.release(run)
+}
+
+// call resolves node's `with` and input in the current scope and checks them. When they cannot
+// be used it returns why, instead of a call.
+func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contract.Violation) {
 	w, err := node.With.Eval(&r.scope)
 	if err != nil {
-		return fail("with could not be resolved: "+err.Error(), err, nil)
+		return nil, "with could not be resolved: " + err.Error(), err, nil
 	}
 	with, ok := w.(map[string]any)
 	if !ok {
-		return fail(fmt.Sprintf("with resolved to %s, not an object", jsonKind(w)), nil, nil)
+		return nil, fmt.Sprintf("with resolved to %s, not an object", jsonKind(w)), nil, nil
 	}
 	// A literal `with` was checked against the config schema when the DAG loaded; only one
 	// holding references can break it now.
 	if _, literal := node.With.Literal(); !literal && node.Config != nil {
 		if vs := node.Config.Validate(with, r.opts.Lang); len(vs) > 0 {
-			return fail("with breaks the config schema of "+node.Type.Name(), nil, vs)
+			return nil, "with breaks the config schema of " + node.Type.Name(), nil, vs
 		}
 	}
 	input, err := r.input(i, node)
 	if err != nil {
-		return fail("input could not be resolved: "+err.Error(), err, nil)
+		return nil, "input could not be resolved: " + err.Error(), err, nil
 	}
 	if node.InputContract != nil {
 		if vs := node.InputContract.Validate(input, r.opts.Lang); len(vs) > 0 {
-			return fail("input breaks its contract", nil, vs)
+			return nil, "input breaks its contract", nil, vs
 		}
 	}
-	nr.Status, nr.Started = NodeRunning, time.Now()
-	r.emit(NodeStarted, i)
-	return job{
-		idx:     i,
-		node:    node,
-		timeout: node.Timeout, // the loader applied defaults.timeout
-		call: &nodes.Call{
-			Node:        node.ID,
-			With:        with,
-			Input:       input,
-			Dir:         r.d.Dir,
-			OutputLimit: r.opts.OutputLimit,
-		},
-	}, true
+	return &nodes.Call{
+		Node:        node.ID,
+		With:        with,
+		Input:       input,
+		Dir:         r.d.Dir,
+		OutputLimit: r.opts.OutputLimit,
+	}, "", nil, nil
+}
+
+// items evaluates a foreach node's list, or says why it cannot be run over.
+func (r *runner) items(node *Node) ([]any, string) {
+	v, err := node.Foreach.Eval(&r.scope)
+	if err != nil {
+		return nil, "foreach could not be resolved: " + err.Error()
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Sprintf("foreach resolved to %s, not a list", jsonKind(v))
+	}
+	if len(list) > node.MaxItems {
+		return nil, fmt.Sprintf("foreach has %d items, more than max_items (%d); raise max_items or split the list",
+			len(list), node.MaxItems)
+	}
+	return list, ""
 }
 
 // input is node i's input: its `input` template resolved, or else an object of its
@@ -265,10 +419,34 @@ func (r *runner) input(i int32, node *Node) (any, error) {
 	return in, nil
 }
 
+// release queues the first attempts of a node's units, as many as its foreach concurrency
+// allows (all of one for a plain node).
+func (r *runner) release(run *nodeRun) {
+	limit := r.d.Nodes[run.idx].ForeachConcurrency
+	for run.next < len(run.units) && (run.next-(len(run.units)-run.left)) < max(limit, 1) {
+		r.runnable = append(r.runnable, run.units[run.next])
+		run.next++
+	}
+}
+
+// job prepares the next attempt of u.
+func (r *runner) job(u *unit) job {
+	node := r.d.Nodes[u.nr.idx]
+	u.attempts++
+	u.call.Attempt = u.attempts
+	u.call.Env = u.call.Env[:0]
+	u.call.Env = append(u.call.Env, fmt.Sprintf("SEAM_ATTEMPT=%d", u.attempts))
+	if len(u.call.Violations) > 0 {
+		b, _ := json.Marshal(u.call.Violations) // violations are strings only
+		u.call.Env = append(u.call.Env, "SEAM_VIOLATIONS="+string(b))
+	}
+	return job{u: u, node: node, call: u.call, timeout: node.Timeout}
+}
+
 // work runs one attempt on a worker goroutine: the node's Run under its timeout, then the
 // output's parsing and validation.
 func work(ctx context.Context, j job, lang string) attempt {
-	a := attempt{idx: j.idx, started: time.Now()}
+	a := attempt{u: j.u, started: time.Now()}
 	nctx, cancel := ctx, context.CancelFunc(func() {})
 	if j.timeout > 0 {
 		nctx, cancel = context.WithTimeout(ctx, j.timeout)
@@ -282,7 +460,7 @@ func work(ctx context.Context, j job, lang string) attempt {
 	case err != nil && ctx.Err() != nil:
 		a.canceled, a.err = true, err
 	case err != nil && errors.Is(nctx.Err(), context.DeadlineExceeded):
-		a.err, a.reason = err, fmt.Sprintf("timed out after %s", j.timeout)
+		a.err, a.reason, a.timedOut = err, fmt.Sprintf("timed out after %s", j.timeout), true
 	case err != nil:
 		a.err, a.reason = err, err.Error()
 	case res == nil:
@@ -292,6 +470,7 @@ func work(ctx context.Context, j job, lang string) attempt {
 		a.err = &nodes.OutputLimitError{Limit: j.call.OutputLimit}
 		a.reason = a.err.Error()
 	default:
+		a.raw = res.Output
 		a.judge(res.Output, j.node.Effective, lang)
 	}
 	a.ended = time.Now()
@@ -336,39 +515,377 @@ func excerpt(b []byte) string {
 	return string(b[:limit]) + "…"
 }
 
-// finish records a worker's attempt and hands a valid output downstream.
-func (r *runner) finish(a attempt) {
-	nr := &r.res.Nodes[a.idx]
-	nr.Started, nr.Ended = a.started, a.ended
-	nr.Log = a.log
-	if a.err != nil {
-		nr.Error = a.err.Error()
+// finish takes a batch of finished attempts: it decides for each whether another attempt
+// follows, records them all, and only then hands the outputs of finished nodes downstream.
+func (r *runner) finish(ctx context.Context, batch []attempt) {
+	var finished []*nodeRun
+	type retrying struct {
+		u   *unit
+		why string
 	}
-	nr.Output = a.output
-	nr.Violations = a.violations
+	var retry []retrying
+	for _, a := range batch {
+		u := a.u
+		node := r.d.Nodes[u.nr.idx]
+		status, final, delay := r.decide(node, u, a)
+		rec := AttemptRecord{
+			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: u.attempts, Item: u.item,
+			Status: status, Final: final && u.item < 0, Key: u.nr.key, Output: a.raw,
+			Violations: a.violations, Reason: a.reason, Log: a.log, Started: a.started, Ended: a.ended,
+		}
+		if a.err != nil {
+			rec.Error = a.err.Error()
+		}
+		if u.started.IsZero() {
+			u.started = a.started
+		}
+		if !final {
+			r.records = append(r.records, rec)
+			u.call.Violations = a.violations
+			if a.valid {
+				u.call.Violations = nil
+			}
+			r.retryAfter(u, delay)
+			why := a.reason
+			if why == "" {
+				why = "output breaks its contract"
+			}
+			retry = append(retry, retrying{u, why})
+			continue
+		}
+		u.done, u.status, u.output, u.raw, u.valid = true, status, a.output, a.raw, a.valid
+		u.violations, u.reason, u.log, u.ended = a.violations, a.reason, a.log, a.ended
+		u.err = rec.Error
+		rec.Repaired = u.repairs > 0 && a.valid
+		r.records = append(r.records, rec)
+		u.nr.left--
+		if u.item >= 0 && u.nr.left > 0 {
+			r.release(u.nr)
+			continue
+		}
+		if u.item >= 0 {
+			r.combine(u.nr)
+		}
+		finished = append(finished, u.nr)
+	}
+	r.flush(ctx)
+	for _, rt := range retry {
+		nr := &r.res.Nodes[rt.u.nr.idx]
+		nr.Attempts = max(nr.Attempts, rt.u.attempts)
+		nr.Reason = fmt.Sprintf("attempt %d failed: %s", rt.u.attempts, rt.why)
+		if rt.u.item >= 0 {
+			nr.Reason = fmt.Sprintf("item %d, attempt %d failed: %s", rt.u.item, rt.u.attempts, rt.why)
+		}
+		r.emit(NodeRetrying, rt.u.nr.idx)
+	}
+	for _, run := range finished {
+		r.apply(run)
+	}
+}
+
+// decide classifies attempt a of u: its status, whether it is final, and when not, how long
+// to wait before the next attempt. Repairs (on_invalid.repair) come first for a broken
+// contract, and run at once; retries follow the node's retry policy with its backoff.
+func (r *runner) decide(node *Node, u *unit, a attempt) (NodeStatus, bool, time.Duration) {
+	var kind string
 	switch {
 	case a.canceled:
-		r.settle(a.idx, NodeCanceled, "the run was canceled")
+		return NodeCanceled, true, 0
+	case a.timedOut:
+		kind = "timeout"
 	case a.reason != "":
-		r.settle(a.idx, NodeFailed, a.reason)
+		kind = "error"
 	case !a.valid:
-		r.settle(a.idx, NodeFailed, "output breaks its contract")
+		kind = "contract"
+		if u.repairs < node.Repair && !r.stopped {
+			u.repairs++
+			return NodeFailed, false, 0
+		}
 	default:
-		// Only a validated output crosses the edge, and only now.
-		r.scope.Outputs[r.d.Nodes[a.idx].ID] = a.output
-		r.handed[a.idx] = a.output
 		obj, _ := a.output.(map[string]any) // the standard contract makes it an object
-		summary, _ := obj["summary"].(string)
-		nr.Summary = summary
 		switch obj["status"] {
 		case "pass":
-			r.settle(a.idx, NodePassed, "")
+			return NodePassed, true, 0
 		case "warn":
-			r.settle(a.idx, NodeWarned, "")
-		default: // "fail": the contract allows no other value
-			r.settle(a.idx, NodeFailed, summary)
+			return NodeWarned, true, 0
+		}
+		return NodeFailed, true, 0 // "fail": a node's own verdict is not retried
+	}
+	if r.stopped || u.retries+1 >= node.Retry.Attempts || !contains(node.Retry.On, kind) {
+		return NodeFailed, true, 0
+	}
+	u.retries++
+	return NodeFailed, false, backoff(node.Retry, u.retries)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
 		}
 	}
+	return false
+}
+
+// retryAfter queues u's next attempt once delay has passed.
+func (r *runner) retryAfter(u *unit, delay time.Duration) {
+	if delay <= 0 {
+		r.runnable = append(r.runnable, u)
+		return
+	}
+	r.timers[u] = time.AfterFunc(delay, func() {
+		select {
+		case r.due <- u:
+		case <-r.quit:
+		}
+	})
+}
+
+// combine builds a foreach node's output once every item has a final attempt: the standard
+// output with data.items in input order (a failed item as a failing standard output that
+// says why) and the worst of the items' statuses.
+func (r *runner) combine(run *nodeRun) {
+	node := r.d.Nodes[run.idx]
+	items := make([]any, len(run.units))
+	counts := map[NodeStatus]int{}
+	status := "pass"
+	attempts := 0
+	var vs []contract.Violation
+	var first *unit // the first failed item, for the node's reason
+	for k, u := range run.units {
+		attempts += u.attempts
+		counts[u.status]++
+		switch {
+		case u.valid:
+			items[k] = u.output
+		default:
+			reason := u.reason
+			if reason == "" {
+				reason = "output breaks its contract"
+			}
+			items[k] = map[string]any{"status": "fail", "summary": reason}
+			vs = append(vs, prefix(u.violations, fmt.Sprintf("/data/items/%d", k))...)
+		}
+		switch u.status {
+		case NodeFailed, NodeCanceled:
+			status = "fail"
+			if first == nil {
+				first = u
+			}
+		case NodeWarned:
+			if status == "pass" {
+				status = "warn"
+			}
+		}
+	}
+	summary := fmt.Sprintf("%d items", len(run.units))
+	if len(run.units) == 1 {
+		summary = "1 item"
+	}
+	if len(run.units) > 0 {
+		summary += fmt.Sprintf(": %d passed", counts[NodePassed])
+		if n := counts[NodeWarned]; n > 0 {
+			summary += fmt.Sprintf(", %d warned", n)
+		}
+		if n := counts[NodeFailed] + counts[NodeCanceled]; n > 0 {
+			summary += fmt.Sprintf(", %d failed", n)
+		}
+	}
+	out := map[string]any{"status": status, "summary": summary, "data": map[string]any{"items": items}}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		// Items are decoded JSON, so this cannot happen; fail loudly rather than hand on nothing.
+		panic(fmt.Sprintf("encode foreach output of %s: %v", node.ID, err))
+	}
+	c := &unit{nr: run, item: -1, attempts: attempts, done: true, output: out, raw: raw, valid: true,
+		violations: vs, status: NodeStatus(map[string]NodeStatus{"pass": NodePassed, "warn": NodeWarned, "fail": NodeFailed}[status])}
+	if first != nil {
+		c.reason = fmt.Sprintf("item %d: %s", first.item, first.reason)
+		if first.reason == "" {
+			c.reason = fmt.Sprintf("item %d: output breaks its contract", first.item)
+		}
+	}
+	if len(run.units) > 0 {
+		c.started, c.ended = run.units[0].started, time.Now()
+	} else {
+		c.started, c.ended = time.Now(), time.Now()
+	}
+	r.records = append(r.records, AttemptRecord{
+		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: attempts, Item: -1,
+		Status: c.status, Final: true, Key: run.key, Output: raw, Violations: vs, Reason: c.reason,
+		Started: c.started, Ended: c.ended,
+	})
+	run.units = append(run.units, c)
+}
+
+// prefix returns vs with p put before each pointer.
+func prefix(vs []contract.Violation, p string) []contract.Violation {
+	if len(vs) == 0 {
+		return nil
+	}
+	out := make([]contract.Violation, len(vs))
+	for i, v := range vs {
+		v.Pointer = p + v.Pointer
+		out[i] = v
+	}
+	return out
+}
+
+// apply settles a node whose final attempt has been recorded, handing its output downstream
+// when the output met its contract. The node's result is its last unit: its only one, or the
+// combination of its foreach items.
+func (r *runner) apply(run *nodeRun) {
+	u := run.units[len(run.units)-1]
+	i := run.idx
+	nr := &r.res.Nodes[i]
+	nr.Started, nr.Ended = u.started, u.ended
+	nr.Log, nr.Error = u.log, u.err
+	nr.Output, nr.Violations = u.output, u.violations
+	nr.Attempts = u.attempts
+	nr.Repaired = u.repairs > 0 && u.valid
+	switch {
+	case r.storeErr != nil && u.status != NodeCanceled:
+		// Not recorded, so not handed on: a crash now could lose what a dependent had seen.
+		r.settle(i, NodeFailed, "the attempt could not be recorded: "+r.storeErr.Error())
+	case u.status == NodeCanceled:
+		r.settle(i, NodeCanceled, "the run was canceled")
+	case !u.valid && u.reason != "":
+		r.settle(i, NodeFailed, u.reason)
+	case !u.valid:
+		r.settle(i, NodeFailed, "output breaks its contract")
+	default:
+		r.hand(i, u.output, u.raw)
+		obj, _ := u.output.(map[string]any)
+		summary, _ := obj["summary"].(string)
+		nr.Summary = summary
+		switch u.status {
+		case NodePassed:
+			r.settle(i, NodePassed, "")
+		case NodeWarned:
+			r.settle(i, NodeWarned, "")
+		default:
+			reason := summary
+			if u.reason != "" {
+				reason = u.reason
+			}
+			r.settle(i, NodeFailed, reason)
+		}
+	}
+}
+
+// hand makes node i's validated output visible downstream. Only a validated output crosses
+// the edge, and only once it is recorded.
+func (r *runner) hand(i int32, output any, raw []byte) {
+	r.scope.Outputs[r.d.Nodes[i].ID] = output
+	r.handed[i] = output
+	if r.keyed {
+		r.handedHash[i] = sha256.Sum256(raw)
+	}
+}
+
+// key identifies what node i would run: its definition, the params it references and the
+// outputs handed to it. A resume reuses an output only under the same key.
+func (r *runner) key(i int32) string {
+	node := r.d.Nodes[i]
+	h := sha256.New()
+	h.Write([]byte(node.Hash))
+	params := func(refs []Ref) {
+		for _, ref := range refs {
+			if ref.Root != "params" {
+				continue
+			}
+			h.Write([]byte(strings.Join(ref.Path, ".")))
+			h.Write([]byte{0})
+			// A param the node does not reference does not change what it runs.
+			b, _ := json.Marshal(valueAt(r.scope.Params, ref.Path)) // decoded JSON always encodes
+			h.Write(b)
+		}
+	}
+	for _, t := range []*Template{node.With, node.Input, node.Foreach} {
+		if t != nil {
+			params(t.Refs())
+		}
+	}
+	if node.When != nil {
+		params(node.When.Refs())
+	}
+	for _, j := range r.deps[r.depStart[i]:r.depStart[i+1]] {
+		h.Write([]byte(r.d.Nodes[j].ID))
+		h.Write([]byte{0})
+		h.Write(r.handedHash[j][:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// valueAt walks path through decoded JSON; nil when it leads nowhere.
+func valueAt(v any, path []string) any {
+	for _, p := range path {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[p]
+		case []any:
+			k, err := strconv.Atoi(p)
+			if err != nil || k < 0 || k >= len(x) {
+				return nil
+			}
+			v = x[k]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// reuse settles node i with an earlier run's output, when that output still parses (and,
+// for a plain node, still meets its contract). It reports whether it did.
+func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
+	node := r.d.Nodes[i]
+	out, err := contract.ParseJSON(prev.Output)
+	if err != nil {
+		return false
+	}
+	if node.Foreach == nil && len(node.Effective.Validate(out, r.opts.Lang)) > 0 {
+		return false
+	}
+	obj, _ := out.(map[string]any)
+	status := map[any]NodeStatus{"pass": NodePassed, "warn": NodeWarned}[obj["status"]]
+	if status == "" {
+		return false // only passed outputs are reused
+	}
+	now := time.Now()
+	nr := &r.res.Nodes[i]
+	nr.Started, nr.Ended, nr.Reused, nr.Output = now, now, true, out
+	nr.Summary, _ = obj["summary"].(string)
+	r.records = append(r.records, AttemptRecord{
+		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
+		Status: status, Final: true, Reused: true, Key: prev.Key, Output: prev.Output,
+		Started: now, Ended: now,
+	})
+	r.flush(ctx)
+	if r.storeErr != nil {
+		r.settle(i, NodeFailed, "the attempt could not be recorded: "+r.storeErr.Error())
+		return true
+	}
+	r.hand(i, out, prev.Output)
+	r.settle(i, status, "")
+	return true
+}
+
+// flush gives the recorder the attempts not recorded yet. A recorder that fails stops the
+// run: nothing more can be handed on safely.
+func (r *runner) flush(ctx context.Context) {
+	if len(r.records) == 0 {
+		return
+	}
+	if r.opts.Recorder != nil && r.storeErr == nil {
+		// The records must land even when the run is being canceled.
+		if err := r.opts.Recorder.RecordAttempts(context.WithoutCancel(ctx), r.records); err != nil {
+			r.storeErr = err
+			r.cancel()
+		}
+	}
+	clear(r.records)
+	r.records = r.records[:0]
 }
 
 // settle gives node i its final status, tells the observer and decides, for each dependent
@@ -460,7 +977,10 @@ func (r *runner) conclude(ctx context.Context) {
 			}
 		}
 	}
-	if res.Status != RunFailed && ctx.Err() != nil {
+	if r.storeErr != nil {
+		res.Status = RunFailed
+		res.Error = "run store: " + r.storeErr.Error()
+	} else if res.Status != RunFailed && ctx.Err() != nil {
 		res.Status = RunCanceled
 	}
 	if res.Status == RunSuccess || res.Status == RunWarn {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,8 +25,11 @@ import (
 //	raw: "text"     emit this text as the output
 //	out: {...}      emit this value (default: a passing output naming the node)
 //	panic: "why"    panic
+//	fail_attempts: n    fail with "flaky attempt k" on attempts k ≤ n
+//	broken_attempts: n  emit an output without a summary on attempts k ≤ n
+//	block_attempts: n   block (as block) on attempts k ≤ n
 //
-// It records the order of starts and ends, the concurrency and each node's input.
+// It records the order of starts and ends, the concurrency, each node's input and the calls.
 type probe struct{ rec *recorder }
 
 func (probe) Name() string         { return "probe" }
@@ -35,8 +40,23 @@ func (probe) ConfigSchema() []byte {
 }
 
 func (p probe) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, error) {
-	p.rec.start(call.Node, call.Input)
+	p.rec.start(call)
 	defer p.rec.end(call.Node)
+	upTo := func(key string) bool {
+		v, ok := call.With[key]
+		n, err := strconv.Atoi(fmt.Sprint(v))
+		return ok && err == nil && call.Attempt <= n
+	}
+	if upTo("fail_attempts") {
+		return nil, fmt.Errorf("flaky attempt %d", call.Attempt)
+	}
+	if upTo("block_attempts") {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	if upTo("broken_attempts") {
+		return &nodes.Result{Output: []byte(`{"status": "pass"}`)}, nil
+	}
 	if s, ok := call.With["sleep"].(string); ok {
 		d, err := time.ParseDuration(s)
 		if err != nil {
@@ -55,7 +75,7 @@ func (p probe) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, error)
 	if why, ok := call.With["panic"].(string); ok {
 		panic(why)
 	}
-	if msg, ok := call.With["error"].(string); ok {
+	if msg, ok := call.With["error"].(string); ok && msg != "" {
 		return &nodes.Result{Log: "stderr of " + call.Node}, errors.New(msg)
 	}
 	if raw, ok := call.With["raw"].(string); ok {
@@ -75,19 +95,25 @@ type recorder struct {
 	seq                 int
 	started, ended      map[string]int // node id → sequence number of its start / end
 	inputs              map[string]any
+	calls               map[string][]nodes.Call // by node id, in order
 	running, maxRunning int
 }
 
 func newRecorder() *recorder {
-	return &recorder{started: map[string]int{}, ended: map[string]int{}, inputs: map[string]any{}}
+	return &recorder{started: map[string]int{}, ended: map[string]int{}, inputs: map[string]any{},
+		calls: map[string][]nodes.Call{}}
 }
 
-func (r *recorder) start(id string, input any) {
+func (r *recorder) start(call *nodes.Call) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seq++
+	id := call.Node
 	r.started[id] = r.seq
-	r.inputs[id] = input
+	r.inputs[id] = call.Input
+	c := *call
+	c.Env = slices.Clone(call.Env)
+	r.calls[id] = append(r.calls[id], c)
 	r.running++
 	r.maxRunning = max(r.maxRunning, r.running)
 }
@@ -269,11 +295,11 @@ func TestRunStatuses(t *testing.T) {
 		run:  RunFailed,
 		want: map[string]want{"b": {NodeFailed, "with breaks the config schema of probe"}},
 	}, {
-		name: "foreach is refused for now",
+		name: "foreach runs per item",
 		nodes: `
   a: {type: probe, foreach: "${{ [1, 2] }}"}`,
-		run:  RunFailed,
-		want: map[string]want{"a": {NodeFailed, "foreach is not supported yet"}},
+		run:  RunSuccess,
+		want: map[string]want{"a": {NodePassed, ""}},
 	}, {
 		name: "a panicking type fails its node only",
 		nodes: `

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/suggest"
 )
 
@@ -40,6 +41,13 @@ type Call struct {
 	Env   []string       // extra environment (KEY=VALUE) for processes the node starts
 	// OutputLimit bounds the output size in bytes; 0 means DefaultOutputLimit.
 	OutputLimit int64
+	// Attempt counts the node's tries from 1. Violations, on a repair attempt, say how the
+	// previous output broke the node's contract, so the node can fix it.
+	Attempt    int
+	Violations []contract.Violation
+	// Secrets are values (the DAG's env values) the type must never echo into its output,
+	// log or errors: it masks each occurrence with MaskString or MaskValue.
+	Secrets []string
 }
 
 // DefaultOutputLimit bounds a node's output unless configured otherwise.

@@ -1,0 +1,497 @@
+package dag
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunRetry checks which failures are retried, how many times, and what the node's result
+// says afterwards.
+func TestRunRetry(t *testing.T) {
+	tests := []struct {
+		name     string
+		node     string
+		status   NodeStatus
+		attempts int
+		reason   string // substring; "" means none
+	}{{
+		name:     "a flaky node passes on its third attempt",
+		node:     `{type: probe, retry: {attempts: 3}, with: {fail_attempts: 2}}`,
+		status:   NodePassed,
+		attempts: 3,
+	}, {
+		name:     "attempts are bounded",
+		node:     `{type: probe, retry: {attempts: 2}, with: {fail_attempts: 5}}`,
+		status:   NodeFailed,
+		attempts: 2,
+		reason:   "flaky attempt 2",
+	}, {
+		name:     "an error is not retried when on leaves it out",
+		node:     `{type: probe, retry: {attempts: 3, on: [timeout]}, with: {fail_attempts: 1}}`,
+		status:   NodeFailed,
+		attempts: 1,
+		reason:   "flaky attempt 1",
+	}, {
+		name:     "a timeout is retried",
+		node:     `{type: probe, timeout: 20ms, retry: {attempts: 2, on: [timeout]}, with: {block_attempts: 1}}`,
+		status:   NodePassed,
+		attempts: 2,
+	}, {
+		name:     "a broken contract is not retried by default",
+		node:     `{type: probe, retry: {attempts: 3}, with: {broken_attempts: 1}}`,
+		status:   NodeFailed,
+		attempts: 1,
+		reason:   "output breaks its contract",
+	}, {
+		name:     "a broken contract is retried when on names it",
+		node:     `{type: probe, retry: {attempts: 3, on: [contract]}, with: {broken_attempts: 1}}`,
+		status:   NodePassed,
+		attempts: 2,
+	}, {
+		name:     "a node's own fail status is not retried",
+		node:     `{type: probe, retry: {attempts: 3}, with: {out: {status: fail, summary: nope}}}`,
+		status:   NodeFailed,
+		attempts: 1,
+		reason:   "nope",
+	}, {
+		name:     "defaults.retry applies",
+		node:     `{type: probe, with: {fail_attempts: 1}}`,
+		status:   NodePassed,
+		attempts: 2,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			noLeaks(t)
+			rec := newRecorder()
+			src := "version: 1\nname: t\nnodes:\n  a: " + tt.node + "\n  b: {type: probe, needs: [a]}\n"
+			if tt.name == "defaults.retry applies" {
+				src = "version: 1\nname: t\ndefaults: {retry: {attempts: 2}}\nnodes:\n  a: " + tt.node + "\n"
+			}
+			res := mustRun(t, load(t, rec, src), RunOptions{})
+			a := node(t, res, "a")
+			if a.Status != tt.status || a.Attempts != tt.attempts {
+				t.Errorf("a: %s after %d attempts, want %s after %d (reason %q)", a.Status, a.Attempts, tt.status, tt.attempts, a.Reason)
+			}
+			if got := len(rec.calls["a"]); got != tt.attempts {
+				t.Errorf("the type ran %d times, want %d", got, tt.attempts)
+			}
+			for k, c := range rec.calls["a"] {
+				if c.Attempt != k+1 || !contains(c.Env, "SEAM_ATTEMPT="+itoa(k+1)) {
+					t.Errorf("call %d: Attempt %d, env %q", k, c.Attempt, c.Env)
+				}
+			}
+			if tt.reason == "" && a.Reason != "" || !strings.Contains(a.Reason, tt.reason) {
+				t.Errorf("a: reason %q, want %q", a.Reason, tt.reason)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestRunRepair checks that a node whose output breaks its contract is run again with the
+// violations, and that the run says it was repaired.
+func TestRunRepair(t *testing.T) {
+	noLeaks(t)
+	rec := newRecorder()
+	d := load(t, rec, `version: 1
+name: repair
+nodes:
+  fixed: {type: probe, on_invalid: {repair: 2}, with: {broken_attempts: 1}}
+  hopeless: {type: probe, on_invalid: {repair: 1}, with: {broken_attempts: 5}}
+  after: {type: probe, needs: [fixed]}
+`)
+	res := mustRun(t, d, RunOptions{})
+	fixed := node(t, res, "fixed")
+	if fixed.Status != NodePassed || !fixed.Repaired || fixed.Attempts != 2 || len(fixed.Violations) != 0 {
+		t.Errorf("fixed: %+v", fixed)
+	}
+	calls := rec.calls["fixed"]
+	if len(calls) != 2 || len(calls[0].Violations) != 0 {
+		t.Fatalf("fixed ran %d times, first with violations %v", len(calls), calls[0].Violations)
+	}
+	vs := calls[1].Violations
+	if len(vs) != 1 || vs[0].Keyword != "/required" || !strings.Contains(vs[0].Message, "summary") {
+		t.Errorf("second attempt's violations = %+v", vs)
+	}
+	var env string
+	for _, e := range calls[1].Env {
+		if v, ok := strings.CutPrefix(e, "SEAM_VIOLATIONS="); ok {
+			env = v
+		}
+	}
+	var fromEnv []map[string]string
+	if err := json.Unmarshal([]byte(env), &fromEnv); err != nil || len(fromEnv) != 1 || fromEnv[0]["keyword"] != "/required" {
+		t.Errorf("SEAM_VIOLATIONS = %q (%v)", env, err)
+	}
+	hopeless := node(t, res, "hopeless")
+	if hopeless.Status != NodeFailed || hopeless.Repaired || hopeless.Attempts != 2 ||
+		hopeless.Reason != "output breaks its contract" || len(hopeless.Violations) != 1 {
+		t.Errorf("hopeless: %+v", hopeless)
+	}
+	if node(t, res, "after").Status != NodePassed {
+		t.Errorf("after did not run on the repaired output")
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	p := Retry{Backoff: 100 * time.Millisecond, Factor: 2, MaxBackoff: 300 * time.Millisecond}
+	tests := []struct {
+		n      int
+		lo, hi time.Duration
+	}{
+		{1, 50 * time.Millisecond, 100 * time.Millisecond},
+		{2, 100 * time.Millisecond, 200 * time.Millisecond},
+		{3, 150 * time.Millisecond, 300 * time.Millisecond}, // 400 ms capped
+		{10, 150 * time.Millisecond, 300 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		for range 100 {
+			if d := backoff(p, tt.n); d < tt.lo || d >= tt.hi {
+				t.Fatalf("backoff(%d) = %s, want in [%s, %s)", tt.n, d, tt.lo, tt.hi)
+			}
+		}
+	}
+	if d := backoff(Retry{Factor: 2}, 3); d != 0 {
+		t.Errorf("no backoff configured: %s", d)
+	}
+}
+
+// TestRunRetryWaits checks that a retry waits for its backoff without holding up other
+// nodes, and that cancelling the run during a backoff cancels the node at once.
+func TestRunRetryWaits(t *testing.T) {
+	noLeaks(t)
+	rec := newRecorder()
+	d := load(t, rec, `version: 1
+name: wait
+concurrency: 1
+nodes:
+  slow: {type: probe, retry: {attempts: 2, backoff: 60ms}, with: {fail_attempts: 1}}
+  other: {type: probe}
+`)
+	res := mustRun(t, d, RunOptions{})
+	slow := node(t, res, "slow")
+	if slow.Status != NodePassed || slow.Elapsed < 30*time.Millisecond {
+		t.Errorf("slow: %s in %s, want passed after at least 30ms", slow.Status, slow.Elapsed)
+	}
+	// With one worker, other ran while slow waited.
+	if rec.started["other"] > rec.seq || node(t, res, "other").Ended.After(slow.Ended) == true {
+		t.Errorf("other did not run during slow's backoff")
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	obs := &cancelOnRetry{cancel: cancel}
+	d = load(t, newRecorder(), `version: 1
+name: cancel
+nodes:
+  a: {type: probe, retry: {attempts: 2, backoff: 1h}, with: {fail_attempts: 1}}
+`)
+	start := time.Now()
+	res, err := Run(ctx, d, RunOptions{Observer: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != RunCanceled || node(t, res, "a").Status != NodeCanceled || time.Since(start) > 10*time.Second {
+		t.Errorf("run %s, a %s after %s", res.Status, node(t, res, "a").Status, time.Since(start))
+	}
+	if !obs.retried {
+		t.Errorf("no node_retrying event")
+	}
+}
+
+type cancelOnRetry struct {
+	cancel  context.CancelFunc
+	retried bool
+}
+
+func (c *cancelOnRetry) Event(ev Event) {
+	if ev.Kind == NodeRetrying {
+		c.retried = true
+		if !strings.Contains(ev.Node.Reason, "attempt 1 failed: flaky attempt 1") {
+			panic("retry reason: " + ev.Node.Reason)
+		}
+		c.cancel()
+	}
+}
+
+// TestRunForeach checks items in input order, item and index in scope, the worst status,
+// per-item failures keeping the other results, the concurrency bound and max_items.
+func TestRunForeach(t *testing.T) {
+	noLeaks(t)
+	rec := newRecorder()
+	d := load(t, rec, `version: 1
+name: foreach
+params:
+  type: object
+  properties:
+    list: {type: array}
+nodes:
+  each:
+    type: probe
+    foreach: "${{ params.list }}"
+    concurrency: 2
+    with:
+      sleep: 5ms
+      error: "${{ item.e }}"
+      out: {status: "${{ item.s }}", summary: "item ${{ index }}", data: {n: "${{ item.n }}"}}
+  sum:
+    type: probe
+    input: "${{ nodes.each.output.data.items }}"
+`)
+	list := []any{
+		map[string]any{"n": 1, "e": "", "s": "pass"},
+		map[string]any{"n": 2, "e": "", "s": "warn"},
+		map[string]any{"n": 3, "e": "", "s": "pass"},
+		map[string]any{"n": 4, "e": "", "s": "pass"},
+	}
+	res := mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
+	each := node(t, res, "each")
+	if each.Status != NodeWarned || each.Summary != "4 items: 3 passed, 1 warned" || each.Attempts != 4 {
+		t.Errorf("each: %s %q after %d attempts", each.Status, each.Summary, each.Attempts)
+	}
+	if rec.maxRunning > 2 {
+		t.Errorf("%d items ran at once, want at most 2", rec.maxRunning)
+	}
+	items, _ := rec.inputs["sum"].([]any)
+	if len(items) != 4 {
+		t.Fatalf("sum's input = %v", rec.inputs["sum"])
+	}
+	for k, it := range items {
+		o := it.(map[string]any)
+		if o["summary"] != "item "+itoa(k) || o["data"].(map[string]any)["n"] != json.Number(itoa(k+1)) && o["data"].(map[string]any)["n"] != int64(k+1) {
+			t.Errorf("items[%d] = %v", k, o)
+		}
+	}
+
+	// One item failing: the others' results stay, the node fails with the item's reason.
+	list[1] = map[string]any{"n": 2, "e": "boom", "s": "pass"}
+	res = mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
+	each = node(t, res, "each")
+	if each.Status != NodeFailed || each.Reason != "item 1: boom" || each.Summary != "4 items: 3 passed, 1 failed" {
+		t.Errorf("each: %s, reason %q, summary %q", each.Status, each.Reason, each.Summary)
+	}
+	got := each.Output.(map[string]any)["data"].(map[string]any)["items"].([]any)
+	if got[1].(map[string]any)["summary"] != "boom" || got[2].(map[string]any)["summary"] != "item 2" {
+		t.Errorf("items = %v", got)
+	}
+	if s := node(t, res, "sum"); s.Status != NodeSkipped {
+		t.Errorf("sum: %s", s.Status)
+	}
+
+	for _, tt := range []struct {
+		name, foreach, reason string
+		status                NodeStatus
+		summary               string
+	}{
+		{"empty list", `[]`, "", NodePassed, "0 items"},
+		{"not a list", `"${{ params.obj }}"`, "foreach resolved to an object, not a list", NodeFailed, ""},
+		{"past max_items", `[1, 2, 3]`, "foreach has 3 items, more than max_items (2); raise max_items or split the list", NodeFailed, ""},
+		{"a bad item", `[1, "x"]`, "item 1: with could not be resolved", NodeFailed, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := load(t, newRecorder(), `version: 1
+name: foreach
+nodes:
+  each: {type: probe, foreach: `+tt.foreach+`, max_items: 2, with: {sleep: "${{ string(item + 1) + 'ms' }}"}}
+`)
+			res := mustRun(t, d, RunOptions{Params: map[string]any{"obj": map[string]any{}}})
+			each := node(t, res, "each")
+			if each.Status != tt.status || !strings.Contains(each.Reason, tt.reason) || each.Summary != tt.summary {
+				t.Errorf("each: %s, reason %q, summary %q", each.Status, each.Reason, each.Summary)
+			}
+		})
+	}
+}
+
+// TestRunForeachRetriesItems checks that items are retried one by one.
+func TestRunForeachRetriesItems(t *testing.T) {
+	noLeaks(t)
+	rec := newRecorder()
+	d := load(t, rec, `version: 1
+name: foreach
+nodes:
+  each: {type: probe, foreach: [0, 2], retry: {attempts: 3}, with: {fail_attempts: "${{ item }}"}}
+`)
+	res := mustRun(t, d, RunOptions{})
+	if each := node(t, res, "each"); each.Status != NodePassed || each.Attempts != 4 {
+		t.Errorf("each: %s after %d attempts (%s)", each.Status, each.Attempts, each.Reason)
+	}
+}
+
+// TestRunForeachLarge runs 10,000 items.
+func TestRunForeachLarge(t *testing.T) {
+	const n = 10_000
+	list := make([]any, n)
+	for i := range list {
+		list[i] = i
+	}
+	d := load(t, newRecorder(), `version: 1
+name: large
+params: {type: object}
+nodes:
+  each: {type: const, foreach: "${{ params.list }}", max_items: 10000, with: {value: {status: pass, summary: "${{ 'n' + string(item) }}"}}}
+`)
+	res := mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
+	each := node(t, res, "each")
+	items := each.Output.(map[string]any)["data"].(map[string]any)["items"].([]any)
+	if each.Status != NodePassed || len(items) != n || items[n-1].(map[string]any)["summary"] != "n9999" {
+		t.Errorf("each: %s, %d items", each.Status, len(items))
+	}
+}
+
+// memRecorder keeps what the engine records, checking as it goes that no output is seen
+// downstream before it is recorded.
+type memRecorder struct {
+	rec     *recorder
+	d       *DAG
+	begun   []RunRecord
+	records []AttemptRecord
+	batches int
+	fail    error
+	done    *RunResult
+}
+
+func (m *memRecorder) BeginRun(_ context.Context, r RunRecord) error {
+	m.begun = append(m.begun, r)
+	return nil
+}
+
+func (m *memRecorder) RecordAttempts(_ context.Context, batch []AttemptRecord) error {
+	m.batches++
+	if m.fail != nil {
+		return m.fail
+	}
+	m.rec.mu.Lock()
+	defer m.rec.mu.Unlock()
+	for _, a := range batch {
+		for _, n := range m.d.Nodes {
+			if _, started := m.rec.started[n.ID]; started && contains(n.Deps, a.Node) && a.Final {
+				panic(n.ID + " started before " + a.Node + "'s output was recorded")
+			}
+		}
+		a.Output = append([]byte(nil), a.Output...) // the engine may reuse nothing, but be safe
+		m.records = append(m.records, a)
+	}
+	return nil
+}
+
+func (m *memRecorder) FinishRun(_ context.Context, res *RunResult) error {
+	m.done = res
+	return nil
+}
+
+// TestRunRecorder checks what reaches the recorder, and when.
+func TestRunRecorder(t *testing.T) {
+	noLeaks(t)
+	rec := newRecorder()
+	d := load(t, rec, `version: 1
+name: recorded
+nodes:
+  flaky: {type: probe, retry: {attempts: 2}, with: {fail_attempts: 1}}
+  each: {type: probe, foreach: [1, 2], needs: [flaky]}
+  bad: {type: probe, input: {x: 1}, contract: {input: {type: object, required: [y]}}}
+  last: {type: probe, needs: [each]}
+`)
+	m := &memRecorder{rec: rec, d: d}
+	res := mustRun(t, d, RunOptions{Recorder: m, RunID: "r1"})
+	if res.Status != RunFailed || m.done != res || len(m.begun) != 1 || m.begun[0].FileHash != d.Hash || m.begun[0].ID != "r1" {
+		t.Fatalf("run %s, begun %+v", res.Status, m.begun)
+	}
+	var got []string
+	for _, a := range m.records {
+		got = append(got, strings.Join([]string{a.Node, itoa(a.Attempt), itoa(a.Item), string(a.Status), map[bool]string{true: "final"}[a.Final]}, " "))
+		if a.Key == "" {
+			t.Errorf("%s has no key", a.Node)
+		}
+	}
+	want := map[string]bool{
+		"flaky 1 -1 failed ": true, "flaky 2 -1 passed final": true,
+		"each 1 0 passed ": true, "each 1 1 passed ": true, "each 2 -1 passed final": true,
+		"bad 1 -1 failed final": true, "last 1 -1 passed final": true,
+	}
+	for _, g := range got {
+		if !want[g] {
+			t.Errorf("unexpected record %q", g)
+		}
+		delete(want, g)
+	}
+	for w := range want {
+		t.Errorf("missing record %q (got %q)", w, got)
+	}
+	for _, a := range m.records {
+		if a.Node == "bad" && (len(a.Violations) != 1 || a.Reason != "input breaks its contract") {
+			t.Errorf("bad's record: %+v", a)
+		}
+	}
+
+	// A recorder that fails stops the run: nothing is handed on unrecorded.
+	rec = newRecorder()
+	d = load(t, rec, `version: 1
+name: recorded
+nodes:
+  a: {type: probe}
+  b: {type: probe, needs: [a]}
+`)
+	m = &memRecorder{rec: rec, d: d, fail: errors.New("disk full")}
+	res = mustRun(t, d, RunOptions{Recorder: m})
+	if res.Status != RunFailed || res.Error != "run store: disk full" {
+		t.Errorf("run %s, error %q", res.Status, res.Error)
+	}
+	if a := node(t, res, "a"); a.Status != NodeFailed || a.Reason != "the attempt could not be recorded: disk full" {
+		t.Errorf("a: %s %q", a.Status, a.Reason)
+	}
+	if _, ran := rec.started["b"]; ran {
+		t.Errorf("b ran on an unrecorded output")
+	}
+}
+
+// TestRunReuse checks that a resume reuses outputs whose node and inputs are unchanged and
+// re-runs the rest.
+func TestRunReuse(t *testing.T) {
+	noLeaks(t)
+	src := `version: 1
+name: resume
+params:
+  type: object
+  properties:
+    x: {type: string}
+nodes:
+  a: {type: probe}
+  b: {type: probe, with: {out: {status: pass, summary: "${{ params.x }}"}}}
+  c: {type: probe, needs: [a]}
+  d: {type: probe, needs: [b]}
+  e: {type: probe, needs: [a], with: {error: boom}}
+`
+	rec := newRecorder()
+	d := load(t, rec, src)
+	m := &memRecorder{rec: rec, d: d}
+	first := mustRun(t, d, RunOptions{Recorder: m, Params: map[string]any{"x": "one"}})
+	if first.Status != RunFailed {
+		t.Fatalf("first run %s", first.Status)
+	}
+	reuse := map[string]Reused{}
+	for _, a := range m.records {
+		if a.Final && (a.Status == NodePassed || a.Status == NodeWarned) {
+			reuse[a.Node] = Reused{Key: a.Key, Output: a.Output}
+		}
+	}
+	// b's param changed: b and d re-run; a and c are reused; e failed, so it runs again.
+	rec = newRecorder()
+	d = load(t, rec, src)
+	m = &memRecorder{rec: rec, d: d}
+	second := mustRun(t, d, RunOptions{Recorder: m, Reuse: reuse, Params: map[string]any{"x": "two"}})
+	for id, reused := range map[string]bool{"a": true, "b": false, "c": true, "d": false, "e": false} {
+		n := node(t, second, id)
+		_, ran := rec.started[id]
+		if n.Reused != reused || ran == reused {
+			t.Errorf("%s: reused %v, ran %v; want reused %v", id, n.Reused, ran, reused)
+		}
+	}
+	if node(t, second, "c").Output == nil || node(t, second, "b").Summary != "two" || !m.begun[0].Resumed {
+		t.Errorf("c output %v, b summary %q", node(t, second, "c").Output, node(t, second, "b").Summary)
+	}
+}
