@@ -55,4 +55,6 @@ const (
 	CodeConfig        = "SEAM-E114" // a node's `with` breaks its type's config schema or check
 	CodeVersion       = "SEAM-E115" // an unsupported `version`
 	CodeDuplicateKey  = "SEAM-E116" // a mapping key written twice (other than a node id)
+	CodeUndeclaredEnv = "SEAM-E117" // env.NAME where the DAG does not list NAME under env
+	CodeSubDAG        = "SEAM-E118" // a dag node's file that cannot be read or does not load
 )

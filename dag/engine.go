@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -64,6 +66,14 @@ type RunOptions struct {
 	// Reuse holds, by node id, outputs of an earlier run (a resume): a node whose key is
 	// unchanged is settled with that output instead of running.
 	Reuse map[string]Reused
+	// Tracer, when not nil, traces the run: seam.run → seam.node → seam.attempt spans, under
+	// the span in Run's context if any (engine_trace.go).
+	Tracer trace.Tracer
+	// Metrics, when not nil, measure nodes, attempts, violations and runs.
+	Metrics *Metrics
+	// Getenv reads the environment variables the DAG declares under env; nil reads none (a
+	// DAG that declares some then fails to start).
+	Getenv func(string) string
 }
 
 // Observer watches a run. Event is called from the engine's scheduler goroutine, one call at a
@@ -120,7 +130,8 @@ type NodeResult struct {
 	// Output is the decoded output, kept even when it broke its contract (then it was not
 	// handed downstream).
 	Output any `json:"output,omitempty"`
-	// Attempts counts the tries (for foreach, of all items together); 0 when it never ran.
+	// Attempts counts the tries (for foreach, those of the item tried most); 0 when it never
+	// ran.
 	Attempts int `json:"attempts,omitempty"`
 	// Repaired is set when the output met its contract after violations were fed back.
 	Repaired bool `json:"repaired,omitempty"`
@@ -211,6 +222,14 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 			return nil, &ParamsError{Violations: vs}
 		}
 	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	env, err := LookupEnv(d, getenv)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", d.Name, err)
+	}
 	now := time.Now()
 	if opts.RunID == "" {
 		opts.RunID = NewRunID(now)
@@ -219,6 +238,7 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.scope.Env, r.secrets = env, Secrets(env)
 	if opts.Recorder != nil {
 		err := opts.Recorder.BeginRun(ctx, RunRecord{
 			ID: opts.RunID, DAG: d.Name, File: d.File, FileHash: d.Hash, Params: params,
@@ -228,7 +248,9 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 			return nil, fmt.Errorf("run %s: record the run: %w", d.Name, err)
 		}
 	}
-	r.run(ctx)
+	tctx := r.startRun(ctx, params)
+	r.run(tctx)
+	r.endRun(tctx)
 	if opts.Recorder != nil {
 		// The run's end is recorded even when ctx was canceled: canceled is a state too.
 		if err := opts.Recorder.FinishRun(context.WithoutCancel(ctx), r.res); err != nil && r.res.Error == "" {

@@ -250,7 +250,7 @@ nodes:
 	}
 	res := mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
 	each := node(t, res, "each")
-	if each.Status != NodeWarned || each.Summary != "4 items: 3 passed, 1 warned" || each.Attempts != 4 {
+	if each.Status != NodeWarned || each.Summary != "4 items: 3 passed, 1 warned" || each.Attempts != 1 {
 		t.Errorf("each: %s %q after %d attempts", each.Status, each.Summary, each.Attempts)
 	}
 	if rec.maxRunning > 2 {
@@ -317,7 +317,7 @@ nodes:
   each: {type: probe, foreach: [0, 2], retry: {attempts: 3}, with: {fail_attempts: "${{ item }}"}}
 `)
 	res := mustRun(t, d, RunOptions{})
-	if each := node(t, res, "each"); each.Status != NodePassed || each.Attempts != 4 {
+	if each := node(t, res, "each"); each.Status != NodePassed || each.Attempts != 3 {
 		t.Errorf("each: %s after %d attempts (%s)", each.Status, each.Attempts, each.Reason)
 	}
 }
@@ -410,7 +410,7 @@ nodes:
 	}
 	want := map[string]bool{
 		"flaky 1 -1 failed ": true, "flaky 2 -1 passed final": true,
-		"each 1 0 passed ": true, "each 1 1 passed ": true, "each 2 -1 passed final": true,
+		"each 1 0 passed ": true, "each 1 1 passed ": true, "each 1 -1 passed final": true,
 		"bad 1 -1 failed final": true, "last 1 -1 passed final": true,
 	}
 	for _, g := range got {
@@ -493,5 +493,28 @@ nodes:
 	}
 	if node(t, second, "c").Output == nil || node(t, second, "b").Summary != "two" || !m.begun[0].Resumed {
 		t.Errorf("c output %v, b summary %q", node(t, second, "c").Output, node(t, second, "b").Summary)
+	}
+}
+
+// TestRunTimeoutWholeRun checks the DAG's timeout: running nodes are stopped, the rest
+// canceled, and the run fails saying why.
+func TestRunTimeoutWholeRun(t *testing.T) {
+	noLeaks(t)
+	rec := newRecorder()
+	d := load(t, rec, `version: 1
+name: slow
+timeout: 50ms
+nodes:
+  a: {type: probe, with: {block: true}}
+  b: {type: probe, needs: [a]}
+`)
+	res := mustRun(t, d, RunOptions{})
+	if res.Status != RunFailed || res.Error != "the run timed out after 50ms" {
+		t.Errorf("run %s, error %q", res.Status, res.Error)
+	}
+	for _, id := range []string{"a", "b"} {
+		if n := node(t, res, id); n.Status != NodeCanceled || n.Reason != "the run timed out after 50ms" {
+			t.Errorf("%s: %s %q", id, n.Status, n.Reason)
+		}
 	}
 }

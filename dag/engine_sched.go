@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -57,6 +59,13 @@ type runner struct {
 	records  []AttemptRecord
 	cancel   context.CancelFunc
 	storeErr error
+
+	// secrets are the values of the DAG's env: masked in everything a node returns.
+	secrets []string
+
+	// Spans, when tracing: the run's, and each node's once started (engine_trace.go).
+	runSpan   trace.Span
+	nodeSpans []trace.Span
 }
 
 // nodeRun is a node that started: one unit, or one per foreach item.
@@ -88,10 +97,12 @@ type unit struct {
 	log        string
 	started    time.Time
 	ended      time.Time
+	span       trace.Span // of the attempt running, when tracing
 }
 
 // job is one attempt handed to a worker.
 type job struct {
+	ctx     context.Context // the attempt's: the run's, with the attempt's span when tracing
 	u       *unit
 	node    *Node
 	call    *nodes.Call
@@ -187,6 +198,11 @@ func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*
 func (r *runner) run(ctx context.Context) {
 	ctx, r.cancel = context.WithCancel(ctx)
 	defer r.cancel()
+	if r.d.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, r.d.Timeout, errRunTimeout)
+		defer cancel()
+	}
 	workers := r.concurrency
 	// Buffered so that handing out a job never waits for a worker to wake: at most
 	// concurrency jobs are ever outstanding.
@@ -216,7 +232,7 @@ func (r *runner) run(ctx context.Context) {
 				u := r.runnable[0]
 				r.runnable = r.runnable[1:]
 				r.running++
-				jobs <- r.job(u)
+				jobs <- r.job(ctx, u)
 				continue
 			}
 			if len(r.ready) == 0 {
@@ -265,7 +281,7 @@ func (r *runner) run(ctx context.Context) {
 
 	for i := range r.res.Nodes {
 		if !r.res.Nodes[i].Status.Done() {
-			r.mark(int32(i), NodeCanceled, "the run was canceled")
+			r.mark(int32(i), NodeCanceled, r.canceled(ctx))
 		}
 	}
 	r.flush(ctx)
@@ -284,8 +300,14 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	}
 	fail := func(reason string, err error, vs []contract.Violation) {
 		nr.Started = time.Now()
+		// with and input quote resolved values, which may hold secrets.
+		reason = nodes.MaskString(reason, r.secrets)
 		if err != nil {
-			nr.Error = err.Error()
+			nr.Error = nodes.MaskString(err.Error(), r.secrets)
+		}
+		for k := range vs {
+			vs[k].Value = nodes.MaskString(vs[k].Value, r.secrets)
+			vs[k].Message = nodes.MaskString(vs[k].Message, r.secrets)
 		}
 		nr.Violations = vs
 		// Recorded as an attempt that never ran, so that the store can explain it.
@@ -338,12 +360,13 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	}
 	run.left = len(run.units)
 	nr.Status, nr.Started = NodeRunning, time.Now()
+	r.startNode(ctx, i, nr.Started)
 	r.emit(NodeStarted, i)
 	if len(run.units) == 0 {
 		// foreach over an empty list: nothing to run, an empty result.
 		r.combine(run)
 		r.flush(ctx)
-		r.apply(run)
+		r.apply(ctx, run)
 		return
 	}
 	r.release(run)
@@ -382,6 +405,7 @@ func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contra
 		Input:       input,
 		Dir:         r.d.Dir,
 		OutputLimit: r.opts.OutputLimit,
+		Secrets:     r.secrets,
 	}, "", nil, nil
 }
 
@@ -430,7 +454,7 @@ func (r *runner) release(run *nodeRun) {
 }
 
 // job prepares the next attempt of u.
-func (r *runner) job(u *unit) job {
+func (r *runner) job(ctx context.Context, u *unit) job {
 	node := r.d.Nodes[u.nr.idx]
 	u.attempts++
 	u.call.Attempt = u.attempts
@@ -440,19 +464,29 @@ func (r *runner) job(u *unit) job {
 		b, _ := json.Marshal(u.call.Violations) // violations are strings only
 		u.call.Env = append(u.call.Env, "SEAM_VIOLATIONS="+string(b))
 	}
-	return job{u: u, node: node, call: u.call, timeout: node.Timeout}
+	actx, traceEnv := r.startAttempt(ctx, u)
+	u.call.Env = append(u.call.Env, traceEnv...)
+	return job{ctx: actx, u: u, node: node, call: u.call, timeout: node.Timeout}
 }
 
 // work runs one attempt on a worker goroutine: the node's Run under its timeout, then the
-// output's parsing and validation.
+// output's parsing and validation. ctx is the run's: when it is done, the attempt was canceled.
 func work(ctx context.Context, j job, lang string) attempt {
 	a := attempt{u: j.u, started: time.Now()}
-	nctx, cancel := ctx, context.CancelFunc(func() {})
+	nctx, cancel := j.ctx, context.CancelFunc(func() {})
 	if j.timeout > 0 {
-		nctx, cancel = context.WithTimeout(ctx, j.timeout)
+		nctx, cancel = context.WithTimeout(j.ctx, j.timeout)
 	}
 	res, err := runType(nctx, j)
 	cancel()
+	if secrets := j.call.Secrets; len(secrets) > 0 {
+		// Whatever a type does itself: const and transform echo what they were given.
+		err = nodes.MaskError(err, secrets)
+		if res != nil {
+			res.Log = nodes.MaskString(res.Log, secrets)
+			res.Output = []byte(nodes.MaskString(string(res.Output), secrets))
+		}
+	}
 	if res != nil {
 		a.log = res.Log
 	}
@@ -528,6 +562,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		u := a.u
 		node := r.d.Nodes[u.nr.idx]
 		status, final, delay := r.decide(node, u, a)
+		r.endAttempt(a, status)
 		rec := AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: u.attempts, Item: u.item,
 			Status: status, Final: final && u.item < 0, Key: u.nr.key, Output: a.raw,
@@ -579,7 +614,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		r.emit(NodeRetrying, rt.u.nr.idx)
 	}
 	for _, run := range finished {
-		r.apply(run)
+		r.apply(ctx, run)
 	}
 }
 
@@ -653,7 +688,7 @@ func (r *runner) combine(run *nodeRun) {
 	var vs []contract.Violation
 	var first *unit // the first failed item, for the node's reason
 	for k, u := range run.units {
-		attempts += u.attempts
+		attempts = max(attempts, u.attempts)
 		counts[u.status]++
 		switch {
 		case u.valid:
@@ -734,7 +769,7 @@ func prefix(vs []contract.Violation, p string) []contract.Violation {
 // apply settles a node whose final attempt has been recorded, handing its output downstream
 // when the output met its contract. The node's result is its last unit: its only one, or the
 // combination of its foreach items.
-func (r *runner) apply(run *nodeRun) {
+func (r *runner) apply(ctx context.Context, run *nodeRun) {
 	u := run.units[len(run.units)-1]
 	i := run.idx
 	nr := &r.res.Nodes[i]
@@ -748,7 +783,7 @@ func (r *runner) apply(run *nodeRun) {
 		// Not recorded, so not handed on: a crash now could lose what a dependent had seen.
 		r.settle(i, NodeFailed, "the attempt could not be recorded: "+r.storeErr.Error())
 	case u.status == NodeCanceled:
-		r.settle(i, NodeCanceled, "the run was canceled")
+		r.settle(i, NodeCanceled, r.canceled(ctx))
 	case !u.valid && u.reason != "":
 		r.settle(i, NodeFailed, u.reason)
 	case !u.valid:
@@ -922,6 +957,7 @@ func (r *runner) mark(i int32, status NodeStatus, reason string) {
 	if !nr.Started.IsZero() {
 		nr.Elapsed = nr.Ended.Sub(nr.Started)
 	}
+	r.endNode(i)
 	r.emit(NodeFinished, i)
 }
 
@@ -980,6 +1016,9 @@ func (r *runner) conclude(ctx context.Context) {
 	if r.storeErr != nil {
 		res.Status = RunFailed
 		res.Error = "run store: " + r.storeErr.Error()
+	} else if errors.Is(context.Cause(ctx), errRunTimeout) {
+		res.Status = RunFailed
+		res.Error = r.canceled(ctx)
 	} else if res.Status != RunFailed && ctx.Err() != nil {
 		res.Status = RunCanceled
 	}
@@ -1001,6 +1040,17 @@ func (r *runner) conclude(ctx context.Context) {
 	}
 	res.Ended = time.Now()
 	res.Elapsed = res.Ended.Sub(res.Started)
+}
+
+// errRunTimeout is the cause of a run's context ending at the DAG's timeout.
+var errRunTimeout = errors.New("run timeout")
+
+// canceled says why nodes were stopped or never started once ctx is done.
+func (r *runner) canceled(ctx context.Context) string {
+	if errors.Is(context.Cause(ctx), errRunTimeout) {
+		return fmt.Sprintf("the run timed out after %s", r.d.Timeout)
+	}
+	return "the run was canceled"
 }
 
 // jsonKind names the JSON type of a decoded value, for messages.

@@ -34,6 +34,7 @@ const (
 	defaultConcurrency = 8
 	defaultMaxItems    = 1000
 	defaultFactor      = 2
+	maxAttempts        = 100
 )
 
 // Load reads, parses and checks the DAG file at path. When the file is wrong the error is
@@ -82,6 +83,7 @@ type loader struct {
 	configs     map[string]*contract.Schema // node type → its config schema
 	typeOutputs map[string]*typeOutput      // node type and output schema → compiled
 	schemaFiles map[string]schemaResult     // by absolute path
+	parents     []string                    // absolute paths of the DAG files running this one
 	nodesMap    *yaml.Node                  // the `nodes` mapping, whose duplicate keys are E102
 	srcs        []*nodeSource               // parallel to the DAG's Nodes
 }
@@ -162,7 +164,7 @@ func (l *loader) addAt(n *yaml.Node, code, hint, format string, args ...any) {
 // Top-level, node and nested keys of the format. Aliases map names other tools use to ours,
 // for "did you mean".
 var (
-	topKeys      = []string{"version", "name", "description", "params", "defaults", "concurrency", "nodes", "outputs"}
+	topKeys      = []string{"version", "name", "description", "params", "env", "defaults", "concurrency", "timeout", "n8n", "nodes", "outputs"}
 	defaultsKeys = []string{"timeout", "retry"}
 	nodeKeys     = []string{"type", "with", "input", "needs", "when", "run_if", "foreach", "concurrency", "max_items", "retry", "timeout", "on_invalid", "contract"}
 	retryKeys    = []string{"attempts", "backoff", "factor", "max_backoff", "on"}
@@ -236,14 +238,23 @@ func (l *loader) load(ctx context.Context) *DAG {
 	if f, ok := fs.get("params"); ok {
 		d.Params = l.paramsSchema(f)
 	}
+	if f, ok := fs.get("env"); ok {
+		d.Env = l.envVars(f)
+	}
 	if f, ok := fs.get("concurrency"); ok {
 		if c, ok := l.integer(f, "concurrency", 1); ok {
 			d.Concurrency = c
 		}
 	}
+	if f, ok := fs.get("timeout"); ok {
+		if dur, ok := l.positiveDuration(f, "timeout"); ok {
+			d.Timeout = dur
+		}
+	}
 	if f, ok := fs.get("defaults"); ok {
 		l.defaults(f, &d.Defaults)
 	}
+	l.n8nDefaults(fs) // before the nodes are read: it fills in their with
 	if f, ok := fs.get("nodes"); ok {
 		l.nodes(ctx, f, d)
 	} else {
@@ -513,7 +524,12 @@ func (l *loader) retry(f field, what string, base Retry) Retry {
 	fs := l.fields(f.val, what, retryKeys, nil)
 	if a, ok := fs.get("attempts"); ok {
 		if n, ok := l.integer(a, what+".attempts", 1); ok {
-			r.Attempts = n
+			if n > maxAttempts {
+				// A retry storm against a failing service helps nobody; past this, fix the cause.
+				l.addAt(a.val, CodeInvalid, fmt.Sprintf("use at most %d, with a backoff", maxAttempts),
+					"%s.attempts must be at most %d, got %d", what, maxAttempts, n)
+			}
+			r.Attempts = min(n, maxAttempts)
 		}
 	}
 	if b, ok := fs.get("backoff"); ok {
@@ -597,6 +613,7 @@ func (l *loader) nodes(ctx context.Context, f field, d *DAG) {
 				"bad node id %q: ids are a lowercase letter followed by lowercase letters, digits, _ or -", id)
 		}
 		n, src := l.node(id, k, v, d)
+		l.subDAG(ctx, n, src)
 		d.Nodes = append(d.Nodes, n)
 		l.srcs = append(l.srcs, src)
 		d.ByID[id] = n

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/schemas"
 )
@@ -50,8 +51,18 @@ func yamlValue(t *testing.T, src []byte) any {
 	return v
 }
 
+// allTypes is the registry the CLI offers: the built-ins, dag and n8n's types.
+func allTypes() *nodes.Registry {
+	reg := nodes.Builtin()
+	AddDAGType(reg, nil)
+	for _, t := range n8n.Types(n8n.Options{}) {
+		reg.Add(t)
+	}
+	return reg
+}
+
 // TestExamples checks that every example DAG passes the file format's schema and loads
-// without diagnostics with the built-in node types.
+// without diagnostics with every node type the CLI offers.
 func TestExamples(t *testing.T) {
 	files, err := filepath.Glob("../dags/*.yaml")
 	if err != nil || len(files) == 0 {
@@ -70,7 +81,7 @@ func TestExamples(t *testing.T) {
 			if vs := schema.Validate(yamlValue(t, src), "en"); len(vs) > 0 {
 				t.Errorf("schema violations: %+v", vs)
 			}
-			if _, err := Load(context.Background(), f, LoadOptions{Types: nodes.Builtin()}); err != nil {
+			if _, err := Load(context.Background(), f, LoadOptions{Types: allTypes()}); err != nil {
 				t.Errorf("load: %v", err)
 			}
 		})

@@ -43,6 +43,8 @@ func (l *loader) resolveRefs(d *DAG) {
 				deps = append(deps, dep{id: r.Node, pos: r.Pos})
 			case "params":
 				l.checkParam(r, pf)
+			case "env":
+				l.checkEnv(r, d)
 			case "item", "index":
 				switch {
 				case n.Foreach == nil:
@@ -93,6 +95,10 @@ func (l *loader) resolveRefs(d *DAG) {
 				}
 			case "params":
 				l.checkParam(r, pf)
+			case "env":
+				// Outputs are printed and stored: a secret must not become one.
+				l.add(r.Pos, CodeInvalid, "use env in a node's with or input, where it is masked in what the node returns",
+					"output %q: outputs may not read env, whose values are secrets", o.Name)
 			case "item", "index":
 				l.add(r.Pos, CodeInvalid, "refer to a node's output instead",
 					"output %q: %s is only defined in a node with foreach", o.Name, r.Root)

@@ -218,6 +218,10 @@ func TestLoadErrors(t *testing.T) {
 			`12:5 SEAM-E113 node "a": max_items applies to foreach, and the node has none`,
 		},
 	}, {
+		name: "a retry storm",
+		src:  head + "  a:\n    type: echo\n    retry: {attempts: 1000}\n",
+		want: []string{`6:23 SEAM-E113 node "a" retry.attempts must be at most 100, got 1000`},
+	}, {
 		name: "item outside foreach",
 		src: head + "  a: {type: echo, with: {text: \"${{ item }}\"}}\n" +
 			"  b:\n    type: echo\n    foreach: [1, 2]\n    when: \"${{ index > 0 }}\"\n    with: {text: \"${{ item }}\"}\n" +

@@ -18,9 +18,13 @@ type DAG struct {
 	Name        string
 	Description string
 	Params      *contract.Schema // nil when the file declares no params
+	// Env are the environment variables the file opts in to with `env:`, in file order: the
+	// only ones `${{ env.NAME }}` may read, and all treated as secrets (see LookupEnv).
+	Env         []EnvVar
 	Defaults    Defaults
-	Concurrency int     // nodes running at once, ≥ 1
-	Nodes       []*Node // in file order
+	Concurrency int           // nodes running at once, ≥ 1
+	Timeout     time.Duration // bounds the whole run; 0: none
+	Nodes       []*Node       // in file order
 	ByID        map[string]*Node
 	Outputs     []Output // in file order
 	// Order is a topological order of Nodes (producers before consumers), stable with

@@ -24,6 +24,9 @@ type Scope struct {
 	Params  map[string]any
 	Outputs map[string]any // node id → its validated output (decoded JSON)
 	Run     RunInfo
+	// Env holds the values of the variables the DAG declares under env (LookupEnv): what
+	// env.NAME reads. Every value is a secret.
+	Env map[string]string
 	// Item and Index are set inside a foreach iteration.
 	Item    any
 	Index   int
@@ -36,11 +39,11 @@ type RunInfo struct {
 	Name string
 }
 
-// Ref is one thing an expression names: params.x, nodes.a.output.y, item, index or run.
+// Ref is one thing an expression names: params.x, nodes.a.output.y, env.X, item, index or run.
 type Ref struct {
-	Root string   // "params", "nodes", "item", "index" or "run"
+	Root string   // "params", "nodes", "env", "item", "index" or "run"
 	Node string   // the node id when Root is "nodes"
-	Path []string // for nodes: the path after .output; for params: the path after params
+	Path []string // for nodes: the path after .output; for params and env: the path after them
 	Pos  Pos      // where the reference starts
 }
 
@@ -253,6 +256,18 @@ func (e *Expr) activation(s *Scope) map[string]any {
 			act["index"] = int64(s.Index)
 		case "run":
 			act["run"] = map[string]any{"id": s.Run.ID, "name": s.Run.Name}
+		case "env":
+			// Only the variables named: the loader made sure each is declared.
+			env, _ := act["env"].(map[string]string)
+			if env == nil {
+				env = make(map[string]string, 1)
+				act["env"] = env
+			}
+			if len(r.Path) > 0 {
+				if v, ok := s.Env[r.Path[0]]; ok {
+					env[r.Path[0]] = v
+				}
+			}
 		}
 	}
 	if _, ok := act["params"]; !ok {
@@ -448,6 +463,13 @@ func (p *path) eval(s *Scope) (any, error) {
 		v = json.Number(strconv.Itoa(s.Index))
 	case "run":
 		v = map[string]any{"id": s.Run.ID, "name": s.Run.Name}
+	case "env":
+		// The loader allows exactly one segment, a declared name.
+		x, ok := s.Env[p.segs[0].name]
+		if !ok {
+			return nil, fmt.Errorf("environment variable %s was not read for this run", p.segs[0].name)
+		}
+		return x, nil
 	}
 	for _, sg := range p.segs {
 		if sg.isIndex {
@@ -480,6 +502,13 @@ func parsePath(src string) (*path, bool) {
 	p := &path{root: root}
 	switch root {
 	case "params", "item", "run":
+	case "env":
+		// Exactly env.NAME (or env['NAME']); anything else goes to CEL and the loader's checks.
+		if n, r := scanIdent(strings.TrimPrefix(rest, ".")); !strings.HasPrefix(rest, ".") || n == "" || r != "" {
+			if name, r, ok := scanQuoted(rest); !ok || name == "" || r != "" {
+				return nil, false
+			}
+		}
 	case "index":
 		if rest != "" {
 			return nil, false
@@ -570,7 +599,7 @@ type refCompiler struct {
 }
 
 // newRefCompiler returns a compiler whose CEL environment declares params, nodes, item,
-// index and run.
+// index, run and env.
 func newRefCompiler() (*refCompiler, error) {
 	env, err := cel.NewEnv(
 		cel.Variable("params", cel.MapType(cel.StringType, cel.DynType)),
@@ -578,6 +607,7 @@ func newRefCompiler() (*refCompiler, error) {
 		cel.Variable("item", cel.DynType),
 		cel.Variable("index", cel.IntType),
 		cel.Variable("run", cel.MapType(cel.StringType, cel.StringType)),
+		cel.Variable("env", cel.MapType(cel.StringType, cel.StringType)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("expression environment: %w", err)
@@ -772,7 +802,7 @@ func exprHint(src, msg string) string {
 		if strings.Contains(src, "nodes.") && strings.Contains(src, "-") {
 			return "a node id with '-' must be written nodes['my-node'].output"
 		}
-		return "expressions may name params, nodes.<id>.output, item, index and run"
+		return "expressions may name params, nodes.<id>.output, env.<NAME>, item, index and run"
 	}
 	return "expressions are CEL, e.g. ${{ nodes.a.output.status == 'pass' }}"
 }
@@ -896,7 +926,7 @@ func chainRef(e ast.Expr) (Ref, int64, bool) {
 		r.Path = segs[1:]
 	case "params":
 		r.Path = segs
-	case "item", "index", "run":
+	case "item", "index", "run", "env":
 		r.Path = segs
 	default:
 		return Ref{}, 0, false // a comprehension variable

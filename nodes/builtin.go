@@ -11,10 +11,10 @@ import (
 	"github.com/seam-dag/seam/internal/suggest"
 )
 
-// Builtin returns a registry of the generic built-in types: const, exec and transform.
-// Other packages add theirs (http, n8n.*) with Registry.Add.
+// Builtin returns a registry of the generic built-in types: const, exec, http and transform.
+// Other packages add theirs (n8n.*) with Registry.Add.
 func Builtin() *Registry {
-	return NewRegistry(constType{}, execType{}, newTransformType())
+	return NewRegistry(constType{}, execType{}, httpType{}, newTransformType())
 }
 
 // outputLimit is the call's output limit in bytes, DefaultOutputLimit unless set.

@@ -216,7 +216,17 @@ func envOf(v any) ([]string, error) {
 }
 
 // Run runs the command once. See DESIGN.md, "The engine", for the contract of each mode.
-func (execType) Run(ctx context.Context, call *Call) (*Result, error) {
+// The command may print a secret it was given (in its arguments or environment): the log and
+// the error, which quotes stderr, have the call's secrets masked.
+func (t execType) Run(ctx context.Context, call *Call) (*Result, error) {
+	res, err := t.run(ctx, call)
+	if res != nil {
+		res.Log = MaskString(res.Log, call.Secrets)
+	}
+	return res, MaskError(err, call.Secrets)
+}
+
+func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 	cfg, err := parseExecConfig(call.With, false)
 	if err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ import (
 
 func TestBuiltinNames(t *testing.T) {
 	got := Builtin().Names()
-	if want := []string{"const", "exec", "transform"}; !slices.Equal(got, want) {
+	if want := []string{"const", "exec", "http", "transform"}; !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
 }
@@ -28,7 +28,8 @@ func TestClosest(t *testing.T) {
 		{"Exec", "exec"},
 		{"trasnform", "transform"},
 		{"cosnt", "const"},
-		{"http", ""},
+		{"htpp", "http"},
+		{"tcp", ""},
 		{"x", ""},
 	}
 	for _, tt := range tests {

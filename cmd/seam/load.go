@@ -6,13 +6,12 @@ import (
 	"fmt"
 
 	"github.com/seam-dag/seam/dag"
-	"github.com/seam-dag/seam/nodes"
 )
 
 // loadDAG loads the DAG file at path with the built-in node types. When the file is wrong it
 // prints every diagnostic on stderr and returns a usage error (exit 2) that counts them.
 func loadDAG(ctx context.Context, e *env, path string) (*dag.DAG, error) {
-	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: nodes.Builtin()})
+	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: registry(e)})
 	var ds dag.Diagnostics
 	switch {
 	case errors.As(err, &ds):

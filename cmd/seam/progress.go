@@ -41,8 +41,12 @@ type plainDisplay struct {
 }
 
 func (p *plainDisplay) Event(ev dag.Event) {
-	if ev.Kind == dag.NodeFinished {
+	switch ev.Kind {
+	case dag.NodeFinished:
 		writeNode(p.w, ev.Node, p.width, false)
+	case dag.NodeRetrying:
+		// Logs show why a node is tried again; the live display shows it on the node's line.
+		fmt.Fprintf(p.w, "↻ %-*s  %-8s  %6s  %s\n", p.width, ev.Node.ID, "retrying", "", oneLine(ev.Node.Reason, 160))
 	}
 }
 
@@ -162,8 +166,12 @@ func (l *liveDisplay) line(n dag.NodeResult, now time.Time) string {
 	case dag.NodePending:
 		return fmt.Sprintf("%s %-*s  %s", colour("·", "2", true), l.width, n.ID, n.Status)
 	case dag.NodeRunning:
-		return fmt.Sprintf("%s %-*s  %-8s  %6s", colour(spinner[l.frame%len(spinner)], "36", true),
+		line := fmt.Sprintf("%s %-*s  %-8s  %6s", colour(spinner[l.frame%len(spinner)], "36", true),
 			l.width, n.ID, n.Status, duration(now.Sub(n.Started)))
+		if n.Attempts > 0 {
+			line += "  " + firstLine(n.Reason)
+		}
+		return line
 	default:
 		return nodeLine(n, l.width, true)
 	}
@@ -246,16 +254,24 @@ func nodeLine(n dag.NodeResult, width int, tty bool) string {
 	case dag.NodeCanceled:
 		mark, code = "⊘", "2"
 	}
-	text := n.Reason
+	text := firstLine(n.Reason)
 	if text == "" {
-		text = n.Summary
+		text = firstLine(n.Summary)
+	}
+	switch {
+	case n.Reused:
+		text += " (reused)"
+	case n.Repaired:
+		text += fmt.Sprintf(" (repaired, %d attempts)", n.Attempts)
+	case n.Attempts > 1:
+		text += fmt.Sprintf(" (%d attempts)", n.Attempts)
 	}
 	took := ""
 	if !n.Started.IsZero() {
 		took = duration(n.Elapsed)
 	}
 	return strings.TrimRight(fmt.Sprintf("%s %-*s  %-8s  %6s  %s",
-		colour(mark, code, tty), width, n.ID, n.Status, took, firstLine(text)), " ")
+		colour(mark, code, tty), width, n.ID, n.Status, took, text), " ")
 }
 
 // writeEnd prints `run <id> <status> in <duration>`, then the outputs, one per line as JSON.
@@ -342,6 +358,16 @@ func truncate(s string, n int) string {
 				return s[:i] + "\x1b[0m"
 			}
 		}
+	}
+	return s
+}
+
+// oneLine folds s onto one line of at most limit runes: a reason whose details (an exec
+// node's stderr) follow on later lines keeps them.
+func oneLine(s string, limit int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > limit {
+		s = string(r[:limit-1]) + "…"
 	}
 	return s
 }

@@ -61,7 +61,7 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 	if err != nil {
 		return err
 	}
-	opts := dag.RunOptions{Params: params, Lang: lang}
+	opts := dag.RunOptions{Params: params, Lang: lang, Getenv: e.getenv}
 	var disp display
 	if !asJSON {
 		disp = newDisplay(e.stdout, d)

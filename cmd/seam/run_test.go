@@ -2,10 +2,19 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/n8n/n8ntest"
 )
+
+// trackerToken is the secret dags/http.yaml reads through env: it must never be printed.
+const trackerToken = "tr4ck3r-t0k3n"
 
 // TestRunExamples runs every example DAG in dags/ and checks its exit code and what it
 // prints. A new example needs an entry here.
@@ -21,12 +30,60 @@ func TestRunExamples(t *testing.T) {
 		"lint-compatible.yaml": {0, []string{"✓ report", " success in ", `report: "bug scored 7 of 10"`}},
 		// Run anyway, the edge seam lint rejects fails at run time on prioritise's contract.input.
 		"lint-incompatible.yaml": {1, []string{"✗ prioritise", "/priority: missing required field: priority", " failed in "}},
+		"retry-repair.yaml": {0, []string{
+			"↻ fetch  retrying          attempt 1 failed: exec sh -c: exit status 75; stderr: tracker busy, try again\n",
+			"✓ fetch  passed", "fetched 2 tickets (2 attempts)\n",
+			"↻ draft  retrying          attempt 1 failed: output breaks its contract\n",
+			"drafted a reply (repaired, 2 attempts)\n", `reply: "Thanks, we are on it."`,
+		}},
+		"n8n-triage.yaml": {0, []string{"✓ probe", "execution", "succeeded; Code returned 1 item",
+			"3 failed executions; most often: payment API answered 503 [line 2]",
+			"! decide", "3 failures need a look (workflow answers now: true)", " warn in ",
+			`action: "investigate"`, `top_error: "payment API answered 503 [line 2]"`}},
+		"foreach.yaml": {0, []string{"✓ triage   passed", "3 items: 3 passed\n", "2 bugs among 3 tickets", "bugs: [101,103]"}},
+		"http.yaml": {0, []string{"✓ bugs", "GET http://127.0.0.1:", "/api/issues: 200 OK",
+			"✓ comment", "201 Created", "open_bugs: 2", "comment_status: 201", " success in "}},
+		"sub-dag.yaml": {0, []string{"✓ score", "score succeeded: 1 node: 1 passed", `decision: "fix this week"`}},
 		"broken-contract.yaml": {1, []string{
 			"✗ classify  failed",
 			"    /data/label: field 'data.label' is required\n",
 			"- publish   skipped           upstream classify failed\n",
 			" failed in ",
 		}},
+	}
+	// Examples that need a live service get their arguments and environment here.
+	setups := map[string]func(t *testing.T) (args []string, getenv func(string) string){
+		// A workflow with 3 failed executions, on the n8n that scripts/test.sh starts.
+		"n8n-triage.yaml": func(t *testing.T) ([]string, func(string) string) {
+			id, path := n8ntest.TriageFixture(t, 3)
+			return []string{"-p", "workflowId=" + string(id), "-p", "path=" + path}, n8ntest.Getenv(t)
+		},
+		// A tracker on loopback that wants the token and echoes it back, to show it masked.
+		"http.yaml": func(t *testing.T) ([]string, func(string) string) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Authorization") != "Bearer "+trackerToken {
+					http.Error(w, `{"error": "bad token"}`, http.StatusUnauthorized)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				switch {
+				case r.Method == http.MethodGet && r.URL.Path == "/api/issues":
+					fmt.Fprintf(w, `{"issues": [{"id": 7, "title": "crash"}, {"id": 9, "title": "typo"}], "auth": %q}`, r.Header.Get("Authorization"))
+				case r.Method == http.MethodPost && r.URL.Path == "/api/issues/7/comments":
+					w.WriteHeader(http.StatusCreated)
+					_, _ = io.Copy(w, r.Body)
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			t.Cleanup(srv.Close)
+			return []string{"-p", "tracker=" + srv.URL}, func(k string) string {
+				if k == "TRACKER_TOKEN" {
+					return trackerToken
+				}
+				return ""
+			}
+		},
 	}
 	files, err := filepath.Glob("../../dags/*.yaml")
 	if err != nil {
@@ -35,9 +92,14 @@ func TestRunExamples(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no example DAGs in dags/")
 	}
+	// Runs are recorded in a store of the test's, not in .seam/ of the source tree.
+	store := filepath.Join(t.TempDir(), "seam.db")
 	getenv := func(k string) string {
-		if k == "SEAM_LANG" {
+		switch k {
+		case "SEAM_LANG":
 			return "en"
+		case "SEAM_STORE":
+			return store
 		}
 		return ""
 	}
@@ -49,7 +111,18 @@ func TestRunExamples(t *testing.T) {
 				t.Fatalf("no expectation for dags/%s: add one to this test", name)
 			}
 			var stdout, stderr bytes.Buffer
-			code := run([]string{"run", file}, strings.NewReader(""), &stdout, &stderr, getenv)
+			args, env := []string{"run", file}, getenv
+			if setup, ok := setups[name]; ok {
+				extra, more := setup(t)
+				args = append(args, extra...)
+				env = func(k string) string {
+					if v := more(k); v != "" {
+						return v
+					}
+					return getenv(k)
+				}
+			}
+			code := run(args, strings.NewReader(""), &stdout, &stderr, env)
 			if code != w.code {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, w.code, &stdout, &stderr)
 			}
@@ -57,6 +130,9 @@ func TestRunExamples(t *testing.T) {
 				if !strings.Contains(stdout.String(), s) {
 					t.Errorf("stdout lacks %q:\n%s", s, &stdout)
 				}
+			}
+			if strings.Contains(stdout.String()+stderr.String(), trackerToken) {
+				t.Errorf("the secret reached the output:\n%s%s", &stdout, &stderr)
 			}
 		})
 	}

@@ -21,7 +21,7 @@ func newTypesCmd(e *env) *cobra.Command {
 		Short: "List the node types, or describe one: its configuration and its output",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			reg := nodes.Builtin()
+			reg := registry(e)
 			if len(args) == 0 {
 				if asJSON {
 					all := make([]typeDoc, 0, len(reg.Names()))

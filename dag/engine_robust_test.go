@@ -1,0 +1,51 @@
+package dag
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRunHugeOutput checks that a node printing 100 MB fails on the output limit without the
+// run holding the whole output.
+func TestRunHugeOutput(t *testing.T) {
+	noLeaks(t)
+	d := load(t, newRecorder(), `version: 1
+name: huge
+nodes:
+  flood: {type: exec, with: {command: [sh, -c, "head -c 100000000 /dev/zero"]}}
+`)
+	res := mustRun(t, d, RunOptions{})
+	if n := node(t, res, "flood"); n.Status != NodeFailed || n.Reason != "exec sh: output exceeds the 16 MiB limit" {
+		t.Errorf("flood: %s %q", n.Status, n.Reason)
+	}
+}
+
+// TestRunRetryStorm checks that many nodes failing at once retry a bounded number of times
+// each, and that the run ends.
+func TestRunRetryStorm(t *testing.T) {
+	noLeaks(t)
+	const n = 200
+	var b strings.Builder
+	b.WriteString("version: 1\nname: storm\nconcurrency: 16\nnodes:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  n%d: {type: probe, retry: {attempts: 5, backoff: 1ms, max_backoff: 4ms}, with: {fail_attempts: 100}}\n", i)
+	}
+	rec := newRecorder()
+	start := time.Now()
+	res := mustRun(t, load(t, rec, b.String()), RunOptions{})
+	if res.Status != RunFailed || time.Since(start) > 30*time.Second {
+		t.Errorf("run %s after %s", res.Status, time.Since(start))
+	}
+	total := 0
+	for id, calls := range rec.calls {
+		if len(calls) != 5 {
+			t.Errorf("%s ran %d times, want 5", id, len(calls))
+		}
+		total += len(calls)
+	}
+	if total != 5*n {
+		t.Errorf("%d attempts in all, want %d", total, 5*n)
+	}
+}

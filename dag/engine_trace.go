@@ -1,0 +1,213 @@
+package dag
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Tracing: a run is a seam.run span, each node a seam.node span under it, each attempt a
+// seam.attempt span under its node. Every span is started and ended on the scheduler
+// goroutine; a node type runs in its attempt's context, and processes get the attempt's W3C
+// trace context as TRACEPARENT and TRACESTATE. Nothing is traced when RunOptions.Tracer is nil.
+
+// maxAttrLen bounds the strings put in attributes and events: reasons can quote outputs.
+const maxAttrLen = 256
+
+// Metrics are the engine's instruments. Build them once with NewMetrics and share them
+// between runs.
+type Metrics struct {
+	nodeDuration metric.Float64Histogram
+	attempts     metric.Int64Counter
+	violations   metric.Int64Counter
+	runs         metric.Int64Counter
+}
+
+// NewMetrics creates the engine's instruments with meter.
+func NewMetrics(meter metric.Meter) (*Metrics, error) {
+	var m Metrics
+	var err error
+	if m.nodeDuration, err = meter.Float64Histogram("seam.node.duration", metric.WithUnit("s"),
+		metric.WithDescription("Time from a node's first attempt to its final status, by node type and status.")); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	if m.attempts, err = meter.Int64Counter("seam.node.attempts", metric.WithUnit("{attempt}"),
+		metric.WithDescription("Node attempts, by node type and the attempt's outcome.")); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	if m.violations, err = meter.Int64Counter("seam.contract.violations", metric.WithUnit("{violation}"),
+		metric.WithDescription("Contract violations found in node outputs, by node type.")); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	if m.runs, err = meter.Int64Counter("seam.runs", metric.WithUnit("{run}"),
+		metric.WithDescription("Finished runs, by status.")); err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	return &m, nil
+}
+
+// startRun starts the run's span; the returned context carries it.
+func (r *runner) startRun(ctx context.Context, params map[string]any) context.Context {
+	if r.opts.Tracer == nil {
+		return ctx
+	}
+	b, _ := json.Marshal(params) // decoded JSON always encodes
+	sum := sha256.Sum256(b)
+	ctx, r.runSpan = r.opts.Tracer.Start(ctx, "seam.run", trace.WithTimestamp(r.res.Started), trace.WithAttributes(
+		attribute.String("seam.dag", r.d.Name),
+		attribute.String("seam.file", r.d.File),
+		attribute.String("seam.run_id", r.res.ID),
+		attribute.String("seam.params_hash", hex.EncodeToString(sum[:8])),
+	))
+	r.nodeSpans = make([]trace.Span, len(r.d.Nodes))
+	return ctx
+}
+
+// endRun ends the run's span with the run's status, and counts the run.
+func (r *runner) endRun(ctx context.Context) {
+	res := r.res
+	if m := r.opts.Metrics; m != nil {
+		m.runs.Add(ctx, 1, metric.WithAttributes(attribute.String("seam.status", string(res.Status))))
+	}
+	if r.runSpan == nil {
+		return
+	}
+	r.runSpan.SetAttributes(attribute.String("seam.status", string(res.Status)))
+	if res.Status == RunFailed || res.Status == RunCanceled {
+		msg := "the run " + string(res.Status)
+		if res.Error != "" {
+			msg = res.Error
+		}
+		r.runSpan.SetStatus(codes.Error, clip(msg))
+	}
+	r.runSpan.End(trace.WithTimestamp(res.Ended))
+}
+
+// startNode starts node i's span, when the node starts or (for a node settled without
+// running) when it settles.
+func (r *runner) startNode(ctx context.Context, i int32, at time.Time) {
+	if r.runSpan == nil || r.nodeSpans[i] != nil {
+		return
+	}
+	node := r.d.Nodes[i]
+	_, r.nodeSpans[i] = r.opts.Tracer.Start(trace.ContextWithSpan(ctx, r.runSpan), "seam.node",
+		trace.WithTimestamp(at), trace.WithAttributes(
+			attribute.String("seam.node", node.ID),
+			attribute.String("seam.node_type", node.Type.Name()),
+		))
+}
+
+// endNode ends node i's span with its final state, and measures the node.
+func (r *runner) endNode(i int32) {
+	nr := &r.res.Nodes[i]
+	if m := r.opts.Metrics; m != nil && !nr.Started.IsZero() {
+		m.nodeDuration.Record(context.Background(), nr.Elapsed.Seconds(), metric.WithAttributes(
+			attribute.String("seam.node_type", nr.Type), attribute.String("seam.status", string(nr.Status))))
+	}
+	if r.runSpan == nil {
+		return
+	}
+	start := nr.Started
+	if start.IsZero() {
+		start = nr.Ended
+	}
+	r.startNode(context.Background(), i, start)
+	span := r.nodeSpans[i]
+	span.SetAttributes(
+		attribute.String("seam.status", string(nr.Status)),
+		attribute.Int("seam.attempts", nr.Attempts),
+	)
+	if nr.Repaired {
+		span.AddEvent("contract.repaired", trace.WithTimestamp(nr.Ended))
+	}
+	switch nr.Status {
+	case NodeSkipped:
+		span.SetAttributes(attribute.String("seam.skipped_reason", clip(nr.Reason)))
+	case NodeFailed, NodeCanceled:
+		span.SetStatus(codes.Error, clip(nr.Reason))
+	}
+	span.End(trace.WithTimestamp(nr.Ended))
+}
+
+// startAttempt starts the span of u's next attempt and returns the context the attempt runs
+// in, and the trace context for processes it starts.
+func (r *runner) startAttempt(ctx context.Context, u *unit) (context.Context, []string) {
+	if r.runSpan == nil {
+		return ctx, nil
+	}
+	i := u.nr.idx
+	r.startNode(ctx, i, time.Now())
+	attrs := []attribute.KeyValue{attribute.Int("seam.attempt", u.attempts)}
+	if u.item >= 0 {
+		attrs = append(attrs, attribute.Int("seam.item", u.item))
+	}
+	ctx, u.span = r.opts.Tracer.Start(trace.ContextWithSpan(ctx, r.nodeSpans[i]), "seam.attempt", trace.WithAttributes(attrs...))
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	var env []string
+	for _, k := range []string{"traceparent", "tracestate"} {
+		if v := carrier.Get(k); v != "" {
+			env = append(env, strings.ToUpper(k)+"="+v)
+		}
+	}
+	return ctx, env
+}
+
+// endAttempt ends attempt a's span: its outcome, its error, an event per violation (the
+// value stays out: it may be large or sensitive), and counts it.
+func (r *runner) endAttempt(a attempt, status NodeStatus) {
+	u := a.u
+	node := r.d.Nodes[u.nr.idx]
+	if m := r.opts.Metrics; m != nil {
+		typ := attribute.String("seam.node_type", node.Type.Name())
+		m.attempts.Add(context.Background(), 1, metric.WithAttributes(typ, attribute.String("seam.status", string(status))))
+		if len(a.violations) > 0 {
+			m.violations.Add(context.Background(), int64(len(a.violations)), metric.WithAttributes(typ))
+		}
+	}
+	if u.span == nil {
+		return
+	}
+	span := u.span
+	u.span = nil
+	span.SetAttributes(attribute.String("seam.status", string(status)))
+	for _, v := range a.violations {
+		span.AddEvent("contract.violation", trace.WithTimestamp(a.ended), trace.WithAttributes(
+			attribute.String("seam.pointer", v.Pointer),
+			attribute.String("seam.keyword", v.Keyword),
+			attribute.String("seam.message", clip(v.Message)),
+		))
+	}
+	switch {
+	case a.reason != "":
+		span.SetAttributes(attribute.String("seam.error", clip(a.reason)))
+		span.SetStatus(codes.Error, clip(a.reason))
+	case a.canceled:
+		span.SetStatus(codes.Error, "canceled")
+	case !a.valid:
+		span.SetStatus(codes.Error, "output breaks its contract")
+	}
+	span.End(trace.WithTimestamp(a.ended))
+}
+
+// clip bounds s for an attribute.
+func clip(s string) string {
+	if len(s) <= maxAttrLen {
+		return s
+	}
+	cut := maxAttrLen
+	for cut > 0 && s[cut]&0xC0 == 0x80 { // do not split a UTF-8 sequence
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,126 @@
+package dag
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// EnvVar is an environment variable a DAG opts in to reading.
+type EnvVar struct {
+	Name string
+	Pos  Pos // where the file lists it
+}
+
+// envVars reads the top-level `env:`, a list of variable names. Only these may be read as
+// env.NAME: a DAG never reads the environment unless its file says so, where a reviewer sees
+// it.
+func (l *loader) envVars(f field) []EnvVar {
+	const hint = "list the variables' names: `env: [API_TOKEN]`"
+	v := deref(f.val)
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		l.addAt(v, CodeInvalid, hint, "env must be a list of environment variable names, not %s", kindOf(v))
+		return nil
+	}
+	var vars []EnvVar
+	for _, item := range v.Content {
+		item = deref(item)
+		if item.Kind != yaml.ScalarNode || item.Tag != "!!str" {
+			l.addAt(item, CodeInvalid, hint, "env: want a variable name, not %s", kindOf(item))
+			continue
+		}
+		if !validEnvName(item.Value) {
+			l.addAt(item, CodeInvalid, "a name has letters, digits and _, and does not start with a digit",
+				"env: %q is not an environment variable name", item.Value)
+			continue
+		}
+		if i := slices.IndexFunc(vars, func(e EnvVar) bool { return e.Name == item.Value }); i >= 0 {
+			l.addAt(item, CodeInvalid, "list each variable once",
+				"env: %s is listed twice (first at line %d)", item.Value, vars[i].Pos.Line)
+			continue
+		}
+		vars = append(vars, EnvVar{Name: item.Value, Pos: l.pos(item)})
+	}
+	return vars
+}
+
+func validEnvName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkEnv reports a reference to env that does not name one declared variable.
+func (l *loader) checkEnv(r Ref, d *DAG) {
+	if len(r.Path) == 0 {
+		l.add(r.Pos, CodeExpr, "write env.NAME, with NAME listed under the DAG's env",
+			"env is read one variable at a time, by a constant name: env.NAME")
+		return
+	}
+	name := r.Path[0]
+	names := make([]string, len(d.Env))
+	for i, e := range d.Env {
+		names[i] = e.Name
+	}
+	if !slices.Contains(names, name) {
+		hint := fmt.Sprintf("add %s to the DAG's top-level env list: `env: [%s]` (its value is then treated as a secret)", name, strings.Join(append(names, name), ", "))
+		if s := didYouMean(name, names, nil); s != "" {
+			l.add(r.Pos, CodeUndeclaredEnv, fmt.Sprintf("use env.%s, or %s", s, hint),
+				"env.%s is not declared; did you mean env.%s?", name, s)
+			return
+		}
+		l.add(r.Pos, CodeUndeclaredEnv, hint, "env.%s is not declared: the DAG does not list %s under env", name, name)
+	}
+	// env.NAME.x needs no check here: CEL knows env's values are strings and refuses it.
+}
+
+// LookupEnv reads the variables d declares under env, with getenv (os.Getenv). A declared
+// variable that is unset or empty is an error: a run would otherwise send an empty
+// credential. The result is what Scope.Env holds for the run.
+func LookupEnv(d *DAG, getenv func(string) string) (map[string]string, error) {
+	if len(d.Env) == 0 {
+		return nil, nil
+	}
+	env := make(map[string]string, len(d.Env))
+	var missing []string
+	for _, e := range d.Env {
+		v := getenv(e.Name)
+		if v == "" {
+			missing = append(missing, fmt.Sprintf("%s (listed at %s:%d:%d)", e.Name, e.Pos.File, e.Pos.Line, e.Pos.Col))
+			continue
+		}
+		env[e.Name] = v
+	}
+	switch len(missing) {
+	case 0:
+		return env, nil
+	case 1:
+		return nil, fmt.Errorf("environment variable %s is not set; the DAG reads it through env", missing[0])
+	}
+	return nil, fmt.Errorf("environment variables not set, which the DAG reads through env: %s", strings.Join(missing, ", "))
+}
+
+// Secrets returns the values of env, every one a secret: the engine passes them to node
+// types (nodes.Call.Secrets), which mask them, and masks them itself wherever it shows or
+// stores text. Sorted, for a stable order.
+func Secrets(env map[string]string) []string {
+	s := make([]string, 0, len(env))
+	for _, v := range env {
+		if v != "" {
+			s = append(s, v)
+		}
+	}
+	slices.Sort(s)
+	return slices.Compact(s)
+}

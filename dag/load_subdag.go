@@ -1,0 +1,88 @@
+package dag
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// subDAG checks a `dag` node's file while the parent loads: the file loads, it does not lead
+// back to a file being loaded (a cycle between files), and its params schema becomes the
+// node's input contract unless the node declares one.
+func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
+	if _, ok := n.Type.(*subDAGType); !ok || src.withNode == nil {
+		return
+	}
+	var fv *yaml.Node
+	for i := 0; i+1 < len(src.withNode.Content); i += 2 {
+		if src.withNode.Content[i].Value == "file" {
+			fv = deref(src.withNode.Content[i+1])
+		}
+	}
+	if fv == nil || fv.Kind != yaml.ScalarNode || fv.Tag != "!!str" || strings.Contains(fv.Value, "${{") {
+		return // the config schema and the type's Check report it
+	}
+	path := fv.Value
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.dir, path)
+	}
+	target, err1 := filepath.Abs(path)
+	self, err2 := filepath.Abs(l.file)
+	if err1 != nil || err2 != nil {
+		l.addAt(fv, CodeSubDAG, "check the path", "node %q: cannot resolve %s", n.ID, fv.Value)
+		return
+	}
+	chain := append(append([]string(nil), l.parents...), self)
+	for k, p := range chain {
+		if p == target {
+			names := make([]string, 0, len(chain)-k+1)
+			for _, q := range chain[k:] {
+				names = append(names, filepath.Base(q))
+			}
+			names = append(names, filepath.Base(target))
+			l.addAt(fv, CodeCycle, "a DAG file cannot run itself, directly or through others; move the shared nodes into a third file",
+				"node %q: DAG files form a cycle: %s", n.ID, strings.Join(names, " → "))
+			return
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		l.addAt(fv, CodeSubDAG, "check the path: it is relative to this DAG file",
+			"node %q: cannot read the DAG file %s: %v", n.ID, fv.Value, unwrapPathError(err))
+		return
+	}
+	child, err := newLoader(path, b, LoadOptions{Types: l.types})
+	if err != nil {
+		l.fatal = err
+		return
+	}
+	child.parents = chain
+	d := child.load(ctx)
+	switch {
+	case child.fatal != nil:
+		l.fatal = child.fatal
+	case len(child.diags) > 0:
+		child.diags.sort()
+		noun := "errors"
+		if len(child.diags) == 1 {
+			noun = "error"
+		}
+		first := child.diags[0]
+		l.addAt(fv, CodeSubDAG, "run `seam graph "+fv.Value+"` to see them all",
+			"node %q: %s does not load (%d %s); the first: %s:%d:%d: %s %s", n.ID, fv.Value, len(child.diags), noun,
+			filepath.Base(first.Pos.File), first.Pos.Line, first.Pos.Col, first.Code, first.Message)
+	case n.InputContract == nil:
+		n.InputContract = d.Params
+	}
+}
+
+// unwrapPathError drops the path an *os.PathError repeats, since the message names it.
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,159 @@
+package dag
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/seam-dag/seam/nodes"
+)
+
+// subDAGType is the `dag` node type: it runs another DAG file as one node. The file's params
+// schema is the node's input contract (unless the node declares one), and the file's outputs
+// are the node's output data.
+type subDAGType struct {
+	// types are the node types the sub-DAG may use: the registry this type is in.
+	types *nodes.Registry
+	// getenv reads the variables a sub-DAG declares under env: each file opts in for itself.
+	getenv func(string) string
+}
+
+// AddDAGType registers the `dag` node type in reg. Sub-DAGs load with reg, so they may use
+// every type in it, `dag` included, and read the variables they declare with getenv.
+func AddDAGType(reg *nodes.Registry, getenv func(string) string) {
+	reg.Add(&subDAGType{types: reg, getenv: getenv})
+}
+
+func (*subDAGType) Name() string { return "dag" }
+func (*subDAGType) Doc() string {
+	return "Runs another DAG file as one node: the input is its params, its outputs are the output's data."
+}
+
+func (*subDAGType) ConfigSchema() []byte {
+	return []byte(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "dag node configuration",
+  "type": "object",
+  "required": ["file"],
+  "additionalProperties": false,
+  "properties": {
+    "file": {
+      "description": "The DAG file to run, relative to this DAG file. The node's input is its params.",
+      "type": "string",
+      "minLength": 1
+    }
+  }
+}`)
+}
+
+func (*subDAGType) OutputSchema() []byte {
+	return []byte(`{
+  "type": "object",
+  "required": ["data"],
+  "properties": {"data": {"description": "The sub-DAG's outputs, by name.", "type": "object"}}
+}`)
+}
+
+// Check refuses a reference as the file: the loader must know the file to check its params
+// and to find cycles between files.
+func (*subDAGType) Check(with map[string]any) error {
+	file, ok := with["file"].(string)
+	if ok && strings.Contains(file, "${{") {
+		return &nodes.ConfigError{Path: "/file", Offset: -1, Err: fmt.Errorf("must be a file name, not a reference")}
+	}
+	return nil
+}
+
+// Run loads the file again (it may have been edited since the parent loaded; a broken file
+// fails the node) and runs it with the node's input as params.
+func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, error) {
+	file, _ := call.With["file"].(string)
+	path := file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(call.Dir, path)
+	}
+	d, err := Load(ctx, path, LoadOptions{Types: t.types})
+	if err != nil {
+		return nil, fmt.Errorf("dag %s: %w", file, err)
+	}
+	params, ok := call.Input.(map[string]any)
+	if !ok && call.Input != nil {
+		return nil, fmt.Errorf("dag %s: the input is the sub-DAG's params and must be an object, not %s", file, jsonKind(call.Input))
+	}
+	res, err := Run(ctx, d, RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv})
+	if err != nil {
+		return nil, fmt.Errorf("dag %s: %w", file, err)
+	}
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("dag %s: %w", file, ctx.Err())
+	}
+	out := map[string]any{"data": res.Outputs}
+	if res.Outputs == nil {
+		out["data"] = map[string]any{}
+	}
+	switch res.Status {
+	case RunSuccess:
+		out["status"], out["summary"] = "pass", fmt.Sprintf("%s succeeded: %s", d.Name, countNodes(res))
+	case RunWarn:
+		out["status"], out["summary"] = "warn", fmt.Sprintf("%s warned: %s", d.Name, countNodes(res))
+	default:
+		out["status"], out["summary"] = "fail", fmt.Sprintf("%s %s: %s", d.Name, res.Status, firstFailure(res))
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("dag %s: encode outputs: %w", file, err)
+	}
+	return &nodes.Result{Output: b, Log: subLog(res)}, nil
+}
+
+// countNodes says how the sub-DAG's nodes ended, e.g. "3 nodes passed, 1 skipped".
+func countNodes(res *RunResult) string {
+	counts := map[NodeStatus]int{}
+	for _, n := range res.Nodes {
+		counts[n.Status]++
+	}
+	var parts []string
+	for _, s := range []NodeStatus{NodePassed, NodeWarned, NodeFailed, NodeSkipped, NodeCanceled} {
+		if c := counts[s]; c > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c, s))
+		}
+	}
+	if len(parts) == 0 {
+		return "no nodes"
+	}
+	noun := "nodes"
+	if len(res.Nodes) == 1 {
+		noun = "node"
+	}
+	return fmt.Sprintf("%d %s: %s", len(res.Nodes), noun, strings.Join(parts, ", "))
+}
+
+// firstFailure names the first node that failed and why.
+func firstFailure(res *RunResult) string {
+	for _, n := range res.Nodes {
+		if n.Status == NodeFailed {
+			return fmt.Sprintf("node %s failed: %s", n.ID, n.Reason)
+		}
+	}
+	if res.Error != "" {
+		return res.Error
+	}
+	return countNodes(res)
+}
+
+// subLog is one line per sub-DAG node, kept as the node's log.
+func subLog(res *RunResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "sub-run %s of %s: %s in %s\n", res.ID, res.DAG, res.Status, res.Elapsed.Round(time.Millisecond))
+	for _, n := range res.Nodes {
+		text := n.Reason
+		if text == "" {
+			text = n.Summary
+		}
+		fmt.Fprintf(&b, "  %s %s: %s\n", n.ID, n.Status, text)
+	}
+	return b.String()
+}

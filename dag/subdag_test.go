@@ -1,0 +1,131 @@
+package dag
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seam-dag/seam/nodes"
+)
+
+// loadFiles writes files into a temporary directory and loads the first with the built-in
+// types, dag and a probe.
+func loadFiles(t *testing.T, rec *recorder, files map[string]string, main string) (*DAG, error) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg := nodes.Builtin()
+	reg.Add(probe{rec: rec})
+	AddDAGType(reg, nil)
+	return Load(context.Background(), filepath.Join(dir, main), LoadOptions{Types: reg})
+}
+
+const scoreDAG = `version: 1
+name: score
+params:
+  type: object
+  required: [n]
+  properties:
+    n: {type: integer}
+nodes:
+  double:
+    type: const
+    with: {value: {status: pass, summary: doubled, data: {v: "${{ params.n * 2 }}"}}}
+  check: {type: probe, needs: [double], with: {error: "${{ params.n > 100 ? 'too big' : '' }}"}}
+outputs:
+  doubled: "${{ nodes.double.output.data.v }}"
+`
+
+func TestRunSubDAG(t *testing.T) {
+	noLeaks(t)
+	rec := newRecorder()
+	d, err := loadFiles(t, rec, map[string]string{"score.yaml": scoreDAG, "main.yaml": `version: 1
+name: main
+params: {type: object}
+nodes:
+  sub: {type: dag, with: {file: score.yaml}, input: {n: "${{ params.n }}"}}
+  use: {type: probe, input: "${{ nodes.sub.output.data.doubled }}"}
+`}, "main.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.ByID["sub"].InputContract == nil {
+		t.Fatal("the sub-DAG's params did not become the node's input contract")
+	}
+	tests := []struct {
+		n      any
+		status NodeStatus
+		reason string
+	}{
+		{21, NodePassed, ""},
+		{"x", NodeFailed, "input breaks its contract"},
+		{500, NodeFailed, "score failed: node check failed: too big"},
+	}
+	for _, tt := range tests {
+		res := mustRun(t, d, RunOptions{Params: map[string]any{"n": tt.n}})
+		sub := node(t, res, "sub")
+		if sub.Status != tt.status || sub.Reason != tt.reason {
+			t.Errorf("n=%v: sub %s %q, want %s %q", tt.n, sub.Status, sub.Reason, tt.status, tt.reason)
+		}
+		if tt.status == NodePassed {
+			if sub.Summary != "score succeeded: 2 nodes: 2 passed" || !strings.Contains(sub.Log, "check passed") {
+				t.Errorf("summary %q, log %q", sub.Summary, sub.Log)
+			}
+			if got := rec.inputs["use"]; got != json.Number("42") {
+				t.Errorf("use got %v (%T)", got, got)
+			}
+		}
+	}
+}
+
+func TestLoadSubDAGErrors(t *testing.T) {
+	main := func(file string) string {
+		return "version: 1\nname: main\nnodes:\n  sub: {type: dag, with: {file: " + file + "}}\n"
+	}
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{{
+		name:  "itself",
+		files: map[string]string{"main.yaml": main("main.yaml")},
+		want:  `main.yaml:4:33: error SEAM-E107 node "sub": DAG files form a cycle: main.yaml → main.yaml`,
+	}, {
+		name:  "a cycle through another file",
+		files: map[string]string{"main.yaml": main("b.yaml"), "b.yaml": "version: 1\nname: b\nnodes:\n  back: {type: dag, with: {file: main.yaml}}\n"},
+		want:  `main.yaml:4:33: error SEAM-E118 node "sub": b.yaml does not load (1 error); the first: b.yaml:4:34: SEAM-E107 node "back": DAG files form a cycle: main.yaml → b.yaml → main.yaml`,
+	}, {
+		name:  "a missing file",
+		files: map[string]string{"main.yaml": main("nope.yaml")},
+		want:  `main.yaml:4:33: error SEAM-E118 node "sub": cannot read the DAG file nope.yaml: no such file or directory`,
+	}, {
+		name:  "a broken file",
+		files: map[string]string{"main.yaml": main("bad.yaml"), "bad.yaml": "version: 1\nname: bad\nnodes:\n  a: {type: nope}\n"},
+		want:  `main.yaml:4:33: error SEAM-E118 node "sub": bad.yaml does not load (1 error); the first: bad.yaml:4:13: SEAM-E104 unknown node type "nope"`,
+	}, {
+		name:  "a reference as the file",
+		files: map[string]string{"main.yaml": "version: 1\nname: main\nparams: {type: object, properties: {f: {type: string}}}\nnodes:\n  sub: {type: dag, with: {file: \"${{ params.f }}\"}}\n"},
+		want:  "must be a file name, not a reference",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := loadFiles(t, newRecorder(), tt.files, "main.yaml")
+			var ds Diagnostics
+			if !errors.As(err, &ds) {
+				t.Fatalf("err = %v", err)
+			}
+			got := ds[0].String()
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("diagnostic:\n%s\nwant it to contain\n%s", got, tt.want)
+			}
+		})
+	}
+}
