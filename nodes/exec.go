@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/contract"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,6 +59,25 @@ func (execType) Check(with map[string]any) error {
 	return err
 }
 
+// Ways to write a node's input on stdin.
+const (
+	stdinInput    = "input"    // the input as JSON
+	stdinEnvelope = "envelope" // the input beside what seam knows of the attempt
+)
+
+// envelope is what an exec node with `stdin: envelope` reads: its input, and the attempt it
+// is, with the violations of the previous output when seam asks it to repair that output.
+type envelope struct {
+	Input any          `json:"input"`
+	Seam  envelopeSeam `json:"seam"`
+}
+
+type envelopeSeam struct {
+	Node       string               `json:"node"`
+	Attempt    int                  `json:"attempt"`
+	Violations []contract.Violation `json:"violations"`
+}
+
 // execConfig is a parsed `with` of an exec node.
 type execConfig struct {
 	argv        []string // the command; with shell, the script alone
@@ -65,14 +85,15 @@ type execConfig struct {
 	env         []string // KEY=VALUE, sorted by key
 	dir         string
 	output      string
+	stdin       string // input, or envelope: {input, seam: {node, attempt, violations}}
 	stderrLimit int
 }
 
 // parseExecConfig reads with. When checking (load time), values holding references are
 // unknown and skipped; otherwise every value must be final.
 func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
-	cfg := execConfig{output: outputJSON, stderrLimit: defaultStderrLimit}
-	if err := checkKeys(with, "command", "shell", "env", "dir", "output", "stderr_limit"); err != nil {
+	cfg := execConfig{output: outputJSON, stdin: stdinInput, stderrLimit: defaultStderrLimit}
+	if err := checkKeys(with, "command", "shell", "env", "dir", "output", "stdin", "stderr_limit"); err != nil {
 		return cfg, err
 	}
 	unknown := func(v any) bool { return checking && isRef(v) }
@@ -143,6 +164,14 @@ func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
 			return cfg, configErr("/output", "must be one of json, wrap, text; got %s", jsonValue(v))
 		}
 		cfg.output = s
+	}
+
+	if v, ok := with["stdin"]; ok && !unknown(v) {
+		s, _ := v.(string)
+		if s != stdinInput && s != stdinEnvelope {
+			return cfg, configErr("/stdin", "must be input or envelope; got %s", jsonValue(v))
+		}
+		cfg.stdin = s
 	}
 
 	if v, ok := with["stderr_limit"]; ok && !unknown(v) {
@@ -231,7 +260,18 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	stdin, err := json.Marshal(call.Input)
+	var stdin []byte
+	if cfg.stdin == stdinEnvelope {
+		vs := call.Violations
+		if vs == nil {
+			vs = []contract.Violation{} // a list, so that scripts can iterate without a check
+		}
+		stdin, err = json.Marshal(envelope{Input: call.Input, Seam: envelopeSeam{
+			Node: call.Node, Attempt: call.Attempt, Violations: vs,
+		}})
+	} else {
+		stdin, err = json.Marshal(call.Input)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("exec: encode input: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/contract"
 	"io"
 	"os"
 	"os/exec"
@@ -413,12 +414,13 @@ func TestExecCheck(t *testing.T) {
 		{"shell not bool", map[string]any{"command": "ls", "shell": "true"}, "/shell", "must be a boolean, got string"},
 		{"dir not string", map[string]any{"command": []any{"ls"}, "dir": []any{}}, "/dir", "must be a string, got array"},
 		{"bad output", map[string]any{"command": []any{"ls"}, "output": "yaml"}, "/output", `must be one of json, wrap, text; got "yaml"`},
+		{"bad stdin", map[string]any{"command": []any{"ls"}, "stdin": "both"}, "/stdin", `must be input or envelope; got "both"`},
 		{"env not map", map[string]any{"command": []any{"ls"}, "env": "A=1"}, "/env", "must be a mapping of names to strings, got string"},
 		{"env number", map[string]any{"command": []any{"ls"}, "env": map[string]any{"N": 3}}, "/env/N", "must be a string, got number (quote it)"},
 		{"env bad name", map[string]any{"command": []any{"ls"}, "env": map[string]any{"A=B": "1"}}, "/env/A=B", `invalid variable name "A=B"`},
 		{"stderr_limit", map[string]any{"command": []any{"ls"}, "stderr_limit": "big"}, "/stderr_limit", `must be an integer number of bytes from 0 to 1 GiB, got "big"`},
 		{"typo", map[string]any{"command": []any{"ls"}, "outptu": "text"}, "/outptu", `unknown key "outptu" (did you mean "output"?)`},
-		{"unknown", map[string]any{"command": []any{"ls"}, "timeout": "1s"}, "/timeout", `unknown key "timeout" (known: command, shell, env, dir, output, stderr_limit)`},
+		{"unknown", map[string]any{"command": []any{"ls"}, "timeout": "1s"}, "/timeout", `unknown key "timeout" (known: command, shell, env, dir, output, stdin, stderr_limit)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -435,6 +437,36 @@ func TestExecCheck(t *testing.T) {
 			}
 			if ce.Path != tt.wantPath || ce.Err.Error() != tt.wantMsg || ce.Offset != -1 {
 				t.Errorf("err = {%s %d %v}, want {%s -1 %s}", ce.Path, ce.Offset, ce.Err, tt.wantPath, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// TestExecEnvelope checks what a node with stdin: envelope reads: its input, and the attempt
+// with the violations seam asks it to repair.
+func TestExecEnvelope(t *testing.T) {
+	with := map[string]any{"command": []any{"cat"}, "stdin": "envelope"}
+	tests := []struct {
+		name string
+		call Call
+		want string
+	}{
+		{"first attempt", Call{Node: "draft", Attempt: 1, Input: map[string]any{"n": 1}},
+			`{"input":{"n":1},"seam":{"node":"draft","attempt":1,"violations":[]}}`},
+		{"repair", Call{Node: "draft", Attempt: 2, Input: "x", Violations: []contract.Violation{
+			{Pointer: "/data", Keyword: "/required", Message: "missing required field: data"}}},
+			`{"input":"x","seam":{"node":"draft","attempt":2,"violations":[{"pointer":"/data","keyword":"/required","message":"missing required field: data"}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := tt.call
+			call.With = with
+			res, err := runExec(t, t.Context(), &call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(res.Output) != tt.want {
+				t.Errorf("stdin = %s\nwant    %s", res.Output, tt.want)
 			}
 		})
 	}
