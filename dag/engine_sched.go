@@ -60,6 +60,8 @@ type runner struct {
 	cancel   context.CancelFunc
 	storeErr error
 
+	finished []*nodeRun // reused by finish
+
 	// secrets are the values of the DAG's env: masked in everything a node returns.
 	secrets []string
 
@@ -75,6 +77,9 @@ type nodeRun struct {
 	units []*unit
 	next  int // foreach: the next unit to release
 	left  int // units without a final attempt
+	// A plain node's unit, and the list of it that units is.
+	one     unit
+	oneList [1]*unit
 }
 
 // unit is what runs attempt by attempt: a node, or one item of a foreach node.
@@ -98,6 +103,8 @@ type unit struct {
 	started    time.Time
 	ended      time.Time
 	span       trace.Span // of the attempt running, when tracing
+	// envBuf backs call.Env: SEAM_ATTEMPT, SEAM_VIOLATIONS, TRACEPARENT, TRACESTATE.
+	envBuf [4]string
 }
 
 // job is one attempt handed to a worker.
@@ -230,7 +237,15 @@ func (r *runner) run(ctx context.Context) {
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
 				u := r.runnable[0]
-				r.runnable = r.runnable[1:]
+				// Reslicing from the front would shrink the capacity until every append
+				// reallocates; shift instead while the queue is short, as it usually is.
+				if len(r.runnable) <= 64 {
+					copy(r.runnable, r.runnable[1:])
+					r.runnable[len(r.runnable)-1] = nil
+					r.runnable = r.runnable[:len(r.runnable)-1]
+				} else {
+					r.runnable = r.runnable[1:]
+				}
 				r.running++
 				jobs <- r.job(ctx, u)
 				continue
@@ -311,7 +326,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		}
 		nr.Violations = vs
 		// Recorded as an attempt that never ran, so that the store can explain it.
-		r.records = append(r.records, AttemptRecord{
+		r.record(AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
 			Status: NodeFailed, Final: true, Key: run.key, Violations: vs, Reason: reason, Error: nr.Error,
 			Started: nr.Started, Ended: time.Now(),
@@ -338,7 +353,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			fail(reason, err, vs)
 			return
 		}
-		run.units = []*unit{{nr: run, item: -1, call: call}}
+		// One allocation for the node, its unit and the list of it: most nodes are plain.
+		run.one = unit{nr: run, item: -1, call: call}
+		run.oneList[0] = &run.one
+		run.units = run.oneList[:]
 	} else {
 		list, reason := r.items(node)
 		if reason != "" {
@@ -458,8 +476,11 @@ func (r *runner) job(ctx context.Context, u *unit) job {
 	node := r.d.Nodes[u.nr.idx]
 	u.attempts++
 	u.call.Attempt = u.attempts
-	u.call.Env = u.call.Env[:0]
-	u.call.Env = append(u.call.Env, fmt.Sprintf("SEAM_ATTEMPT=%d", u.attempts))
+	attempt := "SEAM_ATTEMPT=1" // the usual case, without building a string
+	if u.attempts > 1 {
+		attempt = "SEAM_ATTEMPT=" + strconv.Itoa(u.attempts)
+	}
+	u.call.Env = append(u.envBuf[:0], attempt)
 	if len(u.call.Violations) > 0 {
 		b, _ := json.Marshal(u.call.Violations) // violations are strings only
 		u.call.Env = append(u.call.Env, "SEAM_VIOLATIONS="+string(b))
@@ -552,7 +573,7 @@ func excerpt(b []byte) string {
 // finish takes a batch of finished attempts: it decides for each whether another attempt
 // follows, records them all, and only then hands the outputs of finished nodes downstream.
 func (r *runner) finish(ctx context.Context, batch []attempt) {
-	var finished []*nodeRun
+	finished := r.finished[:0]
 	type retrying struct {
 		u   *unit
 		why string
@@ -575,7 +596,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 			u.started = a.started
 		}
 		if !final {
-			r.records = append(r.records, rec)
+			r.record(rec)
 			u.call.Violations = a.violations
 			if a.valid {
 				u.call.Violations = nil
@@ -592,7 +613,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		u.violations, u.reason, u.log, u.ended = a.violations, a.reason, a.log, a.ended
 		u.err = rec.Error
 		rec.Repaired = u.repairs > 0 && a.valid
-		r.records = append(r.records, rec)
+		r.record(rec)
 		u.nr.left--
 		if u.item >= 0 && u.nr.left > 0 {
 			r.release(u.nr)
@@ -616,6 +637,8 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 	for _, run := range finished {
 		r.apply(ctx, run)
 	}
+	clear(finished)
+	r.finished = finished
 }
 
 // decide classifies attempt a of u: its status, whether it is final, and when not, how long
@@ -745,7 +768,7 @@ func (r *runner) combine(run *nodeRun) {
 	} else {
 		c.started, c.ended = time.Now(), time.Now()
 	}
-	r.records = append(r.records, AttemptRecord{
+	r.record(AttemptRecord{
 		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: attempts, Item: -1,
 		Status: c.status, Final: true, Key: run.key, Output: raw, Violations: vs, Reason: c.reason,
 		Started: c.started, Ended: c.ended,
@@ -891,7 +914,7 @@ func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
 	nr := &r.res.Nodes[i]
 	nr.Started, nr.Ended, nr.Reused, nr.Output = now, now, true, out
 	nr.Summary, _ = obj["summary"].(string)
-	r.records = append(r.records, AttemptRecord{
+	r.record(AttemptRecord{
 		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
 		Status: status, Final: true, Reused: true, Key: prev.Key, Output: prev.Output,
 		Started: now, Ended: now,
@@ -904,6 +927,13 @@ func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
 	r.hand(i, out, prev.Output)
 	r.settle(i, status, "")
 	return true
+}
+
+// record keeps an attempt for the recorder, if there is one.
+func (r *runner) record(a AttemptRecord) {
+	if r.opts.Recorder != nil {
+		r.records = append(r.records, a)
+	}
 }
 
 // flush gives the recorder the attempts not recorded yet. A recorder that fails stops the
