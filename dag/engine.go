@@ -90,6 +90,7 @@ const (
 	NodeStarted  EventKind = "node_started"  // Type.Run is about to be called
 	NodeFinished EventKind = "node_finished" // the node reached a final status (it may never have started)
 	NodeRetrying EventKind = "node_retrying" // an attempt failed and another follows; Reason says why
+	NodeProgress EventKind = "node_progress" // a foreach item finished; ItemsDone counts them
 )
 
 // Event is one change of a node's state.
@@ -135,6 +136,9 @@ type NodeResult struct {
 	Attempts int `json:"attempts,omitempty"`
 	// Repaired is set when the output met its contract after violations were fed back.
 	Repaired bool `json:"repaired,omitempty"`
+	// Items and ItemsDone count a foreach node's items, and those finished.
+	Items     int `json:"items,omitempty"`
+	ItemsDone int `json:"items_done,omitempty"`
 	// Reused is set when a resume handed on an earlier run's output instead of running.
 	Reused     bool                 `json:"reused,omitempty"`
 	Violations []contract.Violation `json:"violations,omitempty"`

@@ -335,11 +335,25 @@ params: {type: object}
 nodes:
   each: {type: const, foreach: "${{ params.list }}", max_items: 10000, with: {value: {status: pass, summary: "${{ 'n' + string(item) }}"}}}
 `)
-	res := mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
+	obs := &progress{}
+	res := mustRun(t, d, RunOptions{Params: map[string]any{"list": list}, Observer: obs})
 	each := node(t, res, "each")
 	items := each.Output.(map[string]any)["data"].(map[string]any)["items"].([]any)
 	if each.Status != NodePassed || len(items) != n || items[n-1].(map[string]any)["summary"] != "n9999" {
 		t.Errorf("each: %s, %d items", each.Status, len(items))
+	}
+	// Progress after every item but the last, which finishes the node.
+	if obs.events != n-1 || obs.last != n-1 || each.Items != n || each.ItemsDone != n {
+		t.Errorf("%d progress events, the last at %d; items %d/%d", obs.events, obs.last, each.ItemsDone, each.Items)
+	}
+}
+
+type progress struct{ events, last int }
+
+func (p *progress) Event(ev Event) {
+	if ev.Kind == NodeProgress {
+		p.events++
+		p.last = ev.Node.ItemsDone
 	}
 }
 

@@ -377,6 +377,9 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		r.scope.Item, r.scope.Index, r.scope.HasItem = nil, 0, false
 	}
 	run.left = len(run.units)
+	if node.Foreach != nil {
+		nr.Items = len(run.units)
+	}
 	nr.Status, nr.Started = NodeRunning, time.Now()
 	r.startNode(ctx, i, nr.Started)
 	r.emit(NodeStarted, i)
@@ -615,9 +618,14 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		rec.Repaired = u.repairs > 0 && a.valid
 		r.record(rec)
 		u.nr.left--
-		if u.item >= 0 && u.nr.left > 0 {
-			r.release(u.nr)
-			continue
+		if u.item >= 0 {
+			nr := &r.res.Nodes[u.nr.idx]
+			nr.ItemsDone = len(u.nr.units) - u.nr.left
+			if u.nr.left > 0 {
+				r.emit(NodeProgress, u.nr.idx)
+				r.release(u.nr)
+				continue
+			}
 		}
 		if u.item >= 0 {
 			r.combine(u.nr)

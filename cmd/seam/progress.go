@@ -168,7 +168,10 @@ func (l *liveDisplay) line(n dag.NodeResult, now time.Time) string {
 	case dag.NodeRunning:
 		line := fmt.Sprintf("%s %-*s  %-8s  %6s", colour(spinner[l.frame%len(spinner)], "36", true),
 			l.width, n.ID, n.Status, duration(now.Sub(n.Started)))
-		if n.Attempts > 0 {
+		switch {
+		case n.Items > 0:
+			line += fmt.Sprintf("  %d/%d items", n.ItemsDone, n.Items)
+		case n.Attempts > 0:
 			line += "  " + firstLine(n.Reason)
 		}
 		return line

@@ -110,6 +110,16 @@ func TestLiveDisplay(t *testing.T) {
 			"· judge  pending",
 		},
 	}, {
+		name:  "a foreach node's items, a node being retried",
+		rows:  24,
+		nodes: []string{"greet", "check", "each", "flaky"},
+		want: []string{
+			"✓ greet  passed       3ms  said hello",
+			"⠋ check  running     1.5s",
+			"⠋ each   running     1.5s  12/40 items",
+			"⠋ flaky  running     1.5s  attempt 1 failed: timed out after 1s",
+		},
+	}, {
 		name:  "counts and running nodes when they do not fit",
 		rows:  4,
 		nodes: []string{"greet", "check", "judge", "more"},
@@ -124,6 +134,9 @@ func TestLiveDisplay(t *testing.T) {
 			l := newLive(&out, progressDAG(t, tt.nodes...), 80, tt.rows, time.Hour)
 			l.Event(dag.Event{Kind: dag.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
 			l.Event(dag.Event{Kind: dag.NodeStarted, Node: dag.NodeResult{ID: "check", Status: dag.NodeRunning, Started: t0}})
+			l.Event(dag.Event{Kind: dag.NodeProgress, Node: dag.NodeResult{ID: "each", Status: dag.NodeRunning, Started: t0, Items: 40, ItemsDone: 12}})
+			l.Event(dag.Event{Kind: dag.NodeRetrying, Node: dag.NodeResult{ID: "flaky", Status: dag.NodeRunning, Started: t0,
+				Attempts: 1, Reason: "attempt 1 failed: timed out after 1s"}})
 			l.mu.Lock()
 			l.frame = 0
 			lines := l.lines(t0.Add(1500 * time.Millisecond))
