@@ -229,10 +229,8 @@ func (r *runner) run(ctx context.Context) {
 			r.ready = append(r.ready, int32(i))
 		}
 	}
-	done := ctx.Done()
-	batch := make([]attempt, 0, workers)
-	for {
-		r.stopped = ctx.Err() != nil
+	// dispatch starts attempts and prepares ready nodes while workers are free.
+	dispatch := func() {
 		// The running count is the semaphore: a job is sent only while a worker is free.
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
@@ -257,6 +255,12 @@ func (r *runner) run(ctx context.Context) {
 			r.ready = r.ready[1:]
 			r.prepare(ctx, i)
 		}
+	}
+	done := ctx.Done()
+	batch := make([]attempt, 0, workers)
+	for {
+		r.stopped = ctx.Err() != nil
+		dispatch()
 		if r.running == 0 && len(r.timers) == 0 && (r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
@@ -276,6 +280,9 @@ func (r *runner) run(ctx context.Context) {
 			// An attempt ended by the cancel can arrive before done is seen: its dependents
 			// must then be canceled with the run, not skipped.
 			r.stopped = ctx.Err() != nil
+			// Keep the workers busy while this batch is committed: what starts now does not
+			// depend on it.
+			dispatch()
 			r.finish(ctx, batch)
 		case u := <-r.due:
 			delete(r.timers, u)
@@ -386,7 +393,6 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	if len(run.units) == 0 {
 		// foreach over an empty list: nothing to run, an empty result.
 		r.combine(run)
-		r.flush(ctx)
 		r.apply(ctx, run)
 		return
 	}
@@ -632,7 +638,18 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		}
 		finished = append(finished, u.nr)
 	}
-	r.flush(ctx)
+	// Outputs about to be handed on are committed first, unless every one of them comes
+	// from a pure node: a resume computes those again, so a crash loses nothing handed on,
+	// and a chain of pure nodes does not wait for a commit at every edge.
+	flush := len(r.records) >= maxPending
+	for _, run := range finished {
+		if _, pure := r.d.Nodes[run.idx].Type.(nodes.Pure); !pure {
+			flush = true
+		}
+	}
+	if flush {
+		r.flush(ctx)
+	}
 	for _, rt := range retry {
 		nr := &r.res.Nodes[rt.u.nr.idx]
 		nr.Attempts = max(nr.Attempts, rt.u.attempts)
@@ -927,15 +944,14 @@ func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
 		Status: status, Final: true, Reused: true, Key: prev.Key, Output: prev.Output,
 		Started: now, Ended: now,
 	})
-	r.flush(ctx)
-	if r.storeErr != nil {
-		r.settle(i, NodeFailed, "the attempt could not be recorded: "+r.storeErr.Error())
-		return true
-	}
+	// The output is in the store already, from the run being resumed.
 	r.hand(i, out, prev.Output)
 	r.settle(i, status, "")
 	return true
 }
+
+// maxPending bounds the attempts of pure nodes waiting for a commit.
+const maxPending = 1024
 
 // record keeps an attempt for the recorder, if there is one.
 func (r *runner) record(a AttemptRecord) {

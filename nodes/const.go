@@ -39,3 +39,6 @@ func (c constType) Run(ctx context.Context, call *Call) (*Result, error) {
 	}
 	return &Result{Output: out}, nil
 }
+
+// Pure marks the type: see nodes.Pure.
+func (constType) Pure() {}

@@ -97,6 +97,14 @@ func (r *Registry) Names() []string {
 	return names
 }
 
+// Pure is implemented by types whose output is a function of their `with` and input alone
+// (const, transform). The engine hands a pure node's output on before the run store has
+// committed it: after a crash a resume computes it again, so nothing handed on is lost, and a
+// chain of pure nodes does not wait for a disk commit at every edge.
+type Pure interface {
+	Pure()
+}
+
 // ConfigError is a problem with one value of a node's configuration, found by a Checker or
 // by Run. The loader turns Path and Offset into a file position.
 type ConfigError struct {

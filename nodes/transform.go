@@ -232,3 +232,6 @@ func jqReady(v any) bool {
 	}
 	return false
 }
+
+// Pure marks the type: see nodes.Pure.
+func (*transformType) Pure() {}
