@@ -8,12 +8,12 @@ package contract
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -80,7 +80,7 @@ type Compiler struct {
 	c        *jsonschema.Compiler
 	standard *Schema
 	n        int               // numbers the URLs of inline and effective schemas
-	docs     map[string]any    // document URL → the JSON value loaded or added there
+	docs     *docSet           // document URL → the JSON value loaded or added there
 	names    map[string]string // document URL → how errors name it (path or inline location)
 	files    map[string]*Schema
 }
@@ -92,8 +92,8 @@ type Schema struct {
 	location string
 	owner    *Compiler
 	// docs are the documents the schema may reach, to quote numbers as the schema wrote them
-	// (1.0 stays "1.0"); a snapshot, so validation never races with later compiles.
-	docs map[string]any
+	// (1.0 stays "1.0"): the compiler's, shared, so that compiling n schemas costs n, not n².
+	docs *docSet
 	// effective marks a schema made by Effective, whose /allOf/N/$ref hops are hidden in
 	// keyword pointers.
 	effective bool
@@ -109,7 +109,7 @@ const (
 func NewCompiler(opts Options) (*Compiler, error) {
 	c := &Compiler{
 		c:     jsonschema.NewCompiler(),
-		docs:  make(map[string]any),
+		docs:  &docSet{m: make(map[string]any)},
 		names: make(map[string]string),
 		files: make(map[string]*Schema),
 	}
@@ -224,7 +224,8 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 	u := fmt.Sprintf("%s%d.json", effectiveBase, c.n)
 	location := "effective(" + strings.Join(names, ", ") + ")"
 	doc := map[string]any{"allOf": refs}
-	c.docs[u], c.names[u] = doc, location
+	c.docs.add(u, doc)
+	c.names[u] = location
 	if err := c.c.AddResource(u, doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", location, err)
 	}
@@ -243,14 +244,14 @@ func (c *Compiler) compile(u, location string, source any) (*Schema, error) {
 		return nil, c.compileError(location, err)
 	}
 	if source == nil {
-		source = c.docs[u]
+		source = c.docs.get(u)
 	}
 	return &Schema{
 		compiled: compiled,
 		source:   source,
 		location: location,
 		owner:    c,
-		docs:     maps.Clone(c.docs),
+		docs:     c.docs,
 	}, nil
 }
 
@@ -337,8 +338,28 @@ func (c *Compiler) register(u, name string, doc any) error {
 		err.Location = c.names[u]
 		return err
 	}
-	c.docs[u] = doc
+	c.docs.add(u, doc)
 	return nil
+}
+
+// docSet holds the documents a compiler has loaded. Documents are only ever added, and never
+// changed once added, so a schema validating on one goroutine can read them while the
+// compiler adds more on another.
+type docSet struct {
+	mu sync.RWMutex
+	m  map[string]any
+}
+
+func (d *docSet) add(u string, doc any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.m[u] = doc
+}
+
+func (d *docSet) get(u string) any {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.m[u]
 }
 
 // fileLoader is the only way jsonschema gets documents: local files, vetted by register.

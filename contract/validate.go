@@ -371,7 +371,7 @@ func (f *flattener) types(e *jsonschema.ValidationError, k *kind.Type) []string 
 // schemaValue is the value of keyword kw in the schema that reported e, nil if not found.
 func (f *flattener) schemaValue(e *jsonschema.ValidationError, kw string) any {
 	doc, frag := splitURL(e.SchemaURL)
-	return ValueAt(f.s.docs[doc], fragmentPointer(frag)+"/"+escapeToken(kw))
+	return ValueAt(f.s.docs.get(doc), fragmentPointer(frag)+"/"+escapeToken(kw))
 }
 
 func ratText(r *big.Rat) string {
