@@ -456,3 +456,41 @@ func TestWrongAPIKey(t *testing.T) {
 		t.Fatalf("error = %v", err)
 	}
 }
+
+// TestWorkflowGate checks that create and update refuse a workflow the runtime validation
+// finds errors in, that force writes it anyway and says so, and that n8n holds nothing refused.
+func TestWorkflowGate(t *testing.T) {
+	c := n8ntest.Client(t)
+	name := n8ntest.Unique("gate")
+	bad := map[string]any{
+		"name": name,
+		"nodes": []any{
+			map[string]any{"id": "1", "name": "Start", "type": "n8n-nodes-base.manualTrigger", "typeVersion": 1, "position": []any{0, 0}, "parameters": map[string]any{}},
+			map[string]any{"id": "2", "name": "Mystery", "type": "n8n-nodes-base.doesNotExist", "typeVersion": 1, "position": []any{200, 0}, "parameters": map[string]any{}},
+		},
+		"connections": map[string]any{"Start": map[string]any{"main": []any{[]any{map[string]any{"node": "Mystery", "type": "main", "index": 0}}}}},
+	}
+	_, err := runNode(t, "n8n.workflows.create", map[string]any{"workflow": bad})
+	if err == nil || !strings.Contains(err.Error(), "n8n would reject or break this workflow: 1 error; the first:") ||
+		!strings.Contains(err.Error(), `node "Mystery"`) || !strings.Contains(err.Error(), "set force: true to write it anyway") {
+		t.Fatalf("create an invalid workflow: %v", err)
+	}
+	list, err := c.ListWorkflows(context.Background(), n8n.WorkflowFilter{Name: name})
+	if err != nil || len(list.Data) != 0 {
+		t.Fatalf("a refused workflow is in n8n: %+v, %v", list, err)
+	}
+
+	out, err := runNode(t, "n8n.workflows.create", map[string]any{"workflow": bad, "force": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := path(out, "data", "id").(string)
+	t.Cleanup(func() { _, _ = c.DeleteWorkflow(context.Background(), n8n.ID(id)) })
+	if path(out, "data", "validation", "forced") != true || path(out, "data", "validation", "errors") != float64(1) {
+		t.Fatalf("forced create: %v", path(out, "data", "validation"))
+	}
+	if _, err := runNode(t, "n8n.workflows.update", map[string]any{"id": id, "workflow": bad}); err == nil ||
+		!strings.Contains(err.Error(), "n8n would reject or break this workflow") {
+		t.Fatalf("update with an invalid workflow: %v", err)
+	}
+}

@@ -108,12 +108,20 @@ var workflowSummarySchema = obj{
 		{"active", boolean},
 		{"nodeCount", integer},
 		{"tags", obj{{"type", "array"}, {"items", str}}},
+		{"validation", desc("What create and update's runtime validation found before writing.", obj{
+			{"type", "object"},
+			{"properties", obj{{"valid", boolean}, {"forced", boolean}, {"errors", integer}, {"warnings", integer}}},
+		})},
 		{"createdAt", str},
 		{"updatedAt", str},
 	}},
 }
 
 // workflowDataSchema is the data of the types that return one workflow.
+// forceProp is create and update's override of the validation gate.
+var forceProp = desc("Write the workflow even when the runtime validation finds errors; the output records that it was forced.",
+	obj{{"type", "boolean"}, {"default", false}})
+
 var workflowDataSchema = obj{
 	{"type", "object"},
 	{"required", []string{"id", "name", "active", "nodeCount", "workflow"}},

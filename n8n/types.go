@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/n8n/catalog"
+	"github.com/seam-dag/seam/n8n/validate"
 	"net/http"
 	"regexp"
 	"slices"
@@ -43,18 +45,52 @@ func Types(opts Options) []nodes.Type {
 		tr.MaxIdleConnsPerHost = 16
 		opts.HTTPClient = &http.Client{Transport: tr}
 	}
-	f := &family{opts: opts}
+	f := &family{opts: opts, catalog: &catalog.Loader{}}
 	return []nodes.Type{
 		&workflowsList{f}, &workflowsGet{f}, &workflowsCreate{f}, &workflowsUpdate{f},
 		&workflowsActivate{f, true}, &workflowsActivate{f, false},
 		&executionsList{f}, &executionsGet{f},
-		&webhookType{f},
+		&webhookType{f}, &validateType{f},
 	}
 }
 
-// family is what the types share: how to reach n8n.
+// family is what the types share: how to reach n8n, and the node catalog the validator
+// reads (loaded once, on first use).
 type family struct {
-	opts Options
+	opts    Options
+	catalog *catalog.Loader
+}
+
+// gate validates w with the runtime profile before create or update writes it, and refuses a
+// workflow n8n would reject or that would break when it runs, unless with.force is true. It
+// returns what the node's output records of the check.
+func (f *family) gate(ctx context.Context, w *Workflow, with map[string]any) (map[string]any, error) {
+	force, err := optBool(with, "force")
+	if err != nil {
+		return nil, err
+	}
+	cat, err := f.catalog.Get()
+	if err != nil {
+		return nil, fmt.Errorf("n8n node catalog: %w", err)
+	}
+	res, err := validate.Validate(ctx, &validate.Workflow{Name: w.Name, Nodes: w.Nodes, Connections: w.Connections, Settings: w.Settings},
+		validate.Options{Profile: validate.Runtime, Catalog: cat})
+	if err != nil {
+		return nil, err
+	}
+	if !res.Valid && !force {
+		e := res.Errors[0]
+		where := ""
+		if e.NodeName != "" {
+			where = fmt.Sprintf("node %q: ", e.NodeName)
+		}
+		return nil, configErr("/workflow", "n8n would reject or break this workflow: %s; the first: %s %s%s (fix: %s); set force: true to write it anyway",
+			plural(len(res.Errors), "error", "errors"), e.Code, where, e.Message, e.Fix)
+	}
+	return map[string]any{
+		"valid": res.Valid, "forced": force && !res.Valid,
+		"errors": len(res.Errors), "warnings": len(res.Warnings),
+	}, nil
 }
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -338,8 +374,13 @@ func workflowSummary(w *Workflow) map[string]any {
 
 // workflowOutput is the output of the types that return one workflow; verb says what
 // happened ("created", "updated", "" for a plain read).
-func workflowOutput(w *Workflow, verb string) (*nodes.Result, error) {
+// workflowOutput is the output of the types that return a workflow; validation, when not
+// nil, is what create or update's check found.
+func workflowOutput(w *Workflow, verb string, validation map[string]any) (*nodes.Result, error) {
 	data := workflowSummary(w)
+	if validation != nil {
+		data["validation"] = validation
+	}
 	full, err := json.Marshal(w)
 	if err != nil {
 		return nil, fmt.Errorf("encode workflow: %w", err)
@@ -384,7 +425,7 @@ func (t *workflowsGet) Run(ctx context.Context, call *nodes.Call) (*nodes.Result
 	if err != nil {
 		return nil, err
 	}
-	return workflowOutput(w, "")
+	return workflowOutput(w, "", nil)
 }
 
 // workflowSchema is what create and update accept as the workflow.
@@ -434,6 +475,7 @@ func (*workflowsCreate) ConfigSchema() []byte {
 	return configSchema("n8n.workflows.create configuration", []string{"workflow"}, obj{
 		{"workflow", workflowSchema},
 		{"activate", desc("Activate the workflow once created.", obj{{"type", "boolean"}, {"default", false}})},
+		{"force", forceProp},
 	})
 }
 func (*workflowsCreate) OutputSchema() []byte {
@@ -453,6 +495,10 @@ func (t *workflowsCreate) Run(ctx context.Context, call *nodes.Call) (*nodes.Res
 	if err != nil {
 		return nil, err
 	}
+	checked, err := t.f.gate(ctx, w, call.With)
+	if err != nil {
+		return nil, err
+	}
 	created, err := c.CreateWorkflow(ctx, w)
 	if err != nil {
 		return nil, err
@@ -464,7 +510,7 @@ func (t *workflowsCreate) Run(ctx context.Context, call *nodes.Call) (*nodes.Res
 		}
 		created = a
 	}
-	return workflowOutput(created, "created")
+	return workflowOutput(created, "created", checked)
 }
 
 type workflowsUpdate struct{ f *family }
@@ -477,6 +523,7 @@ func (*workflowsUpdate) ConfigSchema() []byte {
 	return configSchema("n8n.workflows.update configuration", []string{"id", "workflow"}, obj{
 		{"id", idProp("The workflow's id.")},
 		{"workflow", workflowSchema},
+		{"force", forceProp},
 	})
 }
 func (*workflowsUpdate) OutputSchema() []byte {
@@ -496,11 +543,15 @@ func (t *workflowsUpdate) Run(ctx context.Context, call *nodes.Call) (*nodes.Res
 	if err != nil {
 		return nil, err
 	}
+	checked, err := t.f.gate(ctx, w, call.With)
+	if err != nil {
+		return nil, err
+	}
 	updated, err := c.UpdateWorkflow(ctx, id, w)
 	if err != nil {
 		return nil, err
 	}
-	return workflowOutput(updated, "updated")
+	return workflowOutput(updated, "updated", checked)
 }
 
 // workflowsActivate is n8n.workflows.activate, or deactivate when !on.
@@ -548,7 +599,7 @@ func (t *workflowsActivate) Run(ctx context.Context, call *nodes.Call) (*nodes.R
 	if err != nil {
 		return nil, err
 	}
-	return workflowOutput(w, verb)
+	return workflowOutput(w, verb, nil)
 }
 
 // ---- executions ----

@@ -88,6 +88,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newGraphCmd(e),
 		newCompatCmd(e),
 		newLintCmd(e),
+		newN8NCmd(e),
 	)
 	return root
 }
