@@ -52,6 +52,62 @@ func migrations() []string {
 	);
 	CREATE INDEX attempts_run ON attempts (run_id, seq);
 	CREATE INDEX attempts_output ON attempts (output_hash);`,
+
+		// 2: what the engine's Recorder hands over (foreach items, the attempt that decided a
+		// node, repairs, reuse by a resume, the key a resume compares), resumes of a run,
+		// and tables laid out for cheap commits. Every commit writes each B-tree page it
+		// changed to the WAL, and in the engine's path a commit happens before every
+		// hand-off, so the tables have one B-tree each: attempts clustered by run (seq now
+		// counts within a run), outputs by hash. Version 1's UNIQUE (run_id, node, attempt)
+		// goes with its index: a resume numbers its attempts from 1 again (in a new session),
+		// and a foreach node has an attempt 1 per item.
+		`ALTER TABLE runs ADD COLUMN resumes INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN pid INTEGER;          -- the process running it, NULL when unknown
+	ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN outputs TEXT;         -- JSON: the DAG's outputs, NULL when none
+	ALTER TABLE runs ADD COLUMN output_errors TEXT;   -- JSON: name → why it was not evaluated
+
+	CREATE TABLE outputs_v2 (
+		hash TEXT PRIMARY KEY, -- hex SHA-256 of data
+		size INTEGER NOT NULL,
+		data BLOB NOT NULL
+	) WITHOUT ROWID;
+	INSERT INTO outputs_v2 (hash, size, data) SELECT hash, size, data FROM outputs;
+
+	CREATE TABLE attempts_v2 (
+		run_id      TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		seq         INTEGER NOT NULL,           -- order of recording within the run, from 1
+		session     INTEGER NOT NULL DEFAULT 0, -- 0: the first run, n: its n-th resume
+		node        TEXT NOT NULL,
+		item        INTEGER NOT NULL DEFAULT -1, -- foreach item index; -1: the node itself
+		attempt     INTEGER NOT NULL,            -- 0: the node settled without running
+		type        TEXT NOT NULL DEFAULT '',
+		status      TEXT NOT NULL,
+		final       INTEGER NOT NULL DEFAULT 0,
+		repaired    INTEGER NOT NULL DEFAULT 0,
+		reused      INTEGER NOT NULL DEFAULT 0,
+		key         TEXT NOT NULL DEFAULT '',
+		reason      TEXT NOT NULL DEFAULT '',
+		output_hash TEXT REFERENCES outputs_v2 (hash),
+		violations  TEXT,
+		error       TEXT NOT NULL DEFAULT '',
+		log         TEXT NOT NULL DEFAULT '',
+		started     INTEGER,
+		ended       INTEGER,
+		PRIMARY KEY (run_id, seq)
+	) WITHOUT ROWID;
+	INSERT INTO attempts_v2 (run_id, seq, node, attempt, type, status, reason, output_hash,
+	                         violations, error, log, started, ended)
+		SELECT run_id, seq, node, attempt, type, status, reason, output_hash,
+		       violations, error, log, started, ended
+		FROM attempts;
+	-- Version 1 did not say which attempt decided a node: it was the last one.
+	UPDATE attempts_v2 SET final = 1
+		WHERE (run_id, seq) IN (SELECT run_id, max(seq) FROM attempts_v2 GROUP BY run_id, node);
+	DROP TABLE attempts;
+	DROP TABLE outputs;
+	ALTER TABLE attempts_v2 RENAME TO attempts;
+	ALTER TABLE outputs_v2 RENAME TO outputs;`,
 	}
 }
 

@@ -19,14 +19,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/seam-dag/seam/contract"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned (wrapped) when a run or an output does not exist.
@@ -51,20 +54,44 @@ type Run struct {
 	Status   string // a run state: running, success, warn, failed, canceled
 	Started  time.Time
 	Ended    time.Time // zero while the run is running
+	// Resumes counts the times the run was resumed; attempts of the n-th carry Session n.
+	Resumes int
+	// PID and Host name the process that last ran it (0 and "" when unknown), so that a
+	// run still "running" can be told from one whose process died.
+	PID  int
+	Host string
+	// Outputs are the DAG's outputs (a JSON object) once the run succeeded or warned, and
+	// OutputErrors why some could not be evaluated (a JSON object, name → message).
+	Outputs      json.RawMessage
+	OutputErrors json.RawMessage
 }
 
 // Attempt is one try at running one node within a run.
 type Attempt struct {
-	RunID   string
+	RunID string
+	// Session is 0 for the attempts of the first run and n for those of its n-th resume,
+	// which numbers its attempts from 1 again.
+	Session int
 	Node    string // the node's id
+	// Item is the foreach item the attempt ran, or -1 for the node itself (a node without
+	// foreach, or the combined output of a foreach node).
+	Item    int
 	Type    string // the node's type name
-	Attempt int    // 1 for the first try, counting retries
+	Attempt int    // 1 for the first try, counting retries; 0 when the node settled without running
 	Status  string // a node state: passed, warned, failed, skipped, canceled, ...
-	Reason  string
+	// Final marks the attempt that decided the node's (or item's) status in its session.
+	Final    bool
+	Repaired bool   // passed after its violations were fed back to the node
+	Reused   bool   // a resume reused an earlier output instead of running the node
+	Key      string // what the attempt ran (dag.AttemptRecord.Key); "" when unknown
+	Reason   string
 	// OutputHash references the stored output (see HashOutput). RecordAttempt fills it in
 	// from the output it is given; set it with a nil output to point at an output already
 	// stored (e.g. reused by a resume).
 	OutputHash string
+	// Output is the output to store with the attempt (RecordAttempts); nil for none. GetRun
+	// leaves it nil: read the bytes with Store.Output(OutputHash).
+	Output     []byte
 	Violations []contract.Violation
 	Error      string
 	Log        string
@@ -85,6 +112,9 @@ type Filter struct {
 type Store struct {
 	db   *sql.DB
 	path string
+
+	prepMu sync.Mutex
+	prep   *stmts // nil until the first write
 }
 
 // Open opens the store at path, creating the file and its parent directories when missing,
@@ -97,6 +127,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// one would be silently truncated.
 	if strings.ContainsRune(path, '?') {
 		return nil, fmt.Errorf("open store %s: path must not contain '?'", path)
+	}
+	// SQLite would only say "unable to open database file".
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("open store %s: is a directory, not a database file", path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("open store %s: create directory: %w", path, err)
@@ -129,6 +163,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 
 // Close closes the store.
 func (s *Store) Close() error {
+	s.prepMu.Lock()
+	if s.prep != nil {
+		for _, q := range []*sql.Stmt{s.prep.runExists, s.prep.outputExists, s.prep.insertOutput, s.prep.insertAttempt} {
+			q.Close() // closing the database below reports what matters
+		}
+		s.prep = nil
+	}
+	s.prepMu.Unlock()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close store %s: %w", s.path, err)
 	}
@@ -150,57 +192,145 @@ func (s *Store) CreateRun(ctx context.Context, r Run) error {
 		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
 	}
 	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started), timeToDB(r.Ended))
+		`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
+		timeToDB(r.Ended), nullInt(r.PID), r.Host)
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
+		return fmt.Errorf("create run %s in %s: a run with this id exists already", r.ID, s.path)
+	}
 	if err != nil {
 		return fmt.Errorf("create run %s in %s: %w", r.ID, s.path, err)
 	}
 	return nil
 }
 
+// ErrResumed is returned (wrapped) by ResumeRun when another process resumed the run since
+// its caller read it.
+var ErrResumed = errors.New("resumed by another process meanwhile")
+
+// ResumeRun marks run id running again for a resume by process pid on host, and returns the
+// session number its attempts are to carry (1 for the first resume). resumes is the run's
+// Resumes as the caller read it: two processes resuming the same run at once would write
+// one run twice, so the second to get here fails with ErrResumed.
+func (s *Store) ResumeRun(ctx context.Context, id string, resumes, pid int, host string) (int, error) {
+	var session int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx,
+			`UPDATE runs SET status = 'running', ended = NULL, outputs = NULL, output_errors = NULL,
+			        resumes = resumes + 1, pid = ?, host = ?
+			 WHERE id = ? AND resumes = ? RETURNING resumes`, nullInt(pid), host, id, resumes).Scan(&session)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var one int
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		return fmt.Errorf("run %s: %w", id, ErrResumed)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("resume run %s in %s: %w", id, s.path, err)
+	}
+	return session, nil
+}
+
 // RecordAttempt records one attempt and, when output is not nil, the output it produced.
-// It returns once the write is committed: the engine calls it before handing the output
-// downstream, so a crash never loses an output something else has already consumed.
-// Identical outputs are stored once and shared between attempts.
+// It is RecordAttempts with a batch of one.
 func (s *Store) RecordAttempt(ctx context.Context, a Attempt, output []byte) error {
+	if output != nil {
+		a.Output = output
+	}
+	return s.RecordAttempts(ctx, []Attempt{a})
+}
+
+// RecordAttempts records a batch of attempts, with their outputs, in one transaction and
+// returns once it is committed: the engine calls it before handing any of the outputs
+// downstream, so a crash never loses an output something else has already consumed. One
+// commit per batch is what makes the store cheap enough to sit in the engine's path (see
+// docs/performance.md). Identical outputs are stored once and shared between attempts.
+func (s *Store) RecordAttempts(ctx context.Context, batch []Attempt) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	rows := make([]attemptRow, len(batch))
+	for i := range batch {
+		if err := rows[i].prepare(&batch[i]); err != nil {
+			return err
+		}
+	}
+	first := &batch[0]
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		return s.insertAttempts(ctx, tx, batch, rows)
+	})
+	if err != nil {
+		if len(batch) == 1 {
+			return fmt.Errorf("record attempt %s/%s #%d in %s: %w", first.RunID, first.Node, first.Attempt, s.path, err)
+		}
+		return fmt.Errorf("record %d attempts of run %s in %s: %w", len(batch), first.RunID, s.path, err)
+	}
+	return nil
+}
+
+// attemptRow is what an Attempt needs encoded before its transaction starts, so that the
+// write lock is held for the inserts only.
+type attemptRow struct {
+	violations any // JSON text, or nil (NULL) when there are none, so they read back as nil
+	outputHash any
+}
+
+func (r *attemptRow) prepare(a *Attempt) error {
 	if a.RunID == "" || a.Node == "" || a.Status == "" {
 		return fmt.Errorf("record attempt %s/%s: run id, node and status are required", a.RunID, a.Node)
 	}
-	if output != nil {
-		h := HashOutput(output)
+	if a.Output != nil {
+		h := HashOutput(a.Output)
 		if a.OutputHash != "" && a.OutputHash != h {
 			return fmt.Errorf("record attempt %s/%s: output hash %s does not match the output (%s)", a.RunID, a.Node, a.OutputHash, h)
 		}
 		a.OutputHash = h
 	}
-	var viol any // NULL when there are none, so "no violations" reads back as nil
+	r.outputHash = nullString(a.OutputHash)
 	if len(a.Violations) > 0 {
 		b, err := json.Marshal(a.Violations)
 		if err != nil {
 			return fmt.Errorf("record attempt %s/%s: encode violations: %w", a.RunID, a.Node, err)
 		}
-		viol = string(b)
+		r.violations = string(b)
 	}
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, a.RunID).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("run %s: %w", a.RunID, ErrNotFound)
+	return nil
+}
+
+// insertAttempts writes a prepared batch within tx.
+func (s *Store) insertAttempts(ctx context.Context, tx *sql.Tx, batch []Attempt, rows []attemptRow) error {
+	st, err := s.statements(ctx)
+	if err != nil {
+		return err
+	}
+	checked := ""
+	for i := range batch {
+		a := &batch[i]
+		// The foreign key would refuse an unknown run too, but with an unhelpful message.
+		if a.RunID != checked {
+			var one int
+			err := tx.StmtContext(ctx, st.runExists).QueryRowContext(ctx, a.RunID).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("run %s: %w", a.RunID, ErrNotFound)
+			}
+			if err != nil {
+				return err
+			}
+			checked = a.RunID
 		}
-		if err != nil {
-			return err
-		}
-		if output != nil {
-			if _, err := tx.ExecContext(ctx,
-				`INSERT OR IGNORE INTO outputs (hash, size, data) VALUES (?, ?, ?)`,
-				a.OutputHash, len(output), output); err != nil {
+		if a.Output != nil {
+			if _, err := tx.StmtContext(ctx, st.insertOutput).ExecContext(ctx, a.OutputHash, len(a.Output), a.Output); err != nil {
 				return fmt.Errorf("store output: %w", err)
 			}
 		} else if a.OutputHash != "" {
-			// A reference without bytes must point at an output that exists; the foreign
-			// key would refuse it too, but with an unhelpful message.
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM outputs WHERE hash = ?`, a.OutputHash).Scan(&one)
+			// A reference without bytes must point at an output that exists.
+			var one int
+			err := tx.StmtContext(ctx, st.outputExists).QueryRowContext(ctx, a.OutputHash).Scan(&one)
 			if errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("output %s: %w", a.OutputHash, ErrNotFound)
 			}
@@ -208,33 +338,101 @@ func (s *Store) RecordAttempt(ctx context.Context, a Attempt, output []byte) err
 				return err
 			}
 		}
-		_, err = tx.ExecContext(ctx,
-			`INSERT INTO attempts (run_id, node, type, attempt, status, reason, output_hash,
-			                       violations, error, log, started, ended)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			a.RunID, a.Node, a.Type, a.Attempt, a.Status, a.Reason, nullString(a.OutputHash),
-			viol, a.Error, a.Log, timeToDB(a.Started), timeToDB(a.Ended))
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("record attempt %s/%s #%d in %s: %w", a.RunID, a.Node, a.Attempt, s.path, err)
+		if _, err := tx.StmtContext(ctx, st.insertAttempt).ExecContext(ctx,
+			a.RunID, a.Session, a.Node, a.Item, a.Attempt, a.Type, a.Status, a.Final, a.Repaired,
+			a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error, a.Log,
+			timeToDB(a.Started), timeToDB(a.Ended)); err != nil {
+			return fmt.Errorf("attempt %s #%d: %w", a.Node, a.Attempt, err)
+		}
 	}
 	return nil
 }
 
+// stmts are the statements of the write path, prepared once per store: parsing SQL costs
+// more than the inserts themselves.
+type stmts struct {
+	runExists, outputExists, insertOutput, insertAttempt *sql.Stmt
+}
+
+func (s *Store) statements(ctx context.Context) (*stmts, error) {
+	s.prepMu.Lock()
+	defer s.prepMu.Unlock()
+	if s.prep != nil {
+		return s.prep, nil
+	}
+	var st stmts
+	for _, p := range []struct {
+		to  **sql.Stmt
+		sql string
+	}{
+		{&st.runExists, `SELECT 1 FROM runs WHERE id = ?`},
+		{&st.outputExists, `SELECT 1 FROM outputs WHERE hash = ?`},
+		{&st.insertOutput, `INSERT OR IGNORE INTO outputs (hash, size, data) VALUES (?, ?, ?)`},
+		// seq is the next in the run: the last key of the run's range of the primary key.
+		{&st.insertAttempt, `INSERT INTO attempts (run_id, seq, session, node, item, attempt, type,
+			status, final, repaired, reused, key, reason, output_hash, violations, error, log,
+			started, ended)
+			VALUES (?1, (SELECT COALESCE(max(seq), 0) + 1 FROM attempts WHERE run_id = ?1),
+			        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+	} {
+		stmt, err := s.db.PrepareContext(ctx, p.sql)
+		if err != nil {
+			for _, q := range []*sql.Stmt{st.runExists, st.outputExists, st.insertOutput, st.insertAttempt} {
+				if q != nil {
+					q.Close()
+				}
+			}
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		*p.to = stmt
+	}
+	s.prep = &st
+	return s.prep, nil
+}
+
+// Finish says how a run ended.
+type Finish struct {
+	Status string // a run state: success, warn, failed, canceled
+	Ended  time.Time
+	// Outputs and OutputErrors are the DAG's outputs and why some were not evaluated (JSON
+	// objects), nil when there are none.
+	Outputs, OutputErrors json.RawMessage
+	// Attempts are recorded in the same transaction, e.g. the final state of nodes that
+	// settled without running.
+	Attempts []Attempt
+}
+
 // FinishRun sets a run's final status and end time.
 func (s *Store) FinishRun(ctx context.Context, id, status string, ended time.Time) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE runs SET status = ?, ended = ? WHERE id = ?`,
-		status, timeToDB(ended), id)
+	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
+}
+
+// FinishRunWith records how a run ended, with its outputs and any last attempts, at once.
+func (s *Store) FinishRunWith(ctx context.Context, id string, f Finish) error {
+	rows := make([]attemptRow, len(f.Attempts))
+	for i := range f.Attempts {
+		if err := rows[i].prepare(&f.Attempts[i]); err != nil {
+			return fmt.Errorf("finish run %s: %w", id, err)
+		}
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE runs SET status = ?, ended = ?, outputs = ?, output_errors = ? WHERE id = ?`,
+			f.Status, timeToDB(f.Ended), nullJSON(f.Outputs), nullJSON(f.OutputErrors), id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		return s.insertAttempts(ctx, tx, f.Attempts, rows)
+	})
 	if err != nil {
 		return fmt.Errorf("finish run %s in %s: %w", id, s.path, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("finish run %s in %s: %w", id, s.path, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("finish run %s: %w", id, ErrNotFound)
 	}
 	return nil
 }
@@ -258,8 +456,8 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, []Attempt, error) 
 			return err
 		}
 		rows, err := tx.QueryContext(ctx,
-			`SELECT node, type, attempt, status, reason, COALESCE(output_hash, ''),
-			        violations, error, log, started, ended
+			`SELECT session, node, item, type, attempt, status, final, repaired, reused, key,
+			        reason, COALESCE(output_hash, ''), violations, error, log, started, ended
 			 FROM attempts WHERE run_id = ? ORDER BY seq`, id)
 		if err != nil {
 			return err
@@ -271,7 +469,8 @@ func (s *Store) GetRun(ctx context.Context, id string) (*Run, []Attempt, error) 
 				viol           sql.NullString
 				started, ended sql.NullInt64
 			)
-			if err := rows.Scan(&a.Node, &a.Type, &a.Attempt, &a.Status, &a.Reason, &a.OutputHash,
+			if err := rows.Scan(&a.Session, &a.Node, &a.Item, &a.Type, &a.Attempt, &a.Status,
+				&a.Final, &a.Repaired, &a.Reused, &a.Key, &a.Reason, &a.OutputHash,
 				&viol, &a.Error, &a.Log, &started, &ended); err != nil {
 				return err
 			}
@@ -322,7 +521,7 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
 		where, args = append(where, "status = ?"), append(args, f.Status)
 	}
 	if !f.Since.IsZero() {
-		where, args = append(where, "started >= ?"), append(args, f.Since.UnixNano())
+		where, args = append(where, "started >= ?"), append(args, nanosClamped(f.Since))
 	}
 	if f.Cursor != "" {
 		// Keyset pagination on the id: unlike OFFSET, it neither skips nor repeats runs when
@@ -361,20 +560,28 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
 	return out, next, nil
 }
 
-const runColumns = `id, dag, file, file_hash, params, status, started, ended`
+const runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
+	COALESCE(pid, 0), host, outputs, output_errors`
 
 // scanRun reads one row selected with runColumns.
 func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 	var (
-		r              Run
-		params         sql.NullString
-		started, ended sql.NullInt64
+		r                   Run
+		params, outs, oerrs sql.NullString
+		started, ended      sql.NullInt64
 	)
-	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended); err != nil {
+	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended,
+		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs); err != nil {
 		return nil, err
 	}
 	if params.Valid {
 		r.Params = json.RawMessage(params.String)
+	}
+	if outs.Valid {
+		r.Outputs = json.RawMessage(outs.String)
+	}
+	if oerrs.Valid {
+		r.OutputErrors = json.RawMessage(oerrs.String)
 	}
 	r.Started, r.Ended = timeFromDB(started), timeFromDB(ended)
 	return &r, nil
@@ -413,6 +620,18 @@ func timeToDB(t time.Time) any {
 	return t.UnixNano()
 }
 
+// nanosClamped is t in Unix nanoseconds, clamped to what an int64 holds (years 1678 to
+// 2262), so that a filter far in the past or future still compares the right way.
+func nanosClamped(t time.Time) int64 {
+	switch {
+	case t.Before(time.Unix(0, math.MinInt64)):
+		return math.MinInt64
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
+}
+
 func timeFromDB(v sql.NullInt64) time.Time {
 	if !v.Valid {
 		return time.Time{}
@@ -425,6 +644,13 @@ func nullString(s string) any {
 		return nil
 	}
 	return s
+}
+
+func nullInt(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return n
 }
 
 func nullJSON(b json.RawMessage) any {

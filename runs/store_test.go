@@ -219,7 +219,12 @@ func TestErrors(t *testing.T) {
 		{"hash does not match output", func() error {
 			return s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, []byte(`1`))
 		}, false, "does not match"},
-		{"same attempt twice", func() error { return s.RecordAttempt(ctx, ok, []byte(`1`)) }, false, "r1/n #1"},
+		{"batch failing on its second attempt", func() error {
+			return s.RecordAttempts(ctx, []Attempt{
+				{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", Output: []byte(`2`)},
+				{RunID: "r1", Node: "m", Attempt: 2, Status: "passed", OutputHash: "deadbeef"},
+			})
+		}, true, "record 2 attempts of run r1"},
 		{"duplicate run", func() error {
 			return s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0})
 		}, false, "create run r1"},
@@ -277,6 +282,8 @@ func TestListRuns(t *testing.T) {
 		{"by status", Filter{Status: "failed"}, []string{id(2), id(1)}, ""},
 		{"dag and status", Filter{DAG: "a", Status: "success"}, []string{id(6), id(3), id(0)}, ""},
 		{"since is inclusive", Filter{Since: t0.Add(4 * time.Minute)}, []string{id(6), id(5), id(4)}, ""},
+		{"since far in the future", Filter{Since: time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)}, nil, ""},
+		{"since far in the past", Filter{Since: time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC), Limit: 1}, []string{id(6)}, id(6)},
 		{"limit", Filter{Limit: 2}, []string{id(6), id(5)}, id(5)},
 		{"limit equal to the count has no next page", Filter{DAG: "b", Limit: 2}, []string{id(4), id(1)}, ""},
 		{"cursor", Filter{Cursor: id(5), Limit: 2}, []string{id(4), id(3)}, id(3)},
@@ -437,6 +444,7 @@ func TestOpenErrors(t *testing.T) {
 		{"corrupt file", corrupt, []string{corrupt, "not a database"}},
 		{"question mark", filepath.Join(dir, "a?b.db"), []string{"'?'"}},
 		{"empty path", "", []string{"empty path"}},
+		{"directory", dir, []string{"open store " + dir + ": is a directory, not a database file"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,227 @@
+package runs
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+)
+
+// writeTimeout bounds each write of a Recorder. Writes ignore the run's cancellation (a
+// canceled run must still be recorded as such), so this and the busy timeout are what stop a
+// write that cannot finish.
+const writeTimeout = 30 * time.Second
+
+// Recorder records one run of a DAG into a Store as it happens: it implements dag.Recorder.
+// Like the engine's calls to it, it is not safe for concurrent use.
+type Recorder struct {
+	s       *Store
+	d       *dag.DAG
+	resume  bool
+	resumes int
+	pid     int
+	host    string
+
+	runID   string
+	session int
+	// decided holds the nodes whose final attempt was recorded in this session, so that
+	// FinishRun records the final state of the others (skipped, failed before running).
+	decided map[string]bool
+}
+
+// RecorderOptions configure a Recorder.
+type RecorderOptions struct {
+	// Resume continues the stored run of the same id (dag.RunOptions.Reuse) instead of
+	// creating one; Resumes is the run's Resumes as read when deciding to resume it.
+	Resume  bool
+	Resumes int
+	// PID and Host identify the recording process; they default to this process and host.
+	PID  int
+	Host string
+}
+
+// NewRecorder returns a recorder of runs of d into s.
+func NewRecorder(s *Store, d *dag.DAG, opts RecorderOptions) *Recorder {
+	if opts.PID == 0 {
+		opts.PID = os.Getpid()
+	}
+	if opts.Host == "" {
+		opts.Host, _ = os.Hostname() // no host name: stale runs are just not detected
+	}
+	return &Recorder{s: s, d: d, resume: opts.Resume, resumes: opts.Resumes, pid: opts.PID, host: opts.Host, decided: map[string]bool{}}
+}
+
+var _ dag.Recorder = (*Recorder)(nil)
+
+// BeginRun creates the run, or marks it running again when resuming.
+func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
+	ctx, cancel := writeContext(ctx)
+	defer cancel()
+	r.runID = run.ID
+	if r.resume || run.Resumed {
+		session, err := r.s.ResumeRun(ctx, run.ID, r.resumes, r.pid, r.host)
+		if err != nil {
+			return err
+		}
+		r.session = session
+		return nil
+	}
+	var params json.RawMessage
+	if run.Params != nil {
+		b, err := json.Marshal(run.Params)
+		if err != nil {
+			return fmt.Errorf("record run %s: encode params: %w", run.ID, err)
+		}
+		params = b
+	}
+	// An absolute path lets `seam run --resume` and `seam explain` find the file again from
+	// any directory.
+	file := run.File
+	if file != "" {
+		if abs, err := filepath.Abs(file); err == nil {
+			file = abs
+		}
+	}
+	return r.s.CreateRun(ctx, Run{
+		ID: run.ID, DAG: run.DAG, File: file, FileHash: run.FileHash, Params: params,
+		Status: string(dag.RunRunning), Started: run.Started, PID: r.pid, Host: r.host,
+	})
+}
+
+// RecordAttempts writes the batch in one transaction.
+func (r *Recorder) RecordAttempts(ctx context.Context, batch []dag.AttemptRecord) error {
+	ctx, cancel := writeContext(ctx)
+	defer cancel()
+	as := make([]Attempt, len(batch))
+	for i := range batch {
+		as[i] = r.attempt(&batch[i])
+	}
+	if err := r.s.RecordAttempts(ctx, as); err != nil {
+		return err
+	}
+	for i := range as {
+		if as[i].Final && as[i].Item < 0 {
+			r.decided[as[i].Node] = true
+		}
+	}
+	return nil
+}
+
+func (r *Recorder) attempt(a *dag.AttemptRecord) Attempt {
+	item := a.Item
+	// Only a foreach node has items; whatever the engine puts in Item for another node, its
+	// attempts are of the node itself.
+	if n := r.node(a.Node); n != nil && n.Foreach == nil {
+		item = -1
+	}
+	runID := a.RunID
+	if runID == "" {
+		runID = r.runID
+	}
+	return Attempt{
+		RunID: runID, Session: r.session, Node: a.Node, Item: item, Type: a.Type,
+		Attempt: a.Attempt, Status: string(a.Status), Final: a.Final, Repaired: a.Repaired,
+		Reused: a.Reused, Key: a.Key, Reason: a.Reason, Output: a.Output,
+		Violations: a.Violations, Error: a.Error, Log: a.Log, Started: a.Started, Ended: a.Ended,
+	}
+}
+
+func (r *Recorder) node(id string) *dag.Node {
+	if r.d == nil {
+		return nil
+	}
+	return r.d.ByID[id]
+}
+
+// FinishRun records the run's status and outputs, and the final state of every node whose
+// deciding attempt was not recorded (skipped, or failed before it ran: its input broke its
+// contract) as an attempt 0, so that `seam runs show` and `seam explain` see every node.
+func (r *Recorder) FinishRun(ctx context.Context, res *dag.RunResult) error {
+	ctx, cancel := writeContext(ctx)
+	defer cancel()
+	f := Finish{Status: string(res.Status), Ended: res.Ended}
+	if f.Ended.IsZero() {
+		f.Ended = time.Now()
+	}
+	var err error
+	if len(res.Outputs) > 0 {
+		if f.Outputs, err = json.Marshal(res.Outputs); err != nil {
+			return fmt.Errorf("record run %s: encode outputs: %w", res.ID, err)
+		}
+	}
+	if len(res.OutputErrors) > 0 {
+		if f.OutputErrors, err = json.Marshal(res.OutputErrors); err != nil {
+			return fmt.Errorf("record run %s: encode output errors: %w", res.ID, err)
+		}
+	}
+	for _, n := range res.Nodes {
+		if r.decided[n.ID] || !n.Status.Done() {
+			continue
+		}
+		f.Attempts = append(f.Attempts, Attempt{
+			RunID: res.ID, Session: r.session, Node: n.ID, Item: -1, Type: n.Type,
+			Status: string(n.Status), Final: true, Reason: n.Reason, Violations: n.Violations,
+			Error: n.Error, Log: n.Log, Started: n.Started, Ended: n.Ended,
+		})
+		r.decided[n.ID] = true
+	}
+	return r.s.FinishRunWith(ctx, res.ID, f)
+}
+
+// writeContext detaches ctx from the run's cancellation: when a run is canceled its last
+// attempts and its canceled state must still be written.
+func writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+}
+
+// Reusable returns, by node id, what a resume of run id may reuse: the output of every node
+// whose last deciding attempt passed or warned and has a key, the outputs the run handed
+// downstream. Nodes that failed, were skipped or canceled, or never finished are absent, so
+// the resume runs them.
+func (s *Store) Reusable(ctx context.Context, id string) (map[string]dag.Reused, error) {
+	out := map[string]dag.Reused{}
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		// The last deciding node-level attempt of each node, across sessions.
+		rows, err := tx.QueryContext(ctx,
+			`SELECT a.node, a.status, a.key, o.data
+			 FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
+			 WHERE a.run_id = ?1 AND a.seq IN (SELECT max(seq) FROM attempts
+			                 WHERE run_id = ?1 AND final AND item = -1 GROUP BY node)`, id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var (
+				node, status, key string
+				data              []byte
+			)
+			if err := rows.Scan(&node, &status, &key, &data); err != nil {
+				return err
+			}
+			ok := status == string(dag.NodePassed) || status == string(dag.NodeWarned)
+			if ok && key != "" && data != nil {
+				out[node] = dag.Reused{Key: key, Output: data}
+			}
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read reusable outputs of run %s from %s: %w", id, s.path, err)
+	}
+	return out, nil
+}
