@@ -76,13 +76,29 @@ const (
 // every keyword only narrows a schema, so the wider a still proves Compatible soundly — and a
 // counterexample that a's dropped keywords reject fails verification, giving Unknown.
 func Subset(a, b *Schema) Result {
+	return subset(roots(a, "a"), b, func() (*Schema, error) { return a, nil })
+}
+
+// SubsetSource is Subset for a producer schema given as a decoded JSON value (numbers as
+// json.Number, local $refs only), such as a schema a program builds. compile, which must
+// compile src, is called only when a witness has to be verified: most answers need no
+// compiled producer, and compiling is the dearest part of a check.
+func SubsetSource(src any, b *Schema, compile func() (*Schema, error)) Result {
+	return subset([]node{{v: src, root: src, key: "a#"}}, b, compile)
+}
+
+func subset(as []node, b *Schema, compileA func() (*Schema, error)) Result {
 	c := &checker{assumed: make(map[string]int)}
-	r := c.sub(roots(a, "a"), roots(b, "b"), 0)
+	r := c.sub(as, roots(b, "b"), 0)
 	switch r.Verdict {
 	case Compatible:
 		return Result{Verdict: Compatible}
 	case Unknown:
 		return r
+	}
+	a, err := compileA()
+	if err != nil {
+		return Result{Verdict: Unknown, Reason: fmt.Sprintf("a does not compile: %v", err), Path: r.Path, Rule: r.Rule}
 	}
 	// The witness is the proof: it must pass a and fail b, or the answer is not given.
 	if va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en"); len(va) > 0 || len(vb) == 0 {

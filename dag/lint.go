@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/cel-go/common/types"
+
 	"github.com/seam-dag/seam/contract"
 )
 
@@ -21,6 +23,9 @@ const (
 	CodeLintOptional   = "SEAM-E304" // a field the producer only may emit is required
 	CodeLintUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
 	CodeLintUnknown    = "SEAM-W301" // compatibility could not be proved either way
+	CodeLintNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
+	CodeLintContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
+	CodeLintAllReq     = "SEAM-W304" // every field required although consumers read few
 )
 
 // Severities of a Finding.
@@ -29,13 +34,13 @@ const (
 	SeverityWarning = "warning"
 )
 
-// Finding is one problem Lint found on an edge.
+// Finding is one problem Lint found on an edge, or in a contract.
 type Finding struct {
 	Pos      Pos
 	Severity string // SeverityError or SeverityWarning
 	Code     string
 	// Producers are the nodes (or "params") whose output the finding is about; Consumer is
-	// the node whose contract.input is checked.
+	// the node whose contract.input or `with` is checked.
 	Producers []string
 	Consumer  string
 	Message   string
@@ -52,11 +57,7 @@ func (f Finding) String() string {
 	}
 	fmt.Fprintf(&b, "%s %s %s", f.Severity, f.Code, f.Message)
 	if f.HasWitness {
-		w, err := json.Marshal(f.Witness)
-		if err != nil {
-			w = []byte(fmt.Sprintf("%v", f.Witness))
-		}
-		fmt.Fprintf(&b, "\n  witness: %s", w)
+		fmt.Fprintf(&b, "\n  witness: %s", f.WitnessJSON())
 	}
 	if f.Hint != "" {
 		fmt.Fprintf(&b, "\n  fix: %s", f.Hint)
@@ -64,32 +65,81 @@ func (f Finding) String() string {
 	return b.String()
 }
 
-// Lint checks statically, for every node that declares contract.input and has an input
-// template, that the value arriving there fits the contract: it synthesises the schema of
-// that value from the producers' effective output schemas and checks it with
-// contract.Subset. Findings come in node order.
-func Lint(ctx context.Context, d *DAG) []Finding {
-	var out []Finding
+// WitnessJSON is the witness as compact JSON.
+func (f Finding) WitnessJSON() string {
+	w, err := json.Marshal(f.Witness)
+	if err != nil {
+		return fmt.Sprintf("%v", f.Witness)
+	}
+	return string(w)
+}
+
+// LintOptions configure Lint.
+type LintOptions struct {
+	Lang string // message language: "en" (the default) or "ja"
+	// Params, when not nil, are the run's parameters (valid under the params schema): a
+	// reference to them is then the value itself rather than what the schema allows.
+	Params map[string]any
+}
+
+// Lint checks a loaded DAG statically, without running anything:
+//
+//   - for every node that declares contract.input, that the value arriving there fits it:
+//     its `input`, or else the object of its upstream outputs keyed by id;
+//   - for every node whose `with` holds references, that it fits its type's config schema
+//     (a literal `with` was checked when the DAG loaded);
+//   - that every reference names a path its producer's schema declares;
+//   - the contract hygiene of nodes whose outputs are read.
+//
+// The arriving value's schema is synthesised from the producers' effective output schemas,
+// projected along the references, and compared with contract.Subset. Findings come in file
+// order.
+func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
 	comp, err := contract.NewCompiler(contract.Options{})
 	if err != nil {
-		return nil
+		// Without a standard contract NewCompiler cannot fail; say so rather than lie.
+		return []Finding{{Pos: Pos{File: d.File}, Severity: SeverityError, Code: CodeLintUnknown,
+			Message: fmt.Sprintf("lint could not start: %v", err)}}
 	}
+	l := &linter{d: d, comp: comp, text: newLintText(opts.Lang), params: opts.Params,
+		celTypes: map[*Expr]celInfo{}, specialised: map[string]*contract.Schema{},
+		projections: map[string]cachedProjection{}}
+	var out []Finding
 	for _, n := range d.Nodes {
 		if ctx.Err() != nil {
-			break
+			return out
 		}
-		if n.InputContract == nil || n.Input == nil {
-			continue
-		}
-		l := &linter{d: d}
-		s := l.synth(n.Input)
-		for i := range l.findings {
-			l.findings[i].Consumer = n.ID
-		}
-		out = append(out, l.findings...)
-		out = append(out, l.check(comp, n, s)...)
+		out = append(out, l.undeclaredRefs(n.ID, nodeExprs(n))...)
+		out = append(out, l.node(n)...)
 	}
+	var outs []*Expr
+	for _, o := range d.Outputs {
+		o.Value.walkExprs(func(e *Expr) { outs = append(outs, e) })
+	}
+	out = append(out, l.undeclaredRefs("", outs)...)
+	out = append(out, l.hygiene()...)
+	slices.SortStableFunc(out, func(a, b Finding) int {
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line - b.Pos.Line
+		}
+		return a.Pos.Col - b.Pos.Col
+	})
 	return out
+}
+
+// nodeExprs lists the expressions of a node: input, with, when and foreach.
+func nodeExprs(n *Node) []*Expr {
+	var es []*Expr
+	add := func(e *Expr) { es = append(es, e) }
+	for _, t := range []*Template{n.Input, n.With, n.Foreach} {
+		if t != nil {
+			t.walkExprs(add)
+		}
+	}
+	if n.When != nil {
+		es = append(es, n.When)
+	}
+	return es
 }
 
 // shape is the synthesised schema of a value that arrives, or of part of it.
@@ -101,14 +151,86 @@ type shape struct {
 	// inexact is set when the schema is wider than what may really arrive (keywords dropped
 	// or unknown parts), so an Incompatible answer cannot be trusted.
 	inexact bool
-	why     string // when inexact: what made it so
+	why     why // when inexact: what made it so
 	// inexactKeys, for an input mapping, are its keys whose values are inexact.
 	inexactKeys []string
+	undeclared  bool // a reference in it names a path its producer forbids (reported apart)
 }
 
 type linter struct {
-	d        *DAG
-	findings []Finding
+	d    *DAG
+	comp *contract.Compiler
+	text lintText
+	// consumer is the node whose input or with is being synthesised.
+	consumer *Node
+	params   map[string]any // the run's parameters; nil when not known
+	rc       *refCompiler   // for CEL types, made on first use
+	celTypes map[*Expr]celInfo
+	// specialised caches config schemas with their if/then/else resolved.
+	specialised map[string]*contract.Schema
+	projections map[string]cachedProjection
+}
+
+// celInfo is what CEL's type checker knows of an expression's result.
+type celInfo struct {
+	schema any    // nil: nothing
+	name   string // its JSON type, when schema is {"type": name}
+}
+
+// node checks node n's input and with.
+func (l *linter) node(n *Node) []Finding {
+	l.consumer = n
+	var out []Finding
+	if n.InputContract != nil {
+		t, p := n.Input, place{node: n.ID}
+		if t == nil {
+			t, p.dflt = defaultInput(n), true
+		}
+		pos := n.InputPos
+		if pos.File == "" {
+			pos = n.Pos
+		}
+		out = append(out, l.target(n, t, n.InputContract, p, pos)...)
+	}
+	if _, literal := n.With.Literal(); !literal && n.Config != nil && n.Type != nil {
+		cfg, err := l.specialise(n.Config, n.With)
+		if err != nil {
+			cfg = n.Config
+		}
+		out = append(out, l.target(n, n.With, cfg, place{node: n.ID, isWith: true, typ: n.Type.Name()}, Pos{})...)
+	}
+	return out
+}
+
+// defaultInput is the template of the input a node without `input` receives: its
+// dependencies' outputs keyed by id.
+func defaultInput(n *Node) *Template {
+	t := &Template{kind: tmplObject}
+	for _, id := range n.Deps {
+		r := Ref{Root: "nodes", Node: id, Pos: n.Pos}
+		e := &Expr{Src: "nodes." + id + ".output", Pos: n.Pos, path: &path{root: "nodes", node: id}, refs: []Ref{r}}
+		t.keys = append(t.keys, id)
+		t.vals = append(t.vals, &Template{kind: tmplExpr, expr: e})
+	}
+	if len(t.keys) == 0 {
+		return LiteralTemplate(map[string]any{})
+	}
+	return t
+}
+
+// target checks the value template t makes against schema b.
+func (l *linter) target(n *Node, t *Template, b *contract.Schema, p place, pos Pos) []Finding {
+	s := l.synth(t)
+	if s.undeclared {
+		return nil // SEAM-E305 says why; the edge cannot be judged on a path that is not there
+	}
+	if p.dflt && n.RunIf != RunIfSuccess && n.RunIf != "" {
+		// run_if always/failure: an upstream that failed or did not run hands nothing on.
+		if m, ok := s.schema.(map[string]any); ok {
+			m["required"] = []any{}
+		}
+	}
+	return l.check(n, t, b, p, pos, s)
 }
 
 func (l *linter) synth(t *Template) shape {
@@ -117,13 +239,23 @@ func (l *linter) synth(t *Template) shape {
 		return shape{schema: map[string]any{"const": t.lit}, present: true}
 	case tmplInterp:
 		var prods []string
-		for _, r := range t.Refs() {
-			prods = addProducer(prods, r)
+		var text strings.Builder
+		for _, pt := range t.parts {
+			if pt.expr == nil {
+				text.WriteString(pt.text)
+				continue
+			}
+			for _, r := range pt.expr.refs {
+				prods = addProducer(prods, r)
+			}
 		}
-		// Wider than what arrives (the text around the references is dropped): a string
-		// proves compatible with a string, but a consumer's pattern may not be decided.
-		return shape{schema: map[string]any{"type": "string"}, present: true, producers: prods,
-			inexact: true, why: "an interpolated string is only known to be a string"}
+		// Wider than what arrives (only the text around the references is known): a string
+		// at least as long as that text.
+		sch := map[string]any{"type": "string"}
+		if n := len([]rune(text.String())); n > 0 {
+			sch["minLength"] = n
+		}
+		return shape{schema: sch, present: true, producers: prods, inexact: true, why: why{code: whyInterp}}
 	case tmplExpr:
 		return l.expr(t.expr)
 	case tmplObject:
@@ -144,30 +276,41 @@ func (l *linter) synth(t *Template) shape {
 		s.schema = map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
 		return s
 	case tmplArray:
-		// Kept simple: one items schema when every element has the same, else only the
-		// length is known.
+		// One items schema when every element has the same; else any of the elements' (the
+		// order is lost, so the schema is wider than the truth).
 		s := shape{present: true}
-		var items any
+		var schemas []any
 		same := true
+		present := 0
 		for i, e := range t.elems {
 			c := l.synth(e)
-			if i == 0 {
-				items = c.schema
-			} else if !reflect.DeepEqual(items, c.schema) {
+			if i > 0 && !reflect.DeepEqual(schemas[0], c.schema) {
 				same = false
 			}
+			if c.present {
+				present++
+			}
+			schemas = append(schemas, c.schema)
 			s.merge(c)
 		}
-		sch := map[string]any{"type": "array", "minItems": len(t.elems), "maxItems": len(t.elems)}
-		if same && items != nil {
-			sch["items"] = items
-		} else {
-			s.inexact, s.why = true, "the list mixes elements of different shapes"
+		// An element that may be absent (a path through an optional member or an index)
+		// fails the run when it is: counted as a shorter list, so that a consumer relying
+		// on the length is not proved right.
+		sch := map[string]any{"type": "array", "minItems": present, "maxItems": len(t.elems)}
+		switch {
+		case len(schemas) == 0:
+		case same:
+			sch["items"] = schemas[0]
+		default:
+			sch["items"] = map[string]any{"anyOf": schemas}
+			if !s.inexact {
+				s.inexact, s.why = true, why{code: whyMixedList}
+			}
 		}
 		s.schema = sch
 		return s
 	}
-	return shape{schema: true, present: true, inexact: true, why: "an unknown template"}
+	return shape{schema: true, present: true, inexact: true, why: why{code: whyUnknownTemplate}}
 }
 
 // merge adds c's producers and inexactness to s.
@@ -180,6 +323,7 @@ func (s *shape) merge(c shape) {
 	if c.inexact && !s.inexact {
 		s.inexact, s.why = true, c.why
 	}
+	s.undeclared = s.undeclared || c.undeclared
 }
 
 // addProducer adds what r reads from — a node id, or "params" — unless prods has it.
@@ -207,57 +351,345 @@ func (l *linter) expr(e *Expr) shape {
 		prods = addProducer(prods, r)
 	}
 	if e.path == nil || len(e.refs) != 1 {
+		if ci := l.celType(e); ci.schema != nil {
+			return shape{schema: ci.schema, present: true, producers: prods, inexact: true,
+				why: why{code: whyCELType, arg: e.Src, arg2: ci.name}}
+		}
 		return shape{schema: true, present: true, producers: prods, inexact: true,
-			why: fmt.Sprintf("the expression %q is not a plain path", e.Src)}
+			why: why{code: whyNotPlain, arg: e.Src}}
 	}
 	r := e.refs[0]
+	if r.Root == "env" {
+		// The run refuses to start when a declared variable is unset or empty.
+		return shape{schema: map[string]any{"type": "string", "minLength": 1}, present: true, producers: prods}
+	}
+	if r.Root == "params" && l.params != nil {
+		v, ok := lintValueAt(map[string]any(l.params), r.Path)
+		if !ok {
+			// The run will fail to resolve it: as "may be absent".
+			return shape{schema: true, present: false, producers: prods}
+		}
+		return shape{schema: map[string]any{"const": v}, present: true, producers: prods}
+	}
+	p, ok := l.projectRef(r, true)
+	if !ok {
+		w := why{code: whyNotStatic, arg: r.Root}
+		if r.Root == "nodes" {
+			w = why{code: whyNoSchema, arg: r.Node}
+		}
+		return shape{schema: true, present: true, producers: prods, inexact: true, why: w}
+	}
+	s := shape{schema: p.schema, present: p.present(), producers: prods, inexact: p.inexact, why: p.why}
+	if p.undeclared >= 0 {
+		s.schema, s.present, s.inexact, s.why, s.undeclared = true, false, true, why{code: whyUndeclared}, true
+	}
+	return s
+}
+
+// lintValueAt walks a JSON value along path (member names, array indexes).
+func lintValueAt(v any, path []string) (any, bool) {
+	for _, seg := range path {
+		switch x := v.(type) {
+		case map[string]any:
+			c, ok := x[seg]
+			if !ok {
+				return nil, false
+			}
+			v = c
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, false
+			}
+			v = x[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// statusHanded is what the engine hands on from a node that passed or warned.
+var statusHanded = map[string]any{"properties": map[string]any{"status": map[string]any{"enum": []any{"pass", "warn"}}}}
+
+// projectRef projects the schema r's root names along r's path; ok is false when the root
+// has no schema lint knows. forConsumer narrows a node's status to what a consumer that runs
+// only after success (run_if: success) can receive.
+func (l *linter) projectRef(r Ref, forConsumer bool) (projection, bool) {
+	narrow := forConsumer && r.Root == "nodes" && l.consumer != nil && (l.consumer.RunIf == RunIfSuccess || l.consumer.RunIf == "")
+	// Many references read the same paths: project each once.
+	key := fmt.Sprintf("%s\x00%s\x00%t\x00%s", r.Root, r.Node, narrow, strings.Join(r.Path, "\x00"))
+	if c, ok := l.projections[key]; ok {
+		return c.p, c.ok
+	}
+	p, ok := l.projectRefUncached(r, narrow)
+	l.projections[key] = cachedProjection{p, ok}
+	return p, ok
+}
+
+type cachedProjection struct {
+	p  projection
+	ok bool
+}
+
+func (l *linter) projectRefUncached(r Ref, narrow bool) (projection, bool) {
 	var root any = true
 	var docs []any // set when root is an effective schema: its parts, each its own document
-	var what, label string
 	switch r.Root {
 	case "nodes":
 		n, ok := l.d.ByID[r.Node]
 		if !ok || n.Effective == nil {
-			return shape{schema: true, present: true, producers: prods, inexact: true,
-				why: fmt.Sprintf("%s has no known output schema", r.Node)}
+			return projection{}, false
 		}
 		root = n.Effective.Source()
 		if n.Effective.IsEffective() {
 			docs, _ = root.(map[string]any)["allOf"].([]any)
 		}
-		what = "nodes." + r.Node + ".output"
-		label = r.Node + "'s output contract"
+		if narrow {
+			if docs == nil {
+				docs = []any{root}
+			}
+			docs = append(slices.Clip(docs), statusHanded)
+		}
 	case "params":
 		if l.d.Params != nil {
 			root = l.d.Params.Source()
 		}
-		what = "params"
-		label = "the params schema"
 	default:
-		return shape{schema: true, present: true, producers: prods, inexact: true,
-			why: fmt.Sprintf("%s is not known statically", r.Root)}
+		return projection{}, false
 	}
-	var p projection
 	if docs != nil {
 		parts := make([]projection, len(docs))
 		for i, doc := range docs {
 			parts[i] = project(doc, doc, r.Path, 0)
 		}
-		p = combine(parts, len(r.Path))
-	} else {
-		p = project(root, root, r.Path, 0)
+		return combine(parts, len(r.Path)), true
 	}
-	s := shape{schema: p.schema, present: p.present(), producers: prods, inexact: p.inexact, why: p.why}
-	if p.undeclared >= 0 {
-		full := what + "." + strings.Join(r.Path[:p.undeclared+1], ".")
-		l.findings = append(l.findings, Finding{
-			Pos: r.Pos, Severity: SeverityError, Code: CodeLintUndeclared, Producers: prods,
-			Message: fmt.Sprintf("%s: %s does not declare %s", full, label, strings.Join(r.Path[:p.undeclared+1], ".")),
-			Hint:    fmt.Sprintf("declare it in %s, or reference a field it declares.", label),
-		})
-		s.schema, s.present, s.inexact, s.why = true, false, true, "the path is undeclared"
+	return project(root, root, r.Path, 0), true
+}
+
+// undeclaredRefs reports the references among es to paths their producer's schema forbids.
+func (l *linter) undeclaredRefs(consumer string, es []*Expr) []Finding {
+	var out []Finding
+	for _, e := range es {
+		for _, r := range e.refs {
+			if len(r.Path) == 0 || (r.Root != "nodes" && r.Root != "params") {
+				continue
+			}
+			p, ok := l.projectRef(r, false)
+			if !ok {
+				continue
+			}
+			what, producer := "params", ""
+			if r.Root == "nodes" {
+				what, producer = "nodes."+r.Node+".output", r.Node
+			}
+			switch {
+			case p.undeclared >= 0:
+				seg := strings.Join(r.Path[:p.undeclared+1], ".")
+				msg, hint := l.text.undeclared(what+"."+seg, producer, seg)
+				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeLintUndeclared,
+					Producers: addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
+			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r):
+				seg := strings.Join(r.Path[:p.loose+1], ".")
+				msg, hint := l.text.loose(what+"."+seg, producer, seg)
+				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeLintUnknown,
+					Producers: addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
+			}
+		}
 	}
-	return s
+	return out
+}
+
+// declares reports whether r's root has a schema its author wrote (a declared output
+// contract, a params schema): only then is a reference to a member it does not declare
+// likely a mistake rather than a loose contract (types' own schemas leave data open).
+func (l *linter) declares(r Ref) bool {
+	if r.Root == "params" {
+		return l.d.Params != nil
+	}
+	n := l.d.ByID[r.Node]
+	return n != nil && n.OutputContract != nil
+}
+
+// celType asks CEL's type checker for the type of e's result and turns it into a schema;
+// schema is nil when CEL knows nothing useful (dyn).
+func (l *linter) celType(e *Expr) celInfo {
+	if ci, ok := l.celTypes[e]; ok {
+		return ci
+	}
+	var ci celInfo
+	if l.rc == nil {
+		l.rc, _ = newRefCompiler()
+	}
+	if l.rc != nil {
+		if checked, iss := l.rc.env.Compile(e.Src); iss == nil || iss.Err() == nil {
+			ci.schema = celSchema(checked.OutputType(), 0)
+			if m, ok := ci.schema.(map[string]any); ok {
+				ci.name, _ = m["type"].(string)
+			}
+		}
+	}
+	l.celTypes[e] = ci
+	return ci
+}
+
+// celSchema is the JSON Schema of the values of CEL type t once converted to JSON, or nil
+// when any value (or none) may come of it. Bytes, types and the like do not convert: the
+// expression fails at run time, so they give nil too.
+func celSchema(t *types.Type, depth int) any {
+	if t == nil || depth > 8 {
+		return nil
+	}
+	switch t.Kind() {
+	case types.BoolKind:
+		return map[string]any{"type": "boolean"}
+	case types.IntKind:
+		return map[string]any{"type": "integer"}
+	case types.UintKind:
+		return map[string]any{"type": "integer", "minimum": 0}
+	case types.DoubleKind:
+		return map[string]any{"type": "number"}
+	case types.StringKind, types.TimestampKind, types.DurationKind:
+		return map[string]any{"type": "string"}
+	case types.NullTypeKind:
+		return map[string]any{"type": "null"}
+	case types.ListKind:
+		s := map[string]any{"type": "array"}
+		if ps := t.Parameters(); len(ps) == 1 {
+			if it := celSchema(ps[0], depth+1); it != nil {
+				s["items"] = it
+			}
+		}
+		return s
+	case types.MapKind:
+		s := map[string]any{"type": "object"}
+		if ps := t.Parameters(); len(ps) == 2 {
+			if v := celSchema(ps[1], depth+1); v != nil {
+				s["additionalProperties"] = v
+			}
+		}
+		return s
+	}
+	return nil
+}
+
+// specialise resolves the if/then/else at the root of a config schema when the `if` looks
+// only at members that t, a mapping, holds as literals (or lacks): exec's `shell` decides
+// what `command` must be, and the checker does not model if/then/else.
+func (l *linter) specialise(s *contract.Schema, t *Template) (*contract.Schema, error) {
+	root, ok := s.Source().(map[string]any)
+	if !ok || t.kind != tmplObject {
+		return s, nil
+	}
+	cond, ok := root["if"].(map[string]any)
+	if !ok {
+		return s, nil
+	}
+	names := map[string]bool{}
+	for k, v := range cond {
+		switch k {
+		case "required":
+			list, _ := v.([]any)
+			for _, x := range list {
+				if name, ok := x.(string); ok {
+					names[name] = true
+				}
+			}
+		case "properties":
+			m, _ := v.(map[string]any)
+			for name, sub := range m {
+				if hasRef(sub) {
+					return s, nil
+				}
+				names[name] = true
+			}
+		case "description", "title", "$comment":
+		default:
+			return s, nil // a keyword that may look at other members
+		}
+	}
+	inst := map[string]any{}
+	for name := range names {
+		if i := slices.Index(t.keys, name); i >= 0 {
+			v, ok := t.vals[i].Literal()
+			if !ok {
+				return s, nil
+			}
+			inst[name] = v
+		}
+	}
+	instJSON, err := json.Marshal(inst)
+	if err != nil {
+		return nil, fmt.Errorf("specialise %s: %w", s.Location(), err)
+	}
+	key := s.Location() + "\x00" + string(instJSON)
+	if sp, ok := l.specialised[key]; ok {
+		return sp, nil // one compile per type and deciding values, not per node
+	}
+	cs, err := l.comp.Inline("if of "+s.Location(), cond)
+	if err != nil {
+		return nil, fmt.Errorf("specialise %s: %w", s.Location(), err)
+	}
+	branch := root["else"]
+	if len(cs.Validate(inst, "en")) == 0 {
+		branch = root["then"]
+	}
+	out := make(map[string]any, len(root))
+	for k, v := range root {
+		if k != "if" && k != "then" && k != "else" {
+			out[k] = v
+		}
+	}
+	if b, ok := branch.(map[string]any); ok {
+		if bp, ok := b["properties"].(map[string]any); ok && len(b) == 1 {
+			// Merged into the members, so the root keeps no allOf (which would make every
+			// member's verdict depend on the others').
+			props, _ := out["properties"].(map[string]any)
+			merged := maps.Clone(props)
+			if merged == nil {
+				merged = map[string]any{}
+			}
+			for name, sub := range bp {
+				if old, ok := merged[name]; ok {
+					merged[name] = map[string]any{"allOf": []any{old, sub}}
+				} else {
+					merged[name] = sub
+				}
+			}
+			out["properties"] = merged
+		} else {
+			all, _ := out["allOf"].([]any)
+			out["allOf"] = append(slices.Clip(all), b)
+		}
+	} else if branch == false {
+		out["not"] = true
+	}
+	sp, err := l.comp.Inline(s.Location(), out)
+	if err != nil {
+		return nil, fmt.Errorf("specialise %s: %w", s.Location(), err)
+	}
+	l.specialised[key] = sp
+	return sp, nil
+}
+
+// hasRef reports whether a schema value holds a $ref or $dynamicRef anywhere.
+func hasRef(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			if k == "$ref" || k == "$dynamicRef" || hasRef(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if hasRef(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // projection is a schema walked along a path.
@@ -267,8 +699,11 @@ type projection struct {
 	// before it are.
 	presence   []bool
 	inexact    bool
-	why        string
+	why        why
 	undeclared int // index of the path segment the schema forbids, or -1
+	// loose is the index of the first path segment no schema part declares although all
+	// allow it (additional properties), or -1: a reference there may be a typo.
+	loose int
 }
 
 // Keywords a crossed schema may have without its projection losing anything.
@@ -286,27 +721,27 @@ const maxRefHops = 32
 // that is not required, or an array index, makes the value "may be absent". Keywords of a
 // crossed schema that it does not follow make the projection inexact (wider than the truth).
 func project(s, root any, path []string, hops int) projection {
-	p := projection{schema: s, undeclared: -1}
+	p := projection{schema: s, undeclared: -1, loose: -1}
 	if len(path) == 0 {
 		budget := maxLeafNodes
 		leaf, exact := cleanLeaf(s, root, 0, &budget)
 		p.schema = leaf
 		if !exact {
-			p.inexact, p.why = true, "it uses a $ref seam cannot follow"
+			p.inexact, p.why = true, why{code: whyRef}
 		}
 		return p
 	}
 	m, ok := s.(map[string]any)
 	if !ok {
 		// true (or false): anything may be there, or not.
-		return projection{schema: true, presence: make([]bool, len(path)), undeclared: -1}
+		return projection{schema: true, presence: make([]bool, len(path)), undeclared: -1, loose: 0}
 	}
 	if ref, ok := m["$ref"]; ok {
 		r, _ := ref.(string)
 		t, ok := resolveLocal(root, r)
 		if !ok || hops >= maxRefHops {
 			return projection{schema: true, presence: make([]bool, len(path)), inexact: true,
-				why: "it uses a $ref seam cannot follow", undeclared: -1}
+				why: why{code: whyRef}, undeclared: -1, loose: -1}
 		}
 		// $ref applies beside its siblings: both at once.
 		rest := make(map[string]any, len(m))
@@ -344,19 +779,20 @@ func project(s, root any, path []string, hops int) projection {
 		case declared:
 			own = shift(project(sub, root, rest, hops))
 		case hasPP:
-			own = projection{schema: true, inexact: true, why: "patternProperties are not followed", undeclared: -1}
+			own = projection{schema: true, inexact: true, why: why{code: whyPatternProps}, undeclared: -1, loose: -1}
 		case hasAP && ap == false:
-			own = projection{schema: true, undeclared: 0}
-		case hasAP:
+			own = projection{schema: true, undeclared: 0, loose: -1}
+		case hasAP && ap != true:
 			own = shift(project(ap, root, rest, hops))
 		default:
 			own = shift(project(true, root, rest, hops))
+			own.loose = 0
 		}
 		own.presence = prepend(required, own.presence, len(path))
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !projectKeywords[k] && !own.inexact {
-			own.inexact, own.why = true, "keyword "+k+" is not followed"
+			own.inexact, own.why = true, why{code: whyKeyword, arg: k}
 		}
 	}
 	if len(parts) == 0 {
@@ -368,9 +804,15 @@ func project(s, root any, path []string, hops int) projection {
 
 // combine is the projection of an allOf whose parts projected to parts, along n segments.
 func combine(parts []projection, n int) projection {
-	out := projection{presence: make([]bool, n), undeclared: -1}
+	out := projection{presence: make([]bool, n), undeclared: -1, loose: -1}
 	var schemas []any
-	for _, q := range parts {
+	for i, q := range parts {
+		switch {
+		case i == 0 || out.loose >= 0 && q.loose > out.loose:
+			out.loose = q.loose
+		case q.loose < 0:
+			out.loose = -1
+		}
 		if q.undeclared >= 0 && (out.undeclared < 0 || q.undeclared < out.undeclared) {
 			out.undeclared = q.undeclared
 		}
@@ -413,6 +855,9 @@ func prepend(first bool, rest []bool, n int) []bool {
 func shift(p projection) projection {
 	if p.undeclared >= 0 {
 		p.undeclared++
+	}
+	if p.loose >= 0 {
+		p.loose++
 	}
 	return p
 }
@@ -519,100 +964,139 @@ func resolveLocal(root any, ref string) (any, bool) {
 	return v, true
 }
 
-// check runs Subset for node n's input and turns its verdict into findings.
-func (l *linter) check(comp *contract.Compiler, n *Node, s shape) []Finding {
-	pos := n.InputPos
-	if pos.File == "" {
-		pos = n.Pos
-	}
+// check runs Subset for the value template t makes (synthesised as s) against b, and turns
+// its verdict into findings.
+func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Pos, s shape) []Finding {
 	prods := s.producers
 	edge := func(ps []string) string {
 		if len(ps) == 0 {
+			if p.isWith {
+				return "with → " + n.ID
+			}
 			return "input → " + n.ID
 		}
 		return strings.Join(ps, ", ") + " → " + n.ID
 	}
-	a, err := comp.Inline("input of "+n.ID, s.schema)
-	if err != nil {
-		return []Finding{{Pos: pos, Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
-			Message: fmt.Sprintf("edge %s: UNKNOWN — the arriving value's schema does not compile: %v", edge(prods), err)}}
+	field := func(ptr string) string {
+		f := fieldName(ptr, "")
+		if p.isWith {
+			if f == "" {
+				return "with"
+			}
+			return "with." + f
+		}
+		return f
 	}
-	res := contract.Subset(a, n.InputContract)
+	at := func(ptr string) Pos {
+		if pos.File != "" {
+			return pos
+		}
+		return templatePos(t, ptr, n.Pos)
+	}
+	src, err := contract.Normalize(s.schema)
+	if err != nil {
+		return []Finding{{Pos: at(""), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
+			Message: l.text.edgeUnknown(edge(prods), l.text.notCompiled(err))}}
+	}
+	// The synthesised schema is compiled only to verify a witness (compiling dominates).
+	res := contract.SubsetSource(src, b, func() (*contract.Schema, error) {
+		return l.comp.Inline("input of "+n.ID, src)
+	})
 	switch res.Verdict {
 	case contract.Compatible:
 		return nil
 	case contract.Incompatible:
-		if s.inexact && !trustedDespite(n, s, res.Path) {
-			return []Finding{{Pos: pos, Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
-				Message: fmt.Sprintf("edge %s: UNKNOWN — %s may not fit %s's contract.input, but the arriving value is only partly known (%s).",
-					edge(prods), fieldOrValue(fieldName(res.Path, "")), n.ID, s.why)}}
+		if s.inexact && !trustedDespite(t, b, s, res.Path) && !l.trustedType(t, b, res.Path) {
+			return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
+				Message: l.text.edgeUnknown(edge(prods), l.text.partlyKnown(field(res.Path), p, s.why))}}
 		}
 	default:
-		f := Finding{Pos: pos, Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID}
-		f.Message = fmt.Sprintf("edge %s: UNKNOWN — cannot prove that %s fits %s's contract.input", edge(prods), fieldOrValue(fieldName(res.Path, "")), n.ID)
-		if res.Reason != "" {
-			f.Message += " (checker, a = what arrives, b = the contract: " + res.Reason + ")"
-		}
-		f.Message += "."
-		return []Finding{f}
+		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
+			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path), p, res.Reason))}}
 	}
-	ps, missing := producersAt(n.Input, res.Path)
+	ps, missing := producersAt(t, res.Path)
 	if len(ps) == 0 && !missing {
 		ps = prods
 	}
 	who := strings.Join(ps, " and ")
-	if len(ps) == 0 {
-		who = "the input mapping"
+	if l.text.ja {
+		who = strings.Join(ps, " と ")
 	}
-	field := fieldName(res.Path, "")
-	f := Finding{Pos: pos, Severity: SeverityError, Producers: ps, Consumer: n.ID, Witness: res.Witness, HasWitness: true}
-	var why string
+	if len(ps) == 0 {
+		who = l.text.its(p)
+	}
+	f := Finding{Pos: at(res.Path), Severity: SeverityError, Producers: ps, Consumer: n.ID, Witness: res.Witness, HasWitness: true}
+	var msg string
 	switch res.Rule {
 	case contract.RuleRequired:
 		f.Code = CodeLintRequired
 		if missing {
-			// The input mapping itself lacks the field: no producer is to blame.
-			f.Producers = prods
-			why = fmt.Sprintf("%s requires %s but its input does not provide it.", n.ID, quoteField(field))
-			f.Hint = fmt.Sprintf("add %s to %s's input.", quoteField(field), n.ID)
-			ps = prods
+			// The mapping itself lacks the field: no producer is to blame.
+			f.Producers, ps = prods, prods
+			msg, f.Hint = l.text.missing(field(res.Path), p)
 			break
 		}
-		why = fmt.Sprintf("%s requires %s but %s does not produce it.", n.ID, quoteField(field), who)
-		f.Hint = fmt.Sprintf("add %s to %s's output contract, or put a transform node between them.", quoteField(field), who)
+		msg, f.Hint = l.text.required(field(res.Path), who, p)
 	case contract.RuleOptional:
 		f.Code = CodeLintOptional
-		why = fmt.Sprintf("%s requires %s but %s only may produce it.", n.ID, quoteField(field), who)
-		f.Hint = fmt.Sprintf("make %s required in %s's output contract, or put a transform node between them.", quoteField(field), who)
+		msg, f.Hint = l.text.optional(field(res.Path), who, p)
 	case contract.RuleType:
 		f.Code = CodeLintType
-		why = fmt.Sprintf("%s may produce %s for %s, a type %s does not accept.", who, describe(contract.ValueAt(res.Witness, res.Path)), fieldOrValue(field), n.ID)
-		f.Hint = fmt.Sprintf("make the types of %s agree in both contracts, or put a transform node between them.", fieldOrValue(field))
+		msg, f.Hint = l.text.typeMismatch(field(res.Path), who, contract.ValueAt(res.Witness, res.Path), p)
 	default:
 		f.Code = CodeLintConstraint
-		w, _ := json.Marshal(contract.ValueAt(res.Witness, res.Path))
-		why = fmt.Sprintf("%s may produce %s for %s, which %s's constraints reject.", who, w, fieldOrValue(field), n.ID)
-		f.Hint = fmt.Sprintf("narrow %s in %s's output contract to fit %s's contract.input, or widen that contract.", fieldOrValue(field), who, n.ID)
+		msg, f.Hint = l.text.constraint(field(res.Path), who, contract.ValueAt(res.Witness, res.Path), p)
 	}
-	f.Message = fmt.Sprintf("edge %s: INCOMPATIBLE — %s", edge(ps), why)
+	f.Message = l.text.edgeIncompatible(edge(ps), msg)
 	return []Finding{f}
 }
 
-// Keywords of a consumer contract's root that relate one field to another.
+// templatePos is where the part of t at ptr is written: its first reference, or else the
+// first reference of the nearest enclosing part; def when t has none.
+func templatePos(t *Template, ptr string, def Pos) Pos {
+	best := def
+	for _, tok := range append([]string{""}, contract.PointerTokens(ptr)...) {
+		if tok != "" {
+			var next *Template
+			switch t.kind {
+			case tmplObject:
+				if i := slices.Index(t.keys, tok); i >= 0 {
+					next = t.vals[i]
+				}
+			case tmplArray:
+				if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(t.elems) {
+					next = t.elems[i]
+				}
+			}
+			if next == nil {
+				break
+			}
+			t = next
+		}
+		if rs := t.Refs(); len(rs) > 0 {
+			best = rs[0].Pos
+		}
+	}
+	return best
+}
+
+// Keywords of a consumer contract's root that relate one field to another (additional and
+// pattern properties and property names judge a member by its name and value alone, and a
+// mapping's names are known exactly).
 var crossField = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$dynamicRef",
 	"dependentSchemas", "dependentRequired", "dependencies", "unevaluatedProperties",
-	"minProperties", "maxProperties", "propertyNames", "patternProperties", "additionalProperties"}
+	"minProperties", "maxProperties"}
 
 // trustedDespite reports whether an Incompatible answer holds although some fields of the
 // arriving value are only partly known: it fails at a field of the input mapping that is
 // exactly known, and the consumer's contract judges that field on its own, so whatever the
 // other fields really hold, the witness's value of that field is still rejected.
-func trustedDespite(n *Node, s shape, ptr string) bool {
+func trustedDespite(t *Template, b *contract.Schema, s shape, ptr string) bool {
 	toks := contract.PointerTokens(ptr)
-	if n.Input.kind != tmplObject || len(toks) == 0 || slices.Contains(s.inexactKeys, toks[0]) {
+	if t.kind != tmplObject || len(toks) == 0 || slices.Contains(s.inexactKeys, toks[0]) {
 		return false
 	}
-	m, ok := n.InputContract.Source().(map[string]any)
+	m, ok := b.Source().(map[string]any)
 	if !ok {
 		return false
 	}
@@ -624,6 +1108,65 @@ func trustedDespite(n *Node, s shape, ptr string) bool {
 	return true
 }
 
+// trustedType reports whether the part of t at ptr is an expression that CEL types as T and
+// the consumer's schema there, reached through the properties of mappings, rejects every
+// value of type T: then every value that may arrive is rejected, whatever else it holds.
+func (l *linter) trustedType(t *Template, b *contract.Schema, ptr string) bool {
+	sch := b.Source()
+	for _, tok := range contract.PointerTokens(ptr) {
+		if t.kind != tmplObject {
+			return false
+		}
+		i := slices.Index(t.keys, tok)
+		m, ok := sch.(map[string]any)
+		if i < 0 || !ok {
+			return false
+		}
+		props, _ := m["properties"].(map[string]any)
+		sub, ok := props[tok]
+		if !ok {
+			return false
+		}
+		t, sch = t.vals[i], sub
+	}
+	if t.kind != tmplExpr || t.expr.path != nil {
+		return false
+	}
+	ci := l.celType(t.expr)
+	if ci.name == "" {
+		return false
+	}
+	if sch == false {
+		return true
+	}
+	m, ok := sch.(map[string]any)
+	return ok && excludesType(m["type"], ci.name)
+}
+
+// excludesType reports whether a type keyword rejects every JSON value of type name. An
+// integral double reads as an integer, so number and integer stand or fall together.
+func excludesType(kw any, name string) bool {
+	var allowed []string
+	switch x := kw.(type) {
+	case string:
+		allowed = []string{x}
+	case []any:
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				return false
+			}
+			allowed = append(allowed, s)
+		}
+	default:
+		return false
+	}
+	if name == "integer" || name == "number" {
+		return !slices.Contains(allowed, "integer") && !slices.Contains(allowed, "number")
+	}
+	return !slices.Contains(allowed, name)
+}
+
 // fieldName turns a JSON Pointer into a dotted field name; empty gives def.
 func fieldName(ptr, def string) string {
 	toks := contract.PointerTokens(ptr)
@@ -631,20 +1174,6 @@ func fieldName(ptr, def string) string {
 		return def
 	}
 	return strings.Join(toks, ".")
-}
-
-func quoteField(f string) string {
-	if f == "" {
-		return "its input"
-	}
-	return "'" + f + "'"
-}
-
-func fieldOrValue(f string) string {
-	if f == "" {
-		return "the value"
-	}
-	return "'" + f + "'"
 }
 
 // producersAt names the producers of the part of the input template at ptr: the deepest

@@ -2,8 +2,12 @@ package dag
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // lintProducer is node p (line 4): a const node whose output contract promises data.n (an
@@ -79,17 +83,17 @@ func TestLint(t *testing.T) {
 `, code: CodeLintOptional, severity: SeverityError, witness: true,
 			message: "c requires 'o' but p only may produce it."},
 		{name: "unknown field elsewhere", consumer: `
-    input: {o: "${{ nodes.p.output.data.opt }}", x: "${{ nodes.p.output.data.n + 1 }}"}
+    input: {o: "${{ nodes.p.output.data.opt }}", x: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
     contract:
       input: {type: object, required: [o]}
 `, code: CodeLintOptional, severity: SeverityError, witness: true,
 			message: "c requires 'o' but p only may produce it."},
 		{name: "unknown field at fault", consumer: `
-    input: {o: "${{ nodes.p.output.data.opt }}", x: "${{ nodes.p.output.data.n + 1 }}"}
+    input: {o: "${{ nodes.p.output.data.opt }}", x: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
     contract:
       input: {type: object, properties: {x: {type: string}}}
 `, code: CodeLintUnknown, severity: SeverityWarning,
-			message: "'x' may not fit c's contract.input, but the arriving value is only partly known (the expression \"nodes.p.output.data.n + 1\" is not a plain path)."},
+			message: "'x' may not fit c's contract.input, but the arriving value is only partly known (the expression \"has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0\" is not a plain path)."},
 		{name: "through a $ref", consumer: `
     input: {k: "${{ nodes.p.output.data.r.k }}"}
     contract:
@@ -103,7 +107,7 @@ func TestLint(t *testing.T) {
 `, code: CodeLintUndeclared, severity: SeverityError,
 			message: "nodes.p.output.data.nope: p's output contract does not declare data.nope"},
 		{name: "unknown", consumer: `
-    input: {n: "${{ nodes.p.output.data.n + 1 }}"}
+    input: {n: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
     contract:
       input: {type: object, properties: {n: {type: string}}}
 `, code: CodeLintUnknown, severity: SeverityWarning,
@@ -116,7 +120,7 @@ func TestLint(t *testing.T) {
 			if ds != nil {
 				t.Fatalf("load: %v", ds)
 			}
-			fs := Lint(context.Background(), d)
+			fs := Lint(context.Background(), d, LintOptions{})
 			if tt.code == "" {
 				if len(fs) != 0 {
 					t.Fatalf("findings %v, want none", fs)
@@ -185,6 +189,390 @@ func TestLintProjection(t *testing.T) {
 		p := project(src, src, tt.path, 0)
 		if p.present() != tt.present || p.inexact != tt.inexact || p.undeclared != -1 {
 			t.Errorf("%v: present %v inexact %v undeclared %d, want %v %v -1", tt.path, p.present(), p.inexact, p.undeclared, tt.present, tt.inexact)
+		}
+	}
+}
+
+// TestLintMore covers CEL-typed expressions, the default input, `with` against the type's
+// config schema, and undeclared references outside input: each case is the consumer node c
+// after lintProducer, and its findings (every one, "line:col severity code message").
+func TestLintMore(t *testing.T) {
+	tests := []struct {
+		name     string
+		consumer string
+		want     []string
+		witness  bool
+	}{
+		{name: "cel int into string", consumer: `
+    input: {n: "${{ nodes.p.output.data.n + 1 }}"}
+    contract:
+      input: {type: object, properties: {n: {type: string}}}
+`, witness: true, want: []string{"24:5 error SEAM-E302 edge p → c: INCOMPATIBLE — p may produce a number for 'n', a type c does not accept."}},
+		{name: "cel int into integer", consumer: `
+    input: {n: "${{ nodes.p.output.data.n + 1 }}", b: "${{ nodes.p.output.data.n > 1 }}", s: "${{ 'x' + nodes.p.output.data.s }}", l: "${{ [1, 2] }}"}
+    contract:
+      input: {type: object, properties: {n: {type: integer}, b: {type: boolean}, s: {type: string}, l: {type: array, items: {type: integer}}}}
+`},
+		{name: "cel int against a bound", consumer: `
+    input: {n: "${{ nodes.p.output.data.n + 1 }}"}
+    contract:
+      input: {type: object, properties: {n: {type: integer, maximum: 5}}}
+`, want: []string{`24:5 warning SEAM-W301 edge p → c: UNKNOWN — 'n' may not fit c's contract.input, but the arriving value is only partly known (CEL knows only that "nodes.p.output.data.n + 1" gives an integer).`}},
+		{name: "cel whole input", consumer: `
+    input: "${{ size(nodes.p.output.data.s) }}"
+    contract:
+      input: {type: [string, object]}
+`, witness: true, want: []string{"24:5 error SEAM-E302 edge p → c: INCOMPATIBLE — p may produce a number for the value, a type c does not accept."}},
+		{name: "default input compatible", consumer: `
+    needs: [p]
+    contract:
+      input: {type: object, required: [p], properties: {p: {type: object, required: [status, data], properties: {status: {enum: [pass, warn]}, data: {required: [n]}}}}}
+`},
+		{name: "default input missing key", consumer: `
+    needs: [p]
+    contract:
+      input: {type: object, required: [q]}
+`, witness: true, want: []string{"22:3 error SEAM-E301 edge p → c: INCOMPATIBLE — c requires 'q' but its input (its upstream outputs keyed by id) does not provide it."}},
+		{name: "default input type", consumer: `
+    needs: [p]
+    contract:
+      input: {type: object, properties: {p: {type: string}}}
+`, witness: true, want: []string{"22:3 error SEAM-E302 edge p → c: INCOMPATIBLE — p may produce an object for 'p', a type c does not accept."}},
+		{name: "default input constraint", consumer: `
+    needs: [p]
+    contract:
+      input: {type: object, properties: {p: {properties: {status: {const: pass}}}}}
+`, witness: true, want: []string{`22:3 error SEAM-E303 edge p → c: INCOMPATIBLE — p may produce "warn" for 'p.status', which c's constraints reject.`}},
+		{name: "default input run_if always", consumer: `
+    needs: [p]
+    run_if: always
+    contract:
+      input: {type: object, required: [p]}
+`, witness: true, want: []string{"22:3 error SEAM-E304 edge p → c: INCOMPATIBLE — c requires 'p' but p only may produce it."}},
+		{name: "with type", consumer: `
+    with: {count: "${{ nodes.p.output.data.s }}", text: "n is ${{ nodes.p.output.data.n }}"}
+`, witness: true, want: []string{"24:24 error SEAM-E302 edge p → c: INCOMPATIBLE — p may produce a string for 'with.count', a type c does not accept."}},
+		{name: "with compatible", consumer: `
+    with: {count: "${{ nodes.p.output.data.n }}", text: "${{ nodes.p.output.data.s }}"}
+`},
+		{name: "with whole object", consumer: `
+    with: {text: "${{ nodes.p.output.data }}"}
+`, witness: true, want: []string{"24:23 error SEAM-E302 edge p → c: INCOMPATIBLE — p may produce an object for 'with.text', a type c does not accept."}},
+		{name: "list element may be absent", consumer: `
+    input: ["${{ nodes.p.output.data.opt }}"]
+    contract:
+      input: {type: array, minItems: 1}
+`, witness: true, want: []string{"24:5 error SEAM-E303 edge p → c: INCOMPATIBLE — p may produce [] for the value, which c's constraints reject."}},
+		{name: "undeclared in when", consumer: `
+    when: "${{ nodes.p.output.data.nope == 1 }}"
+`, want: []string{"24:16 error SEAM-E305 nodes.p.output.data.nope: p's output contract does not declare data.nope"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ds := loadTest(t, head+lintProducer+"  c:\n    type: echo"+tt.consumer)
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, LintOptions{}) {
+				if f.Code == CodeLintNoContract || f.Code == CodeLintContent || f.Code == CodeLintAllReq {
+					continue // hygiene has its own test
+				}
+				got = append(got, fmt.Sprintf("%d:%d %s %s %s", f.Pos.Line, f.Pos.Col, f.Severity, f.Code, f.Message))
+				if f.HasWitness != tt.witness {
+					t.Errorf("has witness %v, want %v", f.HasWitness, tt.witness)
+				}
+				if f.HasWitness {
+					var vs []contract.Violation
+					if strings.HasPrefix(tt.name, "with") {
+						vs = d.ByID["c"].Config.Validate(f.Witness, "en")
+					} else {
+						vs = d.ByID["c"].InputContract.Validate(f.Witness, "en")
+					}
+					if len(vs) == 0 {
+						t.Errorf("witness %s passes c's contract", f.WitnessJSON())
+					}
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestLintHygiene checks the contract hygiene warnings, each with its message.
+func TestLintHygiene(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string // nodes
+		want []string
+	}{
+		{name: "no contract, data read", src: `  p: {type: const, with: {value: {status: pass, summary: s, data: {a: 1}}}}
+  c: {type: echo, input: "${{ nodes.p.output.data.a }}"}
+`, want: []string{"4:3 SEAM-W302 node p has no output contract beyond the standard one, but c read its output."}},
+		{name: "no contract, summary only", src: `  p: {type: const, with: {value: {status: pass, summary: s}}}
+  c: {type: echo, with: {text: "${{ nodes.p.output.summary }}"}}
+`},
+		{name: "no contract, nobody reads", src: `  p: {type: const, with: {value: {status: pass, summary: s}}}
+`},
+		{name: "type promises its output", src: `  p: {type: echo}
+  c: {type: echo, input: "${{ nodes.p.output.data.text }}"}
+`},
+		{name: "content", src: `  p:
+    type: const
+    with: {value: {status: pass, summary: s}}
+    contract:
+      output:
+        properties:
+          status: {const: pass}
+          summary: {type: string, pattern: "^Done"}
+          data: {properties: {note: {minLength: 5, maxLength: 5}, code: {minLength: 2, maxLength: 2}, kind: {const: fixed}}}
+outputs:
+  s: "${{ nodes.p.output.summary }}"
+`, want: []string{
+			`4:3 SEAM-W303 node p's contract.output constrains content, not structure: 'data.kind' has const "fixed".`,
+			`4:3 SEAM-W303 node p's contract.output constrains content, not structure: 'data.note' has minLength == maxLength == 5.`,
+			`4:3 SEAM-W303 node p's contract.output constrains content, not structure: 'summary' has pattern "^Done".`,
+		}},
+		{name: "all required, few read", src: `  p:
+    type: const
+    with: {value: {status: pass, summary: s, data: {a: 1, b: 2, c: 3}}}
+    contract:
+      output:
+        required: [data]
+        properties:
+          data: {required: [a, b, c], properties: {a: {}, b: {}, c: {}}}
+  c: {type: echo, input: "${{ nodes.p.output.data.a }}"}
+`, want: []string{"4:3 SEAM-W304 node p's contract.output requires all 3 fields of 'data', but no consumer reads b, c."}},
+		{name: "all required, half read", src: `  p:
+    type: const
+    with: {value: {status: pass, summary: s, data: {a: 1, b: 2, c: 3}}}
+    contract:
+      output:
+        required: [data]
+        properties:
+          data: {required: [a, b, c], properties: {a: {}, b: {}, c: {}}}
+  c: {type: echo, input: ["${{ nodes.p.output.data.a }}", "${{ nodes.p.output.data.b }}"]}
+`},
+		{name: "all required, read whole", src: `  p:
+    type: const
+    with: {value: {status: pass, summary: s, data: {a: 1, b: 2, c: 3}}}
+    contract:
+      output:
+        required: [data]
+        properties:
+          data: {required: [a, b, c], properties: {a: {}, b: {}, c: {}}}
+  c: {type: echo, input: {x: "${{ nodes.p.output.data.a }}", all: "${{ nodes.p.output.data }}"}}
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ds := loadTest(t, head+tt.src)
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, LintOptions{}) {
+				if f.Severity != SeverityWarning {
+					t.Errorf("%s is a %s, want a warning", f.Code, f.Severity)
+				}
+				got = append(got, fmt.Sprintf("%d:%d %s %s", f.Pos.Line, f.Pos.Col, f.Code, f.Message))
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestLintParams checks that known params are their values, and that references to params
+// use the params schema otherwise.
+func TestLintParams(t *testing.T) {
+	src := `version: 1
+name: t
+params: {type: object, required: [n], properties: {n: {type: integer}}}
+nodes:
+  c:
+    type: echo
+    input: {n: "${{ params.n }}"}
+    contract:
+      input: {type: object, required: [n], properties: {n: {type: integer, maximum: 5}}}
+`
+	d, ds := loadTest(t, src)
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	tests := []struct {
+		params map[string]any
+		want   string
+	}{
+		{nil, "edge params → c: INCOMPATIBLE — params may produce 6 for 'n', which c's constraints reject."},
+		{map[string]any{"n": json.Number("3")}, ""},
+		{map[string]any{"n": json.Number("9")}, "edge params → c: INCOMPATIBLE — params may produce 9 for 'n', which c's constraints reject."},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, f := range Lint(context.Background(), d, LintOptions{Params: tt.params}) {
+			got = append(got, f.Message)
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("params %v: findings %q, want %q", tt.params, got, tt.want)
+		}
+	}
+}
+
+// TestLintJapanese checks that messages and fixes come in Japanese.
+func TestLintJapanese(t *testing.T) {
+	d, ds := loadTest(t, head+lintProducer+`  c:
+    type: echo
+    input: {o: "${{ nodes.p.output.data.opt }}"}
+    contract:
+      input: {type: object, required: [o]}
+`)
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	fs := Lint(context.Background(), d, LintOptions{Lang: "ja"})
+	if len(fs) != 1 {
+		t.Fatalf("findings %v, want one", fs)
+	}
+	want := "エッジ p → c: 非互換 — c は 'o' を必要としますが、p はそれを出力する場合があるだけです。"
+	wantFix := "p の出力契約で 'o' を必須にするか、間に transform ノードを置いてください。"
+	if fs[0].Message != want || fs[0].Hint != wantFix {
+		t.Errorf("got %q / %q, want %q / %q", fs[0].Message, fs[0].Hint, want, wantFix)
+	}
+}
+
+// TestCELSchema checks the schemas CEL's types map to.
+func TestCELSchema(t *testing.T) {
+	rc, err := newRefCompiler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]string{
+		"1 + 2":                             `{"type":"integer"}`,
+		"1u":                                `{"minimum":0,"type":"integer"}`,
+		"1.5 * 2.0":                         `{"type":"number"}`,
+		"'a' + 'b'":                         `{"type":"string"}`,
+		"params.x == 1":                     `{"type":"boolean"}`,
+		"null":                              `{"type":"null"}`,
+		"[1, 2]":                            `{"items":{"type":"integer"},"type":"array"}`,
+		"{'a': true}":                       `{"additionalProperties":{"type":"boolean"},"type":"object"}`,
+		"timestamp('2024-01-01T00:00:00Z')": `{"type":"string"}`,
+		"params.x":                          `null`,
+		"b'x'":                              `null`,
+	}
+	for src, want := range tests {
+		checked, iss := rc.env.Compile(src)
+		if iss != nil && iss.Err() != nil {
+			t.Fatalf("%s: %v", src, iss.Err())
+		}
+		got, _ := json.Marshal(celSchema(checked.OutputType(), 0))
+		if string(got) != want {
+			t.Errorf("%s: %s, want %s", src, got, want)
+		}
+	}
+}
+
+// TestExcludesType checks when a type keyword rejects every value of a CEL-typed result.
+func TestExcludesType(t *testing.T) {
+	tests := []struct {
+		kw   any
+		name string
+		want bool
+	}{
+		{"string", "integer", true},
+		{"number", "integer", false},
+		{"integer", "number", false}, // 2.0 reads as an integer
+		{[]any{"string", "null"}, "boolean", true},
+		{[]any{"string", "boolean"}, "boolean", false},
+		{nil, "string", false},
+		{[]any{1}, "string", false},
+	}
+	for _, tt := range tests {
+		if got := excludesType(tt.kw, tt.name); got != tt.want {
+			t.Errorf("excludesType(%v, %s) = %v, want %v", tt.kw, tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestLintTrust checks when an incompatible answer is trusted although part of the arriving
+// value is only partly known.
+func TestLintTrust(t *testing.T) {
+	tests := []struct {
+		name, consumer, code string
+	}{
+		{"missing key beside an unknown one", `
+    input: {o: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
+    contract:
+      input: {type: object, required: [o, m]}
+`, CodeLintRequired},
+		{"key not allowed beside an unknown one", `
+    input: {o: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}", x: 1}
+    contract:
+      input: {type: object, properties: {o: true}, additionalProperties: false}
+`, CodeLintConstraint},
+		{"cross-field keyword", `
+    input: {o: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}", x: 1}
+    contract:
+      input: {type: object, properties: {x: {const: 2}}, minProperties: 1}
+`, CodeLintUnknown},
+		{"cel type into a typed member", `
+    input: {o: {deep: "${{ size(nodes.p.output.data.s) }}"}}
+    contract:
+      input: {type: object, properties: {o: {type: object, properties: {deep: {type: [string, "null"]}}}}}
+`, CodeLintType},
+		{"cel type into an untyped member", `
+    input: {o: "${{ size(nodes.p.output.data.s) }}"}
+    contract:
+      input: {type: object, properties: {o: {not: {type: integer}}}}
+`, CodeLintUnknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ds := loadTest(t, head+lintProducer+"  c:\n    type: echo"+tt.consumer)
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			fs := Lint(context.Background(), d, LintOptions{})
+			if len(fs) != 1 || fs[0].Code != tt.code {
+				t.Fatalf("findings %v, want one %s", fs, tt.code)
+			}
+		})
+	}
+}
+
+// TestLintEnv checks that a value read from env is a non-empty string: it fits a string
+// and refutes a number.
+func TestLintEnv(t *testing.T) {
+	tests := []struct {
+		input string
+		want  string // substring of the one finding; "" for none
+	}{
+		{`{type: string, minLength: 1}`, ""},
+		{`{type: integer}`, "INCOMPATIBLE"},
+	}
+	for _, tt := range tests {
+		d, ds := loadTest(t, `version: 1
+name: t
+env: [TOKEN]
+nodes:
+  c:
+    type: echo
+    input: {token: "${{ env.TOKEN }}"}
+    contract:
+      input: {type: object, required: [token], properties: {token: `+tt.input+`}}
+`)
+		if ds != nil {
+			t.Fatalf("load: %v", ds)
+		}
+		var got []string
+		for _, f := range Lint(context.Background(), d, LintOptions{}) {
+			got = append(got, f.Message)
+		}
+		if tt.want == "" && len(got) > 0 || tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)) {
+			t.Errorf("token %s: findings %q, want %q", tt.input, got, tt.want)
 		}
 	}
 }

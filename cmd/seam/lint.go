@@ -1,33 +1,56 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
 )
 
+// Output formats of seam lint.
+var lintFormats = []string{"text", "json", "sarif", "github"}
+
 func newLintCmd(e *env) *cobra.Command {
 	var strict bool
-	var format string
+	var format, color string
 	cmd := &cobra.Command{
 		Use:   "lint FILE...",
-		Short: "Check statically that every node's input fits its contract.input",
-		Long: `Check DAG files without running them: for every node that declares contract.input and has
-an input, the schema of the value that arrives (its producers' output contracts, projected
-along the references) must be a subset of the contract. Each edge is compatible,
-incompatible (an error, with a witness: a value the producers may deliver and the consumer
-rejects) or unknown (a warning; an error with --strict).
+		Short: "Prove, before running, that every edge of a DAG fits its consumer",
+		Long: `Check DAG files without running them. For every node that declares contract.input, the
+schema of the value that arrives — its input, or the object of its upstream outputs keyed
+by id — must be a subset of the contract; for every node whose with holds references,
+what arrives there must fit the type's config schema. The producers' output contracts
+are projected along the references. Each edge is compatible, incompatible (an error,
+with a witness: a value the producers may deliver and the consumer rejects) or unknown
+(a warning; an error with --strict). References to undeclared fields are errors;
+contract hygiene problems are warnings.
+
+Formats: text (coloured on a terminal unless NO_COLOR is set), json, sarif (SARIF 2.1.0,
+for code scanning) and github (workflow annotations).
 
 Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 		Example: `  seam lint dags/triage.yaml
-  seam lint --strict --format json dags/*.yaml`,
+  seam lint --strict --format json dags/*.yaml
+  seam lint --format sarif dags/*.yaml > seam.sarif
+  seam lint --format github dags/*.yaml   # in a GitHub Actions step`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return usage(fmt.Errorf("--format: want text or json, not %q", format))
+			if !contains(lintFormats, format) {
+				return usage(fmt.Errorf("--format: want %s, not %q", strings.Join(lintFormats, ", "), format))
+			}
+			if color != "auto" && color != "always" && color != "never" {
+				return usage(fmt.Errorf("--color: want auto, always or never, not %q", color))
+			}
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
 			}
 			var all []dag.Finding
 			var loadErr error
@@ -39,30 +62,28 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 					}
 					continue
 				}
-				for _, f := range dag.Lint(cmd.Context(), d) {
-					if strict && f.Severity == dag.SeverityWarning {
+				for _, f := range dag.Lint(cmd.Context(), d, dag.LintOptions{Lang: l}) {
+					if strict && f.Severity == dag.SeverityWarning && f.Code == dag.CodeLintUnknown {
 						f.Severity = dag.SeverityError
 					}
 					all = append(all, f)
 				}
 			}
-			errs, warns := 0, 0
-			for _, f := range all {
-				if f.Severity == dag.SeverityError {
-					errs++
-				} else {
-					warns++
-				}
-			}
-			var err error
-			if format == "json" {
-				err = printLintJSON(e, all)
-			} else {
-				err = printLint(e, all, errs, warns, loadErr != nil)
+			errs, warns := countFindings(all)
+			switch format {
+			case "json":
+				err = printLintJSON(e.stdout, all)
+			case "sarif":
+				err = printLintSARIF(e.stdout, all)
+			case "github":
+				err = printLintGitHub(e.stdout, all)
+			default:
+				on := useColour(e, e.stdout, color)
+				err = printLint(e.stdout, all, errs, warns, loadErr != nil, l, on)
 			}
 			switch {
 			case err != nil:
-				return err
+				return fmt.Errorf("print findings: %w", err)
 			case loadErr != nil:
 				return loadErr
 			case errs > 0:
@@ -71,27 +92,136 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&strict, "strict", false, "treat unknown compatibility as an error")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&strict, "strict", false, "treat unknown compatibility (SEAM-W301) as an error")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
+	cmd.Flags().StringVar(&color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	return cmd
 }
 
-func printLint(e *env, fs []dag.Finding, errs, warns int, loadFailed bool) error {
-	for _, f := range fs {
-		fmt.Fprintln(e.stdout, f)
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
 	}
+	return false
+}
+
+func countFindings(fs []dag.Finding) (errs, warns int) {
+	for _, f := range fs {
+		if f.Severity == dag.SeverityError {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	return errs, warns
+}
+
+// useColour decides whether text output to w is coloured: always, never, or (auto) when w
+// is a terminal and NO_COLOR is unset or empty (https://no-color.org).
+func useColour(e *env, w io.Writer, mode string) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if e.getenv("NO_COLOR") != "" || e.getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// lintBeforeRun lints d, with the run's params, before seam run starts it. With errors it prints every finding on
+// stderr, as seam lint does, and refuses to run (exit 2: the DAG file is wrong and nothing
+// ran, as for a load error). Warnings alone do not stop the run; one line says how many.
+func lintBeforeRun(ctx context.Context, e *env, d *dag.DAG, params map[string]any, lang string) error {
+	if d.Params != nil && len(d.Params.Validate(params, lang)) > 0 {
+		return nil // the run refuses them, saying why; lint findings about them would only confuse
+	}
+	// The run's params are known: edges from them are checked with their values.
+	fs := dag.Lint(ctx, d, dag.LintOptions{Lang: lang, Params: params})
+	errs, warns := countFindings(fs)
+	if errs == 0 {
+		if warns > 0 {
+			if lang == "ja" {
+				fmt.Fprintf(e.stderr, "seam: lint 警告 %d 件（seam lint %s で表示）\n", warns, d.File)
+			} else {
+				fmt.Fprintf(e.stderr, "seam: %d lint %s (seam lint %s shows them)\n", warns, nounN(warns, "warning"), d.File)
+			}
+		}
+		return nil
+	}
+	if err := printLint(e.stderr, fs, errs, warns, false, lang, useColour(e, e.stderr, "auto")); err != nil {
+		return fmt.Errorf("print findings: %w", err)
+	}
+	if lang == "ja" {
+		return usage(fmt.Errorf("%s: lint エラーのため実行しません（--no-lint で実行できます）", d.File))
+	}
+	return usage(fmt.Errorf("%s: not run: lint found %d %s (--no-lint runs it anyway)", d.File, errs, nounN(errs, "error")))
+}
+
+// Colours of the text format (SGR codes).
+const (
+	sgrError   = "1;31"
+	sgrWarning = "1;33"
+	sgrPos     = "1"
+	sgrDim     = "2"
+)
+
+func printLint(w io.Writer, fs []dag.Finding, errs, warns int, loadFailed bool, lang string, on bool) error {
+	for _, f := range fs {
+		if _, err := fmt.Fprintln(w, findingText(f, on)); err != nil {
+			return err
+		}
+	}
+	ja := lang == "ja"
 	if errs == 0 && warns == 0 {
 		if loadFailed {
 			return nil // not "no problems": stderr says what could not be loaded
 		}
-		_, err := fmt.Fprintln(e.stdout, "no problems")
+		msg := "no problems"
+		if ja {
+			msg = "問題はありません"
+		}
+		_, err := fmt.Fprintln(w, msg)
 		return err
 	}
-	_, err := fmt.Fprintf(e.stdout, "%d %s, %d %s\n", errs, plural(errs, "error"), warns, plural(warns, "warning"))
+	var err error
+	if ja {
+		_, err = fmt.Fprintf(w, "エラー %d 件、警告 %d 件\n", errs, warns)
+	} else {
+		_, err = fmt.Fprintf(w, "%d %s, %d %s\n", errs, nounN(errs, "error"), warns, nounN(warns, "warning"))
+	}
 	return err
 }
 
-func plural(n int, noun string) string {
+// findingText is f as seam lint prints it, coloured when on.
+func findingText(f dag.Finding, on bool) string {
+	if !on {
+		return f.String()
+	}
+	var b strings.Builder
+	if f.Pos.File != "" {
+		b.WriteString(colour(fmt.Sprintf("%s:%d:%d:", f.Pos.File, f.Pos.Line, f.Pos.Col), sgrPos, true) + " ")
+	}
+	sev := sgrWarning
+	if f.Severity == dag.SeverityError {
+		sev = sgrError
+	}
+	fmt.Fprintf(&b, "%s %s %s", colour(f.Severity, sev, true), colour(f.Code, sgrPos, true), f.Message)
+	if f.HasWitness {
+		fmt.Fprintf(&b, "\n  %s %s", colour("witness:", sgrDim, true), f.WitnessJSON())
+	}
+	if f.Hint != "" {
+		fmt.Fprintf(&b, "\n  %s %s", colour("fix:", sgrDim, true), f.Hint)
+	}
+	return b.String()
+}
+
+func nounN(n int, noun string) string {
 	if n == 1 {
 		return noun
 	}
@@ -111,7 +241,7 @@ type lintJSON struct {
 	Fix       string   `json:"fix,omitempty"`
 }
 
-func printLintJSON(e *env, fs []dag.Finding) error {
+func printLintJSON(w io.Writer, fs []dag.Finding) error {
 	out := make([]lintJSON, len(fs))
 	for i, f := range fs {
 		out[i] = lintJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Code: f.Code,
@@ -123,7 +253,7 @@ func printLintJSON(e *env, fs []dag.Finding) error {
 			out[i].Witness = f.Witness
 		}
 	}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
 }

@@ -88,6 +88,9 @@ func newRootCmd(e *env) *cobra.Command {
 		newGraphCmd(e),
 		newCompatCmd(e),
 		newLintCmd(e),
+		newSchemaCmd(e),
+		newRunsCmd(e),
+		newExplainCmd(e),
 		newN8NCmd(e),
 	)
 	return root

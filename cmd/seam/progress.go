@@ -23,13 +23,16 @@ type display interface {
 }
 
 // newDisplay picks a live, redrawn display when w is a terminal and plain lines otherwise.
-func newDisplay(w io.Writer, d *dag.DAG) display {
+// The live display is coloured unless NO_COLOR is set (https://no-color.org).
+func newDisplay(e *env, w io.Writer, d *dag.DAG) display {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		cols, rows, err := term.GetSize(int(f.Fd()))
 		if err != nil {
 			cols, rows = 80, 24
 		}
-		return newLive(f, d, cols, rows, 100*time.Millisecond)
+		l := newLive(f, d, cols, rows, 100*time.Millisecond)
+		l.colour = e.getenv("NO_COLOR") == ""
+		return l
 	}
 	return &plainDisplay{w: w, width: idWidth(d)}
 }
@@ -59,6 +62,7 @@ type liveDisplay struct {
 	w          io.Writer
 	width      int // of the id column
 	cols, rows int
+	colour     bool
 
 	mu    sync.Mutex
 	nodes []dag.NodeResult
@@ -74,14 +78,15 @@ type liveDisplay struct {
 
 func newLive(w io.Writer, d *dag.DAG, cols, rows int, every time.Duration) *liveDisplay {
 	l := &liveDisplay{
-		w:     w,
-		width: idWidth(d),
-		cols:  cols,
-		rows:  rows,
-		nodes: make([]dag.NodeResult, len(d.Nodes)),
-		index: make(map[string]int, len(d.Nodes)),
-		every: every,
-		stop:  make(chan struct{}),
+		w:      w,
+		width:  idWidth(d),
+		cols:   cols,
+		rows:   rows,
+		nodes:  make([]dag.NodeResult, len(d.Nodes)),
+		index:  make(map[string]int, len(d.Nodes)),
+		every:  every,
+		colour: true,
+		stop:   make(chan struct{}),
 	}
 	for i, n := range d.Nodes {
 		l.nodes[i] = dag.NodeResult{ID: n.ID, Type: n.Type.Name(), Status: dag.NodePending}
@@ -164,9 +169,9 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 func (l *liveDisplay) line(n dag.NodeResult, now time.Time) string {
 	switch n.Status {
 	case dag.NodePending:
-		return fmt.Sprintf("%s %-*s  %s", colour("·", "2", true), l.width, n.ID, n.Status)
+		return fmt.Sprintf("%s %-*s  %s", colour("·", "2", l.colour), l.width, n.ID, n.Status)
 	case dag.NodeRunning:
-		line := fmt.Sprintf("%s %-*s  %-8s  %6s", colour(spinner[l.frame%len(spinner)], "36", true),
+		line := fmt.Sprintf("%s %-*s  %-8s  %6s", colour(spinner[l.frame%len(spinner)], "36", l.colour),
 			l.width, n.ID, n.Status, duration(now.Sub(n.Started)))
 		switch {
 		case n.Items > 0:
@@ -176,7 +181,7 @@ func (l *liveDisplay) line(n dag.NodeResult, now time.Time) string {
 		}
 		return line
 	default:
-		return nodeLine(n, l.width, true)
+		return nodeLine(n, l.width, l.colour)
 	}
 }
 
@@ -196,10 +201,10 @@ func (l *liveDisplay) finish(res *dag.RunResult) {
 	}
 	for _, n := range res.Nodes {
 		if !big || (n.Status != dag.NodePassed && n.Status != dag.NodeSkipped) {
-			writeNode(&b, n, l.width, true)
+			writeNode(&b, n, l.width, l.colour)
 		}
 	}
-	writeEnd(&b, res, true)
+	writeEnd(&b, res, l.colour)
 	io.WriteString(l.w, b.String())
 }
 

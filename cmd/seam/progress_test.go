@@ -207,3 +207,20 @@ func stripANSI(s string) string {
 	}
 	return b.String()
 }
+
+// TestLiveNoColour checks that the live display leaves colours out when asked (NO_COLOR).
+func TestLiveNoColour(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		var out bytes.Buffer
+		l := newLive(&out, progressDAG(t, "greet"), 80, 24, time.Hour)
+		l.colour = on
+		l.Event(dag.Event{Kind: dag.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
+		l.mu.Lock()
+		lines := l.lines(t0)
+		l.mu.Unlock()
+		if got := strings.Contains(lines[0], "\x1b[32m"); got != on {
+			t.Errorf("colour %v: line %q", on, lines[0])
+		}
+		l.finish(&dag.RunResult{ID: "r", Status: dag.RunSuccess})
+	}
+}

@@ -22,16 +22,27 @@ func newRunCmd(e *env) *cobra.Command {
 		params     []string
 		paramsFile string
 		asJSON     bool
+		noLint     bool
+		rs         runStore
 	)
 	cmd := &cobra.Command{
-		Use:   "run FILE",
+		Use:   "run FILE | run --resume RUN [FILE]",
 		Short: "Run a DAG, validating every node's output against its contract",
 		Long: `Run a DAG. Nodes start as soon as the nodes they depend on have finished, and every
 output is validated against its node's contract before it is handed downstream.
 
 Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled,
-2 for a usage error, a DAG that does not load, or params that break the params schema.`,
-		Args: cobra.ExactArgs(1),
+2 for a usage error, a DAG that does not load or that seam lint finds errors in (see
+--no-lint), or params that break the params schema.
+
+Every run is recorded in the run store (see seam runs); --resume RUN continues a run that
+did not succeed, reusing the outputs of the nodes that passed.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if rs.resume != "" {
+				return cobra.MaximumNArgs(1)(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := lang(cmd, e)
 			if err != nil {
@@ -41,17 +52,30 @@ Exit status: 0 when the run succeeded or warned, 1 when it failed or was cancele
 			if err != nil {
 				return usage(err)
 			}
-			return runFile(cmd.Context(), e, args[0], p, l, asJSON)
+			file := ""
+			if rs.resume != "" {
+				defer rs.close()
+				if file, p, err = rs.prepareResume(cmd.Context(), e, args, paramsFile != "" || len(params) > 0); err != nil {
+					return err
+				}
+			} else {
+				file = args[0]
+			}
+			return runFile(cmd.Context(), e, file, p, l, asJSON, noLint, &rs)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil,
 		"a parameter as key=value, repeatable; the value is JSON when it parses as JSON, else a string")
 	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters; -p overrides its keys")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON document")
+	cmd.Flags().BoolVar(&noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
+	rs.flag.add(cmd)
+	cmd.Flags().BoolVar(&rs.none, "no-store", false, "do not record the run")
+	cmd.Flags().StringVar(&rs.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	return cmd
 }
 
-func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON bool) error {
+func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore) error {
 	// The first Ctrl-C cancels the run through ctx; once it has, a second one should stop the
 	// process the usual way rather than be swallowed by signal.NotifyContext.
 	restore := context.AfterFunc(ctx, func() { signal.Reset(os.Interrupt) })
@@ -61,10 +85,20 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 	if err != nil {
 		return err
 	}
+	if !noLint {
+		if err := lintBeforeRun(ctx, e, d, params, lang); err != nil {
+			return err
+		}
+	}
 	opts := dag.RunOptions{Params: params, Lang: lang, Getenv: e.getenv}
+	closeStore, err := rs.attach(ctx, e, d, &opts)
+	if err != nil {
+		return err
+	}
+	defer closeStore()
 	var disp display
 	if !asJSON {
-		disp = newDisplay(e.stdout, d)
+		disp = newDisplay(e, e.stdout, d)
 		opts.Observer = disp
 	}
 	res, err := dag.Run(ctx, d, opts)
@@ -83,6 +117,9 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		disp.finish(res)
+	}
+	if res.Error != "" {
+		fmt.Fprintf(e.stderr, "seam: run %s: %s\n", res.ID, res.Error)
 	}
 	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
 		return failed()

@@ -28,8 +28,12 @@ func TestRunExamples(t *testing.T) {
 		"fan-in.yaml":          {0, []string{"! west", " warn in ", "total: 9"}},
 		"transform.yaml":       {0, []string{"✓ revenue", " success in ", `report: "ada: 32, bob: 35.5"`}},
 		"lint-compatible.yaml": {0, []string{"✓ report", " success in ", `report: "bug scored 7 of 10"`}},
-		// Run anyway, the edge seam lint rejects fails at run time on prioritise's contract.input.
-		"lint-incompatible.yaml": {1, []string{"✗ prioritise", "/priority: missing required field: priority", " failed in "}},
+		// seam run lints first: an incompatible edge stops the run before it starts (exit 2,
+		// the findings on stderr; lint_run.txtar checks them and runs these with --no-lint).
+		"lint-incompatible.yaml":  {2, nil},
+		"lint-type-mismatch.yaml": {2, nil},
+		"lint-constraint.yaml":    {2, nil},
+		"lint-optional.yaml":      {2, nil},
 		"retry-repair.yaml": {0, []string{
 			"↻ fetch  retrying          attempt 1 failed: exec sh -c: exit status 75; stderr: tracker busy, try again\n",
 			"✓ fetch  passed", "fetched 2 tickets (2 attempts)\n",

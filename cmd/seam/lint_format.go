@@ -1,0 +1,182 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/seam-dag/seam/dag"
+)
+
+// lintRule describes a finding code for SARIF's rule metadata.
+type lintRule struct {
+	code, name, text string
+	level            string
+}
+
+// lintRules are every code seam lint reports, in code order.
+var lintRules = []lintRule{
+	{dag.CodeLintRequired, "MissingRequiredField", "The consumer requires a field its producers do not produce.", "error"},
+	{dag.CodeLintType, "TypeMismatch", "The producers may deliver a type the consumer does not accept.", "error"},
+	{dag.CodeLintConstraint, "ConstraintMismatch", "The producers' constraints do not fit within the consumer's.", "error"},
+	{dag.CodeLintOptional, "OptionalButRequired", "The consumer requires a field its producers only may produce.", "error"},
+	{dag.CodeLintUndeclared, "UndeclaredReference", "A reference to a path the producer's schema does not declare.", "error"},
+	{dag.CodeLintUnknown, "UnknownCompatibility", "Compatibility could not be decided either way.", "warning"},
+	{dag.CodeLintNoContract, "NoOutputContract", "A node whose output is read has no contract beyond the standard one.", "warning"},
+	{dag.CodeLintContent, "ContentConstraint", "A contract constrains content (wording) instead of structure.", "warning"},
+	{dag.CodeLintAllReq, "EverythingRequired", "A contract requires every field although its consumers read few.", "warning"},
+}
+
+// docsURL is where each code is documented; SARIF viewers link rules there.
+const docsURL = "https://github.com/seam-dag/seam/blob/main/docs/errors.md#"
+
+// SARIF 2.1.0, the parts seam writes.
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool    sarifTool     `json:"tool"`
+		Results []sarifResult `json:"results"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		InformationURI string      `json:"informationUri"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID                   string       `json:"id"`
+		Name                 string       `json:"name"`
+		ShortDescription     sarifMessage `json:"shortDescription"`
+		HelpURI              string       `json:"helpUri"`
+		DefaultConfiguration struct {
+			Level string `json:"level"`
+		} `json:"defaultConfiguration"`
+	}
+	sarifMessage struct {
+		Text string `json:"text"`
+	}
+	sarifResult struct {
+		RuleID     string          `json:"ruleId"`
+		RuleIndex  int             `json:"ruleIndex"`
+		Level      string          `json:"level"`
+		Message    sarifMessage    `json:"message"`
+		Locations  []sarifLocation `json:"locations,omitempty"`
+		Properties map[string]any  `json:"properties,omitempty"`
+	}
+	sarifLocation struct {
+		PhysicalLocation struct {
+			ArtifactLocation struct {
+				URI string `json:"uri"`
+			} `json:"artifactLocation"`
+			Region struct {
+				StartLine   int `json:"startLine"`
+				StartColumn int `json:"startColumn"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
+	}
+)
+
+// printLintSARIF writes the findings as one SARIF 2.1.0 log, for code scanning.
+func printLintSARIF(w io.Writer, fs []dag.Finding) error {
+	drv := sarifDriver{Name: "seam", InformationURI: "https://github.com/seam-dag/seam"}
+	index := map[string]int{}
+	for i, r := range lintRules {
+		sr := sarifRule{ID: r.code, Name: r.name, ShortDescription: sarifMessage{r.text}, HelpURI: docsURL + strings.ToLower(r.code)}
+		sr.DefaultConfiguration.Level = r.level
+		drv.Rules = append(drv.Rules, sr)
+		index[r.code] = i
+	}
+	results := make([]sarifResult, 0, len(fs))
+	for _, f := range fs {
+		text := f.Message
+		if f.HasWitness {
+			text += "\nwitness: " + f.WitnessJSON()
+		}
+		if f.Hint != "" {
+			text += "\nfix: " + f.Hint
+		}
+		r := sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: f.Severity, Message: sarifMessage{text}}
+		if f.Pos.File != "" {
+			var loc sarifLocation
+			loc.PhysicalLocation.ArtifactLocation.URI = fileURI(f.Pos.File)
+			loc.PhysicalLocation.Region.StartLine = max(f.Pos.Line, 1)
+			loc.PhysicalLocation.Region.StartColumn = max(f.Pos.Col, 1)
+			r.Locations = []sarifLocation{loc}
+		}
+		props := map[string]any{}
+		if len(f.Producers) > 0 {
+			props["producers"] = f.Producers
+		}
+		if f.Consumer != "" {
+			props["consumer"] = f.Consumer
+		}
+		if f.HasWitness {
+			props["witness"] = f.Witness
+		}
+		if len(props) > 0 {
+			r.Properties = props
+		}
+		results = append(results, r)
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{{Tool: sarifTool{Driver: drv}, Results: results}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+// fileURI is a file path as a SARIF artifact URI: relative paths stay relative (to the
+// repository root code scanning resolves them against), with forward slashes.
+func fileURI(p string) string {
+	slash := filepath.ToSlash(p)
+	if filepath.IsAbs(p) {
+		return (&url.URL{Scheme: "file", Path: slash}).String()
+	}
+	return (&url.URL{Path: slash}).String()
+}
+
+// printLintGitHub writes one GitHub Actions workflow command per finding, which the runner
+// turns into an annotation on the file and line.
+func printLintGitHub(w io.Writer, fs []dag.Finding) error {
+	for _, f := range fs {
+		text := f.Message
+		if f.HasWitness {
+			text += "\nwitness: " + f.WitnessJSON()
+		}
+		if f.Hint != "" {
+			text += "\nfix: " + f.Hint
+		}
+		var props []string
+		if f.Pos.File != "" {
+			props = append(props, "file="+ghProperty(filepath.ToSlash(f.Pos.File)),
+				fmt.Sprintf("line=%d", f.Pos.Line), fmt.Sprintf("col=%d", f.Pos.Col))
+		}
+		props = append(props, "title="+ghProperty(f.Code))
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghData(text)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ghData escapes a workflow command's message.
+func ghData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// ghProperty escapes a workflow command's property value.
+func ghProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seam-dag/seam/dag"
+)
+
+// TestLintExamples lints every dags/lint-*.yaml and checks its exact output and exit code:
+// a compatible chain, and one example per incompatibility rule. A new example needs an
+// entry here.
+func TestLintExamples(t *testing.T) {
+	tests := map[string]struct {
+		code int
+		want string
+	}{
+		"lint-compatible.yaml": {0, "no problems\n"},
+		"lint-incompatible.yaml": {1, `dags/lint-incompatible.yaml:24:5: error SEAM-E301 edge recommend → prioritise: INCOMPATIBLE — prioritise requires 'priority' but recommend does not produce it.
+  witness: {"recommendations":[],"status":"pass","summary":"a"}
+  fix: add 'priority' to recommend's output contract, or put a transform node between them.
+1 error, 0 warnings
+`},
+		"lint-type-mismatch.yaml": {1, `dags/lint-type-mismatch.yaml:27:5: error SEAM-E302 edge rate → escalate: INCOMPATIBLE — rate may produce a string for 'score', a type escalate does not accept.
+  witness: {"score":"low"}
+  fix: make the types of 'score' agree in both contracts, or put a transform node between them.
+1 error, 0 warnings
+`},
+		"lint-constraint.yaml": {1, `dags/lint-constraint.yaml:28:5: error SEAM-E303 edge classify → route: INCOMPATIBLE — classify may produce "question" for 'label', which route's constraints reject.
+  witness: {"label":"question"}
+  fix: narrow 'label' in classify's output contract to fit route's contract.input, or widen that contract.
+1 error, 0 warnings
+`},
+		"lint-optional.yaml": {1, `dags/lint-optional.yaml:29:5: error SEAM-E304 edge triage → notify: INCOMPATIBLE — notify requires 'assignee' but triage only may produce it.
+  witness: {"priority":"low"}
+  fix: make 'assignee' required in triage's output contract, or put a transform node between them.
+1 error, 0 warnings
+`},
+	}
+	files, err := filepath.Glob("../../dags/lint-*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no lint examples in dags/: %v", err)
+	}
+	// Paths print as given: run from the repository root, as the docs show.
+	t.Chdir("../..")
+	getenv := func(k string) string {
+		if k == "SEAM_LANG" {
+			return "en"
+		}
+		return ""
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(name, func(t *testing.T) {
+			tt, ok := tests[name]
+			if !ok {
+				t.Fatalf("no expectation for dags/%s: add one to this test", name)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"lint", "dags/" + name}, strings.NewReader(""), &stdout, &stderr, getenv)
+			if code != tt.code || stdout.String() != tt.want || stderr.Len() != 0 {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nwant:\n%s\nstderr:\n%s", code, tt.code, &stdout, tt.want, &stderr)
+			}
+		})
+	}
+}
+
+// TestUseColour checks when text output is coloured.
+func TestUseColour(t *testing.T) {
+	tests := []struct {
+		mode, noColor, term string
+		want                bool
+	}{
+		{"always", "", "", true},
+		{"always", "1", "", true}, // asked for explicitly
+		{"never", "", "", false},
+		{"auto", "", "", false}, // not a terminal
+		{"auto", "1", "", false},
+		{"auto", "", "dumb", false},
+	}
+	for _, tt := range tests {
+		e := &env{getenv: func(k string) string {
+			switch k {
+			case "NO_COLOR":
+				return tt.noColor
+			case "TERM":
+				return tt.term
+			}
+			return ""
+		}}
+		if got := useColour(e, &bytes.Buffer{}, tt.mode); got != tt.want {
+			t.Errorf("mode %s NO_COLOR=%q TERM=%q: %v, want %v", tt.mode, tt.noColor, tt.term, got, tt.want)
+		}
+	}
+}
+
+// TestGitHubEscaping checks the escaping of workflow command messages and properties.
+func TestGitHubEscaping(t *testing.T) {
+	if got, want := ghData("50% a\nb\rc"), "50%25 a%0Ab%0Dc"; got != want {
+		t.Errorf("ghData: %q, want %q", got, want)
+	}
+	if got, want := ghProperty("dir,a:b%.yaml"), "dir%2Ca%3Ab%25.yaml"; got != want {
+		t.Errorf("ghProperty: %q, want %q", got, want)
+	}
+	if got, want := fileURI("dags/a b.yaml"), "dags/a%20b.yaml"; got != want {
+		t.Errorf("fileURI: %q, want %q", got, want)
+	}
+}
+
+// TestLintRules checks that SARIF describes every finding code, once.
+func TestLintRules(t *testing.T) {
+	codes := []string{dag.CodeLintRequired, dag.CodeLintType, dag.CodeLintConstraint, dag.CodeLintOptional,
+		dag.CodeLintUndeclared, dag.CodeLintUnknown, dag.CodeLintNoContract, dag.CodeLintContent, dag.CodeLintAllReq}
+	seen := map[string]bool{}
+	for _, r := range lintRules {
+		if seen[r.code] {
+			t.Errorf("%s described twice", r.code)
+		}
+		seen[r.code] = true
+		if r.name == "" || r.text == "" || (r.level != "error" && r.level != "warning") {
+			t.Errorf("%s: incomplete rule %+v", r.code, r)
+		}
+	}
+	for _, c := range codes {
+		if !seen[c] {
+			t.Errorf("%s has no SARIF rule", c)
+		}
+	}
+	if len(lintRules) != len(codes) {
+		t.Errorf("%d rules for %d codes", len(lintRules), len(codes))
+	}
+}

@@ -1,0 +1,403 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/runs"
+)
+
+func newRunsCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List and show the runs recorded in the run store",
+		Long: `List and show the runs recorded in the run store (` + defaultStore + ` unless --store or
+$SEAM_STORE say otherwise). seam explain RUN NODE says why a node failed.`,
+	}
+	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e))
+	return cmd
+}
+
+func newRunsListCmd(e *env) *cobra.Command {
+	var (
+		sf     storeFlag
+		f      runs.Filter
+		since  string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List runs, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if since != "" {
+				t, err := parseSince(since, time.Now())
+				if err != nil {
+					return usage(err)
+				}
+				f.Since = t
+			}
+			if f.Limit < 1 {
+				return usage(fmt.Errorf("--limit %d: want at least 1", f.Limit))
+			}
+			s, err := openStoreToRead(cmd.Context(), e, &sf)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			list, _, err := s.ListRuns(cmd.Context(), f)
+			if err != nil {
+				return usage(err)
+			}
+			if asJSON {
+				out := make([]runJSON, len(list))
+				for i := range list {
+					out[i] = toRunJSON(&list[i])
+				}
+				return printJSON(e.stdout, out)
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(e.stdout, "no runs")
+				return nil
+			}
+			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE")
+			for i := range list {
+				r := &list[i]
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG, displayStatus(r),
+					r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r), displayPath(r.File))
+			}
+			return tw.Flush()
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&f.DAG, "dag", "", "only runs of the DAG with this name")
+	cmd.Flags().StringVar(&f.Status, "status", "", "only runs in this state: running, success, warn, failed or canceled")
+	cmd.Flags().StringVar(&since, "since", "", "only runs started since a duration ago (24h, 30m) or a time (2026-03-09, RFC 3339)")
+	cmd.Flags().IntVar(&f.Limit, "limit", 20, "at most this many runs")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
+	return cmd
+}
+
+// parseSince reads --since: a duration before now, a date or an RFC 3339 time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if d, err := time.ParseDuration(s); err == nil {
+		if d < 0 {
+			return time.Time{}, fmt.Errorf("--since %s: want a positive duration", s)
+		}
+		return now.Add(-d), nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
+		return t, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("--since %q: want a duration (24h, 30m), a date (2026-03-09) or an RFC 3339 time", s)
+}
+
+func newRunsShowCmd(e *env) *cobra.Command {
+	var (
+		sf     storeFlag
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "show RUN",
+		Short: "Show a run: each node's status, attempts, duration and violations",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return showRun(cmd.Context(), e, &sf, args[0], asJSON)
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run, its nodes and its attempts as one JSON document")
+	return cmd
+}
+
+func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool) error {
+	s, err := openStoreToRead(ctx, e, sf)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	r, as, err := getRun(ctx, s, id)
+	if err != nil {
+		return err
+	}
+	nodes := summarize(as)
+	if asJSON {
+		doc := struct {
+			runJSON
+			Nodes    []nodeJSON    `json:"nodes"`
+			Attempts []attemptJSON `json:"attempts"`
+		}{runJSON: toRunJSON(r), Nodes: make([]nodeJSON, len(nodes)), Attempts: make([]attemptJSON, len(as))}
+		for i, n := range nodes {
+			doc.Nodes[i] = n.toJSON()
+		}
+		for i := range as {
+			doc.Attempts[i] = toAttemptJSON(&as[i])
+		}
+		return printJSON(e.stdout, doc)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r))
+	if r.File != "" {
+		fmt.Fprintf(w, "file     %s\n", displayPath(r.File))
+	}
+	fmt.Fprintf(w, "started  %s  (%s)\n", r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r))
+	if r.Resumes > 0 {
+		fmt.Fprintf(w, "resumed  %d %s\n", r.Resumes, nounFor(r.Resumes, "time", "times"))
+	}
+	if len(r.Params) > 0 && string(r.Params) != "{}" {
+		fmt.Fprintf(w, "params   %s\n", r.Params)
+	}
+	fmt.Fprintln(w)
+	width, notesWidth := 0, 0
+	for _, n := range nodes {
+		width, notesWidth = max(width, len(n.id)), max(notesWidth, len(n.notes()))
+	}
+	for _, n := range nodes {
+		writeNodeSummary(w, n, width, notesWidth)
+	}
+	if len(nodes) == 0 {
+		fmt.Fprintln(w, "no node has finished")
+	}
+	if failedNode := firstFailed(nodes); failedNode != "" {
+		fmt.Fprintf(w, "\nseam explain %s %s says why %s failed\n", r.ID, failedNode, failedNode)
+	}
+	return nil
+}
+
+// nodeSummary is one node of a stored run, as its attempts tell it.
+type nodeSummary struct {
+	id, typ  string
+	final    *runs.Attempt // the deciding attempt of the latest session; the last one if none
+	attempts int           // attempts that ran, across sessions (items' attempts for foreach)
+	items    int           // foreach items recorded
+	decided  bool
+}
+
+// summarize groups attempts by node, in the order nodes first appear.
+func summarize(as []runs.Attempt) []*nodeSummary {
+	// A foreach node's attempts are its items'; its own record only combines them.
+	hasItems := map[string]bool{}
+	for i := range as {
+		if as[i].Item >= 0 {
+			hasItems[as[i].Node] = true
+		}
+	}
+	var order []*nodeSummary
+	by := map[string]*nodeSummary{}
+	for i := range as {
+		a := &as[i]
+		n := by[a.Node]
+		if n == nil {
+			n = &nodeSummary{id: a.Node, typ: a.Type}
+			by[a.Node] = n
+			order = append(order, n)
+		}
+		if a.Attempt > 0 && !a.Reused && (a.Item >= 0) == hasItems[a.Node] {
+			n.attempts++
+		}
+		if a.Item >= 0 {
+			n.items = max(n.items, a.Item+1)
+			continue
+		}
+		// Attempts come in order, so the last deciding one wins; an undecided node (its
+		// process died) shows its last attempt.
+		if a.Final || !n.decided {
+			n.final = a
+			n.decided = a.Final
+		}
+	}
+	for _, n := range order {
+		if n.final == nil { // only items were recorded: the node was interrupted
+			n.final = &runs.Attempt{Node: n.id, Type: n.typ, Status: "running", Item: -1}
+		}
+	}
+	return order
+}
+
+func (n *nodeSummary) status() string {
+	if !n.decided && n.final.Status != "running" {
+		return "unfinished"
+	}
+	return n.final.Status
+}
+
+// notes are the node's attempts, items, reuse and repair, for its line.
+func (n *nodeSummary) notes() string {
+	var notes []string
+	switch {
+	case n.attempts == 1:
+		notes = append(notes, "1 attempt")
+	case n.attempts > 1:
+		notes = append(notes, fmt.Sprintf("%d attempts", n.attempts))
+	}
+	if n.items > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s", n.items, nounFor(n.items, "item", "items")))
+	}
+	if n.final.Reused {
+		notes = append(notes, "reused")
+	}
+	if n.final.Repaired {
+		notes = append(notes, "repaired")
+	}
+	return strings.Join(notes, ", ")
+}
+
+func writeNodeSummary(w io.Writer, n *nodeSummary, width, notesWidth int) {
+	f := n.final
+	mark := map[string]string{"passed": "✓", "warned": "!", "failed": "✗", "skipped": "-", "canceled": "⊘"}[n.status()]
+	if mark == "" {
+		mark = "…"
+	}
+	dur := ""
+	if !f.Started.IsZero() && !f.Ended.IsZero() && f.Attempt > 0 && !f.Reused {
+		dur = duration(f.Ended.Sub(f.Started))
+	}
+	text := firstLine(f.Reason)
+	switch {
+	case text == "" && f.Error != "":
+		text = firstLine(f.Error)
+	case text == "" && len(f.Violations) > 0:
+		text = "output breaks its contract"
+	}
+	line := fmt.Sprintf("%s %-*s  %-10s  %-*s  %7s  %s", mark, width, n.id, n.status(), notesWidth, n.notes(), dur, text)
+	fmt.Fprintln(w, strings.TrimRight(line, " "))
+	for _, v := range f.Violations {
+		fmt.Fprintf(w, "    %s: %s\n", pointerOrRoot(v.Pointer), v.Message)
+	}
+}
+
+func firstFailed(nodes []*nodeSummary) string {
+	for _, n := range nodes {
+		if n.status() == "failed" {
+			return n.id
+		}
+	}
+	return ""
+}
+
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+func nounFor(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func runDuration(r *runs.Run) string {
+	if r.Ended.IsZero() {
+		return "-"
+	}
+	return duration(r.Ended.Sub(r.Started))
+}
+
+func printJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode JSON: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+type runJSON struct {
+	ID           string          `json:"id"`
+	DAG          string          `json:"dag"`
+	File         string          `json:"file,omitempty"`
+	FileHash     string          `json:"file_hash,omitempty"`
+	Status       string          `json:"status"`
+	Interrupted  bool            `json:"interrupted,omitempty"` // running, but its process is gone
+	Started      time.Time       `json:"started"`
+	Ended        time.Time       `json:"ended,omitzero"`
+	DurationMS   float64         `json:"duration_ms,omitempty"`
+	Resumes      int             `json:"resumes,omitempty"`
+	Params       json.RawMessage `json:"params,omitempty"`
+	Outputs      json.RawMessage `json:"outputs,omitempty"`
+	OutputErrors json.RawMessage `json:"output_errors,omitempty"`
+}
+
+func toRunJSON(r *runs.Run) runJSON {
+	j := runJSON{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Status: r.Status,
+		Interrupted: processGone(r), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
+		Params: r.Params, Outputs: r.Outputs, OutputErrors: r.OutputErrors}
+	if !r.Ended.IsZero() {
+		j.DurationMS = millis(r.Ended.Sub(r.Started))
+	}
+	return j
+}
+
+type nodeJSON struct {
+	ID         string               `json:"id"`
+	Type       string               `json:"type,omitempty"`
+	Status     string               `json:"status"`
+	Attempts   int                  `json:"attempts"`
+	Items      int                  `json:"items,omitempty"`
+	Reused     bool                 `json:"reused,omitempty"`
+	Repaired   bool                 `json:"repaired,omitempty"`
+	DurationMS float64              `json:"duration_ms"`
+	Reason     string               `json:"reason,omitempty"`
+	Violations []contract.Violation `json:"violations,omitempty"`
+	Error      string               `json:"error,omitempty"`
+	OutputHash string               `json:"output_hash,omitempty"`
+}
+
+func (n *nodeSummary) toJSON() nodeJSON {
+	f := n.final
+	j := nodeJSON{ID: n.id, Type: n.typ, Status: n.status(), Attempts: n.attempts, Items: n.items,
+		Reused: f.Reused, Repaired: f.Repaired, Reason: f.Reason, Violations: f.Violations,
+		Error: f.Error, OutputHash: f.OutputHash}
+	if !f.Started.IsZero() && !f.Ended.IsZero() {
+		j.DurationMS = millis(f.Ended.Sub(f.Started))
+	}
+	return j
+}
+
+type attemptJSON struct {
+	Session    int                  `json:"session"`
+	Node       string               `json:"node"`
+	Item       *int                 `json:"item,omitempty"`
+	Attempt    int                  `json:"attempt"`
+	Status     string               `json:"status"`
+	Final      bool                 `json:"final,omitempty"`
+	Repaired   bool                 `json:"repaired,omitempty"`
+	Reused     bool                 `json:"reused,omitempty"`
+	Key        string               `json:"key,omitempty"`
+	Reason     string               `json:"reason,omitempty"`
+	OutputHash string               `json:"output_hash,omitempty"`
+	Violations []contract.Violation `json:"violations,omitempty"`
+	Error      string               `json:"error,omitempty"`
+	Log        string               `json:"log,omitempty"`
+	Started    time.Time            `json:"started,omitzero"`
+	Ended      time.Time            `json:"ended,omitzero"`
+}
+
+func toAttemptJSON(a *runs.Attempt) attemptJSON {
+	j := attemptJSON{Session: a.Session, Node: a.Node, Attempt: a.Attempt, Status: a.Status,
+		Final: a.Final, Repaired: a.Repaired, Reused: a.Reused, Key: a.Key, Reason: a.Reason,
+		OutputHash: a.OutputHash, Violations: a.Violations, Error: a.Error, Log: a.Log,
+		Started: a.Started, Ended: a.Ended}
+	if a.Item >= 0 {
+		item := a.Item
+		j.Item = &item
+	}
+	return j
+}
+
+func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/schemas"
+)
+
+func newSchemaCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Work with contracts (JSON Schemas)",
+	}
+	cmd.AddCommand(newSchemaInferCmd(e))
+	return cmd
+}
+
+func newSchemaInferCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "infer SAMPLE.json...",
+		Short: "Draft an output contract from example outputs",
+		Long: `Draft a contract.output from example outputs of a node (JSON files, - for stdin). Each
+sample must be a valid node output (the standard output contract). The draft describes
+structure, not content: a field is required when every sample has it, the types seen are
+unified (integer when every number is integral), array items come from all elements, and no
+enum, pattern, length or bound is drawn from the values. Review it before use: it knows
+only the samples.
+
+Exit status: 0 drafted, 2 usage error or a sample that is not a valid node output.`,
+		Example: `  seam schema infer out1.json out2.json > dags/schemas/summary.json`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			c, err := contract.NewCompiler(contract.Options{Standard: schemas.NodeOutput})
+			if err != nil {
+				return fmt.Errorf("standard contract: %w", err)
+			}
+			samples := make([]any, 0, len(args))
+			for _, name := range args {
+				v, err := readSample(e, name)
+				if err != nil {
+					return usage(err)
+				}
+				if vs := c.Standard().Validate(v, l); len(vs) > 0 {
+					return usage(fmt.Errorf("%s: not a valid node output: %s: %s", name, samplePointer(vs[0].Pointer), vs[0].Message))
+				}
+				samples = append(samples, v)
+			}
+			s, err := contract.Infer(samples)
+			if err != nil {
+				return usage(err)
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(s)
+		},
+	}
+}
+
+func samplePointer(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+// readSample reads one JSON sample from a file, or from stdin for "-".
+func readSample(e *env, name string) (any, error) {
+	var b []byte
+	var err error
+	if name == "-" {
+		b, err = io.ReadAll(e.stdin)
+	} else {
+		b, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sample: %w", err)
+	}
+	v, err := contract.ParseJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("sample %s: %w", name, err)
+	}
+	return v, nil
+}

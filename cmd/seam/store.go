@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-dag/seam/runs"
+)
+
+// defaultStore is where runs are recorded unless --store or $SEAM_STORE say otherwise,
+// relative to the current directory: a project's runs stay with the project.
+const defaultStore = ".seam/seam.db"
+
+// storeFlag is the --store flag of the commands that use the run store.
+type storeFlag struct{ path string }
+
+func (sf *storeFlag) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&sf.path, "store", "", "the run store (default: $SEAM_STORE, then "+defaultStore+")")
+}
+
+// resolve returns the store's path: --store, then $SEAM_STORE, then the default.
+func (sf *storeFlag) resolve(e *env) string {
+	if sf.path != "" {
+		return sf.path
+	}
+	if p := e.getenv("SEAM_STORE"); p != "" {
+		return p
+	}
+	return defaultStore
+}
+
+// openStore opens the store for writing, creating it when missing. Its errors are input
+// errors (exit 2): nothing has run yet.
+func openStore(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, error) {
+	s, err := runs.Open(ctx, sf.resolve(e))
+	if err != nil {
+		return nil, usage(fmt.Errorf("%w\n  fix: check the file, or choose another with --store or $SEAM_STORE (--no-store runs without one)", err))
+	}
+	return s, nil
+}
+
+// openStoreToRead opens an existing store: the commands that only read it must not create
+// an empty one where the user mistyped a path.
+func openStoreToRead(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, error) {
+	path := sf.resolve(e)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, usage(fmt.Errorf("no run store at %s: `seam run` creates it; --store or $SEAM_STORE name another", path))
+	}
+	s, err := runs.Open(ctx, path)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return s, nil
+}
+
+// latest names the newest run wherever a command takes a run id.
+const latest = "latest"
+
+// getRun reads a run, with a message that says where it looked when there is none.
+func getRun(ctx context.Context, s *runs.Store, id string) (*runs.Run, []runs.Attempt, error) {
+	if id == latest {
+		list, _, err := s.ListRuns(ctx, runs.Filter{Limit: 1})
+		if err != nil {
+			return nil, nil, usage(err)
+		}
+		if len(list) == 0 {
+			return nil, nil, usage(fmt.Errorf("no runs in %s yet", s.Path()))
+		}
+		id = list[0].ID
+	}
+	r, as, err := s.GetRun(ctx, id)
+	if errors.Is(err, runs.ErrNotFound) {
+		return nil, nil, usage(fmt.Errorf("no run %s in %s; `seam runs list` shows the runs", id, s.Path()))
+	}
+	if err != nil {
+		return nil, nil, usage(err)
+	}
+	return r, as, nil
+}
+
+// processGone reports whether a run recorded as running was left so by a process that no
+// longer exists (killed, or the machine restarted): only a process on this host can be
+// checked, and a pid may have been reused, so false means "maybe still running".
+func processGone(r *runs.Run) bool {
+	if r.Status != "running" || r.PID == 0 {
+		return false
+	}
+	host, _ := os.Hostname()
+	if r.Host != host {
+		return false
+	}
+	p, err := os.FindProcess(r.PID)
+	if err != nil {
+		return true
+	}
+	// Signal 0 checks the process exists without disturbing it.
+	err = p.Signal(syscall.Signal(0))
+	return err != nil && !errors.Is(err, syscall.EPERM)
+}
+
+// displayStatus is a run's status for people: a run whose process died shows as such.
+func displayStatus(r *runs.Run) string {
+	if processGone(r) {
+		return "interrupted"
+	}
+	return r.Status
+}
+
+// displayPath shows a stored (absolute) DAG file relative to the current directory when it
+// is below it.
+func displayPath(p string) string {
+	if p == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	rel, err := filepath.Rel(wd, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return p
+	}
+	return rel
+}

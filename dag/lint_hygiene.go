@@ -1,0 +1,227 @@
+package dag
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Contract hygiene: the seed's anti-patterns, as warnings. They are judged only for nodes
+// whose outputs something reads, since a contract matters where data crosses an edge.
+
+// reads are the paths other nodes and the DAG's outputs read of one node's output.
+type reads struct {
+	readers []string   // node ids, or "outputs", in file order
+	paths   [][]string // nil entry: the whole output
+}
+
+func (r *reads) add(reader string, path []string) {
+	if !slices.Contains(r.readers, reader) {
+		r.readers = append(r.readers, reader)
+	}
+	r.paths = append(r.paths, path)
+}
+
+// whole reports whether some reader reads the object at prefix as a whole (or an ancestor).
+func (r *reads) whole(prefix []string) bool {
+	for _, p := range r.paths {
+		if len(p) <= len(prefix) && slices.Equal(p, prefix[:len(p)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// members are the names read directly under prefix.
+func (r *reads) members(prefix []string) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range r.paths {
+		if len(p) > len(prefix) && slices.Equal(p[:len(prefix)], prefix) {
+			out[p[len(prefix)]] = true
+		}
+	}
+	return out
+}
+
+// collectReads gathers, per producer id, what is read of its output.
+func (l *linter) collectReads() map[string]*reads {
+	all := map[string]*reads{}
+	note := func(reader string, r Ref) {
+		if r.Root != "nodes" {
+			return
+		}
+		rd := all[r.Node]
+		if rd == nil {
+			rd = &reads{}
+			all[r.Node] = rd
+		}
+		rd.add(reader, r.Path)
+	}
+	for _, n := range l.d.Nodes {
+		for _, e := range nodeExprs(n) {
+			for _, r := range e.refs {
+				note(n.ID, r)
+			}
+		}
+		if n.Input == nil && n.InputContract != nil {
+			// The default input hands on whole outputs, and the contract says it reads them.
+			for _, id := range n.Deps {
+				note(n.ID, Ref{Root: "nodes", Node: id})
+			}
+		}
+	}
+	for _, o := range l.d.Outputs {
+		for _, r := range o.Value.Refs() {
+			note("outputs", r)
+		}
+	}
+	return all
+}
+
+// hygiene reports the contract anti-patterns of nodes whose outputs are read.
+func (l *linter) hygiene() []Finding {
+	all := l.collectReads()
+	var out []Finding
+	for _, n := range l.d.Nodes {
+		rd := all[n.ID]
+		if rd == nil {
+			continue
+		}
+		if n.OutputContract == nil {
+			if n.Type != nil && n.Type.OutputSchema() != nil {
+				continue // the type promises its own output
+			}
+			if beyondStandard(rd) {
+				msg, hint := l.text.noContract(n.ID, readerList(rd.readers, l.text.ja))
+				out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeLintNoContract,
+					Producers: []string{n.ID}, Message: msg, Hint: hint})
+			}
+			continue
+		}
+		src := n.OutputContract.Source()
+		for _, c := range contentConstraints(src, nil, 0) {
+			msg, hint := l.text.content(n.ID, c.field, c.what)
+			out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeLintContent,
+				Producers: []string{n.ID}, Message: msg, Hint: hint})
+		}
+		out = append(out, l.allRequired(n, src, nil, rd, 0)...)
+	}
+	return out
+}
+
+// beyondStandard reports whether some reader reads more than status and summary, which the
+// standard contract already guarantees.
+func beyondStandard(rd *reads) bool {
+	for _, p := range rd.paths {
+		if len(p) == 0 || (p[0] != "status" && p[0] != "summary") {
+			return true
+		}
+	}
+	return false
+}
+
+func readerList(rs []string, ja bool) string {
+	if ja {
+		return strings.Join(rs, "、")
+	}
+	return strings.Join(rs, ", ")
+}
+
+// freeText names members that usually hold prose, whose wording varies from run to run.
+var freeText = []string{"summary", "description", "text", "message", "body", "content", "comment",
+	"reason", "explanation", "title", "note", "notes", "details", "answer", "rationale", "reply"}
+
+type contentFinding struct{ field, what string }
+
+// contentConstraints finds, in a contract, constraints on content rather than structure: a
+// string const (other than the top-level status), and a pattern or an exact length on a
+// member that holds prose.
+func contentConstraints(s any, at []string, depth int) []contentFinding {
+	m, ok := s.(map[string]any)
+	if !ok || depth > 16 {
+		return nil
+	}
+	var out []contentFinding
+	field := strings.Join(at, ".")
+	name := ""
+	if len(at) > 0 {
+		name = strings.ToLower(at[len(at)-1])
+	}
+	if c, ok := m["const"].(string); ok && field != "status" {
+		out = append(out, contentFinding{field, fmt.Sprintf("const %q", c)})
+	}
+	if slices.Contains(freeText, name) {
+		if p, ok := m["pattern"].(string); ok {
+			out = append(out, contentFinding{field, fmt.Sprintf("pattern %q", p)})
+		}
+		lo, okLo := m["minLength"]
+		hi, okHi := m["maxLength"]
+		if okLo && okHi && fmt.Sprint(lo) == fmt.Sprint(hi) {
+			out = append(out, contentFinding{field, fmt.Sprintf("minLength == maxLength == %v", lo)})
+		}
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		for _, k := range sortedKeys(props) {
+			out = append(out, contentConstraints(props[k], append(slices.Clip(at), k), depth+1)...)
+		}
+	}
+	if it, ok := m["items"]; ok {
+		out = append(out, contentConstraints(it, at, depth+1)...)
+	}
+	if all, ok := m["allOf"].([]any); ok {
+		for _, a := range all {
+			out = append(out, contentConstraints(a, at, depth+1)...)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// allRequired warns where a contract requires every member of an object (three or more,
+// status and summary aside) while its readers read fewer than half of them.
+func (l *linter) allRequired(n *Node, s any, at []string, rd *reads, depth int) []Finding {
+	m, ok := s.(map[string]any)
+	if !ok || depth > 8 || rd.whole(at) {
+		return nil
+	}
+	props, _ := m["properties"].(map[string]any)
+	req, _ := m["required"].([]any)
+	var names []string
+	for _, k := range sortedKeys(props) {
+		if depth == 0 && (k == "status" || k == "summary") {
+			continue
+		}
+		names = append(names, k)
+	}
+	var out []Finding
+	read := rd.members(at)
+	all := len(names) >= 3
+	var unread []string
+	for _, k := range names {
+		if !slices.Contains(req, any(k)) {
+			all = false
+		}
+		if !read[k] {
+			unread = append(unread, k)
+		}
+	}
+	if all && len(read) > 0 && len(unread)*2 > len(names) {
+		msg, hint := l.text.allRequired(n.ID, strings.Join(at, "."), len(names), unread)
+		out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeLintAllReq,
+			Producers: []string{n.ID}, Message: msg, Hint: hint})
+	}
+	for _, k := range sortedKeys(props) {
+		if read[k] {
+			out = append(out, l.allRequired(n, props[k], append(slices.Clip(at), k), rd, depth+1)...)
+		}
+	}
+	return out
+}
