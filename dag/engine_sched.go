@@ -61,6 +61,11 @@ type runner struct {
 	storeErr error
 
 	finished []*nodeRun // reused by finish
+	// uncommitted are nodes with a final attempt waiting for a commit to be handed on;
+	// inflight is the commit under way, which reports to commitDone.
+	uncommitted []*nodeRun
+	inflight    *inflight
+	commitDone  chan error
 
 	// secrets are the values of the DAG's env: masked in everything a node returns.
 	secrets []string
@@ -157,6 +162,7 @@ func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*
 		handed:      make([]any, n),
 		concurrency: max(d.Concurrency, 1),
 		due:         make(chan *unit),
+		commitDone:  make(chan error, 1),
 		quit:        make(chan struct{}),
 		timers:      make(map[*unit]*time.Timer),
 		keyed:       opts.Recorder != nil || opts.Reuse != nil,
@@ -261,7 +267,8 @@ func (r *runner) run(ctx context.Context) {
 	for {
 		r.stopped = ctx.Err() != nil
 		dispatch()
-		if r.running == 0 && len(r.timers) == 0 && (r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
+		if r.running == 0 && len(r.timers) == 0 && r.inflight == nil &&
+			(r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
 		select {
@@ -284,6 +291,8 @@ func (r *runner) run(ctx context.Context) {
 			// depend on it.
 			dispatch()
 			r.finish(ctx, batch)
+		case err := <-r.commitDone:
+			r.committed(ctx, err)
 		case u := <-r.due:
 			delete(r.timers, u)
 			r.runnable = append(r.runnable, u)
@@ -638,18 +647,6 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		}
 		finished = append(finished, u.nr)
 	}
-	// Outputs about to be handed on are committed first, unless every one of them comes
-	// from a pure node: a resume computes those again, so a crash loses nothing handed on,
-	// and a chain of pure nodes does not wait for a commit at every edge.
-	flush := len(r.records) >= maxPending
-	for _, run := range finished {
-		if _, pure := r.d.Nodes[run.idx].Type.(nodes.Pure); !pure {
-			flush = true
-		}
-	}
-	if flush {
-		r.flush(ctx)
-	}
 	for _, rt := range retry {
 		nr := &r.res.Nodes[rt.u.nr.idx]
 		nr.Attempts = max(nr.Attempts, rt.u.attempts)
@@ -659,11 +656,58 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		}
 		r.emit(NodeRetrying, rt.u.nr.idx)
 	}
+	// An output is handed on once committed, unless it comes from a pure node: a resume
+	// computes that again, so a crash loses nothing handed on, and a chain of pure nodes does
+	// not wait for a commit at every edge.
 	for _, run := range finished {
-		r.apply(ctx, run)
+		if _, pure := r.d.Nodes[run.idx].Type.(nodes.Pure); pure || r.opts.Recorder == nil {
+			r.apply(ctx, run)
+		} else {
+			r.uncommitted = append(r.uncommitted, run)
+		}
 	}
 	clear(finished)
 	r.finished = finished
+	r.commit(ctx)
+}
+
+// commit starts committing the attempts recorded so far on a goroutine of its own, unless a
+// commit is under way: then they go with the next one. Meanwhile the scheduler goes on
+// starting and collecting attempts, so a commit idles no worker, and attempts that finish
+// during a commit share the next (group commit). Nodes waiting for it are handed on by
+// committed.
+func (r *runner) commit(ctx context.Context) {
+	if r.inflight != nil || r.opts.Recorder == nil || len(r.uncommitted) == 0 && len(r.records) < maxPending {
+		return
+	}
+	c := &inflight{records: r.records, nodes: r.uncommitted}
+	r.records, r.uncommitted = nil, nil
+	r.inflight = c
+	rec := r.opts.Recorder
+	go func() {
+		// The records must land even when the run is being canceled.
+		r.commitDone <- rec.RecordAttempts(context.WithoutCancel(ctx), c.records)
+	}()
+}
+
+// committed hands on the nodes whose attempts the commit under way held, and starts the next.
+func (r *runner) committed(ctx context.Context, err error) {
+	c := r.inflight
+	r.inflight = nil
+	if err != nil && r.storeErr == nil {
+		r.storeErr = err
+		r.cancel()
+	}
+	for _, run := range c.nodes {
+		r.apply(ctx, run)
+	}
+	r.commit(ctx)
+}
+
+// inflight is a commit under way: its attempts, and the nodes to hand on once it is done.
+type inflight struct {
+	records []AttemptRecord
+	nodes   []*nodeRun
 }
 
 // decide classifies attempt a of u: its status, whether it is final, and when not, how long

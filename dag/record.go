@@ -7,10 +7,11 @@ import (
 	"github.com/seam-dag/seam/contract"
 )
 
-// Recorder persists a run while it happens; the run store implements it. The engine calls it
-// from its scheduler goroutine only, one call at a time. An error from BeginRun stops the run
-// before any node starts; an error from RecordAttempts fails the nodes of that batch (their
-// outputs are not handed on, since a crash could lose them).
+// Recorder persists a run while it happens; the run store implements it. The engine makes
+// one call at a time, though not always from the goroutine that called Run: it commits on a
+// goroutine of its own so that workers keep running meanwhile. An error from BeginRun stops
+// the run before any node starts; an error from RecordAttempts stops the run and fails the
+// nodes of that batch (their outputs are not handed on, since a crash could lose them).
 type Recorder interface {
 	// BeginRun is called once, before any node starts.
 	BeginRun(ctx context.Context, run RunRecord) error
