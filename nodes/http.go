@@ -20,7 +20,19 @@ import (
 )
 
 // httpType makes one HTTP request and turns the response into the node's output.
-type httpType struct{}
+type httpType struct {
+	// wrap, when not nil, wraps each request's transport: with tracing on (otelhttp), every
+	// request is a client span and carries the traceparent header.
+	wrap func(http.RoundTripper) http.RoundTripper
+}
+
+// BuiltinWithHTTPTransport is Builtin with the http type's transport wrapped by wrap; nil
+// wrap gives Builtin.
+func BuiltinWithHTTPTransport(wrap func(http.RoundTripper) http.RoundTripper) *Registry {
+	r := Builtin()
+	r.types[httpType{}.Name()] = httpType{wrap: wrap}
+	return r
+}
 
 const (
 	defaultHTTPTimeout  = 30 * time.Second
@@ -287,15 +299,15 @@ func validToken(s string) bool {
 
 // Run makes the request once. Everything it returns — output, log, error — has the call's
 // secrets masked.
-func (httpType) Run(ctx context.Context, call *Call) (*Result, error) {
-	res, err := runHTTP(ctx, call)
+func (t httpType) Run(ctx context.Context, call *Call) (*Result, error) {
+	res, err := t.runHTTP(ctx, call)
 	if res != nil {
 		res.Log = MaskString(res.Log, call.Secrets)
 	}
 	return res, MaskError(err, call.Secrets)
 }
 
-func runHTTP(ctx context.Context, call *Call) (*Result, error) {
+func (t httpType) runHTTP(ctx context.Context, call *Call) (*Result, error) {
 	cfg, err := parseHTTPConfig(call.With, false)
 	if err != nil {
 		return nil, err
@@ -316,8 +328,12 @@ func runHTTP(ctx context.Context, call *Call) (*Result, error) {
 	tr := newHTTPTransport()
 	defer tr.CloseIdleConnections()
 	var log strings.Builder
+	var rt http.RoundTripper = tr
+	if t.wrap != nil {
+		rt = t.wrap(tr)
+	}
 	client := &http.Client{
-		Transport:     tr,
+		Transport:     rt,
 		CheckRedirect: checkRedirect(cfg.maxRedirects, call.Secrets, &log),
 	}
 	fmt.Fprintf(&log, "%s\n", shown)

@@ -46,6 +46,7 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	tel    *runTelemetry // seam run's telemetry, once set up (telemetry.go)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {

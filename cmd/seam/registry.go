@@ -9,9 +9,9 @@ import (
 // registry returns the node types the CLI offers: the generic built-ins, dag and n8n's. The n8n
 // types read N8N_URL and the API key's variable through e, so tests can inject them.
 func registry(e *env) *nodes.Registry {
-	reg := nodes.Builtin()
+	reg := nodes.BuiltinWithHTTPTransport(httpTransport(e))
 	dag.AddDAGType(reg, e.getenv)
-	for _, t := range n8n.Types(n8n.Options{Getenv: e.getenv}) {
+	for _, t := range n8n.Types(n8nOptions(e)) {
 		reg.Add(t)
 	}
 	return reg

@@ -24,6 +24,7 @@ func newRunCmd(e *env) *cobra.Command {
 		asJSON     bool
 		noLint     bool
 		rs         runStore
+		traceFile  string
 	)
 	cmd := &cobra.Command{
 		Use:   "run FILE | run --resume RUN [FILE]",
@@ -61,7 +62,12 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			} else {
 				file = args[0]
 			}
-			return runFile(cmd.Context(), e, file, p, l, asJSON, noLint, &rs)
+			tel, err := setupTelemetry(cmd.Context(), e, traceFile)
+			if err != nil {
+				return err
+			}
+			defer tel.shutdown(cmd.Context())
+			return runFile(tel.context(cmd.Context()), e, file, p, l, asJSON, noLint, &rs, tel)
 		},
 	}
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil,
@@ -69,13 +75,14 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters; -p overrides its keys")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON document")
 	cmd.Flags().BoolVar(&noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
+	cmd.Flags().StringVar(&traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
 	rs.flag.add(cmd)
 	cmd.Flags().BoolVar(&rs.none, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rs.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	return cmd
 }
 
-func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore) error {
+func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore, tel *runTelemetry) error {
 	// The first Ctrl-C cancels the run through ctx; once it has, a second one should stop the
 	// process the usual way rather than be swallowed by signal.NotifyContext.
 	restore := context.AfterFunc(ctx, func() { signal.Reset(os.Interrupt) })
@@ -86,11 +93,12 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 		return err
 	}
 	if !noLint {
-		if err := lintBeforeRun(ctx, e, d, params, lang); err != nil {
+		if err := tel.lint(ctx, d, func(ctx context.Context) error { return lintBeforeRun(ctx, e, d, params, lang) }); err != nil {
 			return err
 		}
 	}
 	opts := dag.RunOptions{Params: params, Lang: lang, Getenv: e.getenv}
+	tel.apply(&opts, d)
 	closeStore, err := rs.attach(ctx, e, d, &opts)
 	if err != nil {
 		return err
