@@ -306,13 +306,7 @@ func (t *workflowsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resul
 	if fl.ProjectID, err = optString(w, "projectId"); err != nil {
 		return nil, err
 	}
-	if fl.Limit, err = optInt(w, "limit", 1, 250); err != nil {
-		return nil, err
-	}
-	if fl.Cursor, err = optString(w, "cursor"); err != nil {
-		return nil, err
-	}
-	if fl.All, err = optBool(w, "all"); err != nil {
+	if fl.Limit, fl.Cursor, fl.All, err = paging(w); err != nil {
 		return nil, err
 	}
 	c, err := t.f.client(w)
@@ -656,13 +650,7 @@ func (t *executionsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resu
 	if fl.IncludeData, err = optBool(w, "includeData"); err != nil {
 		return nil, err
 	}
-	if fl.Limit, err = optInt(w, "limit", 1, 250); err != nil {
-		return nil, err
-	}
-	if fl.Cursor, err = optString(w, "cursor"); err != nil {
-		return nil, err
-	}
-	if fl.All, err = optBool(w, "all"); err != nil {
+	if fl.Limit, fl.Cursor, fl.All, err = paging(w); err != nil {
 		return nil, err
 	}
 	c, err := t.f.client(w)
@@ -810,4 +798,17 @@ func executionSentence(e *Execution, m map[string]any) string {
 		s += fmt.Sprintf("; %s returned %s", m["lastNode"], plural(len(items), "item", "items"))
 	}
 	return s
+}
+
+// paging reads the keys every list type shares: limit (a page of 1 to 250), cursor (the page
+// after a previous one) and all (follow the cursors to the end).
+func paging(w map[string]any) (limit int, cursor string, all bool, err error) {
+	if limit, err = optInt(w, "limit", 1, 250); err != nil {
+		return 0, "", false, err
+	}
+	if cursor, err = optString(w, "cursor"); err != nil {
+		return 0, "", false, err
+	}
+	all, err = optBool(w, "all")
+	return limit, cursor, all, err
 }
