@@ -97,13 +97,7 @@ func printLintSARIF(w io.Writer, fs []dag.Finding) error {
 	}
 	results := make([]sarifResult, 0, len(fs))
 	for _, f := range fs {
-		text := f.Message
-		if f.HasWitness {
-			text += "\nwitness: " + f.WitnessJSON()
-		}
-		if f.Hint != "" {
-			text += "\nfix: " + f.Hint
-		}
+		text := findingPlain(f)
 		r := sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: f.Severity, Message: sarifMessage{text}}
 		if f.Pos.File != "" {
 			var loc sarifLocation
@@ -151,13 +145,7 @@ func fileURI(p string) string {
 // turns into an annotation on the file and line.
 func printLintGitHub(w io.Writer, fs []dag.Finding) error {
 	for _, f := range fs {
-		text := f.Message
-		if f.HasWitness {
-			text += "\nwitness: " + f.WitnessJSON()
-		}
-		if f.Hint != "" {
-			text += "\nfix: " + f.Hint
-		}
+		text := findingPlain(f)
 		var props []string
 		if f.Pos.File != "" {
 			props = append(props, "file="+ghProperty(filepath.ToSlash(f.Pos.File)),
@@ -179,4 +167,16 @@ func ghData(s string) string {
 // ghProperty escapes a workflow command's property value.
 func ghProperty(s string) string {
 	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// findingPlain is a finding in plain lines, for annotations: the message, the witness, the fix.
+func findingPlain(f dag.Finding) string {
+	text := f.Message
+	if f.HasWitness {
+		text += "\nwitness: " + f.WitnessJSON()
+	}
+	if f.Hint != "" {
+		text += "\nfix: " + f.Hint
+	}
+	return text
 }
