@@ -93,6 +93,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newRunsCmd(e),
 		newExplainCmd(e),
 		newN8NCmd(e),
+		newMCPCmd(e),
 	)
 	return root
 }

@@ -1,0 +1,129 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Envelope is every tool's answer: it is the structured content of the result, and its JSON
+// the text content.
+type Envelope struct {
+	Success bool       `json:"success"`
+	Message string     `json:"message"`
+	Data    any        `json:"data,omitempty"`
+	Error   *ErrorInfo `json:"error,omitempty"`
+}
+
+// ErrorInfo says why a tool call failed: a stable code and, when there is more to say,
+// details (e.g. the diagnostics of a DAG that does not load).
+type ErrorInfo struct {
+	Code    string `json:"code"`
+	Details any    `json:"details,omitempty"`
+}
+
+// Error codes of the envelope.
+const (
+	CodeInvalidArgument = "invalid_argument"
+	CodeOutsideRoot     = "path_outside_root"
+	CodeNotFound        = "not_found"
+	CodeInvalidDAG      = "invalid_dag"
+	CodeLintFailed      = "lint_failed"
+	CodeInvalidParams   = "invalid_params"
+	CodeInvalidSchema   = "invalid_schema"
+	CodeRunNotFound     = "run_not_found"
+	CodeNoStore         = "no_store"
+	CodeUnsupported     = "unsupported"
+	CodeInternal        = "internal"
+)
+
+// Limits of minimal responses.
+const (
+	minimalErrors      = 3
+	minimalSuggestions = 2
+)
+
+// toolError is a failure a handler reports: it becomes the envelope's error.
+type toolError struct {
+	code    string
+	msg     string
+	details any // shaped like data: a minimizer is cut down unless raw
+}
+
+func (e *toolError) Error() string { return e.msg }
+
+func fail(code string, details any, format string, a ...any) error {
+	return &toolError{code: code, msg: fmt.Sprintf(format, a...), details: details}
+}
+
+// minimizer is data with a minimal form for a model's context.
+type minimizer interface {
+	minimal() any
+}
+
+// rawArg is the argument every tool takes.
+type rawArg interface{ wantRaw() bool }
+
+// Common holds the arguments every tool takes.
+type Common struct {
+	Raw bool `json:"raw,omitempty" jsonschema:"return everything (full outputs, statistics, all errors) instead of the minimal answer; default false"`
+}
+
+func (c Common) wantRaw() bool { return c.Raw }
+
+// handler is what a tool implements: a message and the full data, or an error.
+type handler[In rawArg] func(ctx context.Context, req *sdk.CallToolRequest, in In) (msg string, data any, err error)
+
+// addTool registers a tool whose every answer goes through respond. Its input schema is
+// inferred from In, with raw defaulting to false.
+func addTool[In rawArg](s *sdk.Server, t *sdk.Tool, h handler[In]) error {
+	in, err := jsonschema.For[In](nil)
+	if err != nil {
+		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
+	}
+	raw, ok := in.Properties["raw"]
+	if !ok {
+		return fmt.Errorf("tool %s: input has no raw argument", t.Name)
+	}
+	raw.Default = json.RawMessage("false")
+	t.InputSchema = in
+	sdk.AddTool(s, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Envelope, error) {
+		msg, data, err := h(ctx, req, in)
+		res, env := respond(in.wantRaw(), msg, data, err)
+		return res, env, nil
+	})
+	return nil
+}
+
+// respond shapes every response: the envelope, minimal unless raw, and the error flag.
+func respond(raw bool, msg string, data any, err error) (*sdk.CallToolResult, Envelope) {
+	shape := func(v any) any {
+		if m, ok := v.(minimizer); ok && !raw {
+			return m.minimal()
+		}
+		return v
+	}
+	if err != nil {
+		var te *toolError
+		if !errors.As(err, &te) {
+			te = &toolError{code: CodeInternal, msg: err.Error()}
+		}
+		return &sdk.CallToolResult{IsError: true}, Envelope{
+			Message: te.msg,
+			Error:   &ErrorInfo{Code: te.code, Details: shape(te.details)},
+		}
+	}
+	return &sdk.CallToolResult{}, Envelope{Success: true, Message: msg, Data: shape(data)}
+}
+
+// first returns at most n elements of s.
+func first[T any](s []T, n int) []T {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}

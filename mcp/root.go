@@ -1,0 +1,79 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// root is the directory every DAG path a client names must stay in.
+type root struct {
+	dir string // absolute, symlinks resolved
+}
+
+func newRoot(dir string) (root, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return root{}, fmt.Errorf("root %s: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return root{}, fmt.Errorf("root %s: %w", dir, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return root{}, fmt.Errorf("root %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return root{}, fmt.Errorf("root %s: not a directory", dir)
+	}
+	return root{dir: real}, nil
+}
+
+// inside reports whether the absolute, clean path p is the root or below it.
+func (r root) inside(p string) bool {
+	rel, err := filepath.Rel(r.dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// resolve turns a path a client names (relative to the root, or absolute inside it) into
+// the real path of an existing file under the root. Paths that leave the root, lexically
+// or through a symbolic link, are refused.
+func (r root) resolve(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", fail(CodeInvalidArgument, nil, "path is empty: name a DAG file under the root (list_dags shows them)")
+	}
+	cand := p
+	if !filepath.IsAbs(cand) {
+		cand = filepath.Join(r.dir, cand)
+	}
+	cand = filepath.Clean(cand)
+	if !r.inside(cand) {
+		return "", fail(CodeOutsideRoot, nil, "path %q is outside the root %s: name a file under it", p, r.dir)
+	}
+	real, err := filepath.EvalSymlinks(cand)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fail(CodeNotFound, nil, "no file %q under the root %s (list_dags shows the DAG files)", p, r.dir)
+	}
+	if err != nil {
+		return "", fail(CodeInvalidArgument, nil, "path %q: %v", p, err)
+	}
+	if !r.inside(real) {
+		return "", fail(CodeOutsideRoot, nil, "path %q is a symbolic link to %s, outside the root %s", p, real, r.dir)
+	}
+	return real, nil
+}
+
+// rel shows a real path under the root relative to it.
+func (r root) rel(p string) string {
+	if rel, err := filepath.Rel(r.dir, p); err == nil && r.inside(p) {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}

@@ -1,0 +1,68 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/runs"
+)
+
+// Options configure the server. Everything it uses is passed in here.
+type Options struct {
+	// Root is the directory every DAG path must stay in ("" is the current directory).
+	Root string
+	// Types are the node types DAGs may use (the CLI's registry).
+	Types *nodes.Registry
+	// Store records runs and answers get_run and list_runs; nil disables them.
+	Store *runs.Store
+	// Lang is the language of violation messages: "en" or "ja".
+	Lang string
+	// Getenv reads the environment variables DAGs declare under env; nil reads none.
+	Getenv func(string) string
+	// ReadOnly registers only the tools that change nothing (no run_dag).
+	ReadOnly bool
+	// Version is the server version announced to clients.
+	Version string
+}
+
+// server holds what the tools share.
+type server struct {
+	root  root
+	opts  Options
+	types *nodes.Registry
+}
+
+// NewServer returns the MCP server with seam's tools registered; connect it to a transport
+// with Run or Connect.
+func NewServer(opts Options) (*sdk.Server, error) {
+	r, err := newRoot(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server: %w", err)
+	}
+	if opts.Types == nil {
+		return nil, fmt.Errorf("mcp server: no node types given")
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &server{root: r, opts: opts, types: opts.Types}
+	srv := sdk.NewServer(&sdk.Implementation{Name: "seam", Title: "seam: DAGs with output contracts", Version: opts.Version}, &sdk.ServerOptions{
+		Instructions: "seam runs DAGs defined in YAML and validates every node output against its contract. " +
+			"DAG paths are relative to the server's root. Start with list_dags, lint_dag before run_dag, " +
+			"then get_run. Answers are minimal; pass raw: true for full outputs and statistics.",
+	})
+	if err := errors.Join(s.addDAGTools(srv), s.addContractTools(srv), s.addRunTools(srv)); err != nil {
+		return nil, fmt.Errorf("mcp server: %w", err)
+	}
+	return srv, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// readOnlyTool annotates a tool that reads only seam's own files and store.
+func readOnlyTool(title string) *sdk.ToolAnnotations {
+	return &sdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
+}

@@ -1,0 +1,362 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/dag"
+)
+
+// maxListed bounds the DAG files list_dags reads.
+const maxListed = 500
+
+func (s *server) addDAGTools(srv *sdk.Server) error {
+	var errs []error
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "lint_dag",
+		Description: "Check a DAG file without running it: that it loads, and that every edge fits its consumer's contract " +
+			"(static compatibility), plus contract hygiene warnings. Returns counts, the first errors with their node, " +
+			"and suggestions. Run it before run_dag.",
+		Annotations: readOnlyTool("Lint a DAG"),
+	}, s.lintDAG))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "list_dags",
+		Description: "List the DAG files under the server's root, with each DAG's name and the JSON Schema of its params " +
+			"(what run_dag's params must satisfy).",
+		Annotations: readOnlyTool("List DAG files"),
+	}, s.listDAGs))
+	if s.opts.ReadOnly {
+		return errors.Join(errs...)
+	}
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "run_dag",
+		Description: "Run a DAG file under the root with params, validating every node's output against its contract, " +
+			"and record the run in the run store. The DAG is linted first and not run when lint finds errors " +
+			"(no_lint skips that). Only wait: true is supported: the call returns when the run has finished, with " +
+			"its id, status, node counts and the first problems; get_run shows it again later. " +
+			"Nodes may run commands and call HTTP services.",
+		Annotations: &sdk.ToolAnnotations{Title: "Run a DAG", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
+	}, s.runDAG))
+	return errors.Join(errs...)
+}
+
+// load loads the DAG file at a client's path, confined to the root.
+func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
+	real, err := s.root.resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	d, err := s.loadReal(ctx, path, real)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.confineSubDAGs(ctx, d, map[string]bool{real: true}); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (s *server) loadReal(ctx context.Context, path, real string) (*dag.DAG, error) {
+	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types})
+	var ds dag.Diagnostics
+	switch {
+	case errors.As(err, &ds):
+		return nil, fail(CodeInvalidDAG, newDiagnostics(s.root, ds), "%s does not load: %d %s", path, len(ds), plural(len(ds), "error"))
+	case err != nil:
+		return nil, fail(CodeInvalidDAG, nil, "%s does not load: %v", path, err)
+	}
+	return d, nil
+}
+
+// confineSubDAGs refuses a DAG whose dag nodes (sub-DAGs, at any depth) name files outside
+// the root: running it would run them.
+func (s *server) confineSubDAGs(ctx context.Context, d *dag.DAG, seen map[string]bool) error {
+	for _, n := range d.Nodes {
+		if n.Type == nil || n.Type.Name() != "dag" {
+			continue
+		}
+		with, _ := n.With.Literal()
+		file, _ := with.(map[string]any)["file"].(string)
+		if file == "" {
+			continue
+		}
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(d.Dir, file)
+		}
+		real, err := s.root.resolve(file)
+		if err != nil {
+			return fail(CodeOutsideRoot, nil, "%s: node %s runs the DAG file %s, which is not under the root %s", s.root.rel(d.File), n.ID, file, s.root.dir)
+		}
+		if seen[real] {
+			continue
+		}
+		seen[real] = true
+		sub, err := s.loadReal(ctx, s.root.rel(real), real)
+		if err != nil {
+			return err
+		}
+		if err := s.confineSubDAGs(ctx, sub, seen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// problem is one error or warning, as minimal answers list them.
+type problem struct {
+	Severity string `json:"severity,omitempty"` // lint findings: error or warning
+	Code     string `json:"code,omitempty"`
+	Node     string `json:"node,omitempty"`
+	At       string `json:"at,omitempty"` // file:line:col
+	Message  string `json:"message"`
+}
+
+func posString(r root, p dag.Pos) string {
+	if p.File == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", r.rel(p.File), p.Line, p.Col)
+}
+
+// diagnostics are the errors of a DAG file that does not load.
+type diagnostics struct {
+	Count int          `json:"count"`
+	Items []diagnostic `json:"diagnostics"`
+}
+
+type diagnostic struct {
+	problem
+	Hint string `json:"hint,omitempty"`
+}
+
+func newDiagnostics(r root, ds dag.Diagnostics) diagnostics {
+	out := diagnostics{Count: len(ds), Items: make([]diagnostic, 0, len(ds))}
+	for _, d := range ds {
+		out.Items = append(out.Items, diagnostic{problem{Code: d.Code, At: posString(r, d.Pos), Message: d.Message}, d.Hint})
+	}
+	return out
+}
+
+func (d diagnostics) minimal() any {
+	m := minimalProblems{Count: d.Count}
+	for _, it := range d.Items {
+		if len(m.Errors) < minimalErrors {
+			m.Errors = append(m.Errors, it.problem)
+		}
+		if it.Hint != "" && len(m.Suggestions) < minimalSuggestions {
+			m.Suggestions = append(m.Suggestions, it.Hint)
+		}
+	}
+	return m
+}
+
+type minimalProblems struct {
+	Count       int       `json:"count"`
+	Errors      []problem `json:"errors,omitempty"`
+	Suggestions []string  `json:"suggestions,omitempty"`
+}
+
+// LintInput are lint_dag's arguments.
+type LintInput struct {
+	Path string `json:"path" jsonschema:"the DAG file, relative to the server's root"`
+	Common
+}
+
+// lintResult is lint_dag's data.
+type lintResult struct {
+	DAG      string    `json:"dag"`
+	File     string    `json:"file"`
+	Errors   int       `json:"errors"`
+	Warnings int       `json:"warnings"`
+	Findings []finding `json:"findings"`
+}
+
+type finding struct {
+	problem
+	Producers []string `json:"producers,omitempty"`
+	Witness   any      `json:"witness,omitempty"`
+	Hint      string   `json:"hint,omitempty"`
+}
+
+type minimalLint struct {
+	DAG         string    `json:"dag"`
+	Errors      int       `json:"errors"`
+	Warnings    int       `json:"warnings"`
+	First       []problem `json:"first,omitempty"` // errors first, then warnings
+	Suggestions []string  `json:"suggestions,omitempty"`
+}
+
+func (l lintResult) minimal() any {
+	m := minimalLint{DAG: l.DAG, Errors: l.Errors, Warnings: l.Warnings}
+	// Errors first, then warnings, in file order.
+	for _, sev := range []string{dag.SeverityError, dag.SeverityWarning} {
+		for _, f := range l.Findings {
+			if f.problem.Severity != sev {
+				continue
+			}
+			if len(m.First) < minimalErrors {
+				m.First = append(m.First, f.problem)
+			}
+			if f.Hint != "" && len(m.Suggestions) < minimalSuggestions {
+				m.Suggestions = append(m.Suggestions, f.Hint)
+			}
+		}
+	}
+	return m
+}
+
+func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInput) (string, any, error) {
+	d, err := s.load(ctx, in.Path)
+	if err != nil {
+		return "", nil, err
+	}
+	res := s.lint(ctx, d, nil)
+	msg := fmt.Sprintf("%s: %d %s, %d %s", in.Path, res.Errors, plural(res.Errors, "error"), res.Warnings, plural(res.Warnings, "warning"))
+	if res.Errors == 0 {
+		msg += "; it can run"
+	}
+	return msg, res, nil
+}
+
+func (s *server) lint(ctx context.Context, d *dag.DAG, params map[string]any) lintResult {
+	res := lintResult{DAG: d.Name, File: s.root.rel(d.File), Findings: []finding{}}
+	for _, f := range dag.Lint(ctx, d, dag.LintOptions{Lang: s.opts.Lang, Params: params}) {
+		if f.Severity == dag.SeverityError {
+			res.Errors++
+		} else {
+			res.Warnings++
+		}
+		fd := finding{
+			problem:   problem{Severity: f.Severity, Code: f.Code, Node: f.Consumer, At: posString(s.root, f.Pos), Message: f.Message},
+			Producers: f.Producers,
+			Hint:      f.Hint,
+		}
+		if f.HasWitness {
+			fd.Witness = f.Witness
+		}
+		res.Findings = append(res.Findings, fd)
+	}
+	return res
+}
+
+// ListInput are list_dags' arguments.
+type ListInput struct {
+	Common
+}
+
+type dagEntry struct {
+	Path        string `json:"path"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Params      any    `json:"params,omitempty"` // the params JSON Schema
+	Nodes       int    `json:"nodes,omitempty"`
+}
+
+type brokenEntry struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+	Details any    `json:"details,omitempty"`
+}
+
+type dagList struct {
+	Count  int           `json:"count"`
+	DAGs   []dagEntry    `json:"dags"`
+	Broken []brokenEntry `json:"broken,omitempty"`
+}
+
+func (l dagList) minimal() any {
+	m := dagList{Count: l.Count, DAGs: make([]dagEntry, len(l.DAGs))}
+	for i, d := range l.DAGs {
+		m.DAGs[i] = dagEntry{Path: d.Path, Name: d.Name, Params: d.Params}
+	}
+	for _, b := range first(l.Broken, minimalErrors) {
+		m.Broken = append(m.Broken, brokenEntry{Path: b.Path, Message: b.Message})
+	}
+	return m
+}
+
+func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInput) (string, any, error) {
+	var files []string
+	err := filepath.WalkDir(s.root.dir, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable directory hides its files, nothing more
+		}
+		name := de.Name()
+		if de.IsDir() {
+			if p != s.root.dir && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(name); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		if len(files) >= maxListed {
+			return filepath.SkipAll
+		}
+		files = append(files, p)
+		return nil
+	})
+	if err != nil {
+		return "", nil, fail(CodeInternal, nil, "list DAG files under %s: %v", s.root.dir, err)
+	}
+	list := dagList{DAGs: []dagEntry{}}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return "", nil, fail(CodeInternal, nil, "list DAG files: %v", err)
+		}
+		rel := s.root.rel(f)
+		if !looksLikeDAG(f) {
+			continue
+		}
+		d, err := s.load(ctx, rel)
+		if err != nil {
+			var te *toolError
+			if errors.As(err, &te) {
+				list.Broken = append(list.Broken, brokenEntry{Path: rel, Message: te.msg, Details: te.details})
+			}
+			continue
+		}
+		e := dagEntry{Path: rel, Name: d.Name, Description: d.Description, Nodes: len(d.Nodes)}
+		if d.Params != nil {
+			e.Params = d.Params.Source()
+		}
+		list.DAGs = append(list.DAGs, e)
+	}
+	list.Count = len(list.DAGs)
+	msg := fmt.Sprintf("%d DAG %s under the root", list.Count, plural(list.Count, "file"))
+	if n := len(list.Broken); n > 0 {
+		msg += fmt.Sprintf("; %d do not load (lint_dag says why)", n)
+	}
+	return msg, list, nil
+}
+
+// looksLikeDAG reports whether a YAML file is meant as a DAG (a mapping with nodes), so that
+// schemas and other YAML under the root are not listed as broken DAGs.
+func looksLikeDAG(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var top map[string]any
+	if yaml.Unmarshal(b, &top) != nil {
+		return false
+	}
+	_, ok := top["nodes"]
+	return ok
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}

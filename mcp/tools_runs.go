@@ -1,0 +1,421 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/runs"
+)
+
+// maxMinimalOutputs bounds the DAG outputs (as JSON) a minimal run answer carries; larger
+// outputs are named, and raw returns them.
+const maxMinimalOutputs = 1024
+
+// latest names the newest run wherever a tool takes a run id.
+const latest = "latest"
+
+func (s *server) addRunTools(srv *sdk.Server) error {
+	var errs []error
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "get_run",
+		Description: "Show a recorded run by id (\"latest\" for the newest): its status, node counts by status and the " +
+			"first problems (node, status, message). raw: true adds every attempt, its output, violations, logs and timings.",
+		Annotations: readOnlyTool("Show a run"),
+	}, s.getRun))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "list_runs",
+		Description: "List recorded runs, newest first, optionally filtered by DAG name, status (running, success, warn, " +
+			"failed, canceled) and start time. Pass next_cursor back as cursor for the next page.",
+		Annotations: readOnlyTool("List runs"),
+	}, s.listRuns))
+	return errors.Join(errs...)
+}
+
+// RunInput are run_dag's arguments.
+type RunInput struct {
+	Path   string         `json:"path" jsonschema:"the DAG file, relative to the server's root"`
+	Params map[string]any `json:"params,omitempty" jsonschema:"the run's parameters, checked against the DAG's params schema (list_dags shows it)"`
+	Wait   bool           `json:"wait,omitempty" jsonschema:"wait for the run to finish; must be true (returning at once is not supported yet)"`
+	NoLint bool           `json:"no_lint,omitempty" jsonschema:"run even when lint finds errors"`
+	Common
+}
+
+// nodeProblem is a node that did not pass, as minimal answers show it.
+type nodeProblem struct {
+	Node    string `json:"node"`
+	Status  string `json:"status"`
+	Message string `json:"message,omitempty"`
+}
+
+// runMinimal is the minimal answer about a run, from run_dag and get_run.
+type runMinimal struct {
+	ID       string         `json:"id"`
+	DAG      string         `json:"dag"`
+	Status   string         `json:"status"`
+	Nodes    map[string]int `json:"nodes"` // counts by status
+	Problems []nodeProblem  `json:"problems,omitempty"`
+	// Outputs are the DAG's outputs when small; OutputNames name them otherwise.
+	Outputs     any      `json:"outputs,omitempty"`
+	OutputNames []string `json:"output_names,omitempty"`
+	Error       string   `json:"error,omitempty"`
+}
+
+// addNode counts a node and keeps it among the first problems when it did not pass.
+func (m *runMinimal) addNode(node, status, message string) {
+	m.Nodes[status]++
+	if status == string(dag.NodePassed) || len(m.Problems) >= minimalErrors {
+		return
+	}
+	m.Problems = append(m.Problems, nodeProblem{Node: node, Status: status, Message: message})
+}
+
+func (m *runMinimal) setOutputs(outputs any, names []string) {
+	if outputs == nil || len(names) == 0 {
+		return
+	}
+	if b, err := json.Marshal(outputs); err == nil && len(b) <= maxMinimalOutputs {
+		m.Outputs = outputs
+		return
+	}
+	sort.Strings(names)
+	m.OutputNames = names
+}
+
+// nodeMessage says in one line why a node did not pass.
+func nodeMessage(errMsg, reason string, vs []contract.Violation) string {
+	switch {
+	case errMsg != "":
+		return errMsg
+	case len(vs) > 0:
+		msg := vs[0].Message
+		if len(vs) > 1 {
+			msg += fmt.Sprintf(" (and %d more %s)", len(vs)-1, plural(len(vs)-1, "violation"))
+		}
+		return msg
+	}
+	return reason
+}
+
+// runResult is run_dag's data: the engine's record of the run.
+type runResult struct{ *dag.RunResult }
+
+func (r runResult) MarshalJSON() ([]byte, error) { return json.Marshal(r.RunResult) }
+
+func (r runResult) minimal() any {
+	m := runMinimal{ID: r.ID, DAG: r.DAG, Status: string(r.Status), Nodes: map[string]int{}, Error: r.Error}
+	for _, n := range r.Nodes {
+		msg := nodeMessage(n.Error, n.Reason, n.Violations)
+		if msg == "" {
+			msg = n.Summary // a warned node says why in its summary
+		}
+		m.addNode(n.ID, string(n.Status), msg)
+	}
+	names := make([]string, 0, len(r.Outputs))
+	for k := range r.Outputs {
+		names = append(names, k)
+	}
+	if len(r.Outputs) > 0 {
+		m.setOutputs(r.Outputs, names)
+	}
+	return m
+}
+
+func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInput) (string, any, error) {
+	if !in.Wait {
+		return "", nil, fail(CodeUnsupported, nil, "run_dag returns only once the run has finished: call it with wait: true")
+	}
+	d, err := s.load(ctx, in.Path)
+	if err != nil {
+		return "", nil, err
+	}
+	params, err := exactObject(req, "params")
+	if err != nil {
+		return "", nil, err
+	}
+	if !in.NoLint && (d.Params == nil || len(d.Params.Validate(params, s.opts.Lang)) == 0) {
+		if l := s.lint(ctx, d, params); l.Errors > 0 {
+			return "", nil, fail(CodeLintFailed, l, "%s was not run: lint found %d %s (lint_dag shows them; no_lint: true runs it anyway)",
+				in.Path, l.Errors, plural(l.Errors, "error"))
+		}
+	}
+	opts := dag.RunOptions{Params: params, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
+	if s.opts.Store != nil {
+		opts.Recorder = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
+	}
+	res, err := dag.Run(ctx, d, opts)
+	var pe *dag.ParamsError
+	switch {
+	case errors.As(err, &pe):
+		return "", nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema: %s", in.Path, pe.Error())
+	case err != nil:
+		return "", nil, fail(CodeInternal, nil, "run %s: %v", in.Path, err)
+	}
+	msg := fmt.Sprintf("run %s of %s: %s", res.ID, res.DAG, res.Status)
+	if res.Error != "" {
+		msg += ": " + res.Error
+	}
+	return msg, runResult{res}, nil
+}
+
+// exactObject reads an object argument again from the request, keeping numbers exact (the
+// typed input decodes them as float64).
+func exactObject(req *sdk.CallToolRequest, name string) (map[string]any, error) {
+	v, err := exactArg(req, name)
+	if err != nil || v == nil {
+		return map[string]any{}, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fail(CodeInvalidArgument, nil, "%s: want an object", name)
+	}
+	return m, nil
+}
+
+func exactArg(req *sdk.CallToolRequest, name string) (any, error) {
+	if req == nil || req.Params == nil || len(req.Params.Arguments) == 0 {
+		return nil, nil
+	}
+	all, err := contract.ParseJSON(req.Params.Arguments)
+	if err != nil {
+		return nil, fail(CodeInvalidArgument, nil, "arguments are not valid JSON: %v", err)
+	}
+	m, _ := all.(map[string]any)
+	return m[name], nil
+}
+
+// outputSummary is the summary of a stored output, if it has one.
+func outputSummary(out json.RawMessage) string {
+	var o struct {
+		Summary string `json:"summary"`
+	}
+	if json.Unmarshal(out, &o) != nil {
+		return ""
+	}
+	return o.Summary
+}
+
+// GetRunInput are get_run's arguments.
+type GetRunInput struct {
+	ID string `json:"id" jsonschema:"the run's id, or \"latest\" for the newest run"`
+	Common
+}
+
+// storedRun is get_run's data: the run and every attempt, with the outputs of final ones.
+type storedRun struct {
+	Run      runView         `json:"run"`
+	Attempts []storedAttempt `json:"attempts"`
+}
+
+// runView is a recorded run as tools show it.
+type runView struct {
+	ID           string          `json:"id"`
+	DAG          string          `json:"dag"`
+	File         string          `json:"file,omitempty"`
+	FileHash     string          `json:"file_hash,omitempty"`
+	Params       json.RawMessage `json:"params,omitempty"`
+	Status       string          `json:"status"`
+	Started      time.Time       `json:"started"`
+	Ended        time.Time       `json:"ended,omitzero"`
+	Resumes      int             `json:"resumes,omitempty"`
+	PID          int             `json:"pid,omitempty"`
+	Host         string          `json:"host,omitempty"`
+	Outputs      json.RawMessage `json:"outputs,omitempty"`
+	OutputErrors json.RawMessage `json:"output_errors,omitempty"`
+}
+
+func newRunView(r *runs.Run) runView {
+	return runView{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Params: r.Params, Status: r.Status,
+		Started: r.Started, Ended: r.Ended, Resumes: r.Resumes, PID: r.PID, Host: r.Host, Outputs: r.Outputs, OutputErrors: r.OutputErrors}
+}
+
+// storedAttempt is a recorded attempt as get_run shows it.
+type storedAttempt struct {
+	Session    int                  `json:"session,omitempty"`
+	Node       string               `json:"node"`
+	Item       int                  `json:"item"` // -1: the node itself
+	Type       string               `json:"type"`
+	Attempt    int                  `json:"attempt"`
+	Status     string               `json:"status"`
+	Final      bool                 `json:"final,omitempty"`
+	Repaired   bool                 `json:"repaired,omitempty"`
+	Reused     bool                 `json:"reused,omitempty"`
+	Reason     string               `json:"reason,omitempty"`
+	OutputHash string               `json:"output_hash,omitempty"`
+	Output     json.RawMessage      `json:"output,omitempty"` // final attempts only
+	Violations []contract.Violation `json:"violations,omitempty"`
+	Error      string               `json:"error,omitempty"`
+	Log        string               `json:"log,omitempty"`
+	Started    time.Time            `json:"started,omitzero"`
+	Ended      time.Time            `json:"ended,omitzero"`
+}
+
+func newStoredAttempt(a runs.Attempt) storedAttempt {
+	return storedAttempt{Session: a.Session, Node: a.Node, Item: a.Item, Type: a.Type, Attempt: a.Attempt, Status: a.Status,
+		Final: a.Final, Repaired: a.Repaired, Reused: a.Reused, Reason: a.Reason, OutputHash: a.OutputHash,
+		Violations: a.Violations, Error: a.Error, Log: a.Log, Started: a.Started, Ended: a.Ended}
+}
+
+func (r storedRun) minimal() any {
+	m := runMinimal{ID: r.Run.ID, DAG: r.Run.DAG, Status: r.Run.Status, Nodes: map[string]int{}}
+	// A node's status is its final attempt of the latest session (resumes add sessions).
+	final := map[string]storedAttempt{}
+	var order []string
+	for _, a := range r.Attempts {
+		if a.Item != -1 || !a.Final {
+			continue
+		}
+		prev, seen := final[a.Node]
+		if !seen {
+			order = append(order, a.Node)
+		}
+		if !seen || a.Session >= prev.Session {
+			final[a.Node] = a
+		}
+	}
+	for _, n := range order {
+		a := final[n]
+		msg := nodeMessage(a.Error, a.Reason, a.Violations)
+		if msg == "" {
+			msg = outputSummary(a.Output)
+		}
+		m.addNode(n, a.Status, msg)
+	}
+	if len(r.Run.Outputs) > 0 {
+		var outs map[string]any
+		if json.Unmarshal(r.Run.Outputs, &outs) == nil {
+			names := make([]string, 0, len(outs))
+			for k := range outs {
+				names = append(names, k)
+			}
+			m.setOutputs(outs, names)
+		}
+	}
+	return m
+}
+
+func (s *server) store() (*runs.Store, error) {
+	if s.opts.Store == nil {
+		return nil, fail(CodeNoStore, nil, "this server has no run store: start it with --store")
+	}
+	return s.opts.Store, nil
+}
+
+func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunInput) (string, any, error) {
+	st, err := s.store()
+	if err != nil {
+		return "", nil, err
+	}
+	id := in.ID
+	if id == "" {
+		return "", nil, fail(CodeInvalidArgument, nil, "id is empty: give a run id, or \"latest\" (list_runs shows the runs)")
+	}
+	if id == latest {
+		list, _, err := st.ListRuns(ctx, runs.Filter{Limit: 1})
+		if err != nil {
+			return "", nil, fail(CodeInternal, nil, "read the run store: %v", err)
+		}
+		if len(list) == 0 {
+			return "", nil, fail(CodeRunNotFound, nil, "no runs recorded yet: run_dag records one")
+		}
+		id = list[0].ID
+	}
+	r, as, err := st.GetRun(ctx, id)
+	if errors.Is(err, runs.ErrNotFound) {
+		return "", nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", id)
+	}
+	if err != nil {
+		return "", nil, fail(CodeInternal, nil, "read run %s: %v", id, err)
+	}
+	data := storedRun{Run: newRunView(r), Attempts: make([]storedAttempt, len(as))}
+	for i, a := range as {
+		data.Attempts[i] = newStoredAttempt(a)
+		if a.OutputHash != "" && a.Final {
+			out, err := st.Output(ctx, a.OutputHash)
+			if err != nil {
+				return "", nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
+			}
+			if json.Valid(out) {
+				data.Attempts[i].Output = out
+			} else if b, err := json.Marshal(string(out)); err == nil {
+				data.Attempts[i].Output = b
+			}
+		}
+	}
+	return fmt.Sprintf("run %s of %s: %s", r.ID, r.DAG, r.Status), data, nil
+}
+
+// ListRunsInput are list_runs' arguments.
+type ListRunsInput struct {
+	DAG    string `json:"dag,omitempty" jsonschema:"only runs of the DAG of this name"`
+	Status string `json:"status,omitempty" jsonschema:"only runs in this state: running, success, warn, failed or canceled"`
+	Since  string `json:"since,omitempty" jsonschema:"only runs started at or after this time (RFC 3339, e.g. 2026-01-02T15:04:05Z)"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 20)"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Common
+}
+
+type runList struct {
+	Count      int       `json:"count"`
+	Runs       []runView `json:"runs"`
+	NextCursor string    `json:"next_cursor,omitempty"`
+}
+
+type runBrief struct {
+	ID     string `json:"id"`
+	DAG    string `json:"dag"`
+	Status string `json:"status"`
+}
+
+func (l runList) minimal() any {
+	m := struct {
+		Count      int        `json:"count"`
+		Runs       []runBrief `json:"runs"`
+		NextCursor string     `json:"next_cursor,omitempty"`
+	}{Count: l.Count, Runs: make([]runBrief, len(l.Runs)), NextCursor: l.NextCursor}
+	for i, r := range l.Runs {
+		m.Runs[i] = runBrief{ID: r.ID, DAG: r.DAG, Status: r.Status}
+	}
+	return m
+}
+
+// defaultListRuns is list_runs' page size when none is given: small, for a model's context.
+const defaultListRuns = 20
+
+func (s *server) listRuns(ctx context.Context, _ *sdk.CallToolRequest, in ListRunsInput) (string, any, error) {
+	st, err := s.store()
+	if err != nil {
+		return "", nil, err
+	}
+	f := runs.Filter{DAG: in.DAG, Status: in.Status, Limit: in.Limit, Cursor: in.Cursor}
+	if f.Limit <= 0 {
+		f.Limit = defaultListRuns
+	}
+	if in.Since != "" {
+		t, err := time.Parse(time.RFC3339, in.Since)
+		if err != nil {
+			return "", nil, fail(CodeInvalidArgument, nil, "since %q: want an RFC 3339 time such as 2026-01-02T15:04:05Z", in.Since)
+		}
+		f.Since = t
+	}
+	list, next, err := st.ListRuns(ctx, f)
+	if err != nil {
+		return "", nil, fail(CodeInvalidArgument, nil, "list runs: %v", err)
+	}
+	views := make([]runView, len(list))
+	for i := range list {
+		views[i] = newRunView(&list[i])
+	}
+	msg := fmt.Sprintf("%d %s", len(list), plural(len(list), "run"))
+	if next != "" {
+		msg += "; more with cursor: next_cursor"
+	}
+	return msg, runList{Count: len(list), Runs: views, NextCursor: next}, nil
+}
