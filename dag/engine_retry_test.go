@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,7 +83,7 @@ func TestRunRetry(t *testing.T) {
 				t.Errorf("the type ran %d times, want %d", got, tt.attempts)
 			}
 			for k, c := range rec.calls["a"] {
-				if c.Attempt != k+1 || !contains(c.Env, "SEAM_ATTEMPT="+itoa(k+1)) {
+				if c.Attempt != k+1 || !slices.Contains(c.Env, "SEAM_ATTEMPT="+itoa(k+1)) {
 					t.Errorf("call %d: Attempt %d, env %q", k, c.Attempt, c.Env)
 				}
 			}
@@ -388,7 +389,7 @@ func (m *memRecorder) RecordAttempts(_ context.Context, batch []AttemptRecord) e
 		// computed again, or stored already.
 		_, pure := m.d.ByID[a.Node].Type.(nodes.Pure)
 		for _, n := range m.d.Nodes {
-			if _, started := m.rec.started[n.ID]; started && contains(n.Deps, a.Node) && a.Final && !pure && !a.Reused {
+			if _, started := m.rec.started[n.ID]; started && slices.Contains(n.Deps, a.Node) && a.Final && !pure && !a.Reused {
 				panic(n.ID + " started before " + a.Node + "'s output was recorded")
 			}
 		}

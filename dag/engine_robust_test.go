@@ -49,3 +49,28 @@ func TestRunRetryStorm(t *testing.T) {
 		t.Errorf("%d attempts in all, want %d", total, 5*n)
 	}
 }
+
+// TestRunMasksSecrets checks that env values never come out of a node, however its output
+// escapes them.
+func TestRunMasksSecrets(t *testing.T) {
+	noLeaks(t)
+	d := load(t, newRecorder(), `version: 1
+name: secrets
+env: [TOKEN]
+nodes:
+  echo: {type: const, with: {value: {status: pass, summary: "token ${{ env.TOKEN }}"}}}
+  escaped: {type: exec, with: {command: [printf, '{"status": "pass", "summary": "s3cr\\/et-t0k3n"}']}}
+`)
+	res := mustRun(t, d, RunOptions{Getenv: func(k string) string {
+		if k == "TOKEN" {
+			return "s3cr/et-t0k3n"
+		}
+		return ""
+	}})
+	for _, id := range []string{"echo", "escaped"} {
+		n := node(t, res, id)
+		if n.Status != NodePassed || strings.Contains(n.Summary, "t0k3n") || !strings.Contains(n.Summary, "***") {
+			t.Errorf("%s: %s %q", id, n.Status, n.Summary)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -523,7 +524,7 @@ func work(ctx context.Context, j job, lang string) attempt {
 		err = nodes.MaskError(err, secrets)
 		if res != nil {
 			res.Log = nodes.MaskString(res.Log, secrets)
-			res.Output = []byte(nodes.MaskString(string(res.Output), secrets))
+			res.Output = maskOutput(res.Output, secrets)
 		}
 	}
 	if res != nil {
@@ -738,20 +739,11 @@ func (r *runner) decide(node *Node, u *unit, a attempt) (NodeStatus, bool, time.
 		}
 		return NodeFailed, true, 0 // "fail": a node's own verdict is not retried
 	}
-	if r.stopped || u.retries+1 >= node.Retry.Attempts || !contains(node.Retry.On, kind) {
+	if r.stopped || u.retries+1 >= node.Retry.Attempts || !slices.Contains(node.Retry.On, kind) {
 		return NodeFailed, true, 0
 	}
 	u.retries++
 	return NodeFailed, false, backoff(node.Retry, u.retries)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // retryAfter queues u's next attempt once delay has passed.
@@ -918,14 +910,21 @@ func (r *runner) key(i int32) string {
 	h.Write([]byte(node.Hash))
 	params := func(refs []Ref) {
 		for _, ref := range refs {
-			if ref.Root != "params" {
-				continue
+			switch ref.Root {
+			case "params":
+				h.Write([]byte(strings.Join(ref.Path, ".")))
+				h.Write([]byte{0})
+				// A param the node does not reference does not change what it runs.
+				v, _ := lintValueAt(r.scope.Params, ref.Path)
+				b, _ := json.Marshal(v) // decoded JSON always encodes
+				h.Write(b)
+			case "env":
+				// A new token or endpoint changes what the node does; its hash, not the
+				// value, goes into the key, which the store keeps.
+				sum := sha256.Sum256([]byte(r.scope.Env[ref.Path[0]]))
+				h.Write([]byte("env." + ref.Path[0]))
+				h.Write(sum[:])
 			}
-			h.Write([]byte(strings.Join(ref.Path, ".")))
-			h.Write([]byte{0})
-			// A param the node does not reference does not change what it runs.
-			b, _ := json.Marshal(valueAt(r.scope.Params, ref.Path)) // decoded JSON always encodes
-			h.Write(b)
 		}
 	}
 	for _, t := range []*Template{node.With, node.Input, node.Foreach} {
@@ -942,25 +941,6 @@ func (r *runner) key(i int32) string {
 		h.Write(r.handedHash[j][:])
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// valueAt walks path through decoded JSON; nil when it leads nowhere.
-func valueAt(v any, path []string) any {
-	for _, p := range path {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[p]
-		case []any:
-			k, err := strconv.Atoi(p)
-			if err != nil || k < 0 || k >= len(x) {
-				return nil
-			}
-			v = x[k]
-		default:
-			return nil
-		}
-	}
-	return v
 }
 
 // reuse settles node i with an earlier run's output, when that output still parses (and,
@@ -1167,4 +1147,18 @@ func jsonKind(v any) string {
 	default:
 		return "a number"
 	}
+}
+
+// maskOutput masks secrets in an output: in its decoded values when it is JSON, since JSON
+// can escape a secret in more ways than a text search finds (\/, \u00e9), else in its text.
+func maskOutput(out []byte, secrets []string) []byte {
+	v, err := contract.ParseJSON(out)
+	if err != nil {
+		return []byte(nodes.MaskString(string(out), secrets))
+	}
+	b, err := json.Marshal(nodes.MaskValue(v, secrets))
+	if err != nil {
+		return []byte(nodes.MaskString(string(out), secrets))
+	}
+	return b
 }

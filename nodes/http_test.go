@@ -692,9 +692,10 @@ func TestHTTPOutputsMeetSchemas(t *testing.T) {
 }
 
 func TestMask(t *testing.T) {
-	secrets := []string{"ab", "abcd", `q"x y`, ""}
+	secrets := []string{"abcde", "abcdefg", `q"x y`, "", "ab"}
 	tests := []struct{ in, want string }{
-		{"xx abcd ab yy", "xx *** *** yy"},
+		{"xx abcdefg abcde ab yy", "xx *** *** ab yy"},
+		{`{"status":"ab"}`, `{"status":"ab"}`}, // too short to mask
 		{`{"v":"q\"x y"}`, `{"v":"***"}`},
 		{"u?k=q%22x+y", "u?k=***"},
 		{"/p/q%22x%20y", "/p/***"},
@@ -705,12 +706,12 @@ func TestMask(t *testing.T) {
 			t.Errorf("MaskString(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	v := map[string]any{"ab": []any{"x ab", json.Number("12"), true, nil}, "n": json.Number("1234")}
-	got := jsonText(t, MaskValue(v, []string{"ab", "23"}))
-	if want := `{"***":["x ***",12,true,null],"n":"1***4"}`; got != want {
+	v := map[string]any{"abcde": []any{"x abcde", json.Number("12"), true, nil}, "n": json.Number("1234567")}
+	got := jsonText(t, MaskValue(v, []string{"abcde", "23456"}))
+	if want := `{"***":["x ***",12,true,null],"n":"1***7"}`; got != want {
 		t.Errorf("MaskValue = %s, want %s", got, want)
 	}
-	if jsonText(t, v) != `{"ab":["x ab",12,true,null],"n":1234}` {
+	if jsonText(t, v) != `{"abcde":["x abcde",12,true,null],"n":1234567}` {
 		t.Error("MaskValue changed its argument")
 	}
 	if MaskValue(v, nil) == nil || MaskString("ab", nil) != "ab" {
@@ -719,8 +720,8 @@ func TestMask(t *testing.T) {
 }
 
 func TestMaskError(t *testing.T) {
-	inner := &url.Error{Op: "Get", URL: "http://x/?k=tok", Err: context.DeadlineExceeded}
-	err := MaskError(fmt.Errorf("fetch: %w", inner), []string{"tok"})
+	inner := &url.Error{Op: "Get", URL: "http://x/?k=t0k3n", Err: context.DeadlineExceeded}
+	err := MaskError(fmt.Errorf("fetch: %w", inner), []string{"t0k3n"})
 	if err.Error() != `fetch: Get "http://x/?k=***": context deadline exceeded` {
 		t.Errorf("message = %s", err)
 	}
@@ -728,17 +729,17 @@ func TestMaskError(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ue) {
 		t.Error("want the deadline kept and the URL error dropped")
 	}
-	limit := MaskError(fmt.Errorf("tok: %w", &OutputLimitError{Limit: 1}), []string{"tok"})
+	limit := MaskError(fmt.Errorf("t0k3n: %w", &OutputLimitError{Limit: 1}), []string{"t0k3n"})
 	var le *OutputLimitError
 	if !errors.As(limit, &le) || limit.Error() != "***: output exceeds the 1 bytes limit" {
 		t.Errorf("limit = %v", limit)
 	}
-	canceled := MaskError(fmt.Errorf("tok: %w", context.Canceled), []string{"tok"})
+	canceled := MaskError(fmt.Errorf("t0k3n: %w", context.Canceled), []string{"t0k3n"})
 	if !errors.Is(canceled, context.Canceled) {
 		t.Error("cancel lost")
 	}
 	plain := errors.New("no secret here")
-	if MaskError(plain, []string{"tok"}) != plain || MaskError(nil, []string{"tok"}) != nil {
+	if MaskError(plain, []string{"t0k3n"}) != plain || MaskError(nil, []string{"t0k3n"}) != nil {
 		t.Error("an error without secrets should be returned as is")
 	}
 }

@@ -13,13 +13,18 @@ import (
 // Masked replaces a secret wherever one would have been shown.
 const Masked = "***"
 
+// minSecret is the shortest value masked: masking "1" or "ok" everywhere would break every
+// output (its numbers, its words) and hide nothing worth hiding. Telemetry masks from the same
+// length.
+const minSecret = 4
+
 // secretForms returns the texts to mask for secrets: each value as is, and as it reads once
 // escaped for a URL or a JSON string, since services echo what they received in those forms.
 // Longest first, so that a secret containing another is masked whole.
 func secretForms(secrets []string) []string {
 	var forms []string
 	for _, s := range secrets {
-		if s == "" {
+		if len(s) < minSecret {
 			continue
 		}
 		forms = append(forms, s, url.QueryEscape(s), url.PathEscape(s))

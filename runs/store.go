@@ -225,8 +225,11 @@ func (s *Store) ResumeRun(ctx context.Context, id string, resumes, pid int, host
 			return err
 		}
 		var one int
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		switch err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one); {
+		case errors.Is(err, sql.ErrNoRows):
 			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		case err != nil:
+			return err
 		}
 		return fmt.Errorf("run %s: %w", id, ErrResumed)
 	})
