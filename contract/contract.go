@@ -72,7 +72,14 @@ type Options struct {
 	// AssertContent makes contentEncoding, contentMediaType and contentSchema assertions;
 	// draft 2020-12 treats them as annotations, so they are off by default.
 	AssertContent bool
+	// Root, when set, confines the files the compiler reads (schema files and every file
+	// $ref) to this directory, symlinks resolved: a server that compiles what clients send
+	// must not read what lies outside the folder it serves.
+	Root string
 }
+
+// ErrOutsideRoot is returned (wrapped) when a schema file or $ref lies outside Options.Root.
+var ErrOutsideRoot = errors.New("outside the root")
 
 // Compiler compiles schemas from files and inline values. It is not safe for concurrent use;
 // the schemas it returns are.
@@ -83,6 +90,7 @@ type Compiler struct {
 	docs     *docSet           // document URL → the JSON value loaded or added there
 	names    map[string]string // document URL → how errors name it (path or inline location)
 	files    map[string]*Schema
+	root     string // Options.Root, absolute with symlinks resolved; "" reads anywhere
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -119,6 +127,16 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		c.c.AssertContent()
 	}
 	c.c.UseLoader(fileLoader{c})
+	if opts.Root != "" {
+		root, err := filepath.Abs(opts.Root)
+		if err == nil {
+			root, err = filepath.EvalSymlinks(root)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("schema root %s: %w", opts.Root, err)
+		}
+		c.root = root
+	}
 	if opts.Standard != nil {
 		v, err := ParseJSON(opts.Standard)
 		if err != nil {
@@ -374,6 +392,16 @@ func (l fileLoader) Load(u string) (any, error) {
 		return nil, fmt.Errorf("%w: %s", ErrRemoteRef, u)
 	}
 	path := filepath.FromSlash(p.Path)
+	if l.c.root != "" {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(l.c.root, real)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+			return nil, fmt.Errorf("%w: %s is outside %s", ErrOutsideRoot, path, l.c.root)
+		}
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -384,3 +384,39 @@ func TestNormalize(t *testing.T) {
 		t.Errorf("Normalize error = %v, want it to name /a/1", err)
 	}
 }
+
+// TestCompilerRoot checks that a compiler with a root reads schema files and $refs under it
+// only, symlinks resolved.
+func TestCompilerRoot(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	write := func(p, body string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(root, "in.json"), `{"type": "integer"}`)
+	write(filepath.Join(base, "out.json"), `{"const": "secret"}`)
+	if err := os.Symlink(filepath.Join(base, "out.json"), filepath.Join(root, "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCompiler(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.File(filepath.Join(root, "in.json")); err != nil {
+		t.Errorf("a file under the root: %v", err)
+	}
+	for _, name := range []string{filepath.Join(base, "out.json"), filepath.Join(root, "link.json")} {
+		if _, err := c.File(name); !errors.Is(err, ErrOutsideRoot) {
+			t.Errorf("%s: err = %v, want ErrOutsideRoot", name, err)
+		}
+		ref := map[string]any{"$ref": "file://" + filepath.ToSlash(name)}
+		if _, err := c.Inline("ref", ref); !errors.Is(err, ErrOutsideRoot) || strings.Contains(err.Error(), "secret") {
+			t.Errorf("$ref %s: err = %v, want ErrOutsideRoot", name, err)
+		}
+	}
+}

@@ -27,6 +27,9 @@ import (
 type LoadOptions struct {
 	// Types are the node types a DAG may use; nil allows none.
 	Types *nodes.Registry
+	// Root, when set, confines the schema files the DAG names to this directory (see
+	// contract.Options.Root).
+	Root string
 }
 
 // Format defaults, kept in step with schemas/dag.schema.json.
@@ -118,7 +121,7 @@ type needsEntry struct {
 }
 
 func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
-	comp, err := contract.NewCompiler(contract.Options{Standard: schemas.NodeOutput})
+	comp, err := contract.NewCompiler(contract.Options{Standard: schemas.NodeOutput, Root: opts.Root})
 	if err != nil {
 		return nil, fmt.Errorf("load DAG: %w", err)
 	}

@@ -42,6 +42,8 @@ outputs:
 		"broken.yaml":            "version: 1\nname: broken\nnodes:\n  a:\n    type: no-such-type\n",
 		"schemas/not-a-dag.yaml": "type: object\n",
 		"../outside/secret.yaml": "version: 1\nname: secret\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: secret}}\n",
+		"../outside/secret.json": `{"const": "SECRET-abc123"}`,
+		"schemas/inside.json":    `{"type": "integer"}`,
 		"sub-escape.yaml":        "version: 1\nname: sub-escape\nnodes:\n  s:\n    type: dag\n    with: {file: ../outside/secret.yaml}\n",
 	}
 	for name, body := range files {
@@ -173,7 +175,11 @@ func num(m map[string]any, key string) int {
 }
 
 func TestMCPTools(t *testing.T) {
-	cs := connect(t, testRoot(t), true)
+	root := testRoot(t)
+	cs := connect(t, root, true)
+	ref := func(rel string) map[string]any {
+		return map[string]any{"$ref": "file://" + filepath.ToSlash(filepath.Join(root, rel))}
+	}
 	tests := []struct {
 		name    string
 		tool    string
@@ -268,6 +274,8 @@ func TestMCPTools(t *testing.T) {
 				t.Errorf("want more than 3 violations, 3 shown: %v", d)
 			}
 		}},
+		{"schema $ref under the root", "validate_output", map[string]any{"value": "x", "schema": ref("schemas/inside.json")}, "", "invalid: 1 violation", nil},
+		{"schema $ref outside the root", "validate_output", map[string]any{"value": "x", "schema": ref("../outside/secret.json")}, CodeInvalidSchema, "outside the root", nil},
 		{"output not JSON", "validate_output", map[string]any{"json": "{not json", "schema": map[string]any{}}, "", "invalid: 1 violation", func(t *testing.T, d map[string]any) {
 			vs := d["violations"].([]any)
 			if msg := vs[0].(map[string]any)["message"]; msg != "output is not valid JSON" {

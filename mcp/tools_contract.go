@@ -70,8 +70,9 @@ func (l violationList) minimal() any {
 	return m
 }
 
-// compileArg compiles the schema argument name, read exactly from the request.
-func compileArg(req *sdk.CallToolRequest, name string) (*contract.Schema, error) {
+// compileArg compiles the schema argument name, read exactly from the request; the files it
+// may $ref are those under the root.
+func (s *server) compileArg(req *sdk.CallToolRequest, name string) (*contract.Schema, error) {
 	src, err := exactArg(req, name)
 	if err != nil {
 		return nil, err
@@ -79,7 +80,7 @@ func compileArg(req *sdk.CallToolRequest, name string) (*contract.Schema, error)
 	if src == nil {
 		return nil, fail(CodeInvalidArgument, nil, "%s is missing: give a JSON Schema", name)
 	}
-	c, err := contract.NewCompiler(contract.Options{})
+	c, err := contract.NewCompiler(contract.Options{Root: s.root.dir})
 	if err != nil {
 		return nil, fail(CodeInternal, nil, "schema compiler: %v", err)
 	}
@@ -99,7 +100,7 @@ func (s *server) validateOutput(ctx context.Context, req *sdk.CallToolRequest, i
 	case in.Node != "":
 		sch, err = s.nodeContract(ctx, in.Node)
 	default:
-		sch, err = compileArg(req, "schema")
+		sch, err = s.compileArg(req, "schema")
 	}
 	if err != nil {
 		return "", nil, err
@@ -153,11 +154,11 @@ func (c compatResult) minimal() any {
 }
 
 func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest, _ CompatInput) (string, any, error) {
-	a, err := compileArg(req, "a")
+	a, err := s.compileArg(req, "a")
 	if err != nil {
 		return "", nil, err
 	}
-	b, err := compileArg(req, "b")
+	b, err := s.compileArg(req, "b")
 	if err != nil {
 		return "", nil, err
 	}

@@ -65,7 +65,7 @@ func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
 }
 
 func (s *server) loadReal(ctx context.Context, path, real string) (*dag.DAG, error) {
-	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types})
+	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types, Root: s.root.dir})
 	var ds dag.Diagnostics
 	switch {
 	case errors.As(err, &ds):
