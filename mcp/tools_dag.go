@@ -314,7 +314,8 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 			return "", nil, fail(CodeInternal, nil, "list DAG files: %v", err)
 		}
 		rel := s.root.rel(f)
-		if !looksLikeDAG(f) {
+		// A symbolic link may lead out of the root: nothing there is read, not even to list it.
+		if _, err := s.root.resolve(rel); err != nil || !looksLikeDAG(f) {
 			continue
 		}
 		d, err := s.load(ctx, rel)
