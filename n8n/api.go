@@ -230,7 +230,12 @@ func idPath(prefix string, id ID, suffix string) (string, error) {
 	if strings.TrimSpace(string(id)) == "" {
 		return "", errors.New("id is empty")
 	}
-	return prefix + "/" + url.PathEscape(string(id)) + suffix, nil
+	// The path is escaped once, when the request's URL is written; an id that would name
+	// another path (a/b, .., ?x) is refused rather than sent with the API key.
+	if s := string(id); s == "." || s == ".." || strings.ContainsAny(s, "/?#%\\") {
+		return "", fmt.Errorf("id %q is not an n8n id", s)
+	}
+	return prefix + "/" + string(id) + suffix, nil
 }
 
 // GetWorkflow returns a workflow.

@@ -331,11 +331,17 @@ func TestDecodeError(t *testing.T) {
 	}
 }
 
-func TestEmptyID(t *testing.T) {
+func TestBadID(t *testing.T) {
 	c := fastClient(t, "http://127.0.0.1:1")
-	_, err := c.GetWorkflow(context.Background(), " ")
-	if err == nil || err.Error() != "get workflow: id is empty" {
-		t.Fatalf("error = %v", err)
+	for id, want := range map[ID]string{
+		" ":   "get workflow: id is empty",
+		"..":  `get workflow: id ".." is not an n8n id`,
+		"a/b": `get workflow: id "a/b" is not an n8n id`,
+		"x?y": `get workflow: id "x?y" is not an n8n id`,
+	} {
+		if _, err := c.GetWorkflow(context.Background(), id); err == nil || err.Error() != want {
+			t.Errorf("id %q: error = %v, want %s", id, err, want)
+		}
 	}
 }
 
