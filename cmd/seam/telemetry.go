@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,7 +85,7 @@ func (rt *runTelemetry) context(ctx context.Context) context.Context {
 // its secrets: the values of the variables d lists under env, and the n8n API key.
 func (rt *runTelemetry) apply(opts *dag.RunOptions, d *dag.DAG) {
 	opts.Metrics = rt.tel.Metrics
-	keys := []string{n8n.EnvAPIKey}
+	keys := append([]string{n8n.EnvAPIKey}, n8nKeyVars(d)...)
 	for _, v := range d.Env {
 		keys = append(keys, v.Name)
 	}
@@ -93,6 +95,24 @@ func (rt *runTelemetry) apply(opts *dag.RunOptions, d *dag.DAG) {
 	if rt.tel.Tracer != nil {
 		opts.Tracer = runTracer{Tracer: rt.tel.Tracer, rt: rt}
 	}
+}
+
+// n8nKeyVars names the variables d's n8n nodes read their API key from (api_key_env, from
+// the node or the DAG's n8n block), where the node's with is literal.
+func n8nKeyVars(d *dag.DAG) []string {
+	var names []string
+	for _, n := range d.Nodes {
+		if !strings.HasPrefix(n.Type.Name(), "n8n.") {
+			continue
+		}
+		w, _ := n.With.Literal()
+		if m, ok := w.(map[string]any); ok {
+			if k, ok := m["api_key_env"].(string); ok && !slices.Contains(names, k) {
+				names = append(names, k)
+			}
+		}
+	}
+	return names
 }
 
 // lint runs the lint step fn and measures it for its span.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/telemetry/otlptest"
 )
 
@@ -333,5 +335,25 @@ func TestRunTraceHTTP(t *testing.T) {
 	}
 	if want := "00-" + client.TraceID + "-" + client.SpanID + "-01"; traceparent != want {
 		t.Errorf("server got traceparent %q, want %q", traceparent, want)
+	}
+}
+
+// TestN8NKeyVars checks that the exporters learn the variables n8n nodes read their key from,
+// whether the DAG's n8n block or the node names it.
+func TestN8NKeyVars(t *testing.T) {
+	e := &env{getenv: func(string) string { return "" }}
+	d, err := dag.LoadBytes(context.Background(), "k.yaml", []byte(`version: 1
+name: keys
+n8n: {url: "http://127.0.0.1:5678", api_key_env: PROD_N8N_KEY}
+nodes:
+  a: {type: n8n.executions.list, with: {limit: 5}}
+  b: {type: n8n.workflows.list, with: {api_key_env: OTHER_KEY}}
+  c: {type: const, with: {value: {status: pass, summary: c}}}
+`), dag.LoadOptions{Types: registry(e)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n8nKeyVars(d); !slices.Equal(got, []string{"PROD_N8N_KEY", "OTHER_KEY"}) {
+		t.Errorf("n8nKeyVars = %q", got)
 	}
 }
