@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
+	"strings"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -19,26 +22,39 @@ func newMCPCmd(e *env) *cobra.Command {
 	var (
 		root     string
 		readOnly bool
+		httpAddr string
 		sf       storeFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
-		Short: "Serve seam's tools to AI agents over MCP (stdio)",
-		Long: `Serve the Model Context Protocol on stdin and stdout, so that an AI agent can lint, run
-and inspect DAGs and check contracts: tools lint_dag, list_dags, run_dag, get_run,
-list_runs, validate_output and check_compatibility.
+		Short: "Serve seam's tools to AI agents over MCP (stdio, or streamable HTTP)",
+		Long: `Serve the Model Context Protocol on stdin and stdout (or over HTTP with --http), so that
+an AI agent can lint, run and inspect DAGs and check contracts: tools lint_dag, list_dags,
+run_dag, get_run, list_runs, validate_output and check_compatibility.
 
 Every DAG path a client names must stay under --root (default: the current directory):
 paths with .., absolute paths elsewhere and symbolic links leading out are refused.
 Runs are recorded in the run store, as by seam run; --read-only leaves run_dag out.
-See docs/mcp.md.`,
+
+--http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp instead of stdio. Off
+loopback (127.0.0.0/8, ::1, localhost) clients must send "Authorization: Bearer TOKEN"
+with the token in $SEAM_MCP_TOKEN, and the server refuses to start without one; on
+loopback the token is required when it is set. See docs/mcp.md.`,
 		Example: `  seam mcp --root .
-  claude mcp add seam -- seam mcp --root .`,
+  claude mcp add seam -- seam mcp --root .
+  seam mcp --root . --http 127.0.0.1:8765
+  SEAM_MCP_TOKEN=... seam mcp --root . --http 0.0.0.0:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			l, err := lang(cmd, e)
 			if err != nil {
 				return err
+			}
+			token := strings.TrimSpace(e.getenv("SEAM_MCP_TOKEN"))
+			if httpAddr != "" {
+				if err := mcp.CheckHTTPAuth(httpAddr, token); err != nil {
+					return usage(fmt.Errorf("mcp --http: %w", err))
+				}
 			}
 			ctx := cmd.Context()
 			st, err := mcpStore(ctx, e, &sf, readOnly)
@@ -59,6 +75,9 @@ See docs/mcp.md.`,
 			if err != nil {
 				return usage(err)
 			}
+			if httpAddr != "" {
+				return serveMCPHTTP(ctx, e, srv, httpAddr, token)
+			}
 			t := &sdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, ctx.Err()) && !errors.Is(err, io.EOF) {
 				return fmt.Errorf("mcp: %w", err)
@@ -68,8 +87,28 @@ See docs/mcp.md.`,
 	}
 	cmd.Flags().StringVar(&root, "root", ".", "the directory DAG paths are confined to")
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "offer only the tools that change nothing (no run_dag)")
+	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:8765) instead of stdio")
 	sf.add(cmd)
 	return cmd
+}
+
+// mcpShutdownGrace bounds how long `seam mcp --http` waits for requests in flight on SIGINT.
+const mcpShutdownGrace = 5 * time.Second
+
+// serveMCPHTTP listens on addr and serves srv over streamable HTTP until ctx is cancelled,
+// announcing the endpoint on stderr (never the token).
+func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, addr, token string) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return usage(fmt.Errorf("mcp --http: %w", err))
+	}
+	auth := "no token"
+	if token != "" {
+		auth = "bearer token from SEAM_MCP_TOKEN required"
+	}
+	fmt.Fprintf(e.stderr, "seam mcp: serving streamable HTTP at http://%s%s (%s)\n", ln.Addr(), mcp.HTTPPath, auth)
+	return mcp.ServeHTTP(ctx, ln, mcp.HTTPHandler(srv, token), mcpShutdownGrace) // errors name "mcp http" and the address
 }
 
 // mcpStore opens the run store: created when missing, unless the server is read-only; a
