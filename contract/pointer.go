@@ -47,19 +47,28 @@ func PointerTokens(ptr string) []string {
 
 // ValueAt returns the part of the JSON value v that ptr designates, or nil when there is none.
 func ValueAt(v any, ptr string) any {
-	for _, t := range PointerTokens(ptr) {
+	v, _ = Lookup(v, PointerTokens(ptr))
+	return v
+}
+
+// Lookup walks the JSON value v along path (member names, array indexes); ok is false when
+// the path leads nowhere, which tells a missing member from a null one.
+func Lookup(v any, path []string) (_ any, ok bool) {
+	for _, t := range path {
 		switch x := v.(type) {
 		case map[string]any:
-			v = x[t]
+			if v, ok = x[t]; !ok {
+				return nil, false
+			}
 		case []any:
 			i, err := strconv.Atoi(t)
 			if err != nil || i < 0 || i >= len(x) {
-				return nil
+				return nil, false
 			}
 			v = x[i]
 		default:
-			return nil
+			return nil, false
 		}
 	}
-	return v
+	return v, true
 }

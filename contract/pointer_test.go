@@ -37,3 +37,27 @@ func TestPointerRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestLookup checks that a missing member and a null one differ.
+func TestLookup(t *testing.T) {
+	doc := map[string]any{"a": []any{nil, map[string]any{"b": "x"}}}
+	tests := []struct {
+		path []string
+		want any
+		ok   bool
+	}{
+		{nil, doc, true},
+		{[]string{"a", "1", "b"}, "x", true},
+		{[]string{"a", "0"}, nil, true},
+		{[]string{"a", "2"}, nil, false},
+		{[]string{"a", "x"}, nil, false},
+		{[]string{"c"}, nil, false},
+		{[]string{"a", "1", "b", "c"}, nil, false},
+	}
+	for _, tt := range tests {
+		got, ok := Lookup(doc, tt.path)
+		if ok != tt.ok || (tt.path != nil && got != tt.want) {
+			t.Errorf("Lookup(%q) = %v, %v; want %v, %v", tt.path, got, ok, tt.want, tt.ok)
+		}
+	}
+}

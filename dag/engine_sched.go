@@ -915,7 +915,7 @@ func (r *runner) key(i int32) string {
 				h.Write([]byte(strings.Join(ref.Path, ".")))
 				h.Write([]byte{0})
 				// A param the node does not reference does not change what it runs.
-				v, _ := lintValueAt(r.scope.Params, ref.Path)
+				v, _ := contract.Lookup(r.scope.Params, ref.Path)
 				b, _ := json.Marshal(v) // decoded JSON always encodes
 				h.Write(b)
 			case "env":

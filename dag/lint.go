@@ -364,7 +364,7 @@ func (l *linter) expr(e *Expr) shape {
 		return shape{schema: map[string]any{"type": "string", "minLength": 1}, present: true, producers: prods}
 	}
 	if r.Root == "params" && l.params != nil {
-		v, ok := lintValueAt(map[string]any(l.params), r.Path)
+		v, ok := contract.Lookup(map[string]any(l.params), r.Path)
 		if !ok {
 			// The run will fail to resolve it: as "may be absent".
 			return shape{schema: true, present: false, producers: prods}
@@ -384,29 +384,6 @@ func (l *linter) expr(e *Expr) shape {
 		s.schema, s.present, s.inexact, s.why, s.undeclared = true, false, true, why{code: whyUndeclared}, true
 	}
 	return s
-}
-
-// lintValueAt walks a JSON value along path (member names, array indexes).
-func lintValueAt(v any, path []string) (any, bool) {
-	for _, seg := range path {
-		switch x := v.(type) {
-		case map[string]any:
-			c, ok := x[seg]
-			if !ok {
-				return nil, false
-			}
-			v = c
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
 }
 
 // statusHanded is what the engine hands on from a node that passed or warned.
@@ -942,26 +919,7 @@ func resolveLocal(root any, ref string) (any, bool) {
 	if !strings.HasPrefix(ref, "#/") {
 		return nil, false
 	}
-	v := root
-	for _, t := range contract.PointerTokens(ref[1:]) {
-		switch x := v.(type) {
-		case map[string]any:
-			c, ok := x[t]
-			if !ok {
-				return nil, false
-			}
-			v = c
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
+	return contract.Lookup(root, contract.PointerTokens(ref[1:]))
 }
 
 // check runs Subset for the value template t makes (synthesised as s) against b, and turns
