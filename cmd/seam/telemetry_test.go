@@ -250,30 +250,7 @@ func TestRunTraceN8N(t *testing.T) {
 	if strings.Contains(string(b), key) {
 		t.Error("the API key is in the trace")
 	}
-	type span struct {
-		Name, Kind   string
-		SpanID       string `json:"span_id"`
-		TraceID      string `json:"trace_id"`
-		ParentSpanID string `json:"parent_span_id"`
-	}
-	spans := map[string]span{}
-	var client span
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var s span
-		if err := json.Unmarshal([]byte(l), &s); err != nil {
-			t.Fatal(err)
-		}
-		spans[s.SpanID] = s
-		if s.Kind == "client" {
-			client = s
-		}
-	}
-	if spans[client.ParentSpanID].Name != "seam.attempt" {
-		t.Fatalf("client span %+v is not under an attempt", client)
-	}
-	if want := "00-" + client.TraceID + "-" + client.SpanID + "-01"; traceparent != want {
-		t.Errorf("n8n got traceparent %q, want %q", traceparent, want)
-	}
+	checkClientSpan(t, b, traceparent, "n8n")
 }
 
 // TestRunTraceHTTP: with tracing on, an http node's request is a client span under the
@@ -312,30 +289,7 @@ func TestRunTraceHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type span struct {
-		Name, Kind   string
-		SpanID       string `json:"span_id"`
-		TraceID      string `json:"trace_id"`
-		ParentSpanID string `json:"parent_span_id"`
-	}
-	spans := map[string]span{}
-	var client span
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var s span
-		if err := json.Unmarshal([]byte(l), &s); err != nil {
-			t.Fatal(err)
-		}
-		spans[s.SpanID] = s
-		if s.Kind == "client" {
-			client = s
-		}
-	}
-	if spans[client.ParentSpanID].Name != "seam.attempt" {
-		t.Fatalf("client span %+v is not under an attempt", client)
-	}
-	if want := "00-" + client.TraceID + "-" + client.SpanID + "-01"; traceparent != want {
-		t.Errorf("server got traceparent %q, want %q", traceparent, want)
-	}
+	checkClientSpan(t, b, traceparent, "server")
 }
 
 // TestN8NKeyVars checks that the exporters learn the variables n8n nodes read their key from,
@@ -355,5 +309,35 @@ nodes:
 	}
 	if got := n8nKeyVars(d); !slices.Equal(got, []string{"PROD_N8N_KEY", "OTHER_KEY"}) {
 		t.Errorf("n8nKeyVars = %q", got)
+	}
+}
+
+// checkClientSpan checks, in a --trace file's lines, that the HTTP client span sits under an
+// attempt span and that who received that span's traceparent.
+func checkClientSpan(t *testing.T, lines []byte, traceparent, who string) {
+	t.Helper()
+	type span struct {
+		Name, Kind   string
+		SpanID       string `json:"span_id"`
+		TraceID      string `json:"trace_id"`
+		ParentSpanID string `json:"parent_span_id"`
+	}
+	spans := map[string]span{}
+	var client span
+	for _, l := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
+		var s span
+		if err := json.Unmarshal([]byte(l), &s); err != nil {
+			t.Fatal(err)
+		}
+		spans[s.SpanID] = s
+		if s.Kind == "client" {
+			client = s
+		}
+	}
+	if spans[client.ParentSpanID].Name != "seam.attempt" {
+		t.Fatalf("client span %+v is not under an attempt", client)
+	}
+	if want := "00-" + client.TraceID + "-" + client.SpanID + "-01"; traceparent != want {
+		t.Errorf("%s got traceparent %q, want %q", who, traceparent, want)
 	}
 }
