@@ -1015,17 +1015,7 @@ func templatePos(t *Template, ptr string, def Pos) Pos {
 	best := def
 	for _, tok := range append([]string{""}, contract.PointerTokens(ptr)...) {
 		if tok != "" {
-			var next *Template
-			switch t.kind {
-			case tmplObject:
-				if i := slices.Index(t.keys, tok); i >= 0 {
-					next = t.vals[i]
-				}
-			case tmplArray:
-				if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(t.elems) {
-					next = t.elems[i]
-				}
-			}
+			next := t.child(tok)
 			if next == nil {
 				break
 			}
@@ -1139,17 +1129,7 @@ func fieldName(ptr, def string) string {
 // that an input mapping or list does not have.
 func producersAt(t *Template, ptr string) (ps []string, missing bool) {
 	for _, tok := range contract.PointerTokens(ptr) {
-		var next *Template
-		switch t.kind {
-		case tmplObject:
-			if i := slices.Index(t.keys, tok); i >= 0 {
-				next = t.vals[i]
-			}
-		case tmplArray:
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(t.elems) {
-				next = t.elems[i]
-			}
-		}
+		next := t.child(tok)
 		if next == nil {
 			missing = t.kind == tmplObject || t.kind == tmplArray
 			break
@@ -1163,4 +1143,20 @@ func producersAt(t *Template, ptr string) (ps []string, missing bool) {
 		ps = addProducer(ps, r)
 	}
 	return ps, false
+}
+
+// child is the part of an object or array template that a JSON Pointer token names; nil when
+// there is none (or t is a scalar or an expression).
+func (t *Template) child(tok string) *Template {
+	switch t.kind {
+	case tmplObject:
+		if i := slices.Index(t.keys, tok); i >= 0 {
+			return t.vals[i]
+		}
+	case tmplArray:
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(t.elems) {
+			return t.elems[i]
+		}
+	}
+	return nil
 }
