@@ -108,20 +108,16 @@ var workflowSummarySchema = obj{
 		{"active", boolean},
 		{"nodeCount", integer},
 		{"tags", obj{{"type", "array"}, {"items", str}}},
-		{"validation", desc("What create and update's runtime validation found before writing.", obj{
-			{"type", "object"},
-			{"properties", obj{{"valid", boolean}, {"forced", boolean}, {"errors", integer}, {"warnings", integer}}},
-		})},
 		{"createdAt", str},
 		{"updatedAt", str},
 	}},
 }
 
-// workflowDataSchema is the data of the types that return one workflow.
 // forceProp is create and update's override of the validation gate.
 var forceProp = desc("Write the workflow even when the runtime validation finds errors; the output records that it was forced.",
 	obj{{"type", "boolean"}, {"default", false}})
 
+// workflowDataSchema is the data of the types that return one workflow.
 var workflowDataSchema = obj{
 	{"type", "object"},
 	{"required", []string{"id", "name", "active", "nodeCount", "workflow"}},
@@ -131,6 +127,10 @@ var workflowDataSchema = obj{
 		{"active", boolean},
 		{"nodeCount", integer},
 		{"tags", obj{{"type", "array"}, {"items", str}}},
+		{"validation", desc("What create and update's runtime validation found before writing.", obj{
+			{"type", "object"},
+			{"properties", obj{{"valid", boolean}, {"forced", boolean}, {"errors", integer}, {"warnings", integer}}},
+		})},
 		{"workflow", desc("The workflow as n8n returns it.", obj{
 			{"type", "object"},
 			{"required", []string{"id", "name", "nodes", "connections"}},
