@@ -657,3 +657,24 @@ func BenchmarkRecordAttempt(b *testing.B) {
 		}
 	}
 }
+
+// TestResumeRun checks sessions and that of two resumes read at once, the second fails.
+func TestResumeRun(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "failed", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	session, err := s.ResumeRun(ctx, "r1", 0, 11, "h")
+	if err != nil || session != 1 {
+		t.Fatalf("first resume: session %d, %v", session, err)
+	}
+	// A second process that read the run before the first resume.
+	_, err = s.ResumeRun(ctx, "r1", 0, 12, "h")
+	if !errors.Is(err, ErrResumed) || !strings.Contains(err.Error(), "resume run r1 in ") {
+		t.Errorf("second resume: %v", err)
+	}
+	if _, err := s.ResumeRun(ctx, "nope", 0, 12, "h"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown run: %v", err)
+	}
+}
