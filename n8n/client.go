@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/nodes"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -140,7 +141,9 @@ func (c *Client) sanitize(s string) string {
 	if c.key == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, c.key, Mask(c.key))
+	// The key as is shows masked the way the issue asks (abcd...wxyz); escaped forms, as
+	// n8n may echo them, are masked by the shared masker.
+	return nodes.MaskString(strings.ReplaceAll(s, c.key, Mask(c.key)), []string{c.key})
 }
 
 // APIError is an answer of n8n with an HTTP status of 400 or more.

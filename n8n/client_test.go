@@ -401,3 +401,12 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+// TestSanitiseEscapedKey checks that a key n8n echoes URL-escaped is masked too.
+func TestSanitiseEscapedKey(t *testing.T) {
+	c := &Client{key: "n8n_ab/cd+ef=gh"}
+	got := c.sanitize("raw n8n_ab/cd+ef=gh, escaped n8n_ab%2Fcd%2Bef%3Dgh")
+	if want := "raw " + Mask(c.key) + ", escaped ***"; got != want {
+		t.Errorf("sanitize = %q, want %q", got, want)
+	}
+}
