@@ -6,6 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
@@ -22,6 +23,9 @@ type Options struct {
 	Lang string
 	// Getenv reads the environment variables DAGs declare under env; nil reads none.
 	Getenv func(string) string
+	// N8N, when not nil, is the n8n instance the n8n tools operate; without it they are not
+	// registered.
+	N8N *n8n.Client
 	// ReadOnly registers only the tools that change nothing (no run_dag).
 	ReadOnly bool
 	// Version is the server version announced to clients.
@@ -54,7 +58,8 @@ func NewServer(opts Options) (*sdk.Server, error) {
 			"DAG paths are relative to the server's root. Start with list_dags, lint_dag before run_dag, " +
 			"then get_run. Answers are minimal; pass raw: true for full outputs and statistics.",
 	})
-	if err := errors.Join(s.addDAGTools(srv), s.addContractTools(srv), s.addRunTools(srv)); err != nil {
+	if err := errors.Join(s.addDAGTools(srv), s.addContractTools(srv), s.addRunTools(srv),
+		s.addExplainTools(srv), s.addN8NTools(srv)); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}
 	return srv, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-dag/seam/mcp"
+	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -64,12 +65,17 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 			if st != nil {
 				defer st.Close()
 			}
+			n8nClient, err := mcpN8N(e)
+			if err != nil {
+				return usage(err)
+			}
 			srv, err := mcp.NewServer(mcp.Options{
 				Root:     root,
 				Types:    registry(e),
 				Store:    st,
 				Lang:     l,
 				Getenv:   e.getenv,
+				N8N:      n8nClient,
 				ReadOnly: readOnly,
 			})
 			if err != nil {
@@ -121,6 +127,20 @@ func mcpStore(ctx context.Context, e *env, sf *storeFlag, readOnly bool) (*runs.
 		return nil, nil
 	}
 	return openStoreToRead(ctx, e, sf)
+}
+
+// mcpN8N is the n8n instance the n8n tools operate: $N8N_URL with the key in $N8N_API_KEY.
+// Without both the tools are left out.
+func mcpN8N(e *env) (*n8n.Client, error) {
+	url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey)
+	if url == "" || key == "" {
+		return nil, nil
+	}
+	c, err := n8n.New(n8n.Config{URL: url, APIKey: key})
+	if err != nil {
+		return nil, fmt.Errorf("mcp: n8n tools: %w", err)
+	}
+	return c, nil
 }
 
 // nopWriteCloser lets the server's transport close stdout's writer without closing stdout.
