@@ -67,6 +67,10 @@ type runner struct {
 	uncommitted []*nodeRun
 	inflight    *inflight
 	commitDone  chan error
+	// lingering is set while a timer will commit the attempts of pure nodes that wait for no
+	// commit, so that the store shows them within lingerDelay even while nothing else lands.
+	lingering bool
+	linger    chan struct{}
 
 	// secrets are the values of the DAG's env: masked in everything a node returns.
 	secrets []string
@@ -164,6 +168,7 @@ func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*
 		concurrency: max(d.Concurrency, 1),
 		due:         make(chan *unit),
 		commitDone:  make(chan error, 1),
+		linger:      make(chan struct{}),
 		quit:        make(chan struct{}),
 		timers:      make(map[*unit]*time.Timer),
 		keyed:       opts.Recorder != nil || opts.Reuse != nil,
@@ -294,6 +299,9 @@ func (r *runner) run(ctx context.Context) {
 			r.finish(ctx, batch)
 		case err := <-r.commitDone:
 			r.committed(ctx, err)
+		case <-r.linger:
+			r.lingering = false
+			r.commitNow(ctx)
 		case u := <-r.due:
 			delete(r.timers, u)
 			r.runnable = append(r.runnable, u)
@@ -678,7 +686,32 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 // during a commit share the next (group commit). Nodes waiting for it are handed on by
 // committed.
 func (r *runner) commit(ctx context.Context) {
-	if r.inflight != nil || r.opts.Recorder == nil || len(r.uncommitted) == 0 && len(r.records) < maxPending {
+	if r.inflight != nil || r.opts.Recorder == nil {
+		return
+	}
+	if len(r.uncommitted) == 0 && len(r.records) < maxPending {
+		// Only pure nodes' attempts wait: nothing needs them soon, so they gather for a
+		// while, but a run watched in the store must not look stuck behind a long node.
+		if len(r.records) > 0 && !r.lingering {
+			r.lingering = true
+			time.AfterFunc(lingerDelay, func() {
+				select {
+				case r.linger <- struct{}{}:
+				case <-r.quit:
+				}
+			})
+		}
+		return
+	}
+	r.commitNow(ctx)
+}
+
+// lingerDelay bounds how long the attempts of pure nodes wait for a commit.
+const lingerDelay = 50 * time.Millisecond
+
+// commitNow starts committing the attempts recorded so far, unless a commit is under way.
+func (r *runner) commitNow(ctx context.Context) {
+	if r.inflight != nil || len(r.records) == 0 && len(r.uncommitted) == 0 {
 		return
 	}
 	c := &inflight{records: r.records, nodes: r.uncommitted}

@@ -75,9 +75,9 @@ func RequireBearer(token string, next http.Handler) http.Handler {
 // sharing srv. The SDK's DNS-rebinding protection stays on: a request reaching a loopback
 // listener with a Host header that is not loopback is refused with 403. With a token,
 // every request must carry it (RequireBearer).
-func HTTPHandler(srv *sdk.Server, token string) http.Handler {
+func HTTPHandler(srv *Server, token string) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
+	mux.Handle(HTTPPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.Server }, nil))
 	if token == "" {
 		return mux
 	}

@@ -86,7 +86,7 @@ func TestMCPCheckHTTPAuth(t *testing.T) {
 }
 
 // newTestServer returns seam's MCP server on root with the built-in node types.
-func newTestServer(t *testing.T, root string) *sdk.Server {
+func newTestServer(t *testing.T, root string) *Server {
 	t.Helper()
 	reg := nodes.Builtin()
 	dag.AddDAGType(reg, func(string) string { return "" })
@@ -94,6 +94,7 @@ func newTestServer(t *testing.T, root string) *sdk.Server {
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
 	}
+	t.Cleanup(srv.Close)
 	return srv
 }
 

@@ -37,7 +37,8 @@ const (
 	CodeInvalidSchema   = "invalid_schema"
 	CodeRunNotFound     = "run_not_found"
 	CodeNoStore         = "no_store"
-	CodeUnsupported     = "unsupported"
+	CodeNotRunning      = "not_running"
+	CodeUnavailable     = "unavailable"
 	CodeInternal        = "internal"
 )
 

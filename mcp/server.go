@@ -32,16 +32,27 @@ type Options struct {
 	Version string
 }
 
+// Server is seam's MCP server: the SDK's server with seam's tools registered (connect it to
+// a transport with Run or Connect), and the runs its clients started.
+type Server struct {
+	*sdk.Server
+	runs *runner
+}
+
+// Close cancels the runs that run_dag started and that are still going, and returns once
+// each has been recorded as canceled. Call it when the server stops serving.
+func (s *Server) Close() { s.runs.close() }
+
 // server holds what the tools share.
 type server struct {
 	root  root
 	opts  Options
 	types *nodes.Registry
+	runs  *runner
 }
 
-// NewServer returns the MCP server with seam's tools registered; connect it to a transport
-// with Run or Connect.
-func NewServer(opts Options) (*sdk.Server, error) {
+// NewServer returns the MCP server with seam's tools registered.
+func NewServer(opts Options) (*Server, error) {
 	r, err := newRoot(opts.Root)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
@@ -52,7 +63,7 @@ func NewServer(opts Options) (*sdk.Server, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &server{root: r, opts: opts, types: opts.Types}
+	s := &server{root: r, opts: opts, types: opts.Types, runs: newRunner()}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "seam", Title: "seam: DAGs with output contracts", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions: "seam runs DAGs defined in YAML and validates every node output against its contract. " +
 			"DAG paths are relative to the server's root. Start with list_dags, lint_dag before run_dag, " +
@@ -62,7 +73,7 @@ func NewServer(opts Options) (*sdk.Server, error) {
 		s.addExplainTools(srv), s.addN8NTools(srv)); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}
-	return srv, nil
+	return &Server{Server: srv, runs: s.runs}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

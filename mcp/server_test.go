@@ -80,27 +80,15 @@ func connect(t *testing.T, root string, withStore bool) *sdk.ClientSession {
 // connectWith is connect with options; it supplies the built-in node types and English.
 func connectWith(t *testing.T, opts Options) *sdk.ClientSession {
 	t.Helper()
-	ctx := t.Context()
+	_, cs := serve(t, opts, nil)
+	return cs
+}
+
+// testTypes are the built-in node types and dag, reading no environment.
+func testTypes() *nodes.Registry {
 	reg := nodes.Builtin()
 	dag.AddDAGType(reg, func(string) string { return "" })
-	opts.Types, opts.Lang = reg, "en"
-	srv, err := NewServer(opts)
-	if err != nil {
-		t.Fatalf("NewServer: %v", err)
-	}
-	ct, st := sdk.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatalf("server connect: %v", err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatalf("client connect: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return reg
 }
 
 // reply is a tool result as the client sees it: the envelope, decoded, and the text's size.
@@ -207,14 +195,17 @@ func TestMCPTools(t *testing.T) {
 		}},
 		{"lint does not load", "lint_dag", map[string]any{"path": "broken.yaml"}, CodeInvalidDAG, "broken.yaml does not load: 1 error", nil},
 		{"lint missing", "lint_dag", map[string]any{"path": "nope.yaml"}, CodeNotFound, `no file "nope.yaml" under the root`, nil},
-		{"lint empty path", "lint_dag", map[string]any{"path": ""}, CodeInvalidArgument, "path is empty", nil},
+		{"lint empty path", "lint_dag", map[string]any{"path": ""}, CodeInvalidArgument, "give path (a DAG file under the root", nil},
+		{"lint inline", "lint_dag", map[string]any{"yaml": "version: 1\nname: inline\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: a}}\n"}, "", "the inline DAG: 0 errors", nil},
+		{"lint inline broken", "lint_dag", map[string]any{"yaml": "version: 1\nname: inline\nnodes:\n  a:\n    type: nope\n"}, CodeInvalidDAG, "(inline).yaml does not load: 1 error", nil},
+		{"lint path and inline", "lint_dag", map[string]any{"path": "greet.yaml", "yaml": "version: 1"}, CodeInvalidArgument, "give either path or yaml, not both", nil},
 		{"escape with ..", "lint_dag", map[string]any{"path": "../outside/secret.yaml"}, CodeOutsideRoot, `path "../outside/secret.yaml" is outside the root`, nil},
 		{"escape hidden in the middle", "lint_dag", map[string]any{"path": "dags/../../outside/secret.yaml"}, CodeOutsideRoot, "is outside the root", nil},
 		{"absolute path outside", "lint_dag", map[string]any{"path": "/etc/passwd"}, CodeOutsideRoot, `path "/etc/passwd" is outside the root`, nil},
 		{"symlink escape", "lint_dag", map[string]any{"path": "link.yaml"}, CodeOutsideRoot, `path "link.yaml" is a symbolic link to`, nil},
 		{"sub-DAG escape", "run_dag", map[string]any{"path": "sub-escape.yaml", "wait": true}, CodeOutsideRoot, "sub-escape.yaml: node s runs the DAG file", nil},
 		{"sub-DAG inside", "lint_dag", map[string]any{"path": "dags/sub-dag.yaml"}, "", "0 errors", nil},
-		{"run without wait", "run_dag", map[string]any{"path": "greet.yaml"}, CodeUnsupported, "wait: true", nil},
+		{"run inline sub-DAG escape", "run_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  s:\n    type: dag\n    with: {file: ../outside/secret.yaml}\n"}, CodeOutsideRoot, "node s runs the DAG file", nil},
 		{"run escape", "run_dag", map[string]any{"path": "../outside/secret.yaml", "wait": true}, CodeOutsideRoot, "outside the root", nil},
 		{"run bad params", "run_dag", map[string]any{"path": "greet.yaml", "wait": true, "params": map[string]any{"who": 3}}, CodeInvalidParams, "params break the DAG's params schema", func(t *testing.T, d map[string]any) {}},
 		{"run lint errors", "run_dag", map[string]any{"path": "dags/lint-incompatible.yaml", "wait": true}, CodeLintFailed, "was not run: lint found", nil},

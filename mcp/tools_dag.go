@@ -33,19 +33,34 @@ func (s *server) addDAGTools(srv *sdk.Server) error {
 			"(what run_dag's params must satisfy).",
 		Annotations: readOnlyTool("List DAG files"),
 	}, s.listDAGs))
-	if s.opts.ReadOnly {
-		return errors.Join(errs...)
-	}
-	errs = append(errs, addTool(srv, &sdk.Tool{
-		Name: "run_dag",
-		Description: "Run a DAG file under the root with params, validating every node's output against its contract, " +
-			"and record the run in the run store. The DAG is linted first and not run when lint finds errors " +
-			"(no_lint skips that). Only wait: true is supported: the call returns when the run has finished, with " +
-			"its id, status, node counts and the first problems; get_run shows it again later. " +
-			"Nodes may run commands and call HTTP services.",
-		Annotations: &sdk.ToolAnnotations{Title: "Run a DAG", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
-	}, s.runDAG))
 	return errors.Join(errs...)
+}
+
+// inlineName is the file name an inline DAG is given: its relative paths (sub-DAGs, schema
+// files) resolve from the root, and its diagnostics name it.
+const inlineName = "(inline).yaml"
+
+// loadInput loads the DAG a client names: a file under the root, or YAML given inline. It
+// returns the DAG and how to name it in messages.
+func (s *server) loadInput(ctx context.Context, path, src string) (*dag.DAG, string, error) {
+	switch {
+	case path != "" && src != "":
+		return nil, "", fail(CodeInvalidArgument, nil, "give either path or yaml, not both")
+	case src != "":
+		real := filepath.Join(s.root.dir, inlineName)
+		d, err := dag.LoadBytes(ctx, real, []byte(src), dag.LoadOptions{Types: s.types, Root: s.root.dir})
+		if err := s.loadError(inlineName, err); err != nil {
+			return nil, "", err
+		}
+		if err := s.confineSubDAGs(ctx, d, map[string]bool{}); err != nil {
+			return nil, "", err
+		}
+		return d, "the inline DAG", nil
+	case path == "":
+		return nil, "", fail(CodeInvalidArgument, nil, "give path (a DAG file under the root; list_dags lists them) or yaml (a DAG written inline)")
+	}
+	d, err := s.load(ctx, path)
+	return d, path, err
 }
 
 // load loads the DAG file at a client's path, confined to the root.
@@ -66,14 +81,22 @@ func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
 
 func (s *server) loadReal(ctx context.Context, path, real string) (*dag.DAG, error) {
 	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types, Root: s.root.dir})
+	if err := s.loadError(path, err); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// loadError is the answer to a DAG that does not load: its diagnostics, as details.
+func (s *server) loadError(path string, err error) error {
 	var ds dag.Diagnostics
 	switch {
 	case errors.As(err, &ds):
-		return nil, fail(CodeInvalidDAG, newDiagnostics(s.root, ds), "%s does not load: %d %s", path, len(ds), plural(len(ds), "error"))
+		return fail(CodeInvalidDAG, newDiagnostics(s.root, ds), "%s does not load: %d %s", path, len(ds), plural(len(ds), "error"))
 	case err != nil:
-		return nil, fail(CodeInvalidDAG, nil, "%s does not load: %v", path, err)
+		return fail(CodeInvalidDAG, nil, "%s does not load: %v", path, err)
 	}
-	return d, nil
+	return nil
 }
 
 // confineSubDAGs refuses a DAG whose dag nodes (sub-DAGs, at any depth) name files outside
@@ -166,7 +189,8 @@ type minimalProblems struct {
 
 // LintInput are lint_dag's arguments.
 type LintInput struct {
-	Path string `json:"path" jsonschema:"the DAG file, relative to the server's root"`
+	Path string `json:"path,omitempty" jsonschema:"the DAG file, relative to the server's root"`
+	YAML string `json:"yaml,omitempty" jsonschema:"a DAG written inline, instead of path; its relative paths resolve from the root"`
 	Common
 }
 
@@ -214,12 +238,12 @@ func (l lintResult) minimal() any {
 }
 
 func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInput) (string, any, error) {
-	d, err := s.load(ctx, in.Path)
+	d, name, err := s.loadInput(ctx, in.Path, in.YAML)
 	if err != nil {
 		return "", nil, err
 	}
 	res := s.lint(ctx, d, nil)
-	msg := fmt.Sprintf("%s: %d %s, %d %s", in.Path, res.Errors, plural(res.Errors, "error"), res.Warnings, plural(res.Warnings, "warning"))
+	msg := fmt.Sprintf("%s: %d %s, %d %s", name, res.Errors, plural(res.Errors, "error"), res.Warnings, plural(res.Warnings, "warning"))
 	if res.Errors == 0 {
 		msg += "; it can run"
 	}

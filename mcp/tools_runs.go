@@ -36,14 +36,34 @@ func (s *server) addRunTools(srv *sdk.Server) error {
 			"failed, canceled) and start time. Pass next_cursor back as cursor for the next page.",
 		Annotations: readOnlyTool("List runs"),
 	}, s.listRuns))
+	if s.opts.ReadOnly {
+		return errors.Join(errs...)
+	}
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "run_dag",
+		Description: "Run a DAG (a file under the root, or YAML given inline) with params, validating every node's output " +
+			"against its contract, and record the run. The DAG is linted first and not run when lint finds errors " +
+			"(no_lint skips that). By default it returns the run id at once: follow the run with get_run and stop it " +
+			"with cancel_run. wait: true returns when the run has finished, with its status, node counts and the first " +
+			"problems, sending a progress notification per finished node when the request has a progress token; " +
+			"cancelling the request cancels the run. Nodes may run commands and call HTTP services.",
+		Annotations: &sdk.ToolAnnotations{Title: "Run a DAG", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
+	}, s.runDAG))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "cancel_run",
+		Description: "Cancel a run that run_dag started on this server and that is still going: running nodes are told " +
+			"to stop, nodes not started are not run, and the run is recorded as canceled.",
+		Annotations: &sdk.ToolAnnotations{Title: "Cancel a run", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, s.cancelRun))
 	return errors.Join(errs...)
 }
 
 // RunInput are run_dag's arguments.
 type RunInput struct {
-	Path   string         `json:"path" jsonschema:"the DAG file, relative to the server's root"`
+	Path   string         `json:"path,omitempty" jsonschema:"the DAG file, relative to the server's root"`
+	YAML   string         `json:"yaml,omitempty" jsonschema:"a DAG written inline, instead of path; its relative paths resolve from the root"`
 	Params map[string]any `json:"params,omitempty" jsonschema:"the run's parameters, checked against the DAG's params schema (list_dags shows it)"`
-	Wait   bool           `json:"wait,omitempty" jsonschema:"wait for the run to finish; must be true (returning at once is not supported yet)"`
+	Wait   bool           `json:"wait,omitempty" jsonschema:"return when the run has finished, with its result, instead of at once with its id"`
 	NoLint bool           `json:"no_lint,omitempty" jsonschema:"run even when lint finds errors"`
 	Common
 }
@@ -128,41 +148,128 @@ func (r runResult) minimal() any {
 	return m
 }
 
+// runStarted is run_dag's data when it returns at once.
+type runStarted struct {
+	ID    string `json:"id"`
+	DAG   string `json:"dag"`
+	Nodes int    `json:"nodes"`
+}
+
+// runOutcome is what dag.Run returned.
+type runOutcome struct {
+	res *dag.RunResult
+	err error
+}
+
 func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInput) (string, any, error) {
-	if !in.Wait {
-		return "", nil, fail(CodeUnsupported, nil, "run_dag returns only once the run has finished: call it with wait: true")
-	}
-	d, err := s.load(ctx, in.Path)
+	d, name, err := s.loadInput(ctx, in.Path, in.YAML)
 	if err != nil {
 		return "", nil, err
+	}
+	if !in.Wait && s.opts.Store == nil {
+		return "", nil, fail(CodeNoStore, nil, "run_dag returns at once only with a run store to follow the run in: pass wait: true, or start the server with --store")
 	}
 	params, err := exactObject(req, "params")
 	if err != nil {
 		return "", nil, err
 	}
-	if !in.NoLint && (d.Params == nil || len(d.Params.Validate(params, s.opts.Lang)) == 0) {
-		if l := s.lint(ctx, d, params); l.Errors > 0 {
-			return "", nil, fail(CodeLintFailed, l, "%s was not run: lint found %d %s (lint_dag shows them; no_lint: true runs it anyway)",
-				in.Path, l.Errors, plural(l.Errors, "error"))
+	if d.Params != nil {
+		if vs := d.Params.Validate(params, s.opts.Lang); len(vs) > 0 {
+			return "", nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema: %s", name, (&dag.ParamsError{Violations: vs}).Error())
 		}
 	}
-	opts := dag.RunOptions{Params: params, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
-	if s.opts.Store != nil {
-		opts.Recorder = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
+	if !in.NoLint {
+		if l := s.lint(ctx, d, params); l.Errors > 0 {
+			return "", nil, fail(CodeLintFailed, l, "%s was not run: lint found %d %s (lint_dag shows them; no_lint: true runs it anyway)",
+				name, l.Errors, plural(l.Errors, "error"))
+		}
 	}
-	res, err := dag.Run(ctx, d, opts)
+	opts := dag.RunOptions{RunID: dag.NewRunID(time.Now()), Params: params, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
+	rec := &began{ch: make(chan struct{})}
+	if s.opts.Store != nil {
+		rec.Recorder = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
+		opts.Recorder = rec
+	}
+	// A run the client waits for ends with its request; one it does not wait for outlives it.
+	base := ctx
+	var prog *progress
+	if in.Wait {
+		prog = newProgress(ctx, req, len(d.Nodes))
+		if prog != nil {
+			opts.Observer = prog
+		}
+	} else {
+		base = context.WithoutCancel(ctx)
+	}
+	done := make(chan runOutcome, 1)
+	started := s.runs.start(base, opts.RunID, func(ctx context.Context) {
+		res, err := dag.Run(ctx, d, opts)
+		done <- runOutcome{res, err}
+	})
+	if !started {
+		return "", nil, fail(CodeUnavailable, nil, "%s was not run: the server is shutting down", name)
+	}
+	if !in.Wait {
+		select {
+		case <-rec.ch:
+			return fmt.Sprintf("run %s of %s started: get_run shows how it goes, cancel_run stops it", opts.RunID, d.Name),
+				runStarted{ID: opts.RunID, DAG: d.Name, Nodes: len(d.Nodes)}, nil
+		case out := <-done:
+			return s.runAnswer(name, out)
+		}
+	}
+	out := <-done
+	prog.stop()
+	return s.runAnswer(name, out)
+}
+
+// runAnswer is run_dag's answer about a run that has returned.
+func (s *server) runAnswer(name string, out runOutcome) (string, any, error) {
 	var pe *dag.ParamsError
 	switch {
-	case errors.As(err, &pe):
-		return "", nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema: %s", in.Path, pe.Error())
-	case err != nil:
-		return "", nil, fail(CodeInternal, nil, "run %s: %v", in.Path, err)
+	case errors.As(out.err, &pe):
+		return "", nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema: %s", name, pe.Error())
+	case out.err != nil:
+		return "", nil, fail(CodeInternal, nil, "run %s: %v", name, out.err)
 	}
+	res := out.res
 	msg := fmt.Sprintf("run %s of %s: %s", res.ID, res.DAG, res.Status)
 	if res.Error != "" {
 		msg += ": " + res.Error
 	}
 	return msg, runResult{res}, nil
+}
+
+// CancelInput are cancel_run's arguments.
+type CancelInput struct {
+	ID string `json:"id" jsonschema:"the id of a run that run_dag started on this server"`
+	Common
+}
+
+func (s *server) cancelRun(ctx context.Context, _ *sdk.CallToolRequest, in CancelInput) (string, any, error) {
+	if in.ID == "" {
+		return "", nil, fail(CodeInvalidArgument, nil, "id is empty: give the id run_dag returned (list_runs shows running runs with status: running)")
+	}
+	if s.runs.cancel(in.ID) {
+		return fmt.Sprintf("run %s is being canceled: get_run shows it canceled once its running nodes have stopped", in.ID),
+			struct {
+				ID string `json:"id"`
+			}{in.ID}, nil
+	}
+	st, err := s.store()
+	if err != nil {
+		return "", nil, fail(CodeNotRunning, nil, "run %s is not running on this server", in.ID)
+	}
+	r, _, err := st.GetRun(ctx, in.ID)
+	switch {
+	case errors.Is(err, runs.ErrNotFound):
+		return "", nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", in.ID)
+	case err != nil:
+		return "", nil, fail(CodeInternal, nil, "read run %s: %v", in.ID, err)
+	case r.Status == "running":
+		return "", nil, fail(CodeNotRunning, nil, "run %s is recorded as running but not by this server (another process runs it, or ran it and died): stop it there", in.ID)
+	}
+	return "", nil, fail(CodeNotRunning, nil, "run %s has already finished: %s", in.ID, r.Status)
 }
 
 // exactObject reads an object argument again from the request, keeping numbers exact (the

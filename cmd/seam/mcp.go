@@ -81,6 +81,7 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 			if err != nil {
 				return usage(err)
 			}
+			defer srv.Close() // before the store closes: the runs still going are recorded canceled
 			if httpAddr != "" {
 				return serveMCPHTTP(ctx, e, srv, httpAddr, token)
 			}
@@ -103,7 +104,7 @@ const mcpShutdownGrace = 5 * time.Second
 
 // serveMCPHTTP listens on addr and serves srv over streamable HTTP until ctx is cancelled,
 // announcing the endpoint on stderr (never the token).
-func serveMCPHTTP(ctx context.Context, e *env, srv *sdk.Server, addr, token string) error {
+func serveMCPHTTP(ctx context.Context, e *env, srv *mcp.Server, addr, token string) error {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {

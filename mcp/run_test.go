@@ -1,0 +1,309 @@
+package mcp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/runs"
+)
+
+// slowDAG is a DAG whose second node sleeps for a minute: long enough that a test which sees
+// the run end has cancelled it.
+const slowDAG = `version: 1
+name: slow
+nodes:
+  first:
+    type: const
+    with: {value: {status: pass, summary: first}}
+  sleep:
+    type: exec
+    needs: [first]
+    with:
+      command: [sleep, "60"]
+      output: text
+`
+
+// storeServer starts a server with a run store on root and returns a client session and the
+// store, which the test reads directly.
+func storeServer(t *testing.T, root string) (*sdk.ClientSession, *Server, *runs.Store) {
+	t.Helper()
+	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, cs := serve(t, Options{Root: root, Store: st}, nil)
+	return cs, srv, st
+}
+
+// serve is connectWith returning the server too, with client options.
+func serve(t *testing.T, opts Options, copts *sdk.ClientOptions) (*Server, *sdk.ClientSession) {
+	t.Helper()
+	opts.Types, opts.Lang = testTypes(), "en"
+	srv, err := NewServer(opts)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	ct, stt := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(t.Context(), stt, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, copts).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return srv, cs
+}
+
+// waitStatus polls the store until run id has status want.
+func waitStatus(t *testing.T, st *runs.Store, id, want string) *runs.Run {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r, _, err := st.GetRun(t.Context(), id)
+		if err != nil {
+			t.Fatalf("get run %s: %v", id, err)
+		}
+		if r.Status == want {
+			return r
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s is %s, want %s", id, r.Status, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestRunDAGReturnsAtOnce(t *testing.T) {
+	cs, _, st := storeServer(t, testRoot(t))
+	r := call(t, cs, "run_dag", map[string]any{"path": "greet.yaml", "params": map[string]any{"who": "ada"}})
+	id, _ := r.data()["id"].(string)
+	if errCode(r) != "" || id == "" || r.data()["dag"] != "greet" || num(r.data(), "nodes") != 1 {
+		t.Fatalf("want the run's id, dag and node count: %v", r.env)
+	}
+	if msg := r.env["message"].(string); !strings.Contains(msg, "started: get_run shows how it goes") {
+		t.Errorf("message %q", msg)
+	}
+	// The run is in the store as soon as run_dag has answered.
+	if g := call(t, cs, "get_run", map[string]any{"id": id}); errCode(g) != "" {
+		t.Fatalf("get_run right after run_dag: %v", g.env)
+	}
+	waitStatus(t, st, id, "success")
+	g := call(t, cs, "get_run", map[string]any{"id": id})
+	if out, _ := g.data()["outputs"].(map[string]any); out["greeting"] != "hello ada" {
+		t.Errorf("outputs %v", g.data())
+	}
+}
+
+func TestRunDAGErrors(t *testing.T) {
+	root := testRoot(t)
+	cs, _, _ := storeServer(t, root)
+	noStore := connect(t, root, false)
+	tests := []struct {
+		name string
+		cs   *sdk.ClientSession
+		args map[string]any
+		code string
+		msg  string
+	}{
+		{"no store without wait", noStore, map[string]any{"path": "greet.yaml", "params": map[string]any{"who": "a"}}, CodeNoStore, "pass wait: true, or start the server with --store"},
+		{"bad params without wait", cs, map[string]any{"path": "greet.yaml", "params": map[string]any{"who": 3}}, CodeInvalidParams, "greet.yaml: the params break the DAG's params schema"},
+		{"neither path nor yaml", cs, map[string]any{}, CodeInvalidArgument, "give path"},
+		{"inline does not load", cs, map[string]any{"yaml": "nodes: ["}, CodeInvalidDAG, "(inline).yaml does not load"},
+		{"params not an object", cs, map[string]any{"path": "greet.yaml", "params": "who"}, "", ""}, // refused by the input schema
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.code == "" {
+				res, err := tc.cs.CallTool(t.Context(), &sdk.CallToolParams{Name: "run_dag", Arguments: tc.args})
+				if err == nil && !res.IsError {
+					t.Fatalf("accepted: %v", res.StructuredContent)
+				}
+				return
+			}
+			r := call(t, tc.cs, "run_dag", tc.args)
+			if errCode(r) != tc.code || !strings.Contains(r.env["message"].(string), tc.msg) {
+				t.Errorf("got %v, want code %s and a message with %q", r.env, tc.code, tc.msg)
+			}
+		})
+	}
+}
+
+func TestRunDAGInline(t *testing.T) {
+	cs := connect(t, testRoot(t), true)
+	src, err := os.ReadFile("../dags/fan-in.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, cs, "run_dag", map[string]any{"yaml": string(src), "wait": true})
+	if errCode(r) != "" || r.data()["status"] != "warn" || num(r.data()["nodes"].(map[string]any), "passed") != 3 {
+		t.Fatalf("inline fan-in: %v", r.env)
+	}
+}
+
+// progressLog collects the progress notifications a client receives.
+type progressLog struct {
+	mu   sync.Mutex
+	seen []*sdk.ProgressNotificationParams
+}
+
+func (p *progressLog) handle(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seen = append(p.seen, req.Params)
+}
+
+func TestRunDAGWaitProgress(t *testing.T) {
+	var log progressLog
+	_, cs := serve(t, Options{Root: testRoot(t)}, &sdk.ClientOptions{ProgressNotificationHandler: log.handle})
+	params := &sdk.CallToolParams{Name: "run_dag", Arguments: map[string]any{"path": "dags/foreach.yaml", "wait": true}}
+	params.SetProgressToken("tok-1")
+	res, err := cs.CallTool(t.Context(), params)
+	if err != nil || res.IsError {
+		t.Fatalf("run_dag: %v %v", err, res)
+	}
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	if len(log.seen) == 0 {
+		t.Fatal("no progress notification before the answer")
+	}
+	var nodes, items int
+	last := 0.0
+	for _, n := range log.seen {
+		if n.ProgressToken != "tok-1" {
+			t.Errorf("token %v", n.ProgressToken)
+		}
+		if n.Progress <= last || n.Total == 0 || n.Progress > n.Total {
+			t.Errorf("progress %v of %v after %v: must grow, within the total", n.Progress, n.Total, last)
+		}
+		last = n.Progress
+		switch {
+		case strings.Contains(n.Message, "nodes)"):
+			nodes++
+		case strings.Contains(n.Message, "items"):
+			items++
+		}
+	}
+	if int(log.seen[0].Total) != nodes || last != log.seen[0].Total {
+		t.Errorf("%d node notifications, last progress %v, want one per node up to %v: %v", nodes, last, log.seen[0].Total, messages(log.seen))
+	}
+	if items == 0 {
+		t.Errorf("no foreach item progress: %v", messages(log.seen))
+	}
+}
+
+func messages(ns []*sdk.ProgressNotificationParams) []string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, n.Message)
+	}
+	return out
+}
+
+func TestCancelRun(t *testing.T) {
+	cs, _, st := storeServer(t, testRoot(t))
+	r := call(t, cs, "run_dag", map[string]any{"yaml": slowDAG})
+	id, _ := r.data()["id"].(string)
+	if id == "" {
+		t.Fatalf("run_dag: %v", r.env)
+	}
+	waitFor(t, func() bool { // sleep has started
+		_, as, err := st.GetRun(t.Context(), id)
+		return err == nil && len(as) > 0
+	})
+	start := time.Now()
+	c := call(t, cs, "cancel_run", map[string]any{"id": id})
+	if errCode(c) != "" || c.data()["id"] != id {
+		t.Fatalf("cancel_run: %v", c.env)
+	}
+	waitStatus(t, st, id, "canceled")
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("canceled after %v", d)
+	}
+	g := call(t, cs, "get_run", map[string]any{"id": id})
+	if g.data()["status"] != "canceled" || num(g.data()["nodes"].(map[string]any), "passed") != 1 {
+		t.Errorf("get_run after cancel: %v", g.data())
+	}
+	tests := []struct {
+		name, id, code, msg string
+	}{
+		{"finished", id, CodeNotRunning, "has already finished: canceled"},
+		{"unknown", "nope", CodeRunNotFound, `no run "nope" in the run store`},
+		{"empty", "", CodeInvalidArgument, "id is empty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := call(t, cs, "cancel_run", map[string]any{"id": tc.id})
+			if errCode(r) != tc.code || !strings.Contains(r.env["message"].(string), tc.msg) {
+				t.Errorf("got %v, want %s with %q", r.env, tc.code, tc.msg)
+			}
+		})
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 20s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Cancelling the request of a run the client waits for cancels the run.
+func TestRunDAGWaitCancelled(t *testing.T) {
+	cs, _, st := storeServer(t, testRoot(t))
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_dag", Arguments: map[string]any{"yaml": slowDAG, "wait": true}})
+		done <- err
+	}()
+	var id string
+	waitFor(t, func() bool {
+		list, _, err := st.ListRuns(t.Context(), runs.Filter{Limit: 1})
+		if err != nil || len(list) == 0 {
+			return false
+		}
+		id = list[0].ID
+		_, as, err := st.GetRun(t.Context(), id)
+		return err == nil && len(as) > 0
+	})
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("CallTool returned no error after its context was cancelled")
+	}
+	waitStatus(t, st, id, "canceled")
+}
+
+// Closing the server cancels the runs it started and returns once they are recorded.
+func TestCloseCancelsRuns(t *testing.T) {
+	cs, srv, st := storeServer(t, testRoot(t))
+	r := call(t, cs, "run_dag", map[string]any{"yaml": slowDAG})
+	id, _ := r.data()["id"].(string)
+	start := time.Now()
+	srv.Close()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Close took %v", d)
+	}
+	if got, _, err := st.GetRun(t.Context(), id); err != nil || got.Status != "canceled" {
+		t.Errorf("after Close the run is %v (%v), want canceled", got, err)
+	}
+	r = call(t, cs, "run_dag", map[string]any{"yaml": slowDAG})
+	if errCode(r) != CodeUnavailable {
+		t.Errorf("run_dag after Close: %v", r.env)
+	}
+}

@@ -1,0 +1,169 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/dag"
+)
+
+// Why a run this server started was canceled; the engine records the run as canceled.
+var (
+	errCanceledByClient = errors.New("canceled by cancel_run")
+	errServerClosing    = errors.New("the MCP server is shutting down")
+)
+
+// runner tracks the runs this server started that are still going, so that cancel_run can
+// stop them (whichever session asks) and Close can wait until each is recorded.
+type runner struct {
+	mu     sync.Mutex
+	active map[string]context.CancelCauseFunc
+	closed bool
+	wg     sync.WaitGroup
+}
+
+func newRunner() *runner {
+	return &runner{active: map[string]context.CancelCauseFunc{}}
+}
+
+// start runs fn on a goroutine of its own under id, with a context derived from ctx that
+// cancel_run and close cancel. It returns false, without running fn, once close was called.
+func (r *runner) start(ctx context.Context, id string, fn func(ctx context.Context)) bool {
+	ctx, cancel := context.WithCancelCause(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		cancel(errServerClosing)
+		return false
+	}
+	r.active[id] = cancel
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer func() {
+			r.mu.Lock()
+			delete(r.active, id)
+			r.mu.Unlock()
+			cancel(nil)
+		}()
+		fn(ctx)
+	}()
+	return true
+}
+
+// cancel cancels the run id; false when this server is not running it.
+func (r *runner) cancel(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c, ok := r.active[id]
+	if ok {
+		c(errCanceledByClient)
+	}
+	return ok
+}
+
+// close cancels every run still going and waits for them to return.
+func (r *runner) close() {
+	r.mu.Lock()
+	r.closed = true
+	for _, c := range r.active {
+		c(errServerClosing)
+	}
+	r.mu.Unlock()
+	r.wg.Wait()
+}
+
+// began wraps a run's recorder to tell when the run is in the store: run_dag without wait
+// returns then, so that get_run finds the run at once.
+type began struct {
+	dag.Recorder
+	ch chan struct{}
+}
+
+func (b *began) BeginRun(ctx context.Context, run dag.RunRecord) error {
+	if err := b.Recorder.BeginRun(ctx, run); err != nil {
+		return err
+	}
+	close(b.ch)
+	return nil
+}
+
+// progressQueue is how many notifications wait for a slow client; past it steps are dropped
+// (the next one carries the count), since the engine must never wait for a client.
+const progressQueue = 256
+
+// progress sends a client progress notifications for a run it waits on: one per finished
+// node, and one per finished foreach item.
+type progress struct {
+	total    int
+	finished int
+	last     float64
+	ch       chan *sdk.ProgressNotificationParams
+	done     chan struct{}
+}
+
+// newProgress starts sending req's progress notifications; it returns nil when the client
+// asked for none. Call stop before answering, so that every notification precedes the answer.
+func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int) *progress {
+	if req == nil || req.Params == nil || req.Session == nil {
+		return nil
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	p := &progress{total: total, ch: make(chan *sdk.ProgressNotificationParams, progressQueue), done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		for n := range p.ch {
+			n.ProgressToken = token
+			// A client that went away only loses its progress; the run goes on.
+			_ = req.Session.NotifyProgress(ctx, n)
+		}
+	}()
+	return p
+}
+
+// Event is called on the engine's scheduler goroutine: it never blocks.
+func (p *progress) Event(e dag.Event) {
+	var msg string
+	at := float64(p.finished)
+	switch e.Kind {
+	case dag.NodeFinished:
+		p.finished++
+		at = float64(p.finished)
+		msg = fmt.Sprintf("%s %s (%d/%d nodes)", e.Node.ID, e.Node.Status, p.finished, p.total)
+		if why := e.Node.Reason; why != "" {
+			msg += ": " + why
+		}
+	case dag.NodeProgress:
+		if e.Node.Items == 0 {
+			return
+		}
+		at += float64(e.Node.ItemsDone) / float64(e.Node.Items+1) // stays below the node's finish
+		msg = fmt.Sprintf("%s: %d/%d items", e.Node.ID, e.Node.ItemsDone, e.Node.Items)
+	default:
+		return
+	}
+	if at <= p.last { // progress must grow: parallel foreach nodes may report less
+		return
+	}
+	p.last = at
+	select {
+	case p.ch <- &sdk.ProgressNotificationParams{Progress: at, Total: float64(p.total), Message: msg}:
+	default:
+	}
+}
+
+// stop waits until the notifications queued are sent.
+func (p *progress) stop() {
+	if p == nil {
+		return
+	}
+	close(p.ch)
+	<-p.done
+}
