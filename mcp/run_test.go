@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -305,5 +306,37 @@ func TestCloseCancelsRuns(t *testing.T) {
 	r = call(t, cs, "run_dag", map[string]any{"yaml": slowDAG})
 	if errCode(r) != CodeUnavailable {
 		t.Errorf("run_dag after Close: %v", r.env)
+	}
+}
+
+func TestRunResource(t *testing.T) {
+	cs, _, _ := storeServer(t, testRoot(t))
+	tpls, err := cs.ListResourceTemplates(t.Context(), nil)
+	if err != nil || len(tpls.ResourceTemplates) != 1 || tpls.ResourceTemplates[0].URITemplate != "seam://runs/{id}" {
+		t.Fatalf("templates %v (%v)", tpls, err)
+	}
+	r := call(t, cs, "run_dag", map[string]any{"path": "greet.yaml", "params": map[string]any{"who": "ada"}, "wait": true})
+	id := r.data()["id"].(string)
+	for _, ref := range []string{id, "latest"} {
+		res, err := cs.ReadResource(t.Context(), &sdk.ReadResourceParams{URI: "seam://runs/" + ref})
+		if err != nil {
+			t.Fatalf("read %s: %v", ref, err)
+		}
+		var got struct {
+			Run      struct{ ID, Status string }
+			Attempts []struct{ Output json.RawMessage }
+		}
+		c := res.Contents[0]
+		if err := json.Unmarshal([]byte(c.Text), &got); err != nil || c.MIMEType != "application/json" {
+			t.Fatalf("contents %v: %v", c, err)
+		}
+		if got.Run.ID != id || got.Run.Status != "success" || len(got.Attempts) != 1 || !strings.Contains(string(got.Attempts[0].Output), "hello ada") {
+			t.Errorf("%s: %s", ref, c.Text)
+		}
+	}
+	for _, uri := range []string{"seam://runs/nope", "seam://runs/a/b"} {
+		if _, err := cs.ReadResource(t.Context(), &sdk.ReadResourceParams{URI: uri}); err == nil || !strings.Contains(err.Error(), "not found") {
+			t.Errorf("read %s: %v, want not found", uri, err)
+		}
 	}
 }

@@ -73,6 +73,7 @@ func NewServer(opts Options) (*Server, error) {
 		s.addExplainTools(srv), s.addN8NTools(srv)); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}
+	s.addResources(srv)
 	return &Server{Server: srv, runs: s.runs}, nil
 }
 
