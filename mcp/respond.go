@@ -40,6 +40,13 @@ const (
 	CodeNotRunning      = "not_running"
 	CodeUnavailable     = "unavailable"
 	CodeInternal        = "internal"
+	// n8n tools: n8n refused the API key (401, 403), could not be reached, refused the request
+	// (another 4xx), failed (5xx); a workflow the runtime validation refused to write.
+	CodeN8NUnauthorized = "n8n_unauthorized"
+	CodeN8NUnreachable  = "n8n_unreachable"
+	CodeN8NRejected     = "n8n_rejected"
+	CodeN8NError        = "n8n_error"
+	CodeInvalidWorkflow = "invalid_workflow"
 )
 
 // Limits of minimal responses.

@@ -1,5 +1,682 @@
 package mcp
 
-import sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"time"
 
-func (s *server) addN8NTools(srv *sdk.Server) error { return nil }
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/n8n"
+	"github.com/seam-dag/seam/n8n/catalog"
+	"github.com/seam-dag/seam/n8n/validate"
+)
+
+// n8nTools are the tools that operate the n8n instance of Options.N8N. They keep their own
+// node catalog, loaded on first use, since most sessions never validate a workflow.
+type n8nTools struct {
+	c   *n8n.Client
+	cat *catalog.Loader
+}
+
+// Page sizes of the n8n lists: small by default, for a model's context; n8n allows 250.
+const (
+	defaultN8NList = 20
+	maxN8NList     = 250
+)
+
+// executionStatuses are the statuses n8n filters executions by.
+var executionStatuses = []string{"canceled", "error", "running", "success", "waiting"}
+
+// n8nRead annotates a tool that only reads, from n8n: an outside system, hence open world.
+func n8nRead(title string) *sdk.ToolAnnotations {
+	a := readOnlyTool(title)
+	a.OpenWorldHint = ptr(true)
+	return a
+}
+
+func (s *server) addN8NTools(srv *sdk.Server) error {
+	if s.opts.N8N == nil {
+		return nil
+	}
+	t := &n8nTools{c: s.opts.N8N, cat: &catalog.Loader{}}
+	var errs []error
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "list_workflows",
+		Description: "List the workflows of the connected n8n instance: id, name, active. Filters: active, tags (workflows " +
+			"having all of them), name. Pages of limit (default 20, at most 250); pass next_cursor back as cursor for the " +
+			"next page. raw: true adds every workflow's nodes, connections and settings.",
+		Annotations: n8nRead("List n8n workflows"),
+	}, t.listWorkflows))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "get_workflow",
+		Description: "Show one n8n workflow by id: name, active, tags and its nodes' names and types. raw: true returns the " +
+			"whole workflow (node parameters, connections, settings), e.g. to edit it and pass it to update_workflow.",
+		Annotations: n8nRead("Show an n8n workflow"),
+	}, t.getWorkflow))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "validate_workflow",
+		Description: "Check an n8n workflow before n8n sees it: structure, node types and versions, required parameters, " +
+			"connections, expressions, AI agent rules. Give the workflow JSON (name, nodes, connections) as workflow — " +
+			"checked locally, nothing is sent to n8n — or the id of a workflow to fetch from n8n. profile: minimal (what " +
+			"n8n refuses), runtime (default: what breaks a run), ai-friendly (plus advice), strict (advice as errors). " +
+			"Returns valid, counts, the first errors with their node, and suggestions; raw: true gives all with statistics.",
+		Annotations: n8nRead("Validate an n8n workflow"),
+	}, t.validateWorkflow))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "list_executions",
+		Description: "List n8n executions, newest first: id, workflow id, status, and counts by status. Filters: " +
+			"workflow_id, status (canceled, error, running, success, waiting). Pages of limit (default 20, at most 250); " +
+			"pass next_cursor back as cursor. get_execution with include_data tells why one failed.",
+		Annotations: n8nRead("List n8n executions"),
+	}, t.listExecutions))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "get_execution",
+		Description: "Show one n8n execution by id: status, mode, start and duration; with include_data also the node that " +
+			"ran last, the error (node and message) and how many items it returned. raw: true returns n8n's whole record, " +
+			"with every node's items when include_data.",
+		Annotations: n8nRead("Show an n8n execution"),
+	}, t.getExecution))
+	if s.opts.ReadOnly {
+		return errors.Join(errs...)
+	}
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "create_workflow",
+		Description: "Create an n8n workflow from its JSON (name, nodes, connections, optional settings); it is created " +
+			"inactive. It is validated first with the runtime profile and refused, with the first errors, when n8n would " +
+			"reject it or it would break when it runs; force: true creates it anyway. Returns the new workflow's id.",
+		Annotations: &sdk.ToolAnnotations{Title: "Create an n8n workflow", DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
+	}, t.createWorkflow))
+	errs = append(errs, addTool(srv, &sdk.Tool{
+		Name: "update_workflow",
+		Description: "Replace an n8n workflow's name, nodes, connections and settings by the workflow given (get_workflow " +
+			"with raw: true gives the current one to edit); what is not given is lost. Validated first with the runtime " +
+			"profile and refused, with the first errors, when invalid; force: true writes it anyway.",
+		Annotations: &sdk.ToolAnnotations{Title: "Update an n8n workflow", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(true)},
+	}, t.updateWorkflow))
+	return errors.Join(errs...)
+}
+
+// n8nFail turns an error of the n8n client into the envelope's error. The client's messages
+// name the operation and never hold the API key (it masks it), so they are kept whole.
+func n8nFail(err error) error {
+	var te *toolError
+	if errors.As(err, &te) {
+		return err
+	}
+	var ie *n8n.InvalidIDError
+	var ae *n8n.APIError
+	var ue *url.Error
+	switch {
+	case errors.As(err, &ie):
+		return fail(CodeInvalidArgument, nil, "%v", err)
+	case errors.As(err, &ae):
+		switch {
+		case ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden:
+			return fail(CodeN8NUnauthorized, nil, "n8n refused the API key of this server (N8N_API_KEY): %v", err)
+		case ae.Status == http.StatusNotFound:
+			return fail(CodeNotFound, nil, "%v", err)
+		case ae.Status >= 500:
+			return fail(CodeN8NError, nil, "n8n failed: %v", err)
+		}
+		return fail(CodeN8NRejected, nil, "n8n refused the request: %v", err)
+	case errors.As(err, &ue), errors.Is(err, context.DeadlineExceeded):
+		return fail(CodeN8NUnreachable, nil, "n8n is unreachable: %v", err)
+	}
+	return fail(CodeN8NError, nil, "%v", err)
+}
+
+// checkLimit reads a page size: 0 is the default.
+func checkLimit(limit int) (int, error) {
+	switch {
+	case limit == 0:
+		return defaultN8NList, nil
+	case limit < 0 || limit > maxN8NList:
+		return 0, fail(CodeInvalidArgument, nil, "limit %d: want 1 to %d", limit, maxN8NList)
+	}
+	return limit, nil
+}
+
+// needID refuses an empty id before n8n is asked; what names the object and where to find ids.
+func needID(id, what string) error {
+	if strings.TrimSpace(id) == "" {
+		return fail(CodeInvalidArgument, nil, "id is empty: give the %s", what)
+	}
+	return nil
+}
+
+// ---- workflows ----
+
+// ListWorkflowsInput are list_workflows' arguments.
+type ListWorkflowsInput struct {
+	Active *bool    `json:"active,omitempty" jsonschema:"only active (true) or inactive (false) workflows"`
+	Tags   []string `json:"tags,omitempty" jsonschema:"only workflows having all these tag names"`
+	Name   string   `json:"name,omitempty" jsonschema:"only workflows of this name"`
+	Limit  int      `json:"limit,omitempty" jsonschema:"page size, 1 to 250 (default 20)"`
+	Cursor string   `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Common
+}
+
+// workflowList is list_workflows' data: the workflows as n8n sent them.
+type workflowList struct {
+	Count      int            `json:"count"`
+	Active     int            `json:"active"`
+	Workflows  []n8n.Workflow `json:"workflows"`
+	NextCursor string         `json:"next_cursor,omitempty"`
+}
+
+type workflowBrief struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Active bool   `json:"active"`
+}
+
+func (l workflowList) minimal() any {
+	m := struct {
+		Count      int             `json:"count"`
+		Active     int             `json:"active"`
+		Workflows  []workflowBrief `json:"workflows"`
+		NextCursor string          `json:"next_cursor,omitempty"`
+	}{Count: l.Count, Active: l.Active, Workflows: make([]workflowBrief, len(l.Workflows)), NextCursor: l.NextCursor}
+	for i, w := range l.Workflows {
+		m.Workflows[i] = workflowBrief{ID: string(w.ID), Name: w.Name, Active: w.Active}
+	}
+	return m
+}
+
+func (t *n8nTools) listWorkflows(ctx context.Context, _ *sdk.CallToolRequest, in ListWorkflowsInput) (string, any, error) {
+	limit, err := checkLimit(in.Limit)
+	if err != nil {
+		return "", nil, err
+	}
+	p, err := t.c.ListWorkflows(ctx, n8n.WorkflowFilter{Active: in.Active, Tags: in.Tags, Name: in.Name, Limit: limit, Cursor: in.Cursor})
+	if err != nil {
+		return "", nil, n8nFail(err)
+	}
+	l := workflowList{Count: len(p.Data), Workflows: p.Data, NextCursor: p.NextCursor}
+	for _, w := range p.Data {
+		if w.Active {
+			l.Active++
+		}
+	}
+	msg := fmt.Sprintf("%d %s, %d active", l.Count, plural(l.Count, "workflow"), l.Active)
+	if l.NextCursor != "" {
+		msg += "; more with cursor: next_cursor"
+	}
+	return msg, l, nil
+}
+
+// GetWorkflowInput are get_workflow's arguments.
+type GetWorkflowInput struct {
+	ID string `json:"id" jsonschema:"the workflow's id (list_workflows shows them)"`
+	Common
+}
+
+// workflowData is a workflow as n8n stores it: get_workflow's data, whole in raw answers.
+type workflowData struct{ *n8n.Workflow }
+
+func (w workflowData) MarshalJSON() ([]byte, error) { return json.Marshal(w.Workflow) }
+
+type nodeBrief struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// workflowMinimal is a workflow without node parameters, connections or settings.
+type workflowMinimal struct {
+	ID        string      `json:"id"`
+	Name      string      `json:"name"`
+	Active    bool        `json:"active"`
+	Tags      []string    `json:"tags,omitempty"`
+	NodeCount int         `json:"node_count"`
+	Nodes     []nodeBrief `json:"nodes,omitempty"`
+}
+
+func newWorkflowMinimal(w *n8n.Workflow) workflowMinimal {
+	m := workflowMinimal{ID: string(w.ID), Name: w.Name, Active: w.Active, NodeCount: len(w.Nodes)}
+	for _, tg := range w.Tags {
+		m.Tags = append(m.Tags, tg.Name)
+	}
+	for _, n := range w.Nodes {
+		name, _ := n["name"].(string)
+		typ, _ := n["type"].(string)
+		m.Nodes = append(m.Nodes, nodeBrief{Name: name, Type: typ})
+	}
+	return m
+}
+
+func (w workflowData) minimal() any { return newWorkflowMinimal(w.Workflow) }
+
+func workflowSentence(verb string, w *n8n.Workflow) string {
+	state := "inactive"
+	if w.Active {
+		state = "active"
+	}
+	return strings.TrimSpace(fmt.Sprintf("%s workflow %q (id %s): %d %s, %s", verb, w.Name, w.ID, len(w.Nodes), plural(len(w.Nodes), "node"), state))
+}
+
+func (t *n8nTools) getWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in GetWorkflowInput) (string, any, error) {
+	if err := needID(in.ID, "workflow's id (list_workflows shows them)"); err != nil {
+		return "", nil, err
+	}
+	w, err := t.c.GetWorkflow(ctx, n8n.ID(in.ID))
+	if err != nil {
+		return "", nil, n8nFail(err)
+	}
+	return workflowSentence("", w), workflowData{w}, nil
+}
+
+// ---- validation ----
+
+// ValidateWorkflowInput are validate_workflow's arguments.
+type ValidateWorkflowInput struct {
+	Workflow map[string]any `json:"workflow,omitempty" jsonschema:"the workflow JSON: {name, nodes, connections, settings}, as n8n exports it"`
+	ID       string         `json:"id,omitempty" jsonschema:"instead of workflow: the id of a workflow to fetch from n8n"`
+	Profile  string         `json:"profile,omitempty" jsonschema:"minimal, runtime (default), ai-friendly or strict"`
+	Common
+}
+
+// validation is a validation result, with the workflow it is about.
+type validation struct {
+	Workflow string `json:"workflow,omitempty"` // its name
+	ID       string `json:"id,omitempty"`       // when fetched from n8n
+	*validate.Result
+}
+
+// issueBrief is a finding as minimal answers show it.
+type issueBrief struct {
+	Severity string `json:"severity"`
+	Node     string `json:"node,omitempty"`
+	Message  string `json:"message"`
+}
+
+// validationMinimal counts the findings and shows the first ones, errors before warnings.
+type validationMinimal struct {
+	Workflow    string       `json:"workflow,omitempty"`
+	ID          string       `json:"id,omitempty"`
+	Valid       bool         `json:"valid"`
+	Profile     string       `json:"profile"`
+	Errors      int          `json:"errors"`
+	Warnings    int          `json:"warnings"`
+	Forced      bool         `json:"forced,omitempty"`
+	First       []issueBrief `json:"first,omitempty"`
+	Suggestions []string     `json:"suggestions,omitempty"`
+}
+
+func newValidationMinimal(r *validate.Result) validationMinimal {
+	m := validationMinimal{Valid: r.Valid, Profile: string(r.Profile), Errors: len(r.Errors), Warnings: len(r.Warnings),
+		Suggestions: first(r.Suggestions, minimalSuggestions)}
+	for _, is := range first(slices.Concat(r.Errors, r.Warnings), minimalErrors) {
+		m.First = append(m.First, issueBrief{Severity: is.Type, Node: is.NodeName, Message: is.Message})
+	}
+	return m
+}
+
+func (v validation) minimal() any {
+	m := newValidationMinimal(v.Result)
+	m.Workflow, m.ID = v.Workflow, v.ID
+	return m
+}
+
+// validationSentence: `workflow "x" is invalid (runtime): 2 errors, 1 warning; first: "Set": ...`.
+func validationSentence(name string, r *validate.Result) string {
+	if name == "" {
+		name = "(unnamed)"
+	}
+	verdict := "valid"
+	if !r.Valid {
+		verdict = "invalid"
+	}
+	msg := fmt.Sprintf("workflow %q is %s (%s): %d %s, %d %s", name, verdict, r.Profile,
+		len(r.Errors), plural(len(r.Errors), "error"), len(r.Warnings), plural(len(r.Warnings), "warning"))
+	if len(r.Errors) > 0 {
+		msg += "; first: " + issueText(r.Errors[0])
+	}
+	return msg
+}
+
+func issueText(is validate.Issue) string {
+	if is.NodeName != "" {
+		return fmt.Sprintf("node %q: %s", is.NodeName, is.Message)
+	}
+	return is.Message
+}
+
+func (t *n8nTools) catalog() (*catalog.Catalog, error) {
+	cat, err := t.cat.Get()
+	if err != nil {
+		return nil, fail(CodeInternal, nil, "load the n8n node catalog: %v", err)
+	}
+	return cat, nil
+}
+
+func (t *n8nTools) validateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in ValidateWorkflowInput) (string, any, error) {
+	profile, err := validate.ParseProfile(in.Profile)
+	if err != nil {
+		return "", nil, fail(CodeInvalidArgument, nil, "profile: %v", err)
+	}
+	if (in.Workflow == nil) == (in.ID == "") {
+		return "", nil, fail(CodeInvalidArgument, nil, "give workflow (the workflow JSON) or id (of a workflow in n8n), not both nor neither")
+	}
+	cat, err := t.catalog()
+	if err != nil {
+		return "", nil, err
+	}
+	opts := validate.Options{Profile: profile, Catalog: cat}
+	v := validation{ID: in.ID}
+	if in.ID != "" {
+		w, err := t.c.GetWorkflow(ctx, n8n.ID(in.ID))
+		if err != nil {
+			return "", nil, n8nFail(err)
+		}
+		v.Workflow = w.Name
+		v.Result, err = validate.Validate(ctx, &validate.Workflow{Name: w.Name, Nodes: w.Nodes, Connections: w.Connections, Settings: w.Settings}, opts)
+		if err != nil {
+			return "", nil, fail(CodeInternal, nil, "validate workflow %s: %v", in.ID, err)
+		}
+	} else {
+		// The value as given, so that what is not a workflow is reported as findings.
+		v.Workflow, _ = in.Workflow["name"].(string)
+		v.Result, err = validate.ValidateValue(ctx, in.Workflow, opts)
+		if err != nil {
+			return "", nil, fail(CodeInternal, nil, "validate workflow: %v", err)
+		}
+	}
+	return validationSentence(v.Workflow, v.Result), v, nil
+}
+
+// ---- create and update ----
+
+// CreateWorkflowInput are create_workflow's arguments.
+type CreateWorkflowInput struct {
+	Workflow map[string]any `json:"workflow" jsonschema:"the workflow JSON: {name, nodes, connections, settings}; other fields are ignored"`
+	Force    bool           `json:"force,omitempty" jsonschema:"create it even when the runtime validation finds errors"`
+	Common
+}
+
+// UpdateWorkflowInput are update_workflow's arguments.
+type UpdateWorkflowInput struct {
+	ID       string         `json:"id" jsonschema:"the id of the workflow to replace"`
+	Workflow map[string]any `json:"workflow" jsonschema:"the whole new workflow: {name, nodes, connections, settings}; other fields are ignored"`
+	Force    bool           `json:"force,omitempty" jsonschema:"write it even when the runtime validation finds errors"`
+	Common
+}
+
+// written is create_workflow's and update_workflow's data: the workflow as n8n stored it,
+// and the validation it passed (or was forced past).
+type written struct {
+	Workflow   *n8n.Workflow    `json:"workflow"`
+	Validation *validate.Result `json:"validation"`
+	Forced     bool             `json:"forced"`
+}
+
+func (w written) minimal() any {
+	v := newValidationMinimal(w.Validation)
+	v.Forced = w.Forced
+	m := newWorkflowMinimal(w.Workflow)
+	m.Nodes = nil // the caller just sent them
+	return struct {
+		workflowMinimal
+		Validation validationMinimal `json:"validation"`
+	}{m, v}
+}
+
+// gateDetails is the validation of a refused workflow, as the error's details.
+type gateDetails struct{ *validate.Result }
+
+func (g gateDetails) MarshalJSON() ([]byte, error) { return json.Marshal(g.Result) }
+func (g gateDetails) minimal() any                 { return newValidationMinimal(g.Result) }
+
+// workflowArg reads the workflow argument as create and update send it.
+func workflowArg(v map[string]any) (*n8n.Workflow, error) {
+	if v == nil {
+		return nil, fail(CodeInvalidArgument, nil, "workflow is missing: give the workflow JSON {name, nodes, connections}")
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fail(CodeInvalidArgument, nil, "workflow: %v", err)
+	}
+	var w n8n.Workflow
+	if err := json.Unmarshal(b, &w); err != nil {
+		return nil, fail(CodeInvalidArgument, nil, "workflow is not an n8n workflow: %v", err)
+	}
+	if strings.TrimSpace(w.Name) == "" {
+		return nil, fail(CodeInvalidArgument, nil, "workflow has no name: n8n requires one")
+	}
+	return &w, nil
+}
+
+// gate validates w as the n8n.workflows.create and update node types do (n8n.Gate), and
+// refuses it with its first errors unless force.
+func (t *n8nTools) gate(ctx context.Context, w *n8n.Workflow, force bool) (*validate.Result, error) {
+	cat, err := t.catalog()
+	if err != nil {
+		return nil, err
+	}
+	res, err := n8n.Gate(ctx, cat, w, force)
+	var ge *n8n.GateError
+	if errors.As(err, &ge) {
+		msg := fmt.Sprintf("workflow %q was not written: the runtime validation found %d %s (n8n would reject it or it would break when it runs); first: %s",
+			w.Name, len(res.Errors), plural(len(res.Errors), "error"), issueText(res.Errors[0]))
+		if fix := res.Errors[0].Fix; fix != "" {
+			msg += " (fix: " + fix + ")"
+		}
+		return nil, fail(CodeInvalidWorkflow, gateDetails{res}, "%s; force: true writes it anyway", msg)
+	}
+	if err != nil {
+		return nil, fail(CodeInternal, nil, "%v", err)
+	}
+	return res, nil
+}
+
+func forcedNote(res *validate.Result, force bool) string {
+	if force && !res.Valid {
+		return fmt.Sprintf("; forced past %d validation %s", len(res.Errors), plural(len(res.Errors), "error"))
+	}
+	return ""
+}
+
+func (t *n8nTools) createWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in CreateWorkflowInput) (string, any, error) {
+	w, err := workflowArg(in.Workflow)
+	if err != nil {
+		return "", nil, err
+	}
+	res, err := t.gate(ctx, w, in.Force)
+	if err != nil {
+		return "", nil, err
+	}
+	created, err := t.c.CreateWorkflow(ctx, w)
+	if err != nil {
+		return "", nil, n8nFail(err)
+	}
+	return workflowSentence("created", created) + forcedNote(res, in.Force),
+		written{Workflow: created, Validation: res, Forced: in.Force && !res.Valid}, nil
+}
+
+func (t *n8nTools) updateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in UpdateWorkflowInput) (string, any, error) {
+	if err := needID(in.ID, "id of the workflow to replace (list_workflows shows them)"); err != nil {
+		return "", nil, err
+	}
+	w, err := workflowArg(in.Workflow)
+	if err != nil {
+		return "", nil, err
+	}
+	res, err := t.gate(ctx, w, in.Force)
+	if err != nil {
+		return "", nil, err
+	}
+	updated, err := t.c.UpdateWorkflow(ctx, n8n.ID(in.ID), w)
+	if err != nil {
+		return "", nil, n8nFail(err)
+	}
+	return workflowSentence("updated", updated) + forcedNote(res, in.Force),
+		written{Workflow: updated, Validation: res, Forced: in.Force && !res.Valid}, nil
+}
+
+// ---- executions ----
+
+// ListExecutionsInput are list_executions' arguments.
+type ListExecutionsInput struct {
+	WorkflowID string `json:"workflow_id,omitempty" jsonschema:"only executions of this workflow"`
+	Status     string `json:"status,omitempty" jsonschema:"only executions with this status: canceled, error, running, success or waiting"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"page size, 1 to 250 (default 20)"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
+	Common
+}
+
+// executionList is list_executions' data: the executions as n8n sent them.
+type executionList struct {
+	WorkflowID string          `json:"workflow_id,omitempty"` // the filter, when given
+	Count      int             `json:"count"`
+	Counts     map[string]int  `json:"counts"` // by status
+	Executions []n8n.Execution `json:"executions"`
+	NextCursor string          `json:"next_cursor,omitempty"`
+}
+
+// executionBrief is an execution in a minimal list; the workflow id is said once, above the
+// list, when the list is of one workflow.
+type executionBrief struct {
+	ID         string `json:"id"`
+	WorkflowID string `json:"workflow_id,omitempty"`
+	Status     string `json:"status"`
+}
+
+func (l executionList) minimal() any {
+	m := struct {
+		WorkflowID string           `json:"workflow_id,omitempty"`
+		Count      int              `json:"count"`
+		Counts     map[string]int   `json:"counts"`
+		Executions []executionBrief `json:"executions"`
+		NextCursor string           `json:"next_cursor,omitempty"`
+	}{WorkflowID: l.WorkflowID, Count: l.Count, Counts: l.Counts, Executions: make([]executionBrief, len(l.Executions)), NextCursor: l.NextCursor}
+	for i, e := range l.Executions {
+		m.Executions[i] = executionBrief{ID: string(e.ID), Status: e.Status}
+		if l.WorkflowID == "" {
+			m.Executions[i].WorkflowID = string(e.WorkflowID)
+		}
+	}
+	return m
+}
+
+func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, in ListExecutionsInput) (string, any, error) {
+	limit, err := checkLimit(in.Limit)
+	if err != nil {
+		return "", nil, err
+	}
+	if in.Status != "" && !slices.Contains(executionStatuses, in.Status) {
+		return "", nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(executionStatuses, ", "))
+	}
+	p, err := t.c.ListExecutions(ctx, n8n.ExecutionFilter{WorkflowID: n8n.ID(in.WorkflowID), Status: in.Status, Limit: limit, Cursor: in.Cursor})
+	if err != nil {
+		return "", nil, n8nFail(err)
+	}
+	l := executionList{WorkflowID: in.WorkflowID, Count: len(p.Data), Counts: map[string]int{}, Executions: p.Data, NextCursor: p.NextCursor}
+	for _, e := range p.Data {
+		l.Counts[e.Status]++
+	}
+	msg := fmt.Sprintf("%d %s", l.Count, plural(l.Count, "execution"))
+	if l.Count > 0 {
+		statuses := make([]string, 0, len(l.Counts))
+		for st, n := range l.Counts {
+			statuses = append(statuses, fmt.Sprintf("%d %s", n, st))
+		}
+		sort.Strings(statuses)
+		msg += ": " + strings.Join(statuses, ", ")
+	}
+	if l.NextCursor != "" {
+		msg += "; more with cursor: next_cursor"
+	}
+	return msg, l, nil
+}
+
+// GetExecutionInput are get_execution's arguments.
+type GetExecutionInput struct {
+	ID          string `json:"id" jsonschema:"the execution's id (list_executions shows them)"`
+	IncludeData bool   `json:"include_data,omitempty" jsonschema:"also fetch the execution's data: the node that ran last, the error, the items"`
+	Common
+}
+
+// executionData is get_execution's data: n8n's record of the execution, whole in raw answers.
+type executionData struct {
+	*n8n.Execution
+	outcome *n8n.Outcome // read from the data, when fetched
+}
+
+func (e executionData) MarshalJSON() ([]byte, error) { return json.Marshal(e.Execution) }
+
+// n8nError is an execution's error as minimal answers show it.
+type n8nError struct {
+	Node    string `json:"node,omitempty"`
+	Message string `json:"message"`
+}
+
+func (e executionData) minimal() any {
+	m := struct {
+		ID         string     `json:"id"`
+		WorkflowID string     `json:"workflow_id"`
+		Status     string     `json:"status"`
+		Mode       string     `json:"mode,omitempty"`
+		StartedAt  *time.Time `json:"started_at,omitempty"`
+		DurationMS *int64     `json:"duration_ms,omitempty"`
+		LastNode   string     `json:"last_node,omitempty"`
+		Error      *n8nError  `json:"error,omitempty"`
+		Items      *int       `json:"items,omitempty"` // how many the last node returned
+	}{ID: string(e.ID), WorkflowID: string(e.WorkflowID), Status: e.Status, Mode: e.Mode, StartedAt: e.StartedAt}
+	if e.StartedAt != nil && e.StoppedAt != nil {
+		m.DurationMS = ptr(max(e.StoppedAt.Sub(*e.StartedAt).Milliseconds(), 0))
+	}
+	if o := e.outcome; o != nil {
+		m.LastNode = o.LastNode
+		switch {
+		case o.Error != "":
+			m.Error = &n8nError{Node: errorNode(o), Message: o.Error}
+		case o.Items != nil:
+			m.Items = ptr(len(o.Items))
+		}
+	}
+	return m
+}
+
+// errorNode names the node that failed: n8n's error says so in some versions only; otherwise
+// it is the node that ran last, since a failed node stops the execution.
+func errorNode(o *n8n.Outcome) string {
+	if o.ErrorNode != "" {
+		return o.ErrorNode
+	}
+	return o.LastNode
+}
+
+func (t *n8nTools) getExecution(ctx context.Context, _ *sdk.CallToolRequest, in GetExecutionInput) (string, any, error) {
+	if err := needID(in.ID, "execution's id (list_executions shows them)"); err != nil {
+		return "", nil, err
+	}
+	e, err := t.c.GetExecution(ctx, n8n.ID(in.ID), in.IncludeData)
+	if err != nil {
+		return "", nil, n8nFail(err)
+	}
+	d := executionData{Execution: e}
+	msg := fmt.Sprintf("execution %s of workflow %s: %s", e.ID, e.WorkflowID, e.Status)
+	if in.IncludeData && len(e.Data) > 0 && string(e.Data) != "null" {
+		// Data n8n sends in a shape Outcome does not know is still returned raw; only the
+		// minimal answer's summary of it is lost.
+		if o, err := e.Outcome(); err == nil {
+			d.outcome = &o
+			switch {
+			case o.Error != "" && errorNode(&o) != "":
+				msg += fmt.Sprintf(" in %s: %s", errorNode(&o), o.Error)
+			case o.Error != "":
+				msg += ": " + o.Error
+			case o.Items != nil:
+				msg += fmt.Sprintf("; %s returned %d %s", o.LastNode, len(o.Items), plural(len(o.Items), "item"))
+			}
+		}
+	}
+	return msg, d, nil
+}

@@ -226,14 +226,27 @@ func listAll[T any](ctx context.Context, c *Client, path string, q url.Values, l
 	}
 }
 
+// InvalidIDError is an id refused before any request: empty, or one that would name another
+// path. Callers tell it from n8n's answers to report it as their caller's mistake.
+type InvalidIDError struct {
+	ID ID
+}
+
+func (e *InvalidIDError) Error() string {
+	if strings.TrimSpace(string(e.ID)) == "" {
+		return "id is empty"
+	}
+	return fmt.Sprintf("id %q is not an n8n id", string(e.ID))
+}
+
 func idPath(prefix string, id ID, suffix string) (string, error) {
 	if strings.TrimSpace(string(id)) == "" {
-		return "", errors.New("id is empty")
+		return "", &InvalidIDError{ID: id}
 	}
 	// The path is escaped once, when the request's URL is written; an id that would name
 	// another path (a/b, .., ?x) is refused rather than sent with the API key.
 	if s := string(id); s == "." || s == ".." || strings.ContainsAny(s, "/?#%\\") {
-		return "", fmt.Errorf("id %q is not an n8n id", s)
+		return "", &InvalidIDError{ID: id}
 	}
 	return prefix + "/" + string(id) + suffix, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/seam-dag/seam/n8n/catalog"
-	"github.com/seam-dag/seam/n8n/validate"
 	"net/http"
 	"regexp"
 	"slices"
@@ -73,19 +72,13 @@ func (f *family) gate(ctx context.Context, w *Workflow, with map[string]any) (ma
 	if err != nil {
 		return nil, fmt.Errorf("n8n node catalog: %w", err)
 	}
-	res, err := validate.Validate(ctx, &validate.Workflow{Name: w.Name, Nodes: w.Nodes, Connections: w.Connections, Settings: w.Settings},
-		validate.Options{Profile: validate.Runtime, Catalog: cat})
+	res, err := Gate(ctx, cat, w, force)
+	var ge *GateError
+	if errors.As(err, &ge) {
+		return nil, &nodes.ConfigError{Path: "/workflow", Offset: -1, Err: ge}
+	}
 	if err != nil {
 		return nil, err
-	}
-	if !res.Valid && !force {
-		e := res.Errors[0]
-		where := ""
-		if e.NodeName != "" {
-			where = fmt.Sprintf("node %q: ", e.NodeName)
-		}
-		return nil, configErr("/workflow", "n8n would reject or break this workflow: %s; the first: %s %s%s (fix: %s); set force: true to write it anyway",
-			plural(len(res.Errors), "error", "errors"), e.Code, where, e.Message, e.Fix)
 	}
 	return map[string]any{
 		"valid": res.Valid, "forced": force && !res.Valid,

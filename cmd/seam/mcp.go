@@ -31,7 +31,9 @@ func newMCPCmd(e *env) *cobra.Command {
 		Short: "Serve seam's tools to AI agents over MCP (stdio, or streamable HTTP)",
 		Long: `Serve the Model Context Protocol on stdin and stdout (or over HTTP with --http), so that
 an AI agent can lint, run and inspect DAGs and check contracts: tools lint_dag, list_dags,
-run_dag, get_run, list_runs, validate_output and check_compatibility.
+run_dag, get_run, list_runs, validate_output and check_compatibility; with N8N_URL and
+N8N_API_KEY set, also the n8n tools list_workflows, get_workflow, validate_workflow,
+create_workflow, update_workflow, list_executions and get_execution.
 
 Every DAG path a client names must stay under --root (default: the current directory):
 paths with .., absolute paths elsewhere and symbolic links leading out are refused.
