@@ -112,8 +112,8 @@ func TestMCPServerOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Tools) != 6 {
-			t.Errorf("%d tools, want 6", len(res.Tools))
+		if len(res.Tools) != 7 {
+			t.Errorf("%d tools, want 7", len(res.Tools))
 		}
 		for _, tool := range res.Tools {
 			if tool.Name == "run_dag" || !tool.Annotations.ReadOnlyHint {

@@ -1,5 +1,175 @@
 package mcp
 
-import sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
-func (s *server) addExplainTools(srv *sdk.Server) error { return nil }
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/runs"
+)
+
+func (s *server) addExplainTools(srv *sdk.Server) error {
+	return addTool(srv, &sdk.Tool{
+		Name: "explain_node",
+		Description: "Say why a node of a recorded run (\"latest\" for the newest) failed or rejected its input: its " +
+			"reason, and for each contract violation the field, the message, the value at fault and where it came " +
+			"from (its own output, or the upstream node that produced the input). A skipped node names the upstream " +
+			"node to explain instead. raw: true adds every violation with the contract lines it broke, the error and the log.",
+		Annotations: readOnlyTool("Explain a node"),
+	}, s.explainNode)
+}
+
+// ExplainInput are explain_node's arguments.
+type ExplainInput struct {
+	Run  string `json:"run" jsonschema:"the run's id, or \"latest\" for the newest run"`
+	Node string `json:"node" jsonschema:"the node's id (get_run lists the run's nodes that did not pass)"`
+	Common
+}
+
+// explainValueLimit bounds a violation's value in minimal answers; raw keeps it whole.
+const explainValueLimit = 80
+
+// explanation is explain_node's data: everything runs.Explain says.
+type explanation struct{ x *runs.Explanation }
+
+func (e explanation) MarshalJSON() ([]byte, error) { return json.Marshal(e.x) }
+
+// explainedBrief is a violation as minimal answers show it.
+type explainedBrief struct {
+	Pointer string `json:"pointer"`
+	Message string `json:"message"`
+	Value   string `json:"value"`
+	From    string `json:"from"`
+}
+
+func (e explanation) minimal() any {
+	x := e.x
+	m := struct {
+		Run      string `json:"run"`
+		Node     string `json:"node"`
+		Status   string `json:"status"`
+		Attempts int    `json:"attempts,omitempty"`
+		Reason   string `json:"reason,omitempty"`
+		Upstream string `json:"upstream,omitempty"`
+		// Count is the number of violations; Violations are the first of them.
+		Count      int              `json:"count,omitempty"`
+		Violations []explainedBrief `json:"violations,omitempty"`
+		Note       string           `json:"note,omitempty"`
+	}{Run: x.Run, Node: x.Node, Status: x.Status, Attempts: x.Attempts, Reason: x.Reason, Upstream: x.Upstream,
+		Count: len(x.Violations), Note: x.FileNote}
+	for _, v := range first(x.Violations, minimalErrors) {
+		value := v.Value
+		if value == "" {
+			value = "(missing)"
+		} else if r := []rune(value); len(r) > explainValueLimit {
+			value = string(r[:explainValueLimit]) + "…"
+		}
+		m.Violations = append(m.Violations, explainedBrief{Pointer: pointerOrRoot(v.Pointer), Message: v.Message, Value: value, From: v.From})
+	}
+	return m
+}
+
+// unknownNode is the error details of a node the run does not have.
+type unknownNode struct {
+	Run   string   `json:"run"`
+	Nodes []string `json:"nodes"`
+}
+
+func (s *server) explainNode(ctx context.Context, _ *sdk.CallToolRequest, in ExplainInput) (string, any, error) {
+	st, err := s.store()
+	if err != nil {
+		return "", nil, err
+	}
+	if in.Node == "" {
+		return "", nil, fail(CodeInvalidArgument, nil, "node is empty: give the id of a node of the run (get_run shows the nodes that did not pass)")
+	}
+	r, as, err := findRun(ctx, st, "run", in.Run)
+	if err != nil {
+		return "", nil, err
+	}
+	x, err := runs.Explain(ctx, st, r, as, in.Node, runs.ExplainOptions{ShowPath: s.root.rel, ReadFile: s.readRunDAG})
+	var unknown *runs.UnknownNodeError
+	if errors.As(err, &unknown) {
+		return "", nil, fail(CodeNotFound, unknownNode{Run: unknown.Run, Nodes: unknown.Nodes}, "%s", unknown.Error())
+	}
+	if err != nil {
+		return "", nil, fail(CodeInternal, nil, "%v", err)
+	}
+	return explainMessage(x), explanation{x}, nil
+}
+
+// readRunDAG reads a run's DAG file for its contract lines, only when it is under the root:
+// the store may hold runs of files anywhere (recorded by the CLI or another server), and the
+// lines would show a client what the root keeps from it.
+func (s *server) readRunDAG(path string) ([]byte, error) {
+	// The store may have recorded the path through a symbolic link to the root; resolve
+	// checks the real path either way.
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	real, err := s.root.resolve(path)
+	var te *toolError
+	if errors.As(err, &te) && te.code == CodeOutsideRoot {
+		return nil, errors.New("it is outside the server's root")
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(real)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", s.root.rel(real), err)
+	}
+	return b, nil
+}
+
+// explainMessage says in one line what the node did and, when it failed, what to fix first.
+func explainMessage(x *runs.Explanation) string {
+	msg := fmt.Sprintf("node %s %s in run %s", x.Node, x.Status, x.Run)
+	if x.Attempts > 1 {
+		msg += fmt.Sprintf(" after %d attempts", x.Attempts)
+	}
+	if x.Reason != "" {
+		msg += ": " + oneLine(x.Reason)
+	}
+	switch dag.NodeStatus(x.Status) {
+	case dag.NodePassed, dag.NodeWarned:
+		return msg + "; nothing to explain"
+	case dag.NodeSkipped:
+		if x.Upstream != "" {
+			msg += fmt.Sprintf("; explain_node %s says why", x.Upstream)
+		}
+		return msg
+	}
+	if len(x.Violations) == 0 {
+		return msg
+	}
+	v := x.Violations[0]
+	msg += fmt.Sprintf(": %s: %s", pointerOrRoot(v.Pointer), v.Message)
+	if v.Producer != "" {
+		msg += fmt.Sprintf(" (from node %s)", v.Producer)
+	}
+	if n := len(x.Violations) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more %s)", n, plural(n, "violation"))
+	}
+	return msg
+}
+
+// oneLine joins a multi-line reason (an exec error with its stderr) into one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// pointerOrRoot shows the root pointer "" as "/".
+func pointerOrRoot(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}

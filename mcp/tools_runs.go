@@ -420,27 +420,11 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 	if err != nil {
 		return "", nil, err
 	}
-	id := in.ID
-	if id == "" {
-		return "", nil, fail(CodeInvalidArgument, nil, "id is empty: give a run id, or \"latest\" (list_runs shows the runs)")
-	}
-	if id == latest {
-		list, _, err := st.ListRuns(ctx, runs.Filter{Limit: 1})
-		if err != nil {
-			return "", nil, fail(CodeInternal, nil, "read the run store: %v", err)
-		}
-		if len(list) == 0 {
-			return "", nil, fail(CodeRunNotFound, nil, "no runs recorded yet: run_dag records one")
-		}
-		id = list[0].ID
-	}
-	r, as, err := st.GetRun(ctx, id)
-	if errors.Is(err, runs.ErrNotFound) {
-		return "", nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", id)
-	}
+	r, as, err := findRun(ctx, st, "id", in.ID)
 	if err != nil {
-		return "", nil, fail(CodeInternal, nil, "read run %s: %v", id, err)
+		return "", nil, err
 	}
+	id := r.ID
 	data := storedRun{Run: newRunView(r), Attempts: make([]storedAttempt, len(as))}
 	for i, a := range as {
 		data.Attempts[i] = newStoredAttempt(a)
@@ -457,6 +441,31 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 		}
 	}
 	return fmt.Sprintf("run %s of %s: %s", r.ID, r.DAG, r.Status), data, nil
+}
+
+// findRun reads a run by the id a client gave as argument arg: a run id, or "latest".
+func findRun(ctx context.Context, st *runs.Store, arg, id string) (*runs.Run, []runs.Attempt, error) {
+	if id == "" {
+		return nil, nil, fail(CodeInvalidArgument, nil, "%s is empty: give a run id, or \"latest\" (list_runs shows the runs)", arg)
+	}
+	if id == latest {
+		list, _, err := st.ListRuns(ctx, runs.Filter{Limit: 1})
+		if err != nil {
+			return nil, nil, fail(CodeInternal, nil, "read the run store: %v", err)
+		}
+		if len(list) == 0 {
+			return nil, nil, fail(CodeRunNotFound, nil, "no runs recorded yet: run_dag records one")
+		}
+		id = list[0].ID
+	}
+	r, as, err := st.GetRun(ctx, id)
+	if errors.Is(err, runs.ErrNotFound) {
+		return nil, nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", id)
+	}
+	if err != nil {
+		return nil, nil, fail(CodeInternal, nil, "read run %s: %v", id, err)
+	}
+	return r, as, nil
 }
 
 // ListRunsInput are list_runs' arguments.

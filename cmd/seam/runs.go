@@ -132,7 +132,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	if err != nil {
 		return err
 	}
-	nodes := summarize(as)
+	nodes := runs.Summarize(as)
 	if asJSON {
 		doc := struct {
 			runJSON
@@ -140,7 +140,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 			Attempts []attemptJSON `json:"attempts"`
 		}{runJSON: toRunJSON(r), Nodes: make([]nodeJSON, len(nodes)), Attempts: make([]attemptJSON, len(as))}
 		for i, n := range nodes {
-			doc.Nodes[i] = n.toJSON()
+			doc.Nodes[i] = nodeToJSON(n)
 		}
 		for i := range as {
 			doc.Attempts[i] = toAttemptJSON(&as[i])
@@ -162,7 +162,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	fmt.Fprintln(w)
 	width, notesWidth := 0, 0
 	for _, n := range nodes {
-		width, notesWidth = max(width, len(n.id)), max(notesWidth, len(n.notes()))
+		width, notesWidth = max(width, len(n.ID)), max(notesWidth, len(nodeNotes(n)))
 	}
 	for _, n := range nodes {
 		writeNodeSummary(w, n, width, notesWidth)
@@ -176,87 +176,30 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	return nil
 }
 
-// nodeSummary is one node of a stored run, as its attempts tell it.
-type nodeSummary struct {
-	id, typ  string
-	final    *runs.Attempt // the deciding attempt of the latest session; the last one if none
-	attempts int           // attempts that ran, across sessions (items' attempts for foreach)
-	items    int           // foreach items recorded
-	decided  bool
-}
-
-// summarize groups attempts by node, in the order nodes first appear.
-func summarize(as []runs.Attempt) []*nodeSummary {
-	// A foreach node's attempts are its items'; its own record only combines them.
-	hasItems := map[string]bool{}
-	for i := range as {
-		if as[i].Item >= 0 {
-			hasItems[as[i].Node] = true
-		}
-	}
-	var order []*nodeSummary
-	by := map[string]*nodeSummary{}
-	for i := range as {
-		a := &as[i]
-		n := by[a.Node]
-		if n == nil {
-			n = &nodeSummary{id: a.Node, typ: a.Type}
-			by[a.Node] = n
-			order = append(order, n)
-		}
-		if a.Attempt > 0 && !a.Reused && (a.Item >= 0) == hasItems[a.Node] {
-			n.attempts++
-		}
-		if a.Item >= 0 {
-			n.items = max(n.items, a.Item+1)
-			continue
-		}
-		// Attempts come in order, so the last deciding one wins; an undecided node (its
-		// process died) shows its last attempt.
-		if a.Final || !n.decided {
-			n.final = a
-			n.decided = a.Final
-		}
-	}
-	for _, n := range order {
-		if n.final == nil { // only items were recorded: the node was interrupted
-			n.final = &runs.Attempt{Node: n.id, Type: n.typ, Status: "running", Item: -1}
-		}
-	}
-	return order
-}
-
-func (n *nodeSummary) status() string {
-	if !n.decided && n.final.Status != "running" {
-		return "unfinished"
-	}
-	return n.final.Status
-}
-
-// notes are the node's attempts, items, reuse and repair, for its line.
-func (n *nodeSummary) notes() string {
+// nodeNotes are the node's attempts, items, reuse and repair, for its line.
+func nodeNotes(n *runs.NodeSummary) string {
 	var notes []string
 	switch {
-	case n.attempts == 1:
+	case n.Attempts == 1:
 		notes = append(notes, "1 attempt")
-	case n.attempts > 1:
-		notes = append(notes, fmt.Sprintf("%d attempts", n.attempts))
+	case n.Attempts > 1:
+		notes = append(notes, fmt.Sprintf("%d attempts", n.Attempts))
 	}
-	if n.items > 0 {
-		notes = append(notes, fmt.Sprintf("%d %s", n.items, nounFor(n.items, "item", "items")))
+	if n.Items > 0 {
+		notes = append(notes, fmt.Sprintf("%d %s", n.Items, nounFor(n.Items, "item", "items")))
 	}
-	if n.final.Reused {
+	if n.Final.Reused {
 		notes = append(notes, "reused")
 	}
-	if n.final.Repaired {
+	if n.Final.Repaired {
 		notes = append(notes, "repaired")
 	}
 	return strings.Join(notes, ", ")
 }
 
-func writeNodeSummary(w io.Writer, n *nodeSummary, width, notesWidth int) {
-	f := n.final
-	mark := map[string]string{"passed": "✓", "warned": "!", "failed": "✗", "skipped": "-", "canceled": "⊘"}[n.status()]
+func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int) {
+	f := n.Final
+	mark := map[string]string{"passed": "✓", "warned": "!", "failed": "✗", "skipped": "-", "canceled": "⊘"}[n.Status()]
 	if mark == "" {
 		mark = "…"
 	}
@@ -271,17 +214,17 @@ func writeNodeSummary(w io.Writer, n *nodeSummary, width, notesWidth int) {
 	case text == "" && len(f.Violations) > 0:
 		text = "output breaks its contract"
 	}
-	line := fmt.Sprintf("%s %-*s  %-10s  %-*s  %7s  %s", mark, width, n.id, n.status(), notesWidth, n.notes(), dur, text)
+	line := fmt.Sprintf("%s %-*s  %-10s  %-*s  %7s  %s", mark, width, n.ID, n.Status(), notesWidth, nodeNotes(n), dur, text)
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 	for _, v := range f.Violations {
 		fmt.Fprintf(w, "    %s: %s\n", pointerOrRoot(v.Pointer), v.Message)
 	}
 }
 
-func firstFailed(nodes []*nodeSummary) string {
+func firstFailed(nodes []*runs.NodeSummary) string {
 	for _, n := range nodes {
-		if n.status() == "failed" {
-			return n.id
+		if n.Status() == "failed" {
+			return n.ID
 		}
 	}
 	return ""
@@ -358,9 +301,9 @@ type nodeJSON struct {
 	OutputHash string               `json:"output_hash,omitempty"`
 }
 
-func (n *nodeSummary) toJSON() nodeJSON {
-	f := n.final
-	j := nodeJSON{ID: n.id, Type: n.typ, Status: n.status(), Attempts: n.attempts, Items: n.items,
+func nodeToJSON(n *runs.NodeSummary) nodeJSON {
+	f := n.Final
+	j := nodeJSON{ID: n.ID, Type: n.Type, Status: n.Status(), Attempts: n.Attempts, Items: n.Items,
 		Reused: f.Reused, Repaired: f.Repaired, Reason: f.Reason, Violations: f.Violations,
 		Error: f.Error, OutputHash: f.OutputHash}
 	if !f.Started.IsZero() && !f.Ended.IsZero() {

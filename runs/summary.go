@@ -1,0 +1,66 @@
+package runs
+
+// NodeSummary is one node of a stored run, as its attempts tell it.
+type NodeSummary struct {
+	ID   string
+	Type string
+	// Final is the deciding attempt of the latest session, or the last one if none decided.
+	Final *Attempt
+	// Attempts counts the attempts that ran, across sessions (its items' for a foreach node).
+	Attempts int
+	// Items counts the foreach items recorded.
+	Items int
+	// Decided is whether Final decided the node's status (false when its process died).
+	Decided bool
+}
+
+// Summarize groups a run's attempts (in GetRun's order) by node, in the order nodes first
+// appear.
+func Summarize(as []Attempt) []*NodeSummary {
+	// A foreach node's attempts are its items'; its own record only combines them.
+	hasItems := map[string]bool{}
+	for i := range as {
+		if as[i].Item >= 0 {
+			hasItems[as[i].Node] = true
+		}
+	}
+	var order []*NodeSummary
+	by := map[string]*NodeSummary{}
+	for i := range as {
+		a := &as[i]
+		n := by[a.Node]
+		if n == nil {
+			n = &NodeSummary{ID: a.Node, Type: a.Type}
+			by[a.Node] = n
+			order = append(order, n)
+		}
+		if a.Attempt > 0 && !a.Reused && (a.Item >= 0) == hasItems[a.Node] {
+			n.Attempts++
+		}
+		if a.Item >= 0 {
+			n.Items = max(n.Items, a.Item+1)
+			continue
+		}
+		// Attempts come in order, so the last deciding one wins; an undecided node (its
+		// process died) shows its last attempt.
+		if a.Final || !n.Decided {
+			n.Final = a
+			n.Decided = a.Final
+		}
+	}
+	for _, n := range order {
+		if n.Final == nil { // only items were recorded: the node was interrupted
+			n.Final = &Attempt{Node: n.ID, Type: n.Type, Status: "running", Item: -1}
+		}
+	}
+	return order
+}
+
+// Status is the node's status: its final attempt's, or "unfinished" when no attempt decided
+// it and it is not running.
+func (n *NodeSummary) Status() string {
+	if !n.Decided && n.Final.Status != "running" {
+		return "unfinished"
+	}
+	return n.Final.Status
+}
