@@ -6,6 +6,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
@@ -26,6 +27,9 @@ type Options struct {
 	// N8N, when not nil, is the n8n instance the n8n tools operate; without it they are not
 	// registered.
 	N8N *n8n.Client
+	// Instrument, when not nil, is applied to the options of every run before it starts: the
+	// CLI sets its tracer, metrics and the secrets its exporters mask there.
+	Instrument func(*dag.RunOptions, *dag.DAG)
 	// ReadOnly registers only the tools that change nothing (no run_dag).
 	ReadOnly bool
 	// Version is the server version announced to clients.

@@ -9,10 +9,12 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/telemetry"
 )
 
 // maxMinimalOutputs bounds the DAG outputs (as JSON) a minimal run answer carries; larger
@@ -190,8 +192,12 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 		rec.Recorder = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
 		opts.Recorder = rec
 	}
+	if s.opts.Instrument != nil {
+		s.opts.Instrument(&opts, d)
+	}
 	// A run the client waits for ends with its request; one it does not wait for outlives it.
-	base := ctx
+	// Either is traced under the client's span when the request carries one.
+	base := traceContext(ctx, req)
 	var prog *progress
 	if in.Wait {
 		prog = newProgress(ctx, req, len(d.Nodes))
@@ -199,7 +205,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 			opts.Observer = prog
 		}
 	} else {
-		base = context.WithoutCancel(ctx)
+		base = context.WithoutCancel(base)
 	}
 	done := make(chan runOutcome, 1)
 	started := s.runs.start(base, opts.RunID, func(ctx context.Context) {
@@ -221,6 +227,21 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	out := <-done
 	prog.stop()
 	return s.runAnswer(name, out)
+}
+
+// traceContext returns ctx under the span the request's _meta names (traceparent and
+// tracestate, as W3C trace context), if any.
+func traceContext(ctx context.Context, req *sdk.CallToolRequest) context.Context {
+	if req == nil || req.Params == nil {
+		return ctx
+	}
+	meta := req.Params.GetMeta()
+	tp, _ := meta["traceparent"].(string)
+	ts, _ := meta["tracestate"].(string)
+	if sc := telemetry.ParentFromHeaders(tp, ts); sc.IsValid() {
+		return trace.ContextWithRemoteSpanContext(ctx, sc)
+	}
+	return ctx
 }
 
 // runAnswer is run_dag's answer about a run that has returned.

@@ -60,6 +60,13 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 				}
 			}
 			ctx := cmd.Context()
+			// Runs are traced as seam run's are (OTEL_* variables); set up before the node
+			// types, whose HTTP clients it instruments.
+			tel, err := setupTelemetry(ctx, e, "")
+			if err != nil {
+				return err
+			}
+			defer tel.shutdown(ctx)
 			st, err := mcpStore(ctx, e, &sf, readOnly)
 			if err != nil {
 				return err
@@ -72,13 +79,14 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 				return usage(err)
 			}
 			srv, err := mcp.NewServer(mcp.Options{
-				Root:     root,
-				Types:    registry(e),
-				Store:    st,
-				Lang:     l,
-				Getenv:   e.getenv,
-				N8N:      n8nClient,
-				ReadOnly: readOnly,
+				Root:       root,
+				Types:      registry(e),
+				Store:      st,
+				Lang:       l,
+				Getenv:     e.getenv,
+				N8N:        n8nClient,
+				Instrument: tel.apply,
+				ReadOnly:   readOnly,
 			})
 			if err != nil {
 				return usage(err)
