@@ -46,7 +46,7 @@ func (rs *runStore) prepareResume(ctx context.Context, e *env, args []string, pa
 	switch {
 	case r.Status == "success" || r.Status == "warn":
 		return fail("run %s finished with %s: there is nothing to resume", r.ID, r.Status)
-	case r.Status == "running" && !processGone(r):
+	case r.Status == "running" && !r.Interrupted():
 		return fail("run %s is still running (process %d on %s); resume it once that process has stopped", r.ID, r.PID, r.Host)
 	}
 	path := r.File

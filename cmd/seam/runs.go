@@ -278,7 +278,7 @@ type runJSON struct {
 
 func toRunJSON(r *runs.Run) runJSON {
 	j := runJSON{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Status: r.Status,
-		Interrupted: processGone(r), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
+		Interrupted: r.Interrupted(), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
 		Params: r.Params, Outputs: r.Outputs, OutputErrors: r.OutputErrors}
 	if !r.Ended.IsZero() {
 		j.DurationMS = millis(r.Ended.Sub(r.Started))

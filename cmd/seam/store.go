@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -86,29 +85,9 @@ func getRun(ctx context.Context, s *runs.Store, id string) (*runs.Run, []runs.At
 	return r, as, nil
 }
 
-// processGone reports whether a run recorded as running was left so by a process that no
-// longer exists (killed, or the machine restarted): only a process on this host can be
-// checked, and a pid may have been reused, so false means "maybe still running".
-func processGone(r *runs.Run) bool {
-	if r.Status != "running" || r.PID == 0 {
-		return false
-	}
-	host, _ := os.Hostname()
-	if r.Host != host {
-		return false
-	}
-	p, err := os.FindProcess(r.PID)
-	if err != nil {
-		return true
-	}
-	// Signal 0 checks the process exists without disturbing it.
-	err = p.Signal(syscall.Signal(0))
-	return err != nil && !errors.Is(err, syscall.EPERM)
-}
-
 // displayStatus is a run's status for people: a run whose process died shows as such.
 func displayStatus(r *runs.Run) string {
-	if processGone(r) {
+	if r.Interrupted() {
 		return "interrupted"
 	}
 	return r.Status

@@ -1,0 +1,27 @@
+package runs
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// Interrupted reports whether a run recorded as running was left so by a process that no
+// longer exists (killed, or the machine restarted): only a process on this host can be
+// checked, and a pid may have been reused, so false means "maybe still running".
+func (r *Run) Interrupted() bool {
+	if r.Status != "running" || r.PID == 0 {
+		return false
+	}
+	host, _ := os.Hostname()
+	if r.Host != host {
+		return false
+	}
+	p, err := os.FindProcess(r.PID)
+	if err != nil {
+		return true
+	}
+	// Signal 0 checks the process exists without disturbing it.
+	err = p.Signal(syscall.Signal(0))
+	return err != nil && !errors.Is(err, syscall.EPERM)
+}

@@ -1,0 +1,35 @@
+package runs
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+func TestInterrupted(t *testing.T) {
+	host, _ := os.Hostname()
+	// A process that has exited and been reaped: its pid names no process.
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead := cmd.Process.Pid
+	tests := []struct {
+		name string
+		run  Run
+		want bool
+	}{
+		{"this process", Run{Status: "running", PID: os.Getpid(), Host: host}, false},
+		{"a dead process", Run{Status: "running", PID: dead, Host: host}, true},
+		{"another host", Run{Status: "running", PID: dead, Host: host + "-elsewhere"}, false},
+		{"no pid recorded", Run{Status: "running", Host: host}, false},
+		{"finished", Run{Status: "failed", PID: dead, Host: host}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.run.Interrupted(); got != tc.want {
+				t.Errorf("Interrupted() = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
