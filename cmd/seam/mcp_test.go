@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -159,47 +158,5 @@ func TestMCPCommandBadRoot(t *testing.T) {
 	code := run([]string{"mcp", "--root", missing, "--store", filepath.Join(t.TempDir(), "s.db")}, strings.NewReader(""), io.Discard, &stderr, func(string) string { return "" })
 	if code != 2 || !strings.Contains(stderr.String(), "mcp server: root "+missing) {
 		t.Errorf("exit %d, stderr %q; want 2 and the root named", code, stderr.String())
-	}
-}
-
-// TestMCPStdioBinary drives the seam executable (the copy testscript puts on $PATH) over
-// stdio with the SDK's CommandTransport: an agent lints, runs and reads back a DAG.
-func TestMCPStdioBinary(t *testing.T) {
-	bin, err := exec.LookPath("seam")
-	if err != nil {
-		t.Skipf("no seam on $PATH: %v", err)
-	}
-	dir := t.TempDir()
-	dagFile := "version: 1\nname: one\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: done}}\n"
-	if err := os.WriteFile(filepath.Join(dir, "one.yaml"), []byte(dagFile), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "mcp", "--root", dir, "--store", filepath.Join(dir, ".seam", "runs.db"))
-	cmd.Env = append(os.Environ(), "SEAM_LANG=en")
-	ctx := t.Context()
-	client := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	defer cs.Close()
-	steps := []struct {
-		tool    string
-		args    map[string]any
-		message string
-	}{
-		{"lint_dag", map[string]any{"path": "one.yaml"}, "one.yaml: 0 errors, 0 warnings; it can run"},
-		{"run_dag", map[string]any{"path": "one.yaml", "wait": true}, "of one: success"},
-		{"get_run", map[string]any{"id": "latest"}, "of one: success"},
-	}
-	for _, st := range steps {
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: st.tool, Arguments: st.args})
-		if err != nil {
-			t.Fatalf("%s: %v", st.tool, err)
-		}
-		text := res.Content[0].(*sdk.TextContent).Text
-		if res.IsError || !strings.Contains(text, st.message) {
-			t.Errorf("%s: %s; want %q", st.tool, text, st.message)
-		}
 	}
 }
