@@ -58,14 +58,21 @@ const (
 // toolError is a failure a handler reports: it becomes the envelope's error.
 type toolError struct {
 	code    string
-	msg     string
-	details any // shaped like data: a minimizer is cut down unless raw
+	msg     message // formatted in the server's language by respond
+	details any     // shaped like data: a minimizer is cut down unless raw
 }
 
-func (e *toolError) Error() string { return e.msg }
+func (e *toolError) Error() string { return e.msg.String() }
 
+// fail is a tool error. format is a literal, as for msgf: the catalog translates it.
 func fail(code string, details any, format string, a ...any) error {
-	return &toolError{code: code, msg: fmt.Sprintf(format, a...), details: details}
+	return &toolError{code: code, msg: message{format: format, args: a}, details: details}
+}
+
+// failVerbatim is a tool error in err's own words, which seam does not write (the n8n
+// client's): they read the same in either language.
+func failVerbatim(code string, err error) error {
+	return &toolError{code: code, msg: verbatim(err.Error())}
 }
 
 // minimizer is data with a minimal form for a model's context.
@@ -84,11 +91,11 @@ type Common struct {
 func (c Common) wantRaw() bool { return c.Raw }
 
 // handler is what a tool implements: a message and the full data, or an error.
-type handler[In rawArg] func(ctx context.Context, req *sdk.CallToolRequest, in In) (msg string, data any, err error)
+type handler[In rawArg] func(ctx context.Context, req *sdk.CallToolRequest, in In) (msg message, data any, err error)
 
-// addTool registers a tool whose every answer goes through respond. Its input schema is
-// inferred from In, with raw defaulting to false.
-func addTool[In rawArg](s *sdk.Server, t *sdk.Tool, h handler[In]) error {
+// addTool registers a tool whose every answer goes through respond, with its messages in
+// lang. Its input schema is inferred from In, with raw defaulting to false.
+func addTool[In rawArg](s *sdk.Server, lang string, t *sdk.Tool, h handler[In]) error {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
@@ -101,14 +108,15 @@ func addTool[In rawArg](s *sdk.Server, t *sdk.Tool, h handler[In]) error {
 	t.InputSchema = in
 	sdk.AddTool(s, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, Envelope, error) {
 		msg, data, err := h(ctx, req, in)
-		res, env := respond(in.wantRaw(), msg, data, err)
+		res, env := respond(lang, in.wantRaw(), msg, data, err)
 		return res, env, nil
 	})
 	return nil
 }
 
-// respond shapes every response: the envelope, minimal unless raw, and the error flag.
-func respond(raw bool, msg string, data any, err error) (*sdk.CallToolResult, Envelope) {
+// respond shapes every response: the envelope, its message in lang ("ja" or English),
+// minimal unless raw, and the error flag.
+func respond(lang string, raw bool, msg message, data any, err error) (*sdk.CallToolResult, Envelope) {
 	shape := func(v any) any {
 		if m, ok := v.(minimizer); ok && !raw {
 			return m.minimal()
@@ -118,14 +126,14 @@ func respond(raw bool, msg string, data any, err error) (*sdk.CallToolResult, En
 	if err != nil {
 		var te *toolError
 		if !errors.As(err, &te) {
-			te = &toolError{code: CodeInternal, msg: err.Error()}
+			te = &toolError{code: CodeInternal, msg: verbatim(err.Error())}
 		}
 		return &sdk.CallToolResult{IsError: true}, Envelope{
-			Message: te.msg,
+			Message: te.msg.text(lang),
 			Error:   &ErrorInfo{Code: te.code, Details: shape(te.details)},
 		}
 	}
-	return &sdk.CallToolResult{}, Envelope{Success: true, Message: msg, Data: shape(data)}
+	return &sdk.CallToolResult{}, Envelope{Success: true, Message: msg.text(lang), Data: shape(data)}
 }
 
 // first returns at most n elements of s.

@@ -34,7 +34,7 @@ func TestMCPRespond(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, env := respond(tc.raw, "m", data, tc.err)
+			res, env := respond("en", tc.raw, msgf("m"), data, tc.err)
 			if res.IsError != tc.isError {
 				t.Errorf("isError %v, want %v", res.IsError, tc.isError)
 			}

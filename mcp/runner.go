@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -100,15 +99,17 @@ const progressQueue = 256
 // node, and one per finished foreach item.
 type progress struct {
 	total    int
+	lang     string // of the notifications' messages
 	finished int
 	last     float64
 	ch       chan *sdk.ProgressNotificationParams
 	done     chan struct{}
 }
 
-// newProgress starts sending req's progress notifications; it returns nil when the client
-// asked for none. Call stop before answering, so that every notification precedes the answer.
-func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int) *progress {
+// newProgress starts sending req's progress notifications, their messages in lang; it returns
+// nil when the client asked for none. Call stop before answering, so that every notification
+// precedes the answer.
+func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int, lang string) *progress {
 	if req == nil || req.Params == nil || req.Session == nil {
 		return nil
 	}
@@ -116,7 +117,7 @@ func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int) *prog
 	if token == nil {
 		return nil
 	}
-	p := &progress{total: total, ch: make(chan *sdk.ProgressNotificationParams, progressQueue), done: make(chan struct{})}
+	p := &progress{total: total, lang: lang, ch: make(chan *sdk.ProgressNotificationParams, progressQueue), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		for n := range p.ch {
@@ -130,22 +131,22 @@ func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int) *prog
 
 // Event is called on the engine's scheduler goroutine: it never blocks.
 func (p *progress) Event(e dag.Event) {
-	var msg string
+	var msg message
 	at := float64(p.finished)
 	switch e.Kind {
 	case dag.NodeFinished:
 		p.finished++
 		at = float64(p.finished)
-		msg = fmt.Sprintf("%s %s (%d/%d nodes)", e.Node.ID, e.Node.Status, p.finished, p.total)
+		msg = msgf("%s %s (%d/%d nodes)", e.Node.ID, e.Node.Status, p.finished, p.total)
 		if why := e.Node.Reason; why != "" {
-			msg += ": " + why
+			msg = msgf("%s %s (%d/%d nodes): %s", e.Node.ID, e.Node.Status, p.finished, p.total, why)
 		}
 	case dag.NodeProgress:
 		if e.Node.Items == 0 {
 			return
 		}
 		at += float64(e.Node.ItemsDone) / float64(e.Node.Items+1) // stays below the node's finish
-		msg = fmt.Sprintf("%s: %d/%d items", e.Node.ID, e.Node.ItemsDone, e.Node.Items)
+		msg = msgf("%s: %d/%d items", e.Node.ID, e.Node.ItemsDone, e.Node.Items)
 	default:
 		return
 	}
@@ -154,7 +155,7 @@ func (p *progress) Event(e dag.Event) {
 	}
 	p.last = at
 	select {
-	case p.ch <- &sdk.ProgressNotificationParams{Progress: at, Total: float64(p.total), Message: msg}:
+	case p.ch <- &sdk.ProgressNotificationParams{Progress: at, Total: float64(p.total), Message: msg.text(p.lang)}:
 	default:
 	}
 }

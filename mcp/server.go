@@ -20,7 +20,8 @@ type Options struct {
 	Types *nodes.Registry
 	// Store records runs and answers get_run and list_runs; nil disables them.
 	Store *runs.Store
-	// Lang is the language of violation messages: "en" or "ja".
+	// Lang is the language of the answers' messages and of the violations and lint findings
+	// in them: "en" or "ja".
 	Lang string
 	// Getenv reads the environment variables DAGs declare under env; nil reads none.
 	Getenv func(string) string

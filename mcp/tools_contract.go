@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,7 +12,7 @@ import (
 
 func (s *server) addContractTools(srv *sdk.Server) error {
 	var errs []error
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "validate_output",
 		Description: "Validate a JSON value against a JSON Schema (draft 2020-12), as seam validates node outputs. " +
 			"Give the value as value, or as text in json (e.g. a program's stdout, which may not even be JSON); the schema " +
@@ -21,7 +20,7 @@ func (s *server) addContractTools(srv *sdk.Server) error {
 			"Returns valid and the violations: where (JSON Pointer), the message, the schema keyword.",
 		Annotations: readOnlyTool("Validate a value against a schema"),
 	}, s.validateOutput))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "check_compatibility",
 		Description: "Check statically whether every value schema a (a producer's output) accepts, schema b (a consumer's " +
 			"input) accepts too. Returns the verdict (compatible, incompatible or unknown), the reason, and for " +
@@ -91,24 +90,24 @@ func (s *server) compileArg(req *sdk.CallToolRequest, name string) (*contract.Sc
 	return sch, nil
 }
 
-func (s *server) validateOutput(ctx context.Context, req *sdk.CallToolRequest, in ValidateInput) (string, any, error) {
+func (s *server) validateOutput(ctx context.Context, req *sdk.CallToolRequest, in ValidateInput) (message, any, error) {
 	var sch *contract.Schema
 	var err error
 	switch {
 	case in.Node != "" && in.Schema != nil:
-		return "", nil, fail(CodeInvalidArgument, nil, "give schema or node, not both")
+		return message{}, nil, fail(CodeInvalidArgument, nil, "give schema or node, not both")
 	case in.Node != "":
 		sch, err = s.nodeContract(ctx, in.Node)
 	default:
 		sch, err = s.compileArg(req, "schema")
 	}
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	var vs []contract.Violation
 	switch {
 	case in.JSON != "" && in.Value != nil:
-		return "", nil, fail(CodeInvalidArgument, nil, "give value or json, not both")
+		return message{}, nil, fail(CodeInvalidArgument, nil, "give value or json, not both")
 	case in.JSON != "":
 		v, err := contract.ParseJSON([]byte(in.JSON))
 		if err != nil {
@@ -119,18 +118,18 @@ func (s *server) validateOutput(ctx context.Context, req *sdk.CallToolRequest, i
 	default:
 		v, err := exactArg(req, "value")
 		if err != nil {
-			return "", nil, err
+			return message{}, nil, err
 		}
 		if v == nil && in.Value == nil {
-			return "", nil, fail(CodeInvalidArgument, nil, "value is missing: give the JSON value (or json, its text)")
+			return message{}, nil, fail(CodeInvalidArgument, nil, "value is missing: give the JSON value (or json, its text)")
 		}
 		vs = sch.Validate(v, s.opts.Lang)
 	}
 	res := violations(vs)
 	if res.Valid {
-		return "valid", res, nil
+		return msgf("valid"), res, nil
 	}
-	return fmt.Sprintf("invalid: %d %s", res.Count, plural(res.Count, "violation")), res, nil
+	return msgf("invalid: %v", howMany(res.Count, "violation")), res, nil
 }
 
 // CompatInput are check_compatibility's arguments.
@@ -153,22 +152,33 @@ func (c compatResult) minimal() any {
 	return c
 }
 
-func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest, _ CompatInput) (string, any, error) {
+func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest, _ CompatInput) (message, any, error) {
 	a, err := s.compileArg(req, "a")
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	b, err := s.compileArg(req, "b")
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	r := contract.Subset(a, b)
 	res := compatResult{Verdict: r.Verdict.String(), Reason: r.Reason, Path: r.Path, Rule: r.Rule, Witness: r.Witness}
-	msg := res.Verdict
+	// The reason is the contract package's, in English.
 	if r.Reason != "" {
-		msg += ": " + r.Reason
+		return msgf("%v: %s", verdictMessage(r.Verdict), r.Reason), res, nil
 	}
-	return msg, res, nil
+	return verdictMessage(r.Verdict), res, nil
+}
+
+// verdictMessage says a verdict as contract.Verdict.String names it, translatably.
+func verdictMessage(v contract.Verdict) message {
+	switch v {
+	case contract.Compatible:
+		return msgf("compatible")
+	case contract.Incompatible:
+		return msgf("incompatible")
+	}
+	return msgf("unknown")
 }
 
 // nodeContract is the effective output contract of the node named path#id.

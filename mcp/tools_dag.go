@@ -20,14 +20,14 @@ const maxListed = 500
 
 func (s *server) addDAGTools(srv *sdk.Server) error {
 	var errs []error
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "lint_dag",
 		Description: "Check a DAG file without running it: that it loads, and that every edge fits its consumer's contract " +
 			"(static compatibility), plus contract hygiene warnings. Returns counts, the first errors with their node, " +
 			"and suggestions. Run it before run_dag.",
 		Annotations: readOnlyTool("Lint a DAG"),
 	}, s.lintDAG))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "list_dags",
 		Description: "List the DAG files under the server's root, with each DAG's name and the JSON Schema of its params " +
 			"(what run_dag's params must satisfy).",
@@ -42,25 +42,25 @@ const inlineName = "(inline).yaml"
 
 // loadInput loads the DAG a client names: a file under the root, or YAML given inline. It
 // returns the DAG and how to name it in messages.
-func (s *server) loadInput(ctx context.Context, path, src string) (*dag.DAG, string, error) {
+func (s *server) loadInput(ctx context.Context, path, src string) (*dag.DAG, message, error) {
 	switch {
 	case path != "" && src != "":
-		return nil, "", fail(CodeInvalidArgument, nil, "give either path or yaml, not both")
+		return nil, message{}, fail(CodeInvalidArgument, nil, "give either path or yaml, not both")
 	case src != "":
 		real := filepath.Join(s.root.dir, inlineName)
 		d, err := dag.LoadBytes(ctx, real, []byte(src), dag.LoadOptions{Types: s.types, Root: s.root.dir})
 		if err := s.loadError(inlineName, err); err != nil {
-			return nil, "", err
+			return nil, message{}, err
 		}
 		if err := s.confineSubDAGs(ctx, d, map[string]bool{}); err != nil {
-			return nil, "", err
+			return nil, message{}, err
 		}
-		return d, "the inline DAG", nil
+		return d, msgf("the inline DAG"), nil
 	case path == "":
-		return nil, "", fail(CodeInvalidArgument, nil, "give path (a DAG file under the root; list_dags lists them) or yaml (a DAG written inline)")
+		return nil, message{}, fail(CodeInvalidArgument, nil, "give path (a DAG file under the root; list_dags lists them) or yaml (a DAG written inline)")
 	}
 	d, err := s.load(ctx, path)
-	return d, path, err
+	return d, verbatim(path), err
 }
 
 // load loads the DAG file at a client's path, confined to the root.
@@ -92,7 +92,7 @@ func (s *server) loadError(path string, err error) error {
 	var ds dag.Diagnostics
 	switch {
 	case errors.As(err, &ds):
-		return fail(CodeInvalidDAG, newDiagnostics(s.root, ds), "%s does not load: %d %s", path, len(ds), plural(len(ds), "error"))
+		return fail(CodeInvalidDAG, newDiagnostics(s.root, ds), "%s does not load: %v", path, howMany(len(ds), "error"))
 	case err != nil:
 		return fail(CodeInvalidDAG, nil, "%s does not load: %v", path, err)
 	}
@@ -237,17 +237,17 @@ func (l lintResult) minimal() any {
 	return m
 }
 
-func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInput) (string, any, error) {
+func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInput) (message, any, error) {
 	d, name, err := s.loadInput(ctx, in.Path, in.YAML)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	res := s.lint(ctx, d, nil)
-	msg := fmt.Sprintf("%s: %d %s, %d %s", name, res.Errors, plural(res.Errors, "error"), res.Warnings, plural(res.Warnings, "warning"))
+	errs, warnings := howMany(res.Errors, "error"), howMany(res.Warnings, "warning")
 	if res.Errors == 0 {
-		msg += "; it can run"
+		return msgf("%s: %v, %v; it can run", name, errs, warnings), res, nil
 	}
-	return msg, res, nil
+	return msgf("%s: %v, %v", name, errs, warnings), res, nil
 }
 
 func (s *server) lint(ctx context.Context, d *dag.DAG, params map[string]any) lintResult {
@@ -307,7 +307,7 @@ func (l dagList) minimal() any {
 	return m
 }
 
-func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInput) (string, any, error) {
+func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInput) (message, any, error) {
 	var files []string
 	err := filepath.WalkDir(s.root.dir, func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
@@ -330,12 +330,12 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 		return nil
 	})
 	if err != nil {
-		return "", nil, fail(CodeInternal, nil, "list DAG files under %s: %v", s.root.dir, err)
+		return message{}, nil, fail(CodeInternal, nil, "list DAG files under %s: %v", s.root.dir, err)
 	}
 	list := dagList{DAGs: []dagEntry{}}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return "", nil, fail(CodeInternal, nil, "list DAG files: %v", err)
+			return message{}, nil, fail(CodeInternal, nil, "list DAG files: %v", err)
 		}
 		rel := s.root.rel(f)
 		// A symbolic link may lead out of the root: nothing there is read, not even to list it.
@@ -346,7 +346,7 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 		if err != nil {
 			var te *toolError
 			if errors.As(err, &te) {
-				list.Broken = append(list.Broken, brokenEntry{Path: rel, Message: te.msg, Details: te.details})
+				list.Broken = append(list.Broken, brokenEntry{Path: rel, Message: te.msg.text(s.opts.Lang), Details: te.details})
 			}
 			continue
 		}
@@ -357,11 +357,11 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 		list.DAGs = append(list.DAGs, e)
 	}
 	list.Count = len(list.DAGs)
-	msg := fmt.Sprintf("%d DAG %s under the root", list.Count, plural(list.Count, "file"))
+	listed := howMany(list.Count, "DAG file")
 	if n := len(list.Broken); n > 0 {
-		msg += fmt.Sprintf("; %d do not load (lint_dag says why)", n)
+		return msgf("%v under the root; %d do not load (lint_dag says why)", listed, n), list, nil
 	}
-	return msg, list, nil
+	return msgf("%v under the root", listed), list, nil
 }
 
 // looksLikeDAG reports whether a YAML file is meant as a DAG (a mapping with nodes), so that
@@ -377,11 +377,4 @@ func looksLikeDAG(path string) bool {
 	}
 	_, ok := top["nodes"]
 	return ok
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
 }

@@ -16,7 +16,7 @@ import (
 )
 
 func (s *server) addExplainTools(srv *sdk.Server) error {
-	return addTool(srv, &sdk.Tool{
+	return addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "explain_node",
 		Description: "Say why a node of a recorded run (\"latest\" for the newest) failed or rejected its input: its " +
 			"reason, and for each contract violation the field, the message, the value at fault and where it came " +
@@ -82,25 +82,26 @@ type unknownNode struct {
 	Nodes []string `json:"nodes"`
 }
 
-func (s *server) explainNode(ctx context.Context, _ *sdk.CallToolRequest, in ExplainInput) (string, any, error) {
+func (s *server) explainNode(ctx context.Context, _ *sdk.CallToolRequest, in ExplainInput) (message, any, error) {
 	st, err := s.store()
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	if in.Node == "" {
-		return "", nil, fail(CodeInvalidArgument, nil, "node is empty: give the id of a node of the run (get_run shows the nodes that did not pass)")
+		return message{}, nil, fail(CodeInvalidArgument, nil, "node is empty: give the id of a node of the run (get_run shows the nodes that did not pass)")
 	}
 	r, as, err := findRun(ctx, st, "run", in.Run)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	x, err := runs.Explain(ctx, st, r, as, in.Node, runs.ExplainOptions{ShowPath: s.root.rel, ReadFile: s.readRunDAG})
 	var unknown *runs.UnknownNodeError
 	if errors.As(err, &unknown) {
-		return "", nil, fail(CodeNotFound, unknownNode{Run: unknown.Run, Nodes: unknown.Nodes}, "%s", unknown.Error())
+		return message{}, nil, fail(CodeNotFound, unknownNode{Run: unknown.Run, Nodes: unknown.Nodes},
+			"run %s has no node %q; its nodes: %s", unknown.Run, unknown.Node, strings.Join(unknown.Nodes, ", "))
 	}
 	if err != nil {
-		return "", nil, fail(CodeInternal, nil, "%v", err)
+		return message{}, nil, failVerbatim(CodeInternal, err)
 	}
 	return explainMessage(x), explanation{x}, nil
 }
@@ -130,35 +131,37 @@ func (s *server) readRunDAG(path string) ([]byte, error) {
 }
 
 // explainMessage says in one line what the node did and, when it failed, what to fix first.
-func explainMessage(x *runs.Explanation) string {
-	msg := fmt.Sprintf("node %s %s in run %s", x.Node, x.Status, x.Run)
+func explainMessage(x *runs.Explanation) message {
+	msg := msgf("node %s %s in run %s", x.Node, x.Status, x.Run)
 	if x.Attempts > 1 {
-		msg += fmt.Sprintf(" after %d attempts", x.Attempts)
+		msg = msgf("node %s %s in run %s after %d attempts", x.Node, x.Status, x.Run, x.Attempts)
 	}
 	if x.Reason != "" {
-		msg += ": " + oneLine(x.Reason)
+		msg = msgf("%v: %s", msg, oneLine(x.Reason))
 	}
 	switch dag.NodeStatus(x.Status) {
 	case dag.NodePassed, dag.NodeWarned:
-		return msg + "; nothing to explain"
+		return msgf("%v; nothing to explain", msg)
 	case dag.NodeSkipped:
 		if x.Upstream != "" {
-			msg += fmt.Sprintf("; explain_node %s says why", x.Upstream)
+			return msgf("%v; explain_node %s says why", msg, x.Upstream)
 		}
 		return msg
 	}
 	if len(x.Violations) == 0 {
 		return msg
 	}
-	v := x.Violations[0]
-	msg += fmt.Sprintf(": %s: %s", pointerOrRoot(v.Pointer), v.Message)
-	if v.Producer != "" {
-		msg += fmt.Sprintf(" (from node %s)", v.Producer)
+	v, more := x.Violations[0], len(x.Violations)-1
+	at := pointerOrRoot(v.Pointer)
+	switch {
+	case v.Producer != "" && more > 0:
+		return msgf("%v: %s: %s (from node %s) (and %v)", msg, at, v.Message, v.Producer, howMany(more, "more violation"))
+	case v.Producer != "":
+		return msgf("%v: %s: %s (from node %s)", msg, at, v.Message, v.Producer)
+	case more > 0:
+		return msgf("%v: %s: %s (and %v)", msg, at, v.Message, howMany(more, "more violation"))
 	}
-	if n := len(x.Violations) - 1; n > 0 {
-		msg += fmt.Sprintf(" (and %d more %s)", n, plural(n, "violation"))
-	}
-	return msg
+	return msgf("%v: %s: %s", msg, at, v.Message)
 }
 
 // oneLine joins a multi-line reason (an exec error with its stderr) into one line.

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -48,20 +46,20 @@ func (s *server) addN8NTools(srv *sdk.Server) error {
 	}
 	t := &n8nTools{c: s.opts.N8N, cat: &catalog.Loader{}}
 	var errs []error
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "list_workflows",
 		Description: "List the workflows of the connected n8n instance: id, name, active. Filters: active, tags (workflows " +
 			"having all of them), name. Pages of limit (default 20, at most 250); pass next_cursor back as cursor for the " +
 			"next page. raw: true adds every workflow's nodes, connections and settings.",
 		Annotations: n8nRead("List n8n workflows"),
 	}, t.listWorkflows))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "get_workflow",
 		Description: "Show one n8n workflow by id: name, active, tags and its nodes' names and types. raw: true returns the " +
 			"whole workflow (node parameters, connections, settings), e.g. to edit it and pass it to update_workflow.",
 		Annotations: n8nRead("Show an n8n workflow"),
 	}, t.getWorkflow))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "validate_workflow",
 		Description: "Check an n8n workflow before n8n sees it: structure, node types and versions, required parameters, " +
 			"connections, expressions, AI agent rules. Give the workflow JSON (name, nodes, connections) as workflow — " +
@@ -70,14 +68,14 @@ func (s *server) addN8NTools(srv *sdk.Server) error {
 			"Returns valid, counts, the first errors with their node, and suggestions; raw: true gives all with statistics.",
 		Annotations: n8nRead("Validate an n8n workflow"),
 	}, t.validateWorkflow))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "list_executions",
 		Description: "List n8n executions, newest first: id, workflow id, status, and counts by status. Filters: " +
 			"workflow_id, status (canceled, error, running, success, waiting). Pages of limit (default 20, at most 250); " +
 			"pass next_cursor back as cursor. get_execution with include_data tells why one failed.",
 		Annotations: n8nRead("List n8n executions"),
 	}, t.listExecutions))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "get_execution",
 		Description: "Show one n8n execution by id: status, mode, start and duration; with include_data also the node that " +
 			"ran last, the error (node and message) and how many items it returned. raw: true returns n8n's whole record, " +
@@ -87,14 +85,14 @@ func (s *server) addN8NTools(srv *sdk.Server) error {
 	if s.opts.ReadOnly {
 		return errors.Join(errs...)
 	}
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "create_workflow",
 		Description: "Create an n8n workflow from its JSON (name, nodes, connections, optional settings); it is created " +
 			"inactive. It is validated first with the runtime profile and refused, with the first errors, when n8n would " +
 			"reject it or it would break when it runs; force: true creates it anyway. Returns the new workflow's id.",
 		Annotations: &sdk.ToolAnnotations{Title: "Create an n8n workflow", DestructiveHint: ptr(false), OpenWorldHint: ptr(true)},
 	}, t.createWorkflow))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "update_workflow",
 		Description: "Replace an n8n workflow's name, nodes, connections and settings by the workflow given (get_workflow " +
 			"with raw: true gives the current one to edit); what is not given is lost. Validated first with the runtime " +
@@ -116,13 +114,13 @@ func n8nFail(err error) error {
 	var ue *url.Error
 	switch {
 	case errors.As(err, &ie):
-		return fail(CodeInvalidArgument, nil, "%v", err)
+		return failVerbatim(CodeInvalidArgument, err)
 	case errors.As(err, &ae):
 		switch {
 		case ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden:
 			return fail(CodeN8NUnauthorized, nil, "n8n refused the API key of this server (N8N_API_KEY): %v", err)
 		case ae.Status == http.StatusNotFound:
-			return fail(CodeNotFound, nil, "%v", err)
+			return failVerbatim(CodeNotFound, err)
 		case ae.Status >= 500:
 			return fail(CodeN8NError, nil, "n8n failed: %v", err)
 		}
@@ -130,7 +128,7 @@ func n8nFail(err error) error {
 	case errors.As(err, &ue), errors.Is(err, context.DeadlineExceeded):
 		return fail(CodeN8NUnreachable, nil, "n8n is unreachable: %v", err)
 	}
-	return fail(CodeN8NError, nil, "%v", err)
+	return failVerbatim(CodeN8NError, err)
 }
 
 // checkLimit reads a page size: 0 is the default.
@@ -145,7 +143,7 @@ func checkLimit(limit int) (int, error) {
 }
 
 // needID refuses an empty id before n8n is asked; what names the object and where to find ids.
-func needID(id, what string) error {
+func needID(id string, what message) error {
 	if strings.TrimSpace(id) == "" {
 		return fail(CodeInvalidArgument, nil, "id is empty: give the %s", what)
 	}
@@ -191,14 +189,14 @@ func (l workflowList) minimal() any {
 	return m
 }
 
-func (t *n8nTools) listWorkflows(ctx context.Context, _ *sdk.CallToolRequest, in ListWorkflowsInput) (string, any, error) {
+func (t *n8nTools) listWorkflows(ctx context.Context, _ *sdk.CallToolRequest, in ListWorkflowsInput) (message, any, error) {
 	limit, err := checkLimit(in.Limit)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	p, err := t.c.ListWorkflows(ctx, n8n.WorkflowFilter{Active: in.Active, Tags: in.Tags, Name: in.Name, Limit: limit, Cursor: in.Cursor})
 	if err != nil {
-		return "", nil, n8nFail(err)
+		return message{}, nil, n8nFail(err)
 	}
 	l := workflowList{Count: len(p.Data), Workflows: p.Data, NextCursor: p.NextCursor}
 	for _, w := range p.Data {
@@ -206,11 +204,11 @@ func (t *n8nTools) listWorkflows(ctx context.Context, _ *sdk.CallToolRequest, in
 			l.Active++
 		}
 	}
-	msg := fmt.Sprintf("%d %s, %d active", l.Count, plural(l.Count, "workflow"), l.Active)
+	workflows := howMany(l.Count, "workflow")
 	if l.NextCursor != "" {
-		msg += "; more with cursor: next_cursor"
+		return msgf("%v, %d active; more with cursor: next_cursor", workflows, l.Active), l, nil
 	}
-	return msg, l, nil
+	return msgf("%v, %d active", workflows, l.Active), l, nil
 }
 
 // GetWorkflowInput are get_workflow's arguments.
@@ -254,23 +252,24 @@ func newWorkflowMinimal(w *n8n.Workflow) workflowMinimal {
 
 func (w workflowData) minimal() any { return newWorkflowMinimal(w.Workflow) }
 
-func workflowSentence(verb string, w *n8n.Workflow) string {
-	state := "inactive"
+// workflowText describes a workflow: `"greet" (id 7): 3 nodes, active`.
+func workflowText(w *n8n.Workflow) message {
+	nodes := howMany(len(w.Nodes), "node")
 	if w.Active {
-		state = "active"
+		return msgf("%q (id %s): %v, active", w.Name, w.ID, nodes)
 	}
-	return strings.TrimSpace(fmt.Sprintf("%s workflow %q (id %s): %d %s, %s", verb, w.Name, w.ID, len(w.Nodes), plural(len(w.Nodes), "node"), state))
+	return msgf("%q (id %s): %v, inactive", w.Name, w.ID, nodes)
 }
 
-func (t *n8nTools) getWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in GetWorkflowInput) (string, any, error) {
-	if err := needID(in.ID, "workflow's id (list_workflows shows them)"); err != nil {
-		return "", nil, err
+func (t *n8nTools) getWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in GetWorkflowInput) (message, any, error) {
+	if err := needID(in.ID, msgf("workflow's id (list_workflows shows them)")); err != nil {
+		return message{}, nil, err
 	}
 	w, err := t.c.GetWorkflow(ctx, n8n.ID(in.ID))
 	if err != nil {
-		return "", nil, n8nFail(err)
+		return message{}, nil, n8nFail(err)
 	}
-	return workflowSentence("", w), workflowData{w}, nil
+	return msgf("workflow %v", workflowText(w)), workflowData{w}, nil
 }
 
 // ---- validation ----
@@ -325,28 +324,26 @@ func (v validation) minimal() any {
 	return m
 }
 
-// validationSentence: `workflow "x" is invalid (runtime): 2 errors, 1 warning; first: "Set": ...`.
-func validationSentence(name string, r *validate.Result) string {
+// validationSentence: `workflow "x" is invalid (runtime): 2 errors, 1 warning; first: node "Set": ...`.
+// A result is valid exactly when it has no errors.
+func validationSentence(name string, r *validate.Result) message {
+	shown := verbatim(name)
 	if name == "" {
-		name = "(unnamed)"
+		shown = msgf("(unnamed)")
 	}
-	verdict := "valid"
-	if !r.Valid {
-		verdict = "invalid"
+	errs, warnings := howMany(len(r.Errors), "error"), howMany(len(r.Warnings), "warning")
+	if r.Valid {
+		return msgf("workflow %q is valid (%s): %v, %v", shown, r.Profile, errs, warnings)
 	}
-	msg := fmt.Sprintf("workflow %q is %s (%s): %d %s, %d %s", name, verdict, r.Profile,
-		len(r.Errors), plural(len(r.Errors), "error"), len(r.Warnings), plural(len(r.Warnings), "warning"))
-	if len(r.Errors) > 0 {
-		msg += "; first: " + issueText(r.Errors[0])
-	}
-	return msg
+	return msgf("workflow %q is invalid (%s): %v, %v; first: %v", shown, r.Profile, errs, warnings, issueText(r.Errors[0]))
 }
 
-func issueText(is validate.Issue) string {
+// issueText is a validation finding; its message is the validator's, in English.
+func issueText(is validate.Issue) message {
 	if is.NodeName != "" {
-		return fmt.Sprintf("node %q: %s", is.NodeName, is.Message)
+		return msgf("node %q: %s", is.NodeName, is.Message)
 	}
-	return is.Message
+	return verbatim(is.Message)
 }
 
 func (t *n8nTools) catalog() (*catalog.Catalog, error) {
@@ -357,36 +354,36 @@ func (t *n8nTools) catalog() (*catalog.Catalog, error) {
 	return cat, nil
 }
 
-func (t *n8nTools) validateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in ValidateWorkflowInput) (string, any, error) {
+func (t *n8nTools) validateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in ValidateWorkflowInput) (message, any, error) {
 	profile, err := validate.ParseProfile(in.Profile)
 	if err != nil {
-		return "", nil, fail(CodeInvalidArgument, nil, "profile: %v", err)
+		return message{}, nil, fail(CodeInvalidArgument, nil, "profile: %v", err)
 	}
 	if (in.Workflow == nil) == (in.ID == "") {
-		return "", nil, fail(CodeInvalidArgument, nil, "give workflow (the workflow JSON) or id (of a workflow in n8n), not both nor neither")
+		return message{}, nil, fail(CodeInvalidArgument, nil, "give workflow (the workflow JSON) or id (of a workflow in n8n), not both nor neither")
 	}
 	cat, err := t.catalog()
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	opts := validate.Options{Profile: profile, Catalog: cat}
 	v := validation{ID: in.ID}
 	if in.ID != "" {
 		w, err := t.c.GetWorkflow(ctx, n8n.ID(in.ID))
 		if err != nil {
-			return "", nil, n8nFail(err)
+			return message{}, nil, n8nFail(err)
 		}
 		v.Workflow = w.Name
 		v.Result, err = validate.Validate(ctx, &validate.Workflow{Name: w.Name, Nodes: w.Nodes, Connections: w.Connections, Settings: w.Settings}, opts)
 		if err != nil {
-			return "", nil, fail(CodeInternal, nil, "validate workflow %s: %v", in.ID, err)
+			return message{}, nil, fail(CodeInternal, nil, "validate workflow %s: %v", in.ID, err)
 		}
 	} else {
 		// The value as given, so that what is not a workflow is reported as findings.
 		v.Workflow, _ = in.Workflow["name"].(string)
 		v.Result, err = validate.ValidateValue(ctx, in.Workflow, opts)
 		if err != nil {
-			return "", nil, fail(CodeInternal, nil, "validate workflow: %v", err)
+			return message{}, nil, fail(CodeInternal, nil, "validate workflow: %v", err)
 		}
 	}
 	return validationSentence(v.Workflow, v.Result), v, nil
@@ -463,61 +460,61 @@ func (t *n8nTools) gate(ctx context.Context, w *n8n.Workflow, force bool) (*vali
 	res, err := n8n.Gate(ctx, cat, w, force)
 	var ge *n8n.GateError
 	if errors.As(err, &ge) {
-		msg := fmt.Sprintf("workflow %q was not written: the runtime validation found %d %s (n8n would reject it or it would break when it runs); first: %s",
-			w.Name, len(res.Errors), plural(len(res.Errors), "error"), issueText(res.Errors[0]))
+		errs, first := howMany(len(res.Errors), "error"), issueText(res.Errors[0])
 		if fix := res.Errors[0].Fix; fix != "" {
-			msg += " (fix: " + fix + ")"
+			return nil, fail(CodeInvalidWorkflow, gateDetails{res}, "workflow %q was not written: the runtime validation found %v "+
+				"(n8n would reject it or it would break when it runs); first: %v (fix: %s); force: true writes it anyway", w.Name, errs, first, fix)
 		}
-		return nil, fail(CodeInvalidWorkflow, gateDetails{res}, "%s; force: true writes it anyway", msg)
+		return nil, fail(CodeInvalidWorkflow, gateDetails{res}, "workflow %q was not written: the runtime validation found %v "+
+			"(n8n would reject it or it would break when it runs); first: %v; force: true writes it anyway", w.Name, errs, first)
 	}
 	if err != nil {
-		return nil, fail(CodeInternal, nil, "%v", err)
+		return nil, failVerbatim(CodeInternal, err)
 	}
 	return res, nil
 }
 
-func forcedNote(res *validate.Result, force bool) string {
-	if force && !res.Valid {
-		return fmt.Sprintf("; forced past %d validation %s", len(res.Errors), plural(len(res.Errors), "error"))
-	}
-	return ""
-}
-
-func (t *n8nTools) createWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in CreateWorkflowInput) (string, any, error) {
+func (t *n8nTools) createWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in CreateWorkflowInput) (message, any, error) {
 	w, err := workflowArg(in.Workflow)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	res, err := t.gate(ctx, w, in.Force)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	created, err := t.c.CreateWorkflow(ctx, w)
 	if err != nil {
-		return "", nil, n8nFail(err)
+		return message{}, nil, n8nFail(err)
 	}
-	return workflowSentence("created", created) + forcedNote(res, in.Force),
-		written{Workflow: created, Validation: res, Forced: in.Force && !res.Valid}, nil
+	data := written{Workflow: created, Validation: res, Forced: in.Force && !res.Valid}
+	if data.Forced {
+		return msgf("created workflow %v; forced past %v", workflowText(created), howMany(len(res.Errors), "validation error")), data, nil
+	}
+	return msgf("created workflow %v", workflowText(created)), data, nil
 }
 
-func (t *n8nTools) updateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in UpdateWorkflowInput) (string, any, error) {
-	if err := needID(in.ID, "id of the workflow to replace (list_workflows shows them)"); err != nil {
-		return "", nil, err
+func (t *n8nTools) updateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in UpdateWorkflowInput) (message, any, error) {
+	if err := needID(in.ID, msgf("id of the workflow to replace (list_workflows shows them)")); err != nil {
+		return message{}, nil, err
 	}
 	w, err := workflowArg(in.Workflow)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	res, err := t.gate(ctx, w, in.Force)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	updated, err := t.c.UpdateWorkflow(ctx, n8n.ID(in.ID), w)
 	if err != nil {
-		return "", nil, n8nFail(err)
+		return message{}, nil, n8nFail(err)
 	}
-	return workflowSentence("updated", updated) + forcedNote(res, in.Force),
-		written{Workflow: updated, Validation: res, Forced: in.Force && !res.Valid}, nil
+	data := written{Workflow: updated, Validation: res, Forced: in.Force && !res.Valid}
+	if data.Forced {
+		return msgf("updated workflow %v; forced past %v", workflowText(updated), howMany(len(res.Errors), "validation error")), data, nil
+	}
+	return msgf("updated workflow %v", workflowText(updated)), data, nil
 }
 
 // ---- executions ----
@@ -565,35 +562,38 @@ func (l executionList) minimal() any {
 	return m
 }
 
-func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, in ListExecutionsInput) (string, any, error) {
+func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, in ListExecutionsInput) (message, any, error) {
 	limit, err := checkLimit(in.Limit)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	if in.Status != "" && !slices.Contains(executionStatuses, in.Status) {
-		return "", nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(executionStatuses, ", "))
+		return message{}, nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(executionStatuses, ", "))
 	}
 	p, err := t.c.ListExecutions(ctx, n8n.ExecutionFilter{WorkflowID: n8n.ID(in.WorkflowID), Status: in.Status, Limit: limit, Cursor: in.Cursor})
 	if err != nil {
-		return "", nil, n8nFail(err)
+		return message{}, nil, n8nFail(err)
 	}
 	l := executionList{WorkflowID: in.WorkflowID, Count: len(p.Data), Counts: map[string]int{}, Executions: p.Data, NextCursor: p.NextCursor}
 	for _, e := range p.Data {
 		l.Counts[e.Status]++
 	}
-	msg := fmt.Sprintf("%d %s", l.Count, plural(l.Count, "execution"))
-	if l.Count > 0 {
-		statuses := make([]string, 0, len(l.Counts))
-		for st, n := range l.Counts {
-			statuses = append(statuses, fmt.Sprintf("%d %s", n, st))
-		}
-		sort.Strings(statuses)
-		msg += ": " + strings.Join(statuses, ", ")
+	executions := howMany(l.Count, "execution")
+	statuses := make([]message, 0, len(l.Counts))
+	for st, n := range l.Counts {
+		statuses = append(statuses, msgf("%d %s", n, st))
 	}
-	if l.NextCursor != "" {
-		msg += "; more with cursor: next_cursor"
+	// In the order of the English text, in either language.
+	slices.SortFunc(statuses, func(a, b message) int { return strings.Compare(a.String(), b.String()) })
+	switch {
+	case l.Count > 0 && l.NextCursor != "":
+		return msgf("%v: %v; more with cursor: next_cursor", executions, statuses), l, nil
+	case l.Count > 0:
+		return msgf("%v: %v", executions, statuses), l, nil
+	case l.NextCursor != "":
+		return msgf("%v; more with cursor: next_cursor", executions), l, nil
 	}
-	return msg, l, nil
+	return msgf("%v", executions), l, nil
 }
 
 // GetExecutionInput are get_execution's arguments.
@@ -653,16 +653,16 @@ func errorNode(o *n8n.Outcome) string {
 	return o.LastNode
 }
 
-func (t *n8nTools) getExecution(ctx context.Context, _ *sdk.CallToolRequest, in GetExecutionInput) (string, any, error) {
-	if err := needID(in.ID, "execution's id (list_executions shows them)"); err != nil {
-		return "", nil, err
+func (t *n8nTools) getExecution(ctx context.Context, _ *sdk.CallToolRequest, in GetExecutionInput) (message, any, error) {
+	if err := needID(in.ID, msgf("execution's id (list_executions shows them)")); err != nil {
+		return message{}, nil, err
 	}
 	e, err := t.c.GetExecution(ctx, n8n.ID(in.ID), in.IncludeData)
 	if err != nil {
-		return "", nil, n8nFail(err)
+		return message{}, nil, n8nFail(err)
 	}
 	d := executionData{Execution: e}
-	msg := fmt.Sprintf("execution %s of workflow %s: %s", e.ID, e.WorkflowID, e.Status)
+	msg := msgf("execution %s of workflow %s: %s", e.ID, e.WorkflowID, e.Status)
 	if in.IncludeData && len(e.Data) > 0 && string(e.Data) != "null" {
 		// Data n8n sends in a shape Outcome does not know is still returned raw; only the
 		// minimal answer's summary of it is lost.
@@ -670,11 +670,11 @@ func (t *n8nTools) getExecution(ctx context.Context, _ *sdk.CallToolRequest, in 
 			d.outcome = &o
 			switch {
 			case o.Error != "" && errorNode(&o) != "":
-				msg += fmt.Sprintf(" in %s: %s", errorNode(&o), o.Error)
+				msg = msgf("execution %s of workflow %s: %s in %s: %s", e.ID, e.WorkflowID, e.Status, errorNode(&o), o.Error)
 			case o.Error != "":
-				msg += ": " + o.Error
+				msg = msgf("execution %s of workflow %s: %s: %s", e.ID, e.WorkflowID, e.Status, o.Error)
 			case o.Items != nil:
-				msg += fmt.Sprintf("; %s returned %d %s", o.LastNode, len(o.Items), plural(len(o.Items), "item"))
+				msg = msgf("execution %s of workflow %s: %s; %s returned %v", e.ID, e.WorkflowID, e.Status, o.LastNode, howMany(len(o.Items), "item"))
 			}
 		}
 	}

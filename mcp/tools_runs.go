@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,13 +27,13 @@ const latest = "latest"
 
 func (s *server) addRunTools(srv *sdk.Server) error {
 	var errs []error
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "get_run",
 		Description: "Show a recorded run by id (\"latest\" for the newest): its status, node counts by status and the " +
 			"first problems (node, status, message). raw: true adds every attempt, its output, violations, logs and timings.",
 		Annotations: readOnlyTool("Show a run"),
 	}, s.getRun))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "list_runs",
 		Description: "List recorded runs, newest first, optionally filtered by DAG name, status (running, success, warn, " +
 			"failed, canceled) and start time. Pass next_cursor back as cursor for the next page.",
@@ -41,7 +42,7 @@ func (s *server) addRunTools(srv *sdk.Server) error {
 	if s.opts.ReadOnly {
 		return errors.Join(errs...)
 	}
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "run_dag",
 		Description: "Run a DAG (a file under the root, or YAML given inline) with params, validating every node's output " +
 			"against its contract, and record the run. The DAG is linted first and not run when lint finds errors " +
@@ -51,7 +52,7 @@ func (s *server) addRunTools(srv *sdk.Server) error {
 			"cancelling the request cancels the run. Nodes may run commands and call HTTP services.",
 		Annotations: &sdk.ToolAnnotations{Title: "Run a DAG", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.runDAG))
-	errs = append(errs, addTool(srv, &sdk.Tool{
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "cancel_run",
 		Description: "Cancel a run that run_dag started on this server and that is still going: running nodes are told " +
 			"to stop, nodes not started are not run, and the run is recorded as canceled.",
@@ -119,7 +120,7 @@ func nodeMessage(errMsg, reason string, vs []contract.Violation) string {
 	case len(vs) > 0:
 		msg := vs[0].Message
 		if len(vs) > 1 {
-			msg += fmt.Sprintf(" (and %d more %s)", len(vs)-1, plural(len(vs)-1, "violation"))
+			msg += fmt.Sprintf(" (and %v)", howMany(len(vs)-1, "more violation"))
 		}
 		return msg
 	}
@@ -163,27 +164,27 @@ type runOutcome struct {
 	err error
 }
 
-func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInput) (string, any, error) {
+func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInput) (message, any, error) {
 	d, name, err := s.loadInput(ctx, in.Path, in.YAML)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	if !in.Wait && s.opts.Store == nil {
-		return "", nil, fail(CodeNoStore, nil, "run_dag returns at once only with a run store to follow the run in: pass wait: true, or start the server with --store")
+		return message{}, nil, fail(CodeNoStore, nil, "run_dag returns at once only with a run store to follow the run in: pass wait: true, or start the server with --store")
 	}
 	params, err := exactObject(req, "params")
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	if d.Params != nil {
 		if vs := d.Params.Validate(params, s.opts.Lang); len(vs) > 0 {
-			return "", nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema: %s", name, (&dag.ParamsError{Violations: vs}).Error())
+			return message{}, nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema: %s", name, paramsBroken(vs))
 		}
 	}
 	if !in.NoLint {
 		if l := s.lint(ctx, d, params); l.Errors > 0 {
-			return "", nil, fail(CodeLintFailed, l, "%s was not run: lint found %d %s (lint_dag shows them; no_lint: true runs it anyway)",
-				name, l.Errors, plural(l.Errors, "error"))
+			return message{}, nil, fail(CodeLintFailed, l, "%s was not run: lint found %v (lint_dag shows them; no_lint: true runs it anyway)",
+				name, howMany(l.Errors, "error"))
 		}
 	}
 	opts := dag.RunOptions{RunID: dag.NewRunID(time.Now()), Params: params, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
@@ -200,7 +201,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	base := traceContext(ctx, req)
 	var prog *progress
 	if in.Wait {
-		prog = newProgress(ctx, req, len(d.Nodes))
+		prog = newProgress(ctx, req, len(d.Nodes), s.opts.Lang)
 		if prog != nil {
 			opts.Observer = prog
 		}
@@ -213,12 +214,12 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 		done <- runOutcome{res, err}
 	})
 	if !started {
-		return "", nil, fail(CodeUnavailable, nil, "%s was not run: the server is shutting down", name)
+		return message{}, nil, fail(CodeUnavailable, nil, "%s was not run: the server is shutting down", name)
 	}
 	if !in.Wait {
 		select {
 		case <-rec.ch:
-			return fmt.Sprintf("run %s of %s started: get_run shows how it goes, cancel_run stops it", opts.RunID, d.Name),
+			return msgf("run %s of %s started: get_run shows how it goes, cancel_run stops it", opts.RunID, d.Name),
 				runStarted{ID: opts.RunID, DAG: d.Name, Nodes: len(d.Nodes)}, nil
 		case out := <-done:
 			return s.runAnswer(name, out)
@@ -245,20 +246,29 @@ func traceContext(ctx context.Context, req *sdk.CallToolRequest) context.Context
 }
 
 // runAnswer is run_dag's answer about a run that has returned.
-func (s *server) runAnswer(name string, out runOutcome) (string, any, error) {
+func (s *server) runAnswer(name message, out runOutcome) (message, any, error) {
 	var pe *dag.ParamsError
 	switch {
 	case errors.As(out.err, &pe):
-		return "", nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema: %s", name, pe.Error())
+		return message{}, nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema: %s", name, paramsBroken(pe.Violations))
 	case out.err != nil:
-		return "", nil, fail(CodeInternal, nil, "run %s: %v", name, out.err)
+		return message{}, nil, fail(CodeInternal, nil, "run %s: %v", name, out.err)
 	}
 	res := out.res
-	msg := fmt.Sprintf("run %s of %s: %s", res.ID, res.DAG, res.Status)
 	if res.Error != "" {
-		msg += ": " + res.Error
+		return msgf("run %s of %s: %s: %s", res.ID, res.DAG, res.Status, res.Error), runResult{res}, nil
 	}
-	return msg, runResult{res}, nil
+	return msgf("run %s of %s: %s", res.ID, res.DAG, res.Status), runResult{res}, nil
+}
+
+// paramsBroken is the text of a dag.ParamsError: a heading and a line per violation. The
+// Japanese leaves the heading out, since the sentence around it says the same.
+func paramsBroken(vs []contract.Violation) message {
+	var lines strings.Builder
+	for _, v := range vs {
+		fmt.Fprintf(&lines, "\n  %s: %s", pointerOrRoot(v.Pointer), v.Message)
+	}
+	return msgf("params break the DAG's params schema%s", lines.String())
 }
 
 // CancelInput are cancel_run's arguments.
@@ -267,30 +277,30 @@ type CancelInput struct {
 	Common
 }
 
-func (s *server) cancelRun(ctx context.Context, _ *sdk.CallToolRequest, in CancelInput) (string, any, error) {
+func (s *server) cancelRun(ctx context.Context, _ *sdk.CallToolRequest, in CancelInput) (message, any, error) {
 	if in.ID == "" {
-		return "", nil, fail(CodeInvalidArgument, nil, "id is empty: give the id run_dag returned (list_runs shows running runs with status: running)")
+		return message{}, nil, fail(CodeInvalidArgument, nil, "id is empty: give the id run_dag returned (list_runs shows running runs with status: running)")
 	}
 	if s.runs.cancel(in.ID) {
-		return fmt.Sprintf("run %s is being canceled: get_run shows it canceled once its running nodes have stopped", in.ID),
+		return msgf("run %s is being canceled: get_run shows it canceled once its running nodes have stopped", in.ID),
 			struct {
 				ID string `json:"id"`
 			}{in.ID}, nil
 	}
 	st, err := s.store()
 	if err != nil {
-		return "", nil, fail(CodeNotRunning, nil, "run %s is not running on this server", in.ID)
+		return message{}, nil, fail(CodeNotRunning, nil, "run %s is not running on this server", in.ID)
 	}
 	r, _, err := st.GetRun(ctx, in.ID)
 	switch {
 	case errors.Is(err, runs.ErrNotFound):
-		return "", nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", in.ID)
+		return message{}, nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", in.ID)
 	case err != nil:
-		return "", nil, fail(CodeInternal, nil, "read run %s: %v", in.ID, err)
+		return message{}, nil, fail(CodeInternal, nil, "read run %s: %v", in.ID, err)
 	case r.Status == "running":
-		return "", nil, fail(CodeNotRunning, nil, "run %s is recorded as running but not by this server (another process runs it, or ran it and died): stop it there", in.ID)
+		return message{}, nil, fail(CodeNotRunning, nil, "run %s is recorded as running but not by this server (another process runs it, or ran it and died): stop it there", in.ID)
 	}
-	return "", nil, fail(CodeNotRunning, nil, "run %s has already finished: %s", in.ID, r.Status)
+	return message{}, nil, fail(CodeNotRunning, nil, "run %s has already finished: %s", in.ID, r.Status)
 }
 
 // exactObject reads an object argument again from the request, keeping numbers exact (the
@@ -436,14 +446,14 @@ func (s *server) store() (*runs.Store, error) {
 	return s.opts.Store, nil
 }
 
-func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunInput) (string, any, error) {
+func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunInput) (message, any, error) {
 	st, err := s.store()
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	r, as, err := findRun(ctx, st, "id", in.ID)
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	id := r.ID
 	data := storedRun{Run: newRunView(r), Attempts: make([]storedAttempt, len(as))}
@@ -452,7 +462,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 		if a.OutputHash != "" && a.Final {
 			out, err := st.Output(ctx, a.OutputHash)
 			if err != nil {
-				return "", nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
+				return message{}, nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
 			}
 			if json.Valid(out) {
 				data.Attempts[i].Output = out
@@ -461,7 +471,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 			}
 		}
 	}
-	return fmt.Sprintf("run %s of %s: %s", r.ID, r.DAG, r.Status), data, nil
+	return msgf("run %s of %s: %s", r.ID, r.DAG, r.Status), data, nil
 }
 
 // findRun reads a run by the id a client gave as argument arg: a run id, or "latest".
@@ -526,10 +536,10 @@ func (l runList) minimal() any {
 // defaultListRuns is list_runs' page size when none is given: small, for a model's context.
 const defaultListRuns = 20
 
-func (s *server) listRuns(ctx context.Context, _ *sdk.CallToolRequest, in ListRunsInput) (string, any, error) {
+func (s *server) listRuns(ctx context.Context, _ *sdk.CallToolRequest, in ListRunsInput) (message, any, error) {
 	st, err := s.store()
 	if err != nil {
-		return "", nil, err
+		return message{}, nil, err
 	}
 	f := runs.Filter{DAG: in.DAG, Status: in.Status, Limit: in.Limit, Cursor: in.Cursor}
 	if f.Limit <= 0 {
@@ -538,21 +548,21 @@ func (s *server) listRuns(ctx context.Context, _ *sdk.CallToolRequest, in ListRu
 	if in.Since != "" {
 		t, err := time.Parse(time.RFC3339, in.Since)
 		if err != nil {
-			return "", nil, fail(CodeInvalidArgument, nil, "since %q: want an RFC 3339 time such as 2026-01-02T15:04:05Z", in.Since)
+			return message{}, nil, fail(CodeInvalidArgument, nil, "since %q: want an RFC 3339 time such as 2026-01-02T15:04:05Z", in.Since)
 		}
 		f.Since = t
 	}
 	list, next, err := st.ListRuns(ctx, f)
 	if err != nil {
-		return "", nil, fail(CodeInvalidArgument, nil, "list runs: %v", err)
+		return message{}, nil, fail(CodeInvalidArgument, nil, "list runs: %v", err)
 	}
 	views := make([]runView, len(list))
 	for i := range list {
 		views[i] = newRunView(&list[i])
 	}
-	msg := fmt.Sprintf("%d %s", len(list), plural(len(list), "run"))
+	data := runList{Count: len(list), Runs: views, NextCursor: next}
 	if next != "" {
-		msg += "; more with cursor: next_cursor"
+		return msgf("%v; more with cursor: next_cursor", howMany(len(list), "run")), data, nil
 	}
-	return msg, runList{Count: len(list), Runs: views, NextCursor: next}, nil
+	return msgf("%v", howMany(len(list), "run")), data, nil
 }

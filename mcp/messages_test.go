@@ -1,0 +1,256 @@
+package mcp
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/runs"
+)
+
+// formatArgs are the functions whose argument at the index is a literal the catalog
+// translates: a message format, or a noun howMany counts.
+var formatArgs = map[string]int{"msgf": 0, "fail": 2, "howMany": 1}
+
+// verbRE matches a fmt verb with its flags, argument index, width and precision.
+var verbRE = regexp.MustCompile(`%[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\*)?)?[a-zA-Z%]`)
+
+func verbs(format string) []string {
+	var out []string
+	for _, v := range verbRE.FindAllString(format, -1) {
+		if v != "%%" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// literal is the value of a string literal, or of literals joined with +.
+func literal(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(e.Value)
+		return s, err == nil
+	case *ast.ParenExpr:
+		return literal(e.X)
+	case *ast.BinaryExpr:
+		x, okx := literal(e.X)
+		y, oky := literal(e.Y)
+		return x + y, e.Op == token.ADD && okx && oky
+	}
+	return "", false
+}
+
+// TestMessageCatalog checks that every message the package writes has its Japanese: each
+// format given to msgf and fail, and each noun given to howMany, is a literal with a catalog
+// entry taking the same verbs in the same order; and that the catalog has no other entries.
+func TestMessageCatalog(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	used := map[string]map[string]string{"msgf": {}, "howMany": {}} // literal → where
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			fn, ok := call.Fun.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			i, ok := formatArgs[fn.Name]
+			if !ok || i >= len(call.Args) {
+				return true
+			}
+			at := fset.Position(call.Pos()).String()
+			s, ok := literal(call.Args[i])
+			if !ok {
+				t.Errorf("%s: %s's argument %d is not a string literal: the catalog cannot be checked", at, fn.Name, i+1)
+				return true
+			}
+			kind := "msgf"
+			if fn.Name == "howMany" {
+				kind = "howMany"
+			}
+			used[kind][s] = at
+			return true
+		})
+	}
+	if len(used["msgf"]) < 50 || len(used["howMany"]) < 5 {
+		t.Fatalf("found %d formats and %d nouns: the parsing misses calls", len(used["msgf"]), len(used["howMany"]))
+	}
+	letters := regexp.MustCompile(`[a-zA-Z]`)
+	for format, at := range used["msgf"] {
+		ja, ok := japanese[format]
+		switch {
+		case !ok:
+			t.Errorf("%s: %q has no Japanese", at, format)
+		case !reflect.DeepEqual(verbs(format), verbs(ja)):
+			t.Errorf("%s: %q takes %v, its Japanese %q takes %v", at, format, verbs(format), ja, verbs(ja))
+		case ja == format && letters.MatchString(verbRE.ReplaceAllString(format, "")):
+			t.Errorf("%s: %q is not translated", at, format)
+		}
+	}
+	for noun, at := range used["howMany"] {
+		ja, ok := japaneseCounts[noun]
+		if !ok {
+			t.Errorf("%s: the noun %q has no Japanese", at, noun)
+		} else if v := verbs(ja); !reflect.DeepEqual(v, []string{"%d"}) {
+			t.Errorf("%s: the Japanese %q of %q takes %v, want %%d", at, ja, noun, v)
+		}
+	}
+	for format := range japanese {
+		if _, ok := used["msgf"][format]; !ok {
+			t.Errorf("japanese has %q, which no message uses", format)
+		}
+	}
+	for noun := range japaneseCounts {
+		if _, ok := used["howMany"][noun]; !ok {
+			t.Errorf("japaneseCounts has %q, which nothing counts", noun)
+		}
+	}
+}
+
+func TestMessageText(t *testing.T) {
+	tests := []struct {
+		name   string
+		msg    message
+		en, ja string
+	}{
+		{"counts", msgf("%s: %v, %v", "a.yaml", howMany(1, "error"), howMany(2, "warning")),
+			"a.yaml: 1 error, 2 warnings", "a.yaml：エラー 1 件、警告 2 件"},
+		{"nested and lists", msgf("%v: %v", howMany(3, "execution"), []message{msgf("%d %s", 1, "error"), msgf("%d %s", 2, "success")}),
+			"3 executions: 1 error, 2 success", "実行 3 件：1 件が error、2 件が success"},
+		{"a message quoted", msgf("workflow %q is valid (%s): %v, %v", msgf("(unnamed)"), "runtime", howMany(0, "error"), howMany(0, "warning")),
+			`workflow "(unnamed)" is valid (runtime): 0 errors, 0 warnings`, `ワークフロー "（名前なし）" は有効です（runtime）：エラー 0 件、警告 0 件`},
+		{"verbatim", verbatim("n8n: HTTP 404 (50%)"), "n8n: HTTP 404 (50%)", "n8n: HTTP 404 (50%)"},
+		{"params heading", msgf("%s: the params break the DAG's params schema: %s", verbatim("g.yaml"), paramsBroken(nil)),
+			"g.yaml: the params break the DAG's params schema: params break the DAG's params schema",
+			"g.yaml：params が DAG の params スキーマに違反しています："},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.msg.text("en"); got != tc.en {
+				t.Errorf("en %q, want %q", got, tc.en)
+			}
+			if got := tc.msg.text(""); got != tc.en {
+				t.Errorf("no language: %q, want the English %q", got, tc.en)
+			}
+			if got := tc.msg.text("ja"); got != tc.ja {
+				t.Errorf("ja %q, want %q", got, tc.ja)
+			}
+		})
+	}
+}
+
+// serveLang starts a server with a run store on root and n8n tools (of an n8n that is not
+// there) answering in lang (serve answers in English), and returns a client session.
+func serveLang(t *testing.T, root, lang string) *sdk.ClientSession {
+	t.Helper()
+	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	srv, err := NewServer(Options{Root: root, Types: testTypes(), Store: st, N8N: offlineClient(t), Lang: lang})
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	ct, stt := sdk.NewInMemoryTransports()
+	ss, err := srv.Connect(t.Context(), stt, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestMessagesFollowLang calls tools of servers in English and in Japanese: the envelope's
+// message, on success and on failure, is in the server's language.
+func TestMessagesFollowLang(t *testing.T) {
+	root := testRoot(t)
+	tests := []struct {
+		name   string
+		tool   string
+		args   map[string]any
+		code   string
+		en, ja []string // parts of the message
+	}{
+		{"lint ok", "lint_dag", map[string]any{"path": "greet.yaml"}, "",
+			[]string{"greet.yaml: 0 errors, 0 warnings; it can run"}, []string{"greet.yaml：エラー 0 件、警告 0 件。実行できます"}},
+		{"lint does not load", "lint_dag", map[string]any{"path": "broken.yaml"}, CodeInvalidDAG,
+			[]string{"broken.yaml does not load: 1 error"}, []string{"broken.yaml を読み込めません：エラー 1 件"}},
+		{"inline DAG", "lint_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: a}}\n"}, "",
+			[]string{"the inline DAG: 0 errors"}, []string{"インライン DAG：エラー 0 件"}},
+		{"path outside the root", "lint_dag", map[string]any{"path": "../outside/secret.yaml"}, CodeOutsideRoot,
+			[]string{`path "../outside/secret.yaml" is outside the root`, "name a file under it"},
+			[]string{`path "../outside/secret.yaml" はルート`, "の外にあります：ルート下のファイルを指定してください"}},
+		{"run and wait", "run_dag", map[string]any{"path": "greet.yaml", "params": map[string]any{"who": "ada"}, "wait": true}, "",
+			[]string{"run ", " of greet: success"}, []string{"実行 ", "（greet）：success"}},
+		{"bad params", "run_dag", map[string]any{"path": "greet.yaml", "params": map[string]any{"who": 3}}, CodeInvalidParams,
+			[]string{"greet.yaml: the params break the DAG's params schema: params break the DAG's params schema\n  /who: "},
+			[]string{"greet.yaml：params が DAG の params スキーマに違反しています：\n  /who: フィールド 'who' は文字列が必要です"}},
+		{"get_run unknown", "get_run", map[string]any{"id": "nope"}, CodeRunNotFound,
+			[]string{`no run "nope" in the run store (list_runs shows the runs)`}, []string{`run store に実行 "nope" はありません（list_runs で実行を一覧できます）`}},
+		{"validate invalid", "validate_output", map[string]any{"value": 1, "schema": map[string]any{"type": "string"}}, "",
+			[]string{"invalid: 1 violation"}, []string{"無効です：違反 1 件"}},
+		{"n8n workflow invalid", "validate_workflow", map[string]any{"workflow": badWorkflow("bad"), "profile": "minimal"}, "",
+			[]string{`workflow "bad" is invalid (minimal): 1 error, 0 warnings; first: node "Mystery": `},
+			[]string{`ワークフロー "bad" は無効です（minimal）：エラー 1 件、警告 0 件。最初のエラー：ノード "Mystery"：`}},
+		{"n8n workflow refused", "create_workflow", map[string]any{"workflow": badWorkflow("bad")}, CodeInvalidWorkflow,
+			[]string{`workflow "bad" was not written: the runtime validation found 1 error`, "; force: true writes it anyway"},
+			[]string{`ワークフロー "bad" は書き込まれませんでした：runtime の検証でエラー 1 件が見つかりました`, "。force: true で書き込みを強行できます"}},
+		{"n8n unreachable", "list_workflows", map[string]any{}, CodeN8NUnreachable,
+			[]string{"n8n is unreachable: list workflows: "}, []string{"n8n に接続できません：list workflows: "}},
+		{"compatibility", "check_compatibility", map[string]any{"a": map[string]any{"type": "string"}, "b": map[string]any{"type": "string"}}, "",
+			[]string{"compatible"}, []string{"互換性があります"}},
+	}
+	for _, lang := range []string{"en", "ja"} {
+		cs := serveLang(t, root, lang)
+		for _, tc := range tests {
+			t.Run(lang+"/"+tc.name, func(t *testing.T) {
+				r := call(t, cs, tc.tool, tc.args)
+				if errCode(r) != tc.code {
+					t.Fatalf("code %q, want %q: %v", errCode(r), tc.code, r.env)
+				}
+				want := tc.en
+				if lang == "ja" {
+					want = tc.ja
+				}
+				msg := r.env["message"].(string)
+				for _, w := range want {
+					if !strings.Contains(msg, w) {
+						t.Errorf("message %q, want it to contain %q", msg, w)
+					}
+				}
+			})
+		}
+	}
+}
