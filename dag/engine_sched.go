@@ -241,6 +241,7 @@ func (r *runner) run(ctx context.Context) {
 			r.ready = append(r.ready, int32(i))
 		}
 	}
+	inline := make([]attempt, 1)
 	// dispatch starts attempts and prepares ready nodes while workers are free.
 	dispatch := func() {
 		// The running count is the semaphore: a job is sent only while a worker is free.
@@ -255,6 +256,14 @@ func (r *runner) run(ctx context.Context) {
 					r.runnable = r.runnable[:len(r.runnable)-1]
 				} else {
 					r.runnable = r.runnable[1:]
+				}
+				if r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 && r.isPure(u) {
+					// Nothing else could run meanwhile (a chain): running it here saves the
+					// two hand-offs between goroutines that would cost more than its work.
+					inline[0] = work(ctx, r.job(ctx, u), r.opts.Lang)
+					r.finish(ctx, inline)
+					r.stopped = ctx.Err() != nil
+					continue
 				}
 				r.running++
 				jobs <- r.job(ctx, u)
@@ -515,6 +524,13 @@ func (r *runner) job(ctx context.Context, u *unit) job {
 	actx, traceEnv := r.startAttempt(ctx, u)
 	u.call.Env = append(u.call.Env, traceEnv...)
 	return job{ctx: actx, u: u, node: node, call: u.call, timeout: node.Timeout}
+}
+
+// isPure reports whether u's node is of a pure type (nodes.Pure): quick, and safe to run
+// on the scheduler's goroutine.
+func (r *runner) isPure(u *unit) bool {
+	_, pure := r.d.Nodes[u.nr.idx].Type.(nodes.Pure)
+	return pure
 }
 
 // work runs one attempt on a worker goroutine: the node's Run under its timeout, then the

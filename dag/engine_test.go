@@ -765,3 +765,41 @@ func TestNewRunID(t *testing.T) {
 		t.Errorf("two ids at the same time are equal: %q", c)
 	}
 }
+
+// cancelAt cancels the run once node id has finished.
+type cancelAt struct {
+	id     string
+	cancel context.CancelFunc
+}
+
+func (c cancelAt) Event(e Event) {
+	if e.Kind == NodeFinished && e.Node.ID == c.id {
+		c.cancel()
+	}
+}
+
+// A chain of pure nodes runs on the scheduler's goroutine, one node after the other without a
+// worker: a cancel must still stop it at the next node.
+func TestRunCancelPureChain(t *testing.T) {
+	noLeaks(t)
+	d := load(t, nil, chainDAG(2000))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Run(ctx, d, RunOptions{Observer: cancelAt{id: "n100", cancel: cancel}})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if res.Status != RunCanceled {
+		t.Fatalf("status %s, want canceled", res.Status)
+	}
+	passed := 0
+	for _, n := range res.Nodes {
+		if n.Status == NodePassed {
+			passed++
+		}
+	}
+	// n0…n100 passed; at most the node started before the cancel was seen may follow.
+	if passed < 101 || passed > 102 || res.Nodes[len(res.Nodes)-1].Status != NodeCanceled {
+		t.Errorf("%d nodes passed, last %s; want 101 or 102 passed and the rest canceled", passed, res.Nodes[len(res.Nodes)-1].Status)
+	}
+}
