@@ -233,15 +233,15 @@ func callOK(ctx context.Context, cs *sdk.ClientSession, name string, args map[st
 	return res, nil
 }
 
-// directGetRun is the run store's part of get_run: the run, its attempts and the outputs of
-// the final ones.
+// directGetRun is the run store's part of a minimal get_run: the run, its attempts and the
+// outputs of the final ones that did not pass.
 func directGetRun(ctx context.Context, st *runs.Store, id string) error {
 	_, as, err := st.GetRun(ctx, id)
 	if err != nil {
 		return err
 	}
 	for _, a := range as {
-		if a.OutputHash != "" && a.Final {
+		if a.OutputHash != "" && a.Final && a.Status != "passed" {
 			if _, err := st.Output(ctx, a.OutputHash); err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ func (s *server) readRun(ctx context.Context, req *sdk.ReadResourceRequest) (*sd
 	if id == "" || strings.Contains(id, "/") {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
-	_, data, err := s.getRun(ctx, nil, GetRunInput{ID: id})
+	_, data, err := s.getRun(ctx, nil, GetRunInput{ID: id, Common: Common{Raw: true}})
 	var te *toolError
 	switch {
 	case errors.As(err, &te) && te.code == CodeRunNotFound:

@@ -38,6 +38,7 @@ const (
 	CodeRunNotFound     = "run_not_found"
 	CodeNoStore         = "no_store"
 	CodeNotRunning      = "not_running"
+	CodeNotResumable    = "not_resumable"
 	CodeUnavailable     = "unavailable"
 	CodeInternal        = "internal"
 	// n8n tools: n8n refused the API key (401, 403), could not be reached, refused the request

@@ -344,3 +344,94 @@ func TestRunResource(t *testing.T) {
 		}
 	}
 }
+
+// fixable is a DAG whose node b breaks its contract until the file is fixed.
+const fixable = `version: 1
+name: fixable
+nodes:
+  a:
+    type: const
+    with: {value: {status: pass, summary: a}}
+  b:
+    type: const
+    needs: [a]
+    with: {value: {status: pass, summary: b, data: {other: 1}}}
+    contract:
+      output:
+        type: object
+        properties:
+          data: {type: object, required: [label]}
+`
+
+func TestResumeRun(t *testing.T) {
+	root := testRoot(t)
+	file := filepath.Join(root, "fixable.yaml")
+	if err := os.WriteFile(file, []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _, st := storeServer(t, root)
+	first := call(t, cs, "run_dag", map[string]any{"path": "fixable.yaml", "wait": true})
+	id, _ := first.data()["id"].(string)
+	if first.data()["status"] != "failed" {
+		t.Fatalf("first run: %v", first.env)
+	}
+	if err := os.WriteFile(file, []byte(strings.Replace(fixable, "other: 1", "label: bug", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := call(t, cs, "resume_run", map[string]any{"id": "latest", "wait": true})
+	if errCode(r) != "" || r.data()["id"] != id || r.data()["status"] != "success" {
+		t.Fatalf("resume: %v", r.env)
+	}
+	run, as, err := st.GetRun(t.Context(), id)
+	if err != nil || run.Resumes != 1 {
+		t.Fatalf("stored run %+v (%v), want one resume", run, err)
+	}
+	reused := map[string]bool{}
+	for _, a := range as {
+		if a.Session == 1 {
+			reused[a.Node] = a.Reused
+		}
+	}
+	if !reused["a"] || reused["b"] {
+		t.Errorf("resume reused %v, want a reused and b run", reused)
+	}
+
+	// A run still going cannot be resumed; one from inline YAML has no file to resume from.
+	other := call(t, cs, "run_dag", map[string]any{"yaml": slowDAG})
+	slowID := other.data()["id"].(string)
+	tests := []struct {
+		name, id, code, msg string
+	}{
+		{"finished with success", id, CodeNotResumable, "finished with success: there is nothing to resume"},
+		{"still running", slowID, CodeNotResumable, "is still running"},
+		{"unknown", "nope", CodeRunNotFound, `no run "nope"`},
+		{"empty", "", CodeInvalidArgument, "id is empty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := call(t, cs, "resume_run", map[string]any{"id": tc.id})
+			if errCode(r) != tc.code || !strings.Contains(r.env["message"].(string), tc.msg) {
+				t.Errorf("got %v, want %s with %q", r.env, tc.code, tc.msg)
+			}
+		})
+	}
+	call(t, cs, "cancel_run", map[string]any{"id": slowID})
+	waitStatus(t, st, slowID, "canceled")
+	if r := call(t, cs, "resume_run", map[string]any{"id": slowID}); errCode(r) != CodeNotResumable || !strings.Contains(r.env["message"].(string), "an inline DAG") {
+		t.Errorf("resume of an inline run: %v", r.env)
+	}
+}
+
+func TestResumeRunAtOnce(t *testing.T) {
+	root := testRoot(t)
+	if err := os.WriteFile(filepath.Join(root, "fixable.yaml"), []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _, st := storeServer(t, root)
+	id := call(t, cs, "run_dag", map[string]any{"path": "fixable.yaml", "wait": true}).data()["id"].(string)
+	r := call(t, cs, "resume_run", map[string]any{"id": id})
+	if errCode(r) != "" || r.data()["id"] != id || !strings.Contains(r.env["message"].(string), "resumed: get_run shows how it goes") {
+		t.Fatalf("resume: %v", r.env)
+	}
+	waitStatus(t, st, id, "failed") // the file is unchanged: b breaks its contract again
+}

@@ -65,6 +65,14 @@ func (r *runner) cancel(id string) bool {
 	return ok
 }
 
+// running reports whether this server is running the run id.
+func (r *runner) running(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.active[id]
+	return ok
+}
+
 // close cancels every run still going and waits for them to return.
 func (r *runner) close() {
 	r.mu.Lock()

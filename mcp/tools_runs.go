@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -58,6 +59,14 @@ func (s *server) addRunTools(srv *sdk.Server) error {
 			"to stop, nodes not started are not run, and the run is recorded as canceled.",
 		Annotations: &sdk.ToolAnnotations{Title: "Cancel a run", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, s.cancelRun))
+	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
+		Name: "resume_run",
+		Description: "Run a run that failed or was canceled again, under the same id, from its DAG file as it is now: " +
+			"nodes that passed are reused when their definition and input are unchanged, the others run. Fix the " +
+			"DAG file (explain_node says what broke), then resume. Returns at once like run_dag, or with wait: true " +
+			"when the run has finished.",
+		Annotations: &sdk.ToolAnnotations{Title: "Resume a run", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
+	}, s.resumeRun))
 	return errors.Join(errs...)
 }
 
@@ -191,6 +200,16 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	rec := &began{ch: make(chan struct{})}
 	if s.opts.Store != nil {
 		rec.Recorder = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
+	}
+	started := msgf("run %s of %s started: get_run shows how it goes, cancel_run stops it", opts.RunID, d.Name)
+	return s.start(ctx, req, d, name, opts, rec, in.Wait, started)
+}
+
+// start runs d with opts, recorded by rec when it has a recorder, and answers: at once with
+// the run's id (and started as the message) once the run is in the store, or, with wait,
+// when the run has finished.
+func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG, name message, opts dag.RunOptions, rec *began, wait bool, started message) (message, any, error) {
+	if rec.Recorder != nil {
 		opts.Recorder = rec
 	}
 	if s.opts.Instrument != nil {
@@ -200,7 +219,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	// Either is traced under the client's span when the request carries one.
 	base := traceContext(ctx, req)
 	var prog *progress
-	if in.Wait {
+	if wait {
 		prog = newProgress(ctx, req, len(d.Nodes), s.opts.Lang)
 		if prog != nil {
 			opts.Observer = prog
@@ -209,18 +228,17 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 		base = context.WithoutCancel(base)
 	}
 	done := make(chan runOutcome, 1)
-	started := s.runs.start(base, opts.RunID, func(ctx context.Context) {
+	ok := s.runs.start(base, opts.RunID, func(ctx context.Context) {
 		res, err := dag.Run(ctx, d, opts)
 		done <- runOutcome{res, err}
 	})
-	if !started {
+	if !ok {
 		return message{}, nil, fail(CodeUnavailable, nil, "%s was not run: the server is shutting down", name)
 	}
-	if !in.Wait {
+	if !wait {
 		select {
 		case <-rec.ch:
-			return msgf("run %s of %s started: get_run shows how it goes, cancel_run stops it", opts.RunID, d.Name),
-				runStarted{ID: opts.RunID, DAG: d.Name, Nodes: len(d.Nodes)}, nil
+			return started, runStarted{ID: opts.RunID, DAG: d.Name, Nodes: len(d.Nodes)}, nil
 		case out := <-done:
 			return s.runAnswer(name, out)
 		}
@@ -269,6 +287,58 @@ func paramsBroken(vs []contract.Violation) message {
 		fmt.Fprintf(&lines, "\n  %s: %s", pointerOrRoot(v.Pointer), v.Message)
 	}
 	return msgf("params break the DAG's params schema%s", lines.String())
+}
+
+// ResumeInput are resume_run's arguments.
+type ResumeInput struct {
+	ID   string `json:"id" jsonschema:"the run to resume (one that failed or was canceled), or \"latest\""`
+	Wait bool   `json:"wait,omitempty" jsonschema:"return when the run has finished, with its result, instead of at once"`
+	Common
+}
+
+func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in ResumeInput) (message, any, error) {
+	st, err := s.store()
+	if err != nil {
+		return message{}, nil, err
+	}
+	r, _, err := findRun(ctx, st, "id", in.ID)
+	if err != nil {
+		return message{}, nil, err
+	}
+	switch {
+	case r.Status == "success" || r.Status == "warn":
+		return message{}, nil, fail(CodeNotResumable, nil, "run %s finished with %s: there is nothing to resume (run_dag runs it again)", r.ID, r.Status)
+	case r.Status == "running" && (s.runs.running(r.ID) || !r.Interrupted()):
+		return message{}, nil, fail(CodeNotResumable, nil, "run %s is still running: wait for it, or stop it with cancel_run, then resume it", r.ID)
+	case r.File == "" || r.File == filepath.Join(s.root.dir, inlineName):
+		return message{}, nil, fail(CodeNotResumable, nil, "run %s has no DAG file to resume from (an inline DAG): run_dag runs it again", r.ID)
+	}
+	path := s.root.rel(r.File)
+	d, err := s.load(ctx, path)
+	if err != nil {
+		return message{}, nil, err
+	}
+	if d.Name != r.DAG {
+		return message{}, nil, fail(CodeNotResumable, nil, "run %s ran the DAG %s, but %s now defines %s: run_dag runs it", r.ID, r.DAG, path, d.Name)
+	}
+	params := map[string]any{}
+	if len(r.Params) > 0 {
+		v, err := contract.ParseJSON(r.Params)
+		m, ok := v.(map[string]any)
+		if err != nil || !ok {
+			return message{}, nil, fail(CodeInternal, nil, "run %s: its stored params are not a JSON object", r.ID)
+		}
+		params = m
+	}
+	reuse, err := st.Reusable(ctx, r.ID)
+	if err != nil {
+		return message{}, nil, fail(CodeInternal, nil, "read run %s: %v", r.ID, err)
+	}
+	// The run keeps its id and params; the store's resume check refuses a second resume at once.
+	opts := dag.RunOptions{RunID: r.ID, Params: params, Reuse: reuse, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
+	rec := &began{ch: make(chan struct{}), Recorder: runs.NewRecorder(st, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes})}
+	started := msgf("run %s of %s resumed: get_run shows how it goes, cancel_run stops it", r.ID, d.Name)
+	return s.start(ctx, req, d, verbatim(path), opts, rec, in.Wait, started)
 }
 
 // CancelInput are cancel_run's arguments.
@@ -459,7 +529,9 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 	data := storedRun{Run: newRunView(r), Attempts: make([]storedAttempt, len(as))}
 	for i, a := range as {
 		data.Attempts[i] = newStoredAttempt(a)
-		if a.OutputHash != "" && a.Final {
+		// A minimal answer shows outputs only as the summary of a node that did not pass:
+		// reading the others would be most of its cost.
+		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != string(dag.NodePassed)) {
 			out, err := st.Output(ctx, a.OutputHash)
 			if err != nil {
 				return message{}, nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
