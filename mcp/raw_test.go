@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -68,19 +66,17 @@ func TestMCPInvalidArguments(t *testing.T) {
 		name string
 		tool string
 		args map[string]any
+		msg  string
 	}{
-		{"wrong type", "lint_dag", map[string]any{"path": 3}},
-		{"unknown argument", "get_run", map[string]any{"id": "x", "verbose": true}},
-		{"missing required", "check_compatibility", map[string]any{"a": map[string]any{}}},
+		{"wrong type", "lint_dag", map[string]any{"path": 3}, "path"},
+		{"unknown argument", "get_run", map[string]any{"id": "x", "verbose": true}, "verbose"},
+		{"missing required", "check_compatibility", map[string]any{"a": map[string]any{}}, `"b"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := cs.CallTool(t.Context(), &sdk.CallToolParams{Name: tc.tool, Arguments: tc.args})
-			if err != nil {
-				t.Fatalf("protocol error %v, want an error result", err)
-			}
-			if !res.IsError {
-				t.Fatalf("no error for %v", tc.args)
+			r := call(t, cs, tc.tool, tc.args)
+			if msg := r.env["message"].(string); errCode(r) != CodeInvalidArgument || !strings.HasPrefix(msg, "arguments: ") || !strings.Contains(msg, tc.msg) {
+				t.Errorf("got %v, want invalid_argument naming %s", r.env, tc.msg)
 			}
 		})
 	}
