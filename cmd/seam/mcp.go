@@ -30,14 +30,17 @@ func newMCPCmd(e *env) *cobra.Command {
 		Use:   "mcp",
 		Short: "Serve seam's tools to AI agents over MCP (stdio, or streamable HTTP)",
 		Long: `Serve the Model Context Protocol on stdin and stdout (or over HTTP with --http), so that
-an AI agent can lint, run and inspect DAGs and check contracts: tools lint_dag, list_dags,
-run_dag, get_run, list_runs, validate_output and check_compatibility; with N8N_URL and
-N8N_API_KEY set, also the n8n tools list_workflows, get_workflow, validate_workflow,
-create_workflow, update_workflow, list_executions and get_execution.
+an AI agent can lint, run, watch, explain and resume DAGs and check contracts: tools
+lint_dag, list_dags, run_dag, get_run, list_runs, cancel_run, resume_run, explain_node,
+validate_output and check_compatibility, and recorded runs as resources seam://runs/{id};
+with N8N_URL and N8N_API_KEY set, also the n8n tools list_workflows, get_workflow,
+validate_workflow, create_workflow, update_workflow, list_executions and get_execution.
 
 Every DAG path a client names must stay under --root (default: the current directory):
 paths with .., absolute paths elsewhere and symbolic links leading out are refused.
-Runs are recorded in the run store, as by seam run; --read-only leaves run_dag out.
+Runs are recorded in the run store, as by seam run, and traced as seam run's are (OTEL_*
+variables; docs/telemetry.md). --read-only offers only the tools that change nothing (no
+run_dag, cancel_run, resume_run, create_workflow or update_workflow). Messages follow --lang.
 
 --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp instead of stdio. Off
 loopback (127.0.0.0/8, ::1, localhost) clients must send "Authorization: Bearer TOKEN"
@@ -103,7 +106,7 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 		},
 	}
 	cmd.Flags().StringVar(&root, "root", ".", "the directory DAG paths are confined to")
-	cmd.Flags().BoolVar(&readOnly, "read-only", false, "offer only the tools that change nothing (no run_dag)")
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "offer only the tools that change nothing (no run_dag, cancel_run, resume_run, create_workflow, update_workflow)")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:8765) instead of stdio")
 	sf.add(cmd)
 	return cmd
