@@ -165,7 +165,7 @@ func TestMessageText(t *testing.T) {
 }
 
 // serveLang starts a server with a run store on root and n8n tools (of an n8n that is not
-// there) answering in lang (serve answers in English), and returns a client session.
+// there) answering in lang, and returns a client session.
 func serveLang(t *testing.T, root, lang string) *sdk.ClientSession {
 	t.Helper()
 	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
@@ -173,22 +173,7 @@ func serveLang(t *testing.T, root, lang string) *sdk.ClientSession {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	srv, err := NewServer(Options{Root: root, Types: testTypes(), Store: st, N8N: offlineClient(t), Lang: lang})
-	if err != nil {
-		t.Fatalf("NewServer: %v", err)
-	}
-	t.Cleanup(srv.Close)
-	ct, stt := sdk.NewInMemoryTransports()
-	ss, err := srv.Connect(t.Context(), stt, nil)
-	if err != nil {
-		t.Fatalf("server connect: %v", err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), ct, nil)
-	if err != nil {
-		t.Fatalf("client connect: %v", err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	_, cs := serve(t, Options{Root: root, Store: st, N8N: offlineClient(t), Lang: lang}, nil)
 	return cs
 }
 

@@ -44,10 +44,14 @@ func storeServer(t *testing.T, root string) (*sdk.ClientSession, *Server, *runs.
 	return cs, srv, st
 }
 
-// serve is connectWith returning the server too, with client options.
+// serve is connectWith returning the server too, with client options; Lang defaults to
+// English.
 func serve(t *testing.T, opts Options, copts *sdk.ClientOptions) (*Server, *sdk.ClientSession) {
 	t.Helper()
-	opts.Types, opts.Lang = testTypes(), "en"
+	opts.Types = testTypes()
+	if opts.Lang == "" {
+		opts.Lang = "en"
+	}
 	srv, err := NewServer(opts)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
