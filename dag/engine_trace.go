@@ -6,13 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -152,15 +150,22 @@ func (r *runner) startAttempt(ctx context.Context, u *unit) (context.Context, []
 		attrs = append(attrs, attribute.Int("seam.item", u.item))
 	}
 	ctx, u.span = r.opts.Tracer.Start(trace.ContextWithSpan(ctx, r.nodeSpans[i]), "seam.attempt", trace.WithAttributes(attrs...))
-	carrier := propagation.MapCarrier{}
-	propagation.TraceContext{}.Inject(ctx, carrier)
-	var env []string
-	for _, k := range []string{"traceparent", "tracestate"} {
-		if v := carrier.Get(k); v != "" {
-			env = append(env, strings.ToUpper(k)+"="+v)
-		}
+	return ctx, traceEnv(u.span.SpanContext())
+}
+
+// traceEnv is sc as W3C trace context in a process's environment: TRACEPARENT, and
+// TRACESTATE when there is one. It is what propagation.TraceContext writes, formatted
+// directly: the propagator's map and key handling cost more than the span itself.
+func traceEnv(sc trace.SpanContext) []string {
+	if !sc.IsValid() {
+		return nil
 	}
-	return ctx, env
+	flags := sc.TraceFlags() & (trace.FlagsSampled | trace.FlagsRandom) // the flags the W3C spec defines
+	env := []string{"TRACEPARENT=00-" + sc.TraceID().String() + "-" + sc.SpanID().String() + "-" + flags.String()}
+	if ts := sc.TraceState().String(); ts != "" {
+		env = append(env, "TRACESTATE="+ts)
+	}
+	return env
 }
 
 // endAttempt ends attempt a's span: its outcome, its error, an event per violation (the

@@ -2,11 +2,13 @@ package dag
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -206,5 +208,40 @@ nodes:
 	}
 	if histCount != 2 {
 		t.Errorf("node duration recorded %d times, want 2", histCount)
+	}
+}
+
+// traceEnv must write what the W3C propagator writes, which processes parse.
+func TestTraceEnv(t *testing.T) {
+	ts, err := trace.ParseTraceState("vendor=abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
+	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
+	tests := []struct {
+		name string
+		sc   trace.SpanContext
+	}{
+		{"sampled with state", trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled, TraceState: ts})},
+		{"not sampled", trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid})},
+		{"unknown flag bits dropped", trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: 0xff})},
+		{"invalid", trace.SpanContext{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			carrier := propagation.MapCarrier{}
+			propagation.TraceContext{}.Inject(trace.ContextWithSpanContext(context.Background(), tc.sc), carrier)
+			var want []string
+			if v := carrier.Get("traceparent"); v != "" {
+				want = append(want, "TRACEPARENT="+v)
+			}
+			if v := carrier.Get("tracestate"); v != "" {
+				want = append(want, "TRACESTATE="+v)
+			}
+			if got := traceEnv(tc.sc); !slices.Equal(got, want) {
+				t.Errorf("traceEnv = %q, want %q", got, want)
+			}
+		})
 	}
 }
