@@ -138,7 +138,7 @@ func Mask(key string) string {
 
 // sanitize replaces the API key in s by its mask.
 func (c *Client) sanitize(s string) string {
-	if c.key == "" {
+	if len(c.key) < nodes.MinSecret { // as everywhere: masking "k" would garble every message
 		return s
 	}
 	// The key as is shows masked the way the issue asks (abcd...wxyz); escaped forms, as

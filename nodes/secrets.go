@@ -13,10 +13,10 @@ import (
 // Masked replaces a secret wherever one would have been shown.
 const Masked = "***"
 
-// minSecret is the shortest value masked: masking "1" or "ok" everywhere would break every
+// MinSecret is the shortest value masked: masking "1" or "ok" everywhere would break every
 // output (its numbers, its words) and hide nothing worth hiding. Telemetry masks from the same
 // length.
-const minSecret = 4
+const MinSecret = 4
 
 // secretForms returns the texts to mask for secrets: each value as is, and as it reads once
 // escaped for a URL or a JSON string, since services echo what they received in those forms.
@@ -24,7 +24,7 @@ const minSecret = 4
 func secretForms(secrets []string) []string {
 	var forms []string
 	for _, s := range secrets {
-		if len(s) < minSecret {
+		if len(s) < MinSecret {
 			continue
 		}
 		forms = append(forms, s, url.QueryEscape(s), url.PathEscape(s))

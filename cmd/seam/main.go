@@ -37,6 +37,9 @@ func (e *exitError) Unwrap() error { return e.err }
 // failed reports that the run or check failed (exit 1) after its result was printed.
 func failed() error { return &exitError{code: 1} }
 
+// failedWith is a check that could not be made, said on stderr, with exit code 1.
+func failedWith(err error) error { return &exitError{code: 1, err: err} }
+
 // usage reports a usage or input error (exit 2).
 func usage(err error) error { return &exitError{code: 2, err: err} }
 

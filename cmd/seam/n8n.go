@@ -64,7 +64,7 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 			if id != "" {
 				wf, err := fetchWorkflow(cmd.Context(), e, id, insecure)
 				if err != nil {
-					return usage(err)
+					return err // a usage error (exit 2) for a wrong setting, exit 1 when n8n fails
 				}
 				name = wf.Name
 				res, err = validate.Validate(cmd.Context(), &validate.Workflow{Name: wf.Name, Nodes: wf.Nodes, Connections: wf.Connections, Settings: wf.Settings}, opts)
@@ -122,15 +122,15 @@ func say(lang, en, ja string) string {
 func fetchWorkflow(ctx context.Context, e *env, id string, insecure bool) (*n8n.Workflow, error) {
 	url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey)
 	if url == "" || key == "" {
-		return nil, errors.New("--id needs N8N_URL and N8N_API_KEY")
+		return nil, usage(errors.New("--id needs N8N_URL and N8N_API_KEY"))
 	}
 	c, err := n8n.New(n8n.Config{URL: url, APIKey: key, Insecure: insecure})
 	if err != nil {
-		return nil, fmt.Errorf("--id: %w", err)
+		return nil, usage(fmt.Errorf("--id: %w", err))
 	}
 	wf, err := c.GetWorkflow(ctx, n8n.ID(id))
 	if err != nil {
-		return nil, fmt.Errorf("--id %s: %w", id, err)
+		return nil, failedWith(fmt.Errorf("--id %s: %w", id, err))
 	}
 	return wf, nil
 }
