@@ -439,3 +439,36 @@ func TestResumeRunAtOnce(t *testing.T) {
 	}
 	waitStatus(t, st, id, "failed") // the file is unchanged: b breaks its contract again
 }
+
+// A node with several violations shows the first, and how many there are as a number, which
+// reads in any language.
+func TestRunProblemViolations(t *testing.T) {
+	cs := connect(t, testRoot(t), true)
+	src := `version: 1
+name: two
+nodes:
+  a:
+    type: const
+    with: {value: {status: pass, summary: a, data: {}}}
+    contract:
+      output:
+        type: object
+        properties:
+          data: {type: object, required: [x, y]}
+`
+	for _, tool := range []string{"run_dag", "get_run"} {
+		args := map[string]any{"yaml": src, "wait": true}
+		if tool == "get_run" {
+			args = map[string]any{"id": "latest"}
+		}
+		r := call(t, cs, tool, args)
+		ps, _ := r.data()["problems"].([]any)
+		if len(ps) != 1 {
+			t.Fatalf("%s: problems %v", tool, r.data())
+		}
+		p := ps[0].(map[string]any)
+		if num(p, "violations") != 2 || !strings.Contains(p["message"].(string), "required") || strings.Contains(p["message"].(string), "more") {
+			t.Errorf("%s: problem %v, want the first violation and a count of 2", tool, p)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,6 +86,8 @@ type nodeProblem struct {
 	Node    string `json:"node"`
 	Status  string `json:"status"`
 	Message string `json:"message,omitempty"`
+	// Violations counts the contract violations when the message shows the first of several.
+	Violations int `json:"violations,omitempty"`
 }
 
 // runMinimal is the minimal answer about a run, from run_dag and get_run.
@@ -100,13 +103,22 @@ type runMinimal struct {
 	Error       string   `json:"error,omitempty"`
 }
 
-// addNode counts a node and keeps it among the first problems when it did not pass.
-func (m *runMinimal) addNode(node, status, message string) {
+// addNode counts a node and keeps it among the first problems when it did not pass: why, in
+// one line (its error, else its first violation, else its reason, else summary, what a warned
+// node says why in).
+func (m *runMinimal) addNode(node, status, errMsg, reason string, vs []contract.Violation, summary string) {
 	m.Nodes[status]++
 	if status == string(dag.NodePassed) || len(m.Problems) >= minimalErrors {
 		return
 	}
-	m.Problems = append(m.Problems, nodeProblem{Node: node, Status: status, Message: message})
+	p := nodeProblem{Node: node, Status: status, Message: cmp.Or(errMsg, reason, summary)}
+	if errMsg == "" && len(vs) > 0 {
+		p.Message = vs[0].Message
+		if len(vs) > 1 {
+			p.Violations = len(vs) // a count, not words, so that it reads in any language
+		}
+	}
+	m.Problems = append(m.Problems, p)
 }
 
 func (m *runMinimal) setOutputs(outputs any, names []string) {
@@ -121,21 +133,6 @@ func (m *runMinimal) setOutputs(outputs any, names []string) {
 	m.OutputNames = names
 }
 
-// nodeMessage says in one line why a node did not pass.
-func nodeMessage(errMsg, reason string, vs []contract.Violation) string {
-	switch {
-	case errMsg != "":
-		return errMsg
-	case len(vs) > 0:
-		msg := vs[0].Message
-		if len(vs) > 1 {
-			msg += fmt.Sprintf(" (and %v)", howMany(len(vs)-1, "more violation"))
-		}
-		return msg
-	}
-	return reason
-}
-
 // runResult is run_dag's data: the engine's record of the run.
 type runResult struct{ *dag.RunResult }
 
@@ -144,11 +141,7 @@ func (r runResult) MarshalJSON() ([]byte, error) { return json.Marshal(r.RunResu
 func (r runResult) minimal() any {
 	m := runMinimal{ID: r.ID, DAG: r.DAG, Status: string(r.Status), Nodes: map[string]int{}, Error: r.Error}
 	for _, n := range r.Nodes {
-		msg := nodeMessage(n.Error, n.Reason, n.Violations)
-		if msg == "" {
-			msg = n.Summary // a warned node says why in its summary
-		}
-		m.addNode(n.ID, string(n.Status), msg)
+		m.addNode(n.ID, string(n.Status), n.Error, n.Reason, n.Violations, n.Summary)
 	}
 	names := make([]string, 0, len(r.Outputs))
 	for k := range r.Outputs {
@@ -490,11 +483,7 @@ func (r storedRun) minimal() any {
 	}
 	for _, n := range order {
 		a := final[n]
-		msg := nodeMessage(a.Error, a.Reason, a.Violations)
-		if msg == "" {
-			msg = outputSummary(a.Output)
-		}
-		m.addNode(n, a.Status, msg)
+		m.addNode(n, a.Status, a.Error, a.Reason, a.Violations, outputSummary(a.Output))
 	}
 	if len(r.Run.Outputs) > 0 {
 		var outs map[string]any
