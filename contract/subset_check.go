@@ -165,11 +165,20 @@ func (c *checker) disjoint(a, b shape, depth int) bool {
 		}
 		return true
 	}
-	// A discriminator: a member a requires whose values b's schema for it rejects.
+	if b.hasEnum && !slices.ContainsFunc(b.values(), func(v any) bool { return c.acceptsShape(&a, v, depth) != no }) {
+		return true // every value b allows, a rejects
+	}
 	if a.types&^tObject == 0 && depth < maxSubsetDepth {
+		// A discriminator: a member a requires whose values b's schema for it rejects.
 		for _, name := range a.required {
 			bm := b.memberSchemas(name)
 			if len(bm) > 0 && c.disjoint(flatten(a.memberSchemas(name), true), flatten(bm, false), depth+1) {
+				return true
+			}
+		}
+		// A member b requires that a forbids.
+		for _, name := range b.required {
+			if flatten(a.memberSchemas(name), true).never {
 				return true
 			}
 		}
@@ -210,11 +219,15 @@ func merge(a, b shape) shape {
 			m.required = append(m.required, r)
 		}
 	}
+	m.pprops = slices.Concat(a.pprops, b.pprops)
 	m.addls = slices.Concat(a.addls, b.addls)
 	m.items = slices.Concat(a.items, b.items)
+	m.tuples = slices.Concat(a.tuples, b.tuples)
 	m.minItems = max(a.minItems, b.minItems)
 	m.maxItems = minLimit(a.maxItems, b.maxItems)
 	m.unique = a.unique || b.unique
+	m.contains = slices.Concat(a.contains, b.contains)
+	m.nots = slices.Concat(a.nots, b.nots)
 	m.groups = slices.Concat(a.groups, b.groups)
 	m.unknown = slices.Concat(a.unknown, b.unknown)
 	m.keys = slices.Concat(a.keys, b.keys)
@@ -348,10 +361,45 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			keep(r)
 		}
 	}
+	for _, n := range b.nots {
+		r := c.outside(a, b, n, depth)
+		if r.Verdict == Incompatible {
+			return r
+		}
+		if r.Verdict == Unknown {
+			keep(r)
+		}
+	}
 	if pending != nil {
 		return *pending
 	}
 	return Result{Verdict: Compatible}
+}
+
+// outside decides a ⊆ b's "not n": a and n have no instance in common. The counterexample is
+// an instance of both, built from their conjunction.
+func (c *checker) outside(a, b shape, n node, depth int) Result {
+	ns := flatten([]node{n}, false)
+	if c.disjoint(a, ns, depth) {
+		return Result{Verdict: Compatible}
+	}
+	// a's own "not m" with n ⊆ m: a ⊆ not m ⊆ not n.
+	for _, m := range a.nots {
+		if c.sub([]node{n}, []node{m}, depth).Verdict == Compatible {
+			return Result{Verdict: Compatible}
+		}
+	}
+	both := merge(a, flatten([]node{n}, true))
+	for t := types(1); t <= tFraction; t <<= 1 {
+		if both.types&t == 0 {
+			continue
+		}
+		w, ok := c.minimalOf(both, t, depth)
+		if ok && c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+			return incompatible(RuleConstraint, w, "", "a may produce %s, which b's not excludes", excerpt(w))
+		}
+	}
+	return unknown(RuleConstraint, "cannot show a's values avoid b's not")
 }
 
 // pick finds a value of type t that a may accept and b rejects (as far as the checker can
@@ -509,20 +557,134 @@ func (c *checker) objects(a, b shape, depth int) Result {
 			return *r
 		}
 	}
-	if len(b.addls) > 0 {
-		// A member neither names: only the additionalProperties schemas constrain it.
-		other := "x"
-		for i := 1; slices.Contains(names, other); i++ {
-			other = fmt.Sprintf("x%d", i)
+	// Members neither names: b's patternProperties and additionalProperties, each for the
+	// names it applies to.
+	var parts []nameClass
+	for _, p := range b.pprops {
+		parts = append(parts, nameClass{in: &p, n: p.n})
+	}
+	for _, ad := range b.addls {
+		parts = append(parts, nameClass{out: ad.patterns, n: ad.n})
+	}
+	for _, part := range parts {
+		if c.classFits(a, part, depth) {
+			continue
 		}
-		if r := check(other, a.memberSchemas(other), b.memberSchemas(other)); r != nil {
-			return *r
+		// Not proved: look for a name of the class where a's member breaks b's.
+		for _, name := range part.names(a, b, names) {
+			if r := check(name, a.memberSchemas(name), b.memberSchemas(name)); r != nil {
+				return *r
+			}
+		}
+		if pending == nil {
+			r := unknown(RuleConstraint, "cannot show a's other members fit b's %s", part.keyword())
+			pending = &r
 		}
 	}
 	if pending != nil {
 		return *pending
 	}
 	return Result{Verdict: Compatible}
+}
+
+// nameClass is the set of member names (not named in properties) one schema of b applies
+// to: the names pattern in matches, or those no pattern of out matches.
+type nameClass struct {
+	in  *patternProp
+	out []patternProp
+	n   node
+}
+
+func (k nameClass) keyword() string {
+	if k.in != nil {
+		return "patternProperties '" + k.in.src + "'"
+	}
+	return "additionalProperties"
+}
+
+// decides is whether every name of k matches pattern src (yes), none does (no), or some may.
+func (k nameClass) decides(src string) tri {
+	switch {
+	case k.in != nil && k.in.src == src:
+		return yes
+	case slices.ContainsFunc(k.out, func(p patternProp) bool { return p.src == src }):
+		return no
+	}
+	return maybe
+}
+
+// maxPatternSplits bounds the patterns of a whose match a class leaves open and classFits
+// splits on (2^n cases each).
+const maxPatternSplits = 3
+
+// classFits proves that every member a allows under a name of class k fits k's schema. Which
+// of a's schemas constrain such a name depends on which of a's patterns it matches: a
+// pattern that is k's own (by its source) matches, one of k's out does not, and up to
+// maxPatternSplits others are split on, both ways; past them, a schema that depends on one is
+// left out, which only widens a.
+func (c *checker) classFits(a shape, k nameClass, depth int) bool {
+	var open []string
+	for _, p := range a.pprops {
+		if k.decides(p.src) == maybe && !slices.Contains(open, p.src) {
+			open = append(open, p.src)
+		}
+	}
+	splits := min(len(open), maxPatternSplits)
+	for mask := 0; mask < 1<<splits; mask++ {
+		matches := func(src string) tri {
+			if t := k.decides(src); t != maybe {
+				return t
+			}
+			if i := slices.Index(open, src); i < splits {
+				if mask&(1<<i) != 0 {
+					return yes
+				}
+				return no
+			}
+			return maybe
+		}
+		var known []node
+		for _, p := range a.pprops {
+			if matches(p.src) == yes {
+				known = append(known, p.n)
+			}
+		}
+		for _, ad := range a.addls {
+			if !slices.ContainsFunc(ad.patterns, func(p patternProp) bool { return matches(p.src) != no }) {
+				known = append(known, ad.n)
+			}
+		}
+		if c.sub(known, []node{k.n}, depth+1).Verdict != Compatible {
+			return false
+		}
+	}
+	return true
+}
+
+// names lists a few member names of class k that neither a nor b names in properties (taken
+// from names), for a counterexample: plain ones, and a sample match of every pattern, also
+// behind a letter (which an unanchored pattern still matches and an anchored one may not).
+func (k nameClass) names(a, b shape, named []string) []string {
+	cands := []string{"x", "y", "x1", "_", "0"}
+	for _, p := range slices.Concat(a.pprops, b.pprops) {
+		if w, ok := sampleMatch(p.re); ok {
+			cands = append(cands, w, "x"+w)
+		}
+	}
+	var out []string
+	for _, name := range cands {
+		if slices.Contains(named, name) || slices.Contains(out, name) {
+			continue
+		}
+		if k.in != nil && !k.in.re.MatchString(name) {
+			continue
+		}
+		if slices.ContainsFunc(k.out, func(p patternProp) bool { return p.re.MatchString(name) }) {
+			continue
+		}
+		out = append(out, name)
+	}
+	return out
 }
 
 func (c *checker) arrays(a, b shape, depth int) Result {
@@ -538,32 +700,101 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 		r := unknown(RuleConstraint, "cannot show a's arrays satisfy b's minItems, maxItems or uniqueItems")
 		pending = &r
 	}
-	if len(b.items) > 0 && a.maxItems != 0 {
-		r := c.sub(a.items, b.items, depth+1)
+	// Index by index up to the longer prefixItems; the last one stands for all after it.
+	last := max(a.prefixLen(), b.prefixLen())
+	for i := 0; i <= last && (a.maxItems < 0 || i < a.maxItems); i++ {
+		bi := b.itemSchemas(i)
+		if len(bi) == 0 {
+			continue
+		}
+		r := c.sub(a.itemSchemas(i), bi, depth+1)
+		path := fmt.Sprintf("/%d", i)
 		switch r.Verdict {
 		case Incompatible:
-			w, ok := c.minimalOf(a, tArray, depth)
+			w, ok := c.arrayAround(a, i, r.Witness, depth)
 			if !ok {
 				return unknown(r.Rule, "%s (and no array of a could be built around it)", r.Reason)
 			}
-			arr := w.([]any)
-			if len(arr) == 0 {
-				arr = append(arr, nil)
-			}
-			arr[0] = r.Witness
-			r.Witness, r.Path = arr, "/0"+r.Path
+			r.Witness, r.Path = w, path+r.Path
 			return r
 		case Unknown:
-			r.Path = "/0" + r.Path
+			r.Path = path + r.Path
 			if pending == nil {
 				pending = &r
 			}
+		}
+	}
+	for _, rule := range b.contains {
+		if c.containsFits(a, rule, depth) {
+			continue
+		}
+		if w, ok := c.pick(a, b, tArray, depth); ok {
+			return incompatible(RuleConstraint, w, "", "a may produce %s, which breaks b's contains", excerpt(w))
+		}
+		if pending == nil {
+			r := unknown(RuleConstraint, "cannot show a's arrays satisfy b's contains")
+			pending = &r
 		}
 	}
 	if pending != nil {
 		return *pending
 	}
 	return Result{Verdict: Compatible}
+}
+
+// arrayAround builds an array of a with v at index i: minimal items before it, and after it
+// as many as a's minItems need, the first ones also matching a's contains (v need not).
+func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
+	n := max(a.minItems, i+1+a.containsMin())
+	if n > maxWitnessItems {
+		return nil, false
+	}
+	arr := make([]any, n)
+	for j := range arr {
+		if j == i {
+			arr[j] = v
+			continue
+		}
+		ns := a.itemSchemas(j)
+		if j > i && j <= i+a.containsMin() {
+			for _, r := range a.contains {
+				ns = append(ns, r.n)
+			}
+		}
+		x, ok := c.minimal(ns, depth+1)
+		if !ok {
+			return nil, false
+		}
+		arr[j] = x
+	}
+	return arr, true
+}
+
+// containsFits proves that every array of a has between rule.min and rule.max items rule's
+// schema accepts: from a contains of a's own that is within it, or from every item of a
+// being within it and a's item counts.
+func (c *checker) containsFits(a shape, rule containsRule, depth int) bool {
+	if rule.max >= 0 && (a.maxItems < 0 || a.maxItems > rule.max) {
+		return false // at most maxItems items match: the only bound proved here
+	}
+	if rule.min == 0 {
+		return true
+	}
+	for _, r := range a.contains {
+		if r.min >= rule.min && c.sub([]node{r.n}, []node{rule.n}, depth+1).Verdict == Compatible {
+			return true
+		}
+	}
+	if a.minItems < rule.min {
+		return false
+	}
+	last := a.prefixLen()
+	for i := 0; i <= last && (a.maxItems < 0 || i < a.maxItems); i++ {
+		if c.sub(a.itemSchemas(i), []node{rule.n}, depth+1).Verdict != Compatible {
+			return false
+		}
+	}
+	return true
 }
 
 // article puts "a" or "an" before a type name.

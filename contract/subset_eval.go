@@ -86,16 +86,52 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 				}
 			}
 		}
-		if len(s.items) > 0 {
-			for _, e := range v {
-				r = and(r, c.accepts(s.items, e, depth+1))
+		for i, e := range v {
+			if ms := s.itemSchemas(i); len(ms) > 0 {
+				r = and(r, c.accepts(ms, e, depth+1))
 			}
+		}
+		for _, rule := range s.contains {
+			r = and(r, c.containsAccepts(rule, v, depth))
 		}
 	}
 	for _, g := range s.groups {
 		r = and(r, c.groupAccepts(g, v, depth))
 	}
+	for _, n := range s.nots {
+		r = and(r, not(c.accepts([]node{n}, v, depth)))
+	}
 	return r
+}
+
+func not(t tri) tri {
+	switch t {
+	case yes:
+		return no
+	case no:
+		return yes
+	}
+	return maybe
+}
+
+// containsAccepts counts the items of v that rule's schema accepts, and those it may.
+func (c *checker) containsAccepts(rule containsRule, v []any, depth int) tri {
+	yeses, maybes := 0, 0
+	for _, e := range v {
+		switch c.accepts([]node{rule.n}, e, depth+1) {
+		case yes:
+			yeses++
+		case maybe:
+			maybes++
+		}
+	}
+	switch {
+	case yeses+maybes < rule.min, rule.max >= 0 && yeses > rule.max:
+		return no
+	case maybes == 0:
+		return yes
+	}
+	return maybe
 }
 
 func (c *checker) groupAccepts(g group, v any, depth int) tri {

@@ -3,6 +3,7 @@ package contract
 import (
 	"encoding/json"
 	"math/big"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,10 +82,36 @@ func typeOf(v any) types {
 }
 
 // addl is one additionalProperties schema: it applies to the members its own schema object
-// does not name in properties.
+// neither names in properties nor matches with its patternProperties.
 type addl struct {
-	named map[string]bool
-	n     node
+	named    map[string]bool
+	patterns []patternProp
+	n        node
+}
+
+// applies reports whether the additionalProperties schema constrains member name.
+func (a addl) applies(name string) bool {
+	return !a.named[name] && !slices.ContainsFunc(a.patterns, func(p patternProp) bool { return p.re.MatchString(name) })
+}
+
+// patternProp is one patternProperties entry. The validator's regexp engine is Go's (the
+// compiler keeps jsonschema's default), so re matches member names exactly as Validate does.
+type patternProp struct {
+	src string
+	re  *regexp.Regexp
+	n   node
+}
+
+// tuple is one schema object's prefixItems and the items schema that follows them.
+type tuple struct {
+	prefix []node
+	rest   []node // the items after prefix: none, or one schema
+}
+
+// containsRule is one contains with its minContains (default 1) and maxContains (-1: none).
+type containsRule struct {
+	n        node
+	min, max int
 }
 
 // group is one anyOf or oneOf still to be split.
@@ -110,12 +137,20 @@ type shape struct {
 	formats        []string
 
 	props    map[string][]node
+	pprops   []patternProp
 	required []string
 	addls    []addl
 
-	items              []node
+	items              []node // items without prefixItems: they apply at every index
+	tuples             []tuple
 	minItems, maxItems int // maxItems -1: none
 	unique             bool
+	contains           []containsRule
+
+	// nots are consumer-side "not" schemas of the forms notForm accepts, whose instances
+	// compare decides by disjointness; a producer's nots only narrow it, and are kept for
+	// evaluation.
+	nots []node
 
 	groups []group
 
@@ -217,7 +252,7 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys) // deterministic reasons
-	_, patternProps := v["patternProperties"]
+	pprops, ppropsOK := patternProps(n, v["patternProperties"])
 	_, prefixItems := v["prefixItems"]
 	for _, k := range keys {
 		x := v[k]
@@ -298,10 +333,13 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 					s.required = append(s.required, name)
 				}
 			}
+		case "patternProperties":
+			ok = ppropsOK
+			s.pprops = append(s.pprops, pprops...)
 		case "additionalProperties":
-			if patternProps {
-				// It applies only to members no pattern matches, which the shape does not
-				// model: dropping it widens a producer; a consumer is Unknown.
+			if !ppropsOK {
+				// It applies only to members no pattern matches, and the patterns are not
+				// understood: dropping it widens a producer; a consumer is Unknown.
 				ok = false
 				break
 			}
@@ -311,13 +349,48 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 					named[name] = true
 				}
 			}
-			s.addls = append(s.addls, addl{named: named, n: n.child(x, "additionalProperties")})
+			s.addls = append(s.addls, addl{named: named, patterns: pprops, n: n.child(x, "additionalProperties")})
+		case "prefixItems":
+			list, isList := x.([]any)
+			ok = isList
+			t := tuple{}
+			for i, p := range list {
+				t.prefix = append(t.prefix, n.child(p, "prefixItems", strconv.Itoa(i)))
+			}
+			if rest, has := v["items"]; has {
+				t.rest = []node{n.child(rest, "items")}
+				if rest == false {
+					s.maxItems = minLimit(s.maxItems, len(list)) // a closed tuple: the same set
+				}
+			}
+			s.tuples = append(s.tuples, t)
 		case "items":
 			if prefixItems {
-				ok = false // applies after prefixItems only; as for additionalProperties
-				break
+				break // applies after prefixItems only: part of that tuple
+			}
+			if x == false {
+				s.maxItems = 0 // no item at all: the same set, and item counts are compared directly
 			}
 			s.items = append(s.items, n.child(x, "items"))
+		case "contains":
+			r := containsRule{n: n.child(x, "contains"), min: 1, max: -1}
+			if m, has := v["minContains"]; has {
+				r.min, ok = smallInt(m)
+			}
+			if m, has := v["maxContains"]; has && ok {
+				r.max, ok = smallInt(m)
+			}
+			if ok {
+				s.contains = append(s.contains, r)
+				s.minItems = max(s.minItems, r.min) // implied, and item counts are compared directly
+			}
+		case "minContains", "maxContains":
+			// Read with contains; without it they assert nothing.
+		case "not":
+			ok = notForm(x)
+			if ok {
+				s.nots = append(s.nots, n.child(x, "not"))
+			}
 		case "uniqueItems":
 			u, isBool := x.(bool)
 			ok = isBool
@@ -343,6 +416,51 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			s.unknown = append(s.unknown, k)
 		}
 	}
+}
+
+// patternProps reads a patternProperties value (nil: absent). ok is false when it is not an
+// object of schemas or a pattern does not compile in Go's regexp, the validator's dialect.
+func patternProps(n node, x any) ([]patternProp, bool) {
+	if x == nil {
+		return nil, true
+	}
+	m, isMap := x.(map[string]any)
+	if !isMap {
+		return nil, false
+	}
+	srcs := make([]string, 0, len(m))
+	for src := range m {
+		srcs = append(srcs, src)
+	}
+	slices.Sort(srcs) // deterministic reasons and witnesses
+	out := make([]patternProp, 0, len(m))
+	for _, src := range srcs {
+		re, err := regexp.Compile(src)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, patternProp{src: src, re: re, n: n.child(m[src], "patternProperties", src)})
+	}
+	return out, true
+}
+
+// notForm reports whether x is a "not" schema the checker decides: one of const, enum, type
+// and required (with annotations), whose instances flatten models exactly.
+func notForm(x any) bool {
+	m, isMap := x.(map[string]any)
+	if !isMap {
+		return false
+	}
+	asserts := 0
+	for k := range m {
+		switch {
+		case k == "const" || k == "enum" || k == "type" || k == "required":
+			asserts++
+		case !ignoredKeyword(k):
+			return false
+		}
+	}
+	return asserts == 1
 }
 
 func (s *shape) addType(x any) bool {
@@ -396,12 +514,48 @@ func (s *shape) values() []any {
 // memberSchemas is the conjunction that constrains member name of an object s allows.
 func (s *shape) memberSchemas(name string) []node {
 	out := slices.Clone(s.props[name])
+	for _, p := range s.pprops {
+		if p.re.MatchString(name) {
+			out = append(out, p.n)
+		}
+	}
 	for _, a := range s.addls {
-		if !a.named[name] {
+		if a.applies(name) {
 			out = append(out, a.n)
 		}
 	}
 	return out
+}
+
+// itemSchemas is the conjunction that constrains item i of an array s allows.
+func (s *shape) itemSchemas(i int) []node {
+	out := slices.Clone(s.items)
+	for _, t := range s.tuples {
+		if i < len(t.prefix) {
+			out = append(out, t.prefix[i])
+		} else {
+			out = append(out, t.rest...)
+		}
+	}
+	return out
+}
+
+// prefixLen is the longest prefixItems of s: from it on, every index has the same schemas.
+func (s *shape) prefixLen() int {
+	n := 0
+	for _, t := range s.tuples {
+		n = max(n, len(t.prefix))
+	}
+	return n
+}
+
+// containsMin is the most items one of s's contains needs.
+func (s *shape) containsMin() int {
+	n := 0
+	for _, r := range s.contains {
+		n = max(n, r.min)
+	}
+	return n
 }
 
 // names lists every member name s's properties mention, sorted.

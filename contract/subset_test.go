@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/big"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,6 +122,53 @@ func subsetCases() []subsetCase {
 		{"single item is unique", `{"type":"array","maxItems":1}`, `{"type":"array","uniqueItems":true}`, cOK, ""},
 		{"item length", `{"type":"array","items":{"type":"string"}}`, `{"type":"array","items":{"type":"string","minLength":1}}`, cNo, RuleConstraint},
 		{"empty array only", `{"type":"array","maxItems":0}`, `{"type":"array","items":{"type":"string"}}`, cOK, ""},
+		// prefixItems.
+		{"tuple into tuple", `{"type":"array","prefixItems":[{"type":"integer"},{"type":"string"}],"items":false}`,
+			`{"type":"array","prefixItems":[{"type":"number"}],"items":{"type":"string"}}`, cOK, ""},
+		{"tuple into items", `{"type":"array","prefixItems":[{"const":"a"},{"const":"b"}],"items":{"type":"string"}}`, `{"type":"array","items":{"type":"string"}}`, cOK, ""},
+		{"closed tuple into maxItems", `{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}],"items":false}`, `{"type":"array","maxItems":2}`, cOK, ""},
+		{"tuple member wider", `{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"minItems":2}`,
+			`{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}]}`, cNo, RuleType},
+		{"open tuple into typed rest", `{"type":"array","prefixItems":[{"type":"string"}]}`, `{"type":"array","prefixItems":[{"type":"string"}],"items":{"type":"string"}}`, cNo, RuleType},
+		{"tuple member unmodelled", `{"type":"array","prefixItems":[{"type":"object"}]}`, `{"type":"array","prefixItems":[{"type":"object","minProperties":1}]}`, cUn, ""},
+		// patternProperties.
+		{"pattern into pattern", `{"type":"object","patternProperties":{"^x-":{"type":"integer"}},"additionalProperties":false}`,
+			`{"type":"object","patternProperties":{"^x-":{"type":"number"}}}`, cOK, ""},
+		{"named into pattern", `{"type":"object","properties":{"x-a":{"type":"string"},"id":{"type":"integer"}},"additionalProperties":false}`,
+			`{"type":"object","patternProperties":{"^x-":{"type":"string"}}}`, cOK, ""},
+		{"pattern into additional", `{"type":"object","patternProperties":{"^s_":{"type":"string"}},"additionalProperties":false}`,
+			`{"type":"object","additionalProperties":{"type":"string"}}`, cOK, ""},
+		{"pattern within pattern", `{"type":"object","patternProperties":{"^[a-z]+$":{"type":"integer"}},"additionalProperties":false}`,
+			`{"type":"object","patternProperties":{"^[a-c]+$":{"type":"number"}}}`, cOK, ""},
+		{"producer pattern closes", `{"type":"object","patternProperties":{"^x":{"type":"string"}},"additionalProperties":false}`,
+			`{"type":"object","properties":{"y":{"type":"number"}}}`, cOK, ""},
+		{"named against pattern", `{"type":"object","properties":{"x-id":{"type":"integer"}}}`, `{"type":"object","patternProperties":{"^x-":{"type":"string"}}}`, cNo, RuleType},
+		{"open into pattern", `{"type":"object"}`, `{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, cNo, RuleType},
+		{"additional against pattern", `{"type":"object","additionalProperties":{"type":"string"}}`,
+			`{"type":"object","patternProperties":{"^n_":{"type":"integer"}},"additionalProperties":{"type":"string"}}`, cNo, RuleType},
+		{"pattern outside closed", `{"type":"object","patternProperties":{"^a":{"type":"string"}},"additionalProperties":false}`,
+			`{"type":"object","patternProperties":{"^ab":{"type":"string"}},"additionalProperties":false}`, cNo, RuleConstraint},
+		{"unanchored pattern", `{"type":"object","patternProperties":{"^a":{"type":"string"}},"additionalProperties":{"type":"integer"}}`,
+			`{"type":"object","patternProperties":{"a":{"type":"string"}}}`, cNo, RuleType},
+		{"pattern member unmodelled", `{"type":"object","patternProperties":{"^x":{"type":"object"}},"additionalProperties":false}`,
+			`{"type":"object","patternProperties":{"^x":{"type":"object","minProperties":1}}}`, cUn, ""},
+		// contains.
+		{"items give contains", `{"type":"array","items":{"type":"string"},"minItems":1}`, `{"type":"array","contains":{"type":"string"}}`, cOK, ""},
+		{"contains within contains", `{"type":"array","contains":{"const":"x"},"minContains":2}`, `{"type":"array","contains":{"type":"string"},"minContains":2}`, cOK, ""},
+		{"contains gives minItems", `{"type":"array","contains":{"type":"string"}}`, `{"type":"array","minItems":1}`, cOK, ""},
+		{"empty array lacks contains", `{"type":"array","items":{"type":"string"}}`, `{"type":"array","contains":{"type":"string"}}`, cNo, RuleConstraint},
+		{"maxContains exceeded", `{"type":"array","items":{"type":"integer"}}`, `{"type":"array","contains":{"type":"integer"},"minContains":0,"maxContains":1}`, cNo, RuleConstraint},
+		{"contains producer against items", `{"type":"array","contains":{"type":"string"}}`, `{"type":"array","items":{"type":"string"}}`, cNo, RuleType},
+		{"contains not shown", `{"type":"array","items":{"type":"integer"},"minItems":1}`, `{"type":"array","contains":{"type":"integer","minimum":0}}`, cUn, ""},
+		// not.
+		{"enum avoids not const", `{"enum":["low","high"]}`, `{"not":{"const":"medium"}}`, cOK, ""},
+		{"type avoids not type", `{"type":"string"}`, `{"not":{"type":"null"}}`, cOK, ""},
+		{"forbidden member avoids not required", `{"type":"object","properties":{"secret":false}}`, `{"type":"object","not":{"required":["secret"]}}`, cOK, ""},
+		{"bounds avoid not const", `{"type":"string","minLength":2}`, `{"not":{"const":"a"}}`, cOK, ""},
+		{"not within not", `{"type":"object","not":{"required":["secret"]}}`, `{"not":{"required":["secret"]}}`, cOK, ""},
+		{"not enum", `{"type":"string"}`, `{"type":"string","not":{"enum":["","n/a"]}}`, cNo, RuleConstraint},
+		{"not required", `{"type":"object","properties":{"secret":{"type":"string"}}}`, `{"not":{"required":["secret"]}}`, cNo, RuleConstraint},
+		{"not null", `{"type":["string","null"]}`, `{"not":{"type":"null"}}`, cNo, RuleConstraint},
 		// allOf.
 		{"allOf producer", `{"allOf":[{"type":"number"},{"minimum":0}]}`, `{"type":"number","minimum":0}`, cOK, ""},
 		{"allOf consumer", `{"type":"number","minimum":0}`, `{"allOf":[{"type":"number"},{"minimum":1}]}`, cNo, RuleConstraint},
@@ -148,12 +196,10 @@ func subsetCases() []subsetCase {
 		{"ref to root", `{"type":"object","properties":{"next":{"$ref":"#"}}}`, `{"type":"object"}`, cOK, ""},
 		// Unmodelled keywords.
 		{"consumer minProperties", `{"type":"object"}`, `{"type":"object","minProperties":1}`, cUn, ""},
-		{"consumer patternProperties", `{"type":"object"}`, `{"type":"object","patternProperties":{"^x":{"type":"string"}}}`, cUn, ""},
 		{"producer not ignored", `{"type":"string","not":{"const":"x"}}`, `{"type":"string"}`, cOK, ""},
-		{"producer patternProperties", `{"type":"object","patternProperties":{"^x":{"type":"string"}},"additionalProperties":false}`,
-			`{"type":"object","properties":{"y":{"type":"number"}}}`, cUn, ""},
 		{"producer patternProperties required", `{"type":"object","patternProperties":{"^x":{"type":"string"}},"additionalProperties":false}`,
 			`{"type":"object","required":["z"]}`, cNo, RuleRequired},
+		{"consumer not a known form", `{"type":"string","maxLength":0}`, `{"not":{"type":"string","minLength":1}}`, cUn, ""},
 		{"allOf null part", `{"allOf":[{"properties":{"x":{"type":"string"}}}]}`, `{"type":"object"}`, cNo, RuleType},
 		{"draft 7 producer", `{"$schema":"http://json-schema.org/draft-07/schema#","$ref":"#/definitions/s","type":"number","definitions":{"s":{"type":"string"}}}`,
 			`{"type":"string"}`, cUn, ""},
@@ -362,7 +408,7 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 		switch {
 		case m["properties"] != nil || m["required"] != nil:
 			t = "object"
-		case m["items"] != nil:
+		case m["items"] != nil || m["prefixItems"] != nil || m["contains"] != nil:
 			t = "array"
 		default:
 			return randomValue(rnd, depth)
@@ -417,15 +463,34 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 				out[name] = generate(rnd, ps, root, depth+1)
 			}
 		}
+		if pp, ok := m["patternProperties"].(map[string]any); ok {
+			for src, ps := range pp {
+				re, err := regexp.Compile(src)
+				if err != nil || rnd.IntN(2) == 0 {
+					continue
+				}
+				if name, ok := sampleMatch(re); ok {
+					out[name] = generate(rnd, ps, root, depth+1)
+				}
+			}
+		}
 		if rnd.IntN(3) == 0 {
 			out["extra"] = generate(rnd, m["additionalProperties"], root, depth+1)
 		}
 		return out
 	case "array":
 		lo, hi := sizeRange(m, "minItems", "maxItems", 4)
+		prefix := anyList(m["prefixItems"])
 		out := []any{}
-		for range lo + rnd.IntN(hi-lo+1) {
-			out = append(out, generate(rnd, m["items"], root, depth+1))
+		for i := range lo + rnd.IntN(hi-lo+1) {
+			if i < len(prefix) {
+				out = append(out, generate(rnd, prefix[i], root, depth+1))
+			} else {
+				out = append(out, generate(rnd, m["items"], root, depth+1))
+			}
+		}
+		if c, ok := m["contains"]; ok && len(out) > 0 && rnd.IntN(2) == 0 {
+			out[rnd.IntN(len(out))] = generate(rnd, c, root, depth+1)
 		}
 		return out
 	}
@@ -537,6 +602,10 @@ func TestSubsetLimits(t *testing.T) {
 		{"alternatives of refs", `{"anyOf":[{"$ref":"#"},{"$ref":"#"}],"type":"object","properties":{"a":{"$ref":"#"}}}`,
 			`{"oneOf":[{"$ref":"#"},{"$ref":"#"}],"properties":{"a":{"$ref":"#"}}}`, Incompatible},
 		{"big minItems", `{"type":"array","minItems":100000,"items":{"type":"array","minItems":100000}}`, `{"type":"array","maxItems":3}`, Compatible},
+		{"many patterns", `{"type":"object","patternProperties":{"^a":{},"^b":{},"^c":{},"^d":{},"^e":{},"^f":{},"^g":{},"^h":{}},"additionalProperties":false}`,
+			`{"type":"object","additionalProperties":{"type":"string"}}`, Compatible},
+		{"long tuple", `{"type":"array","prefixItems":[` + strings.Repeat(`{"type":"string"},`, 200) + `{}],"minItems":201}`,
+			`{"type":"array","prefixItems":[` + strings.Repeat(`{"type":"string"},`, 200) + `{"type":"null"}]}`, Compatible},
 		{"nested resource", `{"type":"object","properties":{"x":{"$id":"http://example.com/x","$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s"}}}`,
 			`{"$defs":{"s":{"type":"number"}},"type":"object","properties":{"x":{"$ref":"#/$defs/s"}}}`, Compatible},
 	}
@@ -558,16 +627,32 @@ func TestSubsetLimits(t *testing.T) {
 	}
 }
 
+func TestSampleMatch(t *testing.T) {
+	for _, src := range []string{"^x-", "^[a-c]+$", "a{3}", "(foo|bar)baz$", `\d+`, "^$", "(?i)^Key_", `\bword\b`} {
+		re := regexp.MustCompile(src)
+		w, ok := sampleMatch(re)
+		if !ok || !re.MatchString(w) {
+			t.Errorf("%s: %q, %v", src, w, ok)
+		}
+	}
+	if w, ok := sampleMatch(regexp.MustCompile(`^[^\x00-\x{10FFFF}]`)); ok {
+		t.Errorf("empty class: %q", w)
+	}
+}
+
 func TestSubsetPaths(t *testing.T) {
 	want := map[string]string{
-		"required missing":     "/priority",
-		"nested required":      "/m/cost",
-		"member wider":         "/x",
-		"escaped member name":  "/a~1b",
-		"items wrong type":     "/0",
-		"recursive tree wider": "/kids/0/v",
-		"open into closed":     "/x",
-		"number not integer":   "",
+		"required missing":           "/priority",
+		"nested required":            "/m/cost",
+		"member wider":               "/x",
+		"escaped member name":        "/a~1b",
+		"items wrong type":           "/0",
+		"recursive tree wider":       "/kids/0/v",
+		"open into closed":           "/x",
+		"number not integer":         "",
+		"tuple member wider":         "/1",
+		"named against pattern":      "/x-id",
+		"additional against pattern": "/n_",
 	}
 	for _, tc := range subsetCases() {
 		p, ok := want[tc.name]
@@ -662,7 +747,7 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 	if depth > 2 {
 		return map[string]any{"type": pick("string", "integer", "number", "boolean", "null")}
 	}
-	switch rnd.IntN(12) {
+	switch rnd.IntN(15) {
 	case 0:
 		return pick(true, false)
 	case 1:
@@ -720,8 +805,45 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 			s["additionalProperties"] = pick(false, map[string]any{"type": "string"}, true)
 		}
 		return s
+	case 12:
+		// not, in the forms the checker decides and one it does not.
+		return map[string]any{"not": pick(map[string]any{"const": pick("a", json.Number("1"), nil)},
+			map[string]any{"enum": []any{"a", json.Number("2")}}, map[string]any{"type": pick("string", "null", "integer")},
+			map[string]any{"required": []any{pick("a", "b")}}, map[string]any{"type": "string", "minLength": json.Number("1")})}
+	case 13:
+		s := map[string]any{"type": "object", "patternProperties": map[string]any{}}
+		for _, src := range []string{"^a", "^x", "b$", "^[ab]$"} {
+			if rnd.IntN(3) == 0 {
+				s["patternProperties"].(map[string]any)[src] = randomSchema(rnd, depth+1)
+			}
+		}
+		if rnd.IntN(2) == 0 {
+			s["properties"] = map[string]any{pick("a", "xb").(string): randomSchema(rnd, depth+1)}
+		}
+		if rnd.IntN(2) == 0 {
+			s["additionalProperties"] = pick(false, map[string]any{"type": "string"}, true)
+		}
+		if rnd.IntN(3) == 0 {
+			s["required"] = []any{pick("a", "xb", "b")}
+		}
+		return s
 	}
 	s := map[string]any{"type": "array", "items": randomSchema(rnd, depth+1)}
+	if rnd.IntN(3) == 0 {
+		s["prefixItems"] = []any{randomSchema(rnd, depth+1), randomSchema(rnd, depth+1)}[:1+rnd.IntN(2)]
+		if rnd.IntN(2) == 0 {
+			s["items"] = false
+		}
+	}
+	if rnd.IntN(4) == 0 {
+		s["contains"] = randomSchema(rnd, depth+1)
+		if rnd.IntN(2) == 0 {
+			s["minContains"] = json.Number(strconv.Itoa(rnd.IntN(3)))
+		}
+		if rnd.IntN(3) == 0 {
+			s["maxContains"] = json.Number(strconv.Itoa(rnd.IntN(3)))
+		}
+	}
 	if rnd.IntN(2) == 0 {
 		s["minItems"] = json.Number(strconv.Itoa(rnd.IntN(3)))
 	}

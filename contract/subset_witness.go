@@ -3,6 +3,8 @@ package contract
 import (
 	"encoding/json"
 	"math/big"
+	"regexp"
+	"regexp/syntax"
 	"slices"
 	"strings"
 )
@@ -49,9 +51,9 @@ func pickType(s shape) types {
 	}
 	if s.types == tAll {
 		switch {
-		case len(s.props) > 0 || len(s.required) > 0 || len(s.addls) > 0:
+		case len(s.props) > 0 || len(s.pprops) > 0 || len(s.required) > 0 || len(s.addls) > 0:
 			return tObject
-		case len(s.items) > 0 || s.minItems > 0:
+		case len(s.items) > 0 || len(s.tuples) > 0 || len(s.contains) > 0 || s.minItems > 0:
 			return tArray
 		case s.minLen > 0 || len(s.patterns) > 0 || len(s.formats) > 0:
 			return tString
@@ -111,19 +113,26 @@ func (c *checker) minimalOf(s shape, t types, depth int) (any, bool) {
 		}
 		return m, true
 	case tArray:
-		return c.arrayOf(s, s.minItems, depth)
+		return c.arrayOf(s, max(s.minItems, s.containsMin()), depth)
 	}
 	return nil, false
 }
 
-// arrayOf builds an array of n minimal items of s (all equal).
+// arrayOf builds an array of n minimal items of s, the first ones also minimal items of
+// every contains of s, so that the array has as many as they need.
 func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 	if n < 0 || n > maxWitnessItems {
 		return nil, false
 	}
 	out := make([]any, n)
 	for i := range out {
-		v, ok := c.minimal(s.items, depth+1)
+		ns := s.itemSchemas(i)
+		if i < s.containsMin() {
+			for _, r := range s.contains {
+				ns = append(ns, r.n)
+			}
+		}
+		v, ok := c.minimal(ns, depth+1)
 		if !ok {
 			return nil, false
 		}
@@ -257,4 +266,61 @@ func deepCopy(v any) any {
 		return out
 	}
 	return v
+}
+
+// sampleMatch builds a short string re matches, for a member name of a patternProperties: the
+// first alternative, the least repetitions, the first character of a class. It gives up on
+// what it cannot build (and re rejects what it built wrongly).
+func sampleMatch(re *regexp.Regexp) (string, bool) {
+	p, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var sb strings.Builder
+	if !writeSample(&sb, p.Simplify()) || !re.MatchString(sb.String()) {
+		return "", false
+	}
+	return sb.String(), true
+}
+
+func writeSample(sb *strings.Builder, p *syntax.Regexp) bool {
+	if sb.Len() > maxWitnessLength {
+		return false
+	}
+	switch p.Op {
+	case syntax.OpEmptyMatch, syntax.OpStar, syntax.OpQuest, syntax.OpBeginLine, syntax.OpEndLine,
+		syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	case syntax.OpLiteral:
+		for _, r := range p.Rune {
+			sb.WriteRune(r)
+		}
+		return true
+	case syntax.OpCharClass:
+		if len(p.Rune) == 0 {
+			return false
+		}
+		sb.WriteRune(p.Rune[0])
+		return true
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		sb.WriteByte('a')
+		return true
+	case syntax.OpCapture, syntax.OpPlus, syntax.OpAlternate:
+		return writeSample(sb, p.Sub[0])
+	case syntax.OpRepeat:
+		for range p.Min {
+			if !writeSample(sb, p.Sub[0]) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpConcat:
+		for _, s := range p.Sub {
+			if !writeSample(sb, s) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
