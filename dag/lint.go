@@ -22,6 +22,7 @@ const (
 	CodeLintConstraint = "SEAM-E303" // the producer's constraints do not fit within the consumer's
 	CodeLintOptional   = "SEAM-E304" // a field the producer only may emit is required
 	CodeLintUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
+	CodeLintNotList    = "SEAM-E306" // a foreach list that is never a list
 	CodeLintUnknown    = "SEAM-W301" // compatibility could not be proved either way
 	CodeLintNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
 	CodeLintContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
@@ -109,9 +110,14 @@ func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
 		if ctx.Err() != nil {
 			return out
 		}
+		l.consumer = n
+		var fs []Finding
+		l.item, fs = l.foreach(n)
+		out = append(out, fs...)
 		out = append(out, l.undeclaredRefs(n.ID, nodeExprs(n))...)
 		out = append(out, l.node(n)...)
 	}
+	l.consumer, l.item = nil, nil // outputs are read outside any node
 	var outs []*Expr
 	for _, o := range d.Outputs {
 		o.Value.walkExprs(func(e *Expr) { outs = append(outs, e) })
@@ -161,11 +167,16 @@ type linter struct {
 	d    *DAG
 	comp *contract.Compiler
 	text lintText
-	// consumer is the node whose input or with is being synthesised.
+	// consumer is the node whose input or with is being synthesised; item is what `item`
+	// is there (nil without foreach).
 	consumer *Node
-	params   map[string]any // the run's parameters; nil when not known
-	rc       *refCompiler   // for CEL types, made on first use
-	celTypes map[*Expr]celInfo
+	item     *loopItem
+	// lists and notLists are {type: array} and its negation, for foreach lists: made on
+	// first use.
+	lists, notLists *contract.Schema
+	params          map[string]any // the run's parameters; nil when not known
+	rc              *refCompiler   // for CEL types, made on first use
+	celTypes        map[*Expr]celInfo
 	// specialised caches config schemas with their if/then/else resolved.
 	specialised map[string]*contract.Schema
 	projections map[string]cachedProjection
@@ -177,9 +188,8 @@ type celInfo struct {
 	name   string // its JSON type, when schema is {"type": name}
 }
 
-// node checks node n's input and with.
+// node checks node n's input and with. l.consumer and l.item must be n's.
 func (l *linter) node(n *Node) []Finding {
-	l.consumer = n
 	var out []Finding
 	if n.InputContract != nil {
 		t, p := n.Input, place{node: n.ID}
@@ -246,7 +256,7 @@ func (l *linter) synth(t *Template) shape {
 				continue
 			}
 			for _, r := range pt.expr.refs {
-				prods = addProducer(prods, r)
+				prods = l.addProducer(prods, r)
 			}
 		}
 		// Wider than what arrives (only the text around the references is known): a string
@@ -327,17 +337,25 @@ func (s *shape) merge(c shape) {
 }
 
 // addProducer adds what r reads from — a node id, or "params" — unless prods has it.
-// References to item, index and run name no producer.
-func addProducer(prods []string, r Ref) []string {
-	var p string
+// `item` reads from what the foreach list reads from; index, run and env name no producer.
+func (l *linter) addProducer(prods []string, r Ref) []string {
 	switch r.Root {
 	case "nodes":
-		p = r.Node
+		return addName(prods, r.Node)
 	case "params":
-		p = "params"
-	default:
-		return prods
+		return addName(prods, "params")
+	case "item":
+		if l.item != nil {
+			for _, p := range l.item.producers {
+				prods = addName(prods, p)
+			}
+		}
 	}
+	return prods
+}
+
+// addName adds p to prods unless prods has it.
+func addName(prods []string, p string) []string {
 	if !slices.Contains(prods, p) {
 		prods = append(prods, p)
 	}
@@ -348,7 +366,7 @@ func addProducer(prods []string, r Ref) []string {
 func (l *linter) expr(e *Expr) shape {
 	var prods []string
 	for _, r := range e.refs {
-		prods = addProducer(prods, r)
+		prods = l.addProducer(prods, r)
 	}
 	if e.path == nil || len(e.refs) != 1 {
 		if ci := l.celType(e); ci.schema != nil {
@@ -362,6 +380,9 @@ func (l *linter) expr(e *Expr) shape {
 	if r.Root == "env" {
 		// The run refuses to start when a declared variable is unset or empty.
 		return shape{schema: map[string]any{"type": "string", "minLength": 1}, present: true, producers: prods}
+	}
+	if r.Root == "item" || r.Root == "index" {
+		return l.loopRef(r)
 	}
 	if r.Root == "params" && l.params != nil {
 		v, ok := contract.Lookup(map[string]any(l.params), r.Path)
@@ -410,39 +431,48 @@ type cachedProjection struct {
 }
 
 func (l *linter) projectRefUncached(r Ref, narrow bool) (projection, bool) {
-	var root any = true
-	var docs []any // set when root is an effective schema: its parts, each its own document
 	switch r.Root {
 	case "nodes":
 		n, ok := l.d.ByID[r.Node]
 		if !ok || n.Effective == nil {
 			return projection{}, false
 		}
-		root = n.Effective.Source()
-		if n.Effective.IsEffective() {
-			docs, _ = root.(map[string]any)["allOf"].([]any)
+		if n.Foreach != nil {
+			return projectForeach(n, r.Path, narrow), true
 		}
-		if narrow {
-			if docs == nil {
-				docs = []any{root}
-			}
-			docs = append(slices.Clip(docs), statusHanded)
-		}
+		return projectOutput(n, r.Path, narrow), true
 	case "params":
+		var root any = true
 		if l.d.Params != nil {
 			root = l.d.Params.Source()
 		}
-	default:
-		return projection{}, false
+		return project(root, root, r.Path, 0), true
 	}
-	if docs != nil {
-		parts := make([]projection, len(docs))
-		for i, doc := range docs {
-			parts[i] = project(doc, doc, r.Path, 0)
+	return projection{}, false
+}
+
+// projectOutput projects an output node n validated against its effective schema along path;
+// narrow: the output passed or warned.
+func projectOutput(n *Node, path []string, narrow bool) projection {
+	root := n.Effective.Source()
+	var docs []any // set when root is an effective schema: its parts, each its own document
+	if n.Effective.IsEffective() {
+		docs, _ = root.(map[string]any)["allOf"].([]any)
+	}
+	if narrow {
+		if docs == nil {
+			docs = []any{root}
 		}
-		return combine(parts, len(r.Path)), true
+		docs = append(slices.Clip(docs), statusHanded)
 	}
-	return project(root, root, r.Path, 0), true
+	if docs == nil {
+		return project(root, root, path, 0)
+	}
+	parts := make([]projection, len(docs))
+	for i, doc := range docs {
+		parts[i] = project(doc, doc, path, 0)
+	}
+	return combine(parts, len(path))
 }
 
 // undeclaredRefs reports the references among es to paths their producer's schema forbids.
@@ -450,6 +480,10 @@ func (l *linter) undeclaredRefs(consumer string, es []*Expr) []Finding {
 	var out []Finding
 	for _, e := range es {
 		for _, r := range e.refs {
+			if r.Root == "item" {
+				out = append(out, l.undeclaredItem(consumer, r)...)
+				continue
+			}
 			if len(r.Path) == 0 || (r.Root != "nodes" && r.Root != "params") {
 				continue
 			}
@@ -466,12 +500,12 @@ func (l *linter) undeclaredRefs(consumer string, es []*Expr) []Finding {
 				seg := strings.Join(r.Path[:p.undeclared+1], ".")
 				msg, hint := l.text.undeclared(what+"."+seg, producer, seg)
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeLintUndeclared,
-					Producers: addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
+					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
 			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r):
 				seg := strings.Join(r.Path[:p.loose+1], ".")
 				msg, hint := l.text.loose(what+"."+seg, producer, seg)
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeLintUnknown,
-					Producers: addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
+					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
 			}
 		}
 	}
@@ -972,7 +1006,7 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
 			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path), p, res.Reason))}}
 	}
-	ps, missing := producersAt(t, res.Path)
+	ps, missing := l.producersAt(t, res.Path)
 	if len(ps) == 0 && !missing {
 		ps = prods
 	}
@@ -1127,7 +1161,7 @@ func fieldName(ptr, def string) string {
 // producersAt names the producers of the part of the input template at ptr: the deepest
 // template part the pointer reaches. missing is set when the pointer names a key or element
 // that an input mapping or list does not have.
-func producersAt(t *Template, ptr string) (ps []string, missing bool) {
+func (l *linter) producersAt(t *Template, ptr string) (ps []string, missing bool) {
 	for _, tok := range contract.PointerTokens(ptr) {
 		next := t.child(tok)
 		if next == nil {
@@ -1140,7 +1174,7 @@ func producersAt(t *Template, ptr string) (ps []string, missing bool) {
 		return nil, true
 	}
 	for _, r := range t.Refs() {
-		ps = addProducer(ps, r)
+		ps = l.addProducer(ps, r)
 	}
 	return ps, false
 }

@@ -55,7 +55,7 @@ func (l *linter) collectReads() map[string]*reads {
 			rd = &reads{}
 			all[r.Node] = rd
 		}
-		rd.add(reader, r.Path)
+		rd.add(reader, itemPath(l.d.ByID[r.Node], r.Path))
 	}
 	for _, n := range l.d.Nodes {
 		for _, e := range nodeExprs(n) {
@@ -76,6 +76,22 @@ func (l *linter) collectReads() map[string]*reads {
 		}
 	}
 	return all
+}
+
+// itemPath is what a read of path in producer n's output reads of the output its contract
+// is about. A foreach node's contract is each item's: data.items[N].x reads x of one, and
+// data.items or above reads them whole.
+func itemPath(n *Node, path []string) []string {
+	if n == nil || n.Foreach == nil || len(path) == 0 || path[0] != "data" {
+		return path
+	}
+	switch {
+	case len(path) == 1 || path[1] == "items" && len(path) <= 3:
+		return nil
+	case path[1] == "items":
+		return path[3:]
+	}
+	return path
 }
 
 // hygiene reports the contract anti-patterns of nodes whose outputs are read.

@@ -27,6 +27,7 @@ const (
 	whyRef                            // a $ref the linter cannot follow
 	whyPatternProps                   // patternProperties are not followed
 	whyKeyword                        // arg: a keyword not followed
+	whyElements                       // a foreach list's schema constrains its elements in a way not followed
 	whyUnknownTemplate                // should not happen
 )
 
@@ -59,6 +60,8 @@ func (t lintText) why(w why) string {
 			return "patternProperties はたどりません"
 		case whyKeyword:
 			return "キーワード " + w.arg + " はたどりません"
+		case whyElements:
+			return "foreach リストのスキーマが要素をたどれない形で制約しています"
 		}
 		return "不明なテンプレートです"
 	}
@@ -83,6 +86,8 @@ func (t lintText) why(w why) string {
 		return "patternProperties are not followed"
 	case whyKeyword:
 		return "keyword " + w.arg + " is not followed"
+	case whyElements:
+		return "the foreach list's schema constrains its elements in a way not followed"
 	}
 	return "an unknown template"
 }
@@ -417,4 +422,66 @@ func (t lintText) allRequired(node, field string, n int, unread []string) (msg, 
 	}
 	return fmt.Sprintf("node %s's contract.output requires all %d fields of %s, but no consumer reads %s.", node, n, at, strings.Join(unread, ", ")),
 		"require only what consumers need; make the rest optional."
+}
+
+// Foreach lists.
+
+// who names producers in a sentence: "p", "p and q", or "the expression" when there are none.
+func (t lintText) who(ps []string) string {
+	switch {
+	case len(ps) == 0 && t.ja:
+		return "式"
+	case len(ps) == 0:
+		return "the expression"
+	case t.ja:
+		return strings.Join(ps, " と ")
+	}
+	return strings.Join(ps, " and ")
+}
+
+// notList: what a foreach list's producers guarantee is never a list.
+func (t lintText) notList(node, src, who string, v any) (msg, hint string) {
+	if t.ja {
+		return fmt.Sprintf("%s は ${{ %s }} の要素ごとに実行されますが、%s はそこに%sを出力し、リストにはなりません。", node, src, who, t.kindOf(v)),
+			fmt.Sprintf("foreach でリストを参照するか、%sでそれをリストにしてください。", jpadL(t.outContract(who)))
+	}
+	return fmt.Sprintf("%s runs once per item of ${{ %s }}, but %s produces %s there, never a list.", node, src, who, t.kindOf(v)),
+		fmt.Sprintf("reference a list in foreach, or make it one in %s.", t.outContract(who))
+}
+
+// mayNotList: a foreach list's producers may deliver something else than a list.
+func (t lintText) mayNotList(node, src, who string, v any) (msg, hint string) {
+	if t.ja {
+		return fmt.Sprintf("%s は ${{ %s }} の要素ごとに実行されますが、%s はそこに %s を出力する場合があり、それはリストではありません（実行は失敗します）。", node, src, who, clipJSON(v)),
+			fmt.Sprintf("%sでそれを配列に狭めてください。", jpadL(t.outContract(who)))
+	}
+	return fmt.Sprintf("%s runs once per item of ${{ %s }}, but %s may produce %s there, which is not a list (the run fails).", node, src, who, clipJSON(v)),
+		fmt.Sprintf("narrow it to an array in %s.", t.outContract(who))
+}
+
+// mayBeAbsent: a foreach list's producers only may deliver it.
+func (t lintText) mayBeAbsent(node, src, who string) (msg, hint string) {
+	if t.ja {
+		return fmt.Sprintf("%s は ${{ %s }} の要素ごとに実行されますが、%s はそれを出力する場合があるだけです（ないと実行は失敗します）。", node, src, who),
+			fmt.Sprintf("%sでそれを必須にしてください。", jpadL(t.outContract(who)))
+	}
+	return fmt.Sprintf("%s runs once per item of ${{ %s }}, but %s only may produce it (the run fails without it).", node, src, who),
+		fmt.Sprintf("make it required in %s.", t.outContract(who))
+}
+
+func (t lintText) cannotProveList(src, reason string) string {
+	if t.ja {
+		return fmt.Sprintf("${{ %s }} がリストであることを証明できません（チェッカー：%s）。", src, reason)
+	}
+	return fmt.Sprintf("cannot prove that ${{ %s }} is a list (checker: %s).", src, reason)
+}
+
+// undeclaredItem: a reference to a path of item that the foreach list's elements forbid.
+func (t lintText) undeclaredItem(node, path string) (msg, hint string) {
+	if t.ja {
+		return fmt.Sprintf("item.%s: %s の foreach リストの要素は %s を宣言していません", path, node, path),
+			"要素が宣言しているフィールドを参照するか、リストの出所でそれを宣言してください。"
+	}
+	return fmt.Sprintf("item.%s: the elements of %s's foreach list do not declare %s", path, node, path),
+		"reference a field the elements declare, or declare it where the list comes from."
 }

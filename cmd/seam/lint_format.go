@@ -24,6 +24,7 @@ var lintRules = []lintRule{
 	{dag.CodeLintConstraint, "ConstraintMismatch", "The producers' constraints do not fit within the consumer's.", "error"},
 	{dag.CodeLintOptional, "OptionalButRequired", "The consumer requires a field its producers only may produce.", "error"},
 	{dag.CodeLintUndeclared, "UndeclaredReference", "A reference to a path the producer's schema does not declare.", "error"},
+	{dag.CodeLintNotList, "ForeachNotList", "A foreach list that its producers never deliver as a list.", "error"},
 	{dag.CodeLintUnknown, "UnknownCompatibility", "Compatibility could not be decided either way.", "warning"},
 	{dag.CodeLintNoContract, "NoOutputContract", "A node whose output is read has no contract beyond the standard one.", "warning"},
 	{dag.CodeLintContent, "ContentConstraint", "A contract constrains content (wording) instead of structure.", "warning"},

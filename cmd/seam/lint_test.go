@@ -112,7 +112,7 @@ func TestGitHubEscaping(t *testing.T) {
 // TestLintRules checks that SARIF describes every finding code, once.
 func TestLintRules(t *testing.T) {
 	codes := []string{dag.CodeLintRequired, dag.CodeLintType, dag.CodeLintConstraint, dag.CodeLintOptional,
-		dag.CodeLintUndeclared, dag.CodeLintUnknown, dag.CodeLintNoContract, dag.CodeLintContent, dag.CodeLintAllReq}
+		dag.CodeLintUndeclared, dag.CodeLintNotList, dag.CodeLintUnknown, dag.CodeLintNoContract, dag.CodeLintContent, dag.CodeLintAllReq}
 	seen := map[string]bool{}
 	for _, r := range lintRules {
 		if seen[r.code] {
