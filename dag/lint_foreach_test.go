@@ -190,12 +190,8 @@ func TestLintForeach(t *testing.T) {
 			if ds != nil {
 				t.Fatalf("load: %v", ds)
 			}
-			var got []string
-			for _, f := range Lint(context.Background(), d, LintOptions{}) {
-				if f.Code == CodeLintNoContract || f.Code == CodeLintContent || f.Code == CodeLintAllReq {
-					continue // hygiene has its own test
-				}
-				got = append(got, fmt.Sprintf("%d:%d %s %s %s", f.Pos.Line, f.Pos.Col, f.Severity, f.Code, f.Message))
+			got, fs := edgeFindings(d)
+			for _, f := range fs {
 				if f.HasWitness != (f.Severity == SeverityError && f.Code != CodeLintUndeclared) {
 					t.Errorf("%s: has witness %v", f.Code, f.HasWitness)
 				}
