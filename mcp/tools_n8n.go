@@ -31,7 +31,9 @@ const (
 )
 
 // executionStatuses are the statuses n8n filters executions by.
-var executionStatuses = []string{"canceled", "error", "running", "success", "waiting"}
+func executionStatuses() []string {
+	return []string{"canceled", "error", "running", "success", "waiting"}
+}
 
 // n8nRead annotates a tool that only reads, from n8n: an outside system, hence open world.
 func n8nRead(title string) *sdk.ToolAnnotations {
@@ -567,8 +569,8 @@ func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, i
 	if err != nil {
 		return message{}, nil, err
 	}
-	if in.Status != "" && !slices.Contains(executionStatuses, in.Status) {
-		return message{}, nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(executionStatuses, ", "))
+	if in.Status != "" && !slices.Contains(executionStatuses(), in.Status) {
+		return message{}, nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(executionStatuses(), ", "))
 	}
 	p, err := t.c.ListExecutions(ctx, n8n.ExecutionFilter{WorkflowID: n8n.ID(in.WorkflowID), Status: in.Status, Limit: limit, Cursor: in.Cursor})
 	if err != nil {
