@@ -64,7 +64,7 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 			if id != "" {
 				wf, err := fetchWorkflow(cmd.Context(), e, id, insecure)
 				if err != nil {
-					return err // a usage error (exit 2) for a wrong setting, exit 1 when n8n fails
+					return err // a usage error (exit 2) for wrong input, exit 1 when n8n cannot answer
 				}
 				name = wf.Name
 				res, err = validate.Validate(cmd.Context(), &validate.Workflow{Name: wf.Name, Nodes: wf.Nodes, Connections: wf.Connections, Settings: wf.Settings}, opts)
@@ -129,6 +129,10 @@ func fetchWorkflow(ctx context.Context, e *env, id string, insecure bool) (*n8n.
 		return nil, usage(fmt.Errorf("--id: %w", err))
 	}
 	wf, err := c.GetWorkflow(ctx, n8n.ID(id))
+	if code := n8n.StatusCode(err); code >= 400 && code < 500 {
+		// n8n refused what was given (the id, the key): an input error, as a missing file is.
+		return nil, usage(fmt.Errorf("--id %s: %w", id, err))
+	}
 	if err != nil {
 		return nil, failedWith(fmt.Errorf("--id %s: %w", id, err))
 	}
