@@ -71,8 +71,10 @@ func NewServer(opts Options) (*Server, error) {
 	s := &server{root: r, opts: opts, types: opts.Types, runs: newRunner()}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "seam", Title: "seam: DAGs with output contracts", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions: "seam runs DAGs defined in YAML and validates every node output against its contract. " +
-			"DAG paths are relative to the server's root. Start with list_dags, lint_dag before run_dag, " +
-			"then get_run. Answers are minimal; pass raw: true for full outputs and statistics.",
+			"DAG paths are relative to the server's root. Start with list_dags; lint_dag before run_dag, which " +
+			"returns the run id at once; get_run until it has finished; explain_node for a node that failed; " +
+			"after fixing the file, resume_run reuses what passed. Answers are minimal; pass raw: true for full " +
+			"outputs and statistics.",
 	})
 	if err := errors.Join(s.addDAGTools(srv), s.addContractTools(srv), s.addRunTools(srv),
 		s.addExplainTools(srv), s.addN8NTools(srv)); err != nil {
