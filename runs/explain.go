@@ -350,8 +350,15 @@ func (df *dagFile) contractRef(node string, input bool, keyword string) Contract
 	toks := contract.PointerTokens(keyword)
 	if !input {
 		// The output is validated against an allOf of the standard contract, the type's
-		// output schema and the declared contract: the last is the one in the file.
+		// output schema and the declared contract: the last is the one in the file. The
+		// standard contract is always the first part, so what breaks it is never in the file
+		// (a missing status is not the declared contract's required).
 		if len(toks) >= 2 && toks[0] == "allOf" {
+			if toks[1] == "0" {
+				ref.Declared = false
+				ref.Note = "the standard output contract"
+				return ref
+			}
 			toks = toks[2:]
 		}
 	}

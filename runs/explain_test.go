@@ -15,6 +15,18 @@ import (
 
 // explainDAGs are the DAG files the explanations are about.
 var explainDAGs = map[string]string{
+	"standard.yaml": `version: 1
+name: standard
+nodes:
+  draft:
+    type: const
+    with:
+      value: {summary: drafted, data: {}}
+    contract:
+      output:
+        type: object
+        required: [data]
+`,
 	"broken.yaml": `version: 1
 name: broken
 nodes:
@@ -162,6 +174,16 @@ func TestExplain(t *testing.T) {
 		{name: "output breaks its contract", file: "broken.yaml", node: "classify", opts: show, want: &Explanation{
 			Node: "classify", Type: "const", Status: "failed", Attempts: 1, Reason: "output breaks its contract",
 			Violations: classifyOutput, File: "broken.yaml",
+		}},
+		// No status breaks the standard contract (the first part of the effective one), not
+		// the file's required: [data].
+		{name: "standard contract", file: "standard.yaml", node: "draft", opts: show, want: &Explanation{
+			Node: "draft", Type: "const", Status: "failed", Attempts: 1, Reason: "output breaks its contract",
+			Violations: []ExplainedViolation{{
+				Pointer: "/status", Message: "missing required field: status", From: "draft's own output",
+				Contract: ContractRef{Keyword: "/allOf/0/required", Note: "the standard output contract"},
+			}},
+			File: "standard.yaml",
 		}},
 		{name: "skipped points upstream", file: "broken.yaml", node: "publish", opts: show, want: &Explanation{
 			Node: "publish", Type: "exec", Status: "skipped", Reason: "upstream classify failed", Upstream: "classify",
