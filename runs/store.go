@@ -150,7 +150,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	s := &Store{db: db, path: path}
 	// sql.Open connects lazily; connect now so a bad file is reported by Open, not by the
 	// first write in the middle of a run.
-	if err := db.PingContext(ctx); err != nil {
+	if err := connect(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
@@ -159,6 +159,25 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// connect makes the first connection. Its pragmas switch a new file to WAL, which takes a
+// lock SQLite does not wait for with busy_timeout: processes opening a new store at once can
+// find it taken (SQLITE_BUSY), so connect retries for as long as a write would wait.
+func connect(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		err := db.PingContext(ctx)
+		var se *sqlite.Error
+		if !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // Close closes the store.
