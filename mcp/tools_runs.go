@@ -231,10 +231,17 @@ func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG
 	if !wait {
 		select {
 		case <-rec.ch:
-			return started, runStarted{ID: opts.RunID, DAG: d.Name, Nodes: len(d.Nodes)}, nil
 		case out := <-done:
-			return s.runAnswer(name, out)
+			// A run that never got into the store did not start: say why. One that did
+			// and is already over answers as any other (select picks either when both are
+			// ready).
+			select {
+			case <-rec.ch:
+			default:
+				return s.runAnswer(name, out)
+			}
 		}
+		return started, runStarted{ID: opts.RunID, DAG: d.Name, Nodes: len(d.Nodes)}, nil
 	}
 	out := <-done
 	prog.stop()
