@@ -30,11 +30,6 @@ const (
 	maxN8NList     = 250
 )
 
-// executionStatuses are the statuses n8n filters executions by.
-func executionStatuses() []string {
-	return []string{"canceled", "error", "running", "success", "waiting"}
-}
-
 // n8nRead annotates a tool that only reads, from n8n: an outside system, hence open world.
 func n8nRead(title string) *sdk.ToolAnnotations {
 	a := readOnlyTool(title)
@@ -569,8 +564,8 @@ func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, i
 	if err != nil {
 		return message{}, nil, err
 	}
-	if in.Status != "" && !slices.Contains(executionStatuses(), in.Status) {
-		return message{}, nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(executionStatuses(), ", "))
+	if in.Status != "" && !slices.Contains(n8n.ExecutionStatuses(), in.Status) {
+		return message{}, nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(n8n.ExecutionStatuses(), ", "))
 	}
 	p, err := t.c.ListExecutions(ctx, n8n.ExecutionFilter{WorkflowID: n8n.ID(in.WorkflowID), Status: in.Status, Limit: limit, Cursor: in.Cursor})
 	if err != nil {

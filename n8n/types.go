@@ -591,7 +591,10 @@ func (t *workflowsActivate) Run(ctx context.Context, call *nodes.Call) (*nodes.R
 
 // ---- executions ----
 
-var executionStatuses = []string{"canceled", "error", "running", "success", "waiting"}
+// ExecutionStatuses are the statuses n8n filters executions by.
+func ExecutionStatuses() []string {
+	return []string{"canceled", "error", "running", "success", "waiting"}
+}
 
 type executionsList struct{ f *family }
 
@@ -602,7 +605,7 @@ func (*executionsList) Doc() string {
 func (*executionsList) ConfigSchema() []byte {
 	return configSchema("n8n.executions.list configuration", nil, obj{
 		{"workflowId", idProp("Only executions of this workflow.")},
-		{"status", desc("Only executions with this status.", obj{{"type", "string"}, {"enum", executionStatuses}})},
+		{"status", desc("Only executions with this status.", obj{{"type", "string"}, {"enum", ExecutionStatuses()}})},
 		{"projectId", desc("Only executions of this project's workflows.", str)},
 		{"includeData", desc("Include each execution's data: its error, last node and items.", obj{{"type", "boolean"}, {"default", false}})},
 		{"limit", limitProp()},
@@ -634,8 +637,8 @@ func (t *executionsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resu
 	if fl.Status, err = optString(w, "status"); err != nil {
 		return nil, err
 	}
-	if fl.Status != "" && !slices.Contains(executionStatuses, fl.Status) {
-		return nil, configErr("/status", "must be one of %s, got %q", strings.Join(executionStatuses, ", "), fl.Status)
+	if fl.Status != "" && !slices.Contains(ExecutionStatuses(), fl.Status) {
+		return nil, configErr("/status", "must be one of %s, got %q", strings.Join(ExecutionStatuses(), ", "), fl.Status)
 	}
 	if fl.ProjectID, err = optString(w, "projectId"); err != nil {
 		return nil, err
