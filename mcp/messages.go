@@ -168,7 +168,6 @@ var japanese = map[string]string{
 	"run %s is still running: wait for it, or stop it with cancel_run, then resume it":              "実行 %s はまだ実行中です：終わるのを待つか、cancel_run で停止してから再開してください",
 	"run %s has no DAG file to resume from (an inline DAG): run_dag runs it again":                  "実行 %s には再開に使える DAG ファイルがありません（インラインの DAG）：もう一度実行するには run_dag",
 	"run %s ran the DAG %s, but %s now defines %s: run_dag runs it":                                 "実行 %s は DAG %s を実行しましたが、%s は今 %s を定義しています：実行するには run_dag",
-	"run %s: its stored params are not a JSON object":                                               "実行 %s：保存されたパラメータが JSON オブジェクトではありません",
 	"run %s of %s resumed: get_run shows how it goes, cancel_run stops it":                          "実行 %s（%s）を再開しました：経過は get_run で確認でき、cancel_run で停止できます",
 	"arguments: want a JSON object: %v":                                                             "引数：JSON オブジェクトが必要です：%v",
 	"arguments: %v (the tool's input schema says what it takes)":                                    "引数：%v（受け付ける引数はツールの入力スキーマを参照してください）",

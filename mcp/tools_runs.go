@@ -321,14 +321,9 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 	if d.Name != r.DAG {
 		return message{}, nil, fail(CodeNotResumable, nil, "run %s ran the DAG %s, but %s now defines %s: run_dag runs it", r.ID, r.DAG, path, d.Name)
 	}
-	params := map[string]any{}
-	if len(r.Params) > 0 {
-		v, err := contract.ParseJSON(r.Params)
-		m, ok := v.(map[string]any)
-		if err != nil || !ok {
-			return message{}, nil, fail(CodeInternal, nil, "run %s: its stored params are not a JSON object", r.ID)
-		}
-		params = m
+	params, err := r.ParamsObject()
+	if err != nil {
+		return message{}, nil, failVerbatim(CodeInternal, err)
 	}
 	reuse, err := st.Reusable(ctx, r.ID)
 	if err != nil {

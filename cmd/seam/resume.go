@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/runs"
 )
@@ -59,14 +58,10 @@ func (rs *runStore) prepareResume(ctx context.Context, e *env, args []string, pa
 	if _, err := os.Stat(path); err != nil {
 		return fail("resume run %s: its DAG file: %w; if it moved, give it: `seam run --resume %s FILE`", r.ID, err, r.ID)
 	}
-	params := map[string]any{}
-	if len(r.Params) > 0 {
-		v, err := contract.ParseJSON(r.Params)
-		m, ok := v.(map[string]any)
-		if err != nil || !ok {
-			return fail("run %s: its stored params are not a JSON object", r.ID)
-		}
-		params = m
+	params, err := r.ParamsObject()
+	if err != nil {
+		s.Close()
+		return "", nil, usage(err)
 	}
 	rs.resumed, rs.s = r, s
 	return path, params, nil

@@ -2,8 +2,11 @@ package runs
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // Interrupted reports whether a run recorded as running was left so by a process that no
@@ -24,4 +27,18 @@ func (r *Run) Interrupted() bool {
 	// Signal 0 checks the process exists without disturbing it.
 	err = p.Signal(syscall.Signal(0))
 	return err != nil && !errors.Is(err, syscall.EPERM)
+}
+
+// ParamsObject decodes the params the run started with (numbers exact, as a run reads them);
+// an empty object when there were none.
+func (r *Run) ParamsObject() (map[string]any, error) {
+	if len(r.Params) == 0 {
+		return map[string]any{}, nil
+	}
+	v, err := contract.ParseJSON(r.Params)
+	m, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return nil, fmt.Errorf("run %s: its stored params are not a JSON object", r.ID)
+	}
+	return m, nil
 }

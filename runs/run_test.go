@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"testing"
@@ -31,5 +32,28 @@ func TestInterrupted(t *testing.T) {
 				t.Errorf("Interrupted() = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestParamsObject(t *testing.T) {
+	tests := []struct {
+		params string
+		want   string // the decoded params as fmt prints them, or the error
+	}{
+		{"", "map[]"},
+		{`{"n": 1.50, "who": "ada"}`, "map[n:1.50 who:ada]"}, // the number keeps its text
+		{`[1]`, "run r1: its stored params are not a JSON object"},
+		{`{"n":`, "run r1: its stored params are not a JSON object"},
+	}
+	for _, tc := range tests {
+		r := Run{ID: "r1", Params: []byte(tc.params)}
+		m, err := r.ParamsObject()
+		got := fmt.Sprint(m)
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%q: got %s, want %s", tc.params, got, tc.want)
+		}
 	}
 }
