@@ -4,13 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
@@ -22,10 +19,6 @@ import (
 func TestMCPAgentSession(t *testing.T) {
 	url, key := n8ntest.Env(t)
 	client := n8ntest.Client(t)
-	bin, err := exec.LookPath("seam") // testscript.Main put the test binary on PATH as seam
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	src, err := os.ReadFile("../../dags/broken-contract.yaml")
 	if err != nil {
@@ -37,16 +30,8 @@ func TestMCPAgentSession(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.Command(bin, "mcp", "--root", dir, "--store", filepath.Join(dir, "runs.db"))
-	cmd.Env = append(os.Environ(), "SEAM_LANG=en", n8n.EnvURL+"="+url, n8n.EnvAPIKey+"="+key,
-		"GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "1"}, nil).
-		Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v; stderr: %s", err, stderr)
-	}
+	cs, _, _ := startSeamMCP(ctx, t, dir, []string{n8n.EnvURL + "=" + url, n8n.EnvAPIKey + "=" + key},
+		"--root", dir, "--store", filepath.Join(dir, "runs.db"))
 	defer cs.Close()
 
 	if l := stdioCall(t, ctx, cs, "lint_dag", map[string]any{"path": "triage.yaml"}); l.Data["errors"] != float64(0) {

@@ -80,16 +80,37 @@ func stdioCall(t *testing.T, ctx context.Context, cs *sdk.ClientSession, tool st
 	return env
 }
 
+// startSeamMCP starts the seam executable (testscript.Main put the test binary on PATH as
+// seam) as `seam mcp ARGS` in dir, with env added to the test's environment, and connects a
+// client through the SDK's CommandTransport, as an agent host does. It returns the session,
+// the process (to see how it exited) and its stderr.
+func startSeamMCP(ctx context.Context, t *testing.T, dir string, env []string, args ...string) (*sdk.ClientSession, *exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	bin, err := exec.LookPath("seam")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+	cmd.Dir = dir
+	// A -race binary sleeps 1 s at exit unless told otherwise.
+	cmd.Env = append(os.Environ(), "SEAM_LANG=en", "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	cmd.Env = append(cmd.Env, env...)
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	client := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v; stderr: %s", err, stderr)
+	}
+	return cs, cmd, stderr
+}
+
 // TestMCPStdioSession starts the seam executable as `seam mcp --root DIR --store FILE` with
 // the SDK's CommandTransport, as an agent host does, and walks an agent's session with a
 // real client: list the tools, lint a DAG from dags/, run it (wait: true), read it back with
 // get_run "latest" and list_runs. Closing the session must end the process on its own (by
 // closing its stdin, before any signal) with exit status 0, and the run must be in the store.
 func TestMCPStdioSession(t *testing.T) {
-	bin, err := exec.LookPath("seam") // testscript.Main put the test binary on PATH as seam
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	root := filepath.Join(dir, "root")
 	if err := os.CopyFS(filepath.Join(root, "dags"), os.DirFS("../../dags")); err != nil {
@@ -99,17 +120,7 @@ func TestMCPStdioSession(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.Command(bin, "mcp", "--root", root, "--store", store)
-	cmd.Dir = dir
-	// A -race binary sleeps 1 s at exit unless told otherwise.
-	cmd.Env = append(os.Environ(), "SEAM_LANG=en", "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	client := sdk.NewClient(&sdk.Implementation{Name: "stdio-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd, TerminateDuration: stdioTerminate}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v; stderr: %s", err, stderr)
-	}
+	cs, cmd, stderr := startSeamMCP(ctx, t, dir, nil, "--root", root, "--store", store)
 	closed := false
 	defer func() {
 		if !closed {
