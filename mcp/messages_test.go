@@ -12,8 +12,6 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/seam-dag/seam/runs"
 )
 
 // formatArgs are the functions whose argument at the index is a literal the catalog
@@ -168,11 +166,7 @@ func TestMessageText(t *testing.T) {
 // there) answering in lang, and returns a client session.
 func serveLang(t *testing.T, root, lang string) *sdk.ClientSession {
 	t.Helper()
-	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	_, cs := serve(t, Options{Root: root, Store: st, N8N: offlineClient(t), Lang: lang}, nil)
 	return cs
 }

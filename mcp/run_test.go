@@ -35,11 +35,7 @@ nodes:
 // store, which the test reads directly.
 func storeServer(t *testing.T, root string) (*sdk.ClientSession, *Server, *runs.Store) {
 	t.Helper()
-	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	srv, cs := serve(t, Options{Root: root, Store: st}, nil)
 	return cs, srv, st
 }

@@ -67,14 +67,20 @@ func connect(t *testing.T, root string, withStore bool) *sdk.ClientSession {
 	t.Helper()
 	opts := Options{Root: root}
 	if withStore {
-		st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
-		if err != nil {
-			t.Fatalf("open store: %v", err)
-		}
-		t.Cleanup(func() { st.Close() })
-		opts.Store = st
+		opts.Store = tempStore(t)
 	}
 	return connectWith(t, opts)
+}
+
+// tempStore opens a run store in a temporary directory, closed when the test ends.
+func tempStore(t *testing.T) *runs.Store {
+	t.Helper()
+	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // connectWith is connect with options; it supplies the built-in node types and English.

@@ -83,11 +83,7 @@ func TestExplainNode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := tempStore(t)
 	cs := connectWith(t, Options{Root: root, Store: st})
 
 	// The failed run comes through the server, as an agent would make it.
