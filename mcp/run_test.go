@@ -420,6 +420,29 @@ func TestResumeRun(t *testing.T) {
 	if r := call(t, cs, "resume_run", map[string]any{"id": slowID}); errCode(r) != CodeNotResumable || !strings.Contains(r.env["message"].(string), "an inline DAG") {
 		t.Errorf("resume of an inline run: %v", r.env)
 	}
+
+	// A file that now defines another DAG is not the run's any more.
+	if err := os.WriteFile(file, []byte(fixable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failed := call(t, cs, "run_dag", map[string]any{"path": "fixable.yaml", "wait": true, "no_lint": true})
+	if err := os.WriteFile(file, []byte(strings.Replace(fixable, "name: fixable", "name: renamed", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := call(t, cs, "resume_run", map[string]any{"id": failed.data()["id"]}); errCode(r) != CodeNotResumable ||
+		!strings.Contains(r.env["message"].(string), "ran the DAG fixable, but fixable.yaml now defines renamed") {
+		t.Errorf("resume of a renamed DAG: %v", r.env)
+	}
+	// A run recorded as running by another process is not this server's to cancel.
+	host, _ := os.Hostname()
+	foreign := runs.Run{ID: "20260101T000000.000-00000000", DAG: "fixable", Status: "running", Started: time.Now(), PID: os.Getpid(), Host: host}
+	if err := st.CreateRun(t.Context(), foreign); err != nil {
+		t.Fatal(err)
+	}
+	if r := call(t, cs, "cancel_run", map[string]any{"id": foreign.ID}); errCode(r) != CodeNotRunning ||
+		!strings.Contains(r.env["message"].(string), "is recorded as running but not by this server") {
+		t.Errorf("cancel of another process's run: %v", r.env)
+	}
 }
 
 func TestResumeRunAtOnce(t *testing.T) {
