@@ -91,6 +91,9 @@ type Compiler struct {
 	names    map[string]string // document URL → how errors name it (path or inline location)
 	files    map[string]*Schema
 	root     string // Options.Root, absolute with symlinks resolved; "" reads anywhere
+	// sizes counts the subschemas of the documents registered since the schema being
+	// compiled was asked for, against MaxSubschemas.
+	sizes sizer
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -174,6 +177,7 @@ func (c *Compiler) InlineAt(dir, location string, v any) (*Schema, error) {
 }
 
 func (c *Compiler) inline(u, location string, v any) (*Schema, error) {
+	c.sizes = sizer{}
 	doc, ptr, err := normalize(v, "")
 	if err != nil {
 		return nil, &SchemaError{Location: location, Pointer: ptr, Err: err}
@@ -201,6 +205,7 @@ func (c *Compiler) File(path string) (*Schema, error) {
 	if _, ok := c.names[u]; !ok {
 		c.names[u] = path // errors name the file as the caller did
 	}
+	c.sizes = sizer{}
 	// The loader reads the file (unless a $ref got it already) and registers it.
 	s, err := c.compile(u, path, nil)
 	if err != nil {
@@ -346,11 +351,15 @@ func (c *Compiler) name(u string) string {
 	return u
 }
 
-// register vets a document before jsonschema sees it (no remote or unresolvable $refs) and
-// keeps it for quoting numbers.
+// register vets a document before jsonschema sees it (within the limits on depth and size, no
+// remote or unresolvable $refs) and keeps it for quoting numbers.
 func (c *Compiler) register(u, name string, doc any) error {
 	if _, ok := c.names[u]; !ok {
 		c.names[u] = name
+	}
+	if err := c.sizes.schema(doc, "", 0); err != nil {
+		err.Location = c.names[u]
+		return err
 	}
 	if err := checkRefs(u, doc); err != nil {
 		err.Location = c.names[u]
@@ -407,6 +416,9 @@ func (l fileLoader) Load(u string) (any, error) {
 		return nil, err
 	}
 	doc, err := ParseJSON(b)
+	if ne := (*NumberError)(nil); errors.As(err, &ne) {
+		return nil, &SchemaError{Location: l.c.name(u), Pointer: ne.Pointer, Err: ne}
+	}
 	if err != nil {
 		return nil, &SchemaError{Location: l.c.name(u), Err: fmt.Errorf("not JSON: %w", err)}
 	}

@@ -3,7 +3,8 @@ package contract
 // A small JSON parser for ParseJSON. Every node output goes through it once, and most outputs
 // are a few dozen bytes, where a json.Decoder costs more in its own setup (the decoder, its
 // refill buffer, the scanner) than in decoding. It accepts exactly what encoding/json accepts
-// (RFC 8259) and produces exactly the values a Decoder with UseNumber produces; FuzzParseJSON
+// (RFC 8259) and produces exactly the values a Decoder with UseNumber produces, except numbers
+// beyond MaxNumberDigits or MaxNumberExponent, which it refuses with a NumberError; FuzzParseJSON
 // checks both against jsonschema.UnmarshalJSON.
 
 import (
@@ -28,6 +29,9 @@ func parseJSON(b []byte) (any, error) {
 	p.space()
 	v, err := p.value(0)
 	if err != nil {
+		if ne, ok := err.(*NumberError); ok {
+			ne.at()
+		}
 		return nil, err
 	}
 	if p.space(); p.i < len(p.b) {
@@ -85,6 +89,9 @@ func (p *parser) object(depth int) (any, error) {
 		p.space()
 		v, err := p.value(depth)
 		if err != nil {
+			if ne, ok := err.(*NumberError); ok {
+				ne.path = append(ne.path, step{tok: k})
+			}
 			return nil, err
 		}
 		m[k] = v // a repeated key replaces the earlier value, as in encoding/json
@@ -111,6 +118,9 @@ func (p *parser) array(depth int) (any, error) {
 	for {
 		v, err := p.value(depth)
 		if err != nil {
+			if ne, ok := err.(*NumberError); ok {
+				ne.path = append(ne.path, step{tok: strconv.Itoa(len(a)), index: true})
+			}
 			return nil, err
 		}
 		a = append(a, v)
@@ -128,7 +138,8 @@ func (p *parser) array(depth int) (any, error) {
 }
 
 // number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? and keeps its text: json.Number
-// must hold the source exactly ("1.0" stays "1.0", big integers keep every digit).
+// must hold the source exactly ("1.0" stays "1.0", big integers keep every digit). A number
+// beyond the limits is a NumberError, whose path the callers fill in as they return.
 func (p *parser) number() (any, error) {
 	start := p.i
 	if p.peek() == '-' {
@@ -152,7 +163,12 @@ func (p *parser) number() (any, error) {
 			return nil, p.fail("in exponent of numeric literal")
 		}
 	}
-	return json.Number(p.b[start:p.i]), nil
+	s := string(p.b[start:p.i])
+	if e := checkNumber(s); e != nil {
+		e.Offset = start
+		return nil, e
+	}
+	return json.Number(s), nil
 }
 
 // digits consumes [0-9]* and reports whether there was at least one.

@@ -3,6 +3,7 @@ package contract
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -128,7 +129,8 @@ func TestParseJSON(t *testing.T) {
 }
 
 // FuzzParseJSON checks ParseJSON against encoding/json: the same inputs accepted, the same
-// values decoded. Run with:
+// values decoded, except a number beyond seam's limits, which ParseJSON refuses where it is.
+// Run with:
 //
 //	go test -run XXX -fuzz FuzzParseJSON -fuzztime 3m ./contract/
 func FuzzParseJSON(f *testing.F) {
@@ -149,12 +151,29 @@ func FuzzParseJSON(f *testing.F) {
 		`{"a" : 1 } x`,
 		`[[[[[[[[[[]]]]]]]]]]`,
 		``,
+		`{"status":"pass","summary":"x","data":{"n":1e-10000000}}`,
+		`[1e1000,-1E+1001]`,
+		`{"a":[0,` + strings.Repeat("7", MaxNumberDigits+1) + `]}`,
+		`[1e1001 x`,
 	} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := ParseJSON(b)
 		want, wantErr := reference(b)
+		var ne *NumberError
+		if errors.As(err, &ne) {
+			// The number at the offset is beyond the limits, and where encoding/json reads
+			// the document, it is the number at the pointer.
+			n := numberAt(b, ne.Offset)
+			if checkNumber(n) == nil || ne.Number != excerptText(n) {
+				t.Fatalf("ParseJSON(%q): %v, but the number at %d is %q", b, err, ne.Offset, n)
+			}
+			if wantErr == nil && ValueAt(want, ne.Pointer) != json.Number(n) {
+				t.Fatalf("ParseJSON(%q): %v, but encoding/json has %#v at %q", b, err, ValueAt(want, ne.Pointer), ne.Pointer)
+			}
+			return
+		}
 		if (err == nil) != (wantErr == nil) {
 			t.Fatalf("ParseJSON(%q): err = %v, encoding/json: %v", b, err, wantErr)
 		}
@@ -162,6 +181,33 @@ func FuzzParseJSON(f *testing.F) {
 			t.Fatalf("ParseJSON(%q) = %#v, encoding/json: %#v", b, got, want)
 		}
 	})
+}
+
+// numberAt is the number token at offset i of b.
+func numberAt(b []byte, i int) string {
+	if i < 0 || i > len(b) {
+		return ""
+	}
+	j := i
+	skip := func(set string) {
+		for j < len(b) && strings.IndexByte(set, b[j]) >= 0 {
+			j++
+		}
+	}
+	skip("-")
+	skip("0123456789")
+	if j < len(b) && b[j] == '.' {
+		j++
+		skip("0123456789")
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		skip("0123456789")
+	}
+	return string(b[i:j])
 }
 
 // BenchmarkParseJSON compares ParseJSON with the json.Decoder it replaced on a standard output

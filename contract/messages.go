@@ -314,6 +314,21 @@ func (p printer) invalidValue(field string, v any) string {
 	return fmt.Sprintf("%s holds a %T, which is not a JSON value", p.en(field), v)
 }
 
+// numberLimit: a number beyond MaxNumberDigits (digits > 0, how many it has) or
+// MaxNumberExponent.
+func (p printer) numberLimit(field string, digits int) string {
+	if p.ja {
+		if digits > 0 {
+			return fmt.Sprintf("%s seam の上限を超える数値です：桁数は %d 以下である必要がありますが、%d 桁あります", p.jp(field, "は"), MaxNumberDigits, digits)
+		}
+		return fmt.Sprintf("%s seam の上限を超える数値です：指数は -%d から %d の範囲である必要があります", p.jp(field, "は"), MaxNumberExponent, MaxNumberExponent)
+	}
+	if digits > 0 {
+		return fmt.Sprintf("%s is a number beyond seam's limits: it must have at most %d digits, not %d", p.en(field), MaxNumberDigits, digits)
+	}
+	return fmt.Sprintf("%s is a number beyond seam's limits: its exponent must be between -%d and %d", p.en(field), MaxNumberExponent, MaxNumberExponent)
+}
+
 // other is for error kinds seam has no wording for (custom vocabularies): jsonschema's text.
 func (p printer) other(field, text string) string {
 	if p.ja {

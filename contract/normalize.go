@@ -14,7 +14,8 @@ import (
 // YAML decoders produce int, int64, uint64, float64 and, for mappings with non-string keys,
 // map[any]any: numbers become json.Number (a float keeps its shortest exact text, so YAML's
 // 1.0 reads "1"), scalar keys are written as text. NaN, infinities and other Go types are
-// errors, since JSON has no such values.
+// errors, since JSON has no such values; so is a json.Number beyond MaxNumberDigits or
+// MaxNumberExponent (a NumberError).
 func Normalize(v any) (any, error) {
 	n, ptr, err := normalize(v, "")
 	if err != nil {
@@ -26,7 +27,13 @@ func Normalize(v any) (any, error) {
 // normalize is Normalize, reporting where in v a bad value is.
 func normalize(v any, ptr string) (any, string, error) {
 	switch v := v.(type) {
-	case nil, bool, string, json.Number:
+	case nil, bool, string:
+		return v, "", nil
+	case json.Number:
+		if e := checkNumber(string(v)); e != nil {
+			e.Pointer = ptr
+			return nil, ptr, e
+		}
 		return v, "", nil
 	case float64:
 		return float(v, 64, ptr)

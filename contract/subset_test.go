@@ -593,8 +593,6 @@ func TestSubsetLimits(t *testing.T) {
 		name, a, b string
 		not        Verdict // the verdict that would be wrong
 	}{
-		{"huge exponent enum", `{"enum":[1e2000]}`, `{"type":"string"}`, Compatible},
-		{"huge exponent bound", `{"type":"number"}`, `{"type":"number","minimum":-1e5000}`, Compatible},
 		{"deep anyOf", deep, `{"type":"string"}`, Compatible},
 		{"self ref", `{"$defs":{"x":{"$ref":"#/$defs/x"}},"$ref":"#/$defs/x"}`, `{"type":"string"}`, Compatible},
 		{"recursive required", `{"type":"object","required":["a","b"],"properties":{"a":{"$ref":"#"},"b":{"$ref":"#"}}}`,
