@@ -64,10 +64,14 @@ type Result struct {
 // Limits that keep the checker finite on recursive and adversarial schemas: past them the
 // answer is Unknown.
 const (
-	maxSubsetDepth = 48    // nesting of compared pairs
-	maxSubsetSteps = 20000 // compared pairs, evaluations and built values in one Subset call
-	maxRefHops     = 32    // $ref hops while flattening one conjunction
-	maxSplits      = 12    // nested anyOf/oneOf alternatives split along one comparison
+	maxSubsetDepth = 48 // nesting of compared pairs
+	// maxSubsetWork is the budget of one Subset call, in units of work: a compared pair, an
+	// evaluation or a built value costs stepCost; each schema object, keyword, property and
+	// enum value flattened or merged costs 1.
+	maxSubsetWork = 200000
+	stepCost      = 10
+	maxRefHops    = 32 // $ref hops while flattening one conjunction
+	maxSplits     = 12 // nested anyOf/oneOf alternatives split along one comparison
 )
 
 // Subset reports whether every instance a (the producer) accepts is accepted by b (the
@@ -90,10 +94,14 @@ func SubsetSource(src any, b *Schema, compile func() (*Schema, error)) Result {
 func subset(as []node, b *Schema, compileA func() (*Schema, error)) Result {
 	c := &checker{assumed: make(map[string]int)}
 	r := c.sub(as, roots(b, "b"), 0)
-	switch r.Verdict {
-	case Compatible:
+	switch {
+	case r.Verdict == Compatible:
 		return Result{Verdict: Compatible}
-	case Unknown:
+	case r.Verdict == Unknown && c.work > maxSubsetWork:
+		// Whatever part was cut short, that is why there is no answer.
+		r.Reason = fmt.Sprintf("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
+		return r
+	case r.Verdict == Unknown:
 		return r
 	}
 	a, err := compileA()

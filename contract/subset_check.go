@@ -13,8 +13,16 @@ type checker struct {
 	// the same pair strictly deeper, the pair may be assumed to hold (coinduction), since
 	// every instance is finite.
 	assumed map[string]int
-	steps   int
+	work    int      // units of work done, against maxSubsetWork
 	ignored []string // producer keywords dropped, for the reason of an unverified witness
+}
+
+// spend charges n units of work and reports whether the budget still holds. Past it every
+// comparison is Unknown, every evaluation maybe and no value is built: answers already given
+// stay sound, and Subset says the budget ran out.
+func (c *checker) spend(n int) bool {
+	c.work += n
+	return c.work <= maxSubsetWork
 }
 
 func unknown(rule, format string, args ...any) Result {
@@ -27,13 +35,19 @@ func incompatible(rule string, w any, path, format string, args ...any) Result {
 
 // sub decides as ⊆ bs at instance depth depth.
 func (c *checker) sub(as, bs []node, depth int) Result {
-	return c.shapes(flatten(as, true), flatten(bs, false), depth)
+	if c.work > maxSubsetWork {
+		// Flattening costs too: with the budget spent, not even that.
+		return unknown("", "the comparison exceeded the checker's budget")
+	}
+	return c.shapes(c.flatten(as, true), c.flatten(bs, false), depth)
 }
 
 func (c *checker) shapes(a, b shape, depth int) Result {
-	c.steps++
-	if depth > maxSubsetDepth || c.steps > maxSubsetSteps {
+	if depth > maxSubsetDepth {
 		return unknown("", "the schemas nest or recurse too deeply to compare")
+	}
+	if !c.spend(stepCost) {
+		return unknown("", "the comparison exceeded the checker's budget")
 	}
 	if a.never {
 		return Result{Verdict: Compatible} // a accepts nothing here
@@ -91,7 +105,7 @@ func (c *checker) splitProducer(a, b shape, depth int) Result {
 	var first *Result
 	for _, br := range g.branches {
 		// For oneOf this drops the "only one" condition, which widens a: still sound.
-		r := c.shapes(merge(rest, flatten([]node{br}, true)), b, depth)
+		r := c.shapes(c.merge(rest, c.flatten([]node{br}, true)), b, depth)
 		switch r.Verdict {
 		case Incompatible:
 			return r
@@ -114,11 +128,11 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 	g, rest := splitFirst(b)
 	branches := make([]shape, len(g.branches))
 	for i, br := range g.branches {
-		branches[i] = flatten([]node{br}, false)
+		branches[i] = c.flatten([]node{br}, false)
 	}
 	var witnesses []Result
 	for i, br := range branches {
-		r := c.shapes(a, merge(rest, br), depth)
+		r := c.shapes(a, c.merge(rest, br), depth)
 		switch r.Verdict {
 		case Compatible:
 			if g.kw == "anyOf" {
@@ -172,13 +186,13 @@ func (c *checker) disjoint(a, b shape, depth int) bool {
 		// A discriminator: a member a requires whose values b's schema for it rejects.
 		for _, name := range a.required {
 			bm := b.memberSchemas(name)
-			if len(bm) > 0 && c.disjoint(flatten(a.memberSchemas(name), true), flatten(bm, false), depth+1) {
+			if len(bm) > 0 && c.disjoint(c.flatten(a.memberSchemas(name), true), c.flatten(bm, false), depth+1) {
 				return true
 			}
 		}
 		// A member b requires that a forbids.
 		for _, name := range b.required {
-			if flatten(a.memberSchemas(name), true).never {
+			if c.flatten(a.memberSchemas(name), true).never {
 				return true
 			}
 		}
@@ -187,7 +201,8 @@ func (c *checker) disjoint(a, b shape, depth int) bool {
 }
 
 // merge is the conjunction of two shapes.
-func merge(a, b shape) shape {
+func (c *checker) merge(a, b shape) shape {
+	c.spend(len(a.props) + len(b.props) + len(a.enum) + len(b.enum) + len(a.keys) + len(b.keys))
 	m := a
 	m.never = a.never || b.never
 	m.types = a.types & b.types
@@ -379,7 +394,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 // outside decides a ⊆ b's "not n": a and n have no instance in common. The counterexample is
 // an instance of both, built from their conjunction.
 func (c *checker) outside(a, b shape, n node, depth int) Result {
-	ns := flatten([]node{n}, false)
+	ns := c.flatten([]node{n}, false)
 	if c.disjoint(a, ns, depth) {
 		return Result{Verdict: Compatible}
 	}
@@ -389,7 +404,7 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 			return Result{Verdict: Compatible}
 		}
 	}
-	both := merge(a, flatten([]node{n}, true))
+	both := c.merge(a, c.flatten([]node{n}, true))
 	for t := types(1); t <= tFraction; t <<= 1 {
 		if both.types&t == 0 {
 			continue
@@ -544,10 +559,11 @@ func (c *checker) objects(a, b shape, depth int) Result {
 	}
 	names := a.names()
 	for _, n := range b.names() {
-		if !slices.Contains(names, n) {
+		if _, ok := a.props[n]; !ok {
 			names = append(names, n)
 		}
 	}
+	c.spend(len(names))
 	for _, name := range names {
 		bm := b.memberSchemas(name)
 		if len(bm) == 0 {

@@ -30,11 +30,10 @@ func and(a, b tri) tri {
 // accepts evaluates the conjunction ns on v. The checker uses it to prove that b accepts each
 // value of a's enum and to pick counterexamples; the latter are verified by Validate anyway.
 func (c *checker) accepts(ns []node, v any, depth int) tri {
-	c.steps++
-	if depth > maxSubsetDepth || c.steps > maxSubsetSteps {
+	if depth > maxSubsetDepth || !c.spend(stepCost) {
 		return maybe // the budget also bounds evaluation, which alternatives can make exponential
 	}
-	s := flatten(ns, false)
+	s := c.flatten(ns, false)
 	return c.acceptsShape(&s, v, depth)
 }
 
@@ -46,7 +45,7 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 	if t&s.types == 0 {
 		return no
 	}
-	if s.hasEnum && !containsJSON(s.enum, v) {
+	if s.hasEnum && !s.enumHas(v) {
 		return no
 	}
 	r := yes
@@ -61,6 +60,7 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 		}
 		r = and(r, s.numberOK(x))
 	case string:
+		c.spend(len(s.patterns)) // each is compiled anew
 		r = and(r, s.stringOK(v))
 	case map[string]any:
 		for _, name := range s.required {
@@ -78,13 +78,11 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 			return no
 		}
 		if s.unique {
-			for i := range v {
-				for j := i + 1; j < len(v); j++ {
-					if jsonEqual(v[i], v[j]) {
-						return no
-					}
-				}
+			d := distinct(v)
+			if d == no {
+				return no
 			}
+			r = and(r, d)
 		}
 		for i, e := range v {
 			if ms := s.itemSchemas(i); len(ms) > 0 {
@@ -201,11 +199,18 @@ func (s *shape) stringOK(v string) tri {
 	return r
 }
 
-func containsJSON(list []any, v any) bool {
-	for _, w := range list {
-		if jsonEqual(v, w) {
-			return true
+// distinct tells whether no two items of v are equal JSON values, in one pass.
+func distinct(v []any) tri {
+	seen := make(map[string]bool, len(v))
+	for _, x := range v {
+		k, ok := jsonKey(x)
+		if !ok {
+			return maybe // an unreadable number: equality cannot be shown either way
 		}
+		if seen[k] {
+			return no
+		}
+		seen[k] = true
 	}
-	return false
+	return yes
 }

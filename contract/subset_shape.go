@@ -2,6 +2,7 @@ package contract
 
 import (
 	"encoding/json"
+	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -126,7 +127,8 @@ type shape struct {
 	types types
 
 	hasEnum bool
-	enum    []any // intersection of enum and const
+	enum    []any           // intersection of enum and const
+	enumSet map[string]bool // jsonKey of enum's values; shared between shapes, never changed
 
 	lo, hi     *big.Rat // numeric bounds, nil when absent
 	loEx, hiEx bool
@@ -175,7 +177,7 @@ func ignoredKeyword(k string) bool {
 }
 
 // flatten merges the conjunction ns. producer says which side it is on, for unknown keywords.
-func flatten(ns []node, producer bool) shape {
+func (c *checker) flatten(ns []node, producer bool) shape {
 	s := shape{types: tAll, maxLen: -1, maxItems: -1, props: map[string][]node{}}
 	hops := 0
 	var add func(n node)
@@ -183,11 +185,20 @@ func flatten(ns []node, producer bool) shape {
 		s.keys = append(s.keys, n.key)
 		switch v := n.v.(type) {
 		case bool:
+			c.spend(1)
 			if !v {
 				s.never = true
 			}
 			return
 		case map[string]any:
+			cost := 1 + len(v)
+			if m, ok := v["properties"].(map[string]any); ok {
+				cost += len(m)
+			}
+			if list, ok := v["enum"].([]any); ok {
+				cost += len(list)
+			}
+			c.spend(cost)
 			if d, ok := v["$schema"]; ok && !draft2020(d) {
 				// Another draft reads keywords differently (draft 7 ignores $ref's
 				// siblings, takes items as a tuple): the node is not modelled at all, which
@@ -488,15 +499,34 @@ func (s *shape) addType(x any) bool {
 	return true
 }
 
-// intersectEnum keeps the values of s.enum that are also in list.
+// intersectEnum keeps the values of s.enum that are also in list, in time linear in both.
 func (s *shape) intersectEnum(list []any) {
+	keys := make(map[string]bool, len(list))
+	for _, v := range list {
+		if k, ok := jsonKey(v); ok {
+			keys[k] = true
+		}
+	}
 	if !s.hasEnum {
-		s.hasEnum, s.enum = true, slices.Clone(list)
+		s.hasEnum, s.enum, s.enumSet = true, slices.Clone(list), keys
 		return
 	}
-	s.enum = slices.DeleteFunc(s.enum, func(v any) bool {
-		return !slices.ContainsFunc(list, func(w any) bool { return jsonEqual(v, w) })
+	kept := make(map[string]bool, len(s.enum))
+	s.enum = slices.DeleteFunc(slices.Clone(s.enum), func(v any) bool {
+		k, ok := jsonKey(v)
+		if ok && keys[k] {
+			kept[k] = true
+			return false
+		}
+		return true
 	})
+	s.enumSet = kept
+}
+
+// enumHas reports whether v is one of s.enum's values.
+func (s *shape) enumHas(v any) bool {
+	k, ok := jsonKey(v)
+	return ok && s.enumSet[k]
 }
 
 // values is the finite set of instances s allows when it has an enum: the enum values of an
@@ -568,17 +598,13 @@ func (s *shape) names() []string {
 	return out
 }
 
-// maxExponent bounds the exponents rat reads: 1e999999999 would take gigabytes as a big.Rat.
-const maxExponent = 1000
-
-// rat reads a JSON number exactly; false for a huge exponent, which callers treat as
-// unknown.
+// rat reads a JSON number exactly; false for a number beyond MaxNumberDigits or
+// MaxNumberExponent (1e999999999 would take gigabytes as a big.Rat), which callers treat as
+// unknown. ParseJSON and Normalize refuse such numbers; a source built by a program may hold
+// one.
 func rat(n json.Number) (*big.Rat, bool) {
-	if i := strings.IndexAny(string(n), "eE"); i >= 0 {
-		e, err := strconv.Atoi(strings.TrimPrefix(string(n[i+1:]), "+"))
-		if err != nil || e > maxExponent || e < -maxExponent {
-			return nil, false
-		}
+	if checkNumber(string(n)) != nil {
+		return nil, false
 	}
 	return new(big.Rat).SetString(string(n))
 }
@@ -600,7 +626,7 @@ func smallInt(v any) (int, bool) {
 	return int(r.Num().Int64()), true
 }
 
-// readable reports whether every number in v can be read exactly, so jsonEqual is exact on it.
+// readable reports whether every number in v can be read exactly, so jsonKey is exact on it.
 func readable(v any) bool {
 	switch v := v.(type) {
 	case json.Number:
@@ -622,44 +648,50 @@ func readable(v any) bool {
 	return true
 }
 
-// jsonEqual is JSON equality: numbers by value (1 equals 1.0), objects by members.
-func jsonEqual(a, b any) bool {
-	switch a := a.(type) {
+// jsonKey writes v so that two values have the same key exactly when they are equal as JSON:
+// numbers by value (1 equals 1.0), objects by members. ok is false for an unreadable number,
+// which equals nothing.
+func jsonKey(v any) (string, bool) {
+	var b strings.Builder
+	ok := writeKey(&b, v)
+	return b.String(), ok
+}
+
+func writeKey(b *strings.Builder, v any) bool {
+	switch v := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(v))
+	case string:
+		b.WriteString(strconv.Quote(v))
 	case json.Number:
-		b, ok := b.(json.Number)
+		r, ok := rat(v)
 		if !ok {
 			return false
 		}
-		x, ok1 := rat(a)
-		y, ok2 := rat(b)
-		return ok1 && ok2 && x.Cmp(y) == 0
+		b.WriteString(r.RatString())
 	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for k, v := range a {
-			w, ok := b[k]
-			if !ok || !jsonEqual(v, w) {
+		b.WriteByte('{')
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			b.WriteString(strconv.Quote(k) + ":")
+			if !writeKey(b, v[k]) {
 				return false
 			}
+			b.WriteByte(',')
 		}
-		return true
+		b.WriteByte('}')
 	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !jsonEqual(a[i], b[i]) {
+		b.WriteByte('[')
+		for _, x := range v {
+			if !writeKey(b, x) {
 				return false
 			}
+			b.WriteByte(',')
 		}
-		return true
-	}
-	switch b.(type) {
-	case json.Number, map[string]any, []any:
+		b.WriteByte(']')
+	default:
 		return false
 	}
-	return a == b
+	return true
 }

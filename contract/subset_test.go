@@ -2,6 +2,8 @@ package contract
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"regexp"
@@ -610,11 +612,13 @@ func TestSubsetLimits(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := compileBoth(t, tc.a, tc.b)
-			start := time.Now()
-			r := Subset(a, b)
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("took %v", d)
+			// Quick means within the budget: a comparison stops soon after it is spent.
+			c := &checker{assumed: make(map[string]int)}
+			c.sub(roots(a, "a"), roots(b, "b"), 0)
+			if c.work > maxSubsetWork+maxSubsetWork/10 {
+				t.Errorf("%d units of work, budget %d", c.work, maxSubsetWork)
 			}
+			r := Subset(a, b)
 			if r.Verdict == tc.not {
 				t.Errorf("verdict %v: %+v", r.Verdict, r)
 			}
@@ -622,6 +626,66 @@ func TestSubsetLimits(t *testing.T) {
 				checkWitness(t, a, b, r)
 			}
 		})
+	}
+}
+
+// TestSubsetNumbersBeyondLimits: a source a program builds may hold numbers ParseJSON refuses;
+// the checker reads none of them, and never answers Compatible from them.
+func TestSubsetNumbersBeyondLimits(t *testing.T) {
+	_, b := compileBoth(t, `{}`, `{"type":"string"}`)
+	for _, n := range []json.Number{"1e2000", "-1e-5000", json.Number("1" + strings.Repeat("0", MaxNumberDigits))} {
+		src := map[string]any{"enum": []any{n}}
+		r := SubsetSource(src, b, func() (*Schema, error) { return nil, errors.New("not compiled") })
+		if r.Verdict == Compatible {
+			t.Errorf("%.20s: %+v", n, r)
+		}
+	}
+}
+
+// TestSubsetBudget: schemas whose comparison branches without end (each member of a refers
+// back to a; b's members to schemas a's never meet) stop at the budget and say so.
+func TestSubsetBudget(t *testing.T) {
+	members := func(n int, ref string) string {
+		m := make([]string, n)
+		for i := range m {
+			m[i] = fmt.Sprintf(`"p%d":{"$ref":%q}`, i, ref)
+		}
+		return `"properties":{` + strings.Join(m, ",") + `}`
+	}
+	const n = 200
+	a := `{"type":"object",` + members(n, "#") + `}`
+	b := `{"type":"object","$defs":{"x":{"type":"object",` + members(n, "#/$defs/y") + `},"y":{"type":"object",` +
+		members(n, "#/$defs/x") + `}},` + members(n, "#/$defs/x") + `}`
+	sa, sb := compileBoth(t, a, b)
+	c := &checker{assumed: make(map[string]int)}
+	c.sub(roots(sa, "a"), roots(sb, "b"), 0)
+	if c.work <= maxSubsetWork || c.work > maxSubsetWork+maxSubsetWork/10 {
+		t.Errorf("%d units of work, want just past the budget of %d", c.work, maxSubsetWork)
+	}
+	r := Subset(sa, sb)
+	want := fmt.Sprintf("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
+	if r.Verdict != Unknown || r.Reason != want {
+		t.Errorf("got %v %q, want unknown %q", r.Verdict, r.Reason, want)
+	}
+}
+
+// TestSubsetLargeEnums: enums are compared in time linear in their size, so thousands of
+// values fit in the budget.
+func TestSubsetLargeEnums(t *testing.T) {
+	enum := func(n int) string {
+		vs := make([]string, n)
+		for i := range vs {
+			vs[i] = fmt.Sprintf("%d.5", i)
+		}
+		return `{"enum":[` + strings.Join(vs, ",") + `]}`
+	}
+	a, b := compileBoth(t, enum(5000), enum(5001))
+	c := &checker{assumed: make(map[string]int)}
+	if r := c.sub(roots(a, "a"), roots(b, "b"), 0); r.Verdict != Compatible {
+		t.Errorf("%v: %s", r.Verdict, r.Reason)
+	}
+	if r := Subset(b, a); r.Verdict != Incompatible || fmt.Sprint(r.Witness) != "5000.5" {
+		t.Errorf("reverse: %v %v: %s", r.Verdict, r.Witness, r.Reason)
 	}
 }
 

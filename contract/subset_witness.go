@@ -22,18 +22,17 @@ const (
 
 // minimal builds a value the conjunction ns accepts, taking the first branch of alternatives.
 func (c *checker) minimal(ns []node, depth int) (any, bool) {
-	c.steps++
-	if depth > maxSubsetDepth || c.steps > maxSubsetSteps {
+	if depth > maxSubsetDepth || !c.spend(stepCost) {
 		return nil, false
 	}
-	s := flatten(ns, true)
+	s := c.flatten(ns, true)
 	for i := 0; len(s.groups) > 0; i++ {
 		if i > maxRefHops {
 			return nil, false
 		}
 		g := s.groups[0]
 		s.groups = slices.Clone(s.groups[1:])
-		s = merge(s, flatten(g.branches[:1], true))
+		s = c.merge(s, c.flatten(g.branches[:1], true))
 	}
 	if s.never {
 		return nil, false
