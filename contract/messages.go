@@ -6,28 +6,35 @@ import (
 )
 
 // printer writes violation messages in English or Japanese. A field is the instance path with
-// dots and indexes (metadata.cost, items[0]); "" is the root, "the output" / "出力".
+// dots and indexes (metadata.cost, items[0]); "" is the root, "the output" / "出力", or for a
+// node's input "the input" / "入力".
 //
 // The wording of required, type, enum, minLength, maximum, minItems and not-JSON is the
 // specification's (reference/contracts), exactly; the rest follows its style.
-type printer struct{ ja bool }
+type printer struct{ ja, input bool }
 
 func newPrinter(lang string) printer { return printer{ja: lang == "ja"} }
 
-// en is the English subject: "field 'x'" or "the output".
-func (printer) en(field string) string {
-	if field == "" {
-		return "the output"
+// en is the English subject: "field 'x'", or the root value: "the output" or "the input".
+func (p printer) en(field string) string {
+	switch {
+	case field != "":
+		return "field '" + field + "'"
+	case p.input:
+		return "the input"
 	}
-	return "field '" + field + "'"
+	return "the output"
 }
 
-// jp is the Japanese subject followed by particle: "フィールド 'x' は" or "出力は".
-func (printer) jp(field, particle string) string {
-	if field == "" {
-		return "出力" + particle
+// jp is the Japanese subject followed by particle: "フィールド 'x' は", "出力は" or "入力は".
+func (p printer) jp(field, particle string) string {
+	switch {
+	case field != "":
+		return "フィールド '" + field + "' " + particle
+	case p.input:
+		return "入力" + particle
 	}
-	return "フィールド '" + field + "' " + particle
+	return "出力" + particle
 }
 
 func (p printer) notJSON() string {

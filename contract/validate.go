@@ -27,11 +27,23 @@ const maxValue = 120
 // enum and other constraints, then the same for nested objects — precisely, by the depth of
 // the object owning the check, then that kind of check, then instance location.
 func (s *Schema) Validate(v any, lang string) []Violation {
+	return s.validate(v, newPrinter(lang))
+}
+
+// ValidateInput is Validate for a node's input (contract.input): messages about the value as a
+// whole speak of "the input" / "入力", not of the output.
+func (s *Schema) ValidateInput(v any, lang string) []Violation {
+	p := newPrinter(lang)
+	p.input = true
+	return s.validate(v, p)
+}
+
+func (s *Schema) validate(v any, p printer) []Violation {
 	err := s.compiled.Validate(v)
 	if err == nil {
 		return nil
 	}
-	f := flattener{s: s, root: v, p: newPrinter(lang)}
+	f := flattener{s: s, root: v, p: p}
 	if ve, ok := err.(*jsonschema.ValidationError); ok {
 		f.walk(ve, "", "")
 	} else {

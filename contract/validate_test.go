@@ -1,6 +1,8 @@
 package contract
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -156,6 +158,42 @@ func TestInvalidGoValue(t *testing.T) {
 		if len(got) != 1 || got[0].Message != want || got[0].Pointer != "/a" {
 			t.Errorf("%s: got %+v, want %q at /a", lang, got, want)
 		}
+	}
+}
+
+// TestValidateInput: violations of a node's input speak of the input where they speak of the
+// value as a whole; fields and required members read as for an output.
+func TestValidateInput(t *testing.T) {
+	c, err := NewCompiler(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := inline(t, c, `{"type":"object","required":["a"],"properties":{"a":{"type":"string"}},"not":{"required":["b"]}}`)
+	cases := []struct {
+		lang string
+		v    any
+		want []string
+	}{
+		{"en", []any{}, []string{"the input must be an object, got array"}},
+		{"ja", []any{}, []string{"入力はオブジェクトが必要ですが、配列が指定されています"}},
+		{"en", map[string]any{"a": json.Number("1"), "b": nil}, []string{
+			"the input must not match the schema in 'not'", "field 'a' must be a string, got number"}},
+		{"ja", map[string]any{"a": json.Number("1"), "b": nil}, []string{
+			"入力は 'not' のスキーマに一致してはいけません", "フィールド 'a' は文字列が必要ですが、数値が指定されています"}},
+		{"en", map[string]any{}, []string{"missing required field: a"}},
+	}
+	for _, tc := range cases {
+		var got []string
+		for _, v := range s.ValidateInput(tc.v, tc.lang) {
+			got = append(got, v.Message)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s %v: got %q, want %q", tc.lang, tc.v, got, tc.want)
+		}
+	}
+	// Validate still speaks of the output.
+	if got := s.Validate([]any{}, "en"); len(got) != 1 || got[0].Message != "the output must be an object, got array" {
+		t.Errorf("Validate: %+v", got)
 	}
 }
 

@@ -449,7 +449,7 @@ func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contra
 		return nil, "input could not be resolved: " + err.Error(), err, nil
 	}
 	if node.InputContract != nil {
-		if vs := node.InputContract.Validate(input, r.opts.Lang); len(vs) > 0 {
+		if vs := node.InputContract.ValidateInput(input, r.opts.Lang); len(vs) > 0 {
 			return nil, "input breaks its contract", nil, vs
 		}
 	}
