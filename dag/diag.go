@@ -57,4 +57,5 @@ const (
 	CodeDuplicateKey  = "SEAM-E116" // a mapping key written twice (other than a node id)
 	CodeUndeclaredEnv = "SEAM-E117" // env.NAME where the DAG does not list NAME under env
 	CodeSubDAG        = "SEAM-E118" // a dag node's file that cannot be read or does not load
+	CodeLimit         = "SEAM-E120" // a schema or number beyond seam's limits (contract.ErrLimit)
 )

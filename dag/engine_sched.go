@@ -586,11 +586,12 @@ func runType(ctx context.Context, j job) (res *nodes.Result, err error) {
 	return j.node.Type.Run(ctx, j.call)
 }
 
-// judge parses out and validates it against the effective contract.
+// judge parses out and validates it against the effective contract. An output that does not
+// parse, or holds a number beyond what validation compares, is one violation.
 func (a *attempt) judge(out []byte, effective *contract.Schema, lang string) {
 	v, err := contract.ParseJSON(out)
 	if err != nil {
-		nj := contract.NotJSON(lang)
+		nj := contract.ParseViolation(err, lang)
 		if nj.Value == "" {
 			// Quoted, since a violation's value is JSON.
 			q, _ := json.Marshal(excerpt(out))

@@ -82,6 +82,9 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 		}
 	}
 	switch {
+	case errors.Is(err, contract.ErrLimit):
+		l.addAt(target, CodeLimit, limitHint(err),
+			"%s: schema beyond seam's limits: %v", what, strings.Replace(detail, contract.ErrLimit.Error()+": ", "", 1))
 	case errors.Is(err, contract.ErrRemoteRef):
 		l.addAt(target, CodeRemoteRef, "vendor the schema next to the DAG and $ref it by a relative path",
 			"%s: %v; seam never fetches schemas over the network", what, detail)
@@ -108,11 +111,26 @@ func sameLocation(name, self string) bool {
 	return err == nil && abs == self
 }
 
-// valueError reports a YAML value that has no JSON equivalent.
+// limitHint says how to bring what err (matching contract.ErrLimit) is about within the limits.
+func limitHint(err error) string {
+	var ne *contract.NumberError
+	if errors.As(err, &ne) {
+		return fmt.Sprintf("write numbers with at most %d digits and an exponent within ±%d; a string holds any number exactly",
+			contract.MaxNumberDigits, contract.MaxNumberExponent)
+	}
+	return fmt.Sprintf("nest subschemas at most %d levels deep and keep them to %d in all: describe the structure "+
+		"of the data, not every case", contract.MaxSchemaDepth, contract.MaxSubschemas)
+}
+
+// valueError reports a YAML value that has no JSON equivalent, or is beyond seam's limits.
 func (l *loader) valueError(err error, n *yaml.Node, what string) {
 	var ve *valueError
 	if errors.As(err, &ve) {
-		n = ve.node
+		n, err = ve.node, ve.err
+	}
+	if errors.Is(err, contract.ErrLimit) {
+		l.addAt(n, CodeLimit, limitHint(err), "%s: %v", what, err)
+		return
 	}
 	l.addAt(n, CodeInvalid, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings",
 		"%s: %v", what, err)

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -16,6 +17,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // Scope is what references may name while a run evaluates a template or an expression.
@@ -653,6 +656,9 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 	}
 	if n.Tag != "!!str" || !strings.Contains(n.Value, "${{") {
 		v, err := scalarValue(n)
+		if errors.Is(err, contract.ErrLimit) {
+			return LiteralTemplate(nil), Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeLimit, Message: err.Error(), Hint: limitHint(err)}}
+		}
 		if err != nil {
 			return LiteralTemplate(nil), Diagnostics{{
 				Pos: rc.posAt(file, n, -1), Code: CodeInvalid, Message: err.Error(),
@@ -985,6 +991,11 @@ func scalarValue(n *yaml.Node) (any, error) {
 		return json.Number(strconv.FormatInt(i, 10)), nil
 	case "!!float":
 		if json.Valid([]byte(n.Value)) {
+			// Kept exact, so within the limits validation compares (a YAML float would have
+			// lost what lies beyond them).
+			if err := contract.CheckNumber(json.Number(n.Value)); err != nil {
+				return nil, err
+			}
 			return json.Number(n.Value), nil
 		}
 		var f float64
