@@ -111,7 +111,7 @@ func (s *server) validateOutput(ctx context.Context, req *sdk.CallToolRequest, i
 	case in.JSON != "":
 		v, err := contract.ParseJSON([]byte(in.JSON))
 		if err != nil {
-			vs = []contract.Violation{contract.NotJSON(s.opts.Lang)}
+			vs = []contract.Violation{contract.ParseViolation(err, s.opts.Lang)}
 		} else {
 			vs = sch.Validate(v, s.opts.Lang)
 		}

@@ -46,7 +46,7 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 			}
 			var violations []contract.Violation
 			if v, err := contract.ParseJSON(doc); err != nil {
-				violations = []contract.Violation{contract.NotJSON(lang)}
+				violations = []contract.Violation{contract.ParseViolation(err, lang)}
 			} else {
 				violations = s.Validate(v, lang)
 			}
