@@ -86,22 +86,22 @@ func checkNumber(s string) *NumberError {
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		mant, exp, hasExp = s[:i], s[i+1:], true
 	}
-	digits := 0
-	for i := range len(mant) {
-		if '0' <= mant[i] && mant[i] <= '9' {
-			digits++
+	if len(mant) > MaxNumberDigits { // sign and point included: most numbers are not counted
+		digits := 0
+		for i := range len(mant) {
+			if '0' <= mant[i] && mant[i] <= '9' {
+				digits++
+			}
 		}
-	}
-	e := &NumberError{Offset: -1, Number: excerptText(s)}
-	if digits > MaxNumberDigits {
-		e.Digits = digits
-		return e
+		if digits > MaxNumberDigits {
+			return &NumberError{Offset: -1, Number: excerptText(s), Digits: digits}
+		}
 	}
 	if hasExp {
 		exp = strings.TrimLeft(strings.TrimLeft(exp, "+-"), "0")
 		// Four digits hold the limit; more are beyond it, however many.
 		if n, err := strconv.Atoi(exp); len(exp) > 4 || err != nil && exp != "" || n > MaxNumberExponent {
-			return e
+			return &NumberError{Offset: -1, Number: excerptText(s)}
 		}
 	}
 	return nil
