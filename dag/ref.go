@@ -991,8 +991,8 @@ func scalarValue(n *yaml.Node) (any, error) {
 		return json.Number(strconv.FormatInt(i, 10)), nil
 	case "!!float":
 		if json.Valid([]byte(n.Value)) {
-			// Kept exact, so within the limits validation compares (a YAML float would have
-			// lost what lies beyond them).
+			// Kept exact (as a float64, 1e-10000000 would be 0), so it must be within the
+			// limits validation compares.
 			if err := contract.CheckNumber(json.Number(n.Value)); err != nil {
 				return nil, err
 			}
