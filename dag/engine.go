@@ -254,6 +254,9 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 		log = slog.Default()
 	}
 	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets}
+	for _, w := range ShortSecrets(d, env) {
+		r.guard.log.Warn(w)
+	}
 	if opts.Recorder != nil {
 		var err error
 		perr := r.guard.call("run store", func() {

@@ -1,7 +1,9 @@
 package dag
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +74,28 @@ nodes:
 		if n.Status != NodePassed || strings.Contains(n.Summary, "t0k3n") || !strings.Contains(n.Summary, "***") {
 			t.Errorf("%s: %s %q", id, n.Status, n.Summary)
 		}
+	}
+}
+
+// TestRunWarnsShortSecret checks that an env value too short to be masked is run with, and
+// warned about in the log, naming the variable and where the file lists it.
+func TestRunWarnsShortSecret(t *testing.T) {
+	noLeaks(t)
+	d := load(t, newRecorder(), `version: 1
+name: short
+env: [TOKEN, LONG]
+nodes:
+  echo: {type: const, with: {value: {status: pass, summary: "${{ env.TOKEN }} ${{ env.LONG }}"}}}
+`)
+	var log bytes.Buffer
+	env := map[string]string{"TOKEN": "abc", "LONG": "long-t0ken"}
+	res := mustRun(t, d, RunOptions{Getenv: func(k string) string { return env[k] },
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if n := node(t, res, "echo"); n.Status != NodePassed || n.Summary != "abc ***" {
+		t.Errorf("echo: %s %q", n.Status, n.Summary)
+	}
+	want := "level=WARN msg=\"env TOKEN (listed at test.yaml:3:7) holds 3 bytes, fewer than the 4 a secret needs to be masked: its value will show in outputs, logs and the run store\""
+	if got := log.String(); !strings.Contains(got, want) || strings.Contains(got, "LONG") {
+		t.Errorf("log:\n%s\nwant a line with\n%s", got, want)
 	}
 }
