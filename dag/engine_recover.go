@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/seam-dag/seam/nodes"
 )
@@ -38,7 +39,14 @@ func (g guard) call(what string, f func()) (err error) {
 // with the stack: the reason says what failed, the log says where. Call it from the deferred
 // function that recovered, so that the stack still holds the panic's frames.
 func (g guard) recovered(what string, p any) error {
-	msg := nodes.MaskString(fmt.Sprintf("internal error in %s: %v", what, p), g.secrets)
-	g.log.Error(msg, "stack", nodes.MaskString(string(debug.Stack()), g.secrets))
-	return &internalError{msg: msg}
+	value := nodes.MaskString(fmt.Sprint(p), g.secrets)
+	g.log.Error("internal error in "+what+": "+value, "stack", nodes.MaskString(string(debug.Stack()), g.secrets))
+	// The reason is stored with the node and shown in lists: the log has the whole value.
+	if len(value) > maxPanicValue {
+		value = strings.ToValidUTF8(value[:maxPanicValue], "") + "…"
+	}
+	return &internalError{msg: "internal error in " + what + ": " + value}
 }
+
+// maxPanicValue bounds the bytes of a panic's value quoted in a node's reason.
+const maxPanicValue = 500

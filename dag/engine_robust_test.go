@@ -159,3 +159,20 @@ outputs:
 		t.Errorf("run %s, outputs %v, errors %q", res.Status, res.Outputs, res.OutputErrors)
 	}
 }
+
+// TestRunPanicValueBounded checks that a huge panic value is cut in the node's reason, and
+// kept whole in the log.
+func TestRunPanicValueBounded(t *testing.T) {
+	noLeaks(t)
+	huge := strings.Repeat("é", 1000)
+	d := load(t, newRecorder(), "version: 1\nname: huge\nnodes:\n  p: {type: probe, with: {panic: "+huge+"}}\n")
+	var log bytes.Buffer
+	res := mustRun(t, d, RunOptions{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	want := "internal error in node type probe: " + strings.Repeat("é", 250) + "…"
+	if n := node(t, res, "p"); n.Reason != want {
+		t.Errorf("reason %q", n.Reason)
+	}
+	if !strings.Contains(log.String(), huge) {
+		t.Error("the log lacks the whole value")
+	}
+}
