@@ -1,11 +1,13 @@
 package dag
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"math"
 	mrand "math/rand/v2"
 	"strings"
@@ -74,6 +76,10 @@ type RunOptions struct {
 	// Getenv reads the environment variables the DAG declares under env; nil reads none (a
 	// DAG that declares some then fails to start).
 	Getenv func(string) string
+	// Logger receives what a person operating seam should see and no node result holds: the
+	// stack of a panic recovered into a node's failure, a secret too short to be masked. nil
+	// logs to slog.Default().
+	Logger *slog.Logger
 }
 
 // Observer watches a run. Event is called from the engine's scheduler goroutine, one call at a
@@ -243,12 +249,23 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 		return nil, err
 	}
 	r.scope.Env, r.secrets = env, Secrets(env)
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets}
+	for _, w := range ShortSecrets(d, env) {
+		r.guard.log.Warn(w)
+	}
 	if opts.Recorder != nil {
-		err := opts.Recorder.BeginRun(ctx, RunRecord{
-			ID: opts.RunID, DAG: d.Name, File: d.File, FileHash: d.Hash, Params: params,
-			Started: now, Resumed: opts.Reuse != nil,
+		var err error
+		perr := r.guard.call("run store", func() {
+			err = opts.Recorder.BeginRun(ctx, RunRecord{
+				ID: opts.RunID, DAG: d.Name, File: d.File, FileHash: d.Hash, Params: params,
+				Started: now, Resumed: opts.Reuse != nil,
+			})
 		})
-		if err != nil {
+		if err = cmp.Or(perr, err); err != nil {
 			return nil, fmt.Errorf("run %s: record the run: %w", d.Name, err)
 		}
 	}
@@ -257,7 +274,9 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	r.endRun(tctx)
 	if opts.Recorder != nil {
 		// The run's end is recorded even when ctx was canceled: canceled is a state too.
-		if err := opts.Recorder.FinishRun(context.WithoutCancel(ctx), r.res); err != nil && r.res.Error == "" {
+		var err error
+		perr := r.guard.call("run store", func() { err = opts.Recorder.FinishRun(context.WithoutCancel(ctx), r.res) })
+		if err = cmp.Or(perr, err); err != nil && r.res.Error == "" {
 			r.res.Error = "run store: " + err.Error()
 		}
 	}

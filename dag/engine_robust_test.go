@@ -1,7 +1,9 @@
 package dag
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +74,105 @@ nodes:
 		if n.Status != NodePassed || strings.Contains(n.Summary, "t0k3n") || !strings.Contains(n.Summary, "***") {
 			t.Errorf("%s: %s %q", id, n.Status, n.Summary)
 		}
+	}
+}
+
+// TestRunWarnsShortSecret checks that an env value too short to be masked is run with, and
+// warned about in the log, naming the variable and where the file lists it.
+func TestRunWarnsShortSecret(t *testing.T) {
+	noLeaks(t)
+	d := load(t, newRecorder(), `version: 1
+name: short
+env: [TOKEN, LONG]
+nodes:
+  echo: {type: const, with: {value: {status: pass, summary: "${{ env.TOKEN }} ${{ env.LONG }}"}}}
+`)
+	var log bytes.Buffer
+	env := map[string]string{"TOKEN": "abc", "LONG": "long-t0ken"}
+	res := mustRun(t, d, RunOptions{Getenv: func(k string) string { return env[k] },
+		Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if n := node(t, res, "echo"); n.Status != NodePassed || n.Summary != "abc ***" {
+		t.Errorf("echo: %s %q", n.Status, n.Summary)
+	}
+	want := "level=WARN msg=\"env TOKEN (listed at test.yaml:3:7) holds 3 bytes, fewer than the 4 a secret needs to be masked: its value will show in outputs, logs and the run store\""
+	if got := log.String(); !strings.Contains(got, want) || strings.Contains(got, "LONG") {
+		t.Errorf("log:\n%s\nwant a line with\n%s", got, want)
+	}
+}
+
+// TestRunRecoversTemplatePanics checks that a panic while evaluating a node's when, input or
+// foreach, or the DAG's outputs, fails that node (or output) and nothing else. The panics come
+// from expressions never compiled, as a bug in an expression library would.
+func TestRunRecoversTemplatePanics(t *testing.T) {
+	noLeaks(t)
+	d := load(t, newRecorder(), `version: 1
+name: templates
+nodes:
+  when: {type: const, when: "${{ true }}", with: {value: {status: pass, summary: w}}}
+  input: {type: const, input: "${{ 1 }}", with: {value: {status: pass, summary: i}}}
+  each: {type: const, foreach: "${{ [1] }}", with: {value: {status: pass, summary: e}}}
+  ok: {type: const, with: {value: {status: pass, summary: fine}}}
+outputs:
+  out: "${{ nodes.ok.output.summary }}"
+`)
+	broken := func() *Template { return &Template{kind: tmplExpr, expr: &Expr{}} }
+	for _, n := range d.Nodes {
+		switch n.ID {
+		case "when":
+			n.When = &Expr{}
+		case "input":
+			n.Input = broken()
+		case "each":
+			n.Foreach = broken()
+		}
+	}
+	var log bytes.Buffer
+	res := mustRun(t, d, RunOptions{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	const nilCall = ": runtime error: invalid memory address or nil pointer dereference"
+	for id, want := range map[string]string{
+		"when":  "internal error in when" + nilCall,
+		"input": "internal error in with or input" + nilCall,
+		"each":  "internal error in foreach" + nilCall,
+		"ok":    "",
+	} {
+		n := node(t, res, id)
+		if wantStatus := map[bool]NodeStatus{true: NodePassed, false: NodeFailed}[want == ""]; n.Status != wantStatus || n.Reason != want {
+			t.Errorf("%s: %s %q, want %s %q", id, n.Status, n.Reason, wantStatus, want)
+		}
+	}
+	if res.Status != RunFailed || !strings.Contains(log.String(), "stack=") {
+		t.Errorf("run %s, log:\n%s", res.Status, log.String())
+	}
+
+	// Outputs are evaluated once the run succeeded.
+	d = load(t, newRecorder(), `version: 1
+name: outputs
+nodes:
+  ok: {type: const, with: {value: {status: pass, summary: fine}}}
+outputs:
+  out: "${{ nodes.ok.output.summary }}"
+  good: "${{ nodes.ok.output.summary }}"
+`)
+	d.Outputs[0].Value = broken()
+	res = mustRun(t, d, RunOptions{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if res.Status != RunSuccess || res.OutputErrors["out"] != "internal error in output out"+nilCall || res.Outputs["good"] != "fine" {
+		t.Errorf("run %s, outputs %v, errors %q", res.Status, res.Outputs, res.OutputErrors)
+	}
+}
+
+// TestRunPanicValueBounded checks that a huge panic value is cut in the node's reason, and
+// kept whole in the log.
+func TestRunPanicValueBounded(t *testing.T) {
+	noLeaks(t)
+	huge := strings.Repeat("é", 1000)
+	d := load(t, newRecorder(), "version: 1\nname: huge\nnodes:\n  p: {type: probe, with: {panic: "+huge+"}}\n")
+	var log bytes.Buffer
+	res := mustRun(t, d, RunOptions{Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	want := "internal error in node type probe: " + strings.Repeat("é", 250) + "…"
+	if n := node(t, res, "p"); n.Reason != want {
+		t.Errorf("reason %q", n.Reason)
+	}
+	if !strings.Contains(log.String(), huge) {
+		t.Error("the log lacks the whole value")
 	}
 }

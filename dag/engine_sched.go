@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -74,6 +75,8 @@ type runner struct {
 
 	// secrets are the values of the DAG's env: masked in everything a node returns.
 	secrets []string
+	// guard turns panics at the boundaries where seam acts on a node's data into failures.
+	guard guard
 
 	// Spans, when tracing: the run's, and each node's once started (engine_trace.go).
 	runSpan   trace.Span
@@ -124,6 +127,7 @@ type job struct {
 	node    *Node
 	call    *nodes.Call
 	timeout time.Duration
+	guard   guard
 }
 
 // attempt is what a worker hands back: the attempt's outcome, its output already parsed and
@@ -368,7 +372,12 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		r.settle(i, NodeFailed, reason)
 	}
 	if node.When != nil {
-		ok, err := node.When.Bool(&r.scope)
+		var ok bool
+		var err error
+		if perr := r.guard.call("when", func() { ok, err = node.When.Bool(&r.scope) }); perr != nil {
+			fail(perr.Error(), perr, nil)
+			return
+		}
 		if err != nil {
 			fail("when could not be evaluated: "+err.Error(), err, nil)
 			return
@@ -382,7 +391,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		return
 	}
 	if node.Foreach == nil {
-		call, reason, err, vs := r.call(i, node)
+		call, reason, err, vs := r.guardedCall(i, node)
 		if reason != "" {
 			fail(reason, err, vs)
 			return
@@ -392,7 +401,11 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		run.oneList[0] = &run.one
 		run.units = run.oneList[:]
 	} else {
-		list, reason := r.items(node)
+		var list []any
+		var reason string
+		if perr := r.guard.call("foreach", func() { list, reason = r.items(node) }); perr != nil {
+			reason = perr.Error()
+		}
 		if reason != "" {
 			fail(reason, nil, nil)
 			return
@@ -400,7 +413,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		run.units = make([]*unit, len(list))
 		for k, item := range list {
 			r.scope.Item, r.scope.Index, r.scope.HasItem = item, k, true
-			call, reason, err, vs := r.call(i, node)
+			call, reason, err, vs := r.guardedCall(i, node)
 			if reason != "" {
 				r.scope.Item, r.scope.Index, r.scope.HasItem = nil, 0, false
 				fail(fmt.Sprintf("item %d: %s", k, reason), err, prefix(vs, fmt.Sprintf("/%d", k)))
@@ -463,6 +476,16 @@ func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contra
 	}, "", nil, nil
 }
 
+// guardedCall is call, with a panic while resolving or checking with and input failing the
+// node rather than the process.
+func (r *runner) guardedCall(i int32, node *Node) (call *nodes.Call, reason string, err error, vs []contract.Violation) {
+	perr := r.guard.call("with or input", func() { call, reason, err, vs = r.call(i, node) })
+	if perr != nil {
+		return nil, perr.Error(), perr, nil
+	}
+	return call, reason, err, vs
+}
+
 // items evaluates a foreach node's list, or says why it cannot be run over.
 func (r *runner) items(node *Node) ([]any, string) {
 	v, err := node.Foreach.Eval(&r.scope)
@@ -523,7 +546,7 @@ func (r *runner) job(ctx context.Context, u *unit) job {
 	}
 	actx, traceEnv := r.startAttempt(ctx, u)
 	u.call.Env = append(u.call.Env, traceEnv...)
-	return job{ctx: actx, u: u, node: node, call: u.call, timeout: node.Timeout}
+	return job{ctx: actx, u: u, node: node, call: u.call, timeout: node.Timeout, guard: r.guard}
 }
 
 // isPure reports whether u's node is of a pure type (nodes.Pure): quick, and safe to run
@@ -545,10 +568,15 @@ func work(ctx context.Context, j job, lang string) attempt {
 	cancel()
 	if secrets := j.call.Secrets; len(secrets) > 0 {
 		// Whatever a type does itself: const and transform echo what they were given.
-		err = nodes.MaskError(err, secrets)
-		if res != nil {
-			res.Log = nodes.MaskString(res.Log, secrets)
-			res.Output = maskOutput(res.Output, secrets)
+		perr := j.guard.call("secret masking", func() {
+			err = nodes.MaskError(err, secrets)
+			if res != nil {
+				res.Log = nodes.MaskString(res.Log, secrets)
+				res.Output = maskOutput(res.Output, secrets)
+			}
+		})
+		if perr != nil {
+			res, err = nil, perr // nothing unmasked may go on
 		}
 	}
 	if res != nil {
@@ -569,7 +597,10 @@ func work(ctx context.Context, j job, lang string) attempt {
 		a.reason = a.err.Error()
 	default:
 		a.raw = res.Output
-		a.judge(res.Output, j.node.Effective, lang)
+		if perr := j.guard.call("output validation", func() { a.judge(res.Output, j.node.Effective, lang) }); perr != nil {
+			a.valid, a.violations = false, nil
+			a.err, a.reason = perr, perr.Error()
+		}
 	}
 	a.ended = time.Now()
 	return a
@@ -580,7 +611,7 @@ func work(ctx context.Context, j job, lang string) attempt {
 func runType(ctx context.Context, j job) (res *nodes.Result, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, fmt.Errorf("node type %s panicked: %v", j.node.Type.Name(), p)
+			res, err = nil, j.guard.recovered("node type "+j.node.Type.Name(), p)
 		}
 	}()
 	return j.node.Type.Run(ctx, j.call)
@@ -735,9 +766,12 @@ func (r *runner) commitNow(ctx context.Context) {
 	r.records, r.uncommitted = nil, nil
 	r.inflight = c
 	rec := r.opts.Recorder
+	g := r.guard
 	go func() {
 		// The records must land even when the run is being canceled.
-		r.commitDone <- rec.RecordAttempts(context.WithoutCancel(ctx), c.records)
+		var err error
+		perr := g.call("run store", func() { err = rec.RecordAttempts(context.WithoutCancel(ctx), c.records) })
+		r.commitDone <- cmp.Or(perr, err)
 	}()
 }
 
@@ -997,12 +1031,15 @@ func (r *runner) key(i int32) string {
 // for a plain node, still meets its contract). It reports whether it did.
 func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
 	node := r.d.Nodes[i]
-	out, err := contract.ParseJSON(prev.Output)
-	if err != nil {
-		return false
-	}
-	if node.Foreach == nil && len(node.Effective.Validate(out, r.opts.Lang)) > 0 {
-		return false
+	var out any
+	var usable bool
+	perr := r.guard.call("output validation", func() {
+		var err error
+		out, err = contract.ParseJSON(prev.Output)
+		usable = err == nil && (node.Foreach != nil || len(node.Effective.Validate(out, r.opts.Lang)) == 0)
+	})
+	if perr != nil || !usable {
+		return false // the node runs again, and says what is wrong if it still is
 	}
 	obj, _ := out.(map[string]any)
 	status := map[any]NodeStatus{"pass": NodePassed, "warn": NodeWarned}[obj["status"]]
@@ -1042,7 +1079,9 @@ func (r *runner) flush(ctx context.Context) {
 	}
 	if r.opts.Recorder != nil && r.storeErr == nil {
 		// The records must land even when the run is being canceled.
-		if err := r.opts.Recorder.RecordAttempts(context.WithoutCancel(ctx), r.records); err != nil {
+		var err error
+		perr := r.guard.call("run store", func() { err = r.opts.Recorder.RecordAttempts(context.WithoutCancel(ctx), r.records) })
+		if err = cmp.Or(perr, err); err != nil {
 			r.storeErr = err
 			r.cancel()
 		}
@@ -1122,9 +1161,16 @@ func (r *runner) blocked(j int32) string {
 }
 
 func (r *runner) emit(kind EventKind, i int32) {
-	if r.opts.Observer != nil {
-		r.opts.Observer.Event(Event{Kind: kind, RunID: r.res.ID, Node: r.res.Nodes[i]})
+	if r.opts.Observer == nil {
+		return
 	}
+	// A broken observer (a display, a progress notification) loses an event, not the run.
+	defer func() {
+		if p := recover(); p != nil {
+			_ = r.guard.recovered("observer", p)
+		}
+	}()
+	r.opts.Observer.Event(Event{Kind: kind, RunID: r.res.ID, Node: r.res.Nodes[i]})
 }
 
 // conclude sets the run's status and, when it succeeded or warned, evaluates its outputs.
@@ -1152,7 +1198,11 @@ func (r *runner) conclude(ctx context.Context) {
 	}
 	if res.Status == RunSuccess || res.Status == RunWarn {
 		for _, o := range r.d.Outputs {
-			v, err := o.Value.Eval(&r.scope)
+			var v any
+			var err error
+			if perr := r.guard.call("output "+o.Name, func() { v, err = o.Value.Eval(&r.scope) }); perr != nil {
+				err = perr
+			}
 			if err != nil {
 				if res.OutputErrors == nil {
 					res.OutputErrors = make(map[string]string)

@@ -307,7 +307,7 @@ func TestRunStatuses(t *testing.T) {
   b: {type: probe}`,
 		run: RunFailed,
 		want: map[string]want{
-			"a": {NodeFailed, "node type probe panicked: oops"},
+			"a": {NodeFailed, "internal error in node type probe: oops"},
 			"b": {NodePassed, ""},
 		},
 	}}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/nodes"
 )
 
 // EnvVar is an environment variable a DAG opts in to reading.
@@ -123,4 +125,18 @@ func Secrets(env map[string]string) []string {
 	}
 	slices.Sort(s)
 	return slices.Compact(s)
+}
+
+// ShortSecrets says, for each variable d declares under env whose value in env (LookupEnv's
+// result) is shorter than nodes.MinSecret, that the value will not be masked: a warning, since
+// the run may go on, but the person who set it should know.
+func ShortSecrets(d *DAG, env map[string]string) []string {
+	var out []string
+	for _, e := range d.Env {
+		if v, ok := env[e.Name]; ok && len(v) < nodes.MinSecret {
+			out = append(out, fmt.Sprintf("env %s (listed at %s:%d:%d) holds %d bytes, fewer than the %d a secret needs to be masked: its value will show in outputs, logs and the run store",
+				e.Name, e.Pos.File, e.Pos.Line, e.Pos.Col, len(v), nodes.MinSecret))
+		}
+	}
+	return out
 }

@@ -282,6 +282,11 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 	if dir, err = filepath.Abs(dir); err != nil {
 		return nil, fmt.Errorf("exec: working directory: %w", err)
 	}
+	// Starting in a missing directory fails as "fork/exec PROGRAM: no such file or directory",
+	// which blames the program.
+	if err := checkDir(dir); err != nil {
+		return nil, err
+	}
 
 	name := cfg.argv[0] // as the user wrote it, for messages
 	argv := slices.Clone(cfg.argv)
@@ -323,6 +328,20 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 		return res, fmt.Errorf("exec %s: %w", name, err)
 	}
 	return res, nil
+}
+
+// checkDir says what is wrong with dir as a working directory, if anything.
+func checkDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("exec: dir %s: no such directory", dir)
+	case err != nil:
+		return fmt.Errorf("exec: dir %s: %w", dir, errors.Unwrap(err)) // not "stat DIR: …"
+	case !fi.IsDir():
+		return fmt.Errorf("exec: dir %s: not a directory", dir)
+	}
+	return nil
 }
 
 // wrapJSON puts stdout, any one JSON value, into a passing output's data.

@@ -151,8 +151,14 @@ func TestExecFailures(t *testing.T) {
 		{"exit without stderr", map[string]any{"command": []any{"false"}}, "exec false: exit status 1", 1, ""},
 		{"not found", map[string]any{"command": []any{"seam-no-such-program"}},
 			`exec seam-no-such-program: exec: "seam-no-such-program": executable file not found in $PATH`, 0, ""},
-		{"missing relative", map[string]any{"command": []any{"./missing.sh"}, "dir": "/nonexistent"},
-			"exec ./missing.sh: fork/exec /nonexistent/missing.sh: no such file or directory", 0, ""},
+		{"missing relative", map[string]any{"command": []any{"./missing.sh"}, "dir": "/"},
+			"exec ./missing.sh: fork/exec /missing.sh: no such file or directory", 0, ""},
+		{"missing dir", map[string]any{"command": []any{"true"}, "dir": "/nonexistent/sub"},
+			"exec: dir /nonexistent/sub: no such directory", 0, ""},
+		{"dir is a file", map[string]any{"command": []any{"true"}, "dir": "/etc/passwd"},
+			"exec: dir /etc/passwd: not a directory", 0, ""},
+		{"dir name too long", map[string]any{"command": []any{"true"}, "dir": "/" + strings.Repeat("d", 300)},
+			"exec: dir /" + strings.Repeat("d", 300) + ": file name too long", 0, ""},
 		{"bad config", map[string]any{"command": "ls"},
 			"with/command: must be an array of strings (argv); set shell: true to run a string with /bin/sh -c", 0, ""},
 	}
@@ -364,29 +370,80 @@ func TestExecReapsLeftovers(t *testing.T) {
 	waitGone(t, pid)
 }
 
-// TestExecEscapedProcess: a process that leaves the group (setsid) and keeps stdout open
-// cannot hold the node for longer than the grace period.
-func TestExecEscapedProcess(t *testing.T) {
+// TestExecKillsLeftovers: what a command leaves behind outside its process group (setsid),
+// down to a child that dropped its environment, is killed when the node ends, however it
+// ends, and reaped: no process carries the node's mark after, no zombie is left, and the
+// node does not wait for the pipes the leftovers held.
+func TestExecKillsLeftovers(t *testing.T) {
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
 	}
-	dir := t.TempDir()
-	start := time.Now()
-	// The leader waits until the escapee has left the group, or killing the group would
-	// catch it still inside.
-	_, err := runExec(t, t.Context(), &Call{Dir: dir, With: sh(
-		`setsid sh -c 'echo $$ > esc.pid; exec sleep 60' & while [ ! -s esc.pid ]; do sleep 0.01; done`)})
+	// The escapee starts a child without the environment, then notes its pids and the mark;
+	// it keeps stdout open.
+	const escape = `setsid sh -c 'env -i sleep 300 & echo $! > gc.pid; echo "$SEAM_EXEC_ID" > mark; echo $$ > esc.pid; exec sleep 300' &
+while [ ! -s esc.pid ]; do sleep 0.01; done
+`
+	tests := []struct {
+		name    string
+		script  string
+		timeout bool
+		wantErr string
+	}{
+		{"passed", escape + `echo '{"status": "pass", "summary": "left a daemon"}'`, false, ""},
+		{"failed", escape + "exit 3", false, "exec sh -c: exit status 3"},
+		{"timed out", escape + "sleep 300", true, "exec sh -c: killed: context deadline exceeded"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ctx := t.Context()
+			if tt.timeout {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, 3*time.Second)
+				defer cancel()
+			}
+			_, err := runExec(t, ctx, &Call{Dir: dir, With: sh(tt.script)})
+			if (err == nil) != (tt.wantErr == "") || err != nil && err.Error() != tt.wantErr {
+				t.Fatalf("err = %v, want %q", err, tt.wantErr)
+			}
+			mark, err := os.ReadFile(filepath.Join(dir, "mark"))
+			if err != nil || len(mark) < 2 {
+				t.Fatalf("no mark: %q %v", mark, err)
+			}
+			want := "\x00" + markVar + "=" + strings.TrimSpace(string(mark)) + "\x00"
+			for _, pid := range allPids(t) {
+				env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+				if strings.Contains("\x00"+string(env), want) {
+					t.Errorf("process %d still carries the node's mark", pid)
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			for _, f := range []string{"esc.pid", "gc.pid"} {
+				pid := readPid(t, filepath.Join(dir, f))
+				// Not even a zombie: reaped, since it came to this process when orphaned.
+				if _, err := os.Stat("/proc/" + strconv.Itoa(pid)); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("%s: process %d is still there (alive: %t)", f, pid, alive(pid))
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		})
+	}
+}
+
+// allPids lists the processes in /proc.
+func allPids(t *testing.T) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > killGrace+time.Second {
-		t.Errorf("took %v", d)
+	var pids []int
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil {
+			pids = append(pids, pid)
+		}
 	}
-	pid := readPid(t, filepath.Join(dir, "esc.pid"))
-	if !alive(pid) {
-		t.Errorf("the escaped process %d was killed; the test proves nothing", pid)
-	}
-	syscall.Kill(pid, syscall.SIGKILL) // not the node's to kill any more: it left
+	return pids
 }
 
 func TestExecCheck(t *testing.T) {

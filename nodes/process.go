@@ -5,6 +5,8 @@ package nodes
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -38,16 +40,27 @@ type processResult struct {
 	stderr string
 }
 
+// markVar names the environment variable that marks every process a node starts, and what
+// those start in turn (they inherit it): its value, unique to one process run, tells what the
+// node left behind. It is not a secret.
+const markVar = "SEAM_EXEC_ID"
+
 // runProcess runs p in its own process group. The group is killed when ctx is done, when
-// stdout passes its limit, and once the leader has exited: a node's processes do not outlive
-// it. An error is ctx's, an *OutputLimitError, an *exec.ExitError, or a failure to start.
+// stdout passes its limit, and once the leader has exited; on Linux, so is every process
+// carrying the run's mark (markVar), which catches those that left the group (setsid): a
+// node's processes do not outlive it. An error is ctx's, an *OutputLimitError, an
+// *exec.ExitError, or a failure to start.
 func runProcess(ctx context.Context, p process) (processResult, error) {
 	var res processResult
 	runCtx, stop := context.WithCancel(ctx) // stop also ends the process on overflow
 	defer stop()
 
+	var id [8]byte
+	_, _ = rand.Read(id[:]) // crypto/rand.Read never fails
+	mark := hex.EncodeToString(id[:])
 	cmd := exec.CommandContext(runCtx, p.argv[0], p.argv[1:]...)
-	cmd.Dir, cmd.Env = p.dir, p.env
+	// Last, so that neither seam's environment nor the node's env can replace it.
+	cmd.Dir, cmd.Env = p.dir, append(slices.Clip(p.env), markVar+"="+mark)
 	cmd.Stdin = bytes.NewReader(p.stdin)
 	// Its own group, so that killing it reaches everything it started, not just the leader.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -70,6 +83,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	}
 	defer errR.Close()
 	cmd.Stdout, cmd.Stderr = outW, errW
+	enableSubreaper()
 	err = cmd.Start()
 	// The child has its own copies; ours would keep the readers from ever seeing EOF.
 	outW.Close()
@@ -98,7 +112,9 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	// The leader is reaped but its group id stays in use, and so cannot be reused, while any
 	// member lives: killing the group now reaches only what the command left behind.
 	_ = signalGroup(cmd.Process.Pid, syscall.SIGKILL)
-	// A process that left the group (setsid) may hold a pipe open for ever; stop reading then.
+	killLeftovers(mark)
+	// A process that left the group and escaped the mark may hold a pipe open for ever; stop
+	// reading then.
 	deadline := time.Now().Add(killGrace)
 	_ = outR.SetReadDeadline(deadline)
 	_ = errR.SetReadDeadline(deadline)

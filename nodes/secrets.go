@@ -5,35 +5,161 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 )
 
 // Masked replaces a secret wherever one would have been shown.
 const Masked = "***"
 
-// MinSecret is the shortest value masked: masking "1" or "ok" everywhere would break every
-// output (its numbers, its words) and hide nothing worth hiding. Telemetry masks from the same
+// MinSecret is the shortest value masked, in bytes: masking "1" or "ok" everywhere would
+// break every output (its numbers, its words) and hide nothing worth hiding. A shorter env
+// value is not masked (the engine warns when a run reads one). Telemetry masks from the same
 // length.
 const MinSecret = 4
 
 // secretForms returns the texts to mask for secrets: each value as is, and as it reads once
-// escaped for a URL or a JSON string, since services echo what they received in those forms.
-// Longest first, so that a secret containing another is masked whole.
+// escaped the ways services echo what they received: in a URL (query and path escaping, every
+// reserved byte escaped, lower-case hex, and decoded when the value holds escapes itself), in
+// a JSON string as the common encoders write it, and quoted by Go (%q, as errors quote a
+// response). Longest first, so that a secret containing another is masked whole. Forms
+// shorter than MinSecret are left out, like short secrets.
 func secretForms(secrets []string) []string {
 	var forms []string
 	for _, s := range secrets {
 		if len(s) < MinSecret {
 			continue
 		}
-		forms = append(forms, s, url.QueryEscape(s), url.PathEscape(s))
+		forms = append(forms, s, url.QueryEscape(s), url.PathEscape(s),
+			percentEscape(s, "-._~"), percentEscape(s, "-._~!'()*"))
+		for _, f := range forms[len(forms)-4:] {
+			if strings.ContainsRune(f, '%') {
+				forms = append(forms, lowerHexEscapes(f))
+			}
+		}
+		if strings.ContainsRune(s, '%') {
+			// The value is escaped already: a server that decodes it echoes it decoded.
+			if d, err := url.PathUnescape(s); err == nil {
+				forms = append(forms, d)
+			}
+			if d, err := url.QueryUnescape(s); err == nil {
+				forms = append(forms, d)
+			}
+		}
+		// Each JSON encoder picks its own escapes; every combination of their choices,
+		// which differ only for a value holding the characters concerned.
+		for style := range jsonStyle(1 << 4) {
+			forms = append(forms, jsonEscape(s, style))
+		}
 		if b, err := json.Marshal(s); err == nil {
-			forms = append(forms, string(b[1:len(b)-1]))
+			forms = append(forms, string(b[1:len(b)-1])) // Go's, exactly (U+2028 escaped always)
+		}
+		q, qa := strconv.Quote(s), strconv.QuoteToASCII(s)
+		forms = append(forms, q[1:len(q)-1], qa[1:len(qa)-1])
+	}
+	forms = slices.DeleteFunc(forms, func(f string) bool { return len(f) < MinSecret })
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
+	return slices.Compact(forms)
+}
+
+// percentEscape escapes every byte but letters, digits and those in keep: "-._~" (RFC
+// 3986's unreserved) for the strictest URL encoders, with "!'()*" for encodeURIComponent.
+func percentEscape(s, keep string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(keep, c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}
+
+// lowerHexEscapes writes the hex digits of s's %XX escapes in lower case.
+func lowerHexEscapes(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = lowerHex(b[i+1]), lowerHex(b[i+2])
+			i += 2
 		}
 	}
-	slices.SortFunc(forms, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
-	return slices.Compact(forms)
+	return string(b)
+}
+
+func lowerHex(c byte) byte {
+	if 'A' <= c && c <= 'F' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// jsonStyle is a set of choices a JSON encoder makes beyond what JSON requires.
+type jsonStyle uint8
+
+const (
+	jsonEscapeSlash jsonStyle = 1 << iota // "/" as "\/" (PHP, some Java)
+	jsonEscapeHTML                        // "<", ">", "&" as \u003c… (Go's default)
+	jsonASCII                             // non-ASCII as \uXXXX (Python's default, PHP)
+	jsonUpperHex                          // \u00E9 rather than \u00e9
+)
+
+// jsonEscape is s as it reads inside a JSON string written in style: '"' and '\\' escaped,
+// \b \f \n \r \t for those, \u00XX for other control characters, U+2028 and U+2029 escaped
+// with HTML escaping (as Go does), the rest as style says.
+func jsonEscape(s string, style jsonStyle) string {
+	hex := "\\u%04x"
+	if style&jsonUpperHex != 0 {
+		hex = "\\u%04X"
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '/' && style&jsonEscapeSlash != 0:
+			b.WriteString("\\/")
+		case r < 0x20:
+			if e := shortEscape(r); e != "" {
+				b.WriteString(e)
+			} else {
+				fmt.Fprintf(&b, hex, r)
+			}
+		case (r == '<' || r == '>' || r == '&' || r == 0x2028 || r == 0x2029) && style&jsonEscapeHTML != 0,
+			r >= 0x80 && style&jsonASCII != 0 && r <= 0xFFFF:
+			fmt.Fprintf(&b, hex, r)
+		case r > 0xFFFF && style&jsonASCII != 0:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, hex+hex, r1, r2)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// shortEscape is the two-character escape JSON has for control character r, or "".
+func shortEscape(r rune) string {
+	switch r {
+	case '\b':
+		return `\b`
+	case '\f':
+		return `\f`
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	}
+	return ""
 }
 
 // MaskString replaces every occurrence of the secrets in s with Masked.

@@ -24,7 +24,7 @@ func (s *secretSet) add(vals ...string) {
 	defer s.mu.Unlock()
 	for _, v := range vals {
 		// Very short values would mask ordinary text and protect nothing.
-		if len(v) >= 4 && !slices.Contains(s.vals, v) {
+		if len(v) >= nodes.MinSecret && !slices.Contains(s.vals, v) {
 			s.vals = append(s.vals, v)
 		}
 	}
@@ -38,7 +38,7 @@ func (s *secretSet) get() []string {
 
 // Redact adds values (API keys, tokens, the values of a DAG's env variables) that must never
 // appear in an exported span: any attribute, event or status holding one is exported with
-// the value masked. Values shorter than 4 bytes are ignored.
+// the value masked. Values shorter than nodes.MinSecret (4 bytes) are ignored.
 func (t *Telemetry) Redact(values ...string) {
 	if t == nil || t.secrets == nil {
 		return
@@ -129,8 +129,8 @@ func maskAttrs(kvs []attribute.KeyValue, secrets []string) ([]attribute.KeyValue
 	return out, true
 }
 
-// mask masks the secrets in s, in the forms nodes.MaskString knows (as is, URL- and
-// JSON-escaped).
+// mask masks the secrets in s, in every form nodes.MaskString knows (as is, and as URL
+// encoders, JSON encoders and Go's quoting write it).
 func mask(s string, secrets []string) string {
 	if s == "" {
 		return s

@@ -456,12 +456,14 @@ func TestTransport(t *testing.T) {
 func TestRedact(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "t.jsonl")
 	tel := setup(t, map[string]string{"OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20hdr-t0ken-value"}, telemetry.Options{TraceFile: file})
-	tel.Redact("s3cret value", "abc", "")
+	tel.Redact("s3cret value", "abc", "", "s3cret/päss")
 	_, span := tel.Tracer.Start(context.Background(), "seam.attempt", trace.WithAttributes(
 		attribute.String("seam.error", "stderr: key=s3cret value"),
 		attribute.String("url", "https://x/?k=s3cret+value"),
 		attribute.String("hdr", "sent Bearer hdr-t0ken-value"),
 		attribute.String("short", "abc stays"),
+		// As an encoder other than Go's writes it into JSON (PHP's defaults: \/ and \u00e4).
+		attribute.String("body", `{"k":"s3cret\/p\u00e4ss"}`),
 		attribute.Int("n", 3),
 	))
 	span.AddEvent("contract.violation", trace.WithAttributes(attribute.String("seam.message", `got "s3cret value"`)))
@@ -480,7 +482,7 @@ func TestRedact(t *testing.T) {
 			t.Errorf("%q exported: %s", leak, got)
 		}
 	}
-	for _, want := range []string{`"seam.error":"stderr: key=***"`, `"url":"https://x/?k=***"`, `"short":"abc stays"`,
+	for _, want := range []string{`"seam.error":"stderr: key=***"`, `"url":"https://x/?k=***"`, `"short":"abc stays"`, `"body":"{\"k\":\"***\"}"`,
 		`"seam.message":"got \"***\""`, `"status_message":"failed: ***"`, `"n":3`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("want %s in %s", want, got)

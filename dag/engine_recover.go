@@ -1,0 +1,52 @@
+package dag
+
+import (
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+
+	"github.com/seam-dag/seam/nodes"
+)
+
+// internalError is a panic recovered where seam runs code acting on a node's data (its type,
+// validation, templates, the store): it fails that node, or that step, never the process.
+type internalError struct {
+	msg string // "internal error in <what>: <panic value>", secrets masked
+}
+
+func (e *internalError) Error() string { return e.msg }
+
+// guard turns panics into internalErrors. It is immutable, so workers share it.
+type guard struct {
+	log *slog.Logger
+	// secrets are masked in the panic value, which may quote a node's data.
+	secrets []string
+}
+
+// call calls f; a panic in it comes back as an *internalError naming what panicked.
+func (g guard) call(what string, f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = g.recovered(what, p)
+		}
+	}()
+	f()
+	return nil
+}
+
+// recovered makes an *internalError of p, a value recover returned while in what, and logs it
+// with the stack: the reason says what failed, the log says where. Call it from the deferred
+// function that recovered, so that the stack still holds the panic's frames.
+func (g guard) recovered(what string, p any) error {
+	value := nodes.MaskString(fmt.Sprint(p), g.secrets)
+	g.log.Error("internal error in "+what+": "+value, "stack", nodes.MaskString(string(debug.Stack()), g.secrets))
+	// The reason is stored with the node and shown in lists: the log has the whole value.
+	if len(value) > maxPanicValue {
+		value = strings.ToValidUTF8(value[:maxPanicValue], "") + "…"
+	}
+	return &internalError{msg: "internal error in " + what + ": " + value}
+}
+
+// maxPanicValue bounds the bytes of a panic's value quoted in a node's reason.
+const maxPanicValue = 500
