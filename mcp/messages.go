@@ -188,6 +188,9 @@ var japanese = map[string]string{
 	"list runs: %v":                     "実行を一覧できません：%v",
 	"%v; more with cursor: next_cursor": "%v。続きは cursor: next_cursor で取得できます",
 
+	// Panics recovered (recover.go, runner.go).
+	"internal error in %s: %v (the server logged the stack and goes on serving)": "%s で内部エラーが発生しました：%v（サーバーはスタックをログに記録し、処理を続けています）",
+
 	// run_dag's progress notifications (runner.go).
 	"%s %s (%d/%d nodes)":     "%s：%s（%d/%d ノード）",
 	"%s %s (%d/%d nodes): %s": "%s：%s（%d/%d ノード）：%s",

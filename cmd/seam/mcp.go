@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
@@ -90,6 +91,7 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 				N8N:        n8nClient,
 				Instrument: tel.apply,
 				ReadOnly:   readOnly,
+				Log:        slog.New(slog.NewTextHandler(e.stderr, nil)),
 			})
 			if err != nil {
 				return usage(err)
