@@ -179,7 +179,7 @@ func clientSessions(tb testing.TB, srv *Server, transport string, n int) ([]*sdk
 	}
 	var ts *httptest.Server
 	if transport == "http" {
-		ts = httptest.NewServer(HTTPHandler(srv, ""))
+		ts = httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
 		closers = append(closers, ts.Close)
 	}
 	for range n {

@@ -50,6 +50,7 @@ type Options struct {
 type Server struct {
 	*sdk.Server
 	runs *runner
+	lang string // of the messages outside a tool's answer (the HTTP session cap's)
 }
 
 // Close cancels the runs that run_dag started and that are still going, and returns once
@@ -96,7 +97,7 @@ func NewServer(opts Options) (*Server, error) {
 		opts.testAdd(srv)
 	}
 	srv.AddReceivingMiddleware(recoverPanics(opts.Log, opts.Lang))
-	return &Server{Server: srv, runs: s.runs}, nil
+	return &Server{Server: srv, runs: s.runs, lang: opts.Lang}, nil
 }
 
 func ptr[T any](v T) *T { return &v }
