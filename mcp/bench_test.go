@@ -179,7 +179,7 @@ func clientSessions(tb testing.TB, srv *Server, transport string, n int) ([]*sdk
 	}
 	var ts *httptest.Server
 	if transport == "http" {
-		ts = httptest.NewServer(HTTPHandler(srv, ""))
+		ts = httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
 		closers = append(closers, ts.Close)
 	}
 	for range n {
@@ -219,10 +219,13 @@ func callOK(ctx context.Context, cs *sdk.ClientSession, name string, args map[st
 	if err != nil {
 		return nil, fmt.Errorf("%s %v: %w", name, args, err)
 	}
-	if res.IsError || len(res.Content) != 1 {
-		return nil, fmt.Errorf("%s %v: isError %v, %d content blocks: %v", name, args, res.IsError, len(res.Content), res.Content)
+	text, ok := &sdk.TextContent{}, len(res.Content) == 1
+	if ok {
+		text, ok = res.Content[0].(*sdk.TextContent)
 	}
-	text, ok := res.Content[0].(*sdk.TextContent)
+	if res.IsError || !ok {
+		return nil, fmt.Errorf("%s %v: isError %v, %d content blocks: %+v", name, args, res.IsError, len(res.Content), text)
+	}
 	var env struct {
 		Success bool            `json:"success"`
 		Data    json.RawMessage `json:"data"`

@@ -4,14 +4,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,18 +74,106 @@ func RequireBearer(token string, next http.Handler) http.Handler {
 	})
 }
 
+// Limits of the streamable HTTP transport's sessions.
+const (
+	// DefaultSessionTimeout is how long a session may stay idle (no request from its client)
+	// before the server closes it; seam mcp --session-timeout overrides it.
+	DefaultSessionTimeout = 10 * time.Minute
+	// DefaultMaxSessions caps the sessions open at once; seam mcp --max-sessions overrides it.
+	DefaultMaxSessions = 100
+)
+
+// HTTPOptions configure the streamable HTTP transport. Zero values are the defaults.
+type HTTPOptions struct {
+	// Token, when set, is the bearer token every request must carry (RequireBearer).
+	Token string
+	// SessionTimeout closes a session its client has sent nothing for this long (a request
+	// running keeps it open): a client that walks away without ending its session leaves
+	// nothing behind for longer. 0 is DefaultSessionTimeout.
+	SessionTimeout time.Duration
+	// MaxSessions caps the sessions open at once; a client opening one more gets 503 with a
+	// JSON-RPC error. 0 is DefaultMaxSessions.
+	MaxSessions int
+	// MaxBody caps a request body in bytes (413 past it). 0 is DefaultMaxFrame.
+	MaxBody int64
+}
+
 // HTTPHandler serves srv over the streamable HTTP transport on HTTPPath, every session
 // sharing srv. The SDK's DNS-rebinding protection stays on: a request reaching a loopback
 // listener with a Host header that is not loopback is refused with 403. With a token,
 // every request must carry it (RequireBearer).
-func HTTPHandler(srv *Server, token string) http.Handler {
+func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
+	if opts.SessionTimeout <= 0 {
+		opts.SessionTimeout = DefaultSessionTimeout
+	}
+	if opts.MaxSessions <= 0 {
+		opts.MaxSessions = DefaultMaxSessions
+	}
+	if opts.MaxBody <= 0 {
+		opts.MaxBody = DefaultMaxFrame
+	}
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.Server }, &sdk.StreamableHTTPOptions{
+		SessionTimeout:      opts.SessionTimeout,
+		MaxRequestBodyBytes: opts.MaxBody,
+	})
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv.Server }, nil))
-	if token == "" {
+	mux.Handle(HTTPPath, &sessionLimit{srv: srv, max: opts.MaxSessions, timeout: opts.SessionTimeout, next: h})
+	if opts.Token == "" {
 		return mux
 	}
-	return RequireBearer(token, mux)
+	return RequireBearer(opts.Token, mux)
 }
+
+// sessionLimit refuses a request that would open a session past max.
+type sessionLimit struct {
+	srv     *Server
+	max     int
+	timeout time.Duration // said in the refusal
+	next    http.Handler
+
+	mu      sync.Mutex
+	opening int // requests opening a session now
+}
+
+// ServeHTTP counts the sessions open and being opened. A session being opened may already
+// be among the server's, so near the cap a client may be refused one session early; never
+// is one opened past it.
+func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.Header.Get("Mcp-Session-Id") != "" {
+		l.next.ServeHTTP(w, r)
+		return
+	}
+	l.mu.Lock()
+	n := l.opening
+	for range l.srv.Sessions() {
+		n++
+	}
+	if n >= l.max {
+		l.mu.Unlock()
+		msg := msgf("the server has %d sessions open, its limit (seam mcp --max-sessions): end one (DELETE), or retry once an idle one has expired (after %v)", l.max, l.timeout)
+		b, _ := json.Marshal(struct { // strings only: never fails
+			JSONRPC string         `json:"jsonrpc"`
+			ID      any            `json:"id"`
+			Error   *jsonrpc.Error `json:"error"`
+		}{"2.0", nil, &jsonrpc.Error{Code: codeServerBusy, Message: msg.text(l.srv.lang)}})
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write(b)
+		return
+	}
+	l.opening++
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.opening--
+		l.mu.Unlock()
+	}()
+	l.next.ServeHTTP(w, r)
+}
+
+// codeServerBusy is the JSON-RPC error of a session refused past the cap (the range -32000
+// to -32099 is the server's own).
+const codeServerBusy = -32000
 
 // ServeHTTP serves h on ln until ctx is cancelled, then shuts down: the event streams
 // clients hold open (GET) end at once, and requests in flight get at most grace to finish

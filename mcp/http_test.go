@@ -128,7 +128,7 @@ func TestMCPHTTPSession(t *testing.T) {
 	for _, token := range []string{"", testToken} {
 		t.Run(map[bool]string{true: "token", false: "no token"}[token != ""], func(t *testing.T) {
 			root := testRoot(t)
-			ts := httptest.NewServer(HTTPHandler(newTestServer(t, root), token))
+			ts := httptest.NewServer(HTTPHandler(newTestServer(t, root), HTTPOptions{Token: token}))
 			defer ts.Close()
 			cs, err := connectHTTP(t, t.Context(), ts.URL+HTTPPath, token)
 			if err != nil {
@@ -158,7 +158,7 @@ func TestMCPHTTPSession(t *testing.T) {
 // 401 and a Bearer challenge, and the answer never shows the token; a client session
 // cannot start either.
 func TestMCPHTTPUnauthorized(t *testing.T) {
-	ts := httptest.NewServer(HTTPHandler(newTestServer(t, t.TempDir()), testToken))
+	ts := httptest.NewServer(HTTPHandler(newTestServer(t, t.TempDir()), HTTPOptions{Token: testToken}))
 	defer ts.Close()
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	tests := []struct {
@@ -217,7 +217,7 @@ func TestMCPHTTPUnauthorized(t *testing.T) {
 // TestMCPHTTPHostProtection checks that the SDK's DNS-rebinding protection stays on: on a
 // loopback listener, a request whose Host is not loopback is refused even with the token.
 func TestMCPHTTPHostProtection(t *testing.T) {
-	ts := httptest.NewServer(HTTPHandler(newTestServer(t, t.TempDir()), testToken))
+	ts := httptest.NewServer(HTTPHandler(newTestServer(t, t.TempDir()), HTTPOptions{Token: testToken}))
 	defer ts.Close()
 	tests := []struct {
 		host   string
@@ -263,7 +263,7 @@ func TestMCPServeHTTPShutdown(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- ServeHTTP(ctx, ln, HTTPHandler(newTestServer(t, t.TempDir()), testToken), time.Minute)
+		done <- ServeHTTP(ctx, ln, HTTPHandler(newTestServer(t, t.TempDir()), HTTPOptions{Token: testToken}), time.Minute)
 	}()
 	url := "http://" + ln.Addr().String() + HTTPPath
 	cs, err := connectHTTP(t, t.Context(), url, testToken)

@@ -188,6 +188,24 @@ var japanese = map[string]string{
 	"list runs: %v":                     "実行を一覧できません：%v",
 	"%v; more with cursor: next_cursor": "%v。続きは cursor: next_cursor で取得できます",
 
+	// Panics recovered (recover.go, runner.go).
+	"internal error in %s: %v (the server logged the stack and goes on serving)": "%s で内部エラーが発生しました：%v（サーバーはスタックをログに記録し、処理を続けています）",
+
+	// Bad JSON-RPC frames on stdio (frames.go).
+	"invalid request: the frame is longer than %d bytes (seam mcp --max-frame raises the limit)": "無効なリクエスト：フレームが %d バイトを超えています（seam mcp --max-frame で上限を上げられます）",
+	"invalid request: the frame nests deeper than %d levels":                                     "無効なリクエスト：フレームの入れ子が %d 段を超えています",
+	"parse error: the frame is not JSON: %v":                                                     "解析エラー：フレームが JSON ではありません：%v",
+	"invalid request: batches are not supported; send one JSON-RPC request per line":             "無効なリクエスト：バッチには対応していません。JSON-RPC リクエストは 1 行に 1 つずつ送ってください",
+	"invalid request: want a JSON-RPC 2.0 request object":                                        "無効なリクエスト：JSON-RPC 2.0 のリクエストオブジェクトが必要です",
+	"invalid request: id must be a string, an integer or null":                                   "無効なリクエスト：id は文字列、整数、null のいずれかにしてください",
+	`invalid request: "jsonrpc" must be "2.0"`:                                                   `無効なリクエスト："jsonrpc" は "2.0" にしてください`,
+	"invalid request: method must be a string":                                                   "無効なリクエスト：method は文字列にしてください",
+	"invalid request: params must be an object or an array":                                      "無効なリクエスト：params はオブジェクトか配列にしてください",
+	"invalid request: %v": "無効なリクエスト：%v",
+
+	// The HTTP session cap (http.go).
+	"the server has %d sessions open, its limit (seam mcp --max-sessions): end one (DELETE), or retry once an idle one has expired (after %v)": "サーバーのセッション数が上限の %d に達しています（seam mcp --max-sessions）：セッションを 1 つ終了する（DELETE）か、使われていないセッションが期限切れになってから（%v 後）再試行してください",
+
 	// run_dag's progress notifications (runner.go).
 	"%s %s (%d/%d nodes)":     "%s：%s（%d/%d ノード）",
 	"%s %s (%d/%d nodes): %s": "%s：%s（%d/%d ノード）：%s",

@@ -3,6 +3,9 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,24 +17,29 @@ import (
 var (
 	errCanceledByClient = errors.New("canceled by cancel_run")
 	errServerClosing    = errors.New("the MCP server is shutting down")
+	errRunPanicked      = errors.New("the run panicked")
 )
 
 // runner tracks the runs this server started that are still going, so that cancel_run can
 // stop them (whichever session asks) and Close can wait until each is recorded.
 type runner struct {
+	log    *slog.Logger
 	mu     sync.Mutex
 	active map[string]context.CancelCauseFunc
 	closed bool
 	wg     sync.WaitGroup
 }
 
-func newRunner() *runner {
-	return &runner{active: map[string]context.CancelCauseFunc{}}
+func newRunner(log *slog.Logger) *runner {
+	return &runner{log: log, active: map[string]context.CancelCauseFunc{}}
 }
 
 // start runs fn on a goroutine of its own under id, with a context derived from ctx that
 // cancel_run and close cancel. It returns false, without running fn, once close was called.
-func (r *runner) start(ctx context.Context, id string, fn func(ctx context.Context)) bool {
+// A panic in fn must not take the server down with every other run: it is logged with its
+// stack and handed to crashed, which records the run as failed; the run counts as going
+// until crashed has returned.
+func (r *runner) start(ctx context.Context, id string, fn func(ctx context.Context), crashed func(ctx context.Context, p any)) bool {
 	ctx, cancel := context.WithCancelCause(ctx)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -48,6 +56,14 @@ func (r *runner) start(ctx context.Context, id string, fn func(ctx context.Conte
 			delete(r.active, id)
 			r.mu.Unlock()
 			cancel(nil)
+		}()
+		defer func() {
+			if p := recover(); p != nil {
+				r.log.Error("mcp: panic in a run; the run is recorded failed, the server goes on",
+					"run", id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				cancel(errRunPanicked) // what the run started must stop
+				crashed(context.WithoutCancel(ctx), p)
+			}
 		}()
 		fn(ctx)
 	}()

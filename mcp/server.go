@@ -3,6 +3,7 @@ package mcp
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -35,6 +36,13 @@ type Options struct {
 	ReadOnly bool
 	// Version is the server version announced to clients.
 	Version string
+	// Log receives what a client never sees: the stack of a panic recovered in a handler or
+	// a run. nil discards it.
+	Log *slog.Logger
+
+	// testAdd, set only by tests, registers more tools and resources after seam's (e.g.
+	// handlers that panic).
+	testAdd func(*sdk.Server)
 }
 
 // Server is seam's MCP server: the SDK's server with seam's tools registered (connect it to
@@ -42,6 +50,7 @@ type Options struct {
 type Server struct {
 	*sdk.Server
 	runs *runner
+	lang string // of the messages outside a tool's answer (the HTTP session cap's)
 }
 
 // Close cancels the runs that run_dag started and that are still going, and returns once
@@ -68,7 +77,10 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &server{root: r, opts: opts, types: opts.Types, runs: newRunner()}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	s := &server{root: r, opts: opts, types: opts.Types, runs: newRunner(opts.Log)}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "seam", Title: "seam: DAGs with output contracts", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions: "seam runs DAGs defined in YAML and validates every node output against its contract. " +
 			"DAG paths are relative to the server's root. Start with list_dags; lint_dag before run_dag, which " +
@@ -81,7 +93,11 @@ func NewServer(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}
 	s.addResources(srv)
-	return &Server{Server: srv, runs: s.runs}, nil
+	if opts.testAdd != nil {
+		opts.testAdd(srv)
+	}
+	srv.AddReceivingMiddleware(recoverPanics(opts.Log, opts.Lang))
+	return &Server{Server: srv, runs: s.runs, lang: opts.Lang}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -224,6 +224,8 @@ func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG
 	ok := s.runs.start(base, opts.RunID, func(ctx context.Context) {
 		res, err := dag.Run(ctx, d, opts)
 		done <- runOutcome{res, err}
+	}, func(ctx context.Context, p any) {
+		done <- runOutcome{err: s.runCrashed(ctx, d, opts.RunID, rec, p)}
 	})
 	if !ok {
 		return message{}, nil, fail(CodeUnavailable, nil, "%s was not run: the server is shutting down", name)
@@ -248,6 +250,22 @@ func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG
 	return s.runAnswer(name, out)
 }
 
+// runCrashed records as failed the run id of d that panicked, if it got into the store, and
+// returns the failure run_dag answers with.
+func (s *server) runCrashed(ctx context.Context, d *dag.DAG, id string, rec *began, p any) error {
+	te := internalError("run "+id, p)
+	select {
+	case <-rec.ch:
+	default:
+		return te // not in the store: nothing to record
+	}
+	res := &dag.RunResult{ID: id, DAG: d.Name, File: d.File, Status: dag.RunFailed, Ended: time.Now(), Error: te.msg.String()}
+	if err := rec.Recorder.FinishRun(ctx, res); err != nil {
+		s.opts.Log.Error("mcp: record the run that panicked as failed", "run", id, "error", err)
+	}
+	return te
+}
+
 // traceContext returns ctx under the span the request's _meta names (traceparent and
 // tracestate, as W3C trace context), if any.
 func traceContext(ctx context.Context, req *sdk.CallToolRequest) context.Context {
@@ -265,8 +283,13 @@ func traceContext(ctx context.Context, req *sdk.CallToolRequest) context.Context
 
 // runAnswer is run_dag's answer about a run that has returned.
 func (s *server) runAnswer(name message, out runOutcome) (message, any, error) {
-	var pe *dag.ParamsError
+	var (
+		pe *dag.ParamsError
+		te *toolError
+	)
 	switch {
+	case errors.As(out.err, &te):
+		return message{}, nil, te
 	case errors.As(out.err, &pe):
 		return message{}, nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema: %s", name, paramsBroken(pe.Violations))
 	case out.err != nil:

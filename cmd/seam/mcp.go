@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"strings"
 	"time"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/seam-dag/seam/mcp"
@@ -25,6 +25,8 @@ func newMCPCmd(e *env) *cobra.Command {
 		readOnly bool
 		httpAddr string
 		sf       storeFlag
+		maxFrame int
+		sessions mcp.HTTPOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -45,7 +47,14 @@ run_dag, cancel_run, resume_run, create_workflow or update_workflow). Messages f
 --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp instead of stdio. Off
 loopback (127.0.0.0/8, ::1, localhost) clients must send "Authorization: Bearer TOKEN"
 with the token in $SEAM_MCP_TOKEN, and the server refuses to start without one; on
-loopback the token is required when it is set. See docs/mcp.md.`,
+loopback the token is required when it is set. An HTTP session its client has sent nothing
+for --session-timeout is closed; past --max-sessions open at once, a new one is refused
+with 503.
+
+A JSON-RPC frame (a line on stdio, a request body over HTTP) may hold up to --max-frame
+bytes and nest 1,000 levels deep. A frame that breaks these limits, is not JSON or is not a
+JSON-RPC 2.0 request gets a JSON-RPC error (-32700 or -32600) and the server goes on with
+the next. See docs/mcp.md.`,
 		Example: `  seam mcp --root .
   claude mcp add seam -- seam mcp --root .
   seam mcp --root . --http 127.0.0.1:8765
@@ -55,6 +64,14 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 			l, err := lang(cmd, e)
 			if err != nil {
 				return err
+			}
+			switch {
+			case maxFrame <= 0:
+				return usage(fmt.Errorf("mcp --max-frame %d: want a positive number of bytes", maxFrame))
+			case sessions.SessionTimeout <= 0:
+				return usage(fmt.Errorf("mcp --session-timeout %v: want a positive duration, e.g. 10m", sessions.SessionTimeout))
+			case sessions.MaxSessions <= 0:
+				return usage(fmt.Errorf("mcp --max-sessions %d: want a positive number", sessions.MaxSessions))
 			}
 			token := strings.TrimSpace(e.getenv("SEAM_MCP_TOKEN"))
 			if httpAddr != "" {
@@ -90,15 +107,18 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 				N8N:        n8nClient,
 				Instrument: tel.apply,
 				ReadOnly:   readOnly,
+				Log:        slog.New(slog.NewTextHandler(e.stderr, nil)),
 			})
 			if err != nil {
 				return usage(err)
 			}
 			defer srv.Close() // before the store closes: the runs still going are recorded canceled
 			if httpAddr != "" {
-				return serveMCPHTTP(ctx, e, srv, httpAddr, token)
+				sessions.Token, sessions.MaxBody = token, int64(maxFrame)
+				return serveMCPHTTP(ctx, e, srv, httpAddr, sessions)
 			}
-			t := &sdk.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
+			// Not the SDK's IOTransport: one bad frame would end the session (mcp.StdioTransport).
+			t := &mcp.StdioTransport{Reader: e.stdin, Writer: e.stdout, MaxFrame: maxFrame, Lang: l}
 			if err := srv.Run(ctx, t); err != nil && !errors.Is(err, ctx.Err()) && !errors.Is(err, io.EOF) {
 				return fmt.Errorf("mcp: %w", err)
 			}
@@ -108,6 +128,9 @@ loopback the token is required when it is set. See docs/mcp.md.`,
 	cmd.Flags().StringVar(&root, "root", ".", "the directory DAG paths are confined to")
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "offer only the tools that change nothing (no run_dag, cancel_run, resume_run, create_workflow, update_workflow)")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:8765) instead of stdio")
+	cmd.Flags().IntVar(&maxFrame, "max-frame", mcp.DefaultMaxFrame, "the largest JSON-RPC frame a client may send, in `bytes` (a line on stdio, a request body over HTTP)")
+	cmd.Flags().DurationVar(&sessions.SessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "with --http, close a session its client has sent nothing for this `long`")
+	cmd.Flags().IntVar(&sessions.MaxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http, the most sessions open at once")
 	sf.add(cmd)
 	return cmd
 }
@@ -117,18 +140,18 @@ const mcpShutdownGrace = 5 * time.Second
 
 // serveMCPHTTP listens on addr and serves srv over streamable HTTP until ctx is cancelled,
 // announcing the endpoint on stderr (never the token).
-func serveMCPHTTP(ctx context.Context, e *env, srv *mcp.Server, addr, token string) error {
+func serveMCPHTTP(ctx context.Context, e *env, srv *mcp.Server, addr string, opts mcp.HTTPOptions) error {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return usage(fmt.Errorf("mcp --http: %w", err))
 	}
 	auth := "no token"
-	if token != "" {
+	if opts.Token != "" {
 		auth = "bearer token from SEAM_MCP_TOKEN required"
 	}
 	fmt.Fprintf(e.stderr, "seam mcp: serving streamable HTTP at http://%s%s (%s)\n", ln.Addr(), mcp.HTTPPath, auth)
-	return mcp.ServeHTTP(ctx, ln, mcp.HTTPHandler(srv, token), mcpShutdownGrace) // errors name "mcp http" and the address
+	return mcp.ServeHTTP(ctx, ln, mcp.HTTPHandler(srv, opts), mcpShutdownGrace) // errors name "mcp http" and the address
 }
 
 // mcpStore opens the run store: created when missing, unless the server is read-only; a
@@ -156,8 +179,3 @@ func mcpN8N(e *env) (*n8n.Client, error) {
 	}
 	return c, nil
 }
-
-// nopWriteCloser lets the server's transport close stdout's writer without closing stdout.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
