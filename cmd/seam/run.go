@@ -49,7 +49,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			if err != nil {
 				return err
 			}
-			p, err := runParams(paramsFile, params)
+			p, err := runParams(e, paramsFile, params)
 			if err != nil {
 				return usage(err)
 			}
@@ -136,11 +136,11 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 }
 
 // runParams merges the -p parameters over those of the params file.
-func runParams(file string, kvs []string) (map[string]any, error) {
+func runParams(e *env, file string, kvs []string) (map[string]any, error) {
 	params := map[string]any{}
 	if file != "" {
 		var err error
-		if params, err = readParamsFile(file); err != nil {
+		if params, err = readParamsFile(e, file); err != nil {
 			return nil, err
 		}
 	}
@@ -161,8 +161,8 @@ func runParams(file string, kvs []string) (map[string]any, error) {
 }
 
 // readParamsFile reads an object of parameters from a JSON or YAML file.
-func readParamsFile(path string) (map[string]any, error) {
-	b, err := os.ReadFile(path)
+func readParamsFile(e *env, path string) (map[string]any, error) {
+	b, err := e.readFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("params file: %w", err)
 	}

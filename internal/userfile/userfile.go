@@ -30,11 +30,14 @@ var ErrNotRegular = errors.New("not a regular file")
 
 // TooLargeError is returned (wrapped) for a file over the limit.
 type TooLargeError struct {
-	Size  int64 // the size seen, at least Limit+1
+	Size  int64 // the size seen; -1 when only read up to the limit (stdin, a growing file)
 	Limit int64
 }
 
 func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("more than %s: over the limit (%s)", size(e.Limit, true), EnvMaxSize)
+	}
 	return fmt.Sprintf("%s is over the %s limit (%s)", size(e.Size, false), size(e.Limit, true), EnvMaxSize)
 }
 
@@ -101,7 +104,7 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, &Error{Path: path, Err: &TooLargeError{Size: int64(len(b)), Limit: limit}}
+		return nil, &Error{Path: path, Err: &TooLargeError{Size: -1, Limit: limit}}
 	}
 	return b, nil
 }
@@ -117,7 +120,7 @@ func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, &Error{Path: name, Err: &TooLargeError{Size: int64(len(b)), Limit: limit}}
+		return nil, &Error{Path: name, Err: &TooLargeError{Size: -1, Limit: limit}}
 	}
 	return b, nil
 }

@@ -57,7 +57,7 @@ func TestRead(t *testing.T) {
 }
 
 func TestReadAll(t *testing.T) {
-	if _, err := ReadAll(strings.NewReader("12345"), "stdin", 4); err == nil || err.Error() != "stdin: 5 bytes is over the 4 bytes limit (SEAM_MAX_FILE_SIZE)" {
+	if _, err := ReadAll(strings.NewReader("12345"), "stdin", 4); err == nil || err.Error() != "stdin: more than 4 bytes: over the limit (SEAM_MAX_FILE_SIZE)" {
 		t.Fatalf("ReadAll error = %v", err)
 	}
 	var tl *TooLargeError
