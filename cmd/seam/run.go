@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -34,7 +32,9 @@ output is validated against its node's contract before it is handed downstream.
 
 Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled,
 2 for a usage error, a DAG that does not load or that seam lint finds errors in (see
---no-lint), or params that break the params schema.
+--no-lint), or params that break the params schema. SIGINT, SIGTERM and SIGHUP cancel the
+run (its processes are killed and it is recorded canceled) and seam exits 130, 143 or 129;
+a second signal stops seam at once.
 
 Every run is recorded in the run store (see seam runs); --resume RUN continues a run that
 did not succeed, reusing the outputs of the nodes that passed.`,
@@ -83,11 +83,6 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 }
 
 func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore, tel *runTelemetry) error {
-	// The first Ctrl-C cancels the run through ctx; once it has, a second one should stop the
-	// process the usual way rather than be swallowed by signal.NotifyContext.
-	restore := context.AfterFunc(ctx, func() { signal.Reset(os.Interrupt) })
-	defer restore()
-
 	d, err := loadDAG(ctx, e, path)
 	if err != nil {
 		return err
