@@ -134,34 +134,43 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 func runParams(e *env, file string, kvs []string) (map[string]any, error) {
 	params := map[string]any{}
 	if file != "" {
-		var err error
-		if params, err = readParamsFile(e, file); err != nil {
+		b, err := e.readFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("params file: %w", err)
+		}
+		if params, err = parseParamsFile(file, b); err != nil {
 			return nil, err
 		}
 	}
 	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("-p %q: want key=value", kv)
+		k, v, err := parseParam(kv)
+		if err != nil {
+			return nil, err
 		}
-		// A value that parses as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else
-		// is the string itself, so -p name=world needs no quoting.
-		if j, err := contract.ParseJSON([]byte(v)); err == nil {
-			params[k] = j
-		} else {
-			params[k] = v
-		}
+		params[k] = v
 	}
 	return params, nil
 }
 
-// readParamsFile reads an object of parameters from a JSON or YAML file.
-func readParamsFile(e *env, path string) (map[string]any, error) {
-	b, err := e.readFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("params file: %w", err)
+// parseParam parses one -p argument, key=value, split at the first '='. A value that parses
+// as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else is the string itself, so
+// -p name=world needs no quoting.
+func parseParam(kv string) (string, any, error) {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k == "" {
+		return "", nil, fmt.Errorf("-p %q: want key=value", kv)
 	}
+	if j, err := contract.ParseJSON([]byte(v)); err == nil {
+		return k, j, nil
+	}
+	return k, v, nil
+}
+
+// parseParamsFile parses an object of parameters from the content b of the params file
+// path: YAML when its name ends in .yaml or .yml, else JSON.
+func parseParamsFile(path string, b []byte) (map[string]any, error) {
 	var v any
+	var err error
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
 		var y any
 		if err = yaml.Unmarshal(b, &y); err == nil {
