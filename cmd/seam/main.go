@@ -59,16 +59,18 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	root := newRootCmd(e)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	code := exitCode(root.ExecuteContext(ctx), stderr)
 	// A command stopped by a signal has cleaned up (runs recorded canceled, children killed,
 	// telemetry flushed) and exits as a process killed by it would: 128+n.
 	var se *signalError
 	if errors.As(context.Cause(ctx), &se) {
-		if xe := (*exitError)(nil); errors.As(err, &xe) && xe.err != nil {
-			fmt.Fprintln(stderr, "seam:", xe.err)
-		}
 		return 128 + int(se.sig)
 	}
+	return code
+}
+
+// exitCode prints a command's error, if any, and returns its exit code.
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}

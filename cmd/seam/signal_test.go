@@ -72,8 +72,8 @@ func sleepPID(t *testing.T, dir string) int {
 }
 
 // TestRunStopSignals stops `seam run` with each signal a terminal, systemd, Docker or CI
-// sends: seam cancels the run, kills the node's processes, records the run canceled and exits
-// 128+n, as a process killed by the signal would.
+// sends: seam cancels the run, kills the node's processes, records the run canceled, flushes
+// its trace and exits 128+n, as a process killed by the signal would.
 func TestRunStopSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs seam as a process")
@@ -97,7 +97,7 @@ func TestRunStopSignals(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			cmd := exec.Command(seam, "run", "--store", store, "hang.yaml")
+			cmd := exec.Command(seam, "run", "--store", store, "--trace", "t.jsonl", "hang.yaml")
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "SEAM_LANG=en", "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			cmd.Stdout, cmd.Stderr = &out, &out
@@ -122,6 +122,10 @@ func TestRunStopSignals(t *testing.T) {
 			}
 			if !processGone(pid) {
 				t.Errorf("the node's sleep (pid %d) outlived seam run", pid)
+			}
+			trace, err := os.ReadFile(filepath.Join(dir, "t.jsonl"))
+			if err != nil || !regexp.MustCompile(`(?m)^\{"name":"seam.run",.*"seam.status":"canceled"`).Match(trace) {
+				t.Errorf("the trace file does not hold the canceled run (%v):\n%s", err, trace)
 			}
 			show := exec.Command(seam, "runs", "show", "latest", "--store", store)
 			show.Dir = dir
