@@ -72,7 +72,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	}
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil,
 		"a parameter as key=value, repeatable; the value is JSON when it parses as JSON, else a string")
-	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters; -p overrides its keys")
+	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters (- for JSON on stdin); -p overrides its keys")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON document")
 	cmd.Flags().BoolVar(&noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
 	cmd.Flags().StringVar(&traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
@@ -134,7 +134,8 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 func runParams(e *env, file string, kvs []string) (map[string]any, error) {
 	params := map[string]any{}
 	if file != "" {
-		b, err := e.readFile(file)
+		// A named pipe (/dev/stdin, <(…)) is refused as every file is: "-" reads stdin.
+		b, err := e.readInput(file)
 		if err != nil {
 			return nil, fmt.Errorf("params file: %w", err)
 		}
@@ -167,7 +168,7 @@ func parseParam(kv string) (string, any, error) {
 }
 
 // parseParamsFile parses an object of parameters from the content b of the params file
-// path: YAML when its name ends in .yaml or .yml, else JSON.
+// path: YAML when its name ends in .yaml or .yml, else JSON (stdin, "-", included).
 func parseParamsFile(path string, b []byte) (map[string]any, error) {
 	var v any
 	var err error
