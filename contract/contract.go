@@ -76,6 +76,9 @@ type Options struct {
 	// $ref) to this directory, symlinks resolved: a server that compiles what clients send
 	// must not read what lies outside the folder it serves.
 	Root string
+	// ReadFile reads schema files (seam passes one that refuses named pipes, devices and
+	// files over a size limit); nil is os.ReadFile.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // ErrOutsideRoot is returned (wrapped) when a schema file or $ref lies outside Options.Root.
@@ -93,7 +96,8 @@ type Compiler struct {
 	root     string // Options.Root, absolute with symlinks resolved; "" reads anywhere
 	// sizes counts the subschemas of the documents registered since the schema being
 	// compiled was asked for, against MaxSubschemas.
-	sizes sizer
+	sizes    sizer
+	readFile func(path string) ([]byte, error)
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -123,6 +127,9 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		docs:  &docSet{m: make(map[string]any)},
 		names: make(map[string]string),
 		files: make(map[string]*Schema),
+	}
+	if c.readFile = opts.ReadFile; c.readFile == nil {
+		c.readFile = os.ReadFile
 	}
 	c.c.DefaultDraft(jsonschema.Draft2020)
 	c.c.AssertFormat()
@@ -411,7 +418,7 @@ func (l fileLoader) Load(u string) (any, error) {
 			return nil, fmt.Errorf("%w: %s is outside %s", ErrOutsideRoot, path, l.c.root)
 		}
 	}
-	b, err := os.ReadFile(path)
+	b, err := l.c.readFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -19,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/schemas"
 )
@@ -30,6 +30,9 @@ type LoadOptions struct {
 	// Root, when set, confines the schema files the DAG names to this directory (see
 	// contract.Options.Root).
 	Root string
+	// MaxFileSize caps the DAG file, its schema files and sub-DAG files, in bytes;
+	// 0 is userfile.DefaultMaxSize. Named pipes and devices are refused whatever it is.
+	MaxFileSize int64
 }
 
 // Format defaults, kept in step with schemas/dag.schema.json.
@@ -43,7 +46,7 @@ const (
 // Load reads, parses and checks the DAG file at path. When the file is wrong the error is
 // Diagnostics, holding every problem found; other errors (an unreadable file) are plain.
 func Load(ctx context.Context, path string, opts LoadOptions) (*DAG, error) {
-	src, err := os.ReadFile(path)
+	src, err := userfile.Read(path, opts.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("load DAG: %w", err)
 	}
@@ -87,6 +90,7 @@ type loader struct {
 	typeOutputs map[string]*typeOutput      // node type and output schema → compiled
 	schemaFiles map[string]schemaResult     // by absolute path
 	parents     []string                    // absolute paths of the DAG files running this one
+	maxFileSize int64                       // LoadOptions.MaxFileSize, for sub-DAG files
 	nodesMap    *yaml.Node                  // the `nodes` mapping, whose duplicate keys are E102
 	srcs        []*nodeSource               // parallel to the DAG's Nodes
 }
@@ -121,7 +125,11 @@ type needsEntry struct {
 }
 
 func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
-	comp, err := contract.NewCompiler(contract.Options{Standard: schemas.NodeOutput, Root: opts.Root})
+	comp, err := contract.NewCompiler(contract.Options{
+		Standard: schemas.NodeOutput,
+		Root:     opts.Root,
+		ReadFile: func(path string) ([]byte, error) { return userfile.Read(path, opts.MaxFileSize) },
+	})
 	if err != nil {
 		return nil, fmt.Errorf("load DAG: %w", err)
 	}
@@ -151,6 +159,7 @@ func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
 		configs:     make(map[string]*contract.Schema),
 		typeOutputs: make(map[string]*typeOutput),
 		schemaFiles: make(map[string]schemaResult),
+		maxFileSize: opts.MaxFileSize,
 	}, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -81,6 +82,7 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 			detail = n.Value + " " + detail
 		}
 	}
+	var refused *userfile.Error // a named pipe, a device, a file over the size limit
 	switch {
 	case errors.Is(err, contract.ErrLimit):
 		l.addAt(target, CodeLimit, limitHint(err),
@@ -88,6 +90,13 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 	case errors.Is(err, contract.ErrRemoteRef):
 		l.addAt(target, CodeRemoteRef, "vendor the schema next to the DAG and $ref it by a relative path",
 			"%s: %v; seam never fetches schemas over the network", what, detail)
+	case errors.As(err, &refused):
+		name := refused.Path // a $ref'd file, by its absolute path
+		if !inline && sameLocation(name, self) {
+			name = n.Value // as the DAG names it
+		}
+		l.addAt(target, CodeSchema, "name a JSON Schema file: a regular file within the size limit ($"+userfile.EnvMaxSize+" raises it)",
+			"%s: schema file %s: %v", what, name, refused.Err)
 	case errors.Is(err, os.ErrNotExist) && !inline:
 		l.addAt(target, CodeSchemaMissing, fmt.Sprintf("create it, or fix the path: it is relative to the DAG file's directory (%s)", l.dir),
 			"%s: schema file %q not found", what, n.Value)

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // subDAG checks a `dag` node's file while the parent loads: the file loads, it does not lead
@@ -48,13 +50,13 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 			return
 		}
 	}
-	b, err := os.ReadFile(path)
+	b, err := userfile.Read(path, l.maxFileSize)
 	if err != nil {
 		l.addAt(fv, CodeSubDAG, "check the path: it is relative to this DAG file",
 			"node %q: cannot read the DAG file %s: %v", n.ID, fv.Value, unwrapPathError(err))
 		return
 	}
-	child, err := newLoader(path, b, LoadOptions{Types: l.types})
+	child, err := newLoader(path, b, LoadOptions{Types: l.types, MaxFileSize: l.maxFileSize})
 	if err != nil {
 		l.fatal = err
 		return
@@ -79,10 +81,14 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 	}
 }
 
-// unwrapPathError drops the path an *os.PathError repeats, since the message names it.
+// unwrapPathError drops the path an *os.PathError or a *userfile.Error repeats, since the
+// message names it.
 func unwrapPathError(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
+	switch e := err.(type) {
+	case *os.PathError:
+		return e.Err
+	case *userfile.Error:
+		return e.Err
 	}
 	return err
 }

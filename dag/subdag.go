@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -75,7 +76,14 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(call.Dir, path)
 	}
-	d, err := Load(ctx, path, LoadOptions{Types: t.types})
+	var limit int64 // the default, unless $SEAM_MAX_FILE_SIZE says otherwise as for the parent
+	if t.getenv != nil {
+		var err error
+		if limit, err = userfile.MaxSize(t.getenv); err != nil {
+			return nil, fmt.Errorf("dag %s: %w", file, err)
+		}
+	}
+	d, err := Load(ctx, path, LoadOptions{Types: t.types, MaxFileSize: limit})
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, err)
 	}

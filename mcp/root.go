@@ -7,14 +7,26 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/userfile"
 )
 
-// root is the directory every DAG path a client names must stay in.
+// root is the directory every DAG path a client names must stay in, and how much of a file
+// in it the server reads.
 type root struct {
-	dir string // absolute, symlinks resolved
+	dir         string // absolute, symlinks resolved
+	maxFileSize int64  // $SEAM_MAX_FILE_SIZE, as the CLI reads it
 }
 
-func newRoot(dir string) (root, error) {
+// newRoot confines the server to dir; getenv (nil reads nothing) gives the file size limit.
+func newRoot(dir string, getenv func(string) string) (root, error) {
+	limit := int64(userfile.DefaultMaxSize)
+	if getenv != nil {
+		var err error
+		if limit, err = userfile.MaxSize(getenv); err != nil {
+			return root{}, err
+		}
+	}
 	if dir == "" {
 		dir = "."
 	}
@@ -33,7 +45,13 @@ func newRoot(dir string) (root, error) {
 	if !fi.IsDir() {
 		return root{}, fmt.Errorf("root %s: not a directory", dir)
 	}
-	return root{dir: real}, nil
+	return root{dir: real, maxFileSize: limit}, nil
+}
+
+// readFile reads a file under the root: a regular file within the size limit, so that a
+// named pipe or a device there fails the request instead of hanging it.
+func (r root) readFile(real string) ([]byte, error) {
+	return userfile.Read(real, r.maxFileSize)
 }
 
 // inside reports whether the absolute, clean path p is the root or below it.

@@ -67,7 +67,7 @@ type server struct {
 
 // NewServer returns the MCP server with seam's tools registered.
 func NewServer(opts Options) (*Server, error) {
-	r, err := newRoot(opts.Root)
+	r, err := newRoot(opts.Root, opts.Getenv)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}

@@ -79,7 +79,7 @@ func (s *server) compileArg(req *sdk.CallToolRequest, name string) (*contract.Sc
 	if src == nil {
 		return nil, fail(CodeInvalidArgument, nil, "%s is missing: give a JSON Schema", name)
 	}
-	c, err := contract.NewCompiler(contract.Options{Root: s.root.dir})
+	c, err := contract.NewCompiler(contract.Options{Root: s.root.dir, ReadFile: s.root.readFile})
 	if err != nil {
 		return nil, fail(CodeInternal, nil, "schema compiler: %v", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -48,7 +47,7 @@ func (s *server) loadInput(ctx context.Context, path, src string) (*dag.DAG, mes
 		return nil, message{}, fail(CodeInvalidArgument, nil, "give either path or yaml, not both")
 	case src != "":
 		real := filepath.Join(s.root.dir, inlineName)
-		d, err := dag.LoadBytes(ctx, real, []byte(src), dag.LoadOptions{Types: s.types, Root: s.root.dir})
+		d, err := dag.LoadBytes(ctx, real, []byte(src), dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize})
 		if err := s.loadError(inlineName, err); err != nil {
 			return nil, message{}, err
 		}
@@ -80,7 +79,7 @@ func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
 }
 
 func (s *server) loadReal(ctx context.Context, path, real string) (*dag.DAG, error) {
-	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types, Root: s.root.dir})
+	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize})
 	if err := s.loadError(path, err); err != nil {
 		return nil, err
 	}
@@ -323,6 +322,11 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 		if ext := filepath.Ext(name); ext != ".yaml" && ext != ".yml" {
 			return nil
 		}
+		// A named pipe or a device would block or never end; the entry's type says so
+		// without opening it. A symbolic link is read below, through root.readFile.
+		if t := de.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
+			return nil
+		}
 		if len(files) >= maxListed {
 			return filepath.SkipAll
 		}
@@ -339,7 +343,7 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 		}
 		rel := s.root.rel(f)
 		// A symbolic link may lead out of the root: nothing there is read, not even to list it.
-		if _, err := s.root.resolve(rel); err != nil || !looksLikeDAG(f) {
+		if _, err := s.root.resolve(rel); err != nil || !s.looksLikeDAG(f) {
 			continue
 		}
 		d, err := s.load(ctx, rel)
@@ -366,8 +370,8 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 
 // looksLikeDAG reports whether a YAML file is meant as a DAG (a mapping with nodes), so that
 // schemas and other YAML under the root are not listed as broken DAGs.
-func looksLikeDAG(path string) bool {
-	b, err := os.ReadFile(path)
+func (s *server) looksLikeDAG(path string) bool {
+	b, err := s.root.readFile(path)
 	if err != nil {
 		return false
 	}

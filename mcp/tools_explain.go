@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -123,7 +122,7 @@ func (s *server) readRunDAG(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(real)
+	b, err := s.root.readFile(real)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", s.root.rel(real), err)
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // Explanation says why a node of a recorded run failed or rejected its input. `seam explain`
@@ -101,7 +101,7 @@ type ExplainOptions struct {
 	// current directory); nil shows it as recorded.
 	ShowPath func(path string) string
 	// ReadFile reads the run's DAG file, for the contract lines and the producers of input
-	// values; nil is os.ReadFile. A caller that must confine what it reads refuses here,
+	// values; nil reads a regular file of at most userfile.DefaultMaxSize. A caller that must confine what it reads refuses here,
 	// and the explanation goes without the lines, with a note.
 	ReadFile func(path string) ([]byte, error)
 }
@@ -212,7 +212,7 @@ func readDAG(r *Run, opts ExplainOptions) *dagFile {
 	}
 	read := opts.ReadFile
 	if read == nil {
-		read = os.ReadFile
+		read = func(path string) ([]byte, error) { return userfile.Read(path, 0) }
 	}
 	b, err := read(r.File)
 	if err != nil {

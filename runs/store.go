@@ -19,11 +19,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/seam-dag/seam/contract"
@@ -159,6 +161,99 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// OpenReadOnly opens the existing store at path to read it, never writing to the file or
+// its directory, so that the commands that only read (runs list and show, explain, a
+// read-only MCP server) work on a store they cannot write. In WAL mode a reader needs the
+// -shm file, which SQLite creates beside the store: when the directory is not writable and
+// no -wal file is left (no writer can be at work, and every commit is in the file), the
+// store is opened immutable, without the -shm file and without locks.
+func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open store: empty path")
+	}
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("open store %s: path must not contain '?'", path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("open store %s: is a directory, not a database file", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	// A URI filename, for mode=ro and immutable=1: '%' and '#' would be read as an escape and
+	// a fragment ('?' is refused above).
+	dsn := "file:" + strings.NewReplacer("%", "%25", "#", "%23").Replace(abs) + "?mode=ro" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", busyTimeout.Milliseconds())
+	_, walErr := os.Stat(path + "-wal")
+	if syscall.Access(filepath.Dir(abs), wOK) != nil && errors.Is(walErr, fs.ErrNotExist) {
+		dsn += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := connect(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	// Reading cannot migrate: a store from an older seam is read once a run has migrated it.
+	var v int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: read schema version: %w", path, err)
+	}
+	if n := len(migrations()); v != n {
+		db.Close()
+		return nil, fmt.Errorf("open store %s to read: it has schema version %d, this seam reads %d (seam run updates an older store)", path, v, n)
+	}
+	return &Store{db: db, path: path}, nil
+}
+
+// wOK is access(2)'s W_OK, which package syscall does not name.
+const wOK = 2
+
+// ErrDamaged is returned (wrapped) by Check for a store whose file is damaged.
+var ErrDamaged = errors.New("the store is damaged")
+
+// Check verifies the structure of every page of the store (PRAGMA quick_check), so that a
+// damaged file is refused before a run starts rather than found by the run's first record,
+// after nodes ran with their side effects. It reads the whole file: about 45 ms for a store
+// of 10,000 runs (19 MB); integrity_check, which also checks index contents, takes 4 times
+// as long and is not needed to catch damaged pages.
+func (s *Store) Check(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `PRAGMA quick_check(3)`) // the first 3 problems say enough
+	if err != nil {
+		return fmt.Errorf("check store %s: %w: %w", s.path, ErrDamaged, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return fmt.Errorf("check store %s: %w: %w", s.path, ErrDamaged, err)
+		}
+		// A row may hold several lines, the first naming the database ("*** in database
+		// main ***"), which is always main here.
+		for _, line := range strings.Split(p, "\n") {
+			if line != "" && !strings.HasPrefix(line, "***") && len(problems) < 3 {
+				problems = append(problems, line)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("check store %s: %w: %w", s.path, ErrDamaged, err)
+	}
+	if len(problems) == 1 && problems[0] == "ok" {
+		return nil
+	}
+	return fmt.Errorf("check store %s: %w: %s", s.path, ErrDamaged, strings.Join(problems, "; "))
 }
 
 // connect makes the first connection. Its pragmas switch a new file to WAL, which takes a

@@ -24,7 +24,7 @@ schema error.`,
   seam compat producer.json consumer.json --json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, err := contract.NewCompiler(contract.Options{})
+			c, err := e.compiler(contract.Options{})
 			if err != nil {
 				return usage(err)
 			}

@@ -40,7 +40,7 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 	if err != nil {
 		return err
 	}
-	x, err := runs.Explain(ctx, s, r, as, node, runs.ExplainOptions{ShowPath: displayPath})
+	x, err := runs.Explain(ctx, s, r, as, node, runs.ExplainOptions{ShowPath: displayPath, ReadFile: e.readFile})
 	var unknown *runs.UnknownNodeError
 	if errors.As(err, &unknown) {
 		return usage(err)

@@ -5,13 +5,19 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // loadDAG loads the DAG file at path with the built-in node types. When the file is wrong it
 // prints every diagnostic on stderr and returns a usage error (exit 2) that counts them.
 func loadDAG(ctx context.Context, e *env, path string) (*dag.DAG, error) {
-	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: registry(e)})
+	limit, err := userfile.MaxSize(e.getenv)
+	if err != nil {
+		return nil, usage(err)
+	}
+	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: registry(e), MaxFileSize: limit})
 	var ds dag.Diagnostics
 	switch {
 	case errors.As(err, &ds):
@@ -27,4 +33,33 @@ func loadDAG(ctx context.Context, e *env, path string) (*dag.DAG, error) {
 		return nil, usage(err)
 	}
 	return d, nil
+}
+
+// readFile reads a file the user named: a regular file within $SEAM_MAX_FILE_SIZE (see
+// userfile), so that /dev/zero or a named pipe fails instead of hanging the command.
+func (e *env) readFile(path string) ([]byte, error) {
+	limit, err := userfile.MaxSize(e.getenv)
+	if err != nil {
+		return nil, err
+	}
+	return userfile.Read(path, limit)
+}
+
+// readInput reads a document the user named: the file, or stdin for "-", within the same
+// limit.
+func (e *env) readInput(name string) ([]byte, error) {
+	if name != "-" {
+		return e.readFile(name)
+	}
+	limit, err := userfile.MaxSize(e.getenv)
+	if err != nil {
+		return nil, err
+	}
+	return userfile.ReadAll(e.stdin, "stdin", limit)
+}
+
+// compiler returns a schema compiler that reads schema files as readFile does.
+func (e *env) compiler(opts contract.Options) (*contract.Compiler, error) {
+	opts.ReadFile = e.readFile
+	return contract.NewCompiler(opts)
 }

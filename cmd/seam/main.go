@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -53,12 +54,23 @@ type env struct {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := withSignals(context.Background())
 	defer stop()
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	root := newRootCmd(e)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	code := exitCode(root.ExecuteContext(ctx), stderr)
+	// A command stopped by a signal has cleaned up (runs recorded canceled, children killed,
+	// telemetry flushed) and exits as a process killed by it would: 128+n.
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) {
+		return 128 + int(se.sig)
+	}
+	return code
+}
+
+// exitCode prints a command's error, if any, and returns its exit code.
+func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
@@ -72,6 +84,38 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	// Cobra's own errors (unknown flag, wrong argument count) are usage errors.
 	fmt.Fprintln(stderr, "seam:", err)
 	return 2
+}
+
+// stopSignals are the signals that stop seam cleanly: Ctrl-C, and what systemd, Docker,
+// Kubernetes and CI send (SIGTERM), and a closed terminal (SIGHUP).
+func stopSignals() []os.Signal { return []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} }
+
+// signalError is the cause of the context a signal cancelled.
+type signalError struct{ sig syscall.Signal }
+
+func (e *signalError) Error() string { return "stopped by " + e.sig.String() }
+
+// withSignals returns a context that the first of stopSignals cancels, with a *signalError
+// as its cause. That first signal also restores the default action, so that a second one
+// stops the process the usual way instead of being swallowed while seam cleans up.
+func withSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals()...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Reset(stopSignals()...)
+			cancel(&signalError{sig: s.(syscall.Signal)})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
 }
 
 func newRootCmd(e *env) *cobra.Command {

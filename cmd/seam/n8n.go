@@ -72,7 +72,7 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 					return err
 				}
 			} else {
-				doc, err := readInput(e.stdin, args[0])
+				doc, err := readDocument(e, args[0])
 				if err != nil {
 					return usage(err)
 				}

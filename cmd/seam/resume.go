@@ -29,7 +29,7 @@ func (rs *runStore) prepareResume(ctx context.Context, e *env, args []string, pa
 	if paramsGiven {
 		return "", nil, usage(fmt.Errorf("--resume runs with the params run %s started with: drop -p and --params-file", rs.resume))
 	}
-	s, err := openStoreToRead(ctx, e, &rs.flag)
+	s, err := openStoreToResume(ctx, e, &rs.flag)
 	if err != nil {
 		return "", nil, err
 	}

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -34,7 +32,9 @@ output is validated against its node's contract before it is handed downstream.
 
 Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled,
 2 for a usage error, a DAG that does not load or that seam lint finds errors in (see
---no-lint), or params that break the params schema.
+--no-lint), or params that break the params schema. SIGINT, SIGTERM and SIGHUP cancel the
+run (its processes are killed and it is recorded canceled) and seam exits 130, 143 or 129;
+a second signal stops seam at once.
 
 Every run is recorded in the run store (see seam runs); --resume RUN continues a run that
 did not succeed, reusing the outputs of the nodes that passed.`,
@@ -49,7 +49,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			if err != nil {
 				return err
 			}
-			p, err := runParams(paramsFile, params)
+			p, err := runParams(e, paramsFile, params)
 			if err != nil {
 				return usage(err)
 			}
@@ -72,7 +72,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	}
 	cmd.Flags().StringArrayVarP(&params, "param", "p", nil,
 		"a parameter as key=value, repeatable; the value is JSON when it parses as JSON, else a string")
-	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters; -p overrides its keys")
+	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters (- for JSON on stdin); -p overrides its keys")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON document")
 	cmd.Flags().BoolVar(&noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
 	cmd.Flags().StringVar(&traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
@@ -83,11 +83,6 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 }
 
 func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore, tel *runTelemetry) error {
-	// The first Ctrl-C cancels the run through ctx; once it has, a second one should stop the
-	// process the usual way rather than be swallowed by signal.NotifyContext.
-	restore := context.AfterFunc(ctx, func() { signal.Reset(os.Interrupt) })
-	defer restore()
-
 	d, err := loadDAG(ctx, e, path)
 	if err != nil {
 		return err
@@ -136,37 +131,47 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 }
 
 // runParams merges the -p parameters over those of the params file.
-func runParams(file string, kvs []string) (map[string]any, error) {
+func runParams(e *env, file string, kvs []string) (map[string]any, error) {
 	params := map[string]any{}
 	if file != "" {
-		var err error
-		if params, err = readParamsFile(file); err != nil {
+		// A named pipe (/dev/stdin, <(…)) is refused as every file is: "-" reads stdin.
+		b, err := e.readInput(file)
+		if err != nil {
+			return nil, fmt.Errorf("params file: %w", err)
+		}
+		if params, err = parseParamsFile(file, b); err != nil {
 			return nil, err
 		}
 	}
 	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("-p %q: want key=value", kv)
+		k, v, err := parseParam(kv)
+		if err != nil {
+			return nil, err
 		}
-		// A value that parses as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else
-		// is the string itself, so -p name=world needs no quoting.
-		if j, err := contract.ParseJSON([]byte(v)); err == nil {
-			params[k] = j
-		} else {
-			params[k] = v
-		}
+		params[k] = v
 	}
 	return params, nil
 }
 
-// readParamsFile reads an object of parameters from a JSON or YAML file.
-func readParamsFile(path string) (map[string]any, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("params file: %w", err)
+// parseParam parses one -p argument, key=value, split at the first '='. A value that parses
+// as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else is the string itself, so
+// -p name=world needs no quoting.
+func parseParam(kv string) (string, any, error) {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok || k == "" {
+		return "", nil, fmt.Errorf("-p %q: want key=value", kv)
 	}
+	if j, err := contract.ParseJSON([]byte(v)); err == nil {
+		return k, j, nil
+	}
+	return k, v, nil
+}
+
+// parseParamsFile parses an object of parameters from the content b of the params file
+// path: YAML when its name ends in .yaml or .yml, else JSON (stdin, "-", included).
+func parseParamsFile(path string, b []byte) (map[string]any, error) {
 	var v any
+	var err error
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
 		var y any
 		if err = yaml.Unmarshal(b, &y); err == nil {

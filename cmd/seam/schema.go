@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -75,13 +73,7 @@ func samplePointer(p string) string {
 
 // readSample reads one JSON sample from a file, or from stdin for "-".
 func readSample(e *env, name string) (any, error) {
-	var b []byte
-	var err error
-	if name == "-" {
-		b, err = io.ReadAll(e.stdin)
-	} else {
-		b, err = os.ReadFile(name)
-	}
+	b, err := e.readInput(name)
 	if err != nil {
 		return nil, fmt.Errorf("sample: %w", err)
 	}

@@ -36,28 +36,62 @@ func (sf *storeFlag) resolve(e *env) string {
 	return defaultStore
 }
 
-// openStore opens the store for writing, creating it when missing. Its errors are input
-// errors (exit 2): nothing has run yet.
+// openStore opens the store for writing, creating it when missing, and checks it is not
+// damaged: a run must not start, with its side effects, on a store that cannot record it.
+// Its errors are input errors (exit 2): nothing has run yet.
 func openStore(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, error) {
 	s, err := runs.Open(ctx, sf.resolve(e))
 	if err != nil {
 		return nil, usage(fmt.Errorf("%w\n  fix: check the file, or choose another with --store or $SEAM_STORE (--no-store runs without one)", err))
 	}
-	return s, nil
+	return checkStore(ctx, s)
 }
 
-// openStoreToRead opens an existing store: the commands that only read it must not create
-// an empty one where the user mistyped a path.
-func openStoreToRead(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, error) {
-	path := sf.resolve(e)
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, usage(fmt.Errorf("no run store at %s: `seam run` creates it; --store or $SEAM_STORE name another", path))
+// openStoreToResume opens an existing store for writing, checked as openStore does: a
+// resume must not create an empty one where the user mistyped a path.
+func openStoreToResume(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, error) {
+	path, err := existingStore(e, sf)
+	if err != nil {
+		return nil, err
 	}
 	s, err := runs.Open(ctx, path)
 	if err != nil {
 		return nil, usage(err)
 	}
+	return checkStore(ctx, s)
+}
+
+// checkStore refuses a damaged store, saying what to do with it.
+func checkStore(ctx context.Context, s *runs.Store) (*runs.Store, error) {
+	if err := s.Check(ctx); err != nil {
+		s.Close()
+		return nil, usage(fmt.Errorf("%w\n  fix: nothing ran; move the file aside (mv %s %s.damaged) for a new store, or recover its runs with sqlite3's .recover; --no-store runs without one", err, s.Path(), s.Path()))
+	}
 	return s, nil
+}
+
+// openStoreToRead opens an existing store read-only, for the commands that only read it:
+// they must not create an empty one where the user mistyped a path, and they work where
+// the store cannot be written (a read-only directory or mount).
+func openStoreToRead(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, error) {
+	path, err := existingStore(e, sf)
+	if err != nil {
+		return nil, err
+	}
+	s, err := runs.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return s, nil
+}
+
+// existingStore returns the store's path, or why there is no store there.
+func existingStore(e *env, sf *storeFlag) (string, error) {
+	path := sf.resolve(e)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return "", usage(fmt.Errorf("no run store at %s: `seam run` creates it; --store or $SEAM_STORE name another", path))
+	}
+	return path, nil
 }
 
 // latest names the newest run wherever a command takes a run id.

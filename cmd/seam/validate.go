@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -40,7 +39,7 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 			if len(args) == 1 {
 				name = args[0]
 			}
-			doc, err := readInput(e.stdin, name)
+			doc, err := readDocument(e, name)
 			if err != nil {
 				return usage(err)
 			}
@@ -77,7 +76,7 @@ func validateSchema(ctx context.Context, e *env, schema, node string) (*contract
 		}
 		return nodeSchema(ctx, e, path, id)
 	}
-	c, err := contract.NewCompiler(contract.Options{})
+	c, err := e.compiler(contract.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("--schema: %w", err)
 	}
@@ -97,16 +96,9 @@ func nodeSchema(ctx context.Context, e *env, path, id string) (*contract.Schema,
 	return n.Effective, nil
 }
 
-// readInput reads the document: the file name, or stdin for "-".
-func readInput(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		b, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("read stdin: %w", err)
-		}
-		return b, nil
-	}
-	b, err := os.ReadFile(name)
+// readDocument reads the document: the file name, or stdin for "-".
+func readDocument(e *env, name string) ([]byte, error) {
+	b, err := e.readInput(name)
 	if err != nil {
 		return nil, fmt.Errorf("read input: %w", err)
 	}

@@ -1,0 +1,94 @@
+package runs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// damage overwrites the start of the last page of the store file at path, closed: the
+// newest attempts and outputs are there, and the header (with the schema version) stays
+// readable, so the store still opens.
+func damage(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const page = 4096 // SQLite's default page size
+	if len(b) < 3*page {
+		t.Fatalf("store %s has %d bytes: too small to damage a page", path, len(b))
+	}
+	last := len(b) - page
+	copy(b[last:last+64], strings.Repeat("\xff", 64))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCheck: a store with a damaged page still opens (its header is intact), and Check
+// refuses it with what SQLite found; a sound store passes.
+func TestCheck(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := t.Context()
+	for _, id := range []string{"r1", "r2", "r3"} {
+		if err := writeAttempts(ctx, s, id, 20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Check(ctx); err != nil {
+		t.Fatalf("Check on a sound store: %v", err)
+	}
+	if err := s.Close(); err != nil { // the last connection checkpoints the WAL into the file
+		t.Fatal(err)
+	}
+	damage(t, path)
+
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open a store with damaged pages: %v (the test needs it to open, as it does in the field)", err)
+	}
+	defer s.Close()
+	err = s.Check(ctx)
+	if !errors.Is(err, ErrDamaged) || !strings.HasPrefix(err.Error(), "check store "+path+": the store is damaged: ") {
+		t.Fatalf("Check on a damaged store: %v; want ErrDamaged with what SQLite found", err)
+	}
+}
+
+// TestOpenReadOnly opens a store with mode=ro: it reads, and refuses writes. (A read-only
+// directory, where the -shm file cannot be made, is tested with seam runs list in
+// cmd/seam: as root here, only a read-only mount makes one.)
+func TestOpenReadOnly(t *testing.T) {
+	s, path := openTemp(t)
+	ctx := t.Context()
+	if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "success", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	ro, err := OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if list, _, err := ro.ListRuns(ctx, Filter{}); err != nil || len(list) != 1 || list[0].ID != "r1" {
+		t.Errorf("ListRuns read-only: %v, %v; want r1", list, err)
+	}
+	if err := ro.CreateRun(ctx, Run{ID: "r2", DAG: "d", Status: "running", Started: t0}); err == nil || !strings.Contains(err.Error(), "readonly") {
+		t.Errorf("CreateRun on a read-only store: %v; want a read-only error", err)
+	}
+
+	for _, tt := range []struct{ path, want string }{
+		{filepath.Join(filepath.Dir(path), "none.db"), "open store " + filepath.Join(filepath.Dir(path), "none.db") + ": stat " + filepath.Join(filepath.Dir(path), "none.db") + ": no such file or directory"},
+		{filepath.Dir(path), "open store " + filepath.Dir(path) + ": is a directory, not a database file"},
+		{"a?b.db", "open store a?b.db: path must not contain '?'"},
+	} {
+		if _, err := OpenReadOnly(ctx, tt.path); err == nil || err.Error() != tt.want {
+			t.Errorf("OpenReadOnly(%s): %v; want %s", tt.path, err, tt.want)
+		}
+	}
+}
