@@ -205,6 +205,7 @@ func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG
 	if rec.Recorder != nil {
 		opts.Recorder = rec
 	}
+	opts.Logger = s.opts.Log // a panic the engine recovers is logged with the server's own
 	if s.opts.Instrument != nil {
 		s.opts.Instrument(&opts, d)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 
@@ -92,7 +93,7 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 			return err
 		}
 	}
-	opts := dag.RunOptions{Params: params, Lang: lang, Getenv: e.getenv}
+	opts := dag.RunOptions{Params: params, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))}
 	tel.apply(&opts, d)
 	closeStore, err := rs.attach(ctx, e, d, &opts)
 	if err != nil {
