@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -11,40 +12,46 @@ import (
 	"time"
 )
 
+// rawPost posts body to the endpoint as a client would, in session id (none when empty),
+// and returns the status, the session id the answer names and the answer's body.
+func rawPost(ctx context.Context, hc *http.Client, url, id, body string) (status int, sessionID, answer string, err error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return 0, "", "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return 0, "", "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), string(b), err
+}
+
 // openSession does what a client that walks away does: initialize a session over plain
 // HTTP, say it is initialized, and never end it. It returns the session id, or the status
 // and body of a refusal.
 func openSession(t *testing.T, hc *http.Client, url string) (id string, status int, body string) {
 	t.Helper()
-	post := func(sessionID, frame string) *http.Response {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, url, strings.NewReader(frame))
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sessionID != "" {
-			req.Header.Set("Mcp-Session-Id", sessionID)
-			req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatalf("post: %v", err)
-		}
-		return resp
+	status, id, body, err := rawPost(t.Context(), hc, url, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"walks-away","version":"1"}}}`)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
 	}
-	resp := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"walks-away","version":"1"}}}`)
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	id = resp.Header.Get("Mcp-Session-Id")
-	if resp.StatusCode != http.StatusOK || id == "" {
-		return "", resp.StatusCode, string(b)
+	if status != http.StatusOK || id == "" {
+		return "", status, body
 	}
-	resp = post(id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusAccepted {
-		t.Fatalf("initialized: status %d", resp.StatusCode)
+	status, _, _, err = rawPost(t.Context(), hc, url, id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	if err != nil {
+		t.Fatalf("initialized: %v", err)
+	}
+	if status != http.StatusAccepted {
+		t.Fatalf("initialized: status %d", status)
 	}
 	return id, http.StatusOK, ""
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -29,28 +28,6 @@ const (
 	// far more over the calls and sessions the soak makes.
 	soakHeapSlack = 32 << 20
 )
-
-// rawPost posts body to the endpoint as a client would, in session id (none when empty),
-// and returns the status and the session id the answer names.
-func rawPost(ctx context.Context, hc *http.Client, url, id, body string) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
-	if err != nil {
-		return 0, "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if id != "" {
-		req.Header.Set("Mcp-Session-Id", id)
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	_, err = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), err
-}
 
 // heap is the live heap after a collection.
 func heap() uint64 {
@@ -171,7 +148,7 @@ func TestMCPSoak(t *testing.T) {
 		}
 		huge := `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"pad":"` + strings.Repeat("x", DefaultMaxFrame) + `"}}`
 		for i := 0; ctx.Err() == nil; i++ {
-			status, id, err := rawPost(ctx, hc, url, "", initialize)
+			status, id, _, err := rawPost(ctx, hc, url, "", initialize)
 			if ctx.Err() != nil {
 				return
 			}
@@ -185,7 +162,7 @@ func TestMCPSoak(t *testing.T) {
 				body = huge
 			}
 			for _, sid := range []string{id, ""} {
-				status, _, err := rawPost(ctx, hc, url, sid, body)
+				status, _, _, err := rawPost(ctx, hc, url, sid, body)
 				if ctx.Err() != nil {
 					return
 				}
