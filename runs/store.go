@@ -117,6 +117,12 @@ type Store struct {
 
 	prepMu sync.Mutex
 	prep   *stmts // nil until the first write
+
+	// writing holds one token per write transaction of this process. Its writers queue
+	// here, in order, rather than in SQLite's busy handler, which polls with growing sleeps:
+	// under load one writer could wait past busyTimeout while the others of the same process
+	// kept taking the lock. busyTimeout is left to bound the wait for other processes.
+	writing chan struct{}
 }
 
 // Open opens the store at path, creating the file and its parent directories when missing,
@@ -149,7 +155,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open store %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, writing: make(chan struct{}, 1)}
 	// sql.Open connects lazily; connect now so a bad file is reported by Open, not by the
 	// first write in the middle of a run.
 	if err := connect(ctx, db); err != nil {
@@ -213,7 +219,7 @@ func OpenReadOnly(ctx context.Context, path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("open store %s to read: it has schema version %d, this seam reads %d (seam run updates an older store)", path, v, n)
 	}
-	return &Store{db: db, path: path}, nil
+	return &Store{db: db, path: path, writing: make(chan struct{}, 1)}, nil
 }
 
 // wOK is access(2)'s W_OK, which package syscall does not name.
@@ -305,11 +311,14 @@ func (s *Store) CreateRun(ctx context.Context, r Run) error {
 	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
 		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
 	}
-	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
-		timeToDB(r.Ended), nullInt(r.PID), r.Host)
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
+			timeToDB(r.Ended), nullInt(r.PID), r.Host)
+		return err
+	})
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
 		return fmt.Errorf("create run %s in %s: a run with this id exists already", r.ID, s.path)
@@ -706,6 +715,12 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 
 // tx runs fn in a write transaction (BEGIN IMMEDIATE, see Open) and commits it.
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.writing }()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -1,11 +1,13 @@
 package runs
 
 import (
+	"database/sql"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // damage overwrites the start of the last page of the store file at path, closed: the
@@ -90,5 +92,50 @@ func TestOpenReadOnly(t *testing.T) {
 		if _, err := OpenReadOnly(ctx, tt.path); err == nil || err.Error() != tt.want {
 			t.Errorf("OpenReadOnly(%s): %v; want %s", tt.path, err, tt.want)
 		}
+	}
+}
+
+// TestWritersOfOneProcessQueue holds a write transaction open past busyTimeout while a
+// second writer of the same process waits: the second must queue behind the first, not fail
+// with SQLITE_BUSY as SQLite's busy handler has it give up (50 MCP clients running DAGs in
+// one process hit that under load).
+func TestWritersOfOneProcessQueue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("holds a transaction open past the busy timeout")
+	}
+	s, _ := openTemp(t)
+	ctx := t.Context()
+	holding, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- s.tx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO outputs (hash, size, data) VALUES ('h', 1, x'00')`); err != nil {
+				return err
+			}
+			close(holding)
+			<-release
+			return nil
+		})
+	}()
+	<-holding
+	second := make(chan error, 1)
+	go func() {
+		second <- s.CreateRun(ctx, Run{ID: "r2", DAG: "d", Status: "running", Started: time.Now()})
+	}()
+	// Past busyTimeout, SQLite would have failed the second writer by now.
+	select {
+	case err := <-second:
+		t.Fatalf("the second writer returned while the first held the lock: %v", err)
+	case <-time.After(busyTimeout + time.Second):
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Fatalf("first writer: %v", err)
+	}
+	if err := <-second; err != nil {
+		t.Fatalf("second writer: %v", err)
+	}
+	if _, _, err := s.GetRun(ctx, "r2"); err != nil {
+		t.Fatalf("the second writer's run: %v", err)
 	}
 }
