@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // Output formats of seam lint.
@@ -52,12 +53,20 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			if err != nil {
 				return err
 			}
-			var all []dag.Finding
+			limit, err := userfile.MaxSize(e.getenv)
+			if err != nil {
+				return usage(err)
+			}
+			// found are lint's findings; all adds the errors of files that do not load, in
+			// file order, for the machine formats (text prints those on stderr, as every
+			// command does), so that CI never takes a file that does not load for clean.
+			var found, all []dag.Finding
 			var loadErr error
 			for _, file := range args {
-				d, err := loadDAG(cmd.Context(), e, file)
+				d, err := dag.Load(cmd.Context(), file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit})
 				if err != nil {
-					if loadErr == nil {
+					all = append(all, loadFindings(file, err)...)
+					if err := loadFailed(e, file, err); loadErr == nil {
 						loadErr = err
 					}
 					continue
@@ -66,10 +75,10 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 					if strict && f.Severity == dag.SeverityWarning && f.Code == dag.CodeLintUnknown {
 						f.Severity = dag.SeverityError
 					}
+					found = append(found, f)
 					all = append(all, f)
 				}
 			}
-			errs, warns := countFindings(all)
 			switch format {
 			case "json":
 				err = printLintJSON(e.stdout, all)
@@ -79,8 +88,10 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 				err = printLintGitHub(e.stdout, all)
 			default:
 				on := useColour(e, e.stdout, color)
-				err = printLint(e.stdout, all, errs, warns, loadErr != nil, l, on)
+				errs, warns := countFindings(found)
+				err = printLint(e.stdout, found, errs, warns, loadErr != nil, l, on)
 			}
+			errs, _ := countFindings(found)
 			switch {
 			case err != nil:
 				return fmt.Errorf("print findings: %w", err)
