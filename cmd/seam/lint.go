@@ -240,16 +240,16 @@ func nounN(n int, noun string) string {
 }
 
 type lintJSON struct {
-	File      string   `json:"file"`
-	Line      int      `json:"line"`
-	Col       int      `json:"col"`
-	Severity  string   `json:"severity"`
-	Code      string   `json:"code"`
-	Producers []string `json:"producers"`
-	Consumer  string   `json:"consumer,omitempty"`
-	Message   string   `json:"message"`
-	Witness   any      `json:"witness,omitempty"`
-	Fix       string   `json:"fix,omitempty"`
+	File      string          `json:"file"`
+	Line      int             `json:"line"`
+	Col       int             `json:"col"`
+	Severity  string          `json:"severity"`
+	Code      string          `json:"code"`
+	Producers []string        `json:"producers"`
+	Consumer  string          `json:"consumer,omitempty"`
+	Message   string          `json:"message"`
+	Witness   json.RawMessage `json:"witness,omitempty"` // raw, so that a null witness is kept
+	Fix       string          `json:"fix,omitempty"`
 }
 
 func printLintJSON(w io.Writer, fs []dag.Finding) error {
@@ -261,7 +261,11 @@ func printLintJSON(w io.Writer, fs []dag.Finding) error {
 			out[i].Producers = []string{}
 		}
 		if f.HasWitness {
-			out[i].Witness = f.Witness
+			w, err := json.Marshal(f.Witness)
+			if err != nil {
+				return fmt.Errorf("witness of %s: %w", f.Code, err)
+			}
+			out[i].Witness = w
 		}
 	}
 	enc := json.NewEncoder(w)
