@@ -128,7 +128,10 @@ func (l *liveDisplay) draw(now time.Time) {
 	l.rewind(&b)
 	lines := l.lines(now)
 	for _, line := range lines {
-		b.WriteString(truncate(line, l.cols-1))
+		if l.cols > 0 { // a terminal may say it has 0 columns (a pty nobody sized): width unknown
+			line = truncate(line, l.cols-1)
+		}
+		b.WriteString(line)
 		b.WriteString("\x1b[K\n")
 	}
 	l.drawn = len(lines)

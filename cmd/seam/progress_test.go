@@ -261,3 +261,18 @@ func TestViolationValue(t *testing.T) {
 		t.Errorf("%q, want %q", line, want)
 	}
 }
+
+// TestLiveUnknownWidth checks that a terminal reporting 0 columns (a pty nobody sized) gets
+// whole lines, not empty ones: its width is unknown.
+func TestLiveUnknownWidth(t *testing.T) {
+	for _, cols := range []int{0, -1} {
+		var out bytes.Buffer
+		l := newLive(&out, progressDAG(t, "greet"), cols, 24, time.Hour)
+		l.Event(dag.Event{Kind: dag.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
+		l.draw(t0)
+		l.finish(&dag.RunResult{ID: "r", Status: dag.RunSuccess})
+		if s := stripANSI(out.String()); !strings.Contains(s, "✓ greet  passed       3ms  said hello\n") {
+			t.Errorf("%d columns: frame %q, want the node's whole line", cols, s)
+		}
+	}
+}
