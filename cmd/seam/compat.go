@@ -36,7 +36,7 @@ schema error.`,
 			if err != nil {
 				return usage(err)
 			}
-			res := contract.Subset(a, b)
+			res := contract.SubsetNamed(a, b, args[0], args[1]) // the reason names the files
 			if asJSON {
 				err = printCompatJSON(e, res)
 			} else {
