@@ -79,6 +79,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 					all = append(all, f)
 				}
 			}
+			errs, warns := countFindings(found)
 			switch format {
 			case "json":
 				err = printLintJSON(e.stdout, all)
@@ -88,10 +89,8 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 				err = printLintGitHub(e.stdout, all)
 			default:
 				on := useColour(e, e.stdout, color)
-				errs, warns := countFindings(found)
 				err = printLint(e.stdout, found, errs, warns, loadErr != nil, l, on)
 			}
-			errs, _ := countFindings(found)
 			switch {
 			case err != nil:
 				return fmt.Errorf("print findings: %w", err)
