@@ -80,7 +80,13 @@ const (
 // every keyword only narrows a schema, so the wider a still proves Compatible soundly — and a
 // counterexample that a's dropped keywords reject fails verification, giving Unknown.
 func Subset(a, b *Schema) Result {
-	return subset(roots(a, "a"), b, func() (*Schema, error) { return a, nil })
+	return SubsetNamed(a, b, "a", "b")
+}
+
+// SubsetNamed is Subset with the schemas called nameA and nameB in the reason (their file
+// names, say) instead of a and b.
+func SubsetNamed(a, b *Schema, nameA, nameB string) Result {
+	return named(subset(roots(a, "a"), b, func() (*Schema, error) { return a, nil }), nameA, nameB)
 }
 
 // SubsetSource is Subset for a producer schema given as a decoded JSON value (numbers as
@@ -88,7 +94,13 @@ func Subset(a, b *Schema) Result {
 // compile src, is called only when a witness has to be verified: most answers need no
 // compiled producer, and compiling is the dearest part of a check.
 func SubsetSource(src any, b *Schema, compile func() (*Schema, error)) Result {
-	return subset([]node{{v: src, root: src, key: "a#"}}, b, compile)
+	return named(subset([]node{{v: src, root: src, key: "a#"}}, b, compile), "a", "b")
+}
+
+// Reasons name the two schemas ⟨a⟩ and ⟨b⟩ until named replaces those with their names.
+func named(r Result, nameA, nameB string) Result {
+	r.Reason = strings.NewReplacer("⟨a⟩", nameA, "⟨b⟩", nameB).Replace(r.Reason)
+	return r
 }
 
 func subset(as []node, b *Schema, compileA func() (*Schema, error)) Result {
@@ -106,17 +118,17 @@ func subset(as []node, b *Schema, compileA func() (*Schema, error)) Result {
 	}
 	a, err := compileA()
 	if err != nil {
-		return Result{Verdict: Unknown, Reason: fmt.Sprintf("a does not compile: %v", err), Path: r.Path, Rule: r.Rule}
+		return Result{Verdict: Unknown, Reason: fmt.Sprintf("⟨a⟩ does not compile: %v", err), Path: r.Path, Rule: r.Rule}
 	}
 	// The witness is the proof: it must pass a and fail b, or the answer is not given.
 	if va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en"); len(va) > 0 || len(vb) == 0 {
-		why := "b accepts it"
+		why := "⟨b⟩ accepts it"
 		if len(va) > 0 {
-			why = "a rejects it (" + va[0].Message + ")"
+			why = "⟨a⟩ rejects it (" + va[0].Message + ")"
 		}
 		reason := "a counterexample was built but did not verify: " + why
 		if len(c.ignored) > 0 {
-			reason += "; a's keywords not modelled: " + strings.Join(c.ignored, ", ")
+			reason += "; ⟨a⟩'s keywords not modelled: " + strings.Join(c.ignored, ", ")
 		}
 		return Result{Verdict: Unknown, Reason: reason, Path: r.Path, Rule: r.Rule}
 	}

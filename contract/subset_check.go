@@ -70,7 +70,7 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 		return c.splitProducer(a, b, depth)
 	}
 	if len(b.unknown) > 0 {
-		return unknown("", "b uses %s, which the checker does not model", strings.Join(b.unknown, ", "))
+		return unknown("", "⟨b⟩ uses %s, which the checker does not model", strings.Join(b.unknown, ", "))
 	}
 	if len(b.groups) > 0 {
 		return c.splitConsumer(a, b, depth)
@@ -156,11 +156,11 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 	// rejects, as far as the checker can tell; Subset verifies it.
 	for _, w := range witnesses {
 		if c.acceptsShape(&b, w.Witness, depth) == no {
-			w.Reason = fmt.Sprintf("the value matches none of b's %s branches", g.kw)
+			w.Reason = fmt.Sprintf("the value matches none of ⟨b⟩'s %s branches", g.kw)
 			return w
 		}
 	}
-	return unknown("", "a fits no single branch of b's %s", g.kw)
+	return unknown("", "⟨a⟩ fits no single branch of ⟨b⟩'s %s", g.kw)
 }
 
 // disjoint reports, from sufficient conditions only, that no instance satisfies both a and b.
@@ -269,9 +269,9 @@ func minLimit(x, y int) int {
 func (c *checker) compare(a, b shape, depth int) Result {
 	if b.never {
 		if w, ok := c.minimalOf(a, pickType(a), depth); ok {
-			return incompatible(RuleConstraint, w, "", "b accepts nothing here but a produces a value")
+			return incompatible(RuleConstraint, w, "", "⟨b⟩ accepts nothing here but ⟨a⟩ produces a value")
 		}
-		return unknown(RuleConstraint, "b accepts nothing here and no value of a could be built")
+		return unknown(RuleConstraint, "⟨b⟩ accepts nothing here and no value of ⟨a⟩ could be built")
 	}
 	if a.hasEnum {
 		// a's values are finite: check each one.
@@ -285,9 +285,9 @@ func (c *checker) compare(a, b shape, depth int) Result {
 				if typeOf(v)&b.types == 0 {
 					rule = RuleType
 				}
-				return incompatible(rule, deepCopy(v), "", "a may produce %s, which b rejects", excerpt(v))
+				return incompatible(rule, deepCopy(v), "", "⟨a⟩ may produce %s, which ⟨b⟩ rejects", excerpt(v))
 			case maybe:
-				return unknown(RuleConstraint, "cannot tell whether b accepts a's value %s", excerpt(v))
+				return unknown(RuleConstraint, "cannot tell whether ⟨b⟩ accepts ⟨a⟩'s value %s", excerpt(v))
 			}
 		}
 		return Result{Verdict: Compatible}
@@ -306,9 +306,9 @@ func (c *checker) compare(a, b shape, depth int) Result {
 				name = "non-integer number"
 			}
 			if w, ok := c.pick(a, b, t, depth); ok {
-				return incompatible(RuleType, w, "", "a may produce %s where b requires %s", article(name), b.types)
+				return incompatible(RuleType, w, "", "⟨a⟩ may produce %s where ⟨b⟩ requires %s", article(name), b.types)
 			}
-			return unknown(RuleType, "a may produce %s where b requires %s, but no such value could be built", article(name), b.types)
+			return unknown(RuleType, "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built", article(name), b.types)
 		}
 	}
 	var pending *Result
@@ -326,15 +326,15 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			if t == tNull || t == tBoolean {
 				for _, v := range c.candidates(a, b, t, depth) {
 					if c.acceptsShape(&a, v, depth) != no && c.acceptsShape(&b, v, depth) != yes {
-						return incompatible(RuleConstraint, v, "", "a may produce %s, which b's enum rejects", excerpt(v))
+						return incompatible(RuleConstraint, v, "", "⟨a⟩ may produce %s, which ⟨b⟩'s enum rejects", excerpt(v))
 					}
 				}
 				continue
 			}
 			if w, ok := c.pick(a, b, t, depth); ok {
-				return incompatible(RuleConstraint, w, "", "a may produce %s, which is not in b's enum", excerpt(w))
+				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
 			}
-			return unknown(RuleConstraint, "b restricts %s values to an enum, a does not", t)
+			return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t)
 		}
 	}
 	if ta&tNumber != 0 && !numbersFit(a, b, ta&tFraction == 0) {
@@ -346,16 +346,16 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			}
 		}
 		if w, ok := c.pick(a, b, t, depth); ok {
-			return incompatible(RuleConstraint, w, "", "a may produce %s, outside b's numeric bounds", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds", excerpt(w))
 		}
-		keep(unknown(RuleConstraint, "cannot show a's numbers fit b's bounds or multipleOf"))
+		keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
 	}
 	if ta&tString != 0 {
 		if kw := stringsFit(a, b); kw != "" {
 			if w, ok := c.pick(a, b, tString, depth); ok {
-				return incompatible(RuleConstraint, w, "", "a may produce %s, which breaks b's %s", excerpt(w), kw)
+				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
 			}
-			keep(unknown(RuleConstraint, "cannot show a's strings satisfy b's %s", kw))
+			keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s strings satisfy ⟨b⟩'s %s", kw))
 		}
 	}
 	if ta&tObject != 0 {
@@ -411,10 +411,10 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 		}
 		w, ok := c.minimalOf(both, t, depth)
 		if ok && c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
-			return incompatible(RuleConstraint, w, "", "a may produce %s, which b's not excludes", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which ⟨b⟩'s not excludes", excerpt(w))
 		}
 	}
-	return unknown(RuleConstraint, "cannot show a's values avoid b's not")
+	return unknown(RuleConstraint, "cannot show ⟨a⟩'s values avoid ⟨b⟩'s not")
 }
 
 // pick finds a value of type t that a may accept and b rejects (as far as the checker can
@@ -528,13 +528,13 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		}
 		w, ok := c.minimalOf(a, tObject, depth)
 		if !ok {
-			return unknown(RuleRequired, "b requires '%s' but a does not guarantee it, and no object of a could be built", name)
+			return unknown(RuleRequired, "⟨b⟩ requires '%s' but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ could be built", name)
 		}
 		path := "/" + escapeToken(name)
 		if len(a.props[name]) > 0 {
-			return incompatible(RuleOptional, w, path, "b requires '%s' but a only may emit it: it is optional in a", name)
+			return incompatible(RuleOptional, w, path, "⟨b⟩ requires '%s' but ⟨a⟩ only may emit it: it is optional in ⟨a⟩", name)
 		}
-		return incompatible(RuleRequired, w, path, "b requires '%s' but a does not guarantee it", name)
+		return incompatible(RuleRequired, w, path, "⟨b⟩ requires '%s' but ⟨a⟩ does not guarantee it", name)
 	}
 	var pending *Result
 	check := func(name string, am, bm []node) *Result {
@@ -543,7 +543,7 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		case Incompatible:
 			w, ok := c.minimalOf(a, tObject, depth)
 			if !ok {
-				r = unknown(r.Rule, "%s (and no object of a could be built around it)", r.Reason)
+				r = unknown(r.Rule, "%s (and no object of ⟨a⟩ could be built around it)", r.Reason)
 				break
 			}
 			w.(map[string]any)[name] = r.Witness
@@ -593,7 +593,7 @@ func (c *checker) objects(a, b shape, depth int) Result {
 			}
 		}
 		if pending == nil {
-			r := unknown(RuleConstraint, "cannot show a's other members fit b's %s", part.keyword())
+			r := unknown(RuleConstraint, "cannot show ⟨a⟩'s other members fit ⟨b⟩'s %s", part.keyword())
 			pending = &r
 		}
 	}
@@ -711,9 +711,9 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 	if a.minItems < b.minItems || (b.maxItems >= 0 && (a.maxItems < 0 || a.maxItems > b.maxItems)) ||
 		(b.unique && !a.unique && (a.maxItems < 0 || a.maxItems > 1)) {
 		if w, ok := c.pick(a, b, tArray, depth); ok {
-			return incompatible(RuleConstraint, w, "", "a may produce %s, which breaks b's item count or uniqueness", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s item count or uniqueness", excerpt(w))
 		}
-		r := unknown(RuleConstraint, "cannot show a's arrays satisfy b's minItems, maxItems or uniqueItems")
+		r := unknown(RuleConstraint, "cannot show ⟨a⟩'s arrays satisfy ⟨b⟩'s minItems, maxItems or uniqueItems")
 		pending = &r
 	}
 	// Index by index up to the longer prefixItems; the last one stands for all after it.
@@ -729,7 +729,7 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 		case Incompatible:
 			w, ok := c.arrayAround(a, i, r.Witness, depth)
 			if !ok {
-				return unknown(r.Rule, "%s (and no array of a could be built around it)", r.Reason)
+				return unknown(r.Rule, "%s (and no array of ⟨a⟩ could be built around it)", r.Reason)
 			}
 			r.Witness, r.Path = w, path+r.Path
 			return r
@@ -745,10 +745,10 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 			continue
 		}
 		if w, ok := c.pick(a, b, tArray, depth); ok {
-			return incompatible(RuleConstraint, w, "", "a may produce %s, which breaks b's contains", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s contains", excerpt(w))
 		}
 		if pending == nil {
-			r := unknown(RuleConstraint, "cannot show a's arrays satisfy b's contains")
+			r := unknown(RuleConstraint, "cannot show ⟨a⟩'s arrays satisfy ⟨b⟩'s contains")
 			pending = &r
 		}
 	}

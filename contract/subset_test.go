@@ -948,3 +948,31 @@ func mutateSchema(rnd *rand.Rand, s any) any {
 	}
 	return m
 }
+
+// TestSubsetNamed checks that the reason calls the schemas by the names given, and by a and
+// b without them.
+func TestSubsetNamed(t *testing.T) {
+	tests := []struct{ a, b, want, wantAB string }{
+		{`{"type": "object"}`, `{"type": "object", "required": ["p"]}`,
+			"consumer.json requires 'p' but producer.json does not guarantee it",
+			"b requires 'p' but a does not guarantee it"},
+		{`{"type": "string"}`, `{"type": "integer"}`,
+			"producer.json may produce a string where consumer.json requires integer",
+			"a may produce a string where b requires integer"},
+		{`{"type": "string"}`, `{"type": "string", "pattern": "^x"}`,
+			`producer.json may produce "", which breaks consumer.json's pattern`,
+			`a may produce "", which breaks b's pattern`},
+		{`{"type": "object"}`, `{"type": "object", "minProperties": 1}`,
+			"consumer.json uses minProperties, which the checker does not model",
+			"b uses minProperties, which the checker does not model"},
+	}
+	for _, tc := range tests {
+		a, b := compileBoth(t, tc.a, tc.b)
+		if got := SubsetNamed(a, b, "producer.json", "consumer.json").Reason; got != tc.want {
+			t.Errorf("%s ⊆ %s: reason %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+		if got := Subset(a, b).Reason; got != tc.wantAB {
+			t.Errorf("%s ⊆ %s: unnamed reason %q, want %q", tc.a, tc.b, got, tc.wantAB)
+		}
+	}
+}

@@ -597,7 +597,7 @@ func work(ctx context.Context, j job, lang string) attempt {
 		a.reason = a.err.Error()
 	default:
 		a.raw = res.Output
-		if perr := j.guard.call("output validation", func() { a.judge(res.Output, j.node.Effective, lang) }); perr != nil {
+		if perr := j.guard.call("output validation", func() { a.judge(res, j.node.Effective, lang) }); perr != nil {
 			a.valid, a.violations = false, nil
 			a.err, a.reason = perr, perr.Error()
 		}
@@ -617,9 +617,10 @@ func runType(ctx context.Context, j job) (res *nodes.Result, err error) {
 	return j.node.Type.Run(ctx, j.call)
 }
 
-// judge parses out and validates it against the effective contract. An output that does not
-// parse, or holds a number beyond what validation compares, is one violation.
-func (a *attempt) judge(out []byte, effective *contract.Schema, lang string) {
+// judge parses res's output and validates it against the effective contract. An output that
+// does not parse, or holds a number beyond what validation compares, is one violation.
+func (a *attempt) judge(res *nodes.Result, effective *contract.Schema, lang string) {
+	out := res.Output
 	v, err := contract.ParseJSON(out)
 	if err != nil {
 		nj := contract.ParseViolation(err, lang)
@@ -627,6 +628,9 @@ func (a *attempt) judge(out []byte, effective *contract.Schema, lang string) {
 			// Quoted, since a violation's value is JSON.
 			q, _ := json.Marshal(excerpt(out))
 			nj.Value = string(q)
+			if res.NotJSONHint != "" {
+				nj.Message += "; " + res.NotJSONHint
+			}
 		}
 		a.violations = []contract.Violation{nj}
 		return

@@ -969,11 +969,14 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		}
 		return strings.Join(ps, ", ") + " → " + n.ID
 	}
-	field := func(ptr string) string {
-		f := fieldName(ptr, "")
+	field := func(ptr string, witness any) string {
+		f := fieldName(ptr, witness, "")
 		if p.isWith {
 			if f == "" {
 				return "with"
+			}
+			if strings.HasPrefix(f, "[") {
+				return "with" + f
 			}
 			return "with." + f
 		}
@@ -1000,11 +1003,11 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 	case contract.Incompatible:
 		if s.inexact && !trustedDespite(t, b, s, res.Path) && !l.trustedType(t, b, res.Path) {
 			return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
-				Message: l.text.edgeUnknown(edge(prods), l.text.partlyKnown(field(res.Path), p, s.why))}}
+				Message: l.text.edgeUnknown(edge(prods), l.text.partlyKnown(field(res.Path, nil), p, s.why))}}
 		}
 	default:
 		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
-			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path), p, res.Reason))}}
+			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, res.Reason))}}
 	}
 	ps, missing := l.producersAt(t, res.Path)
 	if len(ps) == 0 && !missing {
@@ -1025,19 +1028,19 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		if missing {
 			// The mapping itself lacks the field: no producer is to blame.
 			f.Producers, ps = prods, prods
-			msg, f.Hint = l.text.missing(field(res.Path), p)
+			msg, f.Hint = l.text.missing(field(res.Path, res.Witness), p)
 			break
 		}
-		msg, f.Hint = l.text.required(field(res.Path), who, p)
+		msg, f.Hint = l.text.required(field(res.Path, res.Witness), who, p)
 	case contract.RuleOptional:
 		f.Code = CodeLintOptional
-		msg, f.Hint = l.text.optional(field(res.Path), who, p)
+		msg, f.Hint = l.text.optional(field(res.Path, res.Witness), who, p)
 	case contract.RuleType:
 		f.Code = CodeLintType
-		msg, f.Hint = l.text.typeMismatch(field(res.Path), who, contract.ValueAt(res.Witness, res.Path), p)
+		msg, f.Hint = l.text.typeMismatch(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
 	default:
 		f.Code = CodeLintConstraint
-		msg, f.Hint = l.text.constraint(field(res.Path), who, contract.ValueAt(res.Witness, res.Path), p)
+		msg, f.Hint = l.text.constraint(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
 	}
 	f.Message = l.text.edgeIncompatible(edge(ps), msg)
 	return []Finding{f}
@@ -1149,13 +1152,41 @@ func excludesType(kw any, name string) bool {
 	return !slices.Contains(allowed, name)
 }
 
-// fieldName turns a JSON Pointer into a dotted field name; empty gives def.
-func fieldName(ptr, def string) string {
+// fieldName turns a JSON Pointer into a field name as run messages write it,
+// data.ranked[0].priority; empty gives def. An index is told from a member by v, the value
+// ptr points into (a witness), as far as it reaches; past it, a token of digits is an index.
+func fieldName(ptr string, v any, def string) string {
 	toks := contract.PointerTokens(ptr)
 	if len(toks) == 0 {
 		return def
 	}
-	return strings.Join(toks, ".")
+	var b strings.Builder
+	for _, tok := range toks {
+		var index bool
+		switch x := v.(type) {
+		case []any:
+			index = true
+			i, err := strconv.Atoi(tok)
+			v = nil
+			if err == nil && i >= 0 && i < len(x) {
+				v = x[i]
+			}
+		case map[string]any:
+			v = x[tok]
+		default:
+			_, err := strconv.ParseUint(tok, 10, 0)
+			index = err == nil
+		}
+		switch {
+		case index:
+			b.WriteString("[" + tok + "]")
+		case b.Len() > 0:
+			b.WriteString("." + tok)
+		default:
+			b.WriteString(tok)
+		}
+	}
+	return b.String()
 }
 
 // producersAt names the producers of the part of the input template at ptr: the deepest

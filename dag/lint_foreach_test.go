@@ -165,7 +165,7 @@ func TestLintForeach(t *testing.T) {
     input: {all: "${{ nodes.c.output.data.items }}"}
     contract:
       input: {type: object, properties: {all: {type: array, items: {type: object, required: [data]}}}}
-`, want: []string{`28:5 error SEAM-E301 edge c → d: INCOMPATIBLE — d requires 'all.0.data' but c does not produce it.`}},
+`, want: []string{`28:5 error SEAM-E301 edge c → d: INCOMPATIBLE — d requires 'all[0].data' but c does not produce it.`}},
 		{name: "foreach over a foreach node", nodes: `  c:
     type: echo
     foreach: "${{ nodes.p.output.data.rows }}"

@@ -587,3 +587,58 @@ nodes:
 		}
 	}
 }
+
+// TestLintFieldNotation checks that lint names a field inside an array as run messages do,
+// recommendations[0].effort, in both languages, and a member whose name is digits as a member.
+func TestLintFieldNotation(t *testing.T) {
+	d, ds := loadTest(t, head+`  p:
+    type: const
+    with: {value: {status: pass, summary: s, recommendations: [], byrank: {}}}
+    contract:
+      output:
+        type: object
+        required: [recommendations, byrank]
+        properties:
+          recommendations: {type: array, items: {type: object, properties: {effort: {type: string}}}}
+          byrank: {type: object, required: ["1"], properties: {"1": {type: object, properties: {effort: {type: string}}}}}
+  c:
+    type: echo
+    input: "${{ nodes.p.output }}"
+    contract:
+      input:
+        type: object
+        properties:
+          recommendations: {type: array, items: {type: object, required: [effort], properties: {effort: {type: integer}}}}
+  e:
+    type: echo
+    input: "${{ nodes.p.output }}"
+    contract:
+      input:
+        type: object
+        properties:
+          byrank: {type: object, properties: {"1": {type: object, properties: {effort: {type: integer}}}}}
+`)
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	tests := []struct{ lang, want string }{
+		{"en", "'recommendations[0].effort'"},
+		{"ja", "'recommendations[0].effort'"},
+		{"en", "'byrank.1.effort'"},
+	}
+	var all []string
+	for _, lang := range []string{"en", "ja"} {
+		for _, f := range Lint(context.Background(), d, LintOptions{Lang: lang}) {
+			all = append(all, lang+": "+f.Message)
+		}
+	}
+	for _, tc := range tests {
+		found := false
+		for _, m := range all {
+			found = found || strings.HasPrefix(m, tc.lang+": ") && strings.Contains(m, tc.want)
+		}
+		if !found {
+			t.Errorf("%s: no finding names %s: %q", tc.lang, tc.want, all)
+		}
+	}
+}

@@ -208,6 +208,11 @@ func TestMessagesFollowLang(t *testing.T) {
 			[]string{`ワークフロー "bad" は書き込まれませんでした：runtime の検証でエラー 1 件が見つかりました`, "。force: true で書き込みを強行できます"}},
 		{"n8n unreachable", "list_workflows", map[string]any{}, CodeN8NUnreachable,
 			[]string{"n8n is unreachable: list workflows: "}, []string{"n8n に接続できません：list workflows: "}},
+		{"misspelt argument", "list_runs", map[string]any{"stauts": "failed"}, CodeInvalidArgument,
+			[]string{`arguments: "stauts" is not an argument; did you mean "status"?`}, []string{`引数："stauts" という引数はありません。"status" のことですか？`}},
+		{"status outside its set", "list_runs", map[string]any{"status": "failing"}, CodeInvalidArgument,
+			[]string{`arguments: status "failing": want one of running, success, warn, failed, canceled`},
+			[]string{`引数：status "failing"：running, success, warn, failed, canceled のいずれかを指定してください`}},
 		{"compatibility", "check_compatibility", map[string]any{"a": map[string]any{"type": "string"}, "b": map[string]any{"type": "string"}}, "",
 			[]string{"compatible"}, []string{"互換性があります"}},
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -59,9 +60,10 @@ func TestMCPRawVsMinimal(t *testing.T) {
 }
 
 // TestMCPInvalidArguments checks that arguments breaking a tool's input schema are refused
-// before the tool runs, as an error result the model can read.
+// before the tool runs, as an error result the model can read: a misspelt name gets the name
+// it likely meant, a value outside a closed set gets the set.
 func TestMCPInvalidArguments(t *testing.T) {
-	cs := connect(t, testRoot(t), false)
+	cs := serveLang(t, testRoot(t), "en")
 	tests := []struct {
 		name string
 		tool string
@@ -69,8 +71,20 @@ func TestMCPInvalidArguments(t *testing.T) {
 		msg  string
 	}{
 		{"wrong type", "lint_dag", map[string]any{"path": 3}, "path"},
-		{"unknown argument", "get_run", map[string]any{"id": "x", "verbose": true}, "verbose"},
-		{"missing required", "check_compatibility", map[string]any{"a": map[string]any{}}, `"b"`},
+		{"unknown argument", "get_run", map[string]any{"id": "x", "verbose": true},
+			`arguments: "verbose" is not an argument: the tool takes id, raw`},
+		{"misspelt argument", "list_runs", map[string]any{"stauts": "failed"},
+			`arguments: "stauts" is not an argument; did you mean "status"?`},
+		{"missing required", "check_compatibility", map[string]any{"a": map[string]any{}},
+			`arguments: "b" is missing (the tool's input schema describes it)`},
+		{"run status", "list_runs", map[string]any{"status": "failing"},
+			`arguments: status "failing": want one of running, success, warn, failed, canceled`},
+		{"run status of another type", "list_runs", map[string]any{"status": 3},
+			`arguments: status 3: want one of running, success, warn, failed, canceled`},
+		{"execution status", "list_executions", map[string]any{"status": "failed"},
+			`arguments: status "failed": want one of canceled, error, running, success, waiting`},
+		{"profile", "validate_workflow", map[string]any{"workflow": badWorkflow("w"), "profile": "lenient"},
+			`arguments: profile "lenient": want one of minimal, runtime, ai-friendly, strict`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,6 +93,43 @@ func TestMCPInvalidArguments(t *testing.T) {
 				t.Errorf("got %v, want invalid_argument naming %s", r.env, tc.msg)
 			}
 		})
+	}
+	// An optional argument given empty is absent, closed set or not.
+	if r := call(t, cs, "list_runs", map[string]any{"status": ""}); errCode(r) != "" {
+		t.Errorf("status \"\": %v", r.env)
+	}
+}
+
+// TestMCPClosedSets checks that arguments taking one of a closed set of values declare it as
+// the input schema's enum, and that required arguments are the schema's required.
+func TestMCPClosedSets(t *testing.T) {
+	cs := serveLang(t, testRoot(t), "en")
+	res, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas := map[string]map[string]any{}
+	for _, tool := range res.Tools {
+		schemas[tool.Name] = tool.InputSchema.(map[string]any)
+	}
+	tests := []struct {
+		tool, arg string
+		enum      []any
+	}{
+		{"list_runs", "status", []any{"running", "success", "warn", "failed", "canceled"}},
+		{"list_executions", "status", []any{"canceled", "error", "running", "success", "waiting"}},
+		{"validate_workflow", "profile", []any{"minimal", "runtime", "ai-friendly", "strict"}},
+	}
+	for _, tc := range tests {
+		p, _ := schemas[tc.tool]["properties"].(map[string]any)[tc.arg].(map[string]any)
+		if !reflect.DeepEqual(p["enum"], tc.enum) {
+			t.Errorf("%s %s: enum %v, want %v", tc.tool, tc.arg, p["enum"], tc.enum)
+		}
+	}
+	for tool, want := range map[string][]any{"explain_node": {"run", "node"}, "check_compatibility": {"a", "b"}, "cancel_run": {"id"}} {
+		if got := schemas[tool]["required"]; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: required %v, want %v", tool, got, want)
+		}
 	}
 }
 

@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/internal/suggest"
 )
 
 // Envelope is every tool's answer: it is the structured content of the result, and its JSON
@@ -91,6 +96,12 @@ type Common struct {
 
 func (c Common) wantRaw() bool { return c.Raw }
 
+// closedSets is an input some of whose arguments take one of a closed set of values: addTool
+// writes each set into the input schema as the argument's enum, so that a client sees the
+// values instead of reading them in prose, and decodeArgs rejects any other value, listing
+// the set.
+type closedSets interface{ enums() map[string][]string }
+
 // handler is what a tool implements: a message and the full data, or an error.
 type handler[In rawArg] func(ctx context.Context, req *sdk.CallToolRequest, in In) (msg message, data any, err error)
 
@@ -111,6 +122,17 @@ func addTool[In rawArg](s *sdk.Server, lang string, t *sdk.Tool, h handler[In]) 
 		return fmt.Errorf("tool %s: input has no raw argument", t.Name)
 	}
 	raw.Default = json.RawMessage("false")
+	if cs, ok := any(*new(In)).(closedSets); ok {
+		for name, values := range cs.enums() {
+			p, ok := in.Properties[name]
+			if !ok {
+				return fmt.Errorf("tool %s: an enum for %s, which is not an argument", t.Name, name)
+			}
+			for _, v := range values {
+				p.Enum = append(p.Enum, v)
+			}
+		}
+	}
 	resolved, err := in.Resolve(nil)
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
@@ -147,6 +169,9 @@ func decodeArgs(args json.RawMessage, schema *jsonschema.Resolved, in any) error
 			return fail(CodeInvalidArgument, nil, "arguments: want a JSON object: %v", err)
 		}
 	}
+	if err := checkArgs(m, schema.Schema()); err != nil {
+		return err
+	}
 	if err := schema.Validate(m); err != nil {
 		return fail(CodeInvalidArgument, nil, "arguments: %v (the tool's input schema says what it takes)", err)
 	}
@@ -154,6 +179,46 @@ func decodeArgs(args json.RawMessage, schema *jsonschema.Resolved, in any) error
 		if err := json.Unmarshal(args, in); err != nil {
 			return fail(CodeInvalidArgument, nil, "arguments: %v", err)
 		}
+	}
+	return nil
+}
+
+// checkArgs reports, in the catalog's words, the argument errors a model makes most: a
+// misspelt name (with the name it likely meant), a missing required argument, a value outside
+// a closed set (with the set). The input schema's validation reports the rest. An optional
+// argument with a closed set given as "" is dropped from m: empty means absent for it as for
+// the others.
+func checkArgs(m map[string]any, schema *jsonschema.Schema) error {
+	names := slices.Sorted(maps.Keys(schema.Properties))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if _, ok := schema.Properties[k]; ok {
+			continue
+		}
+		if s := suggest.Closest(k, names); s != "" {
+			return fail(CodeInvalidArgument, nil, "arguments: %q is not an argument; did you mean %q?", k, s)
+		}
+		return fail(CodeInvalidArgument, nil, "arguments: %q is not an argument: the tool takes %s", k, strings.Join(names, ", "))
+	}
+	for _, k := range schema.Required {
+		if _, ok := m[k]; !ok {
+			return fail(CodeInvalidArgument, nil, "arguments: %q is missing (the tool's input schema describes it)", k)
+		}
+	}
+	for _, k := range names {
+		p, v := schema.Properties[k], m[k]
+		if v == nil || len(p.Enum) == 0 || slices.Contains(p.Enum, v) {
+			continue
+		}
+		if v == "" && !slices.Contains(schema.Required, k) {
+			delete(m, k) // an optional argument given empty is absent, as for the others
+			continue
+		}
+		set := make([]string, len(p.Enum))
+		for i, e := range p.Enum {
+			set[i] = fmt.Sprint(e)
+		}
+		b, _ := json.Marshal(v) // v was decoded from JSON
+		return fail(CodeInvalidArgument, nil, "arguments: %s %s: want one of %s", k, b, strings.Join(set, ", "))
 	}
 	return nil
 }

@@ -275,8 +275,16 @@ func (t *n8nTools) getWorkflow(ctx context.Context, _ *sdk.CallToolRequest, in G
 type ValidateWorkflowInput struct {
 	Workflow map[string]any `json:"workflow,omitempty" jsonschema:"the workflow JSON: {name, nodes, connections, settings}, as n8n exports it"`
 	ID       string         `json:"id,omitempty" jsonschema:"instead of workflow: the id of a workflow to fetch from n8n"`
-	Profile  string         `json:"profile,omitempty" jsonschema:"minimal, runtime (default), ai-friendly or strict"`
+	Profile  string         `json:"profile,omitempty" jsonschema:"the validation profile (default runtime)"`
 	Common
+}
+
+func (ValidateWorkflowInput) enums() map[string][]string {
+	var names []string
+	for _, p := range validate.Profiles() {
+		names = append(names, string(p))
+	}
+	return map[string][]string{"profile": names}
 }
 
 // validation is a validation result, with the workflow it is about.
@@ -519,10 +527,14 @@ func (t *n8nTools) updateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, i
 // ListExecutionsInput are list_executions' arguments.
 type ListExecutionsInput struct {
 	WorkflowID string `json:"workflow_id,omitempty" jsonschema:"only executions of this workflow"`
-	Status     string `json:"status,omitempty" jsonschema:"only executions with this status: canceled, error, running, success or waiting"`
+	Status     string `json:"status,omitempty" jsonschema:"only executions with this status"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"page size, 1 to 250 (default 20)"`
 	Cursor     string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 	Common
+}
+
+func (ListExecutionsInput) enums() map[string][]string {
+	return map[string][]string{"status": n8n.ExecutionStatuses()}
 }
 
 // executionList is list_executions' data: the executions as n8n sent them.
@@ -563,9 +575,6 @@ func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, i
 	limit, err := checkLimit(in.Limit)
 	if err != nil {
 		return message{}, nil, err
-	}
-	if in.Status != "" && !slices.Contains(n8n.ExecutionStatuses(), in.Status) {
-		return message{}, nil, fail(CodeInvalidArgument, nil, "status %q: want one of %s", in.Status, strings.Join(n8n.ExecutionStatuses(), ", "))
 	}
 	p, err := t.c.ListExecutions(ctx, n8n.ExecutionFilter{WorkflowID: n8n.ID(in.WorkflowID), Status: in.Status, Limit: limit, Cursor: in.Cursor})
 	if err != nil {

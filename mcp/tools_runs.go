@@ -37,8 +37,8 @@ func (s *server) addRunTools(srv *sdk.Server) error {
 	}, s.getRun))
 	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "list_runs",
-		Description: "List recorded runs, newest first, optionally filtered by DAG name, status (running, success, warn, " +
-			"failed, canceled) and start time. Pass next_cursor back as cursor for the next page.",
+		Description: "List recorded runs, newest first, optionally filtered by DAG name, status and start time. Pass " +
+			"next_cursor back as cursor for the next page.",
 		Annotations: readOnlyTool("List runs"),
 	}, s.listRuns))
 	if s.opts.ReadOnly {
@@ -589,11 +589,18 @@ func findRun(ctx context.Context, st *runs.Store, arg, id string) (*runs.Run, []
 // ListRunsInput are list_runs' arguments.
 type ListRunsInput struct {
 	DAG    string `json:"dag,omitempty" jsonschema:"only runs of the DAG of this name"`
-	Status string `json:"status,omitempty" jsonschema:"only runs in this state: running, success, warn, failed or canceled"`
+	Status string `json:"status,omitempty" jsonschema:"only runs in this state"`
 	Since  string `json:"since,omitempty" jsonschema:"only runs started at or after this time (RFC 3339, e.g. 2026-01-02T15:04:05Z)"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"page size (default 20)"`
 	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 	Common
+}
+
+func (ListRunsInput) enums() map[string][]string { return map[string][]string{"status": runStates()} }
+
+// runStates are the states a recorded run can be in, which list_runs filters by.
+func runStates() []string {
+	return []string{string(dag.RunRunning), string(dag.RunSuccess), string(dag.RunWarn), string(dag.RunFailed), string(dag.RunCanceled)}
 }
 
 type runList struct {

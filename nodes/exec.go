@@ -323,6 +323,9 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 		res.Output, err = wrapText(p.stdout)
 	default:
 		res.Output = p.stdout
+		// The engine reports stdout that is not JSON as a broken contract; a script that
+		// prints its logs on stdout meets that first.
+		res.NotJSONHint = "exec reads the output as JSON on stdout: print logs to stderr, or use output: text for plain text"
 	}
 	if err != nil {
 		return res, fmt.Errorf("exec %s: %w", name, err)

@@ -57,6 +57,9 @@ const DefaultOutputLimit = 16 << 20
 type Result struct {
 	Output []byte // JSON text
 	Log    string // diagnostic text kept with the attempt (exec: stderr, truncated)
+	// NotJSONHint, when Output does not parse as JSON, says how to fix that; the engine adds
+	// it to the violation (exec: a script printing logs on stdout).
+	NotJSONHint string
 }
 
 // Registry maps type names to types.

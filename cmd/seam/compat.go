@@ -36,7 +36,7 @@ schema error.`,
 			if err != nil {
 				return usage(err)
 			}
-			res := contract.Subset(a, b)
+			res := contract.SubsetNamed(a, b, args[0], args[1]) // the reason names the files
 			if asJSON {
 				err = printCompatJSON(e, res)
 			} else {
@@ -84,8 +84,16 @@ func printCompatJSON(e *env, res contract.Result) error {
 		Reason  string `json:"reason,omitempty"`
 		Path    string `json:"path,omitempty"`
 		Rule    string `json:"rule,omitempty"`
-		Witness any    `json:"witness,omitempty"`
-	}{res.Verdict.String(), res.Reason, res.Path, res.Rule, res.Witness}
+		// Raw JSON, so that a witness that is null is written, and only a missing one left out.
+		Witness json.RawMessage `json:"witness,omitempty"`
+	}{Verdict: res.Verdict.String(), Reason: res.Reason, Path: res.Path, Rule: res.Rule}
+	if res.Verdict == contract.Incompatible {
+		w, err := json.Marshal(res.Witness)
+		if err != nil {
+			return fmt.Errorf("witness: %w", err)
+		}
+		out.Witness = w
+	}
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // Output formats of seam lint.
@@ -52,12 +53,20 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			if err != nil {
 				return err
 			}
-			var all []dag.Finding
+			limit, err := userfile.MaxSize(e.getenv)
+			if err != nil {
+				return usage(err)
+			}
+			// found are lint's findings; all adds the errors of files that do not load, in
+			// file order, for the machine formats (text prints those on stderr, as every
+			// command does), so that CI never takes a file that does not load for clean.
+			var found, all []dag.Finding
 			var loadErr error
 			for _, file := range args {
-				d, err := loadDAG(cmd.Context(), e, file)
+				d, err := dag.Load(cmd.Context(), file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit})
 				if err != nil {
-					if loadErr == nil {
+					all = append(all, loadFindings(file, err)...)
+					if err := loadFailed(e, file, err); loadErr == nil {
 						loadErr = err
 					}
 					continue
@@ -66,10 +75,11 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 					if strict && f.Severity == dag.SeverityWarning && f.Code == dag.CodeLintUnknown {
 						f.Severity = dag.SeverityError
 					}
+					found = append(found, f)
 					all = append(all, f)
 				}
 			}
-			errs, warns := countFindings(all)
+			errs, warns := countFindings(found)
 			switch format {
 			case "json":
 				err = printLintJSON(e.stdout, all)
@@ -79,7 +89,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 				err = printLintGitHub(e.stdout, all)
 			default:
 				on := useColour(e, e.stdout, color)
-				err = printLint(e.stdout, all, errs, warns, loadErr != nil, l, on)
+				err = printLint(e.stdout, found, errs, warns, loadErr != nil, l, on)
 			}
 			switch {
 			case err != nil:
@@ -229,16 +239,16 @@ func nounN(n int, noun string) string {
 }
 
 type lintJSON struct {
-	File      string   `json:"file"`
-	Line      int      `json:"line"`
-	Col       int      `json:"col"`
-	Severity  string   `json:"severity"`
-	Code      string   `json:"code"`
-	Producers []string `json:"producers"`
-	Consumer  string   `json:"consumer,omitempty"`
-	Message   string   `json:"message"`
-	Witness   any      `json:"witness,omitempty"`
-	Fix       string   `json:"fix,omitempty"`
+	File      string          `json:"file"`
+	Line      int             `json:"line"`
+	Col       int             `json:"col"`
+	Severity  string          `json:"severity"`
+	Code      string          `json:"code"`
+	Producers []string        `json:"producers"`
+	Consumer  string          `json:"consumer,omitempty"`
+	Message   string          `json:"message"`
+	Witness   json.RawMessage `json:"witness,omitempty"` // raw, so that a null witness is kept
+	Fix       string          `json:"fix,omitempty"`
 }
 
 func printLintJSON(w io.Writer, fs []dag.Finding) error {
@@ -250,7 +260,11 @@ func printLintJSON(w io.Writer, fs []dag.Finding) error {
 			out[i].Producers = []string{}
 		}
 		if f.HasWitness {
-			out[i].Witness = f.Witness
+			w, err := json.Marshal(f.Witness)
+			if err != nil {
+				return fmt.Errorf("witness of %s: %w", f.Code, err)
+			}
+			out[i].Witness = w
 		}
 	}
 	enc := json.NewEncoder(w)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -17,8 +18,34 @@ type lintRule struct {
 	level            string
 }
 
-// lintRules are every code seam lint reports, in code order.
+// codeUnreadable is the code of a DAG file seam lint cannot read (missing, not a regular
+// file, over the size limit): its machine formats report it as they report load errors.
+const codeUnreadable = "SEAM-E119"
+
+// lintRules are every code seam lint reports, in code order: the load errors of files that
+// do not load, then lint's findings.
 var lintRules = []lintRule{
+	{dag.CodeYAML, "YAMLSyntax", "The file is not valid YAML.", "error"},
+	{dag.CodeUnknownKey, "UnknownKey", "A key the DAG format does not have.", "error"},
+	{dag.CodeDuplicateNode, "DuplicateNode", "A node id written twice.", "error"},
+	{dag.CodeBadID, "BadNodeID", "A node id that is not [a-z][a-z0-9_-]*.", "error"},
+	{dag.CodeUnknownType, "UnknownNodeType", "An unknown node type.", "error"},
+	{dag.CodeUnknownNode, "UnknownNode", "A reference or needs entry naming no node.", "error"},
+	{dag.CodeUnknownParam, "UnknownParam", "A reference to a parameter the params schema does not declare.", "error"},
+	{dag.CodeCycle, "DependencyCycle", "A dependency cycle.", "error"},
+	{dag.CodeDuration, "BadDuration", "A bad duration.", "error"},
+	{dag.CodeExpr, "BadExpression", "An expression that does not compile.", "error"},
+	{dag.CodeSchema, "InvalidSchema", "An invalid JSON Schema.", "error"},
+	{dag.CodeSchemaMissing, "SchemaFileMissing", "A schema file that does not exist.", "error"},
+	{dag.CodeRemoteRef, "RemoteRef", "A remote schema or $ref, refused.", "error"},
+	{dag.CodeInvalid, "InvalidValue", "A value of the wrong shape.", "error"},
+	{dag.CodeConfig, "InvalidConfig", "A node's with that breaks its type's configuration.", "error"},
+	{dag.CodeVersion, "UnsupportedVersion", "An unsupported version.", "error"},
+	{dag.CodeDuplicateKey, "DuplicateKey", "A mapping key written twice.", "error"},
+	{dag.CodeUndeclaredEnv, "UndeclaredEnv", "env.NAME where the DAG does not declare NAME under env.", "error"},
+	{dag.CodeSubDAG, "SubDAGNotLoaded", "A dag node's file that cannot be read or does not load.", "error"},
+	{codeUnreadable, "UnreadableFile", "A DAG file that cannot be read.", "error"},
+	{dag.CodeLimit, "BeyondLimits", "A schema or number beyond seam's limits.", "error"},
 	{dag.CodeLintRequired, "MissingRequiredField", "The consumer requires a field its producers do not produce.", "error"},
 	{dag.CodeLintType, "TypeMismatch", "The producers may deliver a type the consumer does not accept.", "error"},
 	{dag.CodeLintConstraint, "ConstraintMismatch", "The producers' constraints do not fit within the consumer's.", "error"},
@@ -78,11 +105,12 @@ type (
 			ArtifactLocation struct {
 				URI string `json:"uri"`
 			} `json:"artifactLocation"`
-			Region struct {
-				StartLine   int `json:"startLine"`
-				StartColumn int `json:"startColumn"`
-			} `json:"region"`
+			Region *sarifRegion `json:"region,omitempty"`
 		} `json:"physicalLocation"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn"`
 	}
 )
 
@@ -103,8 +131,9 @@ func printLintSARIF(w io.Writer, fs []dag.Finding) error {
 		if f.Pos.File != "" {
 			var loc sarifLocation
 			loc.PhysicalLocation.ArtifactLocation.URI = fileURI(f.Pos.File)
-			loc.PhysicalLocation.Region.StartLine = max(f.Pos.Line, 1)
-			loc.PhysicalLocation.Region.StartColumn = max(f.Pos.Col, 1)
+			if f.Pos.Line > 0 { // a file that cannot be read has no line
+				loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Pos.Line, StartColumn: max(f.Pos.Col, 1)}
+			}
 			r.Locations = []sarifLocation{loc}
 		}
 		props := map[string]any{}
@@ -149,8 +178,10 @@ func printLintGitHub(w io.Writer, fs []dag.Finding) error {
 		text := findingPlain(f)
 		var props []string
 		if f.Pos.File != "" {
-			props = append(props, "file="+ghProperty(filepath.ToSlash(f.Pos.File)),
-				fmt.Sprintf("line=%d", f.Pos.Line), fmt.Sprintf("col=%d", f.Pos.Col))
+			props = append(props, "file="+ghProperty(filepath.ToSlash(f.Pos.File)))
+			if f.Pos.Line > 0 { // a file that cannot be read has no line
+				props = append(props, fmt.Sprintf("line=%d", f.Pos.Line), fmt.Sprintf("col=%d", f.Pos.Col))
+			}
 		}
 		props = append(props, "title="+ghProperty(f.Code))
 		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghData(text)); err != nil {
@@ -180,4 +211,19 @@ func findingPlain(f dag.Finding) string {
 		text += "\nfix: " + f.Hint
 	}
 	return text
+}
+
+// loadFindings are the errors of a DAG file that did not load (err from dag.Load) as error
+// findings; a file that could not be read at all is one codeUnreadable finding on the file.
+func loadFindings(path string, err error) []dag.Finding {
+	var ds dag.Diagnostics
+	if !errors.As(err, &ds) {
+		return []dag.Finding{{Pos: dag.Pos{File: path}, Severity: dag.SeverityError, Code: codeUnreadable,
+			Message: err.Error()}}
+	}
+	fs := make([]dag.Finding, len(ds))
+	for i, d := range ds {
+		fs[i] = dag.Finding{Pos: d.Pos, Severity: dag.SeverityError, Code: d.Code, Message: d.Message, Hint: d.Hint}
+	}
+	return fs
 }

@@ -18,21 +18,27 @@ func loadDAG(ctx context.Context, e *env, path string) (*dag.DAG, error) {
 		return nil, usage(err)
 	}
 	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: registry(e), MaxFileSize: limit})
-	var ds dag.Diagnostics
-	switch {
-	case errors.As(err, &ds):
-		for _, diag := range ds {
-			fmt.Fprintln(e.stderr, diag)
-		}
-		noun := "errors"
-		if len(ds) == 1 {
-			noun = "error"
-		}
-		return nil, usage(fmt.Errorf("%s: %d %s", path, len(ds), noun))
-	case err != nil:
-		return nil, usage(err)
+	if err != nil {
+		return nil, loadFailed(e, path, err)
 	}
 	return d, nil
+}
+
+// loadFailed prints the diagnostics of a DAG file that did not load (err from dag.Load) on
+// stderr and returns the usage error (exit 2) that counts them.
+func loadFailed(e *env, path string, err error) error {
+	var ds dag.Diagnostics
+	if !errors.As(err, &ds) {
+		return usage(err)
+	}
+	for _, diag := range ds {
+		fmt.Fprintln(e.stderr, diag)
+	}
+	noun := "errors"
+	if len(ds) == 1 {
+		noun = "error"
+	}
+	return usage(fmt.Errorf("%s: %d %s", path, len(ds), noun))
 }
 
 // readFile reads a file the user named: a regular file within $SEAM_MAX_FILE_SIZE (see

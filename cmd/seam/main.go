@@ -59,7 +59,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv}
 	root := newRootCmd(e)
 	root.SetArgs(args)
-	code := exitCode(root.ExecuteContext(ctx), stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	code := exitCode(cmd, err, stderr)
 	// A command stopped by a signal has cleaned up (runs recorded canceled, children killed,
 	// telemetry flushed) and exits as a process killed by it would: 128+n.
 	var se *signalError
@@ -69,8 +70,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	return code
 }
 
-// exitCode prints a command's error, if any, and returns its exit code.
-func exitCode(err error, stderr io.Writer) int {
+// exitCode prints the error of cmd, the command that ran, if any, and returns its exit code.
+func exitCode(cmd *cobra.Command, err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
@@ -81,8 +82,12 @@ func exitCode(err error, stderr io.Writer) int {
 		}
 		return xe.code
 	}
-	// Cobra's own errors (unknown flag, wrong argument count) are usage errors.
+	// Cobra's own errors (unknown flag, wrong argument count) are usage errors; they say
+	// what is wrong, the usage line says what is right.
 	fmt.Fprintln(stderr, "seam:", err)
+	if cmd != nil && cmd.Runnable() {
+		fmt.Fprintf(stderr, "usage: %s (%s --help says more)\n", cmd.UseLine(), cmd.CommandPath())
+	}
 	return 2
 }
 

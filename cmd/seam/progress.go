@@ -128,7 +128,10 @@ func (l *liveDisplay) draw(now time.Time) {
 	l.rewind(&b)
 	lines := l.lines(now)
 	for _, line := range lines {
-		b.WriteString(truncate(line, l.cols-1))
+		if l.cols > 0 { // a terminal may say it has 0 columns (a pty nobody sized): width unknown
+			line = truncate(line, l.cols-1)
+		}
+		b.WriteString(line)
 		b.WriteString("\x1b[K\n")
 	}
 	l.drawn = len(lines)
@@ -235,7 +238,9 @@ func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool) {
 			p = "/"
 		}
 		if v.Value != "" {
-			fmt.Fprintf(w, "    %s: %s (got %s)\n", p, v.Message, v.Value)
+			// "value", as seam validate says it: the message may say "got" already
+			// ("must be an object, got array").
+			fmt.Fprintf(w, "    %s: %s (value %s)\n", p, v.Message, v.Value)
 		} else {
 			fmt.Fprintf(w, "    %s: %s\n", p, v.Message)
 		}
@@ -271,6 +276,10 @@ func nodeLine(n dag.NodeResult, width int, tty bool) string {
 		text += " (reused)"
 	case n.Repaired:
 		text += fmt.Sprintf(" (repaired, %d attempts)", n.Attempts)
+	case n.Attempts > 1 && n.Reason != "":
+		// As explain says it, the count first: a reason's first line may end where more
+		// starts ("…; stderr:"), and a count after it would stand where that should.
+		text = fmt.Sprintf("after %d attempts: %s", n.Attempts, text)
 	case n.Attempts > 1:
 		text += fmt.Sprintf(" (%d attempts)", n.Attempts)
 	}

@@ -63,7 +63,7 @@ func TestPlainDisplay(t *testing.T) {
 	want := `✓ greet    passed       3ms  said hello
 ! check    warned      1.5s  disk is 91% full
 ✗ judge    failed       2ms  output breaks its contract
-    /status: field 'status' must be one of: pass, warn, fail (got "maybe")
+    /status: field 'status' must be one of: pass, warn, fail (value "maybe")
     /: missing required field: summary
 - publish  skipped           upstream judge failed
 ⊘ slow     canceled   2m05s  the run was canceled
@@ -222,5 +222,57 @@ func TestLiveNoColour(t *testing.T) {
 			t.Errorf("colour %v: line %q", on, lines[0])
 		}
 		l.finish(&dag.RunResult{ID: "r", Status: dag.RunSuccess})
+	}
+}
+
+// TestNodeLineAttempts checks where a node's line puts its count of attempts: after a summary,
+// but before a reason, whose first line may end where more starts ("…; stderr:").
+func TestNodeLineAttempts(t *testing.T) {
+	tests := []struct {
+		name string
+		n    dag.NodeResult
+		want string
+	}{
+		{"summary", dag.NodeResult{ID: "a", Status: dag.NodePassed, Summary: "fetched 2", Attempts: 2},
+			"✓ a  passed            fetched 2 (2 attempts)"},
+		{"reason", dag.NodeResult{ID: "a", Status: dag.NodeFailed, Attempts: 3,
+			Reason: "exec a: exit status 1; stderr:\nTraceback (most recent call last):"},
+			"✗ a  failed            after 3 attempts: exec a: exit status 1; stderr:"},
+		{"one attempt", dag.NodeResult{ID: "a", Status: dag.NodeFailed, Attempts: 1, Reason: "exec a: exit status 1"},
+			"✗ a  failed            exec a: exit status 1"},
+		{"repaired", dag.NodeResult{ID: "a", Status: dag.NodePassed, Summary: "ok", Attempts: 2, Repaired: true},
+			"✓ a  passed            ok (repaired, 2 attempts)"},
+	}
+	for _, tc := range tests {
+		if got := nodeLine(tc.n, 1, false); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestViolationValue checks that a violation's value is labelled so that a message saying
+// "got" already does not say it twice.
+func TestViolationValue(t *testing.T) {
+	var b bytes.Buffer
+	writeNode(&b, dag.NodeResult{ID: "a", Status: dag.NodeFailed, Reason: "output breaks its contract",
+		Violations: []contract.Violation{{Pointer: "/data", Message: "field 'data' must be an object, got array", Value: "[1,2]"}}}, 1, false)
+	want := "    /data: field 'data' must be an object, got array (value [1,2])\n"
+	if _, line, _ := strings.Cut(b.String(), "\n"); line != want {
+		t.Errorf("%q, want %q", line, want)
+	}
+}
+
+// TestLiveUnknownWidth checks that a terminal reporting 0 columns (a pty nobody sized) gets
+// whole lines, not empty ones: its width is unknown.
+func TestLiveUnknownWidth(t *testing.T) {
+	for _, cols := range []int{0, -1} {
+		var out bytes.Buffer
+		l := newLive(&out, progressDAG(t, "greet"), cols, 24, time.Hour)
+		l.Event(dag.Event{Kind: dag.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
+		l.draw(t0)
+		l.finish(&dag.RunResult{ID: "r", Status: dag.RunSuccess})
+		if s := stripANSI(out.String()); !strings.Contains(s, "✓ greet  passed       3ms  said hello\n") {
+			t.Errorf("%d columns: frame %q, want the node's whole line", cols, s)
+		}
 	}
 }

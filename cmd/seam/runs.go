@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -48,6 +50,9 @@ func newRunsListCmd(e *env) *cobra.Command {
 			if f.Limit < 1 {
 				return usage(fmt.Errorf("--limit %d: want at least 1", f.Limit))
 			}
+			if states := runStates(); f.Status != "" && !slices.Contains(states, f.Status) {
+				return usage(fmt.Errorf("--status %q: want %s", f.Status, strings.Join(states, ", ")))
+			}
 			s, err := openStoreToRead(cmd.Context(), e, &sf)
 			if err != nil {
 				return err
@@ -80,11 +85,16 @@ func newRunsListCmd(e *env) *cobra.Command {
 	}
 	sf.add(cmd)
 	cmd.Flags().StringVar(&f.DAG, "dag", "", "only runs of the DAG with this name")
-	cmd.Flags().StringVar(&f.Status, "status", "", "only runs in this state: running, success, warn, failed or canceled")
+	cmd.Flags().StringVar(&f.Status, "status", "", "only runs in this state: "+strings.Join(runStates(), ", "))
 	cmd.Flags().StringVar(&since, "since", "", "only runs started since a duration ago (24h, 30m) or a time (2026-03-09, RFC 3339)")
 	cmd.Flags().IntVar(&f.Limit, "limit", 20, "at most this many runs")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	return cmd
+}
+
+// runStates are the states a recorded run can be in, which --status filters by.
+func runStates() []string {
+	return []string{string(dag.RunRunning), string(dag.RunSuccess), string(dag.RunWarn), string(dag.RunFailed), string(dag.RunCanceled)}
 }
 
 // parseSince reads --since: a duration before now, a date or an RFC 3339 time.
