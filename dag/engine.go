@@ -53,7 +53,8 @@ func (s NodeStatus) ok() bool { return s == NodePassed || s == NodeWarned }
 
 // RunOptions configure one run.
 type RunOptions struct {
-	// Params are the run's parameters, validated against the DAG's params schema.
+	// Params are the run's parameters: the params schema's defaults are filled in
+	// (DAG.WithDefaults), then they are validated against it.
 	Params map[string]any
 	// Lang is the language of violation messages: "en" (default) or "ja".
 	Lang string
@@ -223,10 +224,8 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	if opts.OutputLimit <= 0 {
 		opts.OutputLimit = nodes.DefaultOutputLimit
 	}
-	params := opts.Params
-	if params == nil {
-		params = map[string]any{}
-	}
+	// Defaults are applied before validation, and recorded with the run: a resume reuses them.
+	params := d.WithDefaults(opts.Params)
 	if d.Params != nil {
 		if vs := d.Params.Validate(params, opts.Lang); len(vs) > 0 {
 			return nil, &ParamsError{Violations: vs}
