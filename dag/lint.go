@@ -1046,6 +1046,12 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		msg, f.Hint = l.text.constraint(field(res.Path), who, contract.ValueAt(res.Witness, res.Path), p)
 	}
 	f.Message = l.text.edgeIncompatible(edge(ps), msg)
+	if l.params != nil && len(ps) == 1 && ps[0] == "params" {
+		// The params are given: the value is to blame, not the params schema.
+		if m, h, ok := l.paramFinding(n, t, b, p, res.Path, res.Witness); ok {
+			f.Message, f.Hint = m, h
+		}
+	}
 	return []Finding{f}
 }
 
