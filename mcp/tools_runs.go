@@ -568,7 +568,7 @@ func findRun(ctx context.Context, st *runs.Store, arg, id string) (*runs.Run, []
 		return nil, nil, fail(CodeInvalidArgument, nil, "%s is empty: give a run id, or \"latest\" (list_runs shows the runs)", arg)
 	}
 	if id == latest {
-		list, _, err := st.ListRuns(ctx, runs.Filter{Limit: 1})
+		list, _, err := st.ListRuns(ctx, runs.Filter{TopLevel: true, Limit: 1}) // not a sub-run
 		if err != nil {
 			return nil, nil, fail(CodeInternal, nil, "read the run store: %v", err)
 		}

@@ -66,6 +66,9 @@ type Run struct {
 	// OutputErrors why some could not be evaluated (a JSON object, name → message).
 	Outputs      json.RawMessage
 	OutputErrors json.RawMessage
+	// Parent and ParentNode are, for the sub-run of a `dag` node, the run and node that
+	// started it; empty otherwise.
+	Parent, ParentNode string
 }
 
 // Attempt is one try at running one node within a run.
@@ -106,8 +109,11 @@ type Filter struct {
 	DAG    string
 	Status string
 	Since  time.Time // runs started at or after
-	Limit  int       // page size; DefaultListLimit when not positive
-	Cursor string    // the next value returned by the previous page
+	// TopLevel leaves out sub-runs (those of `dag` nodes): "latest" is the newest run a
+	// person started, not the sub-run its last dag node started.
+	TopLevel bool
+	Limit    int    // page size; DefaultListLimit when not positive
+	Cursor   string // the next value returned by the previous page
 }
 
 // Store is an open run store. It is safe for concurrent use.
@@ -306,10 +312,10 @@ func (s *Store) CreateRun(ctx context.Context, r Run) error {
 		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
 	}
 	_, err := s.db.ExecContext(ctx,
-		`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host)
-		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
+		 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
-		timeToDB(r.Ended), nullInt(r.PID), r.Host)
+		timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode)
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
 		return fmt.Errorf("create run %s in %s: a run with this id exists already", r.ID, s.path)
@@ -640,6 +646,9 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
 	if !f.Since.IsZero() {
 		where, args = append(where, "started >= ?"), append(args, nanosClamped(f.Since))
 	}
+	if f.TopLevel {
+		where = append(where, "parent = ''")
+	}
 	if f.Cursor != "" {
 		// Keyset pagination on the id: unlike OFFSET, it neither skips nor repeats runs when
 		// new ones are created between pages.
@@ -677,8 +686,23 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
 	return out, next, nil
 }
 
+// SubRun returns the latest sub-run that node of run parent started (a `dag` node runs one
+// per attempt, or per foreach item), or nil when none was recorded.
+func (s *Store) SubRun(ctx context.Context, parent, node string) (*Run, error) {
+	row := s.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs
+		WHERE parent = ? AND parent_node = ? ORDER BY id DESC LIMIT 1`, parent, node)
+	r, err := scanRun(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find the sub-run of %s in run %s in %s: %w", node, parent, s.path, err)
+	}
+	return r, nil
+}
+
 const runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
-	COALESCE(pid, 0), host, outputs, output_errors`
+	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node`
 
 // scanRun reads one row selected with runColumns.
 func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
@@ -688,7 +712,7 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 		started, ended      sql.NullInt64
 	)
 	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended,
-		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs); err != nil {
+		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode); err != nil {
 		return nil, err
 	}
 	if params.Valid {
