@@ -97,7 +97,7 @@ type LintOptions struct {
 // projected along the references, and compared with contract.Subset. Findings come in file
 // order.
 func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
-	comp, err := contract.NewCompiler(contract.Options{})
+	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == FormatsAnnotate})
 	if err != nil {
 		// Without a standard contract NewCompiler cannot fail; say so rather than lie.
 		return []Finding{{Pos: Pos{File: d.File}, Severity: SeverityError, Code: CodeLintUnknown,
