@@ -43,7 +43,7 @@ type Explanation struct {
 	File     string `json:"file,omitempty"`
 	FileNote string `json:"file_note,omitempty"`
 	// SubRun, for a `dag` node that failed, explains the first node that failed in the
-	// sub-run it started (the latest one, when it started several).
+	// sub-run its reason names.
 	SubRun *Explanation `json:"sub_run,omitempty"`
 }
 
@@ -161,7 +161,7 @@ func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 	}
 	e.Log = f.Log
 	if n.Type == "dag" && depth < maxSubRunDepth {
-		sub, err := explainSubRun(ctx, s, r.ID, n.ID, opts, depth+1)
+		sub, err := explainSubRun(ctx, s, r.ID, f.Reason, opts, depth+1)
 		if err != nil {
 			return nil, fmt.Errorf("explain %s in run %s: %w", node, r.ID, err)
 		}
@@ -202,17 +202,26 @@ func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 	return e, nil
 }
 
-// explainSubRun explains the first failed node of the latest sub-run that node of run
-// parent started; nil when there is none (a store from before sub-runs were recorded, or a
-// sub-run that failed without a failed node: canceled, or its params refused).
-func explainSubRun(ctx context.Context, s *Store, parent, node string, opts ExplainOptions, depth int) (*Explanation, error) {
-	sr, err := s.SubRun(ctx, parent, node)
-	if err != nil || sr == nil {
-		return nil, err
+// subRunID finds the sub-run a dag node's reason names: "sub-run ID (NAME) failed: …".
+var subRunID = regexp.MustCompile(`\bsub-run (\S+) \(`)
+
+// explainSubRun explains the first failed node of the sub-run that reason, a dag node's of
+// run parent, names; nil when it names none that parent started (a store from before
+// sub-runs were recorded, a sub-run that never started, or one without a failed node).
+func explainSubRun(ctx context.Context, s *Store, parent, reason string, opts ExplainOptions, depth int) (*Explanation, error) {
+	m := subRunID.FindStringSubmatch(reason)
+	if m == nil {
+		return nil, nil
 	}
-	_, as, err := s.GetRun(ctx, sr.ID)
+	sr, as, err := s.GetRun(ctx, m[1])
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
+	}
+	if sr.Parent != parent {
+		return nil, nil
 	}
 	for _, n := range Summarize(as) {
 		if n.Status() == string(dag.NodeFailed) {

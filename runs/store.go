@@ -686,21 +686,6 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
 	return out, next, nil
 }
 
-// SubRun returns the latest sub-run that node of run parent started (a `dag` node runs one
-// per attempt, or per foreach item), or nil when none was recorded.
-func (s *Store) SubRun(ctx context.Context, parent, node string) (*Run, error) {
-	row := s.db.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs
-		WHERE parent = ? AND parent_node = ? ORDER BY id DESC LIMIT 1`, parent, node)
-	r, err := scanRun(row)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("find the sub-run of %s in run %s in %s: %w", node, parent, s.path, err)
-	}
-	return r, nil
-}
-
 const runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
 	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node`
 

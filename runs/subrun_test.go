@@ -62,12 +62,6 @@ nodes:
 	if err != nil || len(top) != 1 || top[0].ID != res.ID {
 		t.Errorf("top-level runs %+v, %v; want only %s", top, err, res.ID)
 	}
-	if got, err := s.SubRun(ctx, res.ID, "score"); err != nil || got == nil || got.ID != sub.ID {
-		t.Errorf("SubRun = %+v, %v; want %s", got, err, sub.ID)
-	}
-	if got, err := s.SubRun(ctx, res.ID, "nope"); err != nil || got != nil {
-		t.Errorf("SubRun of another node = %+v, %v; want none", got, err)
-	}
 
 	r, as, err := s.GetRun(ctx, res.ID)
 	if err != nil {
@@ -89,5 +83,15 @@ nodes:
 	if in.Run != sub.ID || in.DAG != "score" || in.Node != "x" || in.Status != "failed" ||
 		len(in.Violations) != 1 || !strings.Contains(in.Violations[0].Message, "must be ≤ 5") || in.Violations[0].Value != "7" {
 		t.Errorf("sub-run explanation %+v, want x's violation of maximum 5 by 7", in)
+	}
+	// Only a sub-run of this run, named by the reason, is followed.
+	for _, tt := range []struct{ parent, reason string }{
+		{"another-run", want},
+		{res.ID, "input breaks its contract"},
+		{res.ID, "sub-run nope (score) failed: node x: …"},
+	} {
+		if x, err := explainSubRun(ctx, s, tt.parent, tt.reason, ExplainOptions{}, 1); err != nil || x != nil {
+			t.Errorf("parent %s, reason %q: followed into %+v, %v; want nothing", tt.parent, tt.reason, x, err)
+		}
 	}
 }
