@@ -457,11 +457,15 @@ type runView struct {
 	Host         string          `json:"host,omitempty"`
 	Outputs      json.RawMessage `json:"outputs,omitempty"`
 	OutputErrors json.RawMessage `json:"output_errors,omitempty"`
+	// Parent and ParentNode: the run and dag node a sub-run belongs to.
+	Parent     string `json:"parent,omitempty"`
+	ParentNode string `json:"parent_node,omitempty"`
 }
 
 func newRunView(r *runs.Run) runView {
 	return runView{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Params: r.Params, Status: r.Status,
-		Started: r.Started, Ended: r.Ended, Resumes: r.Resumes, PID: r.PID, Host: r.Host, Outputs: r.Outputs, OutputErrors: r.OutputErrors}
+		Started: r.Started, Ended: r.Ended, Resumes: r.Resumes, PID: r.PID, Host: r.Host, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
+		Parent: r.Parent, ParentNode: r.ParentNode}
 }
 
 // storedAttempt is a recorded attempt as get_run shows it.
