@@ -79,6 +79,11 @@ type Options struct {
 	// ReadFile reads schema files (seam passes one that refuses named pipes, devices and
 	// files over a size limit); nil is os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
+	// AnnotateFormat makes `format` an annotation, as draft 2020-12 has it by default, for
+	// schemas written for tools that do not check it: validation ignores it and Subset
+	// treats it as no constraint. By default seam asserts it (a contract that says
+	// date-time means it).
+	AnnotateFormat bool
 }
 
 // ErrOutsideRoot is returned (wrapped) when a schema file or $ref lies outside Options.Root.
@@ -98,6 +103,8 @@ type Compiler struct {
 	// compiled was asked for, against MaxSubschemas.
 	sizes    sizer
 	readFile func(path string) ([]byte, error)
+	// annotateFormat is Options.AnnotateFormat.
+	annotateFormat bool
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -132,7 +139,10 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		c.readFile = os.ReadFile
 	}
 	c.c.DefaultDraft(jsonschema.Draft2020)
-	c.c.AssertFormat()
+	c.annotateFormat = opts.AnnotateFormat
+	if !opts.AnnotateFormat {
+		c.c.AssertFormat()
+	}
 	if opts.AssertContent {
 		c.c.AssertContent()
 	}

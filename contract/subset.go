@@ -86,15 +86,22 @@ func Subset(a, b *Schema) Result {
 // SubsetNamed is Subset with the schemas called nameA and nameB in the reason (their file
 // names, say) instead of a and b.
 func SubsetNamed(a, b *Schema, nameA, nameB string) Result {
-	return named(subset(roots(a, "a"), b, func() (*Schema, error) { return a, nil }), nameA, nameB)
+	return named(subset(roots(a, "a"), b, a.formatAnnotated(), func() (*Schema, error) { return a, nil }), nameA, nameB)
 }
+
+// formatAnnotated reports whether s was compiled with format as an annotation
+// (Options.AnnotateFormat): then format constrains nothing.
+func (s *Schema) formatAnnotated() bool { return s.owner != nil && s.owner.annotateFormat }
 
 // SubsetSource is Subset for a producer schema given as a decoded JSON value (numbers as
 // json.Number, local $refs only), such as a schema a program builds. compile, which must
 // compile src, is called only when a witness has to be verified: most answers need no
 // compiled producer, and compiling is the dearest part of a check.
+//
+// src's format keywords are read as b's are: assertions, or with b compiled under
+// Options.AnnotateFormat, annotations (compile must then compile src so too).
 func SubsetSource(src any, b *Schema, compile func() (*Schema, error)) Result {
-	return named(subset([]node{{v: src, root: src, key: "a#"}}, b, compile), "a", "b")
+	return named(subset([]node{{v: src, root: src, key: "a#"}}, b, b.formatAnnotated(), compile), "a", "b")
 }
 
 // Reasons name the two schemas ⟨a⟩ and ⟨b⟩ until named replaces those with their names.
@@ -103,8 +110,8 @@ func named(r Result, nameA, nameB string) Result {
 	return r
 }
 
-func subset(as []node, b *Schema, compileA func() (*Schema, error)) Result {
-	c := &checker{assumed: make(map[string]int)}
+func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, error)) Result {
+	c := &checker{assumed: make(map[string]int), annotated: [2]bool{annotatedA, b.formatAnnotated()}}
 	r := c.sub(as, roots(b, "b"), 0)
 	switch {
 	case r.Verdict == Compatible:

@@ -15,6 +15,9 @@ type checker struct {
 	assumed map[string]int
 	work    int      // units of work done, against maxSubsetWork
 	ignored []string // producer keywords dropped, for the reason of an unverified witness
+	// annotated says, for the producer and the consumer, whether format is an annotation
+	// there (Options.AnnotateFormat): then it constrains nothing and flatten drops it.
+	annotated [2]bool
 }
 
 // spend charges n units of work and reports whether the budget still holds. Past it every

@@ -237,6 +237,9 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 	for _, n := range ns {
 		add(n)
 	}
+	if (producer && c.annotated[0]) || (!producer && c.annotated[1]) {
+		s.formats = nil
+	}
 	if s.types == 0 || (s.hasEnum && len(s.enum) == 0) {
 		s.never = true
 	}

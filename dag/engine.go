@@ -53,7 +53,8 @@ func (s NodeStatus) ok() bool { return s == NodePassed || s == NodeWarned }
 
 // RunOptions configure one run.
 type RunOptions struct {
-	// Params are the run's parameters, validated against the DAG's params schema.
+	// Params are the run's parameters: the params schema's defaults are filled in
+	// (DAG.WithDefaults), then they are validated against it.
 	Params map[string]any
 	// Lang is the language of violation messages: "en" (default) or "ja".
 	Lang string
@@ -76,6 +77,9 @@ type RunOptions struct {
 	// Getenv reads the environment variables the DAG declares under env; nil reads none (a
 	// DAG that declares some then fails to start).
 	Getenv func(string) string
+	// Parent and ParentNode name the run and `dag` node this run is the sub-run of; the
+	// `dag` node type sets them.
+	Parent, ParentNode string
 	// Logger receives what a person operating seam should see and no node result holds: the
 	// stack of a panic recovered into a node's failure, a secret too short to be masked. nil
 	// logs to slog.Default().
@@ -223,10 +227,8 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	if opts.OutputLimit <= 0 {
 		opts.OutputLimit = nodes.DefaultOutputLimit
 	}
-	params := opts.Params
-	if params == nil {
-		params = map[string]any{}
-	}
+	// Defaults are applied before validation, and recorded with the run: a resume reuses them.
+	params := d.WithDefaults(opts.Params)
 	if d.Params != nil {
 		if vs := d.Params.Validate(params, opts.Lang); len(vs) > 0 {
 			return nil, &ParamsError{Violations: vs}
@@ -262,12 +264,16 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 		perr := r.guard.call("run store", func() {
 			err = opts.Recorder.BeginRun(ctx, RunRecord{
 				ID: opts.RunID, DAG: d.Name, File: d.File, FileHash: d.Hash, Params: params,
-				Started: now, Resumed: opts.Reuse != nil,
+				Started: now, Resumed: opts.Reuse != nil, Parent: opts.Parent, ParentNode: opts.ParentNode,
 			})
 		})
 		if err = cmp.Or(perr, err); err != nil {
 			return nil, fmt.Errorf("run %s: record the run: %w", d.Name, err)
 		}
+	}
+	if sr, ok := opts.Recorder.(SubRecorder); ok {
+		// The `dag` node type records its sub-runs with it, linked to this run.
+		ctx = context.WithValue(ctx, subRunKey{}, subRunParent{run: opts.RunID, rec: sr, lang: opts.Lang, logger: opts.Logger})
 	}
 	tctx := r.startRun(ctx, params)
 	r.run(tctx)

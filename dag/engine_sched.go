@@ -671,6 +671,10 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		if a.err != nil {
 			rec.Error = a.err.Error()
 		}
+		if obj, ok := a.output.(map[string]any); ok && a.valid && status == NodeFailed && a.reason == "" {
+			// The node's own verdict: its summary is the reason, in the store as in the result.
+			rec.Reason, _ = obj["summary"].(string)
+		}
 		if u.started.IsZero() {
 			u.started = a.started
 		}

@@ -78,8 +78,9 @@ func (f Finding) WitnessJSON() string {
 // LintOptions configure Lint.
 type LintOptions struct {
 	Lang string // message language: "en" (the default) or "ja"
-	// Params, when not nil, are the run's parameters (valid under the params schema): a
-	// reference to them is then the value itself rather than what the schema allows.
+	// Params, when not nil, are the run's parameters (valid under the params schema once its
+	// defaults are filled in, as Lint does): a reference to them is then the value itself
+	// rather than what the schema allows.
 	Params map[string]any
 }
 
@@ -96,13 +97,17 @@ type LintOptions struct {
 // projected along the references, and compared with contract.Subset. Findings come in file
 // order.
 func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
-	comp, err := contract.NewCompiler(contract.Options{})
+	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == FormatsAnnotate})
 	if err != nil {
 		// Without a standard contract NewCompiler cannot fail; say so rather than lie.
 		return []Finding{{Pos: Pos{File: d.File}, Severity: SeverityError, Code: CodeLintUnknown,
 			Message: fmt.Sprintf("lint could not start: %v", err)}}
 	}
-	l := &linter{d: d, comp: comp, text: newLintText(opts.Lang), params: opts.Params,
+	params := opts.Params
+	if params != nil {
+		params = d.WithDefaults(params)
+	}
+	l := &linter{d: d, comp: comp, text: newLintText(opts.Lang), params: params,
 		celTypes: map[*Expr]celInfo{}, specialised: map[string]*contract.Schema{},
 		projections: map[string]cachedProjection{}}
 	var out []Finding
@@ -444,7 +449,8 @@ func (l *linter) projectRefUncached(r Ref, narrow bool) (projection, bool) {
 	case "params":
 		var root any = true
 		if l.d.Params != nil {
-			root = l.d.Params.Source()
+			// A property with a default is always there once the run fills it in.
+			root, _ = requireDefaults(l.d.Params.Source(), 0)
 		}
 		return project(root, root, r.Path, 0), true
 	}
@@ -1043,6 +1049,12 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		msg, f.Hint = l.text.constraint(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
 	}
 	f.Message = l.text.edgeIncompatible(edge(ps), msg)
+	if l.params != nil && len(ps) == 1 && ps[0] == "params" {
+		// The params are given: the value is to blame, not the params schema.
+		if m, h, ok := l.paramFinding(n, t, b, p, res.Path, res.Witness); ok {
+			f.Message, f.Hint = m, h
+		}
+	}
 	return []Finding{f}
 }
 

@@ -420,11 +420,18 @@ nodes:
 	}{
 		{nil, "edge params → c: INCOMPATIBLE — params may produce 6 for 'n', which c's constraints reject."},
 		{map[string]any{"n": json.Number("3")}, ""},
-		{map[string]any{"n": json.Number("9")}, "edge params → c: INCOMPATIBLE — params may produce 9 for 'n', which c's constraints reject."},
+		// Given params are to blame for what the consumer rejects, not the params schema.
+		{map[string]any{"n": json.Number("9")}, "param n=9: c's contract.input does not accept it (field 'n' must be ≤ 5)" +
+			" / pass a value of n that c's contract.input accepts."},
+		{map[string]any{}, "param n is not given: c's contract.input needs it (missing required field: n)" +
+			" / pass n, or give it a default in the params schema."},
 	}
 	for _, tt := range tests {
 		var got []string
 		for _, f := range Lint(context.Background(), d, LintOptions{Params: tt.params}) {
+			if strings.HasPrefix(f.Message, "param ") {
+				f.Message += " / " + f.Hint
+			}
 			got = append(got, f.Message)
 		}
 		if strings.Join(got, "\n") != tt.want {

@@ -73,6 +73,7 @@ func LoadBytes(ctx context.Context, path string, src []byte, opts LoadOptions) (
 
 // loader holds the state of one Load.
 type loader struct {
+	opts   LoadOptions
 	file   string
 	dir    string
 	src    []byte
@@ -124,12 +125,29 @@ type needsEntry struct {
 	pos Pos
 }
 
+// compilerOptions are the options of the loader's schema compiler.
+func compilerOptions(opts LoadOptions, annotateFormat bool) contract.Options {
+	return contract.Options{
+		Standard:       schemas.NodeOutput,
+		Root:           opts.Root,
+		ReadFile:       func(path string) ([]byte, error) { return userfile.Read(path, opts.MaxFileSize) },
+		AnnotateFormat: annotateFormat,
+	}
+}
+
+// annotateFormats replaces the loader's compiler with one that reads format as an
+// annotation; it must be called before the first schema is compiled.
+func (l *loader) annotateFormats() error {
+	comp, err := contract.NewCompiler(compilerOptions(l.opts, true))
+	if err != nil {
+		return err
+	}
+	l.comp = comp
+	return nil
+}
+
 func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
-	comp, err := contract.NewCompiler(contract.Options{
-		Standard: schemas.NodeOutput,
-		Root:     opts.Root,
-		ReadFile: func(path string) ([]byte, error) { return userfile.Read(path, opts.MaxFileSize) },
-	})
+	comp, err := contract.NewCompiler(compilerOptions(opts, false))
 	if err != nil {
 		return nil, fmt.Errorf("load DAG: %w", err)
 	}
@@ -160,6 +178,7 @@ func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
 		typeOutputs: make(map[string]*typeOutput),
 		schemaFiles: make(map[string]schemaResult),
 		maxFileSize: opts.MaxFileSize,
+		opts:        opts,
 	}, nil
 }
 
@@ -176,7 +195,8 @@ func (l *loader) addAt(n *yaml.Node, code, hint, format string, args ...any) {
 // Top-level, node and nested keys of the format. Aliases map names other tools use to ours,
 // for "did you mean".
 var (
-	topKeys      = []string{"version", "name", "description", "params", "env", "defaults", "concurrency", "timeout", "n8n", "nodes", "outputs"}
+	topKeys      = []string{"version", "name", "description", "formats", "params", "env", "defaults", "concurrency", "timeout", "n8n", "nodes", "outputs"}
+	formatsVals  = []string{FormatsAssert, FormatsAnnotate}
 	defaultsKeys = []string{"timeout", "retry"}
 	nodeKeys     = []string{"type", "with", "input", "needs", "when", "run_if", "foreach", "concurrency", "max_items", "retry", "timeout", "on_invalid", "contract"}
 	retryKeys    = []string{"attempts", "backoff", "factor", "max_backoff", "on"}
@@ -222,6 +242,16 @@ func (l *loader) load(ctx context.Context) *DAG {
 		return nil
 	}
 	fs := l.fields(root, "the DAG file", topKeys, topKeyAliases)
+	d.Formats = FormatsAssert
+	if f, ok := fs.get("formats"); ok {
+		// Before any schema is compiled: the compiler asserts format or not for all of them.
+		if v, ok := l.enum(f.val, "formats", formatsVals); ok && v == FormatsAnnotate {
+			d.Formats = v
+			if err := l.annotateFormats(); err != nil {
+				l.addAt(f.val, CodeInvalid, "", "formats: %v", err)
+			}
+		}
+	}
 	if f, ok := fs.get("nodes"); ok {
 		l.nodesMap = deref(f.val)
 	}

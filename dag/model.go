@@ -18,6 +18,9 @@ type DAG struct {
 	Name        string
 	Description string
 	Params      *contract.Schema // nil when the file declares no params
+	// Formats is how the file's contracts read `format`: FormatsAssert (the default) or
+	// FormatsAnnotate, for contracts written for tools that do not check it.
+	Formats string
 	// Env are the environment variables the file opts in to with `env:`, in file order: the
 	// only ones `${{ env.NAME }}` may read, and all treated as secrets (see LookupEnv).
 	Env         []EnvVar
@@ -31,6 +34,12 @@ type DAG struct {
 	// respect to file order.
 	Order []*Node
 }
+
+// Values of DAG.Formats.
+const (
+	FormatsAssert   = "assert"
+	FormatsAnnotate = "annotate"
+)
 
 // Defaults apply to every node that does not say otherwise.
 type Defaults struct {

@@ -34,6 +34,18 @@ type RunRecord struct {
 	Started  time.Time
 	// Resumed is set when the run continues an earlier one under the same id (RunOptions.Reuse).
 	Resumed bool
+	// Parent and ParentNode are, for the sub-run of a `dag` node, the run and node that
+	// started it; empty for a run of its own.
+	Parent, ParentNode string
+}
+
+// SubRecorder is a Recorder that records sub-runs too: the engine hands the recorder Sub
+// returns to the sub-run of each `dag` node, so that the sub-run is stored as a run of its
+// own, linked to its parent (RunRecord.Parent).
+type SubRecorder interface {
+	Recorder
+	// Sub returns the recorder of a sub-run of d.
+	Sub(d *DAG) Recorder
 }
 
 // AttemptRecord is one finished attempt of one node (or of one foreach item).

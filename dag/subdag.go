@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"time"
@@ -91,7 +92,12 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	if !ok && call.Input != nil {
 		return nil, fmt.Errorf("dag %s: the input is the sub-DAG's params and must be an object, not %s", file, jsonKind(call.Input))
 	}
-	res, err := Run(ctx, d, RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv})
+	opts := RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv}
+	if p, ok := ctx.Value(subRunKey{}).(subRunParent); ok {
+		opts.Recorder, opts.Parent, opts.ParentNode = p.rec.Sub(d), p.run, call.Node
+		opts.Lang, opts.Logger = p.lang, p.logger
+	}
+	res, err := Run(ctx, d, opts)
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, err)
 	}
@@ -108,13 +114,26 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	case RunWarn:
 		out["status"], out["summary"] = "warn", fmt.Sprintf("%s warned: %s", d.Name, countNodes(res))
 	default:
-		out["status"], out["summary"] = "fail", fmt.Sprintf("%s %s: %s", d.Name, res.Status, firstFailure(res))
+		// The sub-run's id leads to it: seam runs show and explain follow it.
+		out["status"], out["summary"] = "fail", fmt.Sprintf("sub-run %s (%s) %s: %s", res.ID, d.Name, res.Status, firstFailure(res))
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: encode outputs: %w", file, err)
 	}
 	return &nodes.Result{Output: b, Log: subLog(res)}, nil
+}
+
+// subRunKey is the context key of the subRunParent a run hands its `dag` nodes: the context
+// carries it through the node type interface, which knows nothing of runs.
+type subRunKey struct{}
+
+// subRunParent is what the sub-run of a `dag` node takes from the run it is part of.
+type subRunParent struct {
+	run    string // the parent run's id
+	rec    SubRecorder
+	lang   string
+	logger *slog.Logger
 }
 
 // countNodes says how the sub-DAG's nodes ended, e.g. "3 nodes passed, 1 skipped".
@@ -143,7 +162,7 @@ func countNodes(res *RunResult) string {
 func firstFailure(res *RunResult) string {
 	for _, n := range res.Nodes {
 		if n.Status == NodeFailed {
-			return fmt.Sprintf("node %s failed: %s", n.ID, n.Reason)
+			return fmt.Sprintf("node %s: %s", n.ID, n.Reason)
 		}
 	}
 	if res.Error != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	pathpkg "path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,12 +68,12 @@ nodes:
 	}{
 		{21, NodePassed, ""},
 		{"x", NodeFailed, "input breaks its contract"},
-		{500, NodeFailed, "score failed: node check failed: too big"},
+		{500, NodeFailed, "sub-run * (score) failed: node check: too big"},
 	}
 	for _, tt := range tests {
 		res := mustRun(t, d, RunOptions{Params: map[string]any{"n": tt.n}})
 		sub := node(t, res, "sub")
-		if sub.Status != tt.status || sub.Reason != tt.reason {
+		if ok, _ := pathpkg.Match(tt.reason, sub.Reason); sub.Status != tt.status || !ok {
 			t.Errorf("n=%v: sub %s %q, want %s %q", tt.n, sub.Status, sub.Reason, tt.status, tt.reason)
 		}
 		if tt.status == NodePassed {
@@ -127,5 +128,46 @@ func TestLoadSubDAGErrors(t *testing.T) {
 				t.Errorf("diagnostic:\n%s\nwant it to contain\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// subRecorder records runs and their sub-runs, each through a recorder of its own.
+type subRecorder struct {
+	begun *[]RunRecord
+}
+
+func (r subRecorder) BeginRun(_ context.Context, run RunRecord) error {
+	*r.begun = append(*r.begun, run)
+	return nil
+}
+func (subRecorder) RecordAttempts(context.Context, []AttemptRecord) error { return nil }
+func (subRecorder) FinishRun(context.Context, *RunResult) error           { return nil }
+func (r subRecorder) Sub(*DAG) Recorder                                   { return r }
+
+// TestRunSubDAGRecorded checks that a recorder that records sub-runs gets the sub-run of a
+// dag node as a run of its own, linked to the parent run and node, and that the node's
+// reason names it.
+func TestRunSubDAGRecorded(t *testing.T) {
+	noLeaks(t)
+	d, err := loadFiles(t, newRecorder(), map[string]string{"score.yaml": scoreDAG, "main.yaml": `version: 1
+name: main
+nodes:
+  sub: {type: dag, with: {file: score.yaml}, input: {n: 500}}
+`}, "main.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var begun []RunRecord
+	res := mustRun(t, d, RunOptions{RunID: "parent", Recorder: subRecorder{&begun}})
+	if len(begun) != 2 {
+		t.Fatalf("recorded %d runs, want the run and its sub-run: %+v", len(begun), begun)
+	}
+	sub := begun[1]
+	if sub.DAG != "score" || sub.Parent != "parent" || sub.ParentNode != "sub" || begun[0].Parent != "" {
+		t.Errorf("sub-run recorded as %+v, want score under parent/sub", sub)
+	}
+	want := "sub-run " + sub.ID + " (score) failed: node check: too big"
+	if n := node(t, res, "sub"); n.Reason != want {
+		t.Errorf("reason %q, want %q", n.Reason, want)
 	}
 }

@@ -115,6 +115,14 @@ func (b *began) BeginRun(ctx context.Context, run dag.RunRecord) error {
 	return nil
 }
 
+// Sub records the sub-runs of dag nodes as the wrapped recorder does, if it does.
+func (b *began) Sub(d *dag.DAG) dag.Recorder {
+	if sr, ok := b.Recorder.(dag.SubRecorder); ok {
+		return sr.Sub(d)
+	}
+	return nil
+}
+
 // progressQueue is how many notifications wait for a slow client; past it steps are dropped
 // (the next one carries the count), since the engine must never wait for a client.
 const progressQueue = 256

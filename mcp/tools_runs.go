@@ -178,6 +178,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	if err != nil {
 		return message{}, nil, err
 	}
+	params = d.WithDefaults(params) // as the run does: a param with a default may be left out
 	if d.Params != nil {
 		if vs := d.Params.Validate(params, s.opts.Lang); len(vs) > 0 {
 			return message{}, nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema: %s", name, paramsBroken(vs))
@@ -456,11 +457,15 @@ type runView struct {
 	Host         string          `json:"host,omitempty"`
 	Outputs      json.RawMessage `json:"outputs,omitempty"`
 	OutputErrors json.RawMessage `json:"output_errors,omitempty"`
+	// Parent and ParentNode: the run and dag node a sub-run belongs to.
+	Parent     string `json:"parent,omitempty"`
+	ParentNode string `json:"parent_node,omitempty"`
 }
 
 func newRunView(r *runs.Run) runView {
 	return runView{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Params: r.Params, Status: r.Status,
-		Started: r.Started, Ended: r.Ended, Resumes: r.Resumes, PID: r.PID, Host: r.Host, Outputs: r.Outputs, OutputErrors: r.OutputErrors}
+		Started: r.Started, Ended: r.Ended, Resumes: r.Resumes, PID: r.PID, Host: r.Host, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
+		Parent: r.Parent, ParentNode: r.ParentNode}
 }
 
 // storedAttempt is a recorded attempt as get_run shows it.
@@ -567,7 +572,7 @@ func findRun(ctx context.Context, st *runs.Store, arg, id string) (*runs.Run, []
 		return nil, nil, fail(CodeInvalidArgument, nil, "%s is empty: give a run id, or \"latest\" (list_runs shows the runs)", arg)
 	}
 	if id == latest {
-		list, _, err := st.ListRuns(ctx, runs.Filter{Limit: 1})
+		list, _, err := st.ListRuns(ctx, runs.Filter{TopLevel: true, Limit: 1}) // not a sub-run
 		if err != nil {
 			return nil, nil, fail(CodeInternal, nil, "read the run store: %v", err)
 		}

@@ -22,6 +22,7 @@ import (
 // prints it and the MCP tool explain_node returns it.
 type Explanation struct {
 	Run      string `json:"run"`
+	DAG      string `json:"dag,omitempty"` // the sub-run's DAG's name, in SubRun
 	Node     string `json:"node"`
 	Type     string `json:"type,omitempty"`
 	Status   string `json:"status"` // as NodeSummary.Status
@@ -41,6 +42,9 @@ type Explanation struct {
 	// changed since the run, or could not be read.
 	File     string `json:"file,omitempty"`
 	FileNote string `json:"file_note,omitempty"`
+	// SubRun, for a `dag` node that failed, explains the first node that failed in the
+	// sub-run its reason names.
+	SubRun *Explanation `json:"sub_run,omitempty"`
 }
 
 // ExplainedViolation is one contract violation with where its value came from and the
@@ -117,6 +121,15 @@ const (
 // that failed it adds the error, the log and each violation, read against the run's DAG file.
 // An unknown node is an *UnknownNodeError.
 func Explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, opts ExplainOptions) (*Explanation, error) {
+	return explain(ctx, s, r, as, node, opts, 0)
+}
+
+// maxSubRunDepth bounds how many sub-runs deep Explain follows a failure (DAG files cannot
+// include each other in a cycle, so only a very deep nesting of files reaches it).
+const maxSubRunDepth = 16
+
+// explain is Explain for a run depth sub-runs deep.
+func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, opts ExplainOptions, depth int) (*Explanation, error) {
 	nodes := Summarize(as)
 	var n *NodeSummary
 	for _, x := range nodes {
@@ -147,6 +160,13 @@ func Explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 		e.Error = f.Error
 	}
 	e.Log = f.Log
+	if n.Type == "dag" && depth < maxSubRunDepth {
+		sub, err := explainSubRun(ctx, s, r.ID, f.Reason, opts, depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("explain %s in run %s: %w", node, r.ID, err)
+		}
+		e.SubRun = sub
+	}
 	if len(f.Violations) == 0 {
 		return e, nil
 	}
@@ -180,6 +200,39 @@ func Explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 		e.Violations = append(e.Violations, ev)
 	}
 	return e, nil
+}
+
+// subRunID finds the sub-run a dag node's reason names: "sub-run ID (NAME) failed: …".
+var subRunID = regexp.MustCompile(`\bsub-run (\S+) \(`)
+
+// explainSubRun explains the first failed node of the sub-run that reason, a dag node's of
+// run parent, names; nil when it names none that parent started (a store from before
+// sub-runs were recorded, a sub-run that never started, or one without a failed node).
+func explainSubRun(ctx context.Context, s *Store, parent, reason string, opts ExplainOptions, depth int) (*Explanation, error) {
+	m := subRunID.FindStringSubmatch(reason)
+	if m == nil {
+		return nil, nil
+	}
+	sr, as, err := s.GetRun(ctx, m[1])
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sr.Parent != parent {
+		return nil, nil
+	}
+	for _, n := range Summarize(as) {
+		if n.Status() == string(dag.NodeFailed) {
+			x, err := explain(ctx, s, sr, as, n.ID, opts, depth)
+			if x != nil {
+				x.DAG = sr.DAG
+			}
+			return x, err
+		}
+	}
+	return nil, nil
 }
 
 // upstreamIn finds the node a skip reason names ("upstream X failed").

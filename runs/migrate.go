@@ -108,6 +108,12 @@ func migrations() []string {
 	DROP TABLE outputs;
 	ALTER TABLE attempts_v2 RENAME TO attempts;
 	ALTER TABLE outputs_v2 RENAME TO outputs;`,
+
+		// 3: sub-runs. The run of a `dag` node's sub-DAG is a run of its own, linked to the
+		// run and node that started it, so that it can be shown, listed and explained.
+		`ALTER TABLE runs ADD COLUMN parent TEXT NOT NULL DEFAULT '';      -- the parent run's id
+	ALTER TABLE runs ADD COLUMN parent_node TEXT NOT NULL DEFAULT ''; -- the dag node in it
+	CREATE INDEX runs_parent ON runs (parent, parent_node, id) WHERE parent != '';`,
 	}
 }
 

@@ -91,7 +91,16 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 	return r.s.CreateRun(ctx, Run{
 		ID: run.ID, DAG: run.DAG, File: file, FileHash: run.FileHash, Params: params,
 		Status: string(dag.RunRunning), Started: run.Started, PID: r.pid, Host: r.host,
+		Parent: run.Parent, ParentNode: run.ParentNode,
 	})
+}
+
+var _ dag.SubRecorder = (*Recorder)(nil)
+
+// Sub returns the recorder of a sub-run of d into the same store, by the same process: the
+// sub-run is a run of its own, linked to its parent by dag.RunRecord.Parent.
+func (r *Recorder) Sub(d *dag.DAG) dag.Recorder {
+	return NewRecorder(r.s, d, RecorderOptions{PID: r.pid, Host: r.host})
 }
 
 // RecordAttempts writes the batch in one transaction.

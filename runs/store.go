@@ -66,6 +66,9 @@ type Run struct {
 	// OutputErrors why some could not be evaluated (a JSON object, name → message).
 	Outputs      json.RawMessage
 	OutputErrors json.RawMessage
+	// Parent and ParentNode are, for the sub-run of a `dag` node, the run and node that
+	// started it; empty otherwise.
+	Parent, ParentNode string
 }
 
 // Attempt is one try at running one node within a run.
@@ -106,8 +109,11 @@ type Filter struct {
 	DAG    string
 	Status string
 	Since  time.Time // runs started at or after
-	Limit  int       // page size; DefaultListLimit when not positive
-	Cursor string    // the next value returned by the previous page
+	// TopLevel leaves out sub-runs (those of `dag` nodes): "latest" is the newest run a
+	// person started, not the sub-run its last dag node started.
+	TopLevel bool
+	Limit    int    // page size; DefaultListLimit when not positive
+	Cursor   string // the next value returned by the previous page
 }
 
 // Store is an open run store. It is safe for concurrent use.
@@ -313,10 +319,10 @@ func (s *Store) CreateRun(ctx context.Context, r Run) error {
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
-			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
-			timeToDB(r.Ended), nullInt(r.PID), r.Host)
+			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode)
 		return err
 	})
 	var se *sqlite.Error
@@ -649,6 +655,9 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
 	if !f.Since.IsZero() {
 		where, args = append(where, "started >= ?"), append(args, nanosClamped(f.Since))
 	}
+	if f.TopLevel {
+		where = append(where, "parent = ''")
+	}
 	if f.Cursor != "" {
 		// Keyset pagination on the id: unlike OFFSET, it neither skips nor repeats runs when
 		// new ones are created between pages.
@@ -687,7 +696,7 @@ func (s *Store) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
 }
 
 const runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
-	COALESCE(pid, 0), host, outputs, output_errors`
+	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node`
 
 // scanRun reads one row selected with runColumns.
 func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
@@ -697,7 +706,7 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 		started, ended      sql.NullInt64
 	)
 	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended,
-		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs); err != nil {
+		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode); err != nil {
 		return nil, err
 	}
 	if params.Valid {

@@ -55,6 +55,11 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 // writeExplanation prints an explanation for people.
 func writeExplanation(w io.Writer, x *runs.Explanation) {
 	fmt.Fprintf(w, "%s %s in run %s", x.Node, x.Status, x.Run)
+	writeExplanationRest(w, x)
+}
+
+// writeExplanationRest prints an explanation after its first words, which say whose it is.
+func writeExplanationRest(w io.Writer, x *runs.Explanation) {
 	if x.Attempts > 1 {
 		fmt.Fprintf(w, " after %d attempts", x.Attempts)
 	}
@@ -102,6 +107,11 @@ func writeExplanation(w io.Writer, x *runs.Explanation) {
 	}
 	if x.FileNote != "" {
 		fmt.Fprintf(w, "\nnote: %s\n", x.FileNote)
+	}
+	if sub := x.SubRun; sub != nil {
+		// Follow the failure into the sub-run the dag node started.
+		fmt.Fprintf(w, "\nin sub-run %s (%s), node %s %s", sub.Run, sub.DAG, sub.Node, sub.Status)
+		writeExplanationRest(w, sub)
 	}
 }
 

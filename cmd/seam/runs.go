@@ -77,7 +77,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			fmt.Fprintln(tw, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE")
 			for i := range list {
 				r := &list[i]
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG, displayStatus(r),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+subRunOf(r), displayStatus(r),
 					r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r), displayPath(r.File))
 			}
 			return tw.Flush()
@@ -159,6 +159,9 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r))
+	if r.Parent != "" {
+		fmt.Fprintf(w, "sub-run  of run %s, node %s\n", r.Parent, r.ParentNode)
+	}
 	if r.File != "" {
 		fmt.Fprintf(w, "file     %s\n", displayPath(r.File))
 	}
@@ -284,12 +287,24 @@ type runJSON struct {
 	Params       json.RawMessage `json:"params,omitempty"`
 	Outputs      json.RawMessage `json:"outputs,omitempty"`
 	OutputErrors json.RawMessage `json:"output_errors,omitempty"`
+	// Parent and ParentNode: the run and dag node a sub-run belongs to.
+	Parent     string `json:"parent,omitempty"`
+	ParentNode string `json:"parent_node,omitempty"`
+}
+
+// subRunOf marks a sub-run in a list: " (sub-run of RUN/NODE)".
+func subRunOf(r *runs.Run) string {
+	if r.Parent == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (sub-run of %s/%s)", r.Parent, r.ParentNode)
 }
 
 func toRunJSON(r *runs.Run) runJSON {
 	j := runJSON{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Status: r.Status,
 		Interrupted: r.Interrupted(), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
-		Params: r.Params, Outputs: r.Outputs, OutputErrors: r.OutputErrors}
+		Params: r.Params, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
+		Parent: r.Parent, ParentNode: r.ParentNode}
 	if !r.Ended.IsZero() {
 		j.DurationMS = millis(r.Ended.Sub(r.Started))
 	}

@@ -94,13 +94,13 @@ func existingStore(e *env, sf *storeFlag) (string, error) {
 	return path, nil
 }
 
-// latest names the newest run wherever a command takes a run id.
+// latest names the newest run (not a sub-run) wherever a command takes a run id.
 const latest = "latest"
 
 // getRun reads a run, with a message that says where it looked when there is none.
 func getRun(ctx context.Context, s *runs.Store, id string) (*runs.Run, []runs.Attempt, error) {
 	if id == latest {
-		list, _, err := s.ListRuns(ctx, runs.Filter{Limit: 1})
+		list, _, err := s.ListRuns(ctx, runs.Filter{TopLevel: true, Limit: 1})
 		if err != nil {
 			return nil, nil, usage(err)
 		}

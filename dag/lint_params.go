@@ -1,0 +1,98 @@
+package dag
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/seam-dag/seam/contract"
+)
+
+// paramFinding words an incompatible edge from params, when the run's params are known, as
+// what it is: a value given (or left out) that the consumer does not accept, rather than a
+// params schema to narrow. ok is false when the failing part of t is not exactly one
+// reference to a param; then the edge is worded as any other.
+func (l *linter) paramFinding(n *Node, t *Template, b *contract.Schema, p place, ptr string, witness any) (msg, hint string, ok bool) {
+	lang := "en"
+	if l.text.ja {
+		lang = "ja"
+	}
+	validate := b.ValidateInput
+	if p.isWith {
+		validate = b.Validate
+	}
+	vs := validate(witness, lang)
+	if len(vs) == 0 {
+		return "", "", false // the witness was verified: cannot happen, but never invent a reason
+	}
+	// The violation under the checker's path, else the first: its pointer is the most exact.
+	why := vs[0]
+	for _, v := range vs {
+		if ptr == "" || v.Pointer == ptr || strings.HasPrefix(v.Pointer, ptr+"/") {
+			why = v
+			break
+		}
+	}
+	name, v, given, ok := l.paramAt(t, why.Pointer)
+	if !ok {
+		return "", "", false
+	}
+	msg, hint = l.text.param(name, clipJSON(v), given, l.text.consumer(n, p), why.Message)
+	return msg, hint, true
+}
+
+// paramAt finds the param whose value makes the part of t at ptr: its name (a dotted path),
+// its value and whether the params hold it. ok is false when that part is not a plain
+// reference into params.
+func (l *linter) paramAt(t *Template, ptr string) (name string, v any, given, ok bool) {
+	toks := contract.PointerTokens(ptr)
+	i := 0
+	for ; i < len(toks) && t.kind != tmplExpr; i++ {
+		if t = t.child(toks[i]); t == nil {
+			return "", nil, false, false
+		}
+	}
+	if t.kind != tmplExpr || t.expr.path == nil || len(t.expr.refs) != 1 || t.expr.refs[0].Root != "params" {
+		return "", nil, false, false
+	}
+	path := t.expr.refs[0].Path
+	if len(path) == 0 {
+		// ${{ params }} as a whole: the param is the member the failing part lies in.
+		if i >= len(toks) {
+			return "", nil, false, false
+		}
+		path = toks[i : i+1]
+	}
+	v, given = contract.Lookup(map[string]any(l.params), path)
+	return strings.Join(path, "."), v, given, true
+}
+
+// consumer names what receives a param's value: "the sub-DAG score", "score's
+// contract.input" or "score's configuration (…)".
+func (t lintText) consumer(n *Node, p place) string {
+	if !p.isWith && n.Type != nil && n.Type.Name() == "dag" {
+		if t.ja {
+			return "サブ DAG " + n.ID
+		}
+		return "the sub-DAG " + n.ID
+	}
+	return t.contract(p)
+}
+
+// param: the value v of param name (or its absence) is rejected by what consumes it, for
+// the reason a contract violation gives.
+func (t lintText) param(name, v string, given bool, consumer, reason string) (msg, hint string) {
+	if t.ja {
+		if !given {
+			return fmt.Sprintf("パラメータ %s が指定されていません：%sはこれを必要とします（%s）", name, jpad(consumer), reason),
+				fmt.Sprintf("%s を渡すか、params スキーマで default を与えてください。", name)
+		}
+		return fmt.Sprintf("パラメータ %s=%s：%sはこの値を受け付けません（%s）", name, v, jpad(consumer), reason),
+			fmt.Sprintf("%sが受け付ける %s の値を渡してください。", jpadL(consumer), name)
+	}
+	if !given {
+		return fmt.Sprintf("param %s is not given: %s needs it (%s)", name, consumer, reason),
+			fmt.Sprintf("pass %s, or give it a default in the params schema.", name)
+	}
+	return fmt.Sprintf("param %s=%s: %s does not accept it (%s)", name, v, consumer, reason),
+		fmt.Sprintf("pass a value of %s that %s accepts.", name, consumer)
+}
