@@ -132,7 +132,7 @@ func (s *server) readRunDAG(path string) ([]byte, error) {
 // explainMessage says in one line what the node did and, when it failed, what to fix first.
 func explainMessage(x *runs.Explanation) message {
 	msg := msgf("node %s %s in run %s", x.Node, x.Status, x.Run)
-	if x.Attempts > 1 {
+	if x.Attempts > 1 && x.Items == 0 { // a foreach node's reason counts its item's attempts
 		msg = msgf("node %s %s in run %s after %d attempts", x.Node, x.Status, x.Run, x.Attempts)
 	}
 	if x.Reason != "" {

@@ -55,7 +55,7 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 // writeExplanation prints an explanation for people.
 func writeExplanation(w io.Writer, x *runs.Explanation) {
 	fmt.Fprintf(w, "%s %s in run %s", x.Node, x.Status, x.Run)
-	if x.Attempts > 1 {
+	if x.Attempts > 1 && x.Items == 0 { // a foreach node's reason counts its item's attempts
 		fmt.Fprintf(w, " after %d attempts", x.Attempts)
 	}
 	if x.Reason != "" {
