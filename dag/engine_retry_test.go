@@ -274,7 +274,7 @@ nodes:
 	list[1] = map[string]any{"n": 2, "e": "boom", "s": "pass"}
 	res = mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
 	each = node(t, res, "each")
-	if each.Status != NodeFailed || each.Reason != "item 1: boom" || each.Summary != "4 items: 3 passed, 1 failed" {
+	if each.Status != NodeFailed || each.Reason != "item 1 failed after 1 attempt: boom" || each.Summary != "4 items: 3 passed, 1 failed" {
 		t.Errorf("each: %s, reason %q, summary %q", each.Status, each.Reason, each.Summary)
 	}
 	got := each.Output.(map[string]any)["data"].(map[string]any)["items"].([]any)
@@ -568,5 +568,98 @@ func TestRunRecorderPure(t *testing.T) {
 					res.Status, m.batches, len(m.records), tt.batches, len(d.Nodes))
 			}
 		})
+	}
+}
+
+// TestRunReuseItems checks that a resume of a foreach node that failed runs only the items
+// that did not pass (within the node's concurrency), hands on the stored outputs of the others
+// in their places, and runs an item whose stored key no longer matches.
+func TestRunReuseItems(t *testing.T) {
+	noLeaks(t)
+	src := `version: 1
+name: resume
+params:
+  type: object
+  properties:
+    list: {type: array}
+nodes:
+  each:
+    type: probe
+    foreach: "${{ params.list }}"
+    concurrency: 2
+    with:
+      error: "${{ item.e }}"
+      out: {status: pass, summary: "item ${{ index }}"}
+`
+	list := []any{
+		map[string]any{"e": ""}, map[string]any{"e": "boom"}, map[string]any{"e": ""},
+		map[string]any{"e": "boom"}, map[string]any{"e": ""},
+	}
+	params := map[string]any{"list": list}
+	rec := newRecorder()
+	d := load(t, rec, src)
+	m := &memRecorder{rec: rec, d: d}
+	first := mustRun(t, d, RunOptions{Recorder: m, Params: params})
+	if n := node(t, first, "each"); n.Status != NodeFailed || n.Reason != "item 1 failed after 1 attempt: boom" {
+		t.Fatalf("first run: each %s, %q", n.Status, n.Reason)
+	}
+	prev := Reused{Items: map[int]Reused{}}
+	for _, a := range m.records {
+		if a.Node == "each" && a.Item >= 0 && a.Status == NodePassed {
+			prev.Items[a.Item] = Reused{Key: a.Key, Output: a.Output}
+		}
+	}
+	if len(prev.Items) != 3 {
+		t.Fatalf("items passed: %v", prev.Items)
+	}
+	stale := prev.Items[4]
+	stale.Key = "another"
+	prev.Items[4] = stale
+
+	rec = newRecorder()
+	d = load(t, rec, src)
+	m = &memRecorder{rec: rec, d: d}
+	second := mustRun(t, d, RunOptions{Recorder: m, Reuse: map[string]Reused{"each": prev}, Params: params})
+	var ran []string
+	for _, c := range rec.calls["each"] {
+		ran = append(ran, c.With["out"].(map[string]any)["summary"].(string))
+	}
+	slices.Sort(ran)
+	if want := []string{"item 1", "item 3", "item 4"}; !slices.Equal(ran, want) {
+		t.Errorf("ran %v, want %v", ran, want)
+	}
+	if rec.maxRunning > 2 {
+		t.Errorf("%d items ran at once, want at most 2", rec.maxRunning)
+	}
+	each := node(t, second, "each")
+	items := each.Output.(map[string]any)["data"].(map[string]any)["items"].([]any)
+	for k, want := range []string{"item 0", "boom", "item 2", "boom", "item 4"} {
+		if got := items[k].(map[string]any)["summary"]; got != want {
+			t.Errorf("items[%d] summary %v, want %q", k, got, want)
+		}
+	}
+	reused := 0
+	for _, a := range m.records {
+		if a.Node == "each" && a.Reused {
+			reused++
+			if a.Item != 0 && a.Item != 2 || a.Attempt != 1 || a.Status != NodePassed {
+				t.Errorf("reused record %+v", a)
+			}
+		}
+	}
+	if reused != 2 || each.ItemsDone != 5 || each.Reason != "item 1 failed after 1 attempt: boom" {
+		t.Errorf("%d items reused, %d done, reason %q", reused, each.ItemsDone, each.Reason)
+	}
+
+	// Every item reused (the node itself did not pass, e.g. its run was canceled): nothing runs.
+	key := prev.Items[0].Key
+	for k := range list {
+		prev.Items[k] = Reused{Key: key, Output: []byte(`{"status":"pass","summary":"stored ` + itoa(k) + `"}`)}
+	}
+	rec = newRecorder()
+	d = load(t, rec, src)
+	third := mustRun(t, d, RunOptions{Recorder: &memRecorder{rec: rec, d: d}, Reuse: map[string]Reused{"each": prev}, Params: params})
+	if n := node(t, third, "each"); n.Status != NodePassed || n.Summary != "5 items: 5 passed" || len(rec.calls["each"]) != 0 {
+		t.Errorf("all reused: each %s %q, %d items ran", n.Status, n.Summary, len(rec.calls["each"]))
 	}
 }

@@ -2,6 +2,7 @@ package dag
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -35,10 +36,12 @@ func TestRunRetryStorm(t *testing.T) {
 		fmt.Fprintf(&b, "  n%d: {type: probe, retry: {attempts: 5, backoff: 1ms, max_backoff: 4ms}, with: {fail_attempts: 100}}\n", i)
 	}
 	rec := newRecorder()
-	start := time.Now()
-	res := mustRun(t, load(t, rec, b.String()), RunOptions{})
-	if res.Status != RunFailed || time.Since(start) > 30*time.Second {
-		t.Errorf("run %s after %s", res.Status, time.Since(start))
+	// Only a guard against a hang (the run would end canceled): the counts below are the test.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	res, err := Run(ctx, load(t, rec, b.String()), RunOptions{})
+	if err != nil || res.Status != RunFailed {
+		t.Errorf("run %v, %v; want failed", res.Status, err)
 	}
 	total := 0
 	for id, calls := range rec.calls {

@@ -85,11 +85,12 @@ type runner struct {
 
 // nodeRun is a node that started: one unit, or one per foreach item.
 type nodeRun struct {
-	idx   int32
-	key   string
-	units []*unit
-	next  int // foreach: the next unit to release
-	left  int // units without a final attempt
+	idx    int32
+	key    string
+	units  []*unit
+	next   int // foreach: the next unit to release
+	left   int // units without a final attempt
+	active int // units released and without a final attempt
 	// A plain node's unit, and the list of it that units is.
 	one     unit
 	oneList [1]*unit
@@ -387,7 +388,8 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			return
 		}
 	}
-	if prev, ok := r.opts.Reuse[node.ID]; ok && prev.Key == run.key && r.reuse(ctx, i, prev) {
+	prev, resumed := r.opts.Reuse[node.ID]
+	if resumed && prev.Key == run.key && prev.Output != nil && r.reuse(ctx, i, prev) {
 		return
 	}
 	if node.Foreach == nil {
@@ -426,12 +428,16 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	run.left = len(run.units)
 	if node.Foreach != nil {
 		nr.Items = len(run.units)
+		if resumed {
+			r.reuseItems(run, prev)
+			nr.ItemsDone = len(run.units) - run.left
+		}
 	}
 	nr.Status, nr.Started = NodeRunning, time.Now()
 	r.startNode(ctx, i, nr.Started)
 	r.emit(NodeStarted, i)
-	if len(run.units) == 0 {
-		// foreach over an empty list: nothing to run, an empty result.
+	if run.left == 0 {
+		// foreach over an empty list, or every item reused: nothing to run.
 		r.combine(run)
 		r.apply(ctx, run)
 		return
@@ -521,12 +527,49 @@ func (r *runner) input(i int32, node *Node) (any, error) {
 }
 
 // release queues the first attempts of a node's units, as many as its foreach concurrency
-// allows (all of one for a plain node).
+// allows (all of one for a plain node). Items a resume reused are done already.
 func (r *runner) release(run *nodeRun) {
-	limit := r.d.Nodes[run.idx].ForeachConcurrency
-	for run.next < len(run.units) && (run.next-(len(run.units)-run.left)) < max(limit, 1) {
-		r.runnable = append(r.runnable, run.units[run.next])
+	limit := max(r.d.Nodes[run.idx].ForeachConcurrency, 1)
+	for run.next < len(run.units) && run.active < limit {
+		u := run.units[run.next]
 		run.next++
+		if !u.done {
+			r.runnable = append(r.runnable, u)
+			run.active++
+		}
+	}
+}
+
+// reuseItems settles the items of a resumed foreach node that passed or warned in the run
+// being resumed, under the same key (so over the same list), with their stored outputs: only
+// the other items run again.
+func (r *runner) reuseItems(run *nodeRun, prev Reused) {
+	node := r.d.Nodes[run.idx]
+	for k, u := range run.units {
+		p, ok := prev.Items[k]
+		if !ok || p.Key != run.key {
+			continue
+		}
+		var out any
+		var usable bool
+		perr := r.guard.call("output validation", func() {
+			var err error
+			out, err = contract.ParseJSON(p.Output)
+			usable = err == nil && len(node.Effective.Validate(out, r.opts.Lang)) == 0
+		})
+		obj, _ := out.(map[string]any)
+		status := map[any]NodeStatus{"pass": NodePassed, "warn": NodeWarned}[obj["status"]]
+		if perr != nil || !usable || status == "" {
+			continue // the item runs again, and says what is wrong if it still is
+		}
+		now := time.Now()
+		u.done, u.status, u.output, u.raw, u.valid = true, status, out, p.Output, true
+		u.started, u.ended = now, now
+		run.left--
+		r.record(AttemptRecord{
+			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: k,
+			Status: status, Reused: true, Key: p.Key, Output: p.Output, Started: now, Ended: now,
+		})
 	}
 }
 
@@ -698,6 +741,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		rec.Repaired = u.repairs > 0 && a.valid
 		r.record(rec)
 		u.nr.left--
+		u.nr.active--
 		if u.item >= 0 {
 			nr := &r.res.Nodes[u.nr.idx]
 			nr.ItemsDone = len(u.nr.units) - u.nr.left
@@ -911,9 +955,17 @@ func (r *runner) combine(run *nodeRun) {
 	c := &unit{nr: run, item: -1, attempts: attempts, done: true, output: out, raw: raw, valid: true,
 		violations: vs, status: NodeStatus(map[string]NodeStatus{"pass": NodePassed, "warn": NodeWarned, "fail": NodeFailed}[status])}
 	if first != nil {
-		c.reason = fmt.Sprintf("item %d: %s", first.item, first.reason)
-		if first.reason == "" {
-			c.reason = fmt.Sprintf("item %d: output breaks its contract", first.item)
+		// The item's attempts, not the node's: each item is tried on its own.
+		why := first.reason
+		if obj, ok := first.output.(map[string]any); ok && why == "" && first.valid {
+			why, _ = obj["summary"].(string) // the item's own verdict: its status was fail
+		}
+		if why == "" {
+			why = "output breaks its contract"
+		}
+		c.reason = fmt.Sprintf("item %d failed after %d %s: %s", first.item, first.attempts, plural(first.attempts, "attempt", "attempts"), why)
+		if first.status == NodeCanceled {
+			c.reason = fmt.Sprintf("item %d was canceled", first.item)
 		}
 	}
 	if len(run.units) > 0 {
@@ -1269,4 +1321,12 @@ func maskOutput(out []byte, secrets []string) []byte {
 		return []byte(nodes.MaskString(string(out), secrets))
 	}
 	return b
+}
+
+// plural is one or many, as n says.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

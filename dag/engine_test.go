@@ -473,13 +473,22 @@ nodes:
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	obs := &cancelWhen{cancel: cancel, waiting: map[string]bool{"a": true, "b": true}}
-	start := time.Now()
-	res, err := Run(ctx, d, RunOptions{Observer: obs})
+	// a and b block until canceled: that Run returns at all shows it stopped them; the
+	// deadline only turns a hang into a failure.
+	var res *RunResult
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		res, err = Run(ctx, d, RunOptions{Observer: obs})
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Run did not return a minute after cancel")
+	}
 	if err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(start); took > time.Second {
-		t.Errorf("Run took %s after cancel, want prompt return", took)
 	}
 	if res.Status != RunCanceled {
 		t.Errorf("run status = %s, want canceled", res.Status)
@@ -517,7 +526,9 @@ nodes:
 `)
 	start := time.Now()
 	res := mustRun(t, d, RunOptions{})
-	if took := time.Since(start); took > 2*time.Second {
+	// Far below the 60 s the command would sleep, far above the 200 ms timeout: the node
+	// was killed, however loaded the machine.
+	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("run took %s, want the node killed after 200ms", took)
 	}
 	h := node(t, res, "hang")

@@ -80,5 +80,8 @@ type AttemptRecord struct {
 // Reused is an output of an earlier run that a resume may hand on without running its node.
 type Reused struct {
 	Key    string // the AttemptRecord.Key it was produced under
-	Output []byte
+	Output []byte // nil when only some items of a foreach node may be reused
+	// Items holds, by index, the outputs of the items of a foreach node that passed or
+	// warned when the node as a whole did not: a resume runs only the other items.
+	Items map[int]Reused
 }

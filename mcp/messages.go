@@ -153,9 +153,8 @@ var japanese = map[string]string{
 
 	// Runs (tools_runs.go).
 	"run_dag returns at once only with a run store to follow the run in: pass wait: true, or start the server with --store": "run_dag がすぐに返るのは、実行を追跡する run store があるときだけです：wait: true を指定するか、--store を付けてサーバーを起動してください",
-	"%s: the params break the DAG's params schema: %s":                                                                      "%s：params が DAG の params スキーマに違反しています：%s",
-	// The heading of the violations: the Japanese sentence around it already says it.
-	"params break the DAG's params schema%s":                                            "%s",
+	"%s: the params break the DAG's params schema:%s":                                                                       "%s：params が DAG の params スキーマに違反しています：%s",
+	// Lint before a run, and the run started.
 	"%s was not run: lint found %v (lint_dag shows them; no_lint: true runs it anyway)": "%s は実行されませんでした：lint で%vが見つかりました（lint_dag で確認できます。no_lint: true で強行できます）",
 	"%s was not run: the server is shutting down":                                       "%s は実行されませんでした：サーバーが停止処理中です",
 	"run %s of %s started: get_run shows how it goes, cancel_run stops it":              "実行 %s（%s）を開始しました：経過は get_run で確認でき、cancel_run で停止できます",

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // formatArgs are the functions whose argument at the index is a literal the catalog
@@ -143,9 +145,10 @@ func TestMessageText(t *testing.T) {
 		{"a message quoted", msgf("workflow %q is valid (%s): %v, %v", msgf("(unnamed)"), "runtime", howMany(0, "error"), howMany(0, "warning")),
 			`workflow "(unnamed)" is valid (runtime): 0 errors, 0 warnings`, `ワークフロー "（名前なし）" は有効です（runtime）：エラー 0 件、警告 0 件`},
 		{"verbatim", verbatim("n8n: HTTP 404 (50%)"), "n8n: HTTP 404 (50%)", "n8n: HTTP 404 (50%)"},
-		{"params heading", msgf("%s: the params break the DAG's params schema: %s", verbatim("g.yaml"), paramsBroken(nil)),
-			"g.yaml: the params break the DAG's params schema: params break the DAG's params schema",
-			"g.yaml：params が DAG の params スキーマに違反しています："},
+		{"params heading, said once", msgf("%s: the params break the DAG's params schema:%s", verbatim("g.yaml"),
+			paramsBroken([]contract.Violation{{Pointer: "/who", Message: "field 'who' must be a string, got number"}})),
+			"g.yaml: the params break the DAG's params schema:\n  /who: field 'who' must be a string, got number",
+			"g.yaml：params が DAG の params スキーマに違反しています：\n  /who: field 'who' must be a string, got number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,7 +197,7 @@ func TestMessagesFollowLang(t *testing.T) {
 		{"run and wait", "run_dag", map[string]any{"path": "greet.yaml", "params": map[string]any{"who": "ada"}, "wait": true}, "",
 			[]string{"run ", " of greet: success"}, []string{"実行 ", "（greet）：success"}},
 		{"bad params", "run_dag", map[string]any{"path": "greet.yaml", "params": map[string]any{"who": 3}}, CodeInvalidParams,
-			[]string{"greet.yaml: the params break the DAG's params schema: params break the DAG's params schema\n  /who: "},
+			[]string{"greet.yaml: the params break the DAG's params schema:\n  /who: "},
 			[]string{"greet.yaml：params が DAG の params スキーマに違反しています：\n  /who: フィールド 'who' は文字列が必要です"}},
 		{"get_run unknown", "get_run", map[string]any{"id": "nope"}, CodeRunNotFound,
 			[]string{`no run "nope" in the run store (list_runs shows the runs)`}, []string{`run store に実行 "nope" はありません（list_runs で実行を一覧できます）`}},

@@ -35,17 +35,67 @@ type ExplainInput struct {
 // explainValueLimit bounds a violation's value in minimal answers; raw keeps it whole.
 const explainValueLimit = 80
 
-// explanation is explain_node's data: everything runs.Explain says.
+// explanation is explain_node's data: everything runs.Explain says, with each violation's
+// value as JSON.
 type explanation struct{ x *runs.Explanation }
 
-func (e explanation) MarshalJSON() ([]byte, error) { return json.Marshal(e.x) }
+func (e explanation) MarshalJSON() ([]byte, error) {
+	vs := make([]explainedFull, len(e.x.Violations))
+	for i, v := range e.x.Violations {
+		vs[i] = explainedFull{Pointer: v.Pointer, Message: v.Message, explainedValue: newExplainedValue(v.Value, 0),
+			Input: v.Input, From: v.From, Producer: v.Producer, Contract: v.Contract}
+	}
+	return json.Marshal(struct {
+		*runs.Explanation
+		Violations []explainedFull `json:"violations,omitempty"`
+	}{e.x, vs})
+}
+
+// explainedValue is a violation's value as a client reads it: the JSON value itself, not its
+// text; missing when the field is absent; when only the value's start is known (the store
+// keeps a shortened value, a minimal answer shortens a long one), that start as a string,
+// with truncated.
+type explainedValue struct {
+	Value     json.RawMessage `json:"value,omitempty"`
+	Missing   bool            `json:"missing,omitempty"`
+	Truncated bool            `json:"truncated,omitempty"`
+}
+
+// newExplainedValue reads a violation's value (JSON text, "" when missing), shortened to
+// limit runes when limit > 0.
+func newExplainedValue(text string, limit int) explainedValue {
+	if text == "" {
+		return explainedValue{Missing: true}
+	}
+	r := []rune(text)
+	if json.Valid([]byte(text)) && (limit <= 0 || len(r) <= limit) {
+		return explainedValue{Value: json.RawMessage(text)}
+	}
+	if limit > 0 && len(r) > limit {
+		text = string(r[:limit])
+	}
+	b, _ := json.Marshal(strings.TrimSuffix(text, "…")) // a string always encodes
+	return explainedValue{Value: b, Truncated: true}
+}
+
+// explainedFull is a violation as raw answers show it: runs.ExplainedViolation with its value
+// as JSON.
+type explainedFull struct {
+	Pointer string `json:"pointer"`
+	Message string `json:"message"`
+	explainedValue
+	Input    bool             `json:"input,omitempty"`
+	From     string           `json:"from"`
+	Producer string           `json:"producer,omitempty"`
+	Contract runs.ContractRef `json:"contract"`
+}
 
 // explainedBrief is a violation as minimal answers show it.
 type explainedBrief struct {
 	Pointer string `json:"pointer"`
 	Message string `json:"message"`
-	Value   string `json:"value"`
-	From    string `json:"from"`
+	explainedValue
+	From string `json:"from"`
 }
 
 func (e explanation) minimal() any {
@@ -64,13 +114,8 @@ func (e explanation) minimal() any {
 	}{Run: x.Run, Node: x.Node, Status: x.Status, Attempts: x.Attempts, Reason: x.Reason, Upstream: x.Upstream,
 		Count: len(x.Violations), Note: x.FileNote}
 	for _, v := range first(x.Violations, minimalErrors) {
-		value := v.Value
-		if value == "" {
-			value = "(missing)"
-		} else if r := []rune(value); len(r) > explainValueLimit {
-			value = string(r[:explainValueLimit]) + "…"
-		}
-		m.Violations = append(m.Violations, explainedBrief{Pointer: pointerOrRoot(v.Pointer), Message: v.Message, Value: value, From: v.From})
+		m.Violations = append(m.Violations, explainedBrief{Pointer: pointerOrRoot(v.Pointer), Message: v.Message,
+			explainedValue: newExplainedValue(v.Value, explainValueLimit), From: v.From})
 	}
 	return m
 }
@@ -132,7 +177,7 @@ func (s *server) readRunDAG(path string) ([]byte, error) {
 // explainMessage says in one line what the node did and, when it failed, what to fix first.
 func explainMessage(x *runs.Explanation) message {
 	msg := msgf("node %s %s in run %s", x.Node, x.Status, x.Run)
-	if x.Attempts > 1 {
+	if x.Attempts > 1 && x.Items == 0 { // a foreach node's reason counts its item's attempts
 		msg = msgf("node %s %s in run %s after %d attempts", x.Node, x.Status, x.Run, x.Attempts)
 	}
 	if x.Reason != "" {

@@ -37,6 +37,19 @@ nodes:
           priority: {type: string, enum: [low, medium, high]}
           recs: {type: array, items: {type: string}}
 `,
+	"long.yaml": `version: 1
+name: long
+nodes:
+  say:
+    type: const
+    with:
+      value: {status: pass, summary: "` + strings.Repeat("many words ", 10) + `"}
+    contract:
+      output:
+        type: object
+        properties:
+          summary: {type: string, maxLength: 20}
+`,
 	"fails.yaml": `version: 1
 name: fails
 nodes:
@@ -93,6 +106,7 @@ func TestExplainNode(t *testing.T) {
 	broken := call(t, cs, "explain_node", map[string]any{"run": "latest", "node": "classify"}).data()["run"].(string)
 	input := recordRun(t, st, filepath.Join(root, "input.yaml"))
 	fails := recordRun(t, st, filepath.Join(root, "fails.yaml"))
+	long := recordRun(t, st, filepath.Join(root, "long.yaml"))
 	hidden := recordRun(t, st, filepath.Join(root, "../outside/hidden.yaml"))
 	if r := call(t, cs, "run_dag", map[string]any{"path": "greet.yaml", "wait": true, "params": map[string]any{"who": "ada"}}); errCode(r) != "" {
 		t.Fatalf("run_dag: %v", r.env)
@@ -111,7 +125,7 @@ func TestExplainNode(t *testing.T) {
 				want := map[string]any{"run": broken, "node": "classify", "status": "failed", "attempts": 1.0,
 					"reason": "output breaks its contract", "count": 1.0, "violations": []any{map[string]any{
 						"pointer": "/data/label", "message": "field 'data.label' is required",
-						"value": "(missing)", "from": "classify's own output"}}}
+						"missing": true, "from": "classify's own output"}}}
 				if !reflect.DeepEqual(d, want) {
 					t.Errorf("data\n%v\nwant\n%v", d, want)
 				}
@@ -119,6 +133,9 @@ func TestExplainNode(t *testing.T) {
 		{"contract lines, raw", map[string]any{"run": broken, "node": "classify", "raw": true}, "", "node classify failed",
 			func(t *testing.T, d map[string]any) {
 				v := d["violations"].([]any)[0].(map[string]any)
+				if _, ok := v["value"]; ok || v["missing"] != true {
+					t.Errorf("violation %v: want missing and no value", v)
+				}
 				c, _ := v["contract"].(map[string]any)
 				lines, _ := c["lines"].([]any)
 				if c["file"] != "dags/broken-contract.yaml" || c["path"] != "contract.output/properties/data/required" || len(lines) == 0 {
@@ -132,9 +149,39 @@ func TestExplainNode(t *testing.T) {
 		{"value and producer of an input", map[string]any{"run": input, "node": "prioritise"}, "",
 			"node prioritise failed in run RUN: input breaks its contract: /priority: field 'priority' must be one of: low, medium, high (from node recommend) (and 1 more violation)",
 			func(t *testing.T, d map[string]any) {
-				v := d["violations"].([]any)[0].(map[string]any)
-				if v["value"] != `"urgent"` || !strings.HasPrefix(v["from"].(string), "node recommend, its output at /priority (recommend passed)") {
+				vs := d["violations"].([]any)
+				v := vs[0].(map[string]any)
+				// The values are JSON values, not JSON text in a string.
+				if v["value"] != "urgent" || v["missing"] != nil || !strings.HasPrefix(v["from"].(string), "node recommend, its output at /priority (recommend passed)") {
 					t.Errorf("violation %v: want the value and the producer", v)
+				}
+				if v := vs[1].(map[string]any); v["value"] != 7.0 {
+					t.Errorf("violation %v: want the number 7", v)
+				}
+			}},
+		{"values raw", map[string]any{"run": input, "node": "prioritise", "raw": true}, "", "node prioritise failed",
+			func(t *testing.T, d map[string]any) {
+				vs := d["violations"].([]any)
+				if v := vs[0].(map[string]any); v["value"] != "urgent" || v["contract"] == nil {
+					t.Errorf("violation %v: want the value as JSON and the contract", v)
+				}
+				if v := vs[1].(map[string]any); v["value"] != 7.0 {
+					t.Errorf("violation %v: want the number 7", v)
+				}
+			}},
+		{"a long value, minimal", map[string]any{"run": long, "node": "say"}, "", "node say failed",
+			func(t *testing.T, d map[string]any) {
+				v := d["violations"].([]any)[0].(map[string]any)
+				s, _ := v["value"].(string)
+				if v["truncated"] != true || !strings.HasPrefix(s, `"many words many words`) || len([]rune(s)) != explainValueLimit {
+					t.Errorf("violation %v: want the first %d characters of the JSON, truncated", v, explainValueLimit)
+				}
+			}},
+		{"a long value, raw", map[string]any{"run": long, "node": "say", "raw": true}, "", "node say failed",
+			func(t *testing.T, d map[string]any) {
+				v := d["violations"].([]any)[0].(map[string]any)
+				if v["truncated"] != nil || v["value"] != strings.Repeat("many words ", 10) {
+					t.Errorf("violation %v: want the whole value", v)
 				}
 			}},
 		{"skipped points upstream", map[string]any{"run": broken, "node": "publish"}, "",

@@ -181,7 +181,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	params = d.WithDefaults(params) // as the run does: a param with a default may be left out
 	if d.Params != nil {
 		if vs := d.Params.Validate(params, s.opts.Lang); len(vs) > 0 {
-			return message{}, nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema: %s", name, paramsBroken(vs))
+			return message{}, nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema:%s", name, paramsBroken(vs))
 		}
 	}
 	if !in.NoLint {
@@ -293,7 +293,7 @@ func (s *server) runAnswer(name message, out runOutcome) (message, any, error) {
 	case errors.As(out.err, &te):
 		return message{}, nil, te
 	case errors.As(out.err, &pe):
-		return message{}, nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema: %s", name, paramsBroken(pe.Violations))
+		return message{}, nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema:%s", name, paramsBroken(pe.Violations))
 	case out.err != nil:
 		return message{}, nil, fail(CodeInternal, nil, "run %s: %v", name, out.err)
 	}
@@ -304,14 +304,14 @@ func (s *server) runAnswer(name message, out runOutcome) (message, any, error) {
 	return msgf("run %s of %s: %s", res.ID, res.DAG, res.Status), runResult{res}, nil
 }
 
-// paramsBroken is the text of a dag.ParamsError: a heading and a line per violation. The
-// Japanese leaves the heading out, since the sentence around it says the same.
-func paramsBroken(vs []contract.Violation) message {
+// paramsBroken is the violations of a dag.ParamsError, a line each, for the message that
+// says the params break the schema (dag.ParamsError's text would say it a second time).
+func paramsBroken(vs []contract.Violation) string {
 	var lines strings.Builder
 	for _, v := range vs {
 		fmt.Fprintf(&lines, "\n  %s: %s", pointerOrRoot(v.Pointer), v.Message)
 	}
-	return msgf("params break the DAG's params schema%s", lines.String())
+	return lines.String()
 }
 
 // ResumeInput are resume_run's arguments.

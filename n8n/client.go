@@ -84,9 +84,24 @@ func New(cfg Config) (*Client, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = &http.Client{Transport: NewTransport()}
 	}
 	return &Client{base: u, key: cfg.APIKey, cfg: cfg, http: hc, jitter: rand.Float64}, nil
+}
+
+// idleTimeout closes our idle connections before n8n does: Node.js servers close a
+// keep-alive connection idle for 5 s, and a request sent on it at that moment is reset —
+// which no retry may repair for a POST.
+const idleTimeout = 4 * time.Second
+
+// NewTransport is the transport to reach n8n with: the default one, closing idle
+// connections before n8n does, and keeping more of them per host than the default 2, so
+// that concurrent nodes do not dial anew each call.
+func NewTransport() *http.Transport {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.IdleConnTimeout = idleTimeout
+	tr.MaxIdleConnsPerHost = 16
+	return tr
 }
 
 // baseURL checks an instance's URL and returns it without /api/v1. Plain http:// is refused

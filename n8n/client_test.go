@@ -210,39 +210,78 @@ func listWF(c *Client) error {
 	return err
 }
 
-// TestRetryReset: a connection the server drops before answering is retried for a GET.
+// TestRetryReset: a connection the server drops before answering (reset, or closed: EOF)
+// is retried for the idempotent calls, GET, PUT and DELETE, and is an error for a POST,
+// whose first request may have done its work.
 func TestRetryReset(t *testing.T) {
-	var n atomic.Int32
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) == 1 {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			if err != nil {
-				t.Error(err)
-				return
+	const wf = `{"id":"7","name":"x","active":false,"nodes":[],"connections":{}}`
+	calls := []struct {
+		name    string
+		call    func(*Client) error
+		retried bool
+		wantErr string
+	}{
+		{"GET", func(c *Client) error { _, err := c.GetWorkflow(context.Background(), "7"); return err }, true, ""},
+		{"PUT", func(c *Client) error {
+			_, err := c.UpdateWorkflow(context.Background(), "7", &Workflow{Name: "x"})
+			return err
+		}, true, ""},
+		{"DELETE", func(c *Client) error { _, err := c.DeleteWorkflow(context.Background(), "7"); return err }, true, ""},
+		{"POST", func(c *Client) error { _, err := c.RetryExecution(context.Background(), "7", false); return err },
+			false, "retry execution 7: n8n POST /api/v1/executions/7/retry: "},
+	}
+	for _, rst := range []bool{true, false} {
+		for _, tt := range calls {
+			name := tt.name + " closed"
+			if rst {
+				name = tt.name + " reset"
 			}
-			if tc, ok := conn.(*net.TCPConn); ok {
-				_ = tc.SetLinger(0) // close with RST
-			}
-			conn.Close()
-			return
+			t.Run(name, func(t *testing.T) {
+				var n atomic.Int32
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if n.Add(1) == 1 {
+						conn, _, err := w.(http.Hijacker).Hijack()
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						if tc, ok := conn.(*net.TCPConn); ok && rst {
+							_ = tc.SetLinger(0) // close with RST
+						}
+						conn.Close()
+						return
+					}
+					fmt.Fprint(w, wf)
+				}))
+				defer srv.Close()
+				err := tt.call(fastClient(t, srv.URL))
+				if tt.retried {
+					if err != nil || n.Load() != 2 {
+						t.Fatalf("error %v after %d requests, want success after 2", err, n.Load())
+					}
+					return
+				}
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || n.Load() != 1 {
+					t.Fatalf("error %v after %d requests, want one request and %q", err, n.Load(), tt.wantErr)
+				}
+			})
 		}
-		fmt.Fprint(w, `{"id":"7","status":"success","finished":true,"workflowId":"w1","mode":"webhook"}`)
-	}))
-	defer srv.Close()
-	c := fastClient(t, srv.URL)
-	e, err := c.GetExecution(context.Background(), "7", false)
+	}
+}
+
+// TestIdleTimeout: the client closes idle connections before n8n (Node.js, 5 s keep-alive)
+// does, so that no request goes out on a connection n8n is closing.
+func TestIdleTimeout(t *testing.T) {
+	c, err := New(Config{URL: "http://127.0.0.1:1", APIKey: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.ID != "7" || n.Load() != 2 {
-		t.Fatalf("execution %+v after %d requests", e, n.Load())
+	tr, ok := c.http.Transport.(*http.Transport)
+	if !ok {
+		t.Fatalf("transport %T, want one of the client's own", c.http.Transport)
 	}
-
-	// The same drop on a POST is an error: the first request may have done its work.
-	n.Store(0)
-	_, err = c.RetryExecution(context.Background(), "7", false)
-	if err == nil || !strings.Contains(err.Error(), "retry execution 7: n8n POST /api/v1/executions/7/retry:") || n.Load() != 1 {
-		t.Fatalf("error %v after %d requests", err, n.Load())
+	if tr.IdleConnTimeout <= 0 || tr.IdleConnTimeout >= 5*time.Second {
+		t.Fatalf("idle timeout %v: want one under 5s", tr.IdleConnTimeout)
 	}
 }
 
@@ -260,7 +299,7 @@ func TestRetryAfterAndContext(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "while waiting to retry") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("error = %v", err)
 	}
-	if time.Since(start) > 2*time.Second {
+	if time.Since(start) > 20*time.Second { // far below the 30 s Retry-After, far above any load
 		t.Fatalf("waited %s: the context should cut the Retry-After wait short", time.Since(start))
 	}
 }

@@ -38,11 +38,8 @@ func Types(opts Options) []nodes.Type {
 		opts.Getenv = func(string) string { return "" }
 	}
 	if opts.HTTPClient == nil {
-		// One client, so that nodes reuse connections to the same n8n; more idle connections
-		// per host than the default 2, so that concurrent nodes do not dial anew each call.
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = 16
-		opts.HTTPClient = &http.Client{Transport: tr}
+		// One client, so that nodes reuse connections to the same n8n.
+		opts.HTTPClient = &http.Client{Transport: NewTransport()}
 	}
 	f := &family{opts: opts, catalog: &catalog.Loader{}}
 	return []nodes.Type{

@@ -367,8 +367,10 @@ func wrapJSON(stdout []byte) ([]byte, error) {
 	}{"pass", "exited 0", data})
 }
 
-// wrapText puts stdout into a passing output's data.text; its first line is the summary.
+// wrapText puts stdout into a passing output's data.text, less one trailing newline (as a
+// shell's $(…) drops the newline echo adds); its first line is the summary.
 func wrapText(stdout []byte) ([]byte, error) {
+	stdout = bytes.TrimSuffix(stdout, []byte("\n"))
 	summary := "exited 0 with no output"
 	for line := range strings.Lines(string(stdout)) {
 		if line = strings.TrimSpace(line); line != "" {

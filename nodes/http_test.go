@@ -383,7 +383,7 @@ func TestHTTPTimeouts(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Error("err is not a deadline")
 		}
-		if d := time.Since(start); d > 5*time.Second {
+		if d := time.Since(start); d > 30*time.Second { // a hang guard: the server never answers
 			t.Errorf("took %s", d)
 		}
 	})

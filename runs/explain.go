@@ -27,6 +27,9 @@ type Explanation struct {
 	Type     string `json:"type,omitempty"`
 	Status   string `json:"status"` // as NodeSummary.Status
 	Attempts int    `json:"attempts"`
+	// Items counts a foreach node's items. Its Attempts are per item (NodeSummary.Attempts),
+	// and its reason names the item that failed and that item's attempts.
+	Items int `json:"items,omitempty"`
 	// Reason is why the node ended so, in a phrase: the recorded reason, or "output breaks
 	// its contract" when it failed on violations without one.
 	Reason string `json:"reason,omitempty"`
@@ -145,7 +148,7 @@ func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 		return nil, &UnknownNodeError{Run: r.ID, Node: node, Nodes: ids}
 	}
 	f := n.Final
-	e := &Explanation{Run: r.ID, Node: n.ID, Type: n.Type, Status: n.Status(), Attempts: n.Attempts, Reason: f.Reason}
+	e := &Explanation{Run: r.ID, Node: n.ID, Type: n.Type, Status: n.Status(), Attempts: n.Attempts, Items: n.Items, Reason: f.Reason}
 	if e.Reason == "" && len(f.Violations) > 0 {
 		e.Reason = reasonOutputBroken
 	}

@@ -192,7 +192,8 @@ func writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // Reusable returns, by node id, what a resume of run id may reuse: the output of every node
 // whose last deciding attempt passed or warned and has a key, the outputs the run handed
 // downstream. Nodes that failed, were skipped or canceled, or never finished are absent, so
-// the resume runs them.
+// the resume runs them; but for a foreach node among them, the items whose last attempt
+// passed or warned are given (in Items), so the resume runs only the other items.
 func (s *Store) Reusable(ctx context.Context, id string) (map[string]dag.Reused, error) {
 	out := map[string]dag.Reused{}
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
@@ -227,10 +228,49 @@ func (s *Store) Reusable(ctx context.Context, id string) (map[string]dag.Reused,
 				out[node] = dag.Reused{Key: key, Output: data}
 			}
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return reusableItems(ctx, tx, id, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read reusable outputs of run %s from %s: %w", id, s.path, err)
 	}
 	return out, nil
+}
+
+// reusableItems adds to out the items of foreach nodes not reusable as a whole whose last
+// attempt, across sessions, passed or warned. An item's passing attempt is its last one: a
+// pass is never retried.
+func reusableItems(ctx context.Context, tx *sql.Tx, id string, out map[string]dag.Reused) error {
+	rows, err := tx.QueryContext(ctx,
+		`SELECT a.node, a.item, a.status, a.key, o.data
+		 FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
+		 WHERE a.run_id = ?1 AND a.seq IN (SELECT max(seq) FROM attempts
+		                 WHERE run_id = ?1 AND item >= 0 GROUP BY node, item)`, id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			node, status, key string
+			item              int
+			data              []byte
+		)
+		if err := rows.Scan(&node, &item, &status, &key, &data); err != nil {
+			return err
+		}
+		ok := status == string(dag.NodePassed) || status == string(dag.NodeWarned)
+		if !ok || key == "" || data == nil || out[node].Output != nil {
+			continue
+		}
+		r := out[node]
+		if r.Items == nil {
+			r.Items = map[int]dag.Reused{}
+		}
+		r.Items[item] = dag.Reused{Key: key, Output: data}
+		out[node] = r
+	}
+	return rows.Err()
 }

@@ -299,3 +299,57 @@ func TestRecordAttemptsEmpty(t *testing.T) {
 		t.Errorf("Output: %v", err)
 	}
 }
+
+// TestReusableItems: a foreach node that failed as a whole offers the items whose last attempt
+// passed or warned, so a resume runs only the others; its attempts are counted per item.
+func TestReusableItems(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTemp(t)
+	d := loadRecorderDAG(t)
+	const id = "20260309T101500.123-3fa2c1d1"
+	rec := NewRecorder(s, d, RecorderOptions{PID: 42, Host: "h"})
+	if err := rec.BeginRun(ctx, dag.RunRecord{ID: id, DAG: "rec", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	pass := []byte(`{"status":"pass","summary":"p"}`)
+	warn := []byte(`{"status":"warn","summary":"w"}`)
+	bad := []byte(`{"status":"pass"}`)
+	each := func(item, attempt int, status dag.NodeStatus, out []byte) dag.AttemptRecord {
+		return dag.AttemptRecord{RunID: id, Node: "each", Type: "const", Attempt: attempt, Item: item, Status: status, Output: out, Key: "ke"}
+	}
+	if err := rec.RecordAttempts(ctx, []dag.AttemptRecord{
+		{RunID: id, Node: "a", Type: "const", Attempt: 1, Item: -1, Status: dag.NodePassed, Final: true, Output: pass, Key: "ka"},
+		each(0, 1, dag.NodePassed, pass),
+		each(1, 1, dag.NodeFailed, bad),
+		each(1, 2, dag.NodeFailed, bad), // a retry that failed again
+		each(1, 3, dag.NodeFailed, bad),
+		each(2, 1, dag.NodeWarned, warn),
+		each(3, 1, dag.NodeFailed, nil),
+		{RunID: id, Node: "each", Type: "const", Attempt: 3, Item: -1, Status: dag.NodeFailed, Final: true, Key: "ke",
+			Reason: "item 1 failed after 3 attempts: output breaks its contract"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	reuse, err := s.Reusable(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := reuse["a"]; r.Output == nil || r.Items != nil {
+		t.Errorf("a = %+v, want its output and no items", r)
+	}
+	e := reuse["each"]
+	if e.Output != nil || len(e.Items) != 2 || string(e.Items[0].Output) != string(pass) ||
+		string(e.Items[2].Output) != string(warn) || e.Items[0].Key != "ke" {
+		t.Errorf("each = %+v, want items 0 and 2 only", e)
+	}
+
+	_, as, err := s.GetRun(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range Summarize(as) {
+		if n.ID == "each" && (n.Attempts != 3 || n.Items != 4) {
+			t.Errorf("each: %d attempts, %d items; want 3 (item 1's, not the sum 6) and 4", n.Attempts, n.Items)
+		}
+	}
+}

@@ -6,7 +6,8 @@ type NodeSummary struct {
 	Type string
 	// Final is the deciding attempt of the latest session, or the last one if none decided.
 	Final *Attempt
-	// Attempts counts the attempts that ran, across sessions (its items' for a foreach node).
+	// Attempts counts the attempts that ran, across sessions. Each item of a foreach node is
+	// tried on its own, so for one it is the most attempts any one item took, not their sum.
 	Attempts int
 	// Items counts the foreach items recorded.
 	Items int
@@ -26,6 +27,11 @@ func Summarize(as []Attempt) []*NodeSummary {
 	}
 	var order []*NodeSummary
 	by := map[string]*NodeSummary{}
+	type nodeItem struct {
+		node string
+		item int
+	}
+	itemAttempts := map[nodeItem]int{}
 	for i := range as {
 		a := &as[i]
 		n := by[a.Node]
@@ -34,7 +40,13 @@ func Summarize(as []Attempt) []*NodeSummary {
 			by[a.Node] = n
 			order = append(order, n)
 		}
-		if a.Attempt > 0 && !a.Reused && (a.Item >= 0) == hasItems[a.Node] {
+		ran := a.Attempt > 0 && !a.Reused
+		switch {
+		case ran && a.Item >= 0:
+			k := nodeItem{a.Node, a.Item}
+			itemAttempts[k]++
+			n.Attempts = max(n.Attempts, itemAttempts[k])
+		case ran && !hasItems[a.Node]:
 			n.Attempts++
 		}
 		if a.Item >= 0 {

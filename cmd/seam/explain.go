@@ -60,7 +60,7 @@ func writeExplanation(w io.Writer, x *runs.Explanation) {
 
 // writeExplanationRest prints an explanation after its first words, which say whose it is.
 func writeExplanationRest(w io.Writer, x *runs.Explanation) {
-	if x.Attempts > 1 {
+	if x.Attempts > 1 && x.Items == 0 { // a foreach node's reason counts its item's attempts
 		fmt.Fprintf(w, " after %d attempts", x.Attempts)
 	}
 	if x.Reason != "" {

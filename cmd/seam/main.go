@@ -129,7 +129,9 @@ func newRootCmd(e *env) *cobra.Command {
 		Short:         "Run DAGs whose edges are guarded by output contracts",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("seam {{.Version}}\n")
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
@@ -146,6 +148,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newExplainCmd(e),
 		newN8NCmd(e),
 		newMCPCmd(e),
+		newVersionCmd(e),
 	)
 	return root
 }

@@ -24,7 +24,7 @@ func TestRunExamples(t *testing.T) {
 		stdout []string // substrings
 	}
 	wants := map[string]want{
-		"hello.yaml":           {0, []string{"✓ echo", " success in ", `said: "greet said: hello, world\n"`}},
+		"hello.yaml":           {0, []string{"✓ echo", " success in ", `said: "greet said: hello, world"`, "outputs:"}},
 		"fan-in.yaml":          {0, []string{"! west", " warn in ", "total: 9"}},
 		"transform.yaml":       {0, []string{"✓ revenue", " success in ", `report: "ada: 32, bob: 35.5"`}},
 		"lint-compatible.yaml": {0, []string{"✓ report", " success in ", `report: "bug scored 7 of 10"`}},

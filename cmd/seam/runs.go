@@ -193,13 +193,16 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 func nodeNotes(n *runs.NodeSummary) string {
 	var notes []string
 	switch {
+	case n.Items > 0:
+		// Each item is tried on its own: the most attempts one item took, not their sum.
+		notes = append(notes, fmt.Sprintf("%d %s", n.Items, nounFor(n.Items, "item", "items")))
+		if n.Attempts > 1 {
+			notes = append(notes, fmt.Sprintf("up to %d attempts per item", n.Attempts))
+		}
 	case n.Attempts == 1:
 		notes = append(notes, "1 attempt")
 	case n.Attempts > 1:
 		notes = append(notes, fmt.Sprintf("%d attempts", n.Attempts))
-	}
-	if n.Items > 0 {
-		notes = append(notes, fmt.Sprintf("%d %s", n.Items, nounFor(n.Items, "item", "items")))
 	}
 	if n.Final.Reused {
 		notes = append(notes, "reused")

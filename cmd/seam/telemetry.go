@@ -59,10 +59,7 @@ func setupTelemetry(ctx context.Context, e *env, traceFile string) (*runTelemetr
 func n8nOptions(e *env) n8n.Options {
 	o := n8n.Options{Getenv: e.getenv}
 	if e.tel != nil && e.tel.tel.Tracer != nil {
-		// Tuned as n8n.Types' own default client: concurrent nodes reuse connections.
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = 16
-		o.HTTPClient = &http.Client{Transport: e.tel.tel.Transport(tr)}
+		o.HTTPClient = &http.Client{Transport: e.tel.tel.Transport(n8n.NewTransport())}
 	}
 	return o
 }
