@@ -39,5 +39,5 @@ func supported(lang string) (string, error) {
 
 // NotJSON is the violation of an output that does not parse as JSON.
 func NotJSON(lang string) Violation {
-	return Violation{Message: newPrinter(lang).notJSON()}
+	return Violation{Message: newPrinter(lang, wholeOutput).notJSON()}
 }

@@ -148,7 +148,7 @@ func ParseViolation(err error, lang string) Violation {
 	if !errors.As(err, &ne) {
 		return NotJSON(lang)
 	}
-	p := newPrinter(lang)
+	p := newPrinter(lang, wholeOutput)
 	return Violation{Pointer: ne.Pointer, Value: ne.Number, Message: p.numberLimit(ne.field(), ne.Digits)}
 }
 

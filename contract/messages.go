@@ -6,33 +6,52 @@ import (
 )
 
 // printer writes violation messages in English or Japanese. A field is the instance path with
-// dots and indexes (metadata.cost, items[0]); "" is the root, "the output" / "出力", or for a
-// node's input "the input" / "入力".
+// dots and indexes (metadata.cost, items[0]); "" is the root, named after what is validated:
+// "the output" / "出力", a node's input "the input" / "入力", a run's params "the params object" /
+// "パラメーター".
 //
 // The wording of required, type, enum, minLength, maximum, minItems and not-JSON is the
 // specification's (reference/contracts), exactly; the rest follows its style.
-type printer struct{ ja, input bool }
+type printer struct {
+	ja    bool
+	whole whole
+}
 
-func newPrinter(lang string) printer { return printer{ja: lang == "ja"} }
+// whole is what a validated value is, as a whole.
+type whole int
 
-// en is the English subject: "field 'x'", or the root value: "the output" or "the input".
+const (
+	wholeOutput whole = iota
+	wholeInput
+	wholeParams
+)
+
+func newPrinter(lang string, w whole) printer { return printer{ja: lang == "ja", whole: w} }
+
+// en is the English subject: "field 'x'", or the root value: "the output", "the input" or
+// "the params object".
 func (p printer) en(field string) string {
 	switch {
 	case field != "":
 		return "field '" + field + "'"
-	case p.input:
+	case p.whole == wholeInput:
 		return "the input"
+	case p.whole == wholeParams:
+		return "the params object"
 	}
 	return "the output"
 }
 
-// jp is the Japanese subject followed by particle: "フィールド 'x' は", "出力は" or "入力は".
+// jp is the Japanese subject followed by particle: "フィールド 'x' は", "出力は", "入力は" or
+// "パラメーターは".
 func (p printer) jp(field, particle string) string {
 	switch {
 	case field != "":
 		return "フィールド '" + field + "' " + particle
-	case p.input:
+	case p.whole == wholeInput:
 		return "入力" + particle
+	case p.whole == wholeParams:
+		return "パラメーター" + particle
 	}
 	return "出力" + particle
 }

@@ -27,15 +27,19 @@ const maxValue = 120
 // enum and other constraints, then the same for nested objects — precisely, by the depth of
 // the object owning the check, then that kind of check, then instance location.
 func (s *Schema) Validate(v any, lang string) []Violation {
-	return s.validate(v, newPrinter(lang))
+	return s.validate(v, newPrinter(lang, wholeOutput))
 }
 
 // ValidateInput is Validate for a node's input (contract.input): messages about the value as a
 // whole speak of "the input" / "入力", not of the output.
 func (s *Schema) ValidateInput(v any, lang string) []Violation {
-	p := newPrinter(lang)
-	p.input = true
-	return s.validate(v, p)
+	return s.validate(v, newPrinter(lang, wholeInput))
+}
+
+// ValidateParams is Validate for a run's params (the DAG's params schema): messages about the
+// value as a whole speak of "the params object" / "パラメーター".
+func (s *Schema) ValidateParams(v any, lang string) []Violation {
+	return s.validate(v, newPrinter(lang, wholeParams))
 }
 
 func (s *Schema) validate(v any, p printer) []Violation {

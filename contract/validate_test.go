@@ -191,9 +191,19 @@ func TestValidateInput(t *testing.T) {
 			t.Errorf("%s %v: got %q, want %q", tc.lang, tc.v, got, tc.want)
 		}
 	}
-	// Validate still speaks of the output.
-	if got := s.Validate([]any{}, "en"); len(got) != 1 || got[0].Message != "the output must be an object, got array" {
-		t.Errorf("Validate: %+v", got)
+	// Validate still speaks of the output, ValidateParams of the params.
+	for _, tc := range []struct {
+		validate func(any, string) []Violation
+		lang     string
+		want     string
+	}{
+		{s.Validate, "en", "the output must be an object, got array"},
+		{s.ValidateParams, "en", "the params object must be an object, got array"},
+		{s.ValidateParams, "ja", "パラメーターはオブジェクトが必要ですが、配列が指定されています"},
+	} {
+		if got := tc.validate([]any{}, tc.lang); len(got) != 1 || got[0].Message != tc.want {
+			t.Errorf("%s: got %+v, want %q", tc.lang, got, tc.want)
+		}
 	}
 }
 

@@ -230,7 +230,7 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	// Defaults are applied before validation, and recorded with the run: a resume reuses them.
 	params := d.WithDefaults(opts.Params)
 	if d.Params != nil {
-		if vs := d.Params.Validate(params, opts.Lang); len(vs) > 0 {
+		if vs := d.Params.ValidateParams(params, opts.Lang); len(vs) > 0 {
 			return nil, &ParamsError{Violations: vs}
 		}
 	}

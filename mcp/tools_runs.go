@@ -180,7 +180,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	}
 	params = d.WithDefaults(params) // as the run does: a param with a default may be left out
 	if d.Params != nil {
-		if vs := d.Params.Validate(params, s.opts.Lang); len(vs) > 0 {
+		if vs := d.Params.ValidateParams(params, s.opts.Lang); len(vs) > 0 {
 			return message{}, nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema:%s", name, paramsBroken(vs))
 		}
 	}

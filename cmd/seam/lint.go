@@ -148,7 +148,7 @@ func useColour(e *env, w io.Writer, mode string) bool {
 // stderr, as seam lint does, and refuses to run (exit 2: the DAG file is wrong and nothing
 // ran, as for a load error). Warnings alone do not stop the run; one line says how many.
 func lintBeforeRun(ctx context.Context, e *env, d *dag.DAG, params map[string]any, lang string) error {
-	if d.Params != nil && len(d.Params.Validate(d.WithDefaults(params), lang)) > 0 {
+	if d.Params != nil && len(d.Params.ValidateParams(d.WithDefaults(params), lang)) > 0 {
 		return nil // the run refuses them, saying why; lint findings about them would only confuse
 	}
 	// The run's params are known: edges from them are checked with their values.
