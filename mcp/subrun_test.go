@@ -46,13 +46,16 @@ nodes:
 		list.Runs[0].Parent != parent || list.Runs[0].ParentNode != "score" {
 		t.Errorf("list_runs %s, want the sub-run of %s/score", b, parent)
 	}
-	x := call(t, cs, "explain_node", map[string]any{"run": parent, "node": "score", "raw": true})
-	var ex struct {
-		SubRun *struct{ DAG, Node, Status, Reason string } `json:"sub_run"`
-	}
-	b, _ := json.Marshal(x.env["data"])
-	if json.Unmarshal(b, &ex) != nil || ex.SubRun == nil ||
-		*ex.SubRun != (struct{ DAG, Node, Status, Reason string }{"score", "x", "failed", "too heavy: 7"}) {
-		t.Errorf("explain_node %s, want it to follow into the sub-run's node x", b)
+	// Both answers follow into the sub-run: the minimal one too, as an agent reads it first.
+	for _, raw := range []bool{true, false} {
+		x := call(t, cs, "explain_node", map[string]any{"run": parent, "node": "score", "raw": raw})
+		var ex struct {
+			SubRun *struct{ DAG, Node, Status, Reason string } `json:"sub_run"`
+		}
+		b, _ := json.Marshal(x.env["data"])
+		if json.Unmarshal(b, &ex) != nil || ex.SubRun == nil ||
+			*ex.SubRun != (struct{ DAG, Node, Status, Reason string }{"score", "x", "failed", "too heavy: 7"}) {
+			t.Errorf("explain_node raw=%v: %s, want it to follow into the sub-run's node x", raw, b)
+		}
 	}
 }

@@ -102,6 +102,7 @@ func (e explanation) minimal() any {
 	x := e.x
 	m := struct {
 		Run      string `json:"run"`
+		DAG      string `json:"dag,omitempty"` // a sub-run's DAG
 		Node     string `json:"node"`
 		Status   string `json:"status"`
 		Attempts int    `json:"attempts,omitempty"`
@@ -111,11 +112,16 @@ func (e explanation) minimal() any {
 		Count      int              `json:"count,omitempty"`
 		Violations []explainedBrief `json:"violations,omitempty"`
 		Note       string           `json:"note,omitempty"`
-	}{Run: x.Run, Node: x.Node, Status: x.Status, Attempts: x.Attempts, Reason: x.Reason, Upstream: x.Upstream,
+		// SubRun is, for a dag node, the explanation of the sub-run's node that failed.
+		SubRun any `json:"sub_run,omitempty"`
+	}{Run: x.Run, DAG: x.DAG, Node: x.Node, Status: x.Status, Attempts: x.Attempts, Reason: x.Reason, Upstream: x.Upstream,
 		Count: len(x.Violations), Note: x.FileNote}
 	for _, v := range first(x.Violations, minimalErrors) {
 		m.Violations = append(m.Violations, explainedBrief{Pointer: pointerOrRoot(v.Pointer), Message: v.Message,
 			explainedValue: newExplainedValue(v.Value, explainValueLimit), From: v.From})
+	}
+	if x.SubRun != nil {
+		m.SubRun = explanation{x.SubRun}.minimal()
 	}
 	return m
 }
