@@ -333,7 +333,7 @@ func TestN8NTools(t *testing.T) {
 					t.Errorf("raw error without code: %v", errs[0])
 				}
 			}},
-		{"validate bad profile", "validate_workflow", map[string]any{"id": greetID, "profile": "lenient"}, CodeInvalidArgument, `unknown profile "lenient" (want minimal, runtime, ai-friendly or strict)`, nil, nil},
+		{"validate bad profile", "validate_workflow", map[string]any{"id": greetID, "profile": "lenient"}, CodeInvalidArgument, `arguments: profile "lenient": want one of minimal, runtime, ai-friendly, strict`, nil, nil},
 		{"validate neither", "validate_workflow", map[string]any{}, CodeInvalidArgument, "give workflow", nil, nil},
 		{"validate both", "validate_workflow", map[string]any{"id": greetID, "workflow": badWorkflow("x")}, CodeInvalidArgument, "not both", nil, nil},
 		{"validate unknown id", "validate_workflow", map[string]any{"id": "noSuchWorkflow42"}, CodeNotFound, "HTTP 404", nil, nil},
