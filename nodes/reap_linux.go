@@ -106,13 +106,25 @@ func children(pid int) []int {
 	return out
 }
 
-// marked reports whether pid's environment holds want ("\x00NAME=VALUE\x00").
+// marked reports whether pid's environment holds want ("\x00NAME=VALUE\x00"). A process in
+// the middle of execve shows an empty environment for a moment (the new image's is not set
+// up yet), as a process that just left a node's command to `exec` a daemon may be: read
+// again until it shows one, unless it is a zombie, whose environment stays empty.
 func marked(pid int, want []byte) bool {
-	env, err := readProc("/proc/"+strconv.Itoa(pid)+"/environ", nil)
-	if err != nil || len(env) == 0 {
-		return false // gone, a zombie, or not ours to read
+	for range 50 {
+		env, err := readProc("/proc/"+strconv.Itoa(pid)+"/environ", nil)
+		if err != nil {
+			return false // gone, or not ours to read
+		}
+		if len(env) > 0 {
+			return bytes.HasPrefix(env, want[1:]) || bytes.Contains(env, want)
+		}
+		if state, ok := procState(pid); !ok || state == 'Z' {
+			return false
+		}
+		time.Sleep(time.Millisecond)
 	}
-	return bytes.HasPrefix(env, want[1:]) || bytes.Contains(env, want)
+	return false
 }
 
 // readProc appends the content of a /proc file to buf. Unlike os.ReadFile it does not stat
@@ -143,15 +155,31 @@ func readProc(path string, buf []byte) ([]byte, error) {
 
 // parent reads pid's parent from /proc/PID/stat; ok is false once pid is gone.
 func parent(pid int) (ppid int, ok bool) {
+	f, ok := statFields(pid)
+	if !ok {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
+// procState reads pid's state (R, S, Z, …) from /proc/PID/stat; ok is false once pid is gone.
+func procState(pid int) (state byte, ok bool) {
+	f, ok := statFields(pid)
+	if !ok || f[0] == "" {
+		return 0, false
+	}
+	return f[0][0], true
+}
+
+// statFields returns the fields of /proc/PID/stat after "pid (comm)", at least two: the
+// state, the parent, ….
+func statFields(pid int) ([]string, bool) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, false
+		return nil, false
 	}
 	// "pid (comm) state ppid …"; comm may hold spaces and parentheses.
 	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err = strconv.Atoi(f[1])
-	return ppid, err == nil
+	return f, len(f) >= 2
 }
