@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -45,6 +46,45 @@ const (
 	NodeCanceled NodeStatus = "canceled"
 )
 
+// Text is the status as a word of lang, for people; the status itself is the value that JSON,
+// the store and filters use.
+func (s NodeStatus) Text(lang string) string {
+	switch s {
+	case NodePending:
+		return i18n.Format(lang, "pending")
+	case NodeRunning:
+		return i18n.Format(lang, "running")
+	case NodePassed:
+		return i18n.Format(lang, "passed")
+	case NodeWarned:
+		return i18n.Format(lang, "warned")
+	case NodeFailed:
+		return i18n.Format(lang, "failed")
+	case NodeSkipped:
+		return i18n.Format(lang, "skipped")
+	case NodeCanceled:
+		return i18n.Format(lang, "canceled")
+	}
+	return string(s)
+}
+
+// Text is the status as a word of lang, for people.
+func (s RunStatus) Text(lang string) string {
+	switch s {
+	case RunRunning:
+		return i18n.Format(lang, "running")
+	case RunSuccess:
+		return i18n.Format(lang, "success")
+	case RunWarn:
+		return i18n.Format(lang, "warn")
+	case RunFailed:
+		return i18n.Format(lang, "failed")
+	case RunCanceled:
+		return i18n.Format(lang, "canceled")
+	}
+	return string(s)
+}
+
 // Done reports whether the status is final.
 func (s NodeStatus) Done() bool { return s != NodePending && s != NodeRunning }
 
@@ -56,7 +96,8 @@ type RunOptions struct {
 	// Params are the run's parameters: the params schema's defaults are filled in
 	// (DAG.WithDefaults), then they are validated against it.
 	Params map[string]any
-	// Lang is the language of violation messages: "en" (default) or "ja".
+	// Lang is the language of violation messages and of the reasons the engine gives: "en"
+	// (default) or "ja". Reasons are recorded as said.
 	Lang string
 	// Observer, when not nil, is told when nodes start and finish.
 	Observer Observer
@@ -183,11 +224,12 @@ func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // ParamsError is returned by Run when the params break the DAG's params schema.
 type ParamsError struct {
 	Violations []contract.Violation
+	Lang       string // of the message, as the run's
 }
 
 func (e *ParamsError) Error() string {
 	var b strings.Builder
-	b.WriteString("params break the DAG's params schema")
+	b.WriteString(i18n.Sprintf(e.Lang, "params break the DAG's params schema"))
 	for _, v := range e.Violations {
 		fmt.Fprintf(&b, "\n  %s: %s", pointerOrRoot(v.Pointer), v.Message)
 	}
@@ -231,7 +273,7 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	params := d.WithDefaults(opts.Params)
 	if d.Params != nil {
 		if vs := d.Params.ValidateParams(params, opts.Lang); len(vs) > 0 {
-			return nil, &ParamsError{Violations: vs}
+			return nil, &ParamsError{Violations: vs, Lang: opts.Lang}
 		}
 	}
 	getenv := opts.Getenv
@@ -255,7 +297,7 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets}
+	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets, lang: opts.Lang}
 	for _, w := range ShortSecrets(d, env) {
 		r.guard.log.Warn(w)
 	}
@@ -268,13 +310,14 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 			})
 		})
 		if err = cmp.Or(perr, err); err != nil {
-			return nil, fmt.Errorf("run %s: record the run: %w", d.Name, err)
+			return nil, i18n.Errorf(opts.Lang, "run %s: record the run: %w", d.Name, err)
 		}
 	}
-	if sr, ok := opts.Recorder.(SubRecorder); ok {
-		// The `dag` node type records its sub-runs with it, linked to this run.
-		ctx = context.WithValue(ctx, subRunKey{}, subRunParent{run: opts.RunID, rec: sr, lang: opts.Lang, logger: opts.Logger})
-	}
+	// The `dag` node type runs its sub-runs in this run's language, and records them with
+	// this run's recorder when it can, linked to this run.
+	sub := subRunParent{run: opts.RunID, lang: opts.Lang, logger: opts.Logger}
+	sub.rec, _ = opts.Recorder.(SubRecorder)
+	ctx = context.WithValue(ctx, subRunKey{}, sub)
 	tctx := r.startRun(ctx, params)
 	r.run(tctx)
 	r.endRun(tctx)
@@ -283,7 +326,7 @@ func Run(ctx context.Context, d *DAG, opts RunOptions) (*RunResult, error) {
 		var err error
 		perr := r.guard.call("run store", func() { err = opts.Recorder.FinishRun(context.WithoutCancel(ctx), r.res) })
 		if err = cmp.Or(perr, err); err != nil && r.res.Error == "" {
-			r.res.Error = "run store: " + err.Error()
+			r.res.Error = i18n.Sprintf(opts.Lang, "run store: %v", err)
 		}
 	}
 	return r.res, nil

@@ -6,13 +6,14 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
 
 // internalError is a panic recovered where seam runs code acting on a node's data (its type,
 // validation, templates, the store): it fails that node, or that step, never the process.
 type internalError struct {
-	msg string // "internal error in <what>: <panic value>", secrets masked
+	msg string // "internal error in <what>: <panic value>" in the run's language, secrets masked
 }
 
 func (e *internalError) Error() string { return e.msg }
@@ -22,6 +23,7 @@ type guard struct {
 	log *slog.Logger
 	// secrets are masked in the panic value, which may quote a node's data.
 	secrets []string
+	lang    string // of the reason
 }
 
 // call calls f; a panic in it comes back as an *internalError naming what panicked.
@@ -45,7 +47,35 @@ func (g guard) recovered(what string, p any) error {
 	if len(value) > maxPanicValue {
 		value = strings.ToValidUTF8(value[:maxPanicValue], "") + "…"
 	}
-	return &internalError{msg: "internal error in " + what + ": " + value}
+	return &internalError{msg: i18n.Sprintf(g.lang, "internal error in %s: %s", g.what(what), value)}
+}
+
+// what says in the run's language what was running when a panic was recovered: the places
+// guard.call and recovered are given (the log keeps the English).
+func (g guard) what(what string) string {
+	switch what {
+	case "run store":
+		return i18n.Format(g.lang, "run store")
+	case "when":
+		return i18n.Format(g.lang, "when")
+	case "with or input":
+		return i18n.Format(g.lang, "with or input")
+	case "foreach":
+		return i18n.Format(g.lang, "foreach")
+	case "output validation":
+		return i18n.Format(g.lang, "output validation")
+	case "secret masking":
+		return i18n.Format(g.lang, "secret masking")
+	case "observer":
+		return i18n.Format(g.lang, "observer")
+	}
+	if name, ok := strings.CutPrefix(what, "node type "); ok {
+		return i18n.Sprintf(g.lang, "node type %s", name)
+	}
+	if name, ok := strings.CutPrefix(what, "output "); ok {
+		return i18n.Sprintf(g.lang, "output %s", name)
+	}
+	return what
 }
 
 // maxPanicValue bounds the bytes of a panic's value quoted in a node's reason.

@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -380,11 +381,11 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			return
 		}
 		if err != nil {
-			fail("when could not be evaluated: "+err.Error(), err, nil)
+			fail(i18n.Sprintf(r.opts.Lang, "when could not be evaluated: %v", err), err, nil)
 			return
 		}
 		if !ok {
-			r.settle(i, NodeSkipped, "when was false")
+			r.settle(i, NodeSkipped, i18n.Sprintf(r.opts.Lang, "when was false"))
 			return
 		}
 	}
@@ -418,7 +419,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			call, reason, err, vs := r.guardedCall(i, node)
 			if reason != "" {
 				r.scope.Item, r.scope.Index, r.scope.HasItem = nil, 0, false
-				fail(fmt.Sprintf("item %d: %s", k, reason), err, prefix(vs, fmt.Sprintf("/%d", k)))
+				fail(i18n.Sprintf(r.opts.Lang, "item %d: %s", k, reason), err, prefix(vs, fmt.Sprintf("/%d", k)))
 				return
 			}
 			run.units[k] = &unit{nr: run, item: k, call: call}
@@ -450,26 +451,26 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contract.Violation) {
 	w, err := node.With.Eval(&r.scope)
 	if err != nil {
-		return nil, "with could not be resolved: " + err.Error(), err, nil
+		return nil, i18n.Sprintf(r.opts.Lang, "with could not be resolved: %v", err), err, nil
 	}
 	with, ok := w.(map[string]any)
 	if !ok {
-		return nil, fmt.Sprintf("with resolved to %s, not an object", jsonKind(w)), nil, nil
+		return nil, i18n.Sprintf(r.opts.Lang, "with resolved to %s, not an object", jsonKind(r.opts.Lang, w)), nil, nil
 	}
 	// A literal `with` was checked against the config schema when the DAG loaded; only one
 	// holding references can break it now.
 	if _, literal := node.With.Literal(); !literal && node.Config != nil {
 		if vs := node.Config.Validate(with, r.opts.Lang); len(vs) > 0 {
-			return nil, "with breaks the config schema of " + node.Type.Name(), nil, vs
+			return nil, i18n.Sprintf(r.opts.Lang, "with breaks the config schema of %s", node.Type.Name()), nil, vs
 		}
 	}
 	input, err := r.input(i, node)
 	if err != nil {
-		return nil, "input could not be resolved: " + err.Error(), err, nil
+		return nil, i18n.Sprintf(r.opts.Lang, "input could not be resolved: %v", err), err, nil
 	}
 	if node.InputContract != nil {
 		if vs := node.InputContract.ValidateInput(input, r.opts.Lang); len(vs) > 0 {
-			return nil, "input breaks its contract", nil, vs
+			return nil, i18n.Sprintf(r.opts.Lang, "input breaks its contract"), nil, vs
 		}
 	}
 	return &nodes.Call{
@@ -496,14 +497,14 @@ func (r *runner) guardedCall(i int32, node *Node) (call *nodes.Call, reason stri
 func (r *runner) items(node *Node) ([]any, string) {
 	v, err := node.Foreach.Eval(&r.scope)
 	if err != nil {
-		return nil, "foreach could not be resolved: " + err.Error()
+		return nil, i18n.Sprintf(r.opts.Lang, "foreach could not be resolved: %v", err)
 	}
 	list, ok := v.([]any)
 	if !ok {
-		return nil, fmt.Sprintf("foreach resolved to %s, not a list", jsonKind(v))
+		return nil, i18n.Sprintf(r.opts.Lang, "foreach resolved to %s, not a list", jsonKind(r.opts.Lang, v))
 	}
 	if len(list) > node.MaxItems {
-		return nil, fmt.Sprintf("foreach has %d items, more than max_items (%d); raise max_items or split the list",
+		return nil, i18n.Sprintf(r.opts.Lang, "foreach has %d items, more than max_items (%d); raise max_items or split the list",
 			len(list), node.MaxItems)
 	}
 	return list, ""
@@ -629,11 +630,11 @@ func work(ctx context.Context, j job, lang string) attempt {
 	case err != nil && ctx.Err() != nil:
 		a.canceled, a.err = true, err
 	case err != nil && errors.Is(nctx.Err(), context.DeadlineExceeded):
-		a.err, a.reason, a.timedOut = err, fmt.Sprintf("timed out after %s", j.timeout), true
+		a.err, a.reason, a.timedOut = err, i18n.Sprintf(lang, "timed out after %s", j.timeout), true
 	case err != nil:
 		a.err, a.reason = err, err.Error()
 	case res == nil:
-		a.reason = "the node returned no result"
+		a.reason = i18n.Sprintf(lang, "the node returned no result")
 	case int64(len(res.Output)) > j.call.OutputLimit:
 		// Types bound what they read; this holds the limit for every type all the same.
 		a.err = &nodes.OutputLimitError{Limit: j.call.OutputLimit}
@@ -730,7 +731,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 			r.retryAfter(u, delay)
 			why := a.reason
 			if why == "" {
-				why = "output breaks its contract"
+				why = i18n.Sprintf(r.opts.Lang, "output breaks its contract")
 			}
 			retry = append(retry, retrying{u, why})
 			continue
@@ -759,9 +760,9 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 	for _, rt := range retry {
 		nr := &r.res.Nodes[rt.u.nr.idx]
 		nr.Attempts = max(nr.Attempts, rt.u.attempts)
-		nr.Reason = fmt.Sprintf("attempt %d failed: %s", rt.u.attempts, rt.why)
+		nr.Reason = i18n.Sprintf(r.opts.Lang, "attempt %d failed: %s", rt.u.attempts, rt.why)
 		if rt.u.item >= 0 {
-			nr.Reason = fmt.Sprintf("item %d, attempt %d failed: %s", rt.u.item, rt.u.attempts, rt.why)
+			nr.Reason = i18n.Sprintf(r.opts.Lang, "item %d, attempt %d failed: %s", rt.u.item, rt.u.attempts, rt.why)
 		}
 		r.emit(NodeRetrying, rt.u.nr.idx)
 	}
@@ -916,7 +917,7 @@ func (r *runner) combine(run *nodeRun) {
 		default:
 			reason := u.reason
 			if reason == "" {
-				reason = "output breaks its contract"
+				reason = i18n.Sprintf(r.opts.Lang, "output breaks its contract")
 			}
 			items[k] = map[string]any{"status": "fail", "summary": reason}
 			vs = append(vs, prefix(u.violations, fmt.Sprintf("/data/items/%d", k))...)
@@ -933,17 +934,18 @@ func (r *runner) combine(run *nodeRun) {
 			}
 		}
 	}
-	summary := fmt.Sprintf("%d items", len(run.units))
+	lang := r.opts.Lang
+	summary := i18n.Sprintf(lang, "%d items", len(run.units))
 	if len(run.units) == 1 {
-		summary = "1 item"
+		summary = i18n.Sprintf(lang, "1 item")
 	}
 	if len(run.units) > 0 {
-		summary += fmt.Sprintf(": %d passed", counts[NodePassed])
+		summary += i18n.Sprintf(lang, ": %d passed", counts[NodePassed])
 		if n := counts[NodeWarned]; n > 0 {
-			summary += fmt.Sprintf(", %d warned", n)
+			summary += i18n.Sprintf(lang, ", %d warned", n)
 		}
 		if n := counts[NodeFailed] + counts[NodeCanceled]; n > 0 {
-			summary += fmt.Sprintf(", %d failed", n)
+			summary += i18n.Sprintf(lang, ", %d failed", n)
 		}
 	}
 	out := map[string]any{"status": status, "summary": summary, "data": map[string]any{"items": items}}
@@ -961,11 +963,14 @@ func (r *runner) combine(run *nodeRun) {
 			why, _ = obj["summary"].(string) // the item's own verdict: its status was fail
 		}
 		if why == "" {
-			why = "output breaks its contract"
+			why = i18n.Sprintf(lang, "output breaks its contract")
 		}
-		c.reason = fmt.Sprintf("item %d failed after %d %s: %s", first.item, first.attempts, plural(first.attempts, "attempt", "attempts"), why)
+		c.reason = i18n.Sprintf(lang, "item %d failed after %d attempts: %s", first.item, first.attempts, why)
+		if first.attempts == 1 {
+			c.reason = i18n.Sprintf(lang, "item %d failed after 1 attempt: %s", first.item, why)
+		}
 		if first.status == NodeCanceled {
-			c.reason = fmt.Sprintf("item %d was canceled", first.item)
+			c.reason = i18n.Sprintf(lang, "item %d was canceled", first.item)
 		}
 	}
 	if len(run.units) > 0 {
@@ -1009,13 +1014,13 @@ func (r *runner) apply(ctx context.Context, run *nodeRun) {
 	switch {
 	case r.storeErr != nil && u.status != NodeCanceled:
 		// Not recorded, so not handed on: a crash now could lose what a dependent had seen.
-		r.settle(i, NodeFailed, "the attempt could not be recorded: "+r.storeErr.Error())
+		r.settle(i, NodeFailed, i18n.Sprintf(r.opts.Lang, "the attempt could not be recorded: %v", r.storeErr))
 	case u.status == NodeCanceled:
 		r.settle(i, NodeCanceled, r.canceled(ctx))
 	case !u.valid && u.reason != "":
 		r.settle(i, NodeFailed, u.reason)
 	case !u.valid:
-		r.settle(i, NodeFailed, "output breaks its contract")
+		r.settle(i, NodeFailed, i18n.Sprintf(r.opts.Lang, "output breaks its contract"))
 	default:
 		r.hand(i, u.output, u.raw)
 		obj, _ := u.output.(map[string]any)
@@ -1201,20 +1206,20 @@ func (r *runner) blocked(j int32) string {
 				return ""
 			}
 		}
-		return "no upstream node failed"
+		return i18n.Sprintf(r.opts.Lang, "no upstream node failed")
 	default:
 		// Name a failed dependency in preference to one that was merely skipped.
 		var first int32 = -1
 		for _, k := range deps {
 			switch s := r.res.Nodes[k].Status; {
 			case s == NodeFailed:
-				return "upstream " + r.d.Nodes[k].ID + " failed"
+				return i18n.Sprintf(r.opts.Lang, "upstream %s failed", r.d.Nodes[k].ID)
 			case !s.ok() && first < 0:
 				first = k
 			}
 		}
 		if first >= 0 {
-			return fmt.Sprintf("upstream %s %s", r.d.Nodes[first].ID, r.res.Nodes[first].Status)
+			return i18n.Sprintf(r.opts.Lang, "upstream %s %s", r.d.Nodes[first].ID, r.res.Nodes[first].Status.Text(r.opts.Lang))
 		}
 		return ""
 	}
@@ -1249,7 +1254,7 @@ func (r *runner) conclude(ctx context.Context) {
 	}
 	if r.storeErr != nil {
 		res.Status = RunFailed
-		res.Error = "run store: " + r.storeErr.Error()
+		res.Error = i18n.Sprintf(r.opts.Lang, "run store: %v", r.storeErr)
 	} else if errors.Is(context.Cause(ctx), errRunTimeout) {
 		res.Status = RunFailed
 		res.Error = r.canceled(ctx)
@@ -1286,26 +1291,26 @@ var errRunTimeout = errors.New("run timeout")
 // canceled says why nodes were stopped or never started once ctx is done.
 func (r *runner) canceled(ctx context.Context) string {
 	if errors.Is(context.Cause(ctx), errRunTimeout) {
-		return fmt.Sprintf("the run timed out after %s", r.d.Timeout)
+		return i18n.Sprintf(r.opts.Lang, "the run timed out after %s", r.d.Timeout)
 	}
-	return "the run was canceled"
+	return i18n.Sprintf(r.opts.Lang, "the run was canceled")
 }
 
-// jsonKind names the JSON type of a decoded value, for messages.
-func jsonKind(v any) string {
+// jsonKind names the JSON type of a decoded value, for messages in lang.
+func jsonKind(lang string, v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
 	case map[string]any:
-		return "an object"
+		return i18n.Format(lang, "an object")
 	case []any:
-		return "an array"
+		return i18n.Format(lang, "an array")
 	case string:
-		return "a string"
+		return i18n.Format(lang, "a string")
 	case bool:
-		return "a boolean"
+		return i18n.Format(lang, "a boolean")
 	default:
-		return "a number"
+		return i18n.Format(lang, "a number")
 	}
 }
 
@@ -1321,12 +1326,4 @@ func maskOutput(out []byte, secrets []string) []byte {
 		return []byte(nodes.MaskString(string(out), secrets))
 	}
 	return b
-}
-
-// plural is one or many, as n says.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

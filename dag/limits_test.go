@@ -129,14 +129,14 @@ nodes:
     input: [1]
     contract: {input: {type: object}}
 `)
-	for lang, want := range map[string]string{
-		"en": "the input must be an object, got array",
-		"ja": "入力はオブジェクトが必要ですが、配列が指定されています",
+	for lang, want := range map[string]struct{ reason, message string }{
+		"en": {"input breaks its contract", "the input must be an object, got array"},
+		"ja": {"入力が契約に違反しています", "入力はオブジェクトが必要ですが、配列が指定されています"},
 	} {
 		res := mustRun(t, d, RunOptions{Lang: lang})
 		n := node(t, res, "a")
-		if n.Status != NodeFailed || n.Reason != "input breaks its contract" || len(n.Violations) != 1 || n.Violations[0].Message != want {
-			t.Errorf("%s: %s %q %+v, want %q", lang, n.Status, n.Reason, n.Violations, want)
+		if n.Status != NodeFailed || n.Reason != want.reason || len(n.Violations) != 1 || n.Violations[0].Message != want.message {
+			t.Errorf("%s: %s %q %+v, want %q, %q", lang, n.Status, n.Reason, n.Violations, want.reason, want.message)
 		}
 	}
 }

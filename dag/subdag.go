@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -73,6 +74,8 @@ func (*subDAGType) Check(with map[string]any) error {
 // fails the node) and runs it with the node's input as params.
 func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, error) {
 	file, _ := call.With["file"].(string)
+	parent, _ := ctx.Value(subRunKey{}).(subRunParent)
+	lang := parent.lang
 	path := file
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(call.Dir, path)
@@ -90,12 +93,11 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	}
 	params, ok := call.Input.(map[string]any)
 	if !ok && call.Input != nil {
-		return nil, fmt.Errorf("dag %s: the input is the sub-DAG's params and must be an object, not %s", file, jsonKind(call.Input))
+		return nil, i18n.Errorf(lang, "dag %s: the input is the sub-DAG's params and must be an object, not %s", file, jsonKind(lang, call.Input))
 	}
-	opts := RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv}
-	if p, ok := ctx.Value(subRunKey{}).(subRunParent); ok {
-		opts.Recorder, opts.Parent, opts.ParentNode = p.rec.Sub(d), p.run, call.Node
-		opts.Lang, opts.Logger = p.lang, p.logger
+	opts := RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv, Lang: lang, Logger: parent.logger}
+	if parent.rec != nil {
+		opts.Recorder, opts.Parent, opts.ParentNode = parent.rec.Sub(d), parent.run, call.Node
 	}
 	res, err := Run(ctx, d, opts)
 	if err != nil {
@@ -110,18 +112,19 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	}
 	switch res.Status {
 	case RunSuccess:
-		out["status"], out["summary"] = "pass", fmt.Sprintf("%s succeeded: %s", d.Name, countNodes(res))
+		out["status"], out["summary"] = "pass", i18n.Sprintf(lang, "%s succeeded: %s", d.Name, countNodes(lang, res))
 	case RunWarn:
-		out["status"], out["summary"] = "warn", fmt.Sprintf("%s warned: %s", d.Name, countNodes(res))
+		out["status"], out["summary"] = "warn", i18n.Sprintf(lang, "%s warned: %s", d.Name, countNodes(lang, res))
 	default:
-		// The sub-run's id leads to it: seam runs show and explain follow it.
-		out["status"], out["summary"] = "fail", fmt.Sprintf("sub-run %s (%s) %s: %s", res.ID, d.Name, res.Status, firstFailure(res))
+		// The sub-run's id leads to it: seam runs show and explain follow it (runs.subRunID
+		// finds it in either language).
+		out["status"], out["summary"] = "fail", i18n.Sprintf(lang, "sub-run %s (%s) %s: %s", res.ID, d.Name, res.Status.Text(lang), firstFailure(lang, res))
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: encode outputs: %w", file, err)
 	}
-	return &nodes.Result{Output: b, Log: subLog(res)}, nil
+	return &nodes.Result{Output: b, Log: subLog(lang, res)}, nil
 }
 
 // subRunKey is the context key of the subRunParent a run hands its `dag` nodes: the context
@@ -130,14 +133,14 @@ type subRunKey struct{}
 
 // subRunParent is what the sub-run of a `dag` node takes from the run it is part of.
 type subRunParent struct {
-	run    string // the parent run's id
-	rec    SubRecorder
+	run    string      // the parent run's id
+	rec    SubRecorder // nil when the parent run is not recorded
 	lang   string
 	logger *slog.Logger
 }
 
-// countNodes says how the sub-DAG's nodes ended, e.g. "3 nodes passed, 1 skipped".
-func countNodes(res *RunResult) string {
+// countNodes says in lang how the sub-DAG's nodes ended, e.g. "4 nodes: 3 passed, 1 skipped".
+func countNodes(lang string, res *RunResult) string {
 	counts := map[NodeStatus]int{}
 	for _, n := range res.Nodes {
 		counts[n.Status]++
@@ -145,42 +148,42 @@ func countNodes(res *RunResult) string {
 	var parts []string
 	for _, s := range []NodeStatus{NodePassed, NodeWarned, NodeFailed, NodeSkipped, NodeCanceled} {
 		if c := counts[s]; c > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", c, s))
+			parts = append(parts, i18n.Sprintf(lang, "%d %s", c, s.Text(lang)))
 		}
 	}
 	if len(parts) == 0 {
-		return "no nodes"
+		return i18n.Sprintf(lang, "no nodes")
 	}
-	noun := "nodes"
+	sep := i18n.Format(lang, ", ")
 	if len(res.Nodes) == 1 {
-		noun = "node"
+		return i18n.Sprintf(lang, "1 node: %s", strings.Join(parts, sep))
 	}
-	return fmt.Sprintf("%d %s: %s", len(res.Nodes), noun, strings.Join(parts, ", "))
+	return i18n.Sprintf(lang, "%d nodes: %s", len(res.Nodes), strings.Join(parts, sep))
 }
 
 // firstFailure names the first node that failed and why.
-func firstFailure(res *RunResult) string {
+func firstFailure(lang string, res *RunResult) string {
 	for _, n := range res.Nodes {
 		if n.Status == NodeFailed {
-			return fmt.Sprintf("node %s: %s", n.ID, n.Reason)
+			return i18n.Sprintf(lang, "node %s: %s", n.ID, n.Reason)
 		}
 	}
 	if res.Error != "" {
 		return res.Error
 	}
-	return countNodes(res)
+	return countNodes(lang, res)
 }
 
 // subLog is one line per sub-DAG node, kept as the node's log.
-func subLog(res *RunResult) string {
+func subLog(lang string, res *RunResult) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "sub-run %s of %s: %s in %s\n", res.ID, res.DAG, res.Status, res.Elapsed.Round(time.Millisecond))
+	b.WriteString(i18n.Sprintf(lang, "sub-run %s of %s: %s in %s\n", res.ID, res.DAG, res.Status.Text(lang), res.Elapsed.Round(time.Millisecond)))
 	for _, n := range res.Nodes {
 		text := n.Reason
 		if text == "" {
 			text = n.Summary
 		}
-		fmt.Fprintf(&b, "  %s %s: %s\n", n.ID, n.Status, text)
+		fmt.Fprintf(&b, "  %s %s: %s\n", n.ID, n.Status.Text(lang), text)
 	}
 	return b.String()
 }

@@ -144,7 +144,7 @@ func (s *server) explainNode(ctx context.Context, _ *sdk.CallToolRequest, in Exp
 	if err != nil {
 		return message{}, nil, err
 	}
-	x, err := runs.Explain(ctx, st, r, as, in.Node, runs.ExplainOptions{ShowPath: s.root.rel, ReadFile: s.readRunDAG})
+	x, err := runs.Explain(ctx, st, r, as, in.Node, runs.ExplainOptions{ShowPath: s.root.rel, ReadFile: s.readRunDAG, Lang: s.opts.Lang})
 	var unknown *runs.UnknownNodeError
 	if errors.As(err, &unknown) {
 		return message{}, nil, fail(CodeNotFound, unknownNode{Run: unknown.Run, Nodes: unknown.Nodes},

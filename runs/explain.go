@@ -15,6 +15,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 )
 
@@ -96,10 +97,11 @@ type UnknownNodeError struct {
 	Run   string
 	Node  string
 	Nodes []string // the run's nodes, in the order they were recorded
+	Lang  string   // of the message
 }
 
 func (e *UnknownNodeError) Error() string {
-	return fmt.Sprintf("run %s has no node %q; its nodes: %s", e.Run, e.Node, strings.Join(e.Nodes, ", "))
+	return i18n.Sprintf(e.Lang, "run %s has no node %q; its nodes: %s", e.Run, e.Node, strings.Join(e.Nodes, ", "))
 }
 
 // ExplainOptions say how Explain reaches and shows the run's DAG file.
@@ -111,13 +113,23 @@ type ExplainOptions struct {
 	// values; nil reads a regular file of at most userfile.DefaultMaxSize. A caller that must confine what it reads refuses here,
 	// and the explanation goes without the lines, with a note.
 	ReadFile func(path string) ([]byte, error)
+	// Lang is the language of what Explain says itself ("en" or "ja"); the recorded reasons
+	// and violations are in the language of the run.
+	Lang string
 }
 
-// Reasons Explain gives itself (the engine records the others).
-const (
-	reasonOutputBroken = "output breaks its contract"
-	reasonInputBroken  = "input breaks"
-)
+// langs are the languages a run's reasons may be recorded in, which Explain reads.
+var langs = [...]string{"en", "ja"}
+
+// inputBroken reports whether a recorded reason says the node's input broke its contract.
+func inputBroken(reason string) bool {
+	for _, l := range langs {
+		if strings.HasPrefix(reason, i18n.Format(l, "input breaks its contract")) {
+			return true
+		}
+	}
+	return false
+}
 
 // Explain says why node of run r (with its attempts as, from GetRun) ended as it did. A node
 // that passed or warned, or was skipped, needs no more than its status and reason; for one
@@ -145,12 +157,12 @@ func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 		for i, x := range nodes {
 			ids[i] = x.ID
 		}
-		return nil, &UnknownNodeError{Run: r.ID, Node: node, Nodes: ids}
+		return nil, &UnknownNodeError{Run: r.ID, Node: node, Nodes: ids, Lang: opts.Lang}
 	}
 	f := n.Final
 	e := &Explanation{Run: r.ID, Node: n.ID, Type: n.Type, Status: n.Status(), Attempts: n.Attempts, Items: n.Items, Reason: f.Reason}
 	if e.Reason == "" && len(f.Violations) > 0 {
-		e.Reason = reasonOutputBroken
+		e.Reason = i18n.Sprintf(opts.Lang, "output breaks its contract")
 	}
 	switch dag.NodeStatus(e.Status) {
 	case dag.NodePassed, dag.NodeWarned:
@@ -175,8 +187,9 @@ func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 	}
 
 	src := readDAG(r, opts)
+	src.lang = opts.Lang
 	e.File, e.FileNote = src.path, src.note
-	input := strings.HasPrefix(f.Reason, reasonInputBroken)
+	input := inputBroken(f.Reason)
 	var output any
 	if !input && f.OutputHash != "" {
 		b, err := s.Output(ctx, f.OutputHash)
@@ -197,7 +210,7 @@ func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 		if input {
 			ev.From, ev.Producer = src.producer(n.ID, v.Pointer, nodes)
 		} else {
-			ev.From = n.ID + "'s own output"
+			ev.From = i18n.Sprintf(opts.Lang, "%s's own output", n.ID)
 		}
 		ev.Contract = src.contractRef(n.ID, input, v.Keyword)
 		e.Violations = append(e.Violations, ev)
@@ -205,8 +218,9 @@ func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 	return e, nil
 }
 
-// subRunID finds the sub-run a dag node's reason names: "sub-run ID (NAME) failed: …".
-var subRunID = regexp.MustCompile(`\bsub-run (\S+) \(`)
+// subRunID finds the sub-run a dag node's reason names: "sub-run ID (NAME) failed: …", or
+// its Japanese (dag/subdag.go says it in the run's language).
+var subRunID = regexp.MustCompile(`(?:\bsub-run|サブ実行) (\S+) \(`)
 
 // explainSubRun explains the first failed node of the sub-run that reason, a dag node's of
 // run parent, names; nil when it names none that parent started (a store from before
@@ -238,14 +252,16 @@ func explainSubRun(ctx context.Context, s *Store, parent, reason string, opts Ex
 	return nil, nil
 }
 
-// upstreamIn finds the node a skip reason names ("upstream X failed").
+// upstreamIn finds the node a skip reason names ("upstream X failed", in either language).
 func upstreamIn(reason string) string {
-	rest, ok := strings.CutPrefix(reason, "upstream ")
-	if !ok {
-		return ""
+	for _, l := range langs {
+		lead, _, _ := strings.Cut(i18n.Format(l, "upstream %s failed"), "%s")
+		if rest, ok := strings.CutPrefix(reason, lead); ok {
+			id, _, _ := strings.Cut(rest, " ")
+			return id
+		}
 	}
-	id, _, _ := strings.Cut(rest, " ")
-	return id
+	return ""
 }
 
 // dagFile is the run's DAG file, parsed again to map violations to its lines.
@@ -255,12 +271,13 @@ type dagFile struct {
 	lines []string
 	nodes *yaml.Node // the `nodes` mapping
 	note  string     // why the explanation may be partial
+	lang  string     // of what Explain says
 }
 
 func readDAG(r *Run, opts ExplainOptions) *dagFile {
-	df := &dagFile{path: r.File}
+	df := &dagFile{path: r.File, lang: opts.Lang}
 	if r.File == "" {
-		df.note = "the run was not loaded from a file: no contract lines"
+		df.note = i18n.Sprintf(opts.Lang, "the run was not loaded from a file: no contract lines")
 		return df
 	}
 	if opts.ShowPath != nil {
@@ -272,15 +289,15 @@ func readDAG(r *Run, opts ExplainOptions) *dagFile {
 	}
 	b, err := read(r.File)
 	if err != nil {
-		df.note = fmt.Sprintf("the run's DAG file could not be read (%v): no contract lines", err)
+		df.note = i18n.Sprintf(opts.Lang, "the run's DAG file could not be read (%v): no contract lines", err)
 		return df
 	}
 	if sum := sha256.Sum256(b); r.FileHash != "" && hex.EncodeToString(sum[:]) != r.FileHash {
-		df.note = fmt.Sprintf("%s changed since the run: the lines shown are today's", df.path)
+		df.note = i18n.Sprintf(opts.Lang, "%s changed since the run: the lines shown are today's", df.path)
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil || len(doc.Content) == 0 {
-		df.note = fmt.Sprintf("%s no longer parses: no contract lines", df.path)
+		df.note = i18n.Sprintf(opts.Lang, "%s no longer parses: no contract lines", df.path)
 		return df
 	}
 	df.read = true
@@ -294,20 +311,20 @@ func readDAG(r *Run, opts ExplainOptions) *dagFile {
 // the upstream node when it is one.
 func (df *dagFile) producer(node, ptr string, nodes []*NodeSummary) (from, producer string) {
 	if !df.read {
-		return "unknown (the run's DAG file was not read)", ""
+		return i18n.Sprintf(df.lang, "unknown (the run's DAG file was not read)"), ""
 	}
 	toks := contract.PointerTokens(ptr)
 	n := mapGet(df.nodes, node)
 	if n == nil {
-		return "unknown (the node is not in the DAG file any more)", ""
+		return i18n.Sprintf(df.lang, "unknown (the node is not in the DAG file any more)"), ""
 	}
 	in := mapGet(n, "input")
 	if in == nil {
 		// The default input is an object of the upstream outputs keyed by node id.
 		if len(toks) == 0 {
-			return "the node's default input (its upstream outputs by id)", ""
+			return i18n.Sprintf(df.lang, "the node's default input (its upstream outputs by id)"), ""
 		}
-		return describeOutput(toks[0], toks[1:], nodes), toks[0]
+		return describeOutput(df.lang, toks[0], toks[1:], nodes), toks[0]
 	}
 	at := in
 	for i, t := range toks {
@@ -316,7 +333,7 @@ func (df *dagFile) producer(node, ptr string, nodes []*NodeSummary) (from, produ
 		}
 		next := yamlChild(at, t)
 		if next == nil {
-			return fmt.Sprintf("nothing: the node's input (%s:%d) has no %s", df.path, at.Line, pointerOf(toks[:i+1])), ""
+			return i18n.Sprintf(df.lang, "nothing: the node's input (%s:%d) has no %s", df.path, at.Line, pointerOf(toks[:i+1])), ""
 		}
 		at = next
 	}
@@ -324,35 +341,49 @@ func (df *dagFile) producer(node, ptr string, nodes []*NodeSummary) (from, produ
 		return df.fromRef(ref, at, nil, nodes)
 	}
 	if at.Kind == yaml.ScalarNode && strings.Contains(at.Value, "${{") {
-		return fmt.Sprintf("the expression %s at %s:%d", at.Value, df.path, at.Line), ""
+		return i18n.Sprintf(df.lang, "the expression %s at %s:%d", at.Value, df.path, at.Line), ""
 	}
-	return fmt.Sprintf("the value written in the node's input at %s:%d", df.path, at.Line), ""
+	return i18n.Sprintf(df.lang, "the value written in the node's input at %s:%d", df.path, at.Line), ""
 }
 
 func (df *dagFile) fromRef(ref []string, at *yaml.Node, rest []string, nodes []*NodeSummary) (from, producer string) {
-	where := fmt.Sprintf("(%s at %s:%d)", strings.TrimSpace(at.Value), df.path, at.Line)
+	where := i18n.Sprintf(df.lang, "(%s at %s:%d)", strings.TrimSpace(at.Value), df.path, at.Line)
 	switch ref[0] {
 	case "nodes":
-		return describeOutput(ref[1], append(append([]string{}, ref[2:]...), rest...), nodes) + " " + where, ref[1]
+		return describeOutput(df.lang, ref[1], append(append([]string{}, ref[2:]...), rest...), nodes) + " " + where, ref[1]
 	case "params":
-		return fmt.Sprintf("the run's params at %s %s", pointerOf(append(append([]string{}, ref[1:]...), rest...)), where), ""
+		return i18n.Sprintf(df.lang, "the run's params at %s %s", pointerOf(append(append([]string{}, ref[1:]...), rest...)), where), ""
 	}
 	return fmt.Sprintf("%s %s", ref[0], where), ""
 }
 
 // describeOutput names a field of an upstream node's output and says how that node ended.
-func describeOutput(node string, path []string, nodes []*NodeSummary) string {
-	s := fmt.Sprintf("node %s, its output at %s", node, pointerOf(path))
+func describeOutput(lang, node string, path []string, nodes []*NodeSummary) string {
+	s := i18n.Sprintf(lang, "node %s, its output at %s", node, pointerOf(path))
 	for _, n := range nodes {
 		if n.ID == node {
-			s += fmt.Sprintf(" (%s %s", node, n.Status())
+			status := StatusText(lang, n.Status())
 			if n.Final.Reused {
-				s += ", reused"
+				return s + i18n.Sprintf(lang, " (%s %s, reused)", node, status)
 			}
-			return s + ")"
+			return s + i18n.Sprintf(lang, " (%s %s)", node, status)
 		}
 	}
 	return s
+}
+
+// StatusText is a node's status (NodeSummary.Status) as a word of lang, for people.
+func StatusText(lang, status string) string {
+	switch status {
+	case "unfinished":
+		return i18n.Format(lang, "unfinished")
+	case "interrupted": // a run's, whose process died
+		return i18n.Format(lang, "interrupted")
+	}
+	if s := dag.NodeStatus(status); s.Text(lang) != status {
+		return s.Text(lang)
+	}
+	return dag.RunStatus(status).Text(lang)
 }
 
 // refPattern matches a string that is exactly one plain reference, like
@@ -383,16 +414,15 @@ func plainRef(n *yaml.Node) []string {
 	return out
 }
 
-// elsewhere is where a keyword the file's contract does not hold comes from.
-const elsewhere = "the standard output contract or the node type's"
-
 // contractRef finds the lines of the node's contract that hold the broken keyword.
 func (df *dagFile) contractRef(node string, input bool, keyword string) ContractRef {
 	ref := ContractRef{Keyword: keyword}
 	if !df.read {
-		ref.Note = "the run's DAG file was not read"
+		ref.Note = i18n.Sprintf(df.lang, "the run's DAG file was not read")
 		return ref
 	}
+	// elsewhere is where a keyword the file's contract does not hold comes from.
+	elsewhere := i18n.Sprintf(df.lang, "the standard output contract or the node type's")
 	which := "output"
 	if input {
 		which = "input"
@@ -412,7 +442,7 @@ func (df *dagFile) contractRef(node string, input bool, keyword string) Contract
 		if len(toks) >= 2 && toks[0] == "allOf" {
 			if toks[1] == "0" {
 				ref.Declared = false
-				ref.Note = "the standard output contract"
+				ref.Note = i18n.Sprintf(df.lang, "the standard output contract")
 				return ref
 			}
 			toks = toks[2:]
@@ -430,7 +460,7 @@ func (df *dagFile) contractRef(node string, input bool, keyword string) Contract
 		at = next
 	}
 	if at == nil {
-		ref.Note = fmt.Sprintf("not in the node's contract.%s (%s)", which, elsewhere)
+		ref.Note = i18n.Sprintf(df.lang, "not in the node's contract.%s (%s)", which, elsewhere)
 		return ref
 	}
 	line := schema.Line

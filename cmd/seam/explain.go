@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -23,6 +24,11 @@ fault, the upstream node that produced it (for a rejected input) and the contrac
 broke, read from the run's DAG file.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
 			return explain(cmd.Context(), e, &sf, args[0], args[1])
 		},
 	}
@@ -36,11 +42,11 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 		return err
 	}
 	defer s.Close()
-	r, as, err := getRun(ctx, s, id)
+	r, as, err := getRun(ctx, s, id, sf.lang)
 	if err != nil {
 		return err
 	}
-	x, err := runs.Explain(ctx, s, r, as, node, runs.ExplainOptions{ShowPath: displayPath, ReadFile: e.readFile})
+	x, err := runs.Explain(ctx, s, r, as, node, runs.ExplainOptions{ShowPath: displayPath, ReadFile: e.readFile, Lang: sf.lang})
 	var unknown *runs.UnknownNodeError
 	if errors.As(err, &unknown) {
 		return usage(err)
@@ -48,20 +54,20 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 	if err != nil {
 		return err
 	}
-	writeExplanation(e.stdout, x)
+	writeExplanation(e.stdout, x, sf.lang)
 	return nil
 }
 
-// writeExplanation prints an explanation for people.
-func writeExplanation(w io.Writer, x *runs.Explanation) {
-	fmt.Fprintf(w, "%s %s in run %s", x.Node, x.Status, x.Run)
-	writeExplanationRest(w, x)
+// writeExplanation prints an explanation for people, in lang.
+func writeExplanation(w io.Writer, x *runs.Explanation, lang string) {
+	fmt.Fprint(w, i18n.Sprintf(lang, "%s %s in run %s", x.Node, runs.StatusText(lang, x.Status), x.Run))
+	writeExplanationRest(w, x, lang)
 }
 
 // writeExplanationRest prints an explanation after its first words, which say whose it is.
-func writeExplanationRest(w io.Writer, x *runs.Explanation) {
+func writeExplanationRest(w io.Writer, x *runs.Explanation, lang string) {
 	if x.Attempts > 1 && x.Items == 0 { // a foreach node's reason counts its item's attempts
-		fmt.Fprintf(w, " after %d attempts", x.Attempts)
+		fmt.Fprint(w, i18n.Sprintf(lang, " after %d attempts", x.Attempts))
 	}
 	if x.Reason != "" {
 		fmt.Fprintf(w, ": %s", x.Reason)
@@ -70,48 +76,48 @@ func writeExplanationRest(w io.Writer, x *runs.Explanation) {
 
 	switch x.Status {
 	case "passed", "warned":
-		fmt.Fprintf(w, "nothing to explain: it %s\n", x.Status)
+		fmt.Fprint(w, i18n.Sprintf(lang, "nothing to explain: it %s\n", runs.StatusText(lang, x.Status)))
 		return
 	case "skipped":
 		if x.Upstream != "" {
-			fmt.Fprintf(w, "see why %s did not pass: seam explain %s %s\n", x.Upstream, x.Run, x.Upstream)
+			fmt.Fprint(w, i18n.Sprintf(lang, "see why %s did not pass: seam explain %s %s\n", x.Upstream, x.Run, x.Upstream))
 		}
 		return
 	}
 	if x.Error != "" {
-		fmt.Fprintf(w, "error: %s\n", x.Error)
+		fmt.Fprint(w, i18n.Sprintf(lang, "error: %s\n", x.Error))
 	}
 	if x.Log != "" {
-		fmt.Fprintf(w, "log:\n%s\n", indent(strings.TrimRight(x.Log, "\n"), "  "))
+		fmt.Fprint(w, i18n.Sprintf(lang, "log:\n%s\n", indent(strings.TrimRight(x.Log, "\n"), "  ")))
 	}
 	for _, v := range x.Violations {
 		fmt.Fprintf(w, "\n%s: %s\n", pointerOrRoot(v.Pointer), v.Message)
 		value := v.Value
 		if value == "" {
-			value = "(missing)"
+			value = i18n.Sprintf(lang, "(missing)")
 		}
-		fmt.Fprintf(w, "  value:     %s\n", value)
-		fmt.Fprintf(w, "  from:      %s\n", v.From)
+		fmt.Fprint(w, i18n.Sprintf(lang, "  value:     %s\n", value))
+		fmt.Fprint(w, i18n.Sprintf(lang, "  from:      %s\n", v.From))
 		c := v.Contract
 		switch {
 		case c.File != "":
-			fmt.Fprintf(w, "  contract:  %s:%d (%s)\n", c.File, c.Line, c.Path)
+			fmt.Fprint(w, i18n.Sprintf(lang, "  contract:  %s:%d (%s)\n", c.File, c.Line, c.Path))
 			for _, l := range c.Lines {
 				fmt.Fprintf(w, "    %4d | %s\n", l.N, l.Text)
 			}
 		case c.Declared:
-			fmt.Fprintf(w, "  contract:  %s, %s\n", c.Keyword, c.Note)
+			fmt.Fprint(w, i18n.Sprintf(lang, "  contract:  %s, %s\n", c.Keyword, c.Note))
 		default:
-			fmt.Fprintf(w, "  contract:  %s (%s)\n", c.Keyword, c.Note)
+			fmt.Fprint(w, i18n.Sprintf(lang, "  contract:  %s (%s)\n", c.Keyword, c.Note))
 		}
 	}
 	if x.FileNote != "" {
-		fmt.Fprintf(w, "\nnote: %s\n", x.FileNote)
+		fmt.Fprint(w, i18n.Sprintf(lang, "\nnote: %s\n", x.FileNote))
 	}
 	if sub := x.SubRun; sub != nil {
 		// Follow the failure into the sub-run the dag node started.
-		fmt.Fprintf(w, "\nin sub-run %s (%s), node %s %s", sub.Run, sub.DAG, sub.Node, sub.Status)
-		writeExplanationRest(w, sub)
+		fmt.Fprint(w, i18n.Sprintf(lang, "\nin sub-run %s (%s), node %s %s", sub.Run, sub.DAG, sub.Node, runs.StatusText(lang, sub.Status)))
+		writeExplanationRest(w, sub, lang)
 	}
 }
 

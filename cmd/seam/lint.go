@@ -12,6 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 )
 
@@ -155,22 +156,21 @@ func lintBeforeRun(ctx context.Context, e *env, d *dag.DAG, params map[string]an
 	fs := dag.Lint(ctx, d, dag.LintOptions{Lang: lang, Params: params})
 	errs, warns := countFindings(fs)
 	if errs == 0 {
-		if warns > 0 {
-			if lang == "ja" {
-				fmt.Fprintf(e.stderr, "seam: lint 警告 %d 件（seam lint %s で表示）\n", warns, d.File)
-			} else {
-				fmt.Fprintf(e.stderr, "seam: %d lint %s (seam lint %s shows them)\n", warns, nounN(warns, "warning"), d.File)
-			}
+		switch {
+		case warns == 1:
+			fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: 1 lint warning (seam lint %s shows them)\n", d.File))
+		case warns > 1:
+			fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: %d lint warnings (seam lint %s shows them)\n", warns, d.File))
 		}
 		return nil
 	}
 	if err := printLint(e.stderr, fs, errs, warns, false, lang, useColour(e, e.stderr, "auto")); err != nil {
 		return fmt.Errorf("print findings: %w", err)
 	}
-	if lang == "ja" {
-		return usage(fmt.Errorf("%s: lint エラーのため実行しません（--no-lint で実行できます）", d.File))
+	if errs == 1 {
+		return usage(i18n.Errorf(lang, "%s: not run: lint found 1 error (--no-lint runs it anyway)", d.File))
 	}
-	return usage(fmt.Errorf("%s: not run: lint found %d %s (--no-lint runs it anyway)", d.File, errs, nounN(errs, "error")))
+	return usage(i18n.Errorf(lang, "%s: not run: lint found %d errors (--no-lint runs it anyway)", d.File, errs))
 }
 
 // Colours of the text format (SGR codes).

@@ -30,7 +30,7 @@ func FuzzParams(f *testing.F) {
 		f.Add(seed.kv, seed.file)
 	}
 	f.Fuzz(func(t *testing.T, kv, file string) {
-		k, v, err := parseParam(kv)
+		k, v, err := parseParam("en", kv)
 		key, text, hasEq := strings.Cut(kv, "=")
 		switch {
 		case !hasEq || key == "":
@@ -51,13 +51,13 @@ func FuzzParams(f *testing.F) {
 			}
 			// Written back as JSON, the value parses as itself: -p k=<its JSON> says the same.
 			if b, merr := json.Marshal(v); merr == nil && utf8.Valid(b) && utf8.ValidString(text) {
-				if _, again, err := parseParam(k + "=" + string(b)); err != nil || !reflect.DeepEqual(again, v) {
+				if _, again, err := parseParam("en", k+"="+string(b)); err != nil || !reflect.DeepEqual(again, v) {
 					t.Fatalf("parseParam(%q) = %#v; written back as %s it is %#v, %v", kv, v, b, again, err)
 				}
 			}
 		}
 		for _, name := range []string{"p.json", "p.yaml"} {
-			m, err := parseParamsFile(name, []byte(file))
+			m, err := parseParamsFile("en", name, []byte(file))
 			if err == nil && m == nil {
 				t.Fatalf("parseParamsFile(%s, %q): nil map without an error", name, file)
 			}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // display shows a run as it goes; the engine calls its Event from the scheduler goroutine.
@@ -22,9 +23,9 @@ type display interface {
 	finish(res *dag.RunResult)
 }
 
-// newDisplay picks a live, redrawn display when w is a terminal and plain lines otherwise.
-// The live display is coloured unless NO_COLOR is set (https://no-color.org).
-func newDisplay(e *env, w io.Writer, d *dag.DAG) display {
+// newDisplay picks a live, redrawn display when w is a terminal and plain lines otherwise,
+// in lang. The live display is coloured unless NO_COLOR is set (https://no-color.org).
+func newDisplay(e *env, w io.Writer, d *dag.DAG, lang string) display {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		cols, rows, err := term.GetSize(int(f.Fd()))
 		if err != nil {
@@ -32,28 +33,30 @@ func newDisplay(e *env, w io.Writer, d *dag.DAG) display {
 		}
 		l := newLive(f, d, cols, rows, 100*time.Millisecond)
 		l.colour = e.getenv("NO_COLOR") == ""
+		l.lang = lang
 		return l
 	}
-	return &plainDisplay{w: w, width: idWidth(d)}
+	return &plainDisplay{w: w, width: idWidth(d), lang: lang}
 }
 
 // plainDisplay prints one line per node as it finishes, for logs and pipes.
 type plainDisplay struct {
 	w     io.Writer
 	width int
+	lang  string // "" is English
 }
 
 func (p *plainDisplay) Event(ev dag.Event) {
 	switch ev.Kind {
 	case dag.NodeFinished:
-		writeNode(p.w, ev.Node, p.width, false)
+		writeNode(p.w, ev.Node, p.width, false, p.lang)
 	case dag.NodeRetrying:
 		// Logs show why a node is tried again; the live display shows it on the node's line.
-		fmt.Fprintf(p.w, "↻ %-*s  %-8s  %6s  %s\n", p.width, ev.Node.ID, "retrying", "", oneLine(ev.Node.Reason, 160))
+		fmt.Fprintf(p.w, "↻ %-*s  %s  %6s  %s\n", p.width, ev.Node.ID, pad(i18n.Format(p.lang, "retrying"), 8), "", oneLine(ev.Node.Reason, 160))
 	}
 }
 
-func (p *plainDisplay) finish(res *dag.RunResult) { writeEnd(p.w, res, false) }
+func (p *plainDisplay) finish(res *dag.RunResult) { writeEnd(p.w, res, false, p.lang) }
 
 // liveDisplay redraws a block of lines, one per node, on a terminal: a spinner and the elapsed
 // time for running nodes, a mark for finished ones. Events only record state; a ticker
@@ -63,6 +66,7 @@ type liveDisplay struct {
 	width      int // of the id column
 	cols, rows int
 	colour     bool
+	lang       string // "" is English
 
 	mu    sync.Mutex
 	nodes []dag.NodeResult
@@ -152,7 +156,7 @@ func (l *liveDisplay) lines(now time.Time) []string {
 	limit := max(l.rows-2, 3)
 	var out []string
 	if len(l.nodes) > limit {
-		out = append(out, counts(l.nodes))
+		out = append(out, counts(l.nodes, l.lang))
 		limit--
 	}
 	for _, n := range l.nodes {
@@ -172,19 +176,19 @@ var spinner = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
 func (l *liveDisplay) line(n dag.NodeResult, now time.Time) string {
 	switch n.Status {
 	case dag.NodePending:
-		return fmt.Sprintf("%s %-*s  %s", colour("·", "2", l.colour), l.width, n.ID, n.Status)
+		return fmt.Sprintf("%s %-*s  %s", colour("·", "2", l.colour), l.width, n.ID, n.Status.Text(l.lang))
 	case dag.NodeRunning:
-		line := fmt.Sprintf("%s %-*s  %-8s  %6s", colour(spinner[l.frame%len(spinner)], "36", l.colour),
-			l.width, n.ID, n.Status, duration(now.Sub(n.Started)))
+		line := fmt.Sprintf("%s %-*s  %s  %6s", colour(spinner[l.frame%len(spinner)], "36", l.colour),
+			l.width, n.ID, pad(n.Status.Text(l.lang), 8), duration(now.Sub(n.Started)))
 		switch {
 		case n.Items > 0:
-			line += fmt.Sprintf("  %d/%d items", n.ItemsDone, n.Items)
+			line += i18n.Sprintf(l.lang, "  %d/%d items", n.ItemsDone, n.Items)
 		case n.Attempts > 0:
 			line += "  " + firstLine(n.Reason)
 		}
 		return line
 	default:
-		return nodeLine(n, l.width, l.colour)
+		return nodeLine(n, l.width, l.colour, l.lang)
 	}
 }
 
@@ -200,19 +204,19 @@ func (l *liveDisplay) finish(res *dag.RunResult) {
 	// A large DAG keeps only what needs attention on screen.
 	big := len(res.Nodes) > max(l.rows-2, 3)
 	if big {
-		fmt.Fprintln(&b, counts(res.Nodes))
+		fmt.Fprintln(&b, counts(res.Nodes, l.lang))
 	}
 	for _, n := range res.Nodes {
 		if !big || (n.Status != dag.NodePassed && n.Status != dag.NodeSkipped) {
-			writeNode(&b, n, l.width, l.colour)
+			writeNode(&b, n, l.width, l.colour, l.lang)
 		}
 	}
-	writeEnd(&b, res, l.colour)
+	writeEnd(&b, res, l.colour, l.lang)
 	io.WriteString(l.w, b.String())
 }
 
 // counts is a line such as "3 passed · 1 running · 12 pending".
-func counts(ns []dag.NodeResult) string {
+func counts(ns []dag.NodeResult, lang string) string {
 	order := []dag.NodeStatus{dag.NodePassed, dag.NodeWarned, dag.NodeFailed, dag.NodeSkipped,
 		dag.NodeCanceled, dag.NodeRunning, dag.NodePending}
 	n := map[dag.NodeStatus]int{}
@@ -222,7 +226,7 @@ func counts(ns []dag.NodeResult) string {
 	var parts []string
 	for _, s := range order {
 		if n[s] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n[s], s))
+			parts = append(parts, i18n.Sprintf(lang, "%d %s", n[s], s.Text(lang)))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -230,8 +234,8 @@ func counts(ns []dag.NodeResult) string {
 
 // writeNode prints a finished node's line and, for a broken contract, one indented line per
 // violation, so the output is visibly stopped at its edge.
-func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool) {
-	fmt.Fprintln(w, nodeLine(n, width, tty))
+func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool, lang string) {
+	fmt.Fprintln(w, nodeLine(n, width, tty, lang))
 	for _, v := range n.Violations {
 		p := v.Pointer
 		if p == "" {
@@ -240,7 +244,7 @@ func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool) {
 		if v.Value != "" {
 			// "value", as seam validate says it: the message may say "got" already
 			// ("must be an object, got array").
-			fmt.Fprintf(w, "    %s: %s (value %s)\n", p, v.Message, v.Value)
+			fmt.Fprint(w, i18n.Sprintf(lang, "    %s: %s (value %s)\n", p, v.Message, v.Value))
 		} else {
 			fmt.Fprintf(w, "    %s: %s\n", p, v.Message)
 		}
@@ -253,7 +257,7 @@ func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool) {
 }
 
 // nodeLine is `✓ greet  passed    3ms  <summary or reason>`.
-func nodeLine(n dag.NodeResult, width int, tty bool) string {
+func nodeLine(n dag.NodeResult, width int, tty bool, lang string) string {
 	mark, code := "?", ""
 	switch n.Status {
 	case dag.NodePassed:
@@ -273,32 +277,32 @@ func nodeLine(n dag.NodeResult, width int, tty bool) string {
 	}
 	switch {
 	case n.Reused:
-		text += " (reused)"
+		text += i18n.Sprintf(lang, " (reused)")
 	case n.Repaired:
-		text += fmt.Sprintf(" (repaired, %d attempts)", n.Attempts)
+		text += i18n.Sprintf(lang, " (repaired, %d attempts)", n.Attempts)
 	case n.Attempts > 1 && n.Reason != "":
 		// As explain says it, the count first: a reason's first line may end where more
 		// starts ("…; stderr:"), and a count after it would stand where that should.
-		text = fmt.Sprintf("after %d attempts: %s", n.Attempts, text)
+		text = i18n.Sprintf(lang, "after %d attempts: %s", n.Attempts, text)
 	case n.Attempts > 1:
-		text += fmt.Sprintf(" (%d attempts)", n.Attempts)
+		text += i18n.Sprintf(lang, " (%d attempts)", n.Attempts)
 	}
 	took := ""
 	if !n.Started.IsZero() {
 		took = duration(n.Elapsed)
 	}
-	return strings.TrimRight(fmt.Sprintf("%s %-*s  %-8s  %6s  %s",
-		colour(mark, code, tty), width, n.ID, n.Status, took, text), " ")
+	return strings.TrimRight(fmt.Sprintf("%s %-*s  %s  %6s  %s",
+		colour(mark, code, tty), width, n.ID, pad(n.Status.Text(lang), 8), took, text), " ")
 }
 
 // writeEnd prints `run <id> <status> in <duration>`, then the outputs, one per line as JSON.
-func writeEnd(w io.Writer, res *dag.RunResult, tty bool) {
+func writeEnd(w io.Writer, res *dag.RunResult, tty bool, lang string) {
 	code := map[dag.RunStatus]string{dag.RunSuccess: "32", dag.RunWarn: "33", dag.RunFailed: "31"}[res.Status]
-	fmt.Fprintf(w, "run %s %s in %s\n", res.ID, colour(string(res.Status), code, tty && code != ""), duration(res.Elapsed))
+	fmt.Fprint(w, i18n.Sprintf(lang, "run %s %s in %s\n", res.ID, colour(res.Status.Text(lang), code, tty && code != ""), duration(res.Elapsed)))
 	if len(res.Outputs)+len(res.OutputErrors) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "outputs:")
+	fmt.Fprintln(w, i18n.Sprintf(lang, "outputs:"))
 	names := make([]string, 0, len(res.Outputs)+len(res.OutputErrors))
 	for k := range res.Outputs {
 		names = append(names, k)
@@ -309,12 +313,12 @@ func writeEnd(w io.Writer, res *dag.RunResult, tty bool) {
 	sort.Strings(names)
 	for _, k := range names {
 		if msg, bad := res.OutputErrors[k]; bad {
-			fmt.Fprintf(w, "  %s: (not evaluated: %s)\n", k, msg)
+			fmt.Fprint(w, i18n.Sprintf(lang, "  %s: (not evaluated: %s)\n", k, msg))
 			continue
 		}
 		b, err := json.Marshal(res.Outputs[k])
 		if err != nil {
-			b = []byte(fmt.Sprintf("(not printable: %v)", err))
+			b = []byte(i18n.Sprintf(lang, "(not printable: %v)", err))
 		}
 		fmt.Fprintf(w, "  %s: %s\n", k, b)
 	}
@@ -333,6 +337,23 @@ func duration(d time.Duration) string {
 		d = d.Round(time.Second)
 		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
 	}
+}
+
+// pad fills s with spaces to n columns of a terminal (as %-*s does for ASCII).
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(n-columns(s), 0))
+}
+
+// columns counts the columns s takes on a terminal, where a CJK character takes two.
+func columns(s string) int {
+	w := 0
+	for _, r := range s {
+		w++
+		if r >= 0x2E80 && r <= 0xFFDC { // CJK, kana and full-width forms
+			w++
+		}
+	}
+	return w
 }
 
 func colour(s, code string, on bool) string {

@@ -244,7 +244,7 @@ func TestNodeLineAttempts(t *testing.T) {
 			"✓ a  passed            ok (repaired, 2 attempts)"},
 	}
 	for _, tc := range tests {
-		if got := nodeLine(tc.n, 1, false); got != tc.want {
+		if got := nodeLine(tc.n, 1, false, "en"); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -255,7 +255,7 @@ func TestNodeLineAttempts(t *testing.T) {
 func TestViolationValue(t *testing.T) {
 	var b bytes.Buffer
 	writeNode(&b, dag.NodeResult{ID: "a", Status: dag.NodeFailed, Reason: "output breaks its contract",
-		Violations: []contract.Violation{{Pointer: "/data", Message: "field 'data' must be an object, got array", Value: "[1,2]"}}}, 1, false)
+		Violations: []contract.Violation{{Pointer: "/data", Message: "field 'data' must be an object, got array", Value: "[1,2]"}}}, 1, false, "en")
 	want := "    /data: field 'data' must be an object, got array (value [1,2])\n"
 	if _, line, _ := strings.Cut(b.String(), "\n"); line != want {
 		t.Errorf("%q, want %q", line, want)

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -23,40 +24,41 @@ type runStore struct {
 // the run's own, unless a file is given (the DAG moved). Params cannot be given: a resume
 // runs with the params the run started with, or its outputs would not fit together.
 func (rs *runStore) prepareResume(ctx context.Context, e *env, args []string, paramsGiven bool) (string, map[string]any, error) {
+	l := rs.flag.lang
 	if rs.none {
-		return "", nil, usage(fmt.Errorf("--resume reads the run from the store: it cannot be combined with --no-store"))
+		return "", nil, usage(i18n.Errorf(l, "--resume reads the run from the store: it cannot be combined with --no-store"))
 	}
 	if paramsGiven {
-		return "", nil, usage(fmt.Errorf("--resume runs with the params run %s started with: drop -p and --params-file", rs.resume))
+		return "", nil, usage(i18n.Errorf(l, "--resume runs with the params run %s started with: drop -p and --params-file", rs.resume))
 	}
 	s, err := openStoreToResume(ctx, e, &rs.flag)
 	if err != nil {
 		return "", nil, err
 	}
-	r, _, err := getRun(ctx, s, rs.resume)
+	r, _, err := getRun(ctx, s, rs.resume, l)
 	if err != nil {
 		s.Close()
 		return "", nil, err
 	}
-	fail := func(format string, a ...any) (string, map[string]any, error) {
+	fail := func(err error) (string, map[string]any, error) {
 		s.Close()
-		return "", nil, usage(fmt.Errorf(format, a...))
+		return "", nil, usage(err)
 	}
 	switch {
 	case r.Status == "success" || r.Status == "warn":
-		return fail("run %s finished with %s: there is nothing to resume", r.ID, r.Status)
+		return fail(i18n.Errorf(l, "run %s finished with %s: there is nothing to resume", r.ID, runs.StatusText(l, r.Status)))
 	case r.Status == "running" && !r.Interrupted():
-		return fail("run %s is still running (process %d on %s); resume it once that process has stopped", r.ID, r.PID, r.Host)
+		return fail(i18n.Errorf(l, "run %s is still running (process %d on %s); resume it once that process has stopped", r.ID, r.PID, r.Host))
 	}
 	path := r.File
 	if len(args) > 0 {
 		path = args[0]
 	}
 	if path == "" {
-		return fail("run %s has no DAG file recorded: give it, `seam run --resume %s FILE`", r.ID, r.ID)
+		return fail(i18n.Errorf(l, "run %s has no DAG file recorded: give it, `seam run --resume %s FILE`", r.ID, r.ID))
 	}
 	if _, err := os.Stat(path); err != nil {
-		return fail("resume run %s: its DAG file: %w; if it moved, give it: `seam run --resume %s FILE`", r.ID, err, r.ID)
+		return fail(i18n.Errorf(l, "resume run %s: its DAG file: %w; if it moved, give it: `seam run --resume %s FILE`", r.ID, err, r.ID))
 	}
 	params, err := r.ParamsObject()
 	if err != nil {
@@ -86,10 +88,10 @@ func (rs *runStore) attach(ctx context.Context, e *env, d *dag.DAG, opts *dag.Ru
 	// Reuse is decided node by node (a node's key covers its definition and its resolved
 	// configuration and input), so an edited file is fine; a different DAG is not.
 	if d.Name != r.DAG {
-		return nil, usage(fmt.Errorf("run %s ran DAG %q, but %s defines %q: resume it with its own DAG file", r.ID, r.DAG, displayPath(d.File), d.Name))
+		return nil, usage(i18n.Errorf(rs.flag.lang, "run %s ran DAG %q, but %s defines %q: resume it with its own DAG file", r.ID, r.DAG, displayPath(d.File), d.Name))
 	}
 	if d.Hash != r.FileHash && r.FileHash != "" {
-		fmt.Fprintf(e.stderr, "seam: %s changed since run %s: nodes whose definition or input changed run again\n", displayPath(d.File), r.ID)
+		fmt.Fprint(e.stderr, i18n.Sprintf(rs.flag.lang, "seam: %s changed since run %s: nodes whose definition or input changed run again\n", displayPath(d.File), r.ID))
 	}
 	reuse, err := s.Reusable(ctx, r.ID)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func newRunCmd(e *env) *cobra.Command {
@@ -50,7 +51,8 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			if err != nil {
 				return err
 			}
-			p, err := runParams(e, paramsFile, params)
+			rs.flag.lang = l
+			p, err := runParams(e, l, paramsFile, params)
 			if err != nil {
 				return usage(err)
 			}
@@ -102,7 +104,7 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 	defer closeStore()
 	var disp display
 	if !asJSON {
-		disp = newDisplay(e, e.stdout, d)
+		disp = newDisplay(e, e.stdout, d, lang)
 		opts.Observer = disp
 	}
 	res, err := dag.Run(ctx, d, opts)
@@ -123,7 +125,7 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 		disp.finish(res)
 	}
 	if res.Error != "" {
-		fmt.Fprintf(e.stderr, "seam: run %s: %s\n", res.ID, res.Error)
+		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: run %s: %s\n", res.ID, res.Error))
 	}
 	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
 		return failed()
@@ -132,20 +134,20 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 }
 
 // runParams merges the -p parameters over those of the params file.
-func runParams(e *env, file string, kvs []string) (map[string]any, error) {
+func runParams(e *env, lang, file string, kvs []string) (map[string]any, error) {
 	params := map[string]any{}
 	if file != "" {
 		// A named pipe (/dev/stdin, <(…)) is refused as every file is: "-" reads stdin.
 		b, err := e.readInput(file)
 		if err != nil {
-			return nil, fmt.Errorf("params file: %w", err)
+			return nil, i18n.Errorf(lang, "params file: %w", err)
 		}
-		if params, err = parseParamsFile(file, b); err != nil {
+		if params, err = parseParamsFile(lang, file, b); err != nil {
 			return nil, err
 		}
 	}
 	for _, kv := range kvs {
-		k, v, err := parseParam(kv)
+		k, v, err := parseParam(lang, kv)
 		if err != nil {
 			return nil, err
 		}
@@ -157,10 +159,10 @@ func runParams(e *env, file string, kvs []string) (map[string]any, error) {
 // parseParam parses one -p argument, key=value, split at the first '='. A value that parses
 // as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else is the string itself, so
 // -p name=world needs no quoting.
-func parseParam(kv string) (string, any, error) {
+func parseParam(lang, kv string) (string, any, error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if !ok || k == "" {
-		return "", nil, fmt.Errorf("-p %q: want key=value", kv)
+		return "", nil, i18n.Errorf(lang, "-p %q: want key=value", kv)
 	}
 	if j, err := contract.ParseJSON([]byte(v)); err == nil {
 		return k, j, nil
@@ -170,7 +172,7 @@ func parseParam(kv string) (string, any, error) {
 
 // parseParamsFile parses an object of parameters from the content b of the params file
 // path: YAML when its name ends in .yaml or .yml, else JSON (stdin, "-", included).
-func parseParamsFile(path string, b []byte) (map[string]any, error) {
+func parseParamsFile(lang, path string, b []byte) (map[string]any, error) {
 	var v any
 	var err error
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
@@ -182,11 +184,11 @@ func parseParamsFile(path string, b []byte) (map[string]any, error) {
 		v, err = contract.ParseJSON(b)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("params file %s: %w", path, err)
+		return nil, i18n.Errorf(lang, "params file %s: %w", path, err)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("params file %s: want an object of parameters", path)
+		return nil, i18n.Errorf(lang, "params file %s: want an object of parameters", path)
 	}
 	return m, nil
 }

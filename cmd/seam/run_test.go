@@ -55,40 +55,7 @@ func TestRunExamples(t *testing.T) {
 			" failed in ",
 		}},
 	}
-	// Examples that need a live service get their arguments and environment here.
-	setups := map[string]func(t *testing.T) (args []string, getenv func(string) string){
-		// A workflow with 3 failed executions, on the n8n that scripts/test.sh starts.
-		"n8n-triage.yaml": func(t *testing.T) ([]string, func(string) string) {
-			id, path := n8ntest.TriageFixture(t, 3)
-			return []string{"-p", "workflowId=" + string(id), "-p", "path=" + path}, n8ntest.Getenv(t)
-		},
-		// A tracker on loopback that wants the token and echoes it back, to show it masked.
-		"http.yaml": func(t *testing.T) ([]string, func(string) string) {
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Header.Get("Authorization") != "Bearer "+trackerToken {
-					http.Error(w, `{"error": "bad token"}`, http.StatusUnauthorized)
-					return
-				}
-				w.Header().Set("Content-Type", "application/json")
-				switch {
-				case r.Method == http.MethodGet && r.URL.Path == "/api/issues":
-					fmt.Fprintf(w, `{"issues": [{"id": 7, "title": "crash"}, {"id": 9, "title": "typo"}], "auth": %q}`, r.Header.Get("Authorization"))
-				case r.Method == http.MethodPost && r.URL.Path == "/api/issues/7/comments":
-					w.WriteHeader(http.StatusCreated)
-					_, _ = io.Copy(w, r.Body)
-				default:
-					http.NotFound(w, r)
-				}
-			}))
-			t.Cleanup(srv.Close)
-			return []string{"-p", "tracker=" + srv.URL}, func(k string) string {
-				if k == "TRACKER_TOKEN" {
-					return trackerToken
-				}
-				return ""
-			}
-		},
-	}
+	setups := exampleSetups()
 	files, err := filepath.Glob("../../dags/*.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -139,5 +106,42 @@ func TestRunExamples(t *testing.T) {
 				t.Errorf("the secret reached the output:\n%s%s", &stdout, &stderr)
 			}
 		})
+	}
+}
+
+// exampleSetups gives the examples that need a live service their arguments and environment.
+func exampleSetups() map[string]func(t *testing.T) (args []string, getenv func(string) string) {
+	return map[string]func(t *testing.T) (args []string, getenv func(string) string){
+		// A workflow with 3 failed executions, on the n8n that scripts/test.sh starts.
+		"n8n-triage.yaml": func(t *testing.T) ([]string, func(string) string) {
+			id, path := n8ntest.TriageFixture(t, 3)
+			return []string{"-p", "workflowId=" + string(id), "-p", "path=" + path}, n8ntest.Getenv(t)
+		},
+		// A tracker on loopback that wants the token and echoes it back, to show it masked.
+		"http.yaml": func(t *testing.T) ([]string, func(string) string) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Header.Get("Authorization") != "Bearer "+trackerToken {
+					http.Error(w, `{"error": "bad token"}`, http.StatusUnauthorized)
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				switch {
+				case r.Method == http.MethodGet && r.URL.Path == "/api/issues":
+					fmt.Fprintf(w, `{"issues": [{"id": 7, "title": "crash"}, {"id": 9, "title": "typo"}], "auth": %q}`, r.Header.Get("Authorization"))
+				case r.Method == http.MethodPost && r.URL.Path == "/api/issues/7/comments":
+					w.WriteHeader(http.StatusCreated)
+					_, _ = io.Copy(w, r.Body)
+				default:
+					http.NotFound(w, r)
+				}
+			}))
+			t.Cleanup(srv.Close)
+			return []string{"-p", "tracker=" + srv.URL}, func(k string) string {
+				if k == "TRACKER_TOKEN" {
+					return trackerToken
+				}
+				return ""
+			}
+		},
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -40,18 +41,23 @@ func newRunsListCmd(e *env) *cobra.Command {
 		Short: "List runs, newest first",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
 			if since != "" {
-				t, err := parseSince(since, time.Now())
+				t, err := parseSince(l, since, time.Now())
 				if err != nil {
 					return usage(err)
 				}
 				f.Since = t
 			}
 			if f.Limit < 1 {
-				return usage(fmt.Errorf("--limit %d: want at least 1", f.Limit))
+				return usage(i18n.Errorf(l, "--limit %d: want at least 1", f.Limit))
 			}
 			if states := runStates(); f.Status != "" && !slices.Contains(states, f.Status) {
-				return usage(fmt.Errorf("--status %q: want %s", f.Status, strings.Join(states, ", ")))
+				return usage(i18n.Errorf(l, "--status %q: want %s", f.Status, strings.Join(states, ", ")))
 			}
 			s, err := openStoreToRead(cmd.Context(), e, &sf)
 			if err != nil {
@@ -70,14 +76,14 @@ func newRunsListCmd(e *env) *cobra.Command {
 				return printJSON(e.stdout, out)
 			}
 			if len(list) == 0 {
-				fmt.Fprintln(e.stdout, "no runs")
+				fmt.Fprintln(e.stdout, i18n.Sprintf(l, "no runs"))
 				return nil
 			}
 			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE")
+			fmt.Fprintln(tw, i18n.Sprintf(l, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE"))
 			for i := range list {
 				r := &list[i]
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+subRunOf(r), displayStatus(r),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+subRunOf(r, l), displayStatus(r, l),
 					r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r), displayPath(r.File))
 			}
 			return tw.Flush()
@@ -98,10 +104,10 @@ func runStates() []string {
 }
 
 // parseSince reads --since: a duration before now, a date or an RFC 3339 time.
-func parseSince(s string, now time.Time) (time.Time, error) {
+func parseSince(lang, s string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil {
 		if d < 0 {
-			return time.Time{}, fmt.Errorf("--since %s: want a positive duration", s)
+			return time.Time{}, i18n.Errorf(lang, "--since %s: want a positive duration", s)
 		}
 		return now.Add(-d), nil
 	}
@@ -111,7 +117,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339, s); err == nil {
 		return t, nil
 	}
-	return time.Time{}, fmt.Errorf("--since %q: want a duration (24h, 30m), a date (2026-03-09) or an RFC 3339 time", s)
+	return time.Time{}, i18n.Errorf(lang, "--since %q: want a duration (24h, 30m), a date (2026-03-09) or an RFC 3339 time", s)
 }
 
 func newRunsShowCmd(e *env) *cobra.Command {
@@ -124,6 +130,11 @@ func newRunsShowCmd(e *env) *cobra.Command {
 		Short: "Show a run: each node's status, attempts, duration and violations",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
 			return showRun(cmd.Context(), e, &sf, args[0], asJSON)
 		},
 	}
@@ -138,7 +149,8 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 		return err
 	}
 	defer s.Close()
-	r, as, err := getRun(ctx, s, id)
+	l := sf.lang
+	r, as, err := getRun(ctx, s, id, l)
 	if err != nil {
 		return err
 	}
@@ -158,62 +170,67 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 		return printJSON(e.stdout, doc)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r))
+	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r, l)))
 	if r.Parent != "" {
-		fmt.Fprintf(w, "sub-run  of run %s, node %s\n", r.Parent, r.ParentNode)
+		fmt.Fprint(w, i18n.Sprintf(l, "sub-run  of run %s, node %s\n", r.Parent, r.ParentNode))
 	}
 	if r.File != "" {
-		fmt.Fprintf(w, "file     %s\n", displayPath(r.File))
+		fmt.Fprint(w, i18n.Sprintf(l, "file     %s\n", displayPath(r.File)))
 	}
-	fmt.Fprintf(w, "started  %s  (%s)\n", r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r))
-	if r.Resumes > 0 {
-		fmt.Fprintf(w, "resumed  %d %s\n", r.Resumes, nounFor(r.Resumes, "time", "times"))
+	fmt.Fprint(w, i18n.Sprintf(l, "started  %s  (%s)\n", r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r)))
+	switch {
+	case r.Resumes == 1:
+		fmt.Fprint(w, i18n.Sprintf(l, "resumed  1 time\n"))
+	case r.Resumes > 1:
+		fmt.Fprint(w, i18n.Sprintf(l, "resumed  %d times\n", r.Resumes))
 	}
 	if len(r.Params) > 0 && string(r.Params) != "{}" {
-		fmt.Fprintf(w, "params   %s\n", r.Params)
+		fmt.Fprint(w, i18n.Sprintf(l, "params   %s\n", r.Params))
 	}
 	fmt.Fprintln(w)
 	width, notesWidth := 0, 0
 	for _, n := range nodes {
-		width, notesWidth = max(width, len(n.ID)), max(notesWidth, len(nodeNotes(n)))
+		width, notesWidth = max(width, len(n.ID)), max(notesWidth, columns(nodeNotes(n, l)))
 	}
 	for _, n := range nodes {
-		writeNodeSummary(w, n, width, notesWidth)
+		writeNodeSummary(w, n, width, notesWidth, l)
 	}
 	if len(nodes) == 0 {
-		fmt.Fprintln(w, "no node has finished")
+		fmt.Fprintln(w, i18n.Sprintf(l, "no node has finished"))
 	}
 	if failedNode := firstFailed(nodes); failedNode != "" {
-		fmt.Fprintf(w, "\nseam explain %s %s says why %s failed\n", r.ID, failedNode, failedNode)
+		fmt.Fprint(w, i18n.Sprintf(l, "\nseam explain %s %s says why %s failed\n", r.ID, failedNode, failedNode))
 	}
 	return nil
 }
 
-// nodeNotes are the node's attempts, items, reuse and repair, for its line.
-func nodeNotes(n *runs.NodeSummary) string {
+// nodeNotes are the node's attempts, items, reuse and repair, for its line, in lang.
+func nodeNotes(n *runs.NodeSummary, lang string) string {
 	var notes []string
 	switch {
-	case n.Items > 0:
-		// Each item is tried on its own: the most attempts one item took, not their sum.
-		notes = append(notes, fmt.Sprintf("%d %s", n.Items, nounFor(n.Items, "item", "items")))
-		if n.Attempts > 1 {
-			notes = append(notes, fmt.Sprintf("up to %d attempts per item", n.Attempts))
-		}
+	case n.Items == 1:
+		notes = append(notes, i18n.Sprintf(lang, "1 item"))
+	case n.Items > 1:
+		notes = append(notes, i18n.Sprintf(lang, "%d items", n.Items))
 	case n.Attempts == 1:
-		notes = append(notes, "1 attempt")
+		notes = append(notes, i18n.Sprintf(lang, "1 attempt"))
 	case n.Attempts > 1:
-		notes = append(notes, fmt.Sprintf("%d attempts", n.Attempts))
+		notes = append(notes, i18n.Sprintf(lang, "%d attempts", n.Attempts))
+	}
+	if n.Items > 0 && n.Attempts > 1 {
+		// Each item is tried on its own: the most attempts one item took, not their sum.
+		notes = append(notes, i18n.Sprintf(lang, "up to %d attempts per item", n.Attempts))
 	}
 	if n.Final.Reused {
-		notes = append(notes, "reused")
+		notes = append(notes, i18n.Sprintf(lang, "reused"))
 	}
 	if n.Final.Repaired {
-		notes = append(notes, "repaired")
+		notes = append(notes, i18n.Sprintf(lang, "repaired"))
 	}
-	return strings.Join(notes, ", ")
+	return strings.Join(notes, i18n.Format(lang, ", "))
 }
 
-func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int) {
+func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, lang string) {
 	f := n.Final
 	mark := map[string]string{"passed": "✓", "warned": "!", "failed": "✗", "skipped": "-", "canceled": "⊘"}[n.Status()]
 	if mark == "" {
@@ -228,9 +245,10 @@ func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int) {
 	case text == "" && f.Error != "":
 		text = firstLine(f.Error)
 	case text == "" && len(f.Violations) > 0:
-		text = "output breaks its contract"
+		text = i18n.Sprintf(lang, "output breaks its contract")
 	}
-	line := fmt.Sprintf("%s %-*s  %-10s  %-*s  %7s  %s", mark, width, n.ID, n.Status(), notesWidth, nodeNotes(n), dur, text)
+	line := fmt.Sprintf("%s %-*s  %s  %s  %7s  %s", mark, width, n.ID, pad(runs.StatusText(lang, n.Status()), 10),
+		pad(nodeNotes(n, lang), notesWidth), dur, text)
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 	for _, v := range f.Violations {
 		fmt.Fprintf(w, "    %s: %s\n", pointerOrRoot(v.Pointer), v.Message)
@@ -251,13 +269,6 @@ func pointerOrRoot(p string) string {
 		return "/"
 	}
 	return p
-}
-
-func nounFor(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func runDuration(r *runs.Run) string {
@@ -296,11 +307,11 @@ type runJSON struct {
 }
 
 // subRunOf marks a sub-run in a list: " (sub-run of RUN/NODE)".
-func subRunOf(r *runs.Run) string {
+func subRunOf(r *runs.Run, lang string) string {
 	if r.Parent == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (sub-run of %s/%s)", r.Parent, r.ParentNode)
+	return i18n.Sprintf(lang, " (sub-run of %s/%s)", r.Parent, r.ParentNode)
 }
 
 func toRunJSON(r *runs.Run) runJSON {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -18,8 +18,9 @@ import (
 // relative to the current directory: a project's runs stay with the project.
 const defaultStore = ".seam/seam.db"
 
-// storeFlag is the --store flag of the commands that use the run store.
-type storeFlag struct{ path string }
+// storeFlag is the --store flag of the commands that use the run store, and the language
+// of what they say about the store (set once the command knows it; "" is English).
+type storeFlag struct{ path, lang string }
 
 func (sf *storeFlag) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&sf.path, "store", "", "the run store (default: $SEAM_STORE, then "+defaultStore+")")
@@ -42,9 +43,9 @@ func (sf *storeFlag) resolve(e *env) string {
 func openStore(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, error) {
 	s, err := runs.Open(ctx, sf.resolve(e))
 	if err != nil {
-		return nil, usage(fmt.Errorf("%w\n  fix: check the file, or choose another with --store or $SEAM_STORE (--no-store runs without one)", err))
+		return nil, usage(i18n.Errorf(sf.lang, "%w\n  fix: check the file, or choose another with --store or $SEAM_STORE (--no-store runs without one)", err))
 	}
-	return checkStore(ctx, s)
+	return checkStore(ctx, s, sf.lang)
 }
 
 // openStoreToResume opens an existing store for writing, checked as openStore does: a
@@ -58,14 +59,14 @@ func openStoreToResume(ctx context.Context, e *env, sf *storeFlag) (*runs.Store,
 	if err != nil {
 		return nil, usage(err)
 	}
-	return checkStore(ctx, s)
+	return checkStore(ctx, s, sf.lang)
 }
 
 // checkStore refuses a damaged store, saying what to do with it.
-func checkStore(ctx context.Context, s *runs.Store) (*runs.Store, error) {
+func checkStore(ctx context.Context, s *runs.Store, lang string) (*runs.Store, error) {
 	if err := s.Check(ctx); err != nil {
 		s.Close()
-		return nil, usage(fmt.Errorf("%w\n  fix: nothing ran; move the file aside (mv %s %s.damaged) for a new store, or recover its runs with sqlite3's .recover; --no-store runs without one", err, s.Path(), s.Path()))
+		return nil, usage(i18n.Errorf(lang, "%w\n  fix: nothing ran; move the file aside (mv %s %s.damaged) for a new store, or recover its runs with sqlite3's .recover; --no-store runs without one", err, s.Path(), s.Path()))
 	}
 	return s, nil
 }
@@ -89,7 +90,7 @@ func openStoreToRead(ctx context.Context, e *env, sf *storeFlag) (*runs.Store, e
 func existingStore(e *env, sf *storeFlag) (string, error) {
 	path := sf.resolve(e)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "", usage(fmt.Errorf("no run store at %s: `seam run` creates it; --store or $SEAM_STORE name another", path))
+		return "", usage(i18n.Errorf(sf.lang, "no run store at %s: `seam run` creates it; --store or $SEAM_STORE name another", path))
 	}
 	return path, nil
 }
@@ -98,20 +99,20 @@ func existingStore(e *env, sf *storeFlag) (string, error) {
 const latest = "latest"
 
 // getRun reads a run, with a message that says where it looked when there is none.
-func getRun(ctx context.Context, s *runs.Store, id string) (*runs.Run, []runs.Attempt, error) {
+func getRun(ctx context.Context, s *runs.Store, id, lang string) (*runs.Run, []runs.Attempt, error) {
 	if id == latest {
 		list, _, err := s.ListRuns(ctx, runs.Filter{TopLevel: true, Limit: 1})
 		if err != nil {
 			return nil, nil, usage(err)
 		}
 		if len(list) == 0 {
-			return nil, nil, usage(fmt.Errorf("no runs in %s yet", s.Path()))
+			return nil, nil, usage(i18n.Errorf(lang, "no runs in %s yet", s.Path()))
 		}
 		id = list[0].ID
 	}
 	r, as, err := s.GetRun(ctx, id)
 	if errors.Is(err, runs.ErrNotFound) {
-		return nil, nil, usage(fmt.Errorf("no run %s in %s; `seam runs list` shows the runs", id, s.Path()))
+		return nil, nil, usage(i18n.Errorf(lang, "no run %s in %s; `seam runs list` shows the runs", id, s.Path()))
 	}
 	if err != nil {
 		return nil, nil, usage(err)
@@ -119,12 +120,13 @@ func getRun(ctx context.Context, s *runs.Store, id string) (*runs.Run, []runs.At
 	return r, as, nil
 }
 
-// displayStatus is a run's status for people: a run whose process died shows as such.
-func displayStatus(r *runs.Run) string {
+// displayStatus is a run's status for people, in lang: a run whose process died shows as
+// such.
+func displayStatus(r *runs.Run, lang string) string {
 	if r.Interrupted() {
-		return "interrupted"
+		return runs.StatusText(lang, "interrupted")
 	}
-	return r.Status
+	return runs.StatusText(lang, r.Status)
 }
 
 // displayPath shows a stored (absolute) DAG file relative to the current directory when it
