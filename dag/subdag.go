@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func (*subDAGType) OutputSchema() []byte {
 func (*subDAGType) Check(with map[string]any) error {
 	file, ok := with["file"].(string)
 	if ok && strings.Contains(file, "${{") {
-		return &nodes.ConfigError{Path: "/file", Offset: -1, Err: fmt.Errorf("must be a file name, not a reference")}
+		return &nodes.ConfigError{Path: "/file", Offset: -1, Err: i18n.M("must be a file name, not a reference")}
 	}
 	return nil
 }
