@@ -1,10 +1,11 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/seam-dag/seam/internal/i18n"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -85,7 +86,12 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 			return nil, fmt.Errorf("dag %s: %w", file, err)
 		}
 	}
-	d, err := Load(ctx, path, LoadOptions{Types: t.types, MaxFileSize: limit})
+	lopts := LoadOptions{Types: t.types, MaxFileSize: limit}
+	p, hasParent := ctx.Value(subRunKey{}).(subRunParent)
+	if hasParent {
+		lopts.Lang = p.lang
+	}
+	d, err := Load(ctx, path, lopts)
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, err)
 	}
@@ -94,7 +100,7 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 		return nil, fmt.Errorf("dag %s: the input is the sub-DAG's params and must be an object, not %s", file, jsonKind(call.Input))
 	}
 	opts := RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv}
-	if p, ok := ctx.Value(subRunKey{}).(subRunParent); ok {
+	if hasParent {
 		opts.Recorder, opts.Parent, opts.ParentNode = p.rec.Sub(d), p.run, call.Node
 		opts.Lang, opts.Logger = p.lang, p.logger
 	}
