@@ -143,7 +143,7 @@ func (l *loader) valueError(err error, n *yaml.Node, what string) {
 		return
 	}
 	l.addAt(n, CodeInvalid, i18n.Format(l.lang, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings"),
-		fmt.Sprintf("%s: %v", what, err))
+		fmt.Sprintf("%s: %s", what, say(l.lang, err)))
 }
 
 // paramsSchema compiles params, which must describe an object.

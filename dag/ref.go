@@ -664,7 +664,7 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 		}
 		if err != nil {
 			return LiteralTemplate(nil), Diagnostics{{
-				Pos: rc.posAt(file, n, -1), Code: CodeInvalid, Message: err.Error(),
+				Pos: rc.posAt(file, n, -1), Code: CodeInvalid, Message: say(rc.lang, err),
 				Hint: i18n.Format(rc.lang, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings"),
 			}}
 		}
@@ -1006,7 +1006,7 @@ func scalarValue(n *yaml.Node) (any, error) {
 			return nil, err
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("%s is not a JSON number", n.Value)
+			return nil, i18n.M("%s is not a JSON number", n.Value)
 		}
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
 	case "!!str", "":
@@ -1016,4 +1016,13 @@ func scalarValue(n *yaml.Node) (any, error) {
 	default:
 		return nil, fmt.Errorf("YAML value of tag %s is not JSON", n.Tag)
 	}
+}
+
+// say is err's message in lang: seam's own sentence (an i18n.Message) in lang, other errors
+// (yaml.v3's, contract's limits) as they are.
+func say(lang string, err error) string {
+	if m, ok := err.(i18n.Message); ok {
+		return m.In(lang)
+	}
+	return err.Error()
 }

@@ -35,6 +35,7 @@ var ja = map[string]string{
 	"%s: unknown value %q; did you mean %q?":                               "%s：不明な値 %q です。%q のことですか？",
 	"%s: with must be a mapping, not %s":                                   "%s：with はマッピングである必要があります（%s ではなく）",
 	"%s: with: %s":                                                         "%s の with：%s",
+	"%s is not a JSON number":                                              "%s は JSON の数値ではありません",
 	"%s; did you mean %q?":                                                 "%s。%q のことですか？",
 	"YAML merge keys (<<) are not supported":                               "YAML のマージキー（<<）には対応していません",
 	"YAML syntax error: %s":                                                "YAML の構文エラー：%s",
