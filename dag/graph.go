@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"cmp"
 	"container/heap"
 	"fmt"
@@ -46,11 +48,11 @@ func (l *loader) order(d *DAG) {
 			ids[i] = n.ID
 		}
 		ids = append(ids, closer.ID)
-		hint := fmt.Sprintf("node %q depends on %q here; remove this reference or needs entry, or pass the value another way", closer.ID, last.ID)
+		hint := i18n.Sprintf(l.lang, "node %q depends on %q here; remove this reference or needs entry, or pass the value another way", closer.ID, last.ID)
 		if len(c) == 1 {
-			hint = fmt.Sprintf("a node cannot use its own output: remove this reference to %q", closer.ID)
+			hint = i18n.Sprintf(l.lang, "a node cannot use its own output: remove this reference to %q", closer.ID)
 		}
-		l.add(p, CodeCycle, hint, "dependency cycle: %s", strings.Join(ids, " → "))
+		l.add(p, CodeCycle, hint, i18n.Sprintf(l.lang, "dependency cycle: %s", strings.Join(ids, " → ")))
 	}
 }
 

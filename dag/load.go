@@ -18,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/schemas"
@@ -33,6 +34,10 @@ type LoadOptions struct {
 	// MaxFileSize caps the DAG file, its schema files and sub-DAG files, in bytes;
 	// 0 is userfile.DefaultMaxSize. Named pipes and devices are refused whatever it is.
 	MaxFileSize int64
+	// Lang is the language of the diagnostics' messages and fixes: "en" (the default) or "ja".
+	// Codes, keys, ids and values stay as they are; so do the words seam quotes from others
+	// (YAML, CEL and JSON Schema compiler errors).
+	Lang string
 }
 
 // Format defaults, kept in step with schemas/dag.schema.json.
@@ -74,6 +79,7 @@ func LoadBytes(ctx context.Context, path string, src []byte, opts LoadOptions) (
 // loader holds the state of one Load.
 type loader struct {
 	opts   LoadOptions
+	lang   string // of the messages: LoadOptions.Lang
 	file   string
 	dir    string
 	src    []byte
@@ -156,6 +162,7 @@ func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
 		return nil, fmt.Errorf("load DAG: %w", err)
 	}
 	rc.withSource(src)
+	rc.lang = opts.Lang
 	starts := lineStarts(src)
 	lines := make([]string, len(starts)-1)
 	for i := range lines {
@@ -179,17 +186,28 @@ func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
 		schemaFiles: make(map[string]schemaResult),
 		maxFileSize: opts.MaxFileSize,
 		opts:        opts,
+		lang:        opts.Lang,
 	}, nil
 }
 
 func (l *loader) pos(n *yaml.Node) Pos { return Pos{File: l.file, Line: n.Line, Col: n.Column} }
 
-func (l *loader) add(at Pos, code, hint, format string, args ...any) {
-	l.diags = append(l.diags, Diagnostic{Pos: at, Code: code, Message: fmt.Sprintf(format, args...), Hint: hint})
+// add reports a problem at a position; msg and hint are said in l.lang already (i18n.Sprintf
+// at each call, so that the catalog test finds every format).
+func (l *loader) add(at Pos, code, hint, msg string) {
+	l.diags = append(l.diags, Diagnostic{Pos: at, Code: code, Message: msg, Hint: hint})
 }
 
-func (l *loader) addAt(n *yaml.Node, code, hint, format string, args ...any) {
-	l.add(l.pos(n), code, hint, format, args...)
+func (l *loader) addAt(n *yaml.Node, code, hint, msg string) {
+	l.add(l.pos(n), code, hint, msg)
+}
+
+// of names key of what in messages: `node "a" timeout`, in Japanese `ノード "a" の timeout`.
+func (l *loader) of(what, key string) string {
+	if l.lang == "ja" {
+		return what + " の " + key
+	}
+	return what + " " + key
 }
 
 // Top-level, node and nested keys of the format. Aliases map names other tools use to ours,
@@ -237,18 +255,18 @@ func (l *loader) load(ctx context.Context) *DAG {
 		Defaults: Defaults{Retry: Retry{Attempts: 1, Factor: defaultFactor, On: []string{"error", "timeout"}}},
 	}
 	if root.Kind != yaml.MappingNode {
-		l.addAt(root, CodeInvalid, "start from `version: 1`, `name:` and `nodes:`",
-			"a DAG file is a mapping of version, name and nodes, not %s", kindOf(root))
+		l.addAt(root, CodeInvalid, i18n.Format(l.lang, "start from `version: 1`, `name:` and `nodes:`"),
+			i18n.Sprintf(l.lang, "a DAG file is a mapping of version, name and nodes, not %s", kindOf(l.lang, root)))
 		return nil
 	}
-	fs := l.fields(root, "the DAG file", topKeys, topKeyAliases)
+	fs := l.fields(root, i18n.Format(l.lang, "the DAG file"), topKeys, topKeyAliases)
 	d.Formats = FormatsAssert
 	if f, ok := fs.get("formats"); ok {
 		// Before any schema is compiled: the compiler asserts format or not for all of them.
 		if v, ok := l.enum(f.val, "formats", formatsVals); ok && v == FormatsAnnotate {
 			d.Formats = v
 			if err := l.annotateFormats(); err != nil {
-				l.addAt(f.val, CodeInvalid, "", "formats: %v", err)
+				l.addAt(f.val, CodeInvalid, "", fmt.Sprintf("formats: %v", err))
 			}
 		}
 	}
@@ -260,19 +278,18 @@ func (l *loader) load(ctx context.Context) *DAG {
 	if f, ok := fs.get("version"); ok {
 		v := deref(f.val)
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Value != "1" {
-			l.addAt(v, CodeVersion, "write `version: 1`", "unsupported version %s: this seam reads version 1", describeScalar(v))
+			l.addAt(v, CodeVersion, i18n.Format(l.lang, "write `version: 1`"), i18n.Sprintf(l.lang, "unsupported version %s: this seam reads version 1", describeScalar(l.lang, v)))
 		}
 	}
 	if f, ok := fs.get("name"); ok {
 		if s, ok := l.str(f, "name"); ok {
 			if strings.TrimSpace(s) == "" {
-				l.addAt(f.val, CodeInvalid, "name the DAG, e.g. `name: nightly-report`", "name must not be empty")
+				l.addAt(f.val, CodeInvalid, i18n.Format(l.lang, "name the DAG, e.g. `name: nightly-report`"), i18n.Format(l.lang, "name must not be empty"))
 			}
 			d.Name = s
 		}
 	} else {
-		l.add(Pos{File: l.file, Line: root.Line, Col: root.Column}, CodeInvalid,
-			"add a `name:` that says what the DAG does, e.g. `name: nightly-report`", "missing required key \"name\"")
+		l.add(Pos{File: l.file, Line: root.Line, Col: root.Column}, CodeInvalid, i18n.Format(l.lang, "add a `name:` that says what the DAG does, e.g. `name: nightly-report`"), i18n.Format(l.lang, "missing required key \"name\""))
 	}
 	if f, ok := fs.get("description"); ok {
 		d.Description, _ = l.str(f, "description")
@@ -300,8 +317,7 @@ func (l *loader) load(ctx context.Context) *DAG {
 	if f, ok := fs.get("nodes"); ok {
 		l.nodes(ctx, f, d)
 	} else {
-		l.add(Pos{File: l.file, Line: root.Line, Col: root.Column}, CodeInvalid,
-			"add a `nodes:` mapping of node ids to nodes", "missing required key \"nodes\"")
+		l.add(Pos{File: l.file, Line: root.Line, Col: root.Column}, CodeInvalid, i18n.Format(l.lang, "add a `nodes:` mapping of node ids to nodes"), i18n.Format(l.lang, "missing required key \"nodes\""))
 	}
 	if f, ok := fs.get("outputs"); ok {
 		d.Outputs = l.outputs(f, d)
@@ -329,8 +345,7 @@ func (l *loader) parse() (*yaml.Node, bool) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeInvalid,
-				"start from `version: 1`, `name:` and `nodes:`", "the file is empty")
+			l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeInvalid, i18n.Format(l.lang, "start from `version: 1`, `name:` and `nodes:`"), i18n.Format(l.lang, "the file is empty"))
 			return nil, false
 		}
 		l.syntaxError(err)
@@ -339,16 +354,15 @@ func (l *loader) parse() (*yaml.Node, bool) {
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
-		l.addAt(&next, CodeYAML, "keep one DAG per file: remove the `---` and what follows",
-			"more than one YAML document in the file")
+		l.addAt(&next, CodeYAML, i18n.Format(l.lang, "keep one DAG per file: remove the `---` and what follows"),
+			i18n.Format(l.lang, "more than one YAML document in the file"))
 		return nil, false
 	case !errors.Is(err, io.EOF):
 		l.syntaxError(err)
 		return nil, false
 	}
 	if len(doc.Content) == 0 {
-		l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeInvalid,
-			"start from `version: 1`, `name:` and `nodes:`", "the file is empty")
+		l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeInvalid, i18n.Format(l.lang, "start from `version: 1`, `name:` and `nodes:`"), i18n.Format(l.lang, "the file is empty"))
 		return nil, false
 	}
 	if !l.checkAliases(&doc) {
@@ -379,8 +393,8 @@ func (l *loader) syntaxError(err error) {
 		text := l.lines[hi-1]
 		at.Col = len(text) - len(strings.TrimLeft(text, " ")) + 1
 	}
-	l.add(at, CodeYAML, "check the indentation and quoting here: quote values that contain \": \" or start with one of {}[]*&!|>'\"%@`",
-		"YAML syntax error: %s", msg)
+	l.add(at, CodeYAML, i18n.Format(l.lang, "check the indentation and quoting here: quote values that contain \": \" or start with one of {}[]*&!|>'\"%@`"),
+		i18n.Sprintf(l.lang, "YAML syntax error: %s", msg))
 }
 
 // lineStarts returns the byte offset of each line's start in src, then len(src). Lines end
@@ -446,8 +460,8 @@ func (l *loader) fields(n *yaml.Node, what string, known []string, aliases map[s
 	n = deref(n)
 	if n.Kind != yaml.MappingNode {
 		if n.Tag != "!!null" {
-			l.addAt(n, CodeInvalid, "write it as `key: value` lines: "+strings.Join(known, ", "),
-				"%s must be a mapping, not %s", what, kindOf(n))
+			l.addAt(n, CodeInvalid, i18n.Sprintf(l.lang, "write it as `key: value` lines: %s", strings.Join(known, ", ")),
+				i18n.Sprintf(l.lang, "%s must be a mapping, not %s", what, kindOf(l.lang, n)))
 		}
 		return fieldSet{}
 	}
@@ -469,19 +483,19 @@ func (l *loader) fields(n *yaml.Node, what string, known []string, aliases map[s
 
 func (l *loader) unknownKey(k *yaml.Node, what string, known []string, aliases map[string]string) {
 	if s := didYouMean(k.Value, known, aliases); s != "" {
-		l.addAt(k, CodeUnknownKey, fmt.Sprintf("rename it to %q", s),
-			"unknown key %q in %s; did you mean %q?", k.Value, what, s)
+		l.addAt(k, CodeUnknownKey, i18n.Sprintf(l.lang, "rename it to %q", s),
+			i18n.Sprintf(l.lang, "unknown key %q in %s; did you mean %q?", k.Value, what, s))
 		return
 	}
-	l.addAt(k, CodeUnknownKey, "remove it; "+what+" may have: "+strings.Join(known, ", "),
-		"unknown key %q in %s", k.Value, what)
+	l.addAt(k, CodeUnknownKey, i18n.Sprintf(l.lang, "remove it; %s may have: %s", what, strings.Join(known, ", ")),
+		i18n.Sprintf(l.lang, "unknown key %q in %s", k.Value, what))
 }
 
 // str reads a string value.
 func (l *loader) str(f field, what string) (string, bool) {
 	v := deref(f.val)
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!str" {
-		l.addAt(v, CodeInvalid, "quote it if it is meant as text", "%s must be a string, not %s", what, kindOf(v))
+		l.addAt(v, CodeInvalid, i18n.Format(l.lang, "quote it if it is meant as text"), i18n.Sprintf(l.lang, "%s must be a string, not %s", what, kindOf(l.lang, v)))
 		return "", false
 	}
 	return v.Value, true
@@ -492,12 +506,12 @@ func (l *loader) integer(f field, what string, minimum int) (int, bool) {
 	v := deref(f.val)
 	i, err := strconv.Atoi(v.Value)
 	if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil {
-		l.addAt(v, CodeInvalid, fmt.Sprintf("write a whole number, e.g. `%s: %d`", f.key.Value, max(minimum, 1)),
-			"%s must be an integer, not %s", what, describeScalar(v))
+		l.addAt(v, CodeInvalid, i18n.Sprintf(l.lang, "write a whole number, e.g. `%s: %d`", f.key.Value, max(minimum, 1)),
+			i18n.Sprintf(l.lang, "%s must be an integer, not %s", what, describeScalar(l.lang, v)))
 		return 0, false
 	}
 	if i < minimum {
-		l.addAt(v, CodeInvalid, fmt.Sprintf("use %d or more", minimum), "%s must be at least %d, got %d", what, minimum, i)
+		l.addAt(v, CodeInvalid, i18n.Sprintf(l.lang, "use %d or more", minimum), i18n.Sprintf(l.lang, "%s must be at least %d, got %d", what, minimum, i))
 		return 0, false
 	}
 	return i, true
@@ -505,19 +519,19 @@ func (l *loader) integer(f field, what string, minimum int) (int, bool) {
 
 // duration reads a Go duration such as 30s, 2m or 1h30m.
 func (l *loader) duration(f field, what string) (time.Duration, bool) {
-	const hint = "use Go duration syntax such as 30s, 2m or 1h30m"
+	hint := i18n.Format(l.lang, "use Go duration syntax such as 30s, 2m or 1h30m")
 	v := deref(f.val)
 	if v.Kind != yaml.ScalarNode {
-		l.addAt(v, CodeDuration, hint, "%s: a duration must be a string such as 30s, not %s", what, kindOf(v))
+		l.addAt(v, CodeDuration, hint, i18n.Sprintf(l.lang, "%s: a duration must be a string such as 30s, not %s", what, kindOf(l.lang, v)))
 		return 0, false
 	}
 	dur, err := time.ParseDuration(v.Value)
 	if err != nil {
-		l.addAt(v, CodeDuration, hint, "%s: bad duration %q: %v", what, v.Value, err)
+		l.addAt(v, CodeDuration, hint, i18n.Sprintf(l.lang, "%s: bad duration %q: %v", what, v.Value, err))
 		return 0, false
 	}
 	if dur < 0 {
-		l.addAt(v, CodeDuration, "durations count forward: drop the minus sign", "%s: bad duration %q: negative", what, v.Value)
+		l.addAt(v, CodeDuration, i18n.Format(l.lang, "durations count forward: drop the minus sign"), i18n.Sprintf(l.lang, "%s: bad duration %q: negative", what, v.Value))
 		return 0, false
 	}
 	return dur, true
@@ -529,12 +543,12 @@ func (l *loader) enum(n *yaml.Node, what string, vals []string) (string, bool) {
 	if n.Kind == yaml.ScalarNode && slices.Contains(vals, n.Value) {
 		return n.Value, true
 	}
-	hint := "use one of: " + strings.Join(vals, ", ")
+	hint := i18n.Sprintf(l.lang, "use one of: %s", strings.Join(vals, ", "))
 	if s := didYouMean(n.Value, vals, nil); n.Kind == yaml.ScalarNode && s != "" {
-		l.addAt(n, CodeInvalid, hint, "%s: unknown value %q; did you mean %q?", what, n.Value, s)
+		l.addAt(n, CodeInvalid, hint, i18n.Sprintf(l.lang, "%s: unknown value %q; did you mean %q?", what, n.Value, s))
 		return "", false
 	}
-	l.addAt(n, CodeInvalid, hint, "%s must be one of %s, not %s", what, strings.Join(vals, ", "), describeScalar(n))
+	l.addAt(n, CodeInvalid, hint, i18n.Sprintf(l.lang, "%s must be one of %s, not %s", what, strings.Join(vals, ", "), describeScalar(l.lang, n)))
 	return "", false
 }
 
@@ -554,7 +568,7 @@ func (l *loader) defaults(f field, def *Defaults) {
 func (l *loader) positiveDuration(f field, what string) (time.Duration, bool) {
 	dur, ok := l.duration(f, what)
 	if ok && dur == 0 {
-		l.addAt(f.val, CodeDuration, "remove it for no timeout, or give a positive duration such as 30s", "%s must be more than 0", what)
+		l.addAt(f.val, CodeDuration, i18n.Format(l.lang, "remove it for no timeout, or give a positive duration such as 30s"), i18n.Sprintf(l.lang, "%s must be more than 0", what))
 		return 0, false
 	}
 	return dur, ok
@@ -568,8 +582,8 @@ func (l *loader) retry(f field, what string, base Retry) Retry {
 		if n, ok := l.integer(a, what+".attempts", 1); ok {
 			if n > maxAttempts {
 				// A retry storm against a failing service helps nobody; past this, fix the cause.
-				l.addAt(a.val, CodeInvalid, fmt.Sprintf("use at most %d, with a backoff", maxAttempts),
-					"%s.attempts must be at most %d, got %d", what, maxAttempts, n)
+				l.addAt(a.val, CodeInvalid, i18n.Sprintf(l.lang, "use at most %d, with a backoff", maxAttempts),
+					i18n.Sprintf(l.lang, "%s.attempts must be at most %d, got %d", what, maxAttempts, n))
 			}
 			r.Attempts = min(n, maxAttempts)
 		}
@@ -589,9 +603,9 @@ func (l *loader) retry(f field, what string, base Retry) Retry {
 		x, err := strconv.ParseFloat(v.Value, 64)
 		switch {
 		case v.Kind != yaml.ScalarNode || (v.Tag != "!!int" && v.Tag != "!!float") || err != nil:
-			l.addAt(v, CodeInvalid, "write a number such as 2 or 1.5", "%s.factor must be a number, not %s", what, describeScalar(v))
+			l.addAt(v, CodeInvalid, i18n.Format(l.lang, "write a number such as 2 or 1.5"), i18n.Sprintf(l.lang, "%s.factor must be a number, not %s", what, describeScalar(l.lang, v)))
 		case x < 1:
-			l.addAt(v, CodeInvalid, "use 1 for a constant backoff, or more to grow it", "%s.factor must be at least 1, got %s", what, v.Value)
+			l.addAt(v, CodeInvalid, i18n.Format(l.lang, "use 1 for a constant backoff, or more to grow it"), i18n.Sprintf(l.lang, "%s.factor must be at least 1, got %s", what, v.Value))
 		default:
 			r.Factor = x
 		}
@@ -600,8 +614,8 @@ func (l *loader) retry(f field, what string, base Retry) Retry {
 		r.On = l.retryOn(o, what)
 	}
 	if m, ok := fs.get("max_backoff"); ok && r.MaxBackoff > 0 && r.MaxBackoff < r.Backoff {
-		l.addAt(m.val, CodeInvalid, "make max_backoff at least backoff, or remove it",
-			"%s.max_backoff %s is less than backoff %s", what, r.MaxBackoff, r.Backoff)
+		l.addAt(m.val, CodeInvalid, i18n.Format(l.lang, "make max_backoff at least backoff, or remove it"),
+			i18n.Sprintf(l.lang, "%s.max_backoff %s is less than backoff %s", what, r.MaxBackoff, r.Backoff))
 	}
 	return r
 }
@@ -609,8 +623,8 @@ func (l *loader) retry(f field, what string, base Retry) Retry {
 func (l *loader) retryOn(f field, what string) []string {
 	v := deref(f.val)
 	if v.Kind != yaml.SequenceNode {
-		l.addAt(v, CodeInvalid, "write a list, e.g. `on: [error, timeout]`", "%s.on must be a list of %s, not %s",
-			what, strings.Join(retryOnVals, ", "), kindOf(v))
+		l.addAt(v, CodeInvalid, i18n.Format(l.lang, "write a list, e.g. `on: [error, timeout]`"), i18n.Sprintf(l.lang, "%s.on must be a list of %s, not %s",
+			what, strings.Join(retryOnVals, ", "), kindOf(l.lang, v)))
 		return nil
 	}
 	var on []string
@@ -630,8 +644,8 @@ func (l *loader) nodes(ctx context.Context, f field, d *DAG) {
 		if m.Kind != yaml.MappingNode && m.Tag == "!!null" {
 			at = f.key
 		}
-		l.addAt(at, CodeInvalid, "add at least one node, e.g. `hello: {type: const, with: {value: {status: pass, summary: hi}}}`",
-			"nodes must be a mapping of node ids to nodes, with at least one node")
+		l.addAt(at, CodeInvalid, i18n.Format(l.lang, "add at least one node, e.g. `hello: {type: const, with: {value: {status: pass, summary: hi}}}`"),
+			i18n.Format(l.lang, "nodes must be a mapping of node ids to nodes, with at least one node"))
 		return
 	}
 	first := make(map[string]*yaml.Node, len(m.Content)/2)
@@ -645,14 +659,14 @@ func (l *loader) nodes(ctx context.Context, f field, d *DAG) {
 		}
 		id := k.Value
 		if prev, dup := first[id]; dup {
-			l.addAt(k, CodeDuplicateNode, "rename one of them: node ids are unique",
-				"duplicate node id %q (first defined at line %d)", id, prev.Line)
+			l.addAt(k, CodeDuplicateNode, i18n.Format(l.lang, "rename one of them: node ids are unique"),
+				i18n.Sprintf(l.lang, "duplicate node id %q (first defined at line %d)", id, prev.Line))
 			continue
 		}
 		first[id] = k
 		if !validID(id) {
-			l.addAt(k, CodeBadID, fmt.Sprintf("rename it to %q", suggestID(id)),
-				"bad node id %q: ids are a lowercase letter followed by lowercase letters, digits, _ or -", id)
+			l.addAt(k, CodeBadID, i18n.Sprintf(l.lang, "rename it to %q", suggestID(id)),
+				i18n.Sprintf(l.lang, "bad node id %q: ids are a lowercase letter followed by lowercase letters, digits, _ or -", id))
 		}
 		n, src := l.node(id, k, v, d)
 		l.subDAG(ctx, n, src)
@@ -718,27 +732,27 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 	}
 	n.Hash = nodeHash(id, val)
 	src := &nodeSource{}
-	what := fmt.Sprintf("node %q", id)
+	what := i18n.Sprintf(l.lang, "node %q", id)
 	fs := l.fields(val, what, nodeKeys, nodeKeyAliases)
 	if v := deref(val); v.Kind != yaml.MappingNode {
 		if v.Tag == "!!null" {
-			l.addAt(key, CodeInvalid, "add `type:` naming a node type; `seam types` lists them", "%s has no type", what)
+			l.addAt(key, CodeInvalid, i18n.Format(l.lang, "add `type:` naming a node type; `seam types` lists them"), i18n.Sprintf(l.lang, "%s has no type", what))
 		}
 		return n, src
 	}
 
 	if f, ok := fs.get("type"); !ok {
-		l.addAt(key, CodeInvalid, "add `type:` naming a node type; `seam types` lists them", "%s has no type", what)
-	} else if name, ok := l.str(f, what+" type"); ok {
+		l.addAt(key, CodeInvalid, i18n.Format(l.lang, "add `type:` naming a node type; `seam types` lists them"), i18n.Sprintf(l.lang, "%s has no type", what))
+	} else if name, ok := l.str(f, l.of(what, "type")); ok {
 		if t, ok := l.types.Lookup(name); ok {
 			n.Type = t
 			n.Config = l.configSchema(t)
 		} else {
-			hint := "see `seam types` for the node types"
+			hint := i18n.Format(l.lang, "see `seam types` for the node types")
 			if s := didYouMean(name, l.types.Names(), nil); s != "" {
-				l.addAt(f.val, CodeUnknownType, hint, "unknown node type %q; did you mean %q?", name, s)
+				l.addAt(f.val, CodeUnknownType, hint, i18n.Sprintf(l.lang, "unknown node type %q; did you mean %q?", name, s))
 			} else {
-				l.addAt(f.val, CodeUnknownType, hint, "unknown node type %q", name)
+				l.addAt(f.val, CodeUnknownType, hint, i18n.Sprintf(l.lang, "unknown node type %q", name))
 			}
 		}
 	}
@@ -756,7 +770,7 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 				}
 			}
 		} else if v.Tag != "!!null" {
-			l.addAt(v, CodeInvalid, "write the type's configuration as `key: value` lines", "%s: with must be a mapping, not %s", what, kindOf(v))
+			l.addAt(v, CodeInvalid, i18n.Format(l.lang, "write the type's configuration as `key: value` lines"), i18n.Sprintf(l.lang, "%s: with must be a mapping, not %s", what, kindOf(l.lang, v)))
 		}
 	}
 	if f, ok := fs.get("input"); ok {
@@ -776,34 +790,34 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 		}
 	}
 	if f, ok := fs.get("run_if"); ok {
-		if s, ok := l.enum(f.val, what+" run_if", runIfVals); ok {
+		if s, ok := l.enum(f.val, l.of(what, "run_if"), runIfVals); ok {
 			n.RunIf = RunIf(s)
 		}
 	}
 	l.foreach(fs, n, src, d, what)
 	if f, ok := fs.get("retry"); ok {
-		n.Retry = l.retry(f, what+" retry", d.Defaults.Retry)
+		n.Retry = l.retry(f, l.of(what, "retry"), d.Defaults.Retry)
 	}
 	if f, ok := fs.get("timeout"); ok {
-		if dur, ok := l.positiveDuration(f, what+" timeout"); ok {
+		if dur, ok := l.positiveDuration(f, l.of(what, "timeout")); ok {
 			n.Timeout = dur
 		}
 	}
 	if f, ok := fs.get("on_invalid"); ok {
-		oi := l.fields(f.val, what+" on_invalid", onInvalidKey, nil)
+		oi := l.fields(f.val, l.of(what, "on_invalid"), onInvalidKey, nil)
 		if r, ok := oi.get("repair"); ok {
-			n.Repair, _ = l.integer(r, what+" on_invalid.repair", 0)
+			n.Repair, _ = l.integer(r, l.of(what, "on_invalid.repair"), 0)
 		}
 	}
 	var declaredOutput *yaml.Node
 	if f, ok := fs.get("contract"); ok {
-		cs := l.fields(f.val, what+" contract", contractKeys, nil)
+		cs := l.fields(f.val, l.of(what, "contract"), contractKeys, nil)
 		if c, ok := cs.get("input"); ok {
-			n.InputContract = l.schema(c.val, what+" contract.input")
+			n.InputContract = l.schema(c.val, l.of(what, "contract.input"))
 		}
 		if c, ok := cs.get("output"); ok {
 			declaredOutput = c.val
-			n.OutputContract = l.schema(c.val, what+" contract.output")
+			n.OutputContract = l.schema(c.val, l.of(what, "contract.output"))
 		}
 	}
 	if n.Type != nil {
@@ -836,14 +850,14 @@ func (l *loader) template(n *yaml.Node) *Template {
 func (l *loader) needs(f field, n *Node, src *nodeSource) {
 	v := deref(f.val)
 	if v.Kind != yaml.SequenceNode {
-		l.addAt(v, CodeInvalid, "write a list of node ids, e.g. `needs: [fetch]`", "node %q: needs must be a list of node ids, not %s", n.ID, kindOf(v))
+		l.addAt(v, CodeInvalid, i18n.Format(l.lang, "write a list of node ids, e.g. `needs: [fetch]`"), i18n.Sprintf(l.lang, "node %q: needs must be a list of node ids, not %s", n.ID, kindOf(l.lang, v)))
 		return
 	}
 	seen := make(map[string]bool, len(v.Content))
 	for _, c := range v.Content {
 		c = deref(c)
 		if c.Kind != yaml.ScalarNode || c.Tag != "!!str" {
-			l.addAt(c, CodeInvalid, "write a node id", "node %q: needs entries must be node ids, not %s", n.ID, kindOf(c))
+			l.addAt(c, CodeInvalid, i18n.Format(l.lang, "write a node id"), i18n.Sprintf(l.lang, "node %q: needs entries must be node ids, not %s", n.ID, kindOf(l.lang, c)))
 			continue
 		}
 		if !seen[c.Value] {
@@ -860,8 +874,8 @@ func (l *loader) foreach(fs fieldSet, n *Node, src *nodeSource, d *DAG, what str
 	if !ok {
 		for _, k := range []string{"concurrency", "max_items"} {
 			if g, ok := fs.get(k); ok {
-				l.addAt(g.key, CodeInvalid, "add `foreach:`, or remove "+k+" (the DAG's concurrency is set at the top level)",
-					"%s: %s applies to foreach, and the node has none", what, k)
+				l.addAt(g.key, CodeInvalid, i18n.Sprintf(l.lang, "add `foreach:`, or remove %s (the DAG's concurrency is set at the top level)", k),
+					i18n.Sprintf(l.lang, "%s: %s applies to foreach, and the node has none", what, k))
 			}
 		}
 		return
@@ -871,20 +885,20 @@ func (l *loader) foreach(fs fieldSet, n *Node, src *nodeSource, d *DAG, what str
 	case v.Kind == yaml.SequenceNode:
 	case v.Kind == yaml.ScalarNode && v.Tag == "!!str" && isOneRef(v.Value):
 	default:
-		l.addAt(v, CodeInvalid, "write `foreach: \"${{ nodes.<id>.output.data.items }}\"` or a list",
-			"%s: foreach must be a list or one ${{ }} reference to a list, not %s", what, describeScalar(v))
+		l.addAt(v, CodeInvalid, i18n.Format(l.lang, "write `foreach: \"${{ nodes.<id>.output.data.items }}\"` or a list"),
+			i18n.Sprintf(l.lang, "%s: foreach must be a list or one ${{ }} reference to a list, not %s", what, describeScalar(l.lang, v)))
 		return
 	}
 	n.Foreach = l.template(v)
 	src.controlRefs = append(src.controlRefs, n.Foreach.Refs()...)
 	n.ForeachConcurrency = d.Concurrency
 	if g, ok := fs.get("concurrency"); ok {
-		if c, ok := l.integer(g, what+" concurrency", 1); ok {
+		if c, ok := l.integer(g, l.of(what, "concurrency"), 1); ok {
 			n.ForeachConcurrency = c
 		}
 	}
 	if g, ok := fs.get("max_items"); ok {
-		if m, ok := l.integer(g, what+" max_items", 1); ok {
+		if m, ok := l.integer(g, l.of(what, "max_items"), 1); ok {
 			n.MaxItems = m
 		}
 	}
@@ -901,7 +915,7 @@ func (l *loader) outputs(f field, d *DAG) []Output {
 	m := deref(f.val)
 	if m.Kind != yaml.MappingNode {
 		if m.Tag != "!!null" {
-			l.addAt(m, CodeInvalid, "write `name: \"${{ nodes.<id>.output.<field> }}\"` lines", "outputs must be a mapping, not %s", kindOf(m))
+			l.addAt(m, CodeInvalid, i18n.Format(l.lang, "write `name: \"${{ nodes.<id>.output.<field> }}\"` lines"), i18n.Sprintf(l.lang, "outputs must be a mapping, not %s", kindOf(l.lang, m)))
 		}
 		return nil
 	}

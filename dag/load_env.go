@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -20,30 +22,30 @@ type EnvVar struct {
 // env.NAME: a DAG never reads the environment unless its file says so, where a reviewer sees
 // it.
 func (l *loader) envVars(f field) []EnvVar {
-	const hint = "list the variables' names: `env: [API_TOKEN]`"
+	hint := i18n.Format(l.lang, "list the variables' names: `env: [API_TOKEN]`")
 	v := deref(f.val)
 	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 		return nil
 	}
 	if v.Kind != yaml.SequenceNode {
-		l.addAt(v, CodeInvalid, hint, "env must be a list of environment variable names, not %s", kindOf(v))
+		l.addAt(v, CodeInvalid, hint, i18n.Sprintf(l.lang, "env must be a list of environment variable names, not %s", kindOf(l.lang, v)))
 		return nil
 	}
 	var vars []EnvVar
 	for _, item := range v.Content {
 		item = deref(item)
 		if item.Kind != yaml.ScalarNode || item.Tag != "!!str" {
-			l.addAt(item, CodeInvalid, hint, "env: want a variable name, not %s", kindOf(item))
+			l.addAt(item, CodeInvalid, hint, i18n.Sprintf(l.lang, "env: want a variable name, not %s", kindOf(l.lang, item)))
 			continue
 		}
 		if !validEnvName(item.Value) {
-			l.addAt(item, CodeInvalid, "a name has letters, digits and _, and does not start with a digit",
-				"env: %q is not an environment variable name", item.Value)
+			l.addAt(item, CodeInvalid, i18n.Format(l.lang, "a name has letters, digits and _, and does not start with a digit"),
+				i18n.Sprintf(l.lang, "env: %q is not an environment variable name", item.Value))
 			continue
 		}
 		if i := slices.IndexFunc(vars, func(e EnvVar) bool { return e.Name == item.Value }); i >= 0 {
-			l.addAt(item, CodeInvalid, "list each variable once",
-				"env: %s is listed twice (first at line %d)", item.Value, vars[i].Pos.Line)
+			l.addAt(item, CodeInvalid, i18n.Format(l.lang, "list each variable once"),
+				i18n.Sprintf(l.lang, "env: %s is listed twice (first at line %d)", item.Value, vars[i].Pos.Line))
 			continue
 		}
 		vars = append(vars, EnvVar{Name: item.Value, Pos: l.pos(item)})
@@ -66,8 +68,8 @@ func validEnvName(s string) bool {
 // checkEnv reports a reference to env that does not name one declared variable.
 func (l *loader) checkEnv(r Ref, d *DAG) {
 	if len(r.Path) == 0 {
-		l.add(r.Pos, CodeExpr, "write env.NAME, with NAME listed under the DAG's env",
-			"env is read one variable at a time, by a constant name: env.NAME")
+		l.add(r.Pos, CodeExpr, i18n.Format(l.lang, "write env.NAME, with NAME listed under the DAG's env"),
+			i18n.Format(l.lang, "env is read one variable at a time, by a constant name: env.NAME"))
 		return
 	}
 	name := r.Path[0]
@@ -76,13 +78,13 @@ func (l *loader) checkEnv(r Ref, d *DAG) {
 		names[i] = e.Name
 	}
 	if !slices.Contains(names, name) {
-		hint := fmt.Sprintf("add %s to the DAG's top-level env list: `env: [%s]` (its value is then treated as a secret)", name, strings.Join(append(names, name), ", "))
+		hint := i18n.Sprintf(l.lang, "add %s to the DAG's top-level env list: `env: [%s]` (its value is then treated as a secret)", name, strings.Join(append(names, name), ", "))
 		if s := didYouMean(name, names, nil); s != "" {
-			l.add(r.Pos, CodeUndeclaredEnv, fmt.Sprintf("use env.%s, or %s", s, hint),
-				"env.%s is not declared; did you mean env.%s?", name, s)
+			l.add(r.Pos, CodeUndeclaredEnv, i18n.Sprintf(l.lang, "use env.%s, or %s", s, hint),
+				i18n.Sprintf(l.lang, "env.%s is not declared; did you mean env.%s?", name, s))
 			return
 		}
-		l.add(r.Pos, CodeUndeclaredEnv, hint, "env.%s is not declared: the DAG does not list %s under env", name, name)
+		l.add(r.Pos, CodeUndeclaredEnv, hint, i18n.Sprintf(l.lang, "env.%s is not declared: the DAG does not list %s under env", name, name))
 	}
 	// env.NAME.x needs no check here: CEL knows env's values are strings and refuses it.
 }

@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"regexp"
 	"slices"
 	"strings"
@@ -29,7 +31,7 @@ func (l *loader) n8nDefaults(fs fieldSet) {
 	if v, ok := block.get("url"); ok {
 		if s, ok := l.str(v, "n8n.url"); ok {
 			if strings.TrimSpace(s) == "" {
-				l.addAt(v.val, CodeInvalid, "remove it to use $N8N_URL, or write the base URL, e.g. https://n8n.example.com", "n8n.url must not be empty")
+				l.addAt(v.val, CodeInvalid, i18n.Format(l.lang, "remove it to use $N8N_URL, or write the base URL, e.g. https://n8n.example.com"), i18n.Format(l.lang, "n8n.url must not be empty"))
 			} else {
 				defaults = append(defaults, v)
 			}
@@ -38,8 +40,8 @@ func (l *loader) n8nDefaults(fs fieldSet) {
 	if v, ok := block.get("api_key_env"); ok {
 		if s, ok := l.str(v, "n8n.api_key_env"); ok {
 			if !envVarName.MatchString(s) {
-				l.addAt(v.val, CodeInvalid, "name the environment variable that holds the key, e.g. `api_key_env: N8N_API_KEY`; never write the key itself",
-					"n8n.api_key_env must be an environment variable name, not %q", s)
+				l.addAt(v.val, CodeInvalid, i18n.Format(l.lang, "name the environment variable that holds the key, e.g. `api_key_env: N8N_API_KEY`; never write the key itself"),
+					i18n.Sprintf(l.lang, "n8n.api_key_env must be an environment variable name, not %q", s))
 			} else {
 				defaults = append(defaults, v)
 			}
@@ -47,7 +49,7 @@ func (l *loader) n8nDefaults(fs fieldSet) {
 	}
 	if v, ok := block.get("insecure"); ok {
 		if n := deref(v.val); n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-			l.addAt(n, CodeInvalid, "write `insecure: true` or `insecure: false`", "n8n.insecure must be a boolean, not %s", describeScalar(n))
+			l.addAt(n, CodeInvalid, i18n.Format(l.lang, "write `insecure: true` or `insecure: false`"), i18n.Sprintf(l.lang, "n8n.insecure must be a boolean, not %s", describeScalar(l.lang, n)))
 		} else {
 			defaults = append(defaults, v)
 		}

@@ -1,7 +1,8 @@
 package dag
 
 import (
-	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"regexp"
 	"slices"
 	"strings"
@@ -25,10 +26,10 @@ func (l *loader) resolveRefs(d *DAG) {
 			}
 		}
 		if s := didYouMean(id, ids, nil); s != "" {
-			l.add(p, CodeUnknownNode, fmt.Sprintf("use %q, or add a node %q", s, id), "%s unknown node %q; did you mean %q?", how, id, s)
+			l.add(p, CodeUnknownNode, i18n.Sprintf(l.lang, "use %q, or add a node %q", s, id), i18n.Sprintf(l.lang, "%s unknown node %q; did you mean %q?", how, id, s))
 			return
 		}
-		l.add(p, CodeUnknownNode, "name one of the nodes under `nodes:`, or add a node "+fmt.Sprintf("%q", id), "%s unknown node %q", how, id)
+		l.add(p, CodeUnknownNode, i18n.Sprintf(l.lang, "name one of the nodes under `nodes:`, or add a node %q", id), i18n.Sprintf(l.lang, "%s unknown node %q", how, id))
 	}
 	for i, n := range d.Nodes {
 		src := l.srcs[i]
@@ -37,7 +38,7 @@ func (l *loader) resolveRefs(d *DAG) {
 			switch r.Root {
 			case "nodes":
 				if _, ok := d.ByID[r.Node]; !ok {
-					unknownNode(r.Node, r.Pos, "reference to")
+					unknownNode(r.Node, r.Pos, i18n.Format(l.lang, "reference to"))
 					return
 				}
 				deps = append(deps, dep{id: r.Node, pos: r.Pos})
@@ -48,11 +49,11 @@ func (l *loader) resolveRefs(d *DAG) {
 			case "item", "index":
 				switch {
 				case n.Foreach == nil:
-					l.add(r.Pos, CodeInvalid, "add `foreach:` to the node, or refer to the list itself",
-						"node %q: %s is only defined in a node with foreach", n.ID, r.Root)
+					l.add(r.Pos, CodeInvalid, i18n.Format(l.lang, "add `foreach:` to the node, or refer to the list itself"),
+						i18n.Sprintf(l.lang, "node %q: %s is only defined in a node with foreach", n.ID, r.Root))
 				case !data:
-					l.add(r.Pos, CodeInvalid, "use item and index in with or input",
-						"node %q: %s is not defined in when or foreach, which are evaluated once for the node", n.ID, r.Root)
+					l.add(r.Pos, CodeInvalid, i18n.Format(l.lang, "use item and index in with or input"),
+						i18n.Sprintf(l.lang, "node %q: %s is not defined in when or foreach, which are evaluated once for the node", n.ID, r.Root))
 				}
 			}
 		}
@@ -64,7 +65,7 @@ func (l *loader) resolveRefs(d *DAG) {
 		}
 		for _, e := range src.needs {
 			if _, ok := d.ByID[e.id]; !ok {
-				unknownNode(e.id, e.pos, fmt.Sprintf("node %q needs", n.ID))
+				unknownNode(e.id, e.pos, i18n.Sprintf(l.lang, "node %q needs", n.ID))
 				continue
 			}
 			deps = append(deps, dep{id: e.id, pos: e.pos})
@@ -91,17 +92,17 @@ func (l *loader) resolveRefs(d *DAG) {
 			switch r.Root {
 			case "nodes":
 				if _, ok := d.ByID[r.Node]; !ok {
-					unknownNode(r.Node, r.Pos, fmt.Sprintf("output %q: reference to", o.Name))
+					unknownNode(r.Node, r.Pos, i18n.Sprintf(l.lang, "output %q: reference to", o.Name))
 				}
 			case "params":
 				l.checkParam(r, pf)
 			case "env":
 				// Outputs are printed and stored: a secret must not become one.
-				l.add(r.Pos, CodeInvalid, "use env in a node's with or input, where it is masked in what the node returns",
-					"output %q: outputs may not read env, whose values are secrets", o.Name)
+				l.add(r.Pos, CodeInvalid, i18n.Format(l.lang, "use env in a node's with or input, where it is masked in what the node returns"),
+					i18n.Sprintf(l.lang, "output %q: outputs may not read env, whose values are secrets", o.Name))
 			case "item", "index":
-				l.add(r.Pos, CodeInvalid, "refer to a node's output instead",
-					"output %q: %s is only defined in a node with foreach", o.Name, r.Root)
+				l.add(r.Pos, CodeInvalid, i18n.Format(l.lang, "refer to a node's output instead"),
+					i18n.Sprintf(l.lang, "output %q: %s is only defined in a node with foreach", o.Name, r.Root))
 			}
 		}
 	}
@@ -169,10 +170,10 @@ func (l *loader) checkParam(r Ref, pf *paramFields) {
 	if slices.Contains(pf.names, name) || slices.ContainsFunc(pf.patterns, func(re *regexp.Regexp) bool { return re.MatchString(name) }) {
 		return
 	}
-	hint := fmt.Sprintf("declare it under params.properties, or use one of: %s", strings.Join(pf.names, ", "))
+	hint := i18n.Sprintf(l.lang, "declare it under params.properties, or use one of: %s", strings.Join(pf.names, ", "))
 	if s := didYouMean(name, pf.names, nil); s != "" {
-		l.add(r.Pos, CodeUnknownParam, hint, "unknown parameter params.%s; did you mean params.%s?", name, s)
+		l.add(r.Pos, CodeUnknownParam, hint, i18n.Sprintf(l.lang, "unknown parameter params.%s; did you mean params.%s?", name, s))
 		return
 	}
-	l.add(r.Pos, CodeUnknownParam, hint, "unknown parameter params.%s: params declares no such property", name)
+	l.add(r.Pos, CodeUnknownParam, hint, i18n.Sprintf(l.lang, "unknown parameter params.%s: params declares no such property", name))
 }

@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"errors"
 	"fmt"
 	"os"
@@ -36,15 +38,15 @@ func (l *loader) schema(n *yaml.Node, what string) *contract.Schema {
 		}
 		return s
 	}
-	l.addAt(v, CodeInvalid, "give a path such as schemas/out.json (relative to this file), or write the schema inline as a mapping",
-		"%s must be a schema file path or an inline schema, not %s", what, kindOf(v))
+	l.addAt(v, CodeInvalid, i18n.Format(l.lang, "give a path such as schemas/out.json (relative to this file), or write the schema inline as a mapping"),
+		i18n.Sprintf(l.lang, "%s must be a schema file path or an inline schema, not %s", what, kindOf(l.lang, v)))
 	return nil
 }
 
 func (l *loader) schemaFile(v *yaml.Node, what string) *contract.Schema {
 	if strings.Contains(v.Value, "://") {
-		l.addAt(v, CodeRemoteRef, "vendor the schema next to the DAG and use a relative path",
-			"%s: schema %q refused: seam never fetches schemas over the network", what, v.Value)
+		l.addAt(v, CodeRemoteRef, i18n.Format(l.lang, "vendor the schema next to the DAG and use a relative path"),
+			i18n.Sprintf(l.lang, "%s: schema %q refused: seam never fetches schemas over the network", what, v.Value))
 		return nil
 	}
 	p := v.Value
@@ -74,7 +76,7 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 	if errors.As(err, &se) && sameLocation(se.Location, self) {
 		detail = se.Err.Error()
 		if se.Pointer != "" {
-			detail = "at " + se.Pointer + ": " + detail
+			detail = i18n.Sprintf(l.lang, "at %s: %s", se.Pointer, detail)
 		}
 		if inline {
 			target = at(lookup(n, nil, se.Pointer))
@@ -85,27 +87,27 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 	var refused *userfile.Error // a named pipe, a device, a file over the size limit
 	switch {
 	case errors.Is(err, contract.ErrLimit):
-		l.addAt(target, CodeLimit, limitHint(err),
-			"%s: schema beyond seam's limits: %v", what, strings.Replace(detail, contract.ErrLimit.Error()+": ", "", 1))
+		l.addAt(target, CodeLimit, limitHint(l.lang, err),
+			i18n.Sprintf(l.lang, "%s: schema beyond seam's limits: %v", what, strings.Replace(detail, contract.ErrLimit.Error()+": ", "", 1)))
 	case errors.Is(err, contract.ErrRemoteRef):
-		l.addAt(target, CodeRemoteRef, "vendor the schema next to the DAG and $ref it by a relative path",
-			"%s: %v; seam never fetches schemas over the network", what, detail)
+		l.addAt(target, CodeRemoteRef, i18n.Format(l.lang, "vendor the schema next to the DAG and $ref it by a relative path"),
+			i18n.Sprintf(l.lang, "%s: %v; seam never fetches schemas over the network", what, detail))
 	case errors.As(err, &refused):
 		name := refused.Path // a $ref'd file, by its absolute path
 		if !inline && sameLocation(name, self) {
 			name = n.Value // as the DAG names it
 		}
-		l.addAt(target, CodeSchema, "name a JSON Schema file: a regular file within the size limit ($"+userfile.EnvMaxSize+" raises it)",
-			"%s: schema file %s: %v", what, name, refused.Err)
+		l.addAt(target, CodeSchema, i18n.Sprintf(l.lang, "name a JSON Schema file: a regular file within the size limit ($%s raises it)", userfile.EnvMaxSize),
+			i18n.Sprintf(l.lang, "%s: schema file %s: %v", what, name, refused.Err))
 	case errors.Is(err, os.ErrNotExist) && !inline:
-		l.addAt(target, CodeSchemaMissing, fmt.Sprintf("create it, or fix the path: it is relative to the DAG file's directory (%s)", l.dir),
-			"%s: schema file %q not found", what, n.Value)
+		l.addAt(target, CodeSchemaMissing, i18n.Sprintf(l.lang, "create it, or fix the path: it is relative to the DAG file's directory (%s)", l.dir),
+			i18n.Sprintf(l.lang, "%s: schema file %q not found", what, n.Value))
 	case errors.Is(err, os.ErrNotExist):
-		l.addAt(target, CodeSchemaMissing, fmt.Sprintf("create the file, or fix the $ref: it is relative to the DAG file's directory (%s)", l.dir),
-			"%s: schema file not found: %v", what, detail)
+		l.addAt(target, CodeSchemaMissing, i18n.Sprintf(l.lang, "create the file, or fix the $ref: it is relative to the DAG file's directory (%s)", l.dir),
+			i18n.Sprintf(l.lang, "%s: schema file not found: %v", what, detail))
 	default:
-		l.addAt(target, CodeSchema, "fix the schema: it must be valid JSON Schema (draft 2020-12)",
-			"%s: invalid JSON Schema: %v", what, detail)
+		l.addAt(target, CodeSchema, i18n.Format(l.lang, "fix the schema: it must be valid JSON Schema (draft 2020-12)"),
+			i18n.Sprintf(l.lang, "%s: invalid JSON Schema: %v", what, detail))
 	}
 }
 
@@ -121,14 +123,13 @@ func sameLocation(name, self string) bool {
 }
 
 // limitHint says how to bring what err (matching contract.ErrLimit) is about within the limits.
-func limitHint(err error) string {
+func limitHint(lang string, err error) string {
 	var ne *contract.NumberError
 	if errors.As(err, &ne) {
-		return fmt.Sprintf("write numbers with at most %d digits and an exponent within ±%d; a string holds any number exactly",
+		return i18n.Sprintf(lang, "write numbers with at most %d digits and an exponent within ±%d; a string holds any number exactly",
 			contract.MaxNumberDigits, contract.MaxNumberExponent)
 	}
-	return fmt.Sprintf("nest subschemas at most %d levels deep and keep them to %d in all: describe the structure "+
-		"of the data, not every case", contract.MaxSchemaDepth, contract.MaxSubschemas)
+	return i18n.Sprintf(lang, "nest subschemas at most %d levels deep and keep them to %d in all: describe the structure of the data, not every case", contract.MaxSchemaDepth, contract.MaxSubschemas)
 }
 
 // valueError reports a YAML value that has no JSON equivalent, or is beyond seam's limits.
@@ -138,11 +139,11 @@ func (l *loader) valueError(err error, n *yaml.Node, what string) {
 		n, err = ve.node, ve.err
 	}
 	if errors.Is(err, contract.ErrLimit) {
-		l.addAt(n, CodeLimit, limitHint(err), "%s: %v", what, err)
+		l.addAt(n, CodeLimit, limitHint(l.lang, err), fmt.Sprintf("%s: %v", what, err))
 		return
 	}
-	l.addAt(n, CodeInvalid, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings",
-		"%s: %v", what, err)
+	l.addAt(n, CodeInvalid, i18n.Format(l.lang, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings"),
+		fmt.Sprintf("%s: %s", what, say(l.lang, err)))
 }
 
 // paramsSchema compiles params, which must describe an object.
@@ -157,8 +158,8 @@ func (l *loader) paramsSchema(f field) *contract.Schema {
 		if target.Kind == yaml.MappingNode {
 			target = at(lookup(target, f.key, "/type"))
 		}
-		l.addAt(target, CodeInvalid, "write `type: object` and list the parameters under properties",
-			"params must describe an object (type: object), not type %v", t)
+		l.addAt(target, CodeInvalid, i18n.Format(l.lang, "write `type: object` and list the parameters under properties"),
+			i18n.Sprintf(l.lang, "params must describe an object (type: object), not type %v", t))
 		return nil
 	}
 	return s
@@ -242,8 +243,8 @@ func (l *loader) effective(n *Node, src *nodeSource, declared *yaml.Node) {
 	case n.OutputContract != nil:
 		e, err := l.comp.Effective(l.effectiveParts(to.output, n.OutputContract)...)
 		if err != nil {
-			l.addAt(declared, CodeSchema, "fix the output contract so that it can hold together with the standard one",
-				"node %q contract.output: %v", n.ID, err)
+			l.addAt(declared, CodeSchema, i18n.Format(l.lang, "fix the output contract so that it can hold together with the standard one"),
+				i18n.Sprintf(l.lang, "node %q contract.output: %v", n.ID, err))
 			return
 		}
 		n.Effective = e
@@ -254,9 +255,9 @@ func (l *loader) effective(n *Node, src *nodeSource, declared *yaml.Node) {
 // it holds no reference, then, if that found nothing, with the type's own check, which
 // knows what a schema cannot say (or what references hide from it).
 func (l *loader) checkConfig(n *Node, src *nodeSource, what string) {
-	hint := fmt.Sprintf("see `seam types %s` for its configuration", n.Type.Name())
+	hint := i18n.Sprintf(l.lang, "see `seam types %s` for its configuration", n.Type.Name())
 	if v, ok := n.With.Literal(); ok && n.Config != nil {
-		viols := n.Config.Validate(v, "en")
+		viols := n.Config.Validate(v, l.lang)
 		for _, viol := range viols {
 			p := n.Pos
 			if src.withNode != nil {
@@ -267,11 +268,11 @@ func (l *loader) checkConfig(n *Node, src *nodeSource, what string) {
 				p = l.pos(key)
 			}
 			// Violation messages name the field themselves.
-			msg := fmt.Sprintf("%s: with: %s", what, viol.Message)
+			msg := i18n.Sprintf(l.lang, "%s: with: %s", what, viol.Message)
 			if s := suggestConfigKey(n.Config, viol); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
+				msg = i18n.Sprintf(l.lang, "%s; did you mean %q?", msg, s)
 			}
-			l.add(p, CodeConfig, hint, "%s", msg)
+			l.add(p, CodeConfig, hint, msg)
 		}
 		if len(viols) > 0 {
 			return
@@ -332,7 +333,11 @@ func (l *loader) check(n *Node, src *nodeSource, what string) (Diagnostic, bool)
 	case src.withNode != nil:
 		p = l.pos(at(src.withNode, src.withKey))
 	}
-	return Diagnostic{Pos: p, Code: CodeConfig, Message: fmt.Sprintf("%s: %v", what, err)}, true
+	text := err.Error()
+	if ce != nil {
+		text = ce.Text(l.lang)
+	}
+	return Diagnostic{Pos: p, Code: CodeConfig, Message: fmt.Sprintf("%s: %s", what, text)}, true
 }
 
 // offsetPos is the position of byte offset off within scalar n's text, when it can be

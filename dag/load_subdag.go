@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -34,7 +36,7 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 	target, err1 := filepath.Abs(path)
 	self, err2 := filepath.Abs(l.file)
 	if err1 != nil || err2 != nil {
-		l.addAt(fv, CodeSubDAG, "check the path", "node %q: cannot resolve %s", n.ID, fv.Value)
+		l.addAt(fv, CodeSubDAG, i18n.Format(l.lang, "check the path"), i18n.Sprintf(l.lang, "node %q: cannot resolve %s", n.ID, fv.Value))
 		return
 	}
 	chain := append(append([]string(nil), l.parents...), self)
@@ -45,18 +47,18 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 				names = append(names, filepath.Base(q))
 			}
 			names = append(names, filepath.Base(target))
-			l.addAt(fv, CodeCycle, "a DAG file cannot run itself, directly or through others; move the shared nodes into a third file",
-				"node %q: DAG files form a cycle: %s", n.ID, strings.Join(names, " → "))
+			l.addAt(fv, CodeCycle, i18n.Format(l.lang, "a DAG file cannot run itself, directly or through others; move the shared nodes into a third file"),
+				i18n.Sprintf(l.lang, "node %q: DAG files form a cycle: %s", n.ID, strings.Join(names, " → ")))
 			return
 		}
 	}
 	b, err := userfile.Read(path, l.maxFileSize)
 	if err != nil {
-		l.addAt(fv, CodeSubDAG, "check the path: it is relative to this DAG file",
-			"node %q: cannot read the DAG file %s: %v", n.ID, fv.Value, unwrapPathError(err))
+		l.addAt(fv, CodeSubDAG, i18n.Format(l.lang, "check the path: it is relative to this DAG file"),
+			i18n.Sprintf(l.lang, "node %q: cannot read the DAG file %s: %v", n.ID, fv.Value, unwrapPathError(err)))
 		return
 	}
-	child, err := newLoader(path, b, LoadOptions{Types: l.types, MaxFileSize: l.maxFileSize})
+	child, err := newLoader(path, b, LoadOptions{Types: l.types, MaxFileSize: l.maxFileSize, Lang: l.lang})
 	if err != nil {
 		l.fatal = err
 		return
@@ -68,14 +70,14 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 		l.fatal = child.fatal
 	case len(child.diags) > 0:
 		child.diags.sort()
-		noun := "errors"
+		noun := i18n.Format(l.lang, "errors")
 		if len(child.diags) == 1 {
-			noun = "error"
+			noun = i18n.Format(l.lang, "error")
 		}
 		first := child.diags[0]
-		l.addAt(fv, CodeSubDAG, "run `seam graph "+fv.Value+"` to see them all",
-			"node %q: %s does not load (%d %s); the first: %s:%d:%d: %s %s", n.ID, fv.Value, len(child.diags), noun,
-			filepath.Base(first.Pos.File), first.Pos.Line, first.Pos.Col, first.Code, first.Message)
+		l.addAt(fv, CodeSubDAG, i18n.Sprintf(l.lang, "run `seam graph %s` to see them all", fv.Value),
+			i18n.Sprintf(l.lang, "node %q: %s does not load (%d %s); the first: %s:%d:%d: %s %s", n.ID, fv.Value, len(child.diags), noun,
+				filepath.Base(first.Pos.File), first.Pos.Line, first.Pos.Col, first.Code, first.Message))
 	case n.InputContract == nil:
 		n.InputContract = d.Params
 	}

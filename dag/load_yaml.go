@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,37 +20,37 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-// kindOf names a node's kind for messages.
-func kindOf(n *yaml.Node) string {
+// kindOf names a node's kind for messages in lang.
+func kindOf(lang string, n *yaml.Node) string {
 	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
-		return "a mapping"
+		return i18n.Format(lang, "a mapping")
 	case yaml.SequenceNode:
-		return "a list"
+		return i18n.Format(lang, "a list")
 	case yaml.ScalarNode:
 		switch n.Tag {
 		case "!!null":
 			return "null"
 		case "!!bool":
-			return "a boolean"
+			return i18n.Format(lang, "a boolean")
 		case "!!int", "!!float":
-			return "a number"
+			return i18n.Format(lang, "a number")
 		case "!!str":
-			return "a string"
+			return i18n.Format(lang, "a string")
 		}
-		return "a " + strings.TrimPrefix(n.Tag, "!!")
+		return i18n.Sprintf(lang, "a %s", strings.TrimPrefix(n.Tag, "!!"))
 	}
-	return "nothing"
+	return i18n.Format(lang, "nothing")
 }
 
-// describeScalar names a node for messages, quoting a scalar's text.
-func describeScalar(n *yaml.Node) string {
+// describeScalar names a node for messages in lang, quoting a scalar's text.
+func describeScalar(lang string, n *yaml.Node) string {
 	n = deref(n)
 	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 		return strconv.Quote(n.Value)
 	}
-	return kindOf(n)
+	return kindOf(lang, n)
 }
 
 // Aliases may repeat what an anchor holds; beyond this many nodes per node written (plus a
@@ -108,12 +110,12 @@ func (l *loader) checkAliases(doc *yaml.Node) bool {
 		return true
 	}
 	if cycle != nil {
-		l.addAt(cycle, CodeYAML, "an alias cannot stand inside the value its anchor names",
-			"alias *%s refers to a value that contains it", cycle.Value)
+		l.addAt(cycle, CodeYAML, i18n.Format(l.lang, "an alias cannot stand inside the value its anchor names"),
+			i18n.Sprintf(l.lang, "alias *%s refers to a value that contains it", cycle.Value))
 		return false
 	}
-	l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeYAML, "repeat fewer values through aliases",
-		"aliases expand the file beyond %d values", limit)
+	l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeYAML, i18n.Format(l.lang, "repeat fewer values through aliases"),
+		i18n.Sprintf(l.lang, "aliases expand the file beyond %d values", limit))
 	return false
 }
 
@@ -135,10 +137,10 @@ func (l *loader) checkTree(n *yaml.Node) {
 			k := n.Content[i]
 			switch {
 			case k.Kind != yaml.ScalarNode:
-				l.addAt(k, CodeInvalid, "use a plain string as the key", "a key must be a string, not %s", kindOf(k))
+				l.addAt(k, CodeInvalid, i18n.Format(l.lang, "use a plain string as the key"), i18n.Sprintf(l.lang, "a key must be a string, not %s", kindOf(l.lang, k)))
 			case k.Tag == "!!merge":
-				l.addAt(k, CodeInvalid, "write the keys out, or alias the whole value (`key: *anchor`)",
-					"YAML merge keys (<<) are not supported")
+				l.addAt(k, CodeInvalid, i18n.Format(l.lang, "write the keys out, or alias the whole value (`key: *anchor`)"),
+					i18n.Format(l.lang, "YAML merge keys (<<) are not supported"))
 			case n == l.nodesMap:
 				// Duplicate node ids are reported as such by nodes().
 			default:
@@ -155,8 +157,8 @@ func (l *loader) checkTree(n *yaml.Node) {
 					}
 				}
 				if prev != nil {
-					l.addAt(k, CodeDuplicateKey, "remove one of them: keys are unique within a mapping",
-						"duplicate key %q (first at line %d)", k.Value, prev.Line)
+					l.addAt(k, CodeDuplicateKey, i18n.Format(l.lang, "remove one of them: keys are unique within a mapping"),
+						i18n.Sprintf(l.lang, "duplicate key %q (first at line %d)", k.Value, prev.Line))
 				}
 			}
 			l.checkTree(k)

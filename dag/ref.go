@@ -1,6 +1,8 @@
 package dag
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -599,6 +601,7 @@ func scanQuoted(s string) (name, rest string, ok bool) {
 type refCompiler struct {
 	env   *cel.Env
 	lines []string // the file's lines, for positions inside block scalars
+	lang  string   // of the diagnostics' messages
 }
 
 // newRefCompiler returns a compiler whose CEL environment declares params, nodes, item,
@@ -657,12 +660,12 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 	if n.Tag != "!!str" || !strings.Contains(n.Value, "${{") {
 		v, err := scalarValue(n)
 		if errors.Is(err, contract.ErrLimit) {
-			return LiteralTemplate(nil), Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeLimit, Message: err.Error(), Hint: limitHint(err)}}
+			return LiteralTemplate(nil), Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeLimit, Message: err.Error(), Hint: limitHint(rc.lang, err)}}
 		}
 		if err != nil {
 			return LiteralTemplate(nil), Diagnostics{{
-				Pos: rc.posAt(file, n, -1), Code: CodeInvalid, Message: err.Error(),
-				Hint: "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings",
+				Pos: rc.posAt(file, n, -1), Code: CodeInvalid, Message: say(rc.lang, err),
+				Hint: i18n.Format(rc.lang, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings"),
 			}}
 		}
 		return LiteralTemplate(v), nil
@@ -714,8 +717,8 @@ func (rc *refCompiler) stringTemplate(file string, n *yaml.Node) (*Template, Dia
 		if end < 0 {
 			diags = append(diags, Diagnostic{
 				Pos: rc.posAt(file, n, start), Code: CodeExpr,
-				Message: "unterminated ${{: no closing }}",
-				Hint:    "close the expression with }}",
+				Message: i18n.Format(rc.lang, "unterminated ${{: no closing }}"),
+				Hint:    i18n.Format(rc.lang, "close the expression with }}"),
 			})
 			return LiteralTemplate(s), diags
 		}
@@ -740,7 +743,7 @@ func (rc *refCompiler) stringTemplate(file string, n *yaml.Node) (*Template, Dia
 func (rc *refCompiler) expr(file string, n *yaml.Node) (*Expr, Diagnostics) {
 	if n.Kind != yaml.ScalarNode {
 		return nil, Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeInvalid,
-			Message: "want an expression string", Hint: `write "${{ <expression> }}"`}}
+			Message: i18n.Format(rc.lang, "want an expression string"), Hint: i18n.Format(rc.lang, `write "${{ <expression> }}"`)}}
 	}
 	t, diags := rc.template(file, n)
 	if len(diags) > 0 {
@@ -748,8 +751,8 @@ func (rc *refCompiler) expr(file string, n *yaml.Node) (*Expr, Diagnostics) {
 	}
 	if t.kind != tmplExpr {
 		return nil, Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeInvalid,
-			Message: fmt.Sprintf("want exactly one ${{ }} expression, got %q", n.Value),
-			Hint:    fmt.Sprintf(`write "${{ %s }}"`, strings.TrimSpace(n.Value))}}
+			Message: i18n.Sprintf(rc.lang, "want exactly one ${{ }} expression, got %q", n.Value),
+			Hint:    i18n.Sprintf(rc.lang, `write "${{ %s }}"`, strings.TrimSpace(n.Value))}}
 	}
 	return t.expr, nil
 }
@@ -758,8 +761,8 @@ func (rc *refCompiler) expr(file string, n *yaml.Node) (*Expr, Diagnostics) {
 func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (*Expr, Diagnostics) {
 	e := &Expr{Src: src, Pos: rc.posAt(file, n, off)}
 	if src == "" {
-		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: "empty expression ${{ }}",
-			Hint: "reference something, e.g. ${{ params.name }} or ${{ nodes.a.output.summary }}"}}
+		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: i18n.Format(rc.lang, "empty expression ${{ }}"),
+			Hint: i18n.Format(rc.lang, "reference something, e.g. ${{ params.name }} or ${{ nodes.a.output.summary }}")}}
 	}
 	if p, ok := parsePath(src); ok {
 		// Plain paths, by far the commonest reference, need no CEL program.
@@ -774,15 +777,15 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 			at := off + offsetIn(src, ce.Location.Line(), ce.Location.Column())
 			diags = append(diags, Diagnostic{
 				Pos: rc.posAt(file, n, at), Code: CodeExpr,
-				Message: fmt.Sprintf("expression %q: %s", src, ce.Message),
-				Hint:    exprHint(src, ce.Message),
+				Message: i18n.Sprintf(rc.lang, "expression %q: %s", src, ce.Message),
+				Hint:    exprHint(rc.lang, src, ce.Message),
 			})
 		}
 		return e, diags
 	}
 	prg, err := rc.env.Program(checked)
 	if err != nil {
-		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: fmt.Sprintf("expression %q: %v", src, err)}}
+		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: i18n.Sprintf(rc.lang, "expression %q: %v", src, err)}}
 	}
 	e.prg = prg
 	native := checked.NativeRep()
@@ -793,8 +796,8 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 		r.Pos = rc.posAt(file, n, off+offsetIn(src, loc.Line(), loc.Column()))
 		if r.Root == "nodes" && r.Path == nil {
 			diags = append(diags, Diagnostic{Pos: r.Pos, Code: CodeExpr,
-				Message: fmt.Sprintf("expression %q: a node's output is named nodes.<id>.output, with a constant id", src),
-				Hint:    "write nodes.a.output.field, or nodes['my-node'].output.field for an id with '-'"})
+				Message: i18n.Sprintf(rc.lang, "expression %q: a node's output is named nodes.<id>.output, with a constant id", src),
+				Hint:    i18n.Format(rc.lang, "write nodes.a.output.field, or nodes['my-node'].output.field for an id with '-'")})
 			return
 		}
 		e.refs = append(e.refs, r)
@@ -803,14 +806,14 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 }
 
 // exprHint suggests a fix for common CEL compile errors.
-func exprHint(src, msg string) string {
+func exprHint(lang, src, msg string) string {
 	if strings.Contains(msg, "undeclared reference") {
 		if strings.Contains(src, "nodes.") && strings.Contains(src, "-") {
-			return "a node id with '-' must be written nodes['my-node'].output"
+			return i18n.Format(lang, "a node id with '-' must be written nodes['my-node'].output")
 		}
-		return "expressions may name params, nodes.<id>.output, env.<NAME>, item, index and run"
+		return i18n.Format(lang, "expressions may name params, nodes.<id>.output, env.<NAME>, item, index and run")
 	}
-	return "expressions are CEL, e.g. ${{ nodes.a.output.status == 'pass' }}"
+	return i18n.Format(lang, "expressions are CEL, e.g. ${{ nodes.a.output.status == 'pass' }}")
 }
 
 // offsetIn converts a CEL location (1-based line, 0-based column) in src to a byte offset.
@@ -1003,7 +1006,7 @@ func scalarValue(n *yaml.Node) (any, error) {
 			return nil, err
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("%s is not a JSON number", n.Value)
+			return nil, i18n.M("%s is not a JSON number", n.Value)
 		}
 		return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
 	case "!!str", "":
@@ -1013,4 +1016,13 @@ func scalarValue(n *yaml.Node) (any, error) {
 	default:
 		return nil, fmt.Errorf("YAML value of tag %s is not JSON", n.Tag)
 	}
+}
+
+// say is err's message in lang: seam's own sentence (an i18n.Message) in lang, other errors
+// (yaml.v3's, contract's limits) as they are.
+func say(lang string, err error) string {
+	if m, ok := err.(i18n.Message); ok {
+		return m.In(lang)
+	}
+	return err.Error()
 }

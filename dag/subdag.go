@@ -65,7 +65,7 @@ func (*subDAGType) OutputSchema() []byte {
 func (*subDAGType) Check(with map[string]any) error {
 	file, ok := with["file"].(string)
 	if ok && strings.Contains(file, "${{") {
-		return &nodes.ConfigError{Path: "/file", Offset: -1, Err: fmt.Errorf("must be a file name, not a reference")}
+		return &nodes.ConfigError{Path: "/file", Offset: -1, Err: i18n.M("must be a file name, not a reference")}
 	}
 	return nil
 }
@@ -87,7 +87,7 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 			return nil, fmt.Errorf("dag %s: %w", file, err)
 		}
 	}
-	d, err := Load(ctx, path, LoadOptions{Types: t.types, MaxFileSize: limit})
+	d, err := Load(ctx, path, LoadOptions{Types: t.types, MaxFileSize: limit, Lang: lang})
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, err)
 	}

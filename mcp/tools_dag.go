@@ -47,7 +47,7 @@ func (s *server) loadInput(ctx context.Context, path, src string) (*dag.DAG, mes
 		return nil, message{}, fail(CodeInvalidArgument, nil, "give either path or yaml, not both")
 	case src != "":
 		real := filepath.Join(s.root.dir, inlineName)
-		d, err := dag.LoadBytes(ctx, real, []byte(src), dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize})
+		d, err := dag.LoadBytes(ctx, real, []byte(src), dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize, Lang: s.opts.Lang})
 		if err := s.loadError(inlineName, err); err != nil {
 			return nil, message{}, err
 		}
@@ -79,7 +79,7 @@ func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
 }
 
 func (s *server) loadReal(ctx context.Context, path, real string) (*dag.DAG, error) {
-	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize})
+	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize, Lang: s.opts.Lang})
 	if err := s.loadError(path, err); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package n8n
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -116,7 +118,7 @@ func (f *family) client(with map[string]any) (*Client, error) {
 		keyEnv = EnvAPIKey
 	}
 	if !envName.MatchString(keyEnv) {
-		return nil, configErr("/api_key_env", "%q is not an environment variable name", keyEnv)
+		return nil, configErr("/api_key_env", i18n.M("%q is not an environment variable name", keyEnv))
 	}
 	key := f.opts.Getenv(keyEnv)
 	if key == "" {
@@ -127,8 +129,9 @@ func (f *family) client(with map[string]any) (*Client, error) {
 	return New(cfg)
 }
 
-func configErr(path, format string, args ...any) *nodes.ConfigError {
-	return &nodes.ConfigError{Path: path, Offset: -1, Err: fmt.Errorf(format, args...)}
+// configErr is a ConfigError whose message is said in the language of whoever prints it.
+func configErr(path string, msg i18n.Message) *nodes.ConfigError {
+	return &nodes.ConfigError{Path: path, Offset: -1, Err: msg}
 }
 
 func optString(with map[string]any, k string) (string, error) {
@@ -138,7 +141,7 @@ func optString(with map[string]any, k string) (string, error) {
 	}
 	s, isStr := v.(string)
 	if !isStr {
-		return "", configErr("/"+k, "must be a string, got %T", v)
+		return "", configErr("/"+k, i18n.M("must be a string, got %T", v))
 	}
 	return s, nil
 }
@@ -150,7 +153,7 @@ func optBool(with map[string]any, k string) (bool, error) {
 	}
 	b, isBool := v.(bool)
 	if !isBool {
-		return false, configErr("/"+k, "must be a boolean, got %T", v)
+		return false, configErr("/"+k, i18n.M("must be a boolean, got %T", v))
 	}
 	return b, nil
 }
@@ -168,20 +171,20 @@ func optInt(with map[string]any, k string, lo, hi int64) (int, error) {
 		n = x
 	case float64:
 		if x != float64(int64(x)) {
-			return 0, configErr("/"+k, "must be a whole number, got %v", x)
+			return 0, configErr("/"+k, i18n.M("must be a whole number, got %v", x))
 		}
 		n = int64(x)
 	case json.Number:
 		i, err := x.Int64()
 		if err != nil {
-			return 0, configErr("/"+k, "must be a whole number, got %s", x)
+			return 0, configErr("/"+k, i18n.M("must be a whole number, got %s", x))
 		}
 		n = i
 	default:
-		return 0, configErr("/"+k, "must be an integer, got %T", v)
+		return 0, configErr("/"+k, i18n.M("must be an integer, got %T", v))
 	}
 	if n < lo || n > hi {
-		return 0, configErr("/"+k, "must be between %d and %d, got %d", lo, hi, n)
+		return 0, configErr("/"+k, i18n.M("must be between %d and %d, got %d", lo, hi, n))
 	}
 	return int(n), nil
 }
@@ -193,7 +196,7 @@ func optDuration(with map[string]any, k string, def time.Duration) (time.Duratio
 	}
 	d, err := time.ParseDuration(s)
 	if err != nil || d <= 0 {
-		return 0, configErr("/"+k, "must be a positive duration such as 30s or 2m, got %q", s)
+		return 0, configErr("/"+k, i18n.M("must be a positive duration such as 30s or 2m, got %q", s))
 	}
 	return d, nil
 }
@@ -201,7 +204,7 @@ func optDuration(with map[string]any, k string, def time.Duration) (time.Duratio
 func reqID(with map[string]any, k string) (ID, error) {
 	v, ok := with[k]
 	if !ok {
-		return "", configErr("/"+k, "required")
+		return "", configErr("/"+k, i18n.M("required"))
 	}
 	id, err := IDOf(v)
 	if err != nil {
@@ -283,12 +286,12 @@ func (t *workflowsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resul
 		for i, tg := range tags {
 			s, ok := tg.(string)
 			if !ok {
-				return nil, configErr(fmt.Sprintf("/tags/%d", i), "must be a string, got %T", tg)
+				return nil, configErr(fmt.Sprintf("/tags/%d", i), i18n.M("must be a string, got %T", tg))
 			}
 			fl.Tags = append(fl.Tags, s)
 		}
 	default:
-		return nil, configErr("/tags", "must be a list of tag names, got %T", tags)
+		return nil, configErr("/tags", i18n.M("must be a list of tag names, got %T", tags))
 	}
 	if fl.Name, err = optString(w, "name"); err != nil {
 		return nil, err
@@ -430,21 +433,21 @@ var workflowSchema = obj{
 func workflowOf(with map[string]any) (*Workflow, error) {
 	v, ok := with["workflow"]
 	if !ok {
-		return nil, configErr("/workflow", "required")
+		return nil, configErr("/workflow", i18n.M("required"))
 	}
 	if _, isObj := v.(map[string]any); !isObj {
-		return nil, configErr("/workflow", "must be an object (name, nodes, connections), got %T", v)
+		return nil, configErr("/workflow", i18n.M("must be an object (name, nodes, connections), got %T", v))
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, configErr("/workflow", "%v", err)
+		return nil, &nodes.ConfigError{Path: "/workflow", Offset: -1, Err: err}
 	}
 	var w Workflow
 	if err := json.Unmarshal(b, &w); err != nil {
-		return nil, configErr("/workflow", "not a workflow: %v", err)
+		return nil, configErr("/workflow", i18n.M("not a workflow: %v", err))
 	}
 	if strings.TrimSpace(w.Name) == "" {
-		return nil, configErr("/workflow/name", "required")
+		return nil, configErr("/workflow/name", i18n.M("required"))
 	}
 	return &w, nil
 }
@@ -635,7 +638,7 @@ func (t *executionsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resu
 		return nil, err
 	}
 	if fl.Status != "" && !slices.Contains(ExecutionStatuses(), fl.Status) {
-		return nil, configErr("/status", "must be one of %s, got %q", strings.Join(ExecutionStatuses(), ", "), fl.Status)
+		return nil, configErr("/status", i18n.M("must be one of %s, got %q", strings.Join(ExecutionStatuses(), ", "), fl.Status))
 	}
 	if fl.ProjectID, err = optString(w, "projectId"); err != nil {
 		return nil, err

@@ -1,6 +1,8 @@
 package n8n
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -59,7 +61,7 @@ func (*validateType) Check(with map[string]any) error {
 		return err
 	}
 	if _, err := validate.ParseProfile(p); err != nil {
-		return configErr("/profile", "%v", err)
+		return &nodes.ConfigError{Path: "/profile", Offset: -1, Err: err}
 	}
 	return nil
 }
@@ -76,7 +78,7 @@ func (t *validateType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result
 	}
 	wfv, hasWF := call.With["workflow"]
 	if hasWF == (id != "") {
-		return nil, configErr("", "give either workflow or id")
+		return nil, configErr("", i18n.M("give either workflow or id"))
 	}
 	var wf *validate.Workflow
 	if id != "" {
@@ -91,15 +93,15 @@ func (t *validateType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result
 		wf = &validate.Workflow{Name: got.Name, Nodes: got.Nodes, Connections: got.Connections, Settings: got.Settings}
 	} else {
 		if _, isObj := wfv.(map[string]any); !isObj {
-			return nil, configErr("/workflow", "must be an object (name, nodes, connections), got %T", wfv)
+			return nil, configErr("/workflow", i18n.M("must be an object (name, nodes, connections), got %T", wfv))
 		}
 		b, err := json.Marshal(wfv)
 		if err != nil {
-			return nil, configErr("/workflow", "%v", err)
+			return nil, &nodes.ConfigError{Path: "/workflow", Offset: -1, Err: err}
 		}
 		wf = &validate.Workflow{}
 		if err := json.Unmarshal(b, wf); err != nil {
-			return nil, configErr("/workflow", "not a workflow: %v", err)
+			return nil, configErr("/workflow", i18n.M("not a workflow: %v", err))
 		}
 	}
 	cat, err := t.f.catalog.Get()

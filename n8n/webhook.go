@@ -1,6 +1,8 @@
 package n8n
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -91,7 +93,7 @@ func parseWebhook(w map[string]any) (webhookConfig, error) {
 	}
 	c.path = strings.Trim(c.path, "/")
 	if c.path == "" {
-		return c, configErr("/path", "required: the Webhook node's path")
+		return c, configErr("/path", i18n.M("required: the Webhook node's path"))
 	}
 	if c.method, err = optString(w, "method"); err != nil {
 		return c, err
@@ -101,22 +103,22 @@ func parseWebhook(w map[string]any) (webhookConfig, error) {
 	}
 	c.method = strings.ToUpper(c.method)
 	if !slices.Contains(webhookMethods, c.method) {
-		return c, configErr("/method", "must be one of %s, got %q", strings.Join(webhookMethods, ", "), c.method)
+		return c, configErr("/method", i18n.M("must be one of %s, got %q", strings.Join(webhookMethods, ", "), c.method))
 	}
 	c.body, c.hasBody = w["body"]
 	if c.hasBody && (c.method == "GET" || c.method == "HEAD") {
-		return c, configErr("/body", "a %s request has no body; use query", c.method)
+		return c, configErr("/body", i18n.M("a %s request has no body; use query", c.method))
 	}
 	if h, ok := w["headers"]; ok && h != nil {
 		m, isObj := h.(map[string]any)
 		if !isObj {
-			return c, configErr("/headers", "must be a mapping of header names to strings, got %T", h)
+			return c, configErr("/headers", i18n.M("must be a mapping of header names to strings, got %T", h))
 		}
 		c.headers = make(map[string]string, len(m))
 		for k, v := range m {
 			s, isStr := v.(string)
 			if !isStr {
-				return c, configErr("/headers/"+k, "must be a string, got %T", v)
+				return c, configErr("/headers/"+k, i18n.M("must be a string, got %T", v))
 			}
 			c.headers[k] = s
 		}
@@ -124,7 +126,7 @@ func parseWebhook(w map[string]any) (webhookConfig, error) {
 	if q, ok := w["query"]; ok && q != nil {
 		m, isObj := q.(map[string]any)
 		if !isObj {
-			return c, configErr("/query", "must be a mapping of names to values, got %T", q)
+			return c, configErr("/query", i18n.M("must be a mapping of names to values, got %T", q))
 		}
 		c.query = url.Values{}
 		for k, v := range m {
@@ -132,7 +134,7 @@ func parseWebhook(w map[string]any) (webhookConfig, error) {
 			case string, bool, float64, int, int64, json.Number:
 				c.query.Set(k, fmt.Sprint(v))
 			default:
-				return c, configErr("/query/"+k, "must be a string, number or boolean, got %T", v)
+				return c, configErr("/query/"+k, i18n.M("must be a string, number or boolean, got %T", v))
 			}
 		}
 	}
@@ -152,7 +154,7 @@ func parseWebhook(w map[string]any) (webhookConfig, error) {
 		return c, err
 	}
 	if c.includeData && !c.wait {
-		return c, configErr("/include_data", "needs wait: true (the items come from the execution)")
+		return c, configErr("/include_data", i18n.M("needs wait: true (the items come from the execution)"))
 	}
 	return c, nil
 }

@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -44,8 +46,9 @@ func isRef(v any) bool {
 	return ok && strings.Contains(s, "${{")
 }
 
-func configErr(path string, format string, args ...any) *ConfigError {
-	return &ConfigError{Path: path, Offset: -1, Err: fmt.Errorf(format, args...)}
+// configErr is a ConfigError whose message is said in the language of whoever prints it.
+func configErr(path string, msg i18n.Message) *ConfigError {
+	return &ConfigError{Path: path, Offset: -1, Err: msg}
 }
 
 // checkKeys rejects keys outside known, naming the nearest known key: the config schemas
@@ -61,9 +64,9 @@ func checkKeys(with map[string]any, known ...string) error {
 			continue
 		}
 		if hint := suggest.Closest(k, known); hint != "" {
-			return configErr("/"+k, "unknown key %q (did you mean %q?)", k, hint)
+			return configErr("/"+k, i18n.M("unknown key %q (did you mean %q?)", k, hint))
 		}
-		return configErr("/"+k, "unknown key %q (known: %s)", k, strings.Join(known, ", "))
+		return configErr("/"+k, i18n.M("unknown key %q (known: %s)", k, strings.Join(known, ", ")))
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,7 +25,7 @@ func (constType) Check(with map[string]any) error {
 		return err
 	}
 	if _, ok := with["value"]; !ok {
-		return configErr("/value", "required")
+		return configErr("/value", i18n.M("required"))
 	}
 	return nil
 }

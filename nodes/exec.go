@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -106,14 +108,14 @@ func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
 		case unknown(v):
 			shellKnown = false
 		default:
-			return cfg, configErr("/shell", "must be a boolean, got %s", jsonType(v))
+			return cfg, configErr("/shell", i18n.M("must be a boolean, got %s", jsonType(v)))
 		}
 	}
 
 	cmd, ok := with["command"]
 	switch {
 	case !ok:
-		return cfg, configErr("/command", "required")
+		return cfg, configErr("/command", i18n.M("required"))
 	case unknown(cmd):
 	case !shellKnown:
 		// Either shape may be right; check what does not depend on shell.
@@ -125,15 +127,15 @@ func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
 	case cfg.shell:
 		s, isString := cmd.(string)
 		if !isString {
-			return cfg, configErr("/command", "must be a script string with shell: true, got %s", jsonType(cmd))
+			return cfg, configErr("/command", i18n.M("must be a script string with shell: true, got %s", jsonType(cmd)))
 		}
 		if strings.TrimSpace(s) == "" {
-			return cfg, configErr("/command", "must not be empty")
+			return cfg, configErr("/command", i18n.M("must not be empty"))
 		}
 		cfg.argv = []string{s}
 	default:
 		if _, isString := cmd.(string); isString {
-			return cfg, configErr("/command", "must be an array of strings (argv); set shell: true to run a string with /bin/sh -c")
+			return cfg, configErr("/command", i18n.M("must be an array of strings (argv); set shell: true to run a string with /bin/sh -c"))
 		}
 		argv, err := argvOf(cmd)
 		if err != nil {
@@ -153,7 +155,7 @@ func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
 	if v, ok := with["dir"]; ok && !unknown(v) {
 		s, isString := v.(string)
 		if !isString {
-			return cfg, configErr("/dir", "must be a string, got %s", jsonType(v))
+			return cfg, configErr("/dir", i18n.M("must be a string, got %s", jsonType(v)))
 		}
 		cfg.dir = s
 	}
@@ -161,7 +163,7 @@ func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
 	if v, ok := with["output"]; ok && !unknown(v) {
 		s, _ := v.(string)
 		if s != outputJSON && s != outputWrap && s != outputText {
-			return cfg, configErr("/output", "must be one of json, wrap, text; got %s", jsonValue(v))
+			return cfg, configErr("/output", i18n.M("must be one of json, wrap, text; got %s", jsonValue(v)))
 		}
 		cfg.output = s
 	}
@@ -169,7 +171,7 @@ func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
 	if v, ok := with["stdin"]; ok && !unknown(v) {
 		s, _ := v.(string)
 		if s != stdinInput && s != stdinEnvelope {
-			return cfg, configErr("/stdin", "must be input or envelope; got %s", jsonValue(v))
+			return cfg, configErr("/stdin", i18n.M("must be input or envelope; got %s", jsonValue(v)))
 		}
 		cfg.stdin = s
 	}
@@ -177,7 +179,7 @@ func parseExecConfig(with map[string]any, checking bool) (execConfig, error) {
 	if v, ok := with["stderr_limit"]; ok && !unknown(v) {
 		n, isInt := intValue(v)
 		if !isInt || n < 0 || n > 1<<30 {
-			return cfg, configErr("/stderr_limit", "must be an integer number of bytes from 0 to 1 GiB, got %s", jsonValue(v))
+			return cfg, configErr("/stderr_limit", i18n.M("must be an integer number of bytes from 0 to 1 GiB, got %s", jsonValue(v)))
 		}
 		cfg.stderrLimit = int(n)
 	}
@@ -192,13 +194,13 @@ func argvOf(v any) ([]string, error) {
 	case []string: // configurations built in Go rather than decoded
 		return slices.Clone(a), checkArgv(a)
 	default:
-		return nil, configErr("/command", "must be an array of strings, got %s", jsonType(v))
+		return nil, configErr("/command", i18n.M("must be an array of strings, got %s", jsonType(v)))
 	}
 	argv := make([]string, len(items))
 	for i, item := range items {
 		s, ok := item.(string)
 		if !ok {
-			return nil, configErr(fmt.Sprintf("/command/%d", i), "must be a string, got %s", jsonType(item))
+			return nil, configErr(fmt.Sprintf("/command/%d", i), i18n.M("must be a string, got %s", jsonType(item)))
 		}
 		argv[i] = s
 	}
@@ -207,7 +209,7 @@ func argvOf(v any) ([]string, error) {
 
 func checkArgv(argv []string) error {
 	if len(argv) == 0 || argv[0] == "" {
-		return configErr("/command", "must name a program")
+		return configErr("/command", i18n.M("must name a program"))
 	}
 	return nil
 }
@@ -222,17 +224,17 @@ func envOf(v any) ([]string, error) {
 		for k, val := range e {
 			s, ok := val.(string)
 			if !ok {
-				return nil, configErr("/env/"+pointerEscape(k), "must be a string, got %s (quote it)", jsonType(val))
+				return nil, configErr("/env/"+pointerEscape(k), i18n.M("must be a string, got %s (quote it)", jsonType(val)))
 			}
 			m[k] = s
 		}
 	default:
-		return nil, configErr("/env", "must be a mapping of names to strings, got %s", jsonType(v))
+		return nil, configErr("/env", i18n.M("must be a mapping of names to strings, got %s", jsonType(v)))
 	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
-			return nil, configErr("/env/"+pointerEscape(k), "invalid variable name %q", k)
+			return nil, configErr("/env/"+pointerEscape(k), i18n.M("invalid variable name %q", k))
 		}
 		keys = append(keys, k)
 	}

@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -107,22 +109,22 @@ func parseHTTPConfig(with map[string]any, checking bool) (httpConfig, error) {
 		s, _ := v.(string)
 		if !slices.Contains(httpMethods, s) {
 			if up := strings.ToUpper(s); slices.Contains(httpMethods, up) {
-				return cfg, configErr("/method", "write %q in capitals: %s", s, up)
+				return cfg, configErr("/method", i18n.M("write %q in capitals: %s", s, up))
 			}
-			return cfg, configErr("/method", "must be one of %s; got %s", strings.Join(httpMethods, ", "), jsonValue(v))
+			return cfg, configErr("/method", i18n.M("must be one of %s; got %s", strings.Join(httpMethods, ", "), jsonValue(v)))
 		}
 		cfg.method = s
 	}
 
 	switch v, ok := with["url"]; {
 	case !ok:
-		return cfg, configErr("/url", "required")
+		return cfg, configErr("/url", i18n.M("required"))
 	case unknown(v):
 		// An interpolated URL's scheme and host are checked when they are known.
 	default:
 		s, isString := v.(string)
 		if !isString {
-			return cfg, configErr("/url", "must be a string, got %s", jsonType(v))
+			return cfg, configErr("/url", i18n.M("must be a string, got %s", jsonType(v)))
 		}
 		u, err := parseHTTPURL(s)
 		if err != nil {
@@ -134,22 +136,22 @@ func parseHTTPConfig(with map[string]any, checking bool) (httpConfig, error) {
 	if v, ok := with["headers"]; ok && !unknown(v) {
 		m, isObject := v.(map[string]any)
 		if !isObject {
-			return cfg, configErr("/headers", "must be a mapping of header names to values, got %s", jsonType(v))
+			return cfg, configErr("/headers", i18n.M("must be a mapping of header names to values, got %s", jsonType(v)))
 		}
 		for _, k := range sortedKeys(m) {
 			at := "/headers/" + pointerEscape(k)
 			if !validToken(k) {
-				return cfg, configErr(at, "invalid header name %q", k)
+				return cfg, configErr(at, i18n.M("invalid header name %q", k))
 			}
 			if unknown(m[k]) {
 				continue
 			}
 			s, err := scalarString(m[k])
 			if err != nil {
-				return cfg, configErr(at, "%v", err)
+				return cfg, &ConfigError{Path: at, Offset: -1, Err: err}
 			}
 			if strings.ContainsAny(s, "\r\n\x00") {
-				return cfg, configErr(at, "a header value must not contain a line break or NUL")
+				return cfg, configErr(at, i18n.M("a header value must not contain a line break or NUL"))
 			}
 			cfg.headers.Add(k, s)
 		}
@@ -168,14 +170,14 @@ func parseHTTPConfig(with map[string]any, checking bool) (httpConfig, error) {
 	}
 	cfg.body, cfg.hasBody = with["body"]
 	if _, hasForm := with["form"]; hasForm && cfg.hasBody {
-		return cfg, configErr("/form", "give body or form, not both")
+		return cfg, configErr("/form", i18n.M("give body or form, not both"))
 	}
 
 	if v, ok := with["timeout"]; ok && !unknown(v) {
 		s, _ := v.(string)
 		d, err := time.ParseDuration(s)
 		if err != nil || d <= 0 || strings.HasPrefix(s, "+") {
-			return cfg, configErr("/timeout", "must be a positive duration such as 10s or 1m30s, got %s", jsonValue(v))
+			return cfg, configErr("/timeout", i18n.M("must be a positive duration such as 10s or 1m30s, got %s", jsonValue(v)))
 		}
 		cfg.timeout = d
 	}
@@ -183,7 +185,7 @@ func parseHTTPConfig(with map[string]any, checking bool) (httpConfig, error) {
 	if v, ok := with["max_redirects"]; ok && !unknown(v) {
 		n, isInt := intValue(v)
 		if !isInt || n < 0 || n > maxMaxRedirects {
-			return cfg, configErr("/max_redirects", "must be an integer from 0 to %d, got %s", maxMaxRedirects, jsonValue(v))
+			return cfg, configErr("/max_redirects", i18n.M("must be an integer from 0 to %d, got %s", maxMaxRedirects, jsonValue(v)))
 		}
 		cfg.maxRedirects = int(n)
 	}
@@ -191,7 +193,7 @@ func parseHTTPConfig(with map[string]any, checking bool) (httpConfig, error) {
 	if v, ok := with["output"]; ok && !unknown(v) {
 		s, _ := v.(string)
 		if s != outputAuto && s != outputWrap && s != outputText && s != outputJSON {
-			return cfg, configErr("/output", "must be one of auto, wrap, text, json; got %s", jsonValue(v))
+			return cfg, configErr("/output", i18n.M("must be one of auto, wrap, text, json; got %s", jsonValue(v)))
 		}
 		cfg.output = s
 	}
@@ -202,7 +204,7 @@ func parseHTTPConfig(with map[string]any, checking bool) (httpConfig, error) {
 // other protocols through this type.
 func parseHTTPURL(s string) (*url.URL, error) {
 	if !strings.HasPrefix(s, "http://") && !strings.HasPrefix(s, "https://") {
-		return nil, configErr("/url", "must start with http:// or https://")
+		return nil, configErr("/url", i18n.M("must start with http:// or https://"))
 	}
 	u, err := url.Parse(s)
 	if err != nil {
@@ -210,13 +212,13 @@ func parseHTTPURL(s string) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err // its message repeats the URL
 		}
-		return nil, configErr("/url", "invalid URL: %v", err)
+		return nil, configErr("/url", i18n.M("invalid URL: %v", err))
 	}
 	switch {
 	case u.Host == "":
-		return nil, configErr("/url", "has no host")
+		return nil, configErr("/url", i18n.M("has no host"))
 	case u.User != nil:
-		return nil, configErr("/url", "must not hold credentials; send them in headers (Authorization) from env")
+		return nil, configErr("/url", i18n.M("must not hold credentials; send them in headers (Authorization) from env"))
 	}
 	return u, nil
 }
@@ -225,7 +227,7 @@ func parseHTTPURL(s string) (*url.URL, error) {
 func valuesOf(at string, v any, unknown func(any) bool) (url.Values, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, configErr(at, "must be a mapping of names to values, got %s", jsonType(v))
+		return nil, configErr(at, i18n.M("must be a mapping of names to values, got %s", jsonType(v)))
 	}
 	vals := url.Values{}
 	for _, k := range sortedKeys(m) {
@@ -238,7 +240,7 @@ func valuesOf(at string, v any, unknown func(any) bool) (url.Values, error) {
 				}
 				s, err := scalarString(item)
 				if err != nil {
-					return nil, configErr(p+"/"+strconv.Itoa(i), "%v", err)
+					return nil, &ConfigError{Path: p + "/" + strconv.Itoa(i), Offset: -1, Err: err}
 				}
 				vals.Add(k, s)
 			}
@@ -248,7 +250,7 @@ func valuesOf(at string, v any, unknown func(any) bool) (url.Values, error) {
 			}
 			s, err := scalarString(x)
 			if err != nil {
-				return nil, configErr(p, "must be a string, number, boolean or a list of them, got %s", jsonType(x))
+				return nil, configErr(p, i18n.M("must be a string, number, boolean or a list of them, got %s", jsonType(x)))
 			}
 			vals.Add(k, s)
 		}
@@ -270,7 +272,7 @@ func scalarString(v any) (string, error) {
 	case int, int64, uint64:
 		return fmt.Sprint(x), nil
 	}
-	return "", fmt.Errorf("must be a string, number or boolean, got %s", jsonType(v))
+	return "", i18n.M("must be a string, number or boolean, got %s", jsonType(v))
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -396,7 +398,7 @@ func newHTTPRequest(ctx context.Context, cfg httpConfig, call *Call) (*http.Requ
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false) // the body is data, not HTML
 		if err := enc.Encode(cfg.body); err != nil {
-			return nil, configErr("/body", "cannot encode as JSON: %v", err)
+			return nil, configErr("/body", i18n.M("cannot encode as JSON: %v", err))
 		}
 		body, contentType = bytes.NewReader(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), "application/json"
 	}

@@ -2,6 +2,9 @@
 package nodes
 
 import (
+	"errors"
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"context"
 	"fmt"
 	"sort"
@@ -116,7 +119,17 @@ type ConfigError struct {
 	Err    error
 }
 
-func (e *ConfigError) Error() string { return fmt.Sprintf("with%s: %v", e.Path, e.Err) }
+func (e *ConfigError) Error() string { return e.Text("en") }
+
+// Text is the error in lang: Err's message is Japanese for "ja" when it is an i18n.Message
+// (the node types' own sentences); others (a jq parse error) are said as they are.
+func (e *ConfigError) Text(lang string) string {
+	var m i18n.Message
+	if errors.As(e.Err, &m) {
+		return fmt.Sprintf("with%s: %s", e.Path, m.In(lang))
+	}
+	return fmt.Sprintf("with%s: %v", e.Path, e.Err)
+}
 func (e *ConfigError) Unwrap() error { return e.Err }
 
 // ConfiguredOutput is implemented by types whose output schema depends on their

@@ -1,6 +1,8 @@
 package nodes
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -106,14 +108,14 @@ func programOf(with map[string]any) (string, error) {
 	}
 	v, ok := with["program"]
 	if !ok {
-		return "", configErr("/program", "required")
+		return "", configErr("/program", i18n.M("required"))
 	}
 	program, isString := v.(string)
 	if !isString {
-		return "", configErr("/program", "must be a string, got %s", jsonType(v))
+		return "", configErr("/program", i18n.M("must be a string, got %s", jsonType(v)))
 	}
 	if strings.TrimSpace(program) == "" {
-		return "", configErr("/program", "must not be empty")
+		return "", configErr("/program", i18n.M("must not be empty"))
 	}
 	return program, nil
 }
@@ -125,16 +127,16 @@ func varsOf(v any) ([]string, []any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, nil, configErr("/vars", "must be a mapping of names to values, got %s", jsonType(v))
+		return nil, nil, configErr("/vars", i18n.M("must be a mapping of names to values, got %s", jsonType(v)))
 	}
 	byName := make(map[string]any, len(m))
 	for k, val := range m {
 		name := "$" + strings.TrimPrefix(k, "$")
 		if !isVarName(name[1:]) {
-			return nil, nil, configErr("/vars/"+pointerEscape(k), "%q is not a jq variable name", k)
+			return nil, nil, configErr("/vars/"+pointerEscape(k), i18n.M("%q is not a jq variable name", k))
 		}
 		if _, dup := byName[name]; dup {
-			return nil, nil, configErr("/vars/"+pointerEscape(k), "%s is given twice", name)
+			return nil, nil, configErr("/vars/"+pointerEscape(k), i18n.M("%s is given twice", name))
 		}
 		byName[name] = val
 	}

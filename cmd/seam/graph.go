@@ -23,7 +23,11 @@ Exit status: 0 when printed, 2 for a usage error or a DAG that does not load.`,
 			if format != "mermaid" && format != "dot" {
 				return usage(fmt.Errorf("unknown --format %q: use mermaid or dot", format))
 			}
-			d, err := loadDAG(cmd.Context(), e, args[0])
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			d, err := loadDAG(cmd.Context(), e, args[0], l)
 			if err != nil {
 				return err
 			}

@@ -64,10 +64,10 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			var found, all []dag.Finding
 			var loadErr error
 			for _, file := range args {
-				d, err := dag.Load(cmd.Context(), file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit})
+				d, err := dag.Load(cmd.Context(), file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: l})
 				if err != nil {
 					all = append(all, loadFindings(file, err)...)
-					if err := loadFailed(e, file, err); loadErr == nil {
+					if err := loadFailed(e, file, l, err); loadErr == nil {
 						loadErr = err
 					}
 					continue

@@ -7,32 +7,37 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // loadDAG loads the DAG file at path with the built-in node types. When the file is wrong it
-// prints every diagnostic on stderr and returns a usage error (exit 2) that counts them.
-func loadDAG(ctx context.Context, e *env, path string) (*dag.DAG, error) {
+// prints every diagnostic on stderr, in lang, and returns a usage error (exit 2) that counts
+// them.
+func loadDAG(ctx context.Context, e *env, path, lang string) (*dag.DAG, error) {
 	limit, err := userfile.MaxSize(e.getenv)
 	if err != nil {
 		return nil, usage(err)
 	}
-	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: registry(e), MaxFileSize: limit})
+	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: lang})
 	if err != nil {
-		return nil, loadFailed(e, path, err)
+		return nil, loadFailed(e, path, lang, err)
 	}
 	return d, nil
 }
 
 // loadFailed prints the diagnostics of a DAG file that did not load (err from dag.Load) on
-// stderr and returns the usage error (exit 2) that counts them.
-func loadFailed(e *env, path string, err error) error {
+// stderr and returns the usage error (exit 2) that counts them, in lang.
+func loadFailed(e *env, path, lang string, err error) error {
 	var ds dag.Diagnostics
 	if !errors.As(err, &ds) {
 		return usage(err)
 	}
 	for _, diag := range ds {
 		fmt.Fprintln(e.stderr, diag)
+	}
+	if lang == "ja" {
+		return usage(i18n.Errorf(lang, "%s: %d errors", path, len(ds)))
 	}
 	noun := "errors"
 	if len(ds) == 1 {

@@ -86,7 +86,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 }
 
 func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore, tel *runTelemetry) error {
-	d, err := loadDAG(ctx, e, path)
+	d, err := loadDAG(ctx, e, path, lang)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 			if err != nil {
 				return err
 			}
-			s, err := validateSchema(cmd.Context(), e, schema, node)
+			s, err := validateSchema(cmd.Context(), e, schema, node, lang)
 			if err != nil {
 				return usage(err)
 			}
@@ -68,13 +68,13 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 }
 
 // validateSchema compiles the schema file, or finds the node's contract.
-func validateSchema(ctx context.Context, e *env, schema, node string) (*contract.Schema, error) {
+func validateSchema(ctx context.Context, e *env, schema, node, lang string) (*contract.Schema, error) {
 	if node != "" {
 		path, id, ok := strings.Cut(node, "#")
 		if !ok || path == "" || id == "" {
 			return nil, fmt.Errorf("--node %q: want FILE#ID", node)
 		}
-		return nodeSchema(ctx, e, path, id)
+		return nodeSchema(ctx, e, path, id, lang)
 	}
 	c, err := e.compiler(contract.Options{})
 	if err != nil {
@@ -84,8 +84,8 @@ func validateSchema(ctx context.Context, e *env, schema, node string) (*contract
 }
 
 // nodeSchema returns the effective output contract of node id in the DAG file at path.
-func nodeSchema(ctx context.Context, e *env, path, id string) (*contract.Schema, error) {
-	d, err := loadDAG(ctx, e, path)
+func nodeSchema(ctx context.Context, e *env, path, id, lang string) (*contract.Schema, error) {
+	d, err := loadDAG(ctx, e, path, lang)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,22 @@ func Errorf(lang, format string, args ...any) error {
 	return fmt.Errorf(Format(lang, format), args...)
 }
 
+// Message is a format and its arguments, said in a language only when it is printed: for what
+// is found where the language is not known, such as a node type's Check, whose errors the
+// loader and the engine each print in their own. As an error it says the English.
+type Message struct {
+	format string
+	args   []any
+}
+
+// M is a Message. Its format, like Sprintf's, is a literal with an entry in the catalog.
+func M(format string, args ...any) Message { return Message{format: format, args: args} }
+
+// In says m in lang.
+func (m Message) In(lang string) string { return Sprintf(lang, m.format, m.args...) }
+
+func (m Message) Error() string { return m.In("en") }
+
 // Format returns the format string for lang: the Japanese entry of format for "ja" when the
 // catalog has one, else format itself.
 func Format(lang, format string) string {

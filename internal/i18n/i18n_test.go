@@ -15,8 +15,8 @@ import (
 )
 
 // formats finds, in the non-test Go files of the module, every string literal given as the
-// format of i18n.Sprintf, i18n.Errorf or i18n.Format (and of Sprintf, Errorf and Format
-// within this package), with where it stands.
+// format of i18n.Sprintf, i18n.Errorf, i18n.Format or i18n.M (and of Sprintf, Errorf, Format
+// and M within this package), with where it stands.
 func formats(t *testing.T) map[string]string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
@@ -42,7 +42,7 @@ func formats(t *testing.T) map[string]string {
 		inPackage := f.Name.Name == "i18n"
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) < 2 {
+			if !ok || len(call.Args) < 1 {
 				return true
 			}
 			var name string
@@ -56,10 +56,18 @@ func formats(t *testing.T) map[string]string {
 					name = fn.Name
 				}
 			}
-			if name != "Sprintf" && name != "Errorf" && name != "Format" {
+			at := 1 // the format's argument: after the language, but M has none
+			switch name {
+			case "Sprintf", "Errorf", "Format":
+				if len(call.Args) < 2 {
+					return true
+				}
+			case "M":
+				at = 0
+			default:
 				return true
 			}
-			lit, ok := call.Args[1].(*ast.BasicLit)
+			lit, ok := call.Args[at].(*ast.BasicLit)
 			if !ok || lit.Kind != token.STRING {
 				return true // a format passed on (Sprintf's own body) is checked where it is written
 			}
@@ -132,6 +140,9 @@ func TestSprintf(t *testing.T) {
 	}{
 		{"en", "node %s failed after %d attempts", []any{"a", 3}, "node a failed after 3 attempts"},
 		{"ja", "no such format %s", []any{"x"}, "no such format x"}, // no entry: the English
+	}
+	if got := M("no such format %s", "y").In("ja"); got != "no such format y" {
+		t.Errorf("M(...).In(ja) = %q", got)
 	}
 	for _, tt := range tests {
 		if got := Sprintf(tt.lang, tt.format, tt.args...); got != tt.want {
