@@ -280,8 +280,8 @@ func TestMCPServeHTTPShutdown(t *testing.T) {
 		if err != nil {
 			t.Errorf("ServeHTTP: %v", err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("ServeHTTP did not return within 5s of the context being cancelled")
+	case <-time.After(30 * time.Second): // half the grace period: a loaded machine is slow, a held stream holds a minute
+		t.Fatal("ServeHTTP did not return within 30s of the context being cancelled (its grace period is a minute)")
 	}
 	if c, err := net.Dial("tcp", ln.Addr().String()); err == nil {
 		c.Close()
