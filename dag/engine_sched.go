@@ -480,6 +480,7 @@ func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contra
 		Dir:         r.d.Dir,
 		OutputLimit: r.opts.OutputLimit,
 		Secrets:     r.secrets,
+		Lang:        r.opts.Lang,
 	}, "", nil, nil
 }
 
@@ -637,7 +638,7 @@ func work(ctx context.Context, j job, lang string) attempt {
 		a.reason = i18n.Sprintf(lang, "the node returned no result")
 	case int64(len(res.Output)) > j.call.OutputLimit:
 		// Types bound what they read; this holds the limit for every type all the same.
-		a.err = &nodes.OutputLimitError{Limit: j.call.OutputLimit}
+		a.err = &nodes.OutputLimitError{Limit: j.call.OutputLimit, Lang: j.call.Lang}
 		a.reason = a.err.Error()
 	default:
 		a.raw = res.Output

@@ -1,19 +1,19 @@
 package nodes
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/seam-dag/seam/contract"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // execType runs a command with the node's input as JSON on stdin and turns its stdout into
@@ -286,7 +286,7 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 	}
 	// Starting in a missing directory fails as "fork/exec PROGRAM: no such file or directory",
 	// which blames the program.
-	if err := checkDir(dir); err != nil {
+	if err := checkDir(call.Lang, dir); err != nil {
 		return nil, err
 	}
 
@@ -309,6 +309,7 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 		stdin:       stdin,
 		outputLimit: call.outputLimit(),
 		stderrLimit: cfg.stderrLimit,
+		lang:        call.Lang,
 	})
 	res := &Result{Log: p.stderr}
 	if err != nil {
@@ -320,14 +321,14 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 
 	switch cfg.output {
 	case outputWrap:
-		res.Output, err = wrapJSON(p.stdout)
+		res.Output, err = wrapJSON(call.Lang, p.stdout)
 	case outputText:
 		res.Output, err = wrapText(p.stdout)
 	default:
 		res.Output = p.stdout
 		// The engine reports stdout that is not JSON as a broken contract; a script that
 		// prints its logs on stdout meets that first.
-		res.NotJSONHint = "exec reads the output as JSON on stdout: print logs to stderr, or use output: text for plain text"
+		res.NotJSONHint = i18n.Sprintf(call.Lang, "exec reads the output as JSON on stdout: print logs to stderr, or use output: text for plain text")
 	}
 	if err != nil {
 		return res, fmt.Errorf("exec %s: %w", name, err)
@@ -335,28 +336,29 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 	return res, nil
 }
 
-// checkDir says what is wrong with dir as a working directory, if anything.
-func checkDir(dir string) error {
+// checkDir says in lang what is wrong with dir as a working directory, if anything.
+func checkDir(lang, dir string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("exec: dir %s: no such directory", dir)
+		return i18n.Errorf(lang, "exec: dir %s: no such directory", dir)
 	case err != nil:
 		return fmt.Errorf("exec: dir %s: %w", dir, errors.Unwrap(err)) // not "stat DIR: …"
 	case !fi.IsDir():
-		return fmt.Errorf("exec: dir %s: not a directory", dir)
+		return i18n.Errorf(lang, "exec: dir %s: not a directory", dir)
 	}
 	return nil
 }
 
-// wrapJSON puts stdout, any one JSON value, into a passing output's data.
-func wrapJSON(stdout []byte) ([]byte, error) {
+// wrapJSON puts stdout, any one JSON value, into a passing output's data; its errors are
+// said in lang.
+func wrapJSON(lang string, stdout []byte) ([]byte, error) {
 	v := bytes.TrimSpace(stdout)
 	if len(v) == 0 {
-		return nil, errors.New("output: wrap needs one JSON value on stdout, got nothing")
+		return nil, i18n.Errorf(lang, "output: wrap needs one JSON value on stdout, got nothing")
 	}
 	if !json.Valid(v) {
-		return nil, fmt.Errorf("output: wrap needs one JSON value on stdout, got %s (use output: text for plain text)", excerpt(v, 80))
+		return nil, i18n.Errorf(lang, "output: wrap needs one JSON value on stdout, got %s (use output: text for plain text)", excerpt(v, 80))
 	}
 	data := json.RawMessage(v)
 	if v[0] != '{' {

@@ -533,3 +533,37 @@ func TestExecEnvelope(t *testing.T) {
 		})
 	}
 }
+
+// TestExecSaysErrorsInCallLang: exec says its own errors and hints in the run's language
+// (Call.Lang); what it quotes (stderr, the program's name) stays as it is.
+func TestExecSaysErrorsInCallLang(t *testing.T) {
+	tests := []struct {
+		name, lang string
+		call       Call
+		wantErr    string
+		wantHint   string
+	}{
+		{"exit en", "en", Call{With: sh("exit 3")}, "exec sh -c: exit status 3", ""},
+		{"exit ja", "ja", Call{With: sh("exit 3")}, "exec sh -c: 終了コード 3", ""},
+		{"missing dir ja", "ja", Call{Dir: "/nonexistent-seam-dir", With: sh("true")}, "exec: dir /nonexistent-seam-dir：そのようなディレクトリはありません", ""},
+		{"limit ja", "ja", Call{OutputLimit: 4, With: sh("echo 0123456789")}, "exec sh -c: 出力が上限 4 bytes を超えています", ""},
+		{"wrap ja", "ja", Call{With: map[string]any{"command": []any{"true"}, "output": "wrap"}}, "exec true: output: wrap には標準出力に JSON の値が 1 つ必要ですが、何も出力されていません", ""},
+		{"hint ja", "ja", Call{With: sh("echo hello")}, "", "exec は標準出力を JSON として読みます：ログは標準エラー出力に書くか、プレーンテキストには output: text を使ってください"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			call := tt.call
+			call.Lang = tt.lang
+			if call.Dir == "" {
+				call.Dir = t.TempDir()
+			}
+			res, err := runExec(t, t.Context(), &call)
+			if got := fmt.Sprint(err); tt.wantErr != "" && got != tt.wantErr || tt.wantErr == "" && err != nil {
+				t.Errorf("err = %v, want %q", err, tt.wantErr)
+			}
+			if tt.wantHint != "" && (res == nil || res.NotJSONHint != tt.wantHint) {
+				t.Errorf("hint = %+v, want %q", res, tt.wantHint)
+			}
+		})
+	}
+}

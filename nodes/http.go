@@ -362,7 +362,7 @@ func (t httpType) runHTTP(ctx context.Context, call *Call) (*Result, error) {
 		return &Result{Log: log.String()}, err
 	}
 
-	body, err := readBody(resp, req.Method == http.MethodHead, call.outputLimit())
+	body, err := readBody(resp, req.Method == http.MethodHead, call.outputLimit(), call.Lang)
 	if err != nil {
 		return &Result{Log: log.String()}, timeoutError(ctx, reqCtx, shown, cfg, fmt.Errorf("%s: read response: %w", shown, err))
 	}
@@ -532,18 +532,19 @@ func timeoutError(parent, reqCtx context.Context, shown string, cfg httpConfig, 
 	return err
 }
 
-// readBody reads the response body up to limit bytes; more is an *OutputLimitError. A
-// declared length over the limit fails at once, except for HEAD, whose length is the GET's.
-func readBody(resp *http.Response, head bool, limit int64) ([]byte, error) {
+// readBody reads the response body up to limit bytes; more is an *OutputLimitError, said in
+// lang. A declared length over the limit fails at once, except for HEAD, whose length is the
+// GET's.
+func readBody(resp *http.Response, head bool, limit int64, lang string) ([]byte, error) {
 	if resp.ContentLength > limit && !head {
-		return nil, &OutputLimitError{Limit: limit}
+		return nil, &OutputLimitError{Limit: limit, Lang: lang}
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, &OutputLimitError{Limit: limit}
+		return nil, &OutputLimitError{Limit: limit, Lang: lang}
 	}
 	return b, nil
 }

@@ -2,14 +2,13 @@
 package nodes
 
 import (
-	"errors"
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/suggest"
 )
 
@@ -51,6 +50,8 @@ type Call struct {
 	// Secrets are values (the DAG's env values) the type must never echo into its output,
 	// log or errors: it masks each occurrence with MaskString or MaskValue.
 	Secrets []string
+	// Lang is the run's language ("en" or "ja"): the type says its own errors in it.
+	Lang string
 }
 
 // DefaultOutputLimit bounds a node's output unless configured otherwise.
@@ -146,10 +147,11 @@ func (r *Registry) Closest(name string) string { return suggest.Closest(name, r.
 // OutputLimitError reports a node output larger than its limit (Call.OutputLimit).
 type OutputLimitError struct {
 	Limit int64
+	Lang  string // the language Error says it in
 }
 
 func (e *OutputLimitError) Error() string {
-	return fmt.Sprintf("output exceeds the %s limit", formatSize(e.Limit))
+	return i18n.Sprintf(e.Lang, "output exceeds the %s limit", formatSize(e.Limit))
 }
 
 // formatSize renders a byte count the way people read limits: "16 MiB", "1.5 KiB", "300 bytes".

@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // killGrace is how long a cancelled process group has between SIGTERM and SIGKILL, and how
@@ -30,8 +32,9 @@ type process struct {
 	dir         string
 	env         []string
 	stdin       []byte
-	outputLimit int64 // stdout bytes
-	stderrLimit int   // stderr bytes kept, the tail
+	outputLimit int64  // stdout bytes
+	stderrLimit int    // stderr bytes kept, the tail
+	lang        string // the language of its errors
 }
 
 // processResult is what a process left behind; it is filled as far as it got on error.
@@ -123,11 +126,15 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	res.stdout, res.stderr = stdout.Bytes(), stderr.String()
 	switch {
 	case overflow:
-		return res, &OutputLimitError{Limit: p.outputLimit}
+		return res, &OutputLimitError{Limit: p.outputLimit, Lang: p.lang}
 	case ctx.Err() != nil:
-		return res, fmt.Errorf("killed: %w", ctx.Err())
+		return res, i18n.Errorf(p.lang, "killed: %w", ctx.Err())
 	case waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay):
 		// ErrWaitDelay means the command succeeded but something it started kept stdin open.
+		var exit *exec.ExitError
+		if errors.As(waitErr, &exit) && exit.Exited() {
+			return res, &exitError{msg: i18n.Sprintf(p.lang, "exit status %d", exit.ExitCode()), err: waitErr}
+		}
 		return res, waitErr
 	}
 	return res, errors.Join(readErr("stdout", outErr), readErr("stderr", errErr))
@@ -203,3 +210,13 @@ func (t *tailBuffer) String() string {
 	b.Write(tail)
 	return b.String()
 }
+
+// exitError is a command's exit status said in the run's language; it wraps the
+// *exec.ExitError, whose own text is English.
+type exitError struct {
+	msg string
+	err error
+}
+
+func (e *exitError) Error() string { return e.msg }
+func (e *exitError) Unwrap() error { return e.err }

@@ -97,7 +97,7 @@ func (t *transformType) Run(ctx context.Context, call *Call) (*Result, error) {
 		return nil, fmt.Errorf("transform: encode result: %w", err)
 	}
 	if limit := call.outputLimit(); int64(len(out)) > limit {
-		return nil, fmt.Errorf("transform: %w", &OutputLimitError{Limit: limit})
+		return nil, fmt.Errorf("transform: %w", &OutputLimitError{Limit: limit, Lang: call.Lang})
 	}
 	return &Result{Output: out}, nil
 }

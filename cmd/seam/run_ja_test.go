@@ -97,9 +97,9 @@ var notWords = []*regexp.Regexp{
 	regexp.MustCompile(`\d+(?:\.\d+)?(?:µs|ms|s|m\d+s)?`), // numbers and durations
 }
 
-// nodeTypeWords are English that node types say in a reason (exec's error, with os/exec's
-// "exit status"): node types are not told the run's language.
-var nodeTypeWords = []string{"exec sh", "exit status"}
+// nodeTypeWords are names a reason gives in English: the node type and the program it ran
+// ("exec sh -c: 終了コード 75").
+var nodeTypeWords = []string{"exec sh"}
 
 // checkJapanese fails when out, the nodes' own words (values) and names taken out, holds two
 // English words in a row.

@@ -405,4 +405,14 @@ var ja = map[string]string{
 	"unknown key %q (did you mean %q?)":                                                   "不明なキー %q です（%q のことですか？）",
 	"unknown key %q (known: %s)":                                                          "不明なキー %q です（使えるキー：%s）",
 	"write %q in capitals: %s":                                                            "%q は大文字で書いてください：%s",
+
+	// node types' own errors and hints (nodes.Call.Lang)
+	"output exceeds the %s limit":     "出力が上限 %s を超えています",
+	"killed: %w":                      "強制終了しました：%w",
+	"exit status %d":                  "終了コード %d",
+	"exec: dir %s: no such directory": "exec: dir %s：そのようなディレクトリはありません",
+	"exec: dir %s: not a directory":   "exec: dir %s：ディレクトリではありません",
+	"exec reads the output as JSON on stdout: print logs to stderr, or use output: text for plain text": "exec は標準出力を JSON として読みます：ログは標準エラー出力に書くか、プレーンテキストには output: text を使ってください",
+	"output: wrap needs one JSON value on stdout, got nothing":                                          "output: wrap には標準出力に JSON の値が 1 つ必要ですが、何も出力されていません",
+	"output: wrap needs one JSON value on stdout, got %s (use output: text for plain text)":             "output: wrap には標準出力に JSON の値が 1 つ必要ですが、%s が出力されています（プレーンテキストには output: text を使ってください）",
 }
