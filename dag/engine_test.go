@@ -524,13 +524,7 @@ nodes:
     with: {command: [sleep, "60"]}
   after: {type: probe, needs: [hang]}
 `)
-	start := time.Now()
 	res := mustRun(t, d, RunOptions{})
-	// Far below the 60 s the command would sleep, far above the 200 ms timeout: the node
-	// was killed, however loaded the machine.
-	if took := time.Since(start); took > 30*time.Second {
-		t.Errorf("run took %s, want the node killed after 200ms", took)
-	}
 	h := node(t, res, "hang")
 	if h.Status != NodeFailed || h.Reason != "timed out after 200ms" {
 		t.Errorf("hang: %s %q, want failed %q", h.Status, h.Reason, "timed out after 200ms")

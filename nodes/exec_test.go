@@ -184,15 +184,11 @@ func TestExecFailures(t *testing.T) {
 }
 
 func TestExecOutputLimit(t *testing.T) {
-	start := time.Now()
 	// yes writes for ever: only the limit stops it.
 	_, err := runExec(t, t.Context(), &Call{With: map[string]any{"command": []any{"yes"}}, OutputLimit: 4 << 10})
 	var limit *OutputLimitError
 	if !errors.As(err, &limit) || err.Error() != "exec yes: output exceeds the 4 KiB limit" {
 		t.Fatalf("err = %v, want the output limit", err)
-	}
-	if d := time.Since(start); d > 30*time.Second { // a hang guard: yes never stops by itself
-		t.Errorf("took %v to stop", d)
 	}
 	// Exactly at the limit is fine.
 	res, err := runExec(t, t.Context(), &Call{With: sh("printf '%04096d' 0"), OutputLimit: 4 << 10})
@@ -347,13 +343,10 @@ func TestExecKillsGroup(t *testing.T) {
 func TestExecTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	start := time.Now()
+	// A sleep that ran its course would return no error.
 	_, err := runExec(t, ctx, &Call{With: map[string]any{"command": []any{"sleep", "60"}}})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
-	}
-	if d := time.Since(start); d > 30*time.Second { // far below the 60 s sleep: it was killed
-		t.Errorf("took %v", d)
 	}
 }
 
@@ -361,11 +354,11 @@ func TestExecTimeout(t *testing.T) {
 // completes at once, and the background process goes with it.
 func TestExecReapsLeftovers(t *testing.T) {
 	start := time.Now()
-	res, err := runExec(t, t.Context(), &Call{With: sh(`sleep 60 & echo $!`)})
+	res, err := runExec(t, t.Context(), &Call{With: sh(`sleep 600 & echo $!`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := time.Since(start); d > 30*time.Second { // far below the 60 s sleep: it did not wait
+	if d := time.Since(start); d > time.Minute { // a liveness bound, far below the sleep: it did not wait
 		t.Errorf("took %v", d)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(res.Output)))

@@ -374,7 +374,6 @@ func TestHTTPTimeouts(t *testing.T) {
 	})
 
 	t.Run("with.timeout", func(t *testing.T) {
-		start := time.Now()
 		_, err := runHTTPNode(t, t.Context(), &Call{With: map[string]any{"url": never.URL, "timeout": "100ms"}})
 		want := "GET " + never.URL + ": no complete response within 100ms (with.timeout): context deadline exceeded"
 		if err == nil || err.Error() != want {
@@ -382,9 +381,6 @@ func TestHTTPTimeouts(t *testing.T) {
 		}
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Error("err is not a deadline")
-		}
-		if d := time.Since(start); d > 30*time.Second { // a hang guard: the server never answers
-			t.Errorf("took %s", d)
 		}
 	})
 	t.Run("while reading the body", func(t *testing.T) {

@@ -87,13 +87,9 @@ func TestTransformErrors(t *testing.T) {
 func TestTransformContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := newTransformType().Run(ctx, &Call{With: map[string]any{"program": `last(range(1e15))`}})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
-	}
-	if d := time.Since(start); d > 30*time.Second { // a hang guard: the program runs for ever
-		t.Errorf("took %v", d)
 	}
 }
 

@@ -35,18 +35,7 @@ func TestExamplesJapanese(t *testing.T) {
 	for _, file := range files {
 		name := filepath.Base(file)
 		t.Run(name, func(t *testing.T) {
-			env := getenv
-			args := []string{"run", file}
-			if setup, ok := setups[name]; ok {
-				extra, more := setup(t)
-				args = append(args, extra...)
-				env = func(k string) string {
-					if v := more(k); v != "" {
-						return v
-					}
-					return getenv(k)
-				}
-			}
+			args, env := exampleRun(t, setups, file, getenv)
 			seam := func(args ...string) string {
 				var stdout, stderr bytes.Buffer
 				code := run(args, strings.NewReader(""), &stdout, &stderr, env)

@@ -82,17 +82,7 @@ func TestRunExamples(t *testing.T) {
 				t.Fatalf("no expectation for dags/%s: add one to this test", name)
 			}
 			var stdout, stderr bytes.Buffer
-			args, env := []string{"run", file}, getenv
-			if setup, ok := setups[name]; ok {
-				extra, more := setup(t)
-				args = append(args, extra...)
-				env = func(k string) string {
-					if v := more(k); v != "" {
-						return v
-					}
-					return getenv(k)
-				}
-			}
+			args, env := exampleRun(t, setups, file, getenv)
 			code := run(args, strings.NewReader(""), &stdout, &stderr, env)
 			if code != w.code {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, w.code, &stdout, &stderr)
@@ -110,6 +100,23 @@ func TestRunExamples(t *testing.T) {
 }
 
 // exampleSetups gives the examples that need a live service their arguments and environment.
+// exampleRun returns seam run's arguments for the example file, with what its setup (if it
+// has one) adds, and the environment: the setup's variables over getenv.
+func exampleRun(t *testing.T, setups map[string]func(t *testing.T) ([]string, func(string) string), file string, getenv func(string) string) ([]string, func(string) string) {
+	args := []string{"run", file}
+	setup, ok := setups[filepath.Base(file)]
+	if !ok {
+		return args, getenv
+	}
+	extra, more := setup(t)
+	return append(args, extra...), func(k string) string {
+		if v := more(k); v != "" {
+			return v
+		}
+		return getenv(k)
+	}
+}
+
 func exampleSetups() map[string]func(t *testing.T) (args []string, getenv func(string) string) {
 	return map[string]func(t *testing.T) (args []string, getenv func(string) string){
 		// A workflow with 3 failed executions, on the n8n that scripts/test.sh starts.
