@@ -2,13 +2,8 @@ package runs
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/seam-dag/seam/dag"
-	"github.com/seam-dag/seam/nodes"
 )
 
 // TestExplainJapanese checks that a run in Japanese records its reasons in Japanese, and that
@@ -18,8 +13,7 @@ import (
 func TestExplainJapanese(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	res := runRecorded(t, s, "ja", map[string]string{
 		"score.yaml": `version: 1
 name: score
 params: {type: object, required: [w], properties: {w: {type: integer}}}
@@ -40,21 +34,7 @@ nodes:
     input: {n: three}
     contract: {input: {properties: {n: {type: integer}}}}
 `,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reg := nodes.Builtin()
-	dag.AddDAGType(reg, nil)
-	d, err := dag.Load(ctx, filepath.Join(dir, "parent.yaml"), dag.LoadOptions{Types: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := dag.Run(ctx, d, dag.RunOptions{Lang: "ja", Recorder: NewRecorder(s, d, RecorderOptions{})})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	all, _, err := s.ListRuns(ctx, Filter{})
 	if err != nil || len(all) != 2 {
 		t.Fatalf("ListRuns = %+v, %v; want the run and its sub-run", all, err)

@@ -16,8 +16,7 @@ import (
 func TestSubRuns(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	dir := t.TempDir()
-	for name, src := range map[string]string{
+	res := runRecorded(t, s, "", map[string]string{
 		"score.yaml": `version: 1
 name: score
 params: {type: object, required: [w], properties: {w: {type: integer}}}
@@ -34,21 +33,7 @@ name: parent
 nodes:
   score: {type: dag, with: {file: score.yaml}, input: {w: 7}}
 `,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reg := nodes.Builtin()
-	dag.AddDAGType(reg, nil)
-	d, err := dag.Load(ctx, filepath.Join(dir, "parent.yaml"), dag.LoadOptions{Types: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := dag.Run(ctx, d, dag.RunOptions{Recorder: NewRecorder(s, d, RecorderOptions{})})
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 
 	all, _, err := s.ListRuns(ctx, Filter{})
 	if err != nil || len(all) != 2 {
@@ -94,4 +79,27 @@ nodes:
 			t.Errorf("parent %s, reason %q: followed into %+v, %v; want nothing", tt.parent, tt.reason, x, err)
 		}
 	}
+}
+
+// runRecorded writes files (name → content) to a temporary directory, then runs its
+// parent.yaml in lang with dag nodes enabled, recorded in s.
+func runRecorded(t *testing.T, s *Store, lang string, files map[string]string) *dag.RunResult {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reg := nodes.Builtin()
+	dag.AddDAGType(reg, nil)
+	d, err := dag.Load(t.Context(), filepath.Join(dir, "parent.yaml"), dag.LoadOptions{Types: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dag.Run(t.Context(), d, dag.RunOptions{Lang: lang, Recorder: NewRecorder(s, d, RecorderOptions{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
