@@ -1,8 +1,6 @@
 package dag
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +19,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Scope is what references may name while a run evaluates a template or an expression.
@@ -82,6 +81,10 @@ type part struct {
 
 // LiteralTemplate returns a template that evaluates to v.
 func LiteralTemplate(v any) *Template { return &Template{lit: v} }
+
+// ExprTemplate returns a template that is exactly the expression e: it takes e's value with
+// its type.
+func ExprTemplate(e *Expr) *Template { return &Template{kind: tmplExpr, expr: e} }
 
 // Literal returns the template's value when it holds no reference.
 func (t *Template) Literal() (any, bool) {
