@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/lint"
 )
 
 // formatsDAG hands a string that is no date-time to a contract.input that says date-time.
@@ -35,8 +36,8 @@ func TestFormats(t *testing.T) {
 		lint    string // the finding's code, "" for none
 		status  dag.NodeStatus
 	}{
-		{"", dag.FormatsAssert, dag.CodeLintConstraint, dag.NodeFailed},
-		{"formats: assert", dag.FormatsAssert, dag.CodeLintConstraint, dag.NodeFailed},
+		{"", dag.FormatsAssert, lint.CodeConstraint, dag.NodeFailed},
+		{"formats: assert", dag.FormatsAssert, lint.CodeConstraint, dag.NodeFailed},
 		{"formats: annotate", dag.FormatsAnnotate, "", dag.NodePassed},
 	}
 	for _, tt := range tests {
@@ -47,7 +48,7 @@ func TestFormats(t *testing.T) {
 				t.Errorf("Formats = %q, want %q", d.Formats, tt.formats)
 			}
 			var codes []string
-			for _, f := range dag.Lint(context.Background(), d, dag.LintOptions{}) {
+			for _, f := range lint.Lint(context.Background(), d, lint.Options{}) {
 				codes = append(codes, f.Code)
 			}
 			if got := strings.Join(codes, " "); got != tt.lint {

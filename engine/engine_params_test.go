@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -59,14 +60,14 @@ func TestRunParamDefaults(t *testing.T) {
 func TestLintParamDefaults(t *testing.T) {
 	d := load(t, newRecorder(), strings.Replace(defaultsDAG, "  required: [weight]\n", "", 1))
 	for _, params := range []map[string]any{nil, {}} {
-		if fs := dag.Lint(context.Background(), d, dag.LintOptions{Params: params}); len(fs) != 0 {
+		if fs := lint.Lint(context.Background(), d, lint.Options{Params: params}); len(fs) != 0 {
 			t.Errorf("params %v: findings %v, want none", params, fs)
 		}
 	}
 	d = load(t, newRecorder(), strings.Replace(defaultsDAG, "default: 2", "default: 7", 1))
-	fs := dag.Lint(context.Background(), d, dag.LintOptions{Params: map[string]any{}})
-	if len(fs) != 1 || fs[0].Code != dag.CodeLintConstraint {
-		t.Errorf("findings %v, want one %s for the default 7", fs, dag.CodeLintConstraint)
+	fs := lint.Lint(context.Background(), d, lint.Options{Params: map[string]any{}})
+	if len(fs) != 1 || fs[0].Code != lint.CodeConstraint {
+		t.Errorf("findings %v, want one %s for the default 7", fs, lint.CodeConstraint)
 	}
 }
 
@@ -129,7 +130,7 @@ nodes:
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, f := range dag.Lint(context.Background(), d, dag.LintOptions{Lang: tt.lang, Params: tt.params}) {
+		for _, f := range lint.Lint(context.Background(), d, lint.Options{Lang: tt.lang, Params: tt.params}) {
 			if f.Consumer == "score" || tt.lang == "en" && len(tt.params) > 0 {
 				got = append(got, f.Code+" "+f.Message+" / "+f.Hint)
 			}
