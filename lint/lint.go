@@ -1,5 +1,6 @@
 // Package lint checks a loaded DAG statically, without running it: it proves each edge
-// against the consumer's contract and checks the hygiene of contracts that are read.
+// against its consumer's contract and checks the hygiene of contracts that are read; Rules
+// is the one table of the codes its findings carry.
 package lint
 
 import (
@@ -16,26 +17,6 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
-)
-
-// Lint finding codes. They are stable: tools and docs refer to them.
-const (
-	CodeRequired   = "SEAM-E301" // the consumer requires a field the producer does not produce
-	CodeType       = "SEAM-E302" // types disagree
-	CodeConstraint = "SEAM-E303" // the producer's constraints do not fit within the consumer's
-	CodeOptional   = "SEAM-E304" // a field the producer only may emit is required
-	CodeUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
-	CodeNotList    = "SEAM-E306" // a foreach list that is never a list
-	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
-	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
-	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
-	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
-)
-
-// Severities of a Finding.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
 )
 
 // Finding is one problem Lint found on an edge, or in a contract.

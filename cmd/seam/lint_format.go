@@ -24,8 +24,8 @@ type lintRule struct {
 const codeUnreadable = "SEAM-E119"
 
 // lintRules are every code seam lint reports, in code order: the load errors of files that
-// do not load, then lint's findings.
-var lintRules = []lintRule{
+// do not load, then lint's findings, as lint's rule table describes them.
+var lintRules = append([]lintRule{
 	{dag.CodeYAML, "YAMLSyntax", "The file is not valid YAML.", "error"},
 	{dag.CodeUnknownKey, "UnknownKey", "A key the DAG format does not have.", "error"},
 	{dag.CodeDuplicateNode, "DuplicateNode", "A node id written twice.", "error"},
@@ -47,16 +47,15 @@ var lintRules = []lintRule{
 	{dag.CodeSubDAG, "SubDAGNotLoaded", "A dag node's file that cannot be read or does not load.", "error"},
 	{codeUnreadable, "UnreadableFile", "A DAG file that cannot be read.", "error"},
 	{dag.CodeLimit, "BeyondLimits", "A schema or number beyond seam's limits.", "error"},
-	{lint.CodeRequired, "MissingRequiredField", "The consumer requires a field its producers do not produce.", "error"},
-	{lint.CodeType, "TypeMismatch", "The producers may deliver a type the consumer does not accept.", "error"},
-	{lint.CodeConstraint, "ConstraintMismatch", "The producers' constraints do not fit within the consumer's.", "error"},
-	{lint.CodeOptional, "OptionalButRequired", "The consumer requires a field its producers only may produce.", "error"},
-	{lint.CodeUndeclared, "UndeclaredReference", "A reference to a path the producer's schema does not declare.", "error"},
-	{lint.CodeNotList, "ForeachNotList", "A foreach list that its producers never deliver as a list.", "error"},
-	{lint.CodeUnknown, "UnknownCompatibility", "Compatibility could not be decided either way.", "warning"},
-	{lint.CodeNoContract, "NoOutputContract", "A node whose output is read has no contract beyond the standard one.", "warning"},
-	{lint.CodeContent, "ContentConstraint", "A contract constrains content (wording) instead of structure.", "warning"},
-	{lint.CodeAllReq, "EverythingRequired", "A contract requires every field although its consumers read few.", "warning"},
+}, findingRules()...)
+
+// findingRules are lint's rules as SARIF describes them.
+func findingRules() []lintRule {
+	var rs []lintRule
+	for _, r := range lint.Rules() {
+		rs = append(rs, lintRule{code: r.Code, name: r.Name, text: r.Doc, level: r.Severity})
+	}
+	return rs
 }
 
 // docsURL is where each code is documented; SARIF viewers link rules there.
