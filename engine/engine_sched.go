@@ -254,16 +254,7 @@ func (r *runner) run(ctx context.Context) {
 		// The running count is the semaphore: a job is sent only while a worker is free.
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
-				u := r.runnable[0]
-				// Reslicing from the front would shrink the capacity until every append
-				// reallocates; shift instead while the queue is short, as it usually is.
-				if len(r.runnable) <= 64 {
-					copy(r.runnable, r.runnable[1:])
-					r.runnable[len(r.runnable)-1] = nil
-					r.runnable = r.runnable[:len(r.runnable)-1]
-				} else {
-					r.runnable = r.runnable[1:]
-				}
+				u := r.popRunnable()
 				if r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 && r.isPure(u) {
 					// Nothing else could run meanwhile (a chain): running it here saves the
 					// two hand-offs between goroutines that would cost more than its work.
@@ -342,6 +333,21 @@ func (r *runner) run(ctx context.Context) {
 	}
 	r.flush(ctx)
 	r.conclude(ctx)
+}
+
+// popRunnable takes the first unit off the runnable queue, which must not be empty.
+func (r *runner) popRunnable() *unit {
+	u := r.runnable[0]
+	// Reslicing from the front would shrink the capacity until every append reallocates;
+	// shift instead while the queue is short, as it usually is.
+	if len(r.runnable) <= 64 {
+		copy(r.runnable, r.runnable[1:])
+		r.runnable[len(r.runnable)-1] = nil
+		r.runnable = r.runnable[:len(r.runnable)-1]
+	} else {
+		r.runnable = r.runnable[1:]
+	}
+	return u
 }
 
 // prepare resolves node i's condition, configuration and input, and queues its first
