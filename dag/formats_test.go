@@ -1,7 +1,6 @@
 package dag
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -23,41 +22,6 @@ nodes:
       input: {type: object, properties: {when: {type: string, format: date-time}}}
     with: {value: {status: pass, summary: ok}}
 `
-
-// TestFormats checks both readings of format a DAG may choose: asserted (the default), so
-// lint and the run reject the edge; or an annotation, so both let it through.
-func TestFormats(t *testing.T) {
-	tests := []struct {
-		line    string
-		formats string
-		lint    string // the finding's code, "" for none
-		status  NodeStatus
-	}{
-		{"", FormatsAssert, CodeLintConstraint, NodeFailed},
-		{"formats: assert", FormatsAssert, CodeLintConstraint, NodeFailed},
-		{"formats: annotate", FormatsAnnotate, "", NodePassed},
-	}
-	for _, tt := range tests {
-		t.Run(tt.formats+" "+tt.line, func(t *testing.T) {
-			noLeaks(t)
-			d := load(t, newRecorder(), strings.Replace(formatsDAG, "%s", tt.line, 1))
-			if d.Formats != tt.formats {
-				t.Errorf("Formats = %q, want %q", d.Formats, tt.formats)
-			}
-			var codes []string
-			for _, f := range Lint(context.Background(), d, LintOptions{}) {
-				codes = append(codes, f.Code)
-			}
-			if got := strings.Join(codes, " "); got != tt.lint {
-				t.Errorf("lint findings %q, want %q", got, tt.lint)
-			}
-			res := mustRun(t, d, RunOptions{})
-			if b := node(t, res, "b"); b.Status != tt.status {
-				t.Errorf("b %s (%s), want %s", b.Status, b.Reason, tt.status)
-			}
-		})
-	}
-}
 
 // TestFormatsInvalid checks the load error for a value formats does not take.
 func TestFormatsInvalid(t *testing.T) {

@@ -1,8 +1,6 @@
 package dag
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"context"
 	"os"
 	"path/filepath"
@@ -10,14 +8,16 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/nodes"
 )
 
 // subDAG checks a `dag` node's file while the parent loads: the file loads, it does not lead
 // back to a file being loaded (a cycle between files), and its params schema becomes the
 // node's input contract unless the node declares one.
 func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
-	if _, ok := n.Type.(*subDAGType); !ok || src.withNode == nil {
+	if _, ok := n.Type.(interface{ runsDAGFile() }); !ok || src.withNode == nil {
 		return
 	}
 	var fv *yaml.Node
@@ -93,4 +93,54 @@ func unwrapPathError(err error) error {
 		return e.Err
 	}
 	return err
+}
+
+// SubDAGType declares the `dag` node type, which runs another DAG file as one node: its name,
+// config and output schemas, and its check. An engine embeds it in the type it registers,
+// adding Run; the loader then loads the file a node of that type names (with.file) along with
+// the DAG, reports the file's errors and cycles between files, and takes the file's params
+// schema as the node's input contract unless the node declares one.
+type SubDAGType struct{}
+
+// runsDAGFile marks the types whose nodes the loader loads a DAG file for.
+func (SubDAGType) runsDAGFile() {}
+
+func (SubDAGType) Name() string { return "dag" }
+func (SubDAGType) Doc() string {
+	return "Runs another DAG file as one node: the input is its params, its outputs are the output's data."
+}
+
+func (SubDAGType) ConfigSchema() []byte {
+	return []byte(`{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "title": "dag node configuration",
+  "type": "object",
+  "required": ["file"],
+  "additionalProperties": false,
+  "properties": {
+    "file": {
+      "description": "The DAG file to run, relative to this DAG file. The node's input is its params.",
+      "type": "string",
+      "minLength": 1
+    }
+  }
+}`)
+}
+
+func (SubDAGType) OutputSchema() []byte {
+	return []byte(`{
+  "type": "object",
+  "required": ["data"],
+  "properties": {"data": {"description": "The sub-DAG's outputs, by name.", "type": "object"}}
+}`)
+}
+
+// Check refuses a reference as the file: the loader must know the file to check its params
+// and to find cycles between files.
+func (SubDAGType) Check(with map[string]any) error {
+	file, ok := with["file"].(string)
+	if ok && strings.Contains(file, "${{") {
+		return &nodes.ConfigError{Path: "/file", Offset: -1, Err: i18n.M("must be a file name, not a reference")}
+	}
+	return nil
 }

@@ -1,5 +1,6 @@
 // Package dag loads DAG files (keeping every YAML position), models them, resolves their
-// references, builds their graph and runs them.
+// references, builds their graph, and defines the records of a run that engines make and
+// stores keep.
 package dag
 
 import (

@@ -26,6 +26,17 @@ func (d *DAG) WithDefaults(params map[string]any) map[string]any {
 	return out
 }
 
+// FilledParamsSchema is the params schema's source as a run sees the params once it has
+// filled in the defaults (WithDefaults): every property with a default is required. It is
+// true, allowing anything, when the DAG declares no params.
+func (d *DAG) FilledParamsSchema() any {
+	if d.Params == nil {
+		return true
+	}
+	s, _ := requireDefaults(d.Params.Source(), 0)
+	return s
+}
+
 // withDefaults fills into v, an object, the defaults schema s declares for its members;
 // changed says whether it did (then out is a copy, v is left alone).
 func withDefaults(s any, v map[string]any, depth int) (out map[string]any, changed bool) {
@@ -110,4 +121,13 @@ func deepCopy(v any) any {
 		return a
 	}
 	return v
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
 }

@@ -32,7 +32,7 @@ type RunRecord struct {
 	FileHash string // DAG.Hash
 	Params   map[string]any
 	Started  time.Time
-	// Resumed is set when the run continues an earlier one under the same id (RunOptions.Reuse).
+	// Resumed is set when the run continues an earlier one under the same id (engine.RunOptions.Reuse).
 	Resumed bool
 	// Parent and ParentNode are, for the sub-run of a `dag` node, the run and node that
 	// started it; empty for a run of its own.

@@ -1,13 +1,12 @@
 package dag
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Scope is what references may name while a run evaluates a template or an expression.
@@ -57,64 +57,122 @@ type Ref struct {
 type Template struct {
 	lit   any      // the value when the template holds no reference
 	expr  *Expr    // a string that is exactly one reference
-	parts []part   // a string mixing text and references
+	parts []Part   // a string mixing text and references
 	keys  []string // an object holding references: keys in file order …
 	vals  []*Template
 	elems []*Template // … or an array holding references
-	kind  tmplKind
+	kind  TemplateKind
 }
 
-type tmplKind uint8
+// TemplateKind says what a template is: a literal value, exactly one expression, a string
+// interpolating expressions, or an object or array holding expressions.
+type TemplateKind uint8
 
+// Template kinds.
 const (
-	tmplLiteral tmplKind = iota
-	tmplExpr
-	tmplInterp
-	tmplObject
-	tmplArray
+	TemplateLiteral TemplateKind = iota
+	TemplateExpr
+	TemplateInterp
+	TemplateObject
+	TemplateArray
 )
 
-// part is a piece of an interpolated string: text, or an expression when expr is set.
-type part struct {
-	text string
-	expr *Expr
+// Part is a piece of an interpolated string: text, or an expression when Expr is set.
+type Part struct {
+	Text string
+	Expr *Expr
 }
 
 // LiteralTemplate returns a template that evaluates to v.
 func LiteralTemplate(v any) *Template { return &Template{lit: v} }
 
+// ExprTemplate returns a template that is exactly the expression e: it takes e's value with
+// its type.
+func ExprTemplate(e *Expr) *Template { return &Template{kind: TemplateExpr, expr: e} }
+
+// DefaultInput is the template of the input n receives when it declares no `input`: its
+// dependencies' outputs keyed by id.
+func (n *Node) DefaultInput() *Template {
+	t := &Template{kind: TemplateObject}
+	for _, id := range n.Deps {
+		r := Ref{Root: "nodes", Node: id, Pos: n.Pos}
+		e := &Expr{Src: "nodes." + id + ".output", Pos: n.Pos, path: &path{root: "nodes", node: id}, refs: []Ref{r}}
+		t.keys = append(t.keys, id)
+		t.vals = append(t.vals, &Template{kind: TemplateExpr, expr: e})
+	}
+	if len(t.keys) == 0 {
+		return LiteralTemplate(map[string]any{})
+	}
+	return t
+}
+
 // Literal returns the template's value when it holds no reference.
 func (t *Template) Literal() (any, bool) {
-	if t.kind != tmplLiteral {
+	if t.kind != TemplateLiteral {
 		return nil, false
 	}
 	return t.lit, true
 }
 
+// Kind says what the template is; its accessors below read the parts of each kind.
+func (t *Template) Kind() TemplateKind { return t.kind }
+
+// Expr is the expression of a TemplateExpr template; nil for the other kinds.
+func (t *Template) Expr() *Expr { return t.expr }
+
+// Parts are the pieces of a TemplateInterp template, in order; nil for the other kinds.
+func (t *Template) Parts() []Part { return slices.Clone(t.parts) }
+
+// Keys are the keys of a TemplateObject template, in file order; Values holds their values.
+func (t *Template) Keys() []string { return slices.Clone(t.keys) }
+
+// Values are the values of a TemplateObject template, in the order of Keys.
+func (t *Template) Values() []*Template { return slices.Clone(t.vals) }
+
+// Elems are the elements of a TemplateArray template.
+func (t *Template) Elems() []*Template { return slices.Clone(t.elems) }
+
+// Child is the part of an object or array template that a JSON Pointer token names; nil when
+// there is none (or t is a scalar or an expression).
+func (t *Template) Child(tok string) *Template {
+	switch t.kind {
+	case TemplateObject:
+		if i := slices.Index(t.keys, tok); i >= 0 {
+			return t.vals[i]
+		}
+	case TemplateArray:
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(t.elems) {
+			return t.elems[i]
+		}
+	}
+	return nil
+}
+
 // Refs lists every reference the template holds, in file order.
 func (t *Template) Refs() []Ref {
 	var refs []Ref
-	t.walkExprs(func(e *Expr) { refs = append(refs, e.refs...) })
+	t.WalkExprs(func(e *Expr) { refs = append(refs, e.refs...) })
 	return refs
 }
 
-func (t *Template) walkExprs(f func(*Expr)) {
+// WalkExprs calls f with every expression the template holds, in file order.
+func (t *Template) WalkExprs(f func(*Expr)) {
 	switch t.kind {
-	case tmplExpr:
+	case TemplateExpr:
 		f(t.expr)
-	case tmplInterp:
+	case TemplateInterp:
 		for _, p := range t.parts {
-			if p.expr != nil {
-				f(p.expr)
+			if p.Expr != nil {
+				f(p.Expr)
 			}
 		}
-	case tmplObject:
+	case TemplateObject:
 		for _, v := range t.vals {
-			v.walkExprs(f)
+			v.WalkExprs(f)
 		}
-	case tmplArray:
+	case TemplateArray:
 		for _, v := range t.elems {
-			v.walkExprs(f)
+			v.WalkExprs(f)
 		}
 	}
 }
@@ -125,29 +183,29 @@ func (t *Template) walkExprs(f func(*Expr)) {
 // Literal parts are shared between evaluations: callers must not modify the result.
 func (t *Template) Eval(s *Scope) (any, error) {
 	switch t.kind {
-	case tmplLiteral:
+	case TemplateLiteral:
 		return t.lit, nil
-	case tmplExpr:
+	case TemplateExpr:
 		return t.expr.Eval(s)
-	case tmplInterp:
+	case TemplateInterp:
 		var b strings.Builder
 		for _, p := range t.parts {
-			if p.expr == nil {
-				b.WriteString(p.text)
+			if p.Expr == nil {
+				b.WriteString(p.Text)
 				continue
 			}
-			v, err := p.expr.Eval(s)
+			v, err := p.Expr.Eval(s)
 			if err != nil {
 				return nil, err
 			}
 			text, err := scalarText(v)
 			if err != nil {
-				return nil, fmt.Errorf("${{ %s }}: %w", p.expr.Src, err)
+				return nil, fmt.Errorf("${{ %s }}: %w", p.Expr.Src, err)
 			}
 			b.WriteString(text)
 		}
 		return b.String(), nil
-	case tmplObject:
+	case TemplateObject:
 		m := make(map[string]any, len(t.keys))
 		for i, k := range t.keys {
 			v, err := t.vals[i].Eval(s)
@@ -197,10 +255,18 @@ type Expr struct {
 	path *path // set when Src is a plain path, evaluated without CEL
 	prg  cel.Program
 	refs []Ref
+	typ  *types.Type // CEL's type of the result as checked; nil for a plain path
 }
 
 // Refs lists what the expression names.
 func (e *Expr) Refs() []Ref { return e.refs }
+
+// IsPath reports whether the expression is a plain path (nodes.a.output.x, params.y[0] …),
+// which a run resolves by walking the value, without CEL, keeping the value's JSON type.
+func (e *Expr) IsPath() bool { return e.path != nil }
+
+// ResultType is the type CEL's checker gave the expression's result; nil for a plain path.
+func (e *Expr) ResultType() *types.Type { return e.typ }
 
 // Bool evaluates the expression as a condition (`when`).
 func (e *Expr) Bool(s *Scope) (bool, error) {
@@ -638,7 +704,7 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 	case yaml.AliasNode:
 		return rc.template(file, n.Alias)
 	case yaml.MappingNode:
-		t := &Template{kind: tmplObject}
+		t := &Template{kind: TemplateObject}
 		var diags Diagnostics
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			v, d := rc.template(file, n.Content[i+1])
@@ -648,7 +714,7 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 		}
 		return t.fold(), diags
 	case yaml.SequenceNode:
-		t := &Template{kind: tmplArray}
+		t := &Template{kind: TemplateArray}
 		var diags Diagnostics
 		for _, c := range n.Content {
 			v, d := rc.template(file, c)
@@ -676,15 +742,15 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 // fold turns an object or array without references into one literal.
 func (t *Template) fold() *Template {
 	children := t.vals
-	if t.kind == tmplArray {
+	if t.kind == TemplateArray {
 		children = t.elems
 	}
 	for _, c := range children {
-		if c.kind != tmplLiteral {
+		if c.kind != TemplateLiteral {
 			return t
 		}
 	}
-	if t.kind == tmplArray {
+	if t.kind == TemplateArray {
 		a := make([]any, len(t.elems))
 		for i, c := range t.elems {
 			a[i] = c.lit
@@ -701,17 +767,17 @@ func (t *Template) fold() *Template {
 // stringTemplate splits a string into text and ${{ }} expressions.
 func (rc *refCompiler) stringTemplate(file string, n *yaml.Node) (*Template, Diagnostics) {
 	s := n.Value
-	var parts []part
+	var parts []Part
 	var diags Diagnostics
 	for off := 0; off < len(s); {
 		start := strings.Index(s[off:], "${{")
 		if start < 0 {
-			parts = append(parts, part{text: s[off:]})
+			parts = append(parts, Part{Text: s[off:]})
 			break
 		}
 		start += off
 		if start > off {
-			parts = append(parts, part{text: s[off:start]})
+			parts = append(parts, Part{Text: s[off:start]})
 		}
 		end := strings.Index(s[start+3:], "}}")
 		if end < 0 {
@@ -727,16 +793,16 @@ func (rc *refCompiler) stringTemplate(file string, n *yaml.Node) (*Template, Dia
 		lead := len(inner) - len(strings.TrimLeft(inner, " \t\n"))
 		e, d := rc.compile(file, n, strings.TrimSpace(inner), start+3+lead)
 		diags = append(diags, d...)
-		parts = append(parts, part{expr: e})
+		parts = append(parts, Part{Expr: e})
 		off = end + 2
 	}
 	if len(diags) > 0 {
 		return LiteralTemplate(s), diags
 	}
-	if len(parts) == 1 && parts[0].expr != nil {
-		return &Template{kind: tmplExpr, expr: parts[0].expr}, nil
+	if len(parts) == 1 && parts[0].Expr != nil {
+		return &Template{kind: TemplateExpr, expr: parts[0].Expr}, nil
 	}
-	return &Template{kind: tmplInterp, parts: parts}, nil
+	return &Template{kind: TemplateInterp, parts: parts}, nil
 }
 
 // expr compiles a scalar that must be exactly one ${{ }} (`when`).
@@ -749,7 +815,7 @@ func (rc *refCompiler) expr(file string, n *yaml.Node) (*Expr, Diagnostics) {
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	if t.kind != tmplExpr {
+	if t.kind != TemplateExpr {
 		return nil, Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeInvalid,
 			Message: i18n.Sprintf(rc.lang, "want exactly one ${{ }} expression, got %q", n.Value),
 			Hint:    i18n.Sprintf(rc.lang, `write "${{ %s }}"`, strings.TrimSpace(n.Value))}}
@@ -787,7 +853,7 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 	if err != nil {
 		return e, Diagnostics{{Pos: e.Pos, Code: CodeExpr, Message: i18n.Sprintf(rc.lang, "expression %q: %v", src, err)}}
 	}
-	e.prg = prg
+	e.prg, e.typ = prg, checked.OutputType()
 	native := checked.NativeRep()
 	info := native.SourceInfo()
 	var diags Diagnostics

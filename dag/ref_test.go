@@ -232,7 +232,7 @@ func FuzzTemplate(f *testing.F) {
 			return
 		}
 		got, gotErr := tmpl.Eval(testScope())
-		if tmpl.kind != tmplExpr || tmpl.expr.path == nil {
+		if tmpl.kind != TemplateExpr || tmpl.expr.path == nil {
 			return
 		}
 		// Every plain path is also valid CEL, and CEL must compute the same value.

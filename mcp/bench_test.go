@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
@@ -118,7 +119,7 @@ func newRunFixture(tb testing.TB, n int) runFixture {
 	wide, bare := load(wideDAG("triage", true)), load(wideDAG("triage-bare", false))
 	small := []*dag.DAG{load(smallDAG("ingest")), load(smallDAG("report")), load(smallDAG("notify"))}
 	record := func(d *dag.DAG) string {
-		res, err := dag.Run(ctx, d, dag.RunOptions{Lang: "en", Recorder: runs.NewRecorder(st, d, runs.RecorderOptions{})})
+		res, err := engine.Run(ctx, d, engine.RunOptions{Lang: "en", Recorder: runs.NewRecorder(st, d, runs.RecorderOptions{})})
 		if err != nil {
 			tb.Fatalf("run %s: %v", d.Name, err)
 		}
@@ -150,7 +151,7 @@ func newRunFixture(tb testing.TB, n int) runFixture {
 func newFixtureServer(tb testing.TB, st *runs.Store) *Server {
 	tb.Helper()
 	reg := nodes.Builtin()
-	dag.AddDAGType(reg, func(string) string { return "" })
+	engine.AddDAGType(reg, func(string) string { return "" })
 	srv, err := NewServer(Options{Root: tb.TempDir(), Types: reg, Store: st, Lang: "en"})
 	if err != nil {
 		tb.Fatalf("NewServer: %v", err)

@@ -13,7 +13,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -89,7 +89,7 @@ func TestMCPCheckHTTPAuth(t *testing.T) {
 func newTestServer(t *testing.T, root string) *Server {
 	t.Helper()
 	reg := nodes.Builtin()
-	dag.AddDAGType(reg, func(string) string { return "" })
+	engine.AddDAGType(reg, func(string) string { return "" })
 	srv, err := NewServer(Options{Root: root, Types: reg, Lang: "en"})
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)

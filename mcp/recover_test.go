@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 )
 
 // syncBuffer is a log the server writes from its handlers' goroutines while the test reads.
@@ -34,8 +35,8 @@ func (s *syncBuffer) String() string {
 // drives a run.
 type panicky struct{}
 
-func (panicky) Event(e dag.Event) {
-	if e.Kind == dag.NodeFinished {
+func (panicky) Event(e engine.Event) {
+	if e.Kind == engine.NodeFinished {
 		panic("observer broke on " + e.Node.ID)
 	}
 }
@@ -50,7 +51,7 @@ func panicServer(t *testing.T, lang string) (*sdk.ClientSession, *syncBuffer) {
 		Store: tempStore(t),
 		Lang:  lang,
 		Log:   slog.New(slog.NewTextHandler(log, nil)),
-		Instrument: func(o *dag.RunOptions, d *dag.DAG) {
+		Instrument: func(o *engine.RunOptions, d *dag.DAG) {
 			if d.Name == "crash" {
 				o.Observer = panicky{}
 			}

@@ -11,6 +11,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 )
 
 // Why a run this server started was canceled; the engine records the run as canceled.
@@ -162,18 +163,18 @@ func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int, lang 
 }
 
 // Event is called on the engine's scheduler goroutine: it never blocks.
-func (p *progress) Event(e dag.Event) {
+func (p *progress) Event(e engine.Event) {
 	var msg message
 	at := float64(p.finished)
 	switch e.Kind {
-	case dag.NodeFinished:
+	case engine.NodeFinished:
 		p.finished++
 		at = float64(p.finished)
 		msg = msgf("%s %s (%d/%d nodes)", e.Node.ID, e.Node.Status, p.finished, p.total)
 		if why := e.Node.Reason; why != "" {
 			msg = msgf("%s %s (%d/%d nodes): %s", e.Node.ID, e.Node.Status, p.finished, p.total, why)
 		}
-	case dag.NodeProgress:
+	case engine.NodeProgress:
 		if e.Node.Items == 0 {
 			return
 		}

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
@@ -31,7 +32,7 @@ type Options struct {
 	N8N *n8n.Client
 	// Instrument, when not nil, is applied to the options of every run before it starts: the
 	// CLI sets its tracer, metrics and the secrets its exporters mask there.
-	Instrument func(*dag.RunOptions, *dag.DAG)
+	Instrument func(*engine.RunOptions, *dag.DAG)
 	// ReadOnly registers only the tools that change nothing (no run_dag).
 	ReadOnly bool
 	// Version is the server version announced to clients.

@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
@@ -93,7 +93,7 @@ func connectWith(t *testing.T, opts Options) *sdk.ClientSession {
 // testTypes are the built-in node types and dag, reading no environment.
 func testTypes() *nodes.Registry {
 	reg := nodes.Builtin()
-	dag.AddDAGType(reg, func(string) string { return "" })
+	engine.AddDAGType(reg, func(string) string { return "" })
 	return reg
 }
 

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/lint"
 )
 
 // maxListed bounds the DAG files list_dags reads.
@@ -220,7 +221,7 @@ type minimalLint struct {
 func (l lintResult) minimal() any {
 	m := minimalLint{DAG: l.DAG, Errors: l.Errors, Warnings: l.Warnings}
 	// Errors first, then warnings, in file order.
-	for _, sev := range []string{dag.SeverityError, dag.SeverityWarning} {
+	for _, sev := range []string{lint.SeverityError, lint.SeverityWarning} {
 		for _, f := range l.Findings {
 			if f.problem.Severity != sev {
 				continue
@@ -251,8 +252,8 @@ func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInp
 
 func (s *server) lint(ctx context.Context, d *dag.DAG, params map[string]any) lintResult {
 	res := lintResult{DAG: d.Name, File: s.root.rel(d.File), Findings: []finding{}}
-	for _, f := range dag.Lint(ctx, d, dag.LintOptions{Lang: s.opts.Lang, Params: params}) {
-		if f.Severity == dag.SeverityError {
+	for _, f := range lint.Lint(ctx, d, lint.Options{Lang: s.opts.Lang, Params: params}) {
+		if f.Severity == lint.SeverityError {
 			res.Errors++
 		} else {
 			res.Warnings++

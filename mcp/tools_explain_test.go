@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
@@ -82,7 +83,7 @@ func recordRun(t *testing.T, st *runs.Store, path string) string {
 	if err != nil {
 		t.Fatalf("load %s: %v", path, err)
 	}
-	res, err := dag.Run(t.Context(), d, dag.RunOptions{Lang: "en", Recorder: runs.NewRecorder(st, d, runs.RecorderOptions{})})
+	res, err := engine.Run(t.Context(), d, engine.RunOptions{Lang: "en", Recorder: runs.NewRecorder(st, d, runs.RecorderOptions{})})
 	if err != nil {
 		t.Fatalf("run %s: %v", path, err)
 	}

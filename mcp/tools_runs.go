@@ -16,6 +16,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/telemetry"
 )
@@ -160,7 +161,7 @@ type runStarted struct {
 	Nodes int    `json:"nodes"`
 }
 
-// runOutcome is what dag.Run returned.
+// runOutcome is what engine.Run returned.
 type runOutcome struct {
 	res *dag.RunResult
 	err error
@@ -190,7 +191,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 				name, howMany(l.Errors, "error"))
 		}
 	}
-	opts := dag.RunOptions{RunID: dag.NewRunID(time.Now()), Params: params, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
+	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: params, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
 	rec := &began{ch: make(chan struct{})}
 	if s.opts.Store != nil {
 		rec.Recorder = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
@@ -202,7 +203,7 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 // start runs d with opts, recorded by rec when it has a recorder, and answers: at once with
 // the run's id (and started as the message) once the run is in the store, or, with wait,
 // when the run has finished.
-func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG, name message, opts dag.RunOptions, rec *began, wait bool, started message) (message, any, error) {
+func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG, name message, opts engine.RunOptions, rec *began, wait bool, started message) (message, any, error) {
 	if rec.Recorder != nil {
 		opts.Recorder = rec
 	}
@@ -224,7 +225,7 @@ func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG
 	}
 	done := make(chan runOutcome, 1)
 	ok := s.runs.start(base, opts.RunID, func(ctx context.Context) {
-		res, err := dag.Run(ctx, d, opts)
+		res, err := engine.Run(ctx, d, opts)
 		done <- runOutcome{res, err}
 	}, func(ctx context.Context, p any) {
 		done <- runOutcome{err: s.runCrashed(ctx, d, opts.RunID, rec, p)}
@@ -286,7 +287,7 @@ func traceContext(ctx context.Context, req *sdk.CallToolRequest) context.Context
 // runAnswer is run_dag's answer about a run that has returned.
 func (s *server) runAnswer(name message, out runOutcome) (message, any, error) {
 	var (
-		pe *dag.ParamsError
+		pe *engine.ParamsError
 		te *toolError
 	)
 	switch {
@@ -304,8 +305,8 @@ func (s *server) runAnswer(name message, out runOutcome) (message, any, error) {
 	return msgf("run %s of %s: %s", res.ID, res.DAG, res.Status), runResult{res}, nil
 }
 
-// paramsBroken is the violations of a dag.ParamsError, a line each, for the message that
-// says the params break the schema (dag.ParamsError's text would say it a second time).
+// paramsBroken is the violations of a engine.ParamsError, a line each, for the message that
+// says the params break the schema (engine.ParamsError's text would say it a second time).
 func paramsBroken(vs []contract.Violation) string {
 	var lines strings.Builder
 	for _, v := range vs {
@@ -355,7 +356,7 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 		return message{}, nil, fail(CodeInternal, nil, "read run %s: %v", r.ID, err)
 	}
 	// The run keeps its id and params; the store's resume check refuses a second resume at once.
-	opts := dag.RunOptions{RunID: r.ID, Params: params, Reuse: reuse, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
+	opts := engine.RunOptions{RunID: r.ID, Params: params, Reuse: reuse, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
 	rec := &began{ch: make(chan struct{}), Recorder: runs.NewRecorder(st, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes})}
 	started := msgf("run %s of %s resumed: get_run shows how it goes, cancel_run stops it", r.ID, d.Name)
 	return s.start(ctx, req, d, verbatim(path), opts, rec, in.Wait, started)

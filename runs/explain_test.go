@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -119,7 +120,7 @@ func recordRuns(t *testing.T, s *Store) (string, map[string]string) {
 		if err != nil {
 			t.Fatalf("load %s: %v", name, err)
 		}
-		res, err := dag.Run(ctx, d, dag.RunOptions{Lang: "en", Recorder: NewRecorder(s, d, RecorderOptions{})})
+		res, err := engine.Run(ctx, d, engine.RunOptions{Lang: "en", Recorder: NewRecorder(s, d, RecorderOptions{})})
 		if err != nil {
 			t.Fatalf("run %s: %v", name, err)
 		}

@@ -37,7 +37,7 @@ type Recorder struct {
 
 // RecorderOptions configure a Recorder.
 type RecorderOptions struct {
-	// Resume continues the stored run of the same id (dag.RunOptions.Reuse) instead of
+	// Resume continues the stored run of the same id (engine.RunOptions.Reuse) instead of
 	// creating one; Resumes is the run's Resumes as read when deciding to resume it.
 	Resume  bool
 	Resumes int

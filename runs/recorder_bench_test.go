@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -45,12 +46,12 @@ func BenchmarkStore(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			s, _ := openTemp(b)
 			run := func(store bool) time.Duration {
-				opts := dag.RunOptions{}
+				opts := engine.RunOptions{}
 				if store {
 					opts.Recorder = NewRecorder(s, d, RecorderOptions{})
 				}
 				start := time.Now()
-				res, err := dag.Run(context.Background(), d, opts)
+				res, err := engine.Run(context.Background(), d, opts)
 				if err != nil {
 					b.Fatal(err)
 				}

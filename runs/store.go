@@ -28,10 +28,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/seam-dag/seam/contract"
-
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // ErrNotFound is returned (wrapped) when a run or an output does not exist.
@@ -46,7 +46,7 @@ const DefaultListLimit = 100
 
 // Run is one execution of a DAG.
 type Run struct {
-	// ID identifies the run. IDs must sort by creation time (dag.NewRunID does): ListRuns
+	// ID identifies the run. IDs must sort by creation time (engine.NewRunID does): ListRuns
 	// orders and paginates by ID.
 	ID       string
 	DAG      string // the DAG's name

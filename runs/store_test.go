@@ -257,7 +257,7 @@ func TestErrors(t *testing.T) {
 func TestListRuns(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTemp(t)
-	// Seven runs a minute apart; ids sort by time as dag.NewRunID's do.
+	// Seven runs a minute apart; ids sort by time as engine.NewRunID's do.
 	type seed struct{ dag, status string }
 	seeds := []seed{
 		{"a", "success"}, {"b", "failed"}, {"a", "failed"}, {"a", "success"},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -92,12 +93,12 @@ func runRecorded(t *testing.T, s *Store, lang string, files map[string]string) *
 		}
 	}
 	reg := nodes.Builtin()
-	dag.AddDAGType(reg, nil)
+	engine.AddDAGType(reg, nil)
 	d, err := dag.Load(t.Context(), filepath.Join(dir, "parent.yaml"), dag.LoadOptions{Types: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := dag.Run(t.Context(), d, dag.RunOptions{Lang: lang, Recorder: NewRecorder(s, d, RecorderOptions{})})
+	res, err := engine.Run(t.Context(), d, engine.RunOptions{Lang: lang, Recorder: NewRecorder(s, d, RecorderOptions{})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 // Package telemetry sets up seam's traces and metrics from the standard OpenTelemetry
 // variables (OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_ENDPOINT, …) and hands the engine a
 // tracer and its instruments. Nothing is global: no provider is registered with the otel
-// package; callers pass Telemetry's Tracer and Metrics to dag.RunOptions. When every exporter
+// package; callers pass Telemetry's Tracer and Metrics to engine.RunOptions. When every exporter
 // is off (the default) both are nil and a run pays nothing for telemetry.
 package telemetry
 
@@ -29,7 +29,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 )
 
 // DefaultShutdownTimeout bounds Shutdown: an unreachable collector must not hold seam's exit.
@@ -55,11 +55,11 @@ type Options struct {
 	ShutdownTimeout time.Duration
 }
 
-// Telemetry holds what Setup built. Tracer and Metrics go into dag.RunOptions; both are nil
+// Telemetry holds what Setup built. Tracer and Metrics go into engine.RunOptions; both are nil
 // when their signal is off.
 type Telemetry struct {
 	Tracer  trace.Tracer
-	Metrics *dag.Metrics
+	Metrics *engine.Metrics
 
 	tp                    *sdktrace.TracerProvider
 	mp                    *sdkmetric.MeterProvider
@@ -258,7 +258,7 @@ func (t *Telemetry) setupMetrics(ctx context.Context, getenv func(string) string
 		mopts = append(mopts, sdkmetric.WithReader(r))
 	}
 	t.mp = sdkmetric.NewMeterProvider(mopts...)
-	m, err := dag.NewMetrics(t.mp.Meter(scope))
+	m, err := engine.NewMetrics(t.mp.Meter(scope))
 	if err != nil {
 		_ = t.mp.Shutdown(ctx)
 		t.mp = nil

@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/telemetry"
 	"github.com/seam-dag/seam/telemetry/otlptest"
@@ -50,7 +51,7 @@ func runSmall(t *testing.T, tel *telemetry.Telemetry) *dag.RunResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := dag.Run(tel.Context(ctx), d, dag.RunOptions{Tracer: tel.Tracer, Metrics: tel.Metrics})
+	res, err := engine.Run(tel.Context(ctx), d, engine.RunOptions{Tracer: tel.Tracer, Metrics: tel.Metrics})
 	if err != nil {
 		t.Fatal(err)
 	}

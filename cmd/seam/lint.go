@@ -14,6 +14,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/lint"
 )
 
 // Output formats of seam lint.
@@ -61,7 +62,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			// found are lint's findings; all adds the errors of files that do not load, in
 			// file order, for the machine formats (text prints those on stderr, as every
 			// command does), so that CI never takes a file that does not load for clean.
-			var found, all []dag.Finding
+			var found, all []lint.Finding
 			var loadErr error
 			for _, file := range args {
 				d, err := dag.Load(cmd.Context(), file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: l})
@@ -72,9 +73,9 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 					}
 					continue
 				}
-				for _, f := range dag.Lint(cmd.Context(), d, dag.LintOptions{Lang: l}) {
-					if strict && f.Severity == dag.SeverityWarning && f.Code == dag.CodeLintUnknown {
-						f.Severity = dag.SeverityError
+				for _, f := range lint.Lint(cmd.Context(), d, lint.Options{Lang: l}) {
+					if strict && f.Severity == lint.SeverityWarning && f.Code == lint.CodeUnknown {
+						f.Severity = lint.SeverityError
 					}
 					found = append(found, f)
 					all = append(all, f)
@@ -118,9 +119,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func countFindings(fs []dag.Finding) (errs, warns int) {
+func countFindings(fs []lint.Finding) (errs, warns int) {
 	for _, f := range fs {
-		if f.Severity == dag.SeverityError {
+		if f.Severity == lint.SeverityError {
 			errs++
 		} else {
 			warns++
@@ -153,7 +154,7 @@ func lintBeforeRun(ctx context.Context, e *env, d *dag.DAG, params map[string]an
 		return nil // the run refuses them, saying why; lint findings about them would only confuse
 	}
 	// The run's params are known: edges from them are checked with their values.
-	fs := dag.Lint(ctx, d, dag.LintOptions{Lang: lang, Params: params})
+	fs := lint.Lint(ctx, d, lint.Options{Lang: lang, Params: params})
 	errs, warns := countFindings(fs)
 	if errs == 0 {
 		switch {
@@ -181,7 +182,7 @@ const (
 	sgrDim     = "2"
 )
 
-func printLint(w io.Writer, fs []dag.Finding, errs, warns int, loadFailed bool, lang string, on bool) error {
+func printLint(w io.Writer, fs []lint.Finding, errs, warns int, loadFailed bool, lang string, on bool) error {
 	for _, f := range fs {
 		if _, err := fmt.Fprintln(w, findingText(f, on)); err != nil {
 			return err
@@ -209,7 +210,7 @@ func printLint(w io.Writer, fs []dag.Finding, errs, warns int, loadFailed bool, 
 }
 
 // findingText is f as seam lint prints it, coloured when on.
-func findingText(f dag.Finding, on bool) string {
+func findingText(f lint.Finding, on bool) string {
 	if !on {
 		return f.String()
 	}
@@ -218,7 +219,7 @@ func findingText(f dag.Finding, on bool) string {
 		b.WriteString(colour(fmt.Sprintf("%s:%d:%d:", f.Pos.File, f.Pos.Line, f.Pos.Col), sgrPos, true) + " ")
 	}
 	sev := sgrWarning
-	if f.Severity == dag.SeverityError {
+	if f.Severity == lint.SeverityError {
 		sev = sgrError
 	}
 	fmt.Fprintf(&b, "%s %s %s", colour(f.Severity, sev, true), colour(f.Code, sgrPos, true), f.Message)
@@ -251,7 +252,7 @@ type lintJSON struct {
 	Fix       string          `json:"fix,omitempty"`
 }
 
-func printLintJSON(w io.Writer, fs []dag.Finding) error {
+func printLintJSON(w io.Writer, fs []lint.Finding) error {
 	out := make([]lintJSON, len(fs))
 	for i, f := range fs {
 		out[i] = lintJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Code: f.Code,

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/lint"
 )
 
 // lintRule describes a finding code for SARIF's rule metadata.
@@ -23,8 +24,8 @@ type lintRule struct {
 const codeUnreadable = "SEAM-E119"
 
 // lintRules are every code seam lint reports, in code order: the load errors of files that
-// do not load, then lint's findings.
-var lintRules = []lintRule{
+// do not load, then lint's findings, as lint's rule table describes them.
+var lintRules = append([]lintRule{
 	{dag.CodeYAML, "YAMLSyntax", "The file is not valid YAML.", "error"},
 	{dag.CodeUnknownKey, "UnknownKey", "A key the DAG format does not have.", "error"},
 	{dag.CodeDuplicateNode, "DuplicateNode", "A node id written twice.", "error"},
@@ -46,16 +47,15 @@ var lintRules = []lintRule{
 	{dag.CodeSubDAG, "SubDAGNotLoaded", "A dag node's file that cannot be read or does not load.", "error"},
 	{codeUnreadable, "UnreadableFile", "A DAG file that cannot be read.", "error"},
 	{dag.CodeLimit, "BeyondLimits", "A schema or number beyond seam's limits.", "error"},
-	{dag.CodeLintRequired, "MissingRequiredField", "The consumer requires a field its producers do not produce.", "error"},
-	{dag.CodeLintType, "TypeMismatch", "The producers may deliver a type the consumer does not accept.", "error"},
-	{dag.CodeLintConstraint, "ConstraintMismatch", "The producers' constraints do not fit within the consumer's.", "error"},
-	{dag.CodeLintOptional, "OptionalButRequired", "The consumer requires a field its producers only may produce.", "error"},
-	{dag.CodeLintUndeclared, "UndeclaredReference", "A reference to a path the producer's schema does not declare.", "error"},
-	{dag.CodeLintNotList, "ForeachNotList", "A foreach list that its producers never deliver as a list.", "error"},
-	{dag.CodeLintUnknown, "UnknownCompatibility", "Compatibility could not be decided either way.", "warning"},
-	{dag.CodeLintNoContract, "NoOutputContract", "A node whose output is read has no contract beyond the standard one.", "warning"},
-	{dag.CodeLintContent, "ContentConstraint", "A contract constrains content (wording) instead of structure.", "warning"},
-	{dag.CodeLintAllReq, "EverythingRequired", "A contract requires every field although its consumers read few.", "warning"},
+}, findingRules()...)
+
+// findingRules are lint's rules as SARIF describes them.
+func findingRules() []lintRule {
+	var rs []lintRule
+	for _, r := range lint.Rules() {
+		rs = append(rs, lintRule{code: r.Code, name: r.Name, text: r.Doc, level: r.Severity})
+	}
+	return rs
 }
 
 // docsURL is where each code is documented; SARIF viewers link rules there.
@@ -115,7 +115,7 @@ type (
 )
 
 // printLintSARIF writes the findings as one SARIF 2.1.0 log, for code scanning.
-func printLintSARIF(w io.Writer, fs []dag.Finding) error {
+func printLintSARIF(w io.Writer, fs []lint.Finding) error {
 	drv := sarifDriver{Name: "seam", InformationURI: "https://github.com/seam-dag/seam"}
 	index := map[string]int{}
 	for i, r := range lintRules {
@@ -173,7 +173,7 @@ func fileURI(p string) string {
 
 // printLintGitHub writes one GitHub Actions workflow command per finding, which the runner
 // turns into an annotation on the file and line.
-func printLintGitHub(w io.Writer, fs []dag.Finding) error {
+func printLintGitHub(w io.Writer, fs []lint.Finding) error {
 	for _, f := range fs {
 		text := findingPlain(f)
 		var props []string
@@ -202,7 +202,7 @@ func ghProperty(s string) string {
 }
 
 // findingPlain is a finding in plain lines, for annotations: the message, the witness, the fix.
-func findingPlain(f dag.Finding) string {
+func findingPlain(f lint.Finding) string {
 	text := f.Message
 	if f.HasWitness {
 		text += "\nwitness: " + f.WitnessJSON()
@@ -215,15 +215,15 @@ func findingPlain(f dag.Finding) string {
 
 // loadFindings are the errors of a DAG file that did not load (err from dag.Load) as error
 // findings; a file that could not be read at all is one codeUnreadable finding on the file.
-func loadFindings(path string, err error) []dag.Finding {
+func loadFindings(path string, err error) []lint.Finding {
 	var ds dag.Diagnostics
 	if !errors.As(err, &ds) {
-		return []dag.Finding{{Pos: dag.Pos{File: path}, Severity: dag.SeverityError, Code: codeUnreadable,
+		return []lint.Finding{{Pos: dag.Pos{File: path}, Severity: lint.SeverityError, Code: codeUnreadable,
 			Message: err.Error()}}
 	}
-	fs := make([]dag.Finding, len(ds))
+	fs := make([]lint.Finding, len(ds))
 	for i, d := range ds {
-		fs[i] = dag.Finding{Pos: d.Pos, Severity: dag.SeverityError, Code: d.Code, Message: d.Message, Hint: d.Hint}
+		fs[i] = lint.Finding{Pos: d.Pos, Severity: lint.SeverityError, Code: d.Code, Message: d.Message, Hint: d.Hint}
 	}
 	return fs
 }

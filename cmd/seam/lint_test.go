@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/lint"
 )
 
 // TestLintExamples lints every dags/lint-*.yaml and checks its exact output and exit code:
@@ -140,5 +143,30 @@ func TestLintRules(t *testing.T) {
 	}
 	if len(lintRules) != len(codes) {
 		t.Errorf("%d rules for %d codes", len(lintRules), len(codes))
+	}
+}
+
+// TestSARIFUsesLintRules checks that the rules of the SARIF log are lint's rule table: each of
+// lint.Rules with its name, text and level, after the load errors, in the table's order.
+func TestSARIFUsesLintRules(t *testing.T) {
+	var out bytes.Buffer
+	if err := printLintSARIF(&out, nil); err != nil {
+		t.Fatal(err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	got := log.Runs[0].Tool.Driver.Rules
+	rules := lint.Rules()
+	if len(got) < len(rules) {
+		t.Fatalf("%d SARIF rules, fewer than lint's %d", len(got), len(rules))
+	}
+	for i, r := range rules {
+		s := got[len(got)-len(rules)+i]
+		if s.ID != r.Code || s.Name != r.Name || s.ShortDescription.Text != r.Doc || s.DefaultConfiguration.Level != r.Severity {
+			t.Errorf("SARIF rule %s %s %q %s, want %s %s %q %s", s.ID, s.Name, s.ShortDescription.Text, s.DefaultConfiguration.Level,
+				r.Code, r.Name, r.Doc, r.Severity)
+		}
 	}
 }

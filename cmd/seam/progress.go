@@ -13,12 +13,13 @@ import (
 	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // display shows a run as it goes; the engine calls its Event from the scheduler goroutine.
 type display interface {
-	dag.Observer
+	engine.Observer
 	// finish prints the end of the run: what is left of the nodes, the run's line, its outputs.
 	finish(res *dag.RunResult)
 }
@@ -46,11 +47,11 @@ type plainDisplay struct {
 	lang  string // "" is English
 }
 
-func (p *plainDisplay) Event(ev dag.Event) {
+func (p *plainDisplay) Event(ev engine.Event) {
 	switch ev.Kind {
-	case dag.NodeFinished:
+	case engine.NodeFinished:
 		writeNode(p.w, ev.Node, p.width, false, p.lang)
-	case dag.NodeRetrying:
+	case engine.NodeRetrying:
 		// Logs show why a node is tried again; the live display shows it on the node's line.
 		fmt.Fprintf(p.w, "↻ %-*s  %s  %6s  %s\n", p.width, ev.Node.ID, pad(i18n.Format(p.lang, "retrying"), 8), "", oneLine(ev.Node.Reason, 160))
 	}
@@ -101,7 +102,7 @@ func newLive(w io.Writer, d *dag.DAG, cols, rows int, every time.Duration) *live
 
 // Event records the node's state. The first event starts the drawing, so a run that never
 // starts (invalid params) leaves the terminal untouched.
-func (l *liveDisplay) Event(ev dag.Event) {
+func (l *liveDisplay) Event(ev engine.Event) {
 	l.start.Do(func() { l.wg.Go(l.tick) })
 	l.mu.Lock()
 	defer l.mu.Unlock()

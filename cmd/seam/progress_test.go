@@ -8,6 +8,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -56,8 +57,8 @@ func TestPlainDisplay(t *testing.T) {
 	var out bytes.Buffer
 	p := &plainDisplay{w: &out, width: idWidth(progressDAG(t, "greet", "check", "judge", "publish", "slow"))}
 	for _, n := range res.Nodes {
-		p.Event(dag.Event{Kind: dag.NodeStarted, Node: dag.NodeResult{ID: n.ID, Status: dag.NodeRunning}})
-		p.Event(dag.Event{Kind: dag.NodeFinished, Node: n})
+		p.Event(engine.Event{Kind: engine.NodeStarted, Node: dag.NodeResult{ID: n.ID, Status: dag.NodeRunning}})
+		p.Event(engine.Event{Kind: engine.NodeFinished, Node: n})
 	}
 	p.finish(res)
 	want := `✓ greet    passed       3ms  said hello
@@ -132,10 +133,10 @@ func TestLiveDisplay(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
 			l := newLive(&out, progressDAG(t, tt.nodes...), 80, tt.rows, time.Hour)
-			l.Event(dag.Event{Kind: dag.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
-			l.Event(dag.Event{Kind: dag.NodeStarted, Node: dag.NodeResult{ID: "check", Status: dag.NodeRunning, Started: t0}})
-			l.Event(dag.Event{Kind: dag.NodeProgress, Node: dag.NodeResult{ID: "each", Status: dag.NodeRunning, Started: t0, Items: 40, ItemsDone: 12}})
-			l.Event(dag.Event{Kind: dag.NodeRetrying, Node: dag.NodeResult{ID: "flaky", Status: dag.NodeRunning, Started: t0,
+			l.Event(engine.Event{Kind: engine.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
+			l.Event(engine.Event{Kind: engine.NodeStarted, Node: dag.NodeResult{ID: "check", Status: dag.NodeRunning, Started: t0}})
+			l.Event(engine.Event{Kind: engine.NodeProgress, Node: dag.NodeResult{ID: "each", Status: dag.NodeRunning, Started: t0, Items: 40, ItemsDone: 12}})
+			l.Event(engine.Event{Kind: engine.NodeRetrying, Node: dag.NodeResult{ID: "flaky", Status: dag.NodeRunning, Started: t0,
 				Attempts: 1, Reason: "attempt 1 failed: timed out after 1s"}})
 			l.mu.Lock()
 			l.frame = 0
@@ -214,7 +215,7 @@ func TestLiveNoColour(t *testing.T) {
 		var out bytes.Buffer
 		l := newLive(&out, progressDAG(t, "greet"), 80, 24, time.Hour)
 		l.colour = on
-		l.Event(dag.Event{Kind: dag.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
+		l.Event(engine.Event{Kind: engine.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
 		l.mu.Lock()
 		lines := l.lines(t0)
 		l.mu.Unlock()
@@ -268,7 +269,7 @@ func TestLiveUnknownWidth(t *testing.T) {
 	for _, cols := range []int{0, -1} {
 		var out bytes.Buffer
 		l := newLive(&out, progressDAG(t, "greet"), cols, 24, time.Hour)
-		l.Event(dag.Event{Kind: dag.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
+		l.Event(engine.Event{Kind: engine.NodeFinished, Node: finished("greet", dag.NodePassed, 3*time.Millisecond, "", "said hello")})
 		l.draw(t0)
 		l.finish(&dag.RunResult{ID: "r", Status: dag.RunSuccess})
 		if s := stripANSI(out.String()); !strings.Contains(s, "✓ greet  passed       3ms  said hello\n") {

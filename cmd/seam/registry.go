@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -10,7 +10,7 @@ import (
 // types read N8N_URL and the API key's variable through e, so tests can inject them.
 func registry(e *env) *nodes.Registry {
 	reg := nodes.BuiltinWithHTTPTransport(httpTransport(e))
-	dag.AddDAGType(reg, e.getenv)
+	engine.AddDAGType(reg, e.getenv)
 	for _, t := range n8n.Types(n8nOptions(e)) {
 		reg.Add(t)
 	}

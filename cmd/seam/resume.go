@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
@@ -71,7 +72,7 @@ func (rs *runStore) prepareResume(ctx context.Context, e *env, args []string, pa
 
 // attach opens the store and sets up opts to record the run into it (and, when resuming, to
 // reuse what the run passed). It returns the function that closes the store.
-func (rs *runStore) attach(ctx context.Context, e *env, d *dag.DAG, opts *dag.RunOptions) (func(), error) {
+func (rs *runStore) attach(ctx context.Context, e *env, d *dag.DAG, opts *engine.RunOptions) (func(), error) {
 	if rs.none {
 		return func() {}, nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
@@ -95,7 +96,7 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 			return err
 		}
 	}
-	opts := dag.RunOptions{Params: params, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))}
+	opts := engine.RunOptions{Params: params, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))}
 	tel.apply(&opts, d)
 	closeStore, err := rs.attach(ctx, e, d, &opts)
 	if err != nil {
@@ -107,9 +108,9 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 		disp = newDisplay(e, e.stdout, d, lang)
 		opts.Observer = disp
 	}
-	res, err := dag.Run(ctx, d, opts)
+	res, err := engine.Run(ctx, d, opts)
 	if err != nil {
-		var pe *dag.ParamsError
+		var pe *engine.ParamsError
 		if errors.As(err, &pe) {
 			return usage(fmt.Errorf("%s: %w", path, pe))
 		}

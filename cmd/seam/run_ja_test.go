@@ -63,7 +63,7 @@ func TestExamplesJapanese(t *testing.T) {
 	}
 }
 
-// runIDPattern matches a run id (dag.NewRunID).
+// runIDPattern matches a run id (engine.NewRunID).
 var runIDPattern = regexp.MustCompile(`\d{8}T\d{6}\.\d{3}-[0-9a-f]{8}`)
 
 // notWords are the parts of the output that are names and values, not sentences.

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/telemetry"
 )
@@ -21,7 +22,7 @@ import (
 // runTelemetry is seam run's telemetry: the exporters the OTEL_* variables ask for (or
 // --trace FILE), and the lint step's span.
 //
-// The lint runs before dag.Run starts the seam.run span, yet it belongs in the run's trace:
+// The lint runs before engine.Run starts the seam.run span, yet it belongs in the run's trace:
 // the lint span is held back and started, with the times it was measured at, as a child of
 // seam.run the moment that span starts. A run that never starts (lint errors, bad params)
 // gets the lint span under the caller's parent instead.
@@ -80,7 +81,7 @@ func (rt *runTelemetry) context(ctx context.Context) context.Context {
 
 // apply hands the tracer and the instruments to the run of d, and has the exporters mask
 // its secrets: the values of the variables d lists under env, and the n8n API key.
-func (rt *runTelemetry) apply(opts *dag.RunOptions, d *dag.DAG) {
+func (rt *runTelemetry) apply(opts *engine.RunOptions, d *dag.DAG) {
 	opts.Metrics = rt.tel.Metrics
 	keys := append([]string{n8n.EnvAPIKey}, n8nKeyVars(d)...)
 	for _, v := range d.Env {

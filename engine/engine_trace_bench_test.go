@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/telemetry/otlptest"
 )
 
@@ -124,7 +125,7 @@ func BenchmarkEngineTrace(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if res.Status != RunSuccess {
+					if res.Status != dag.RunSuccess {
 						b.Fatalf("%s: run %s", modes[m].name, res.Status)
 					}
 				}

@@ -1,4 +1,4 @@
-package dag_test
+package engine_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
@@ -28,7 +29,7 @@ func (panicky) Run(_ context.Context, call *nodes.Call) (*nodes.Result, error) {
 // panickyObserver panics at every event.
 type panickyObserver struct{}
 
-func (panickyObserver) Event(dag.Event) { panic("observer broke") }
+func (panickyObserver) Event(engine.Event) { panic("observer broke") }
 
 // TestRunRecoversPanics checks that a panic in a node type, in output validation or in the
 // observer fails that node (or loses that event) and nothing else: the process lives, the
@@ -63,7 +64,7 @@ nodes:
 	}
 	defer store.Close()
 	var log bytes.Buffer
-	res, err := dag.Run(ctx, d, dag.RunOptions{
+	res, err := engine.Run(ctx, d, engine.RunOptions{
 		Recorder: runs.NewRecorder(store, d, runs.RecorderOptions{}),
 		Observer: panickyObserver{},
 		Logger:   slog.New(slog.NewTextHandler(&log, nil)),

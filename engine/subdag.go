@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
@@ -16,8 +17,9 @@ import (
 
 // subDAGType is the `dag` node type: it runs another DAG file as one node. The file's params
 // schema is the node's input contract (unless the node declares one), and the file's outputs
-// are the node's output data.
+// are the node's output data. SubDAGType declares it; this adds running it.
 type subDAGType struct {
+	dag.SubDAGType
 	// types are the node types the sub-DAG may use: the registry this type is in.
 	types *nodes.Registry
 	// getenv reads the variables a sub-DAG declares under env: each file opts in for itself.
@@ -28,46 +30,6 @@ type subDAGType struct {
 // every type in it, `dag` included, and read the variables they declare with getenv.
 func AddDAGType(reg *nodes.Registry, getenv func(string) string) {
 	reg.Add(&subDAGType{types: reg, getenv: getenv})
-}
-
-func (*subDAGType) Name() string { return "dag" }
-func (*subDAGType) Doc() string {
-	return "Runs another DAG file as one node: the input is its params, its outputs are the output's data."
-}
-
-func (*subDAGType) ConfigSchema() []byte {
-	return []byte(`{
-  "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "title": "dag node configuration",
-  "type": "object",
-  "required": ["file"],
-  "additionalProperties": false,
-  "properties": {
-    "file": {
-      "description": "The DAG file to run, relative to this DAG file. The node's input is its params.",
-      "type": "string",
-      "minLength": 1
-    }
-  }
-}`)
-}
-
-func (*subDAGType) OutputSchema() []byte {
-	return []byte(`{
-  "type": "object",
-  "required": ["data"],
-  "properties": {"data": {"description": "The sub-DAG's outputs, by name.", "type": "object"}}
-}`)
-}
-
-// Check refuses a reference as the file: the loader must know the file to check its params
-// and to find cycles between files.
-func (*subDAGType) Check(with map[string]any) error {
-	file, ok := with["file"].(string)
-	if ok && strings.Contains(file, "${{") {
-		return &nodes.ConfigError{Path: "/file", Offset: -1, Err: i18n.M("must be a file name, not a reference")}
-	}
-	return nil
 }
 
 // Run loads the file again (it may have been edited since the parent loaded; a broken file
@@ -87,7 +49,7 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 			return nil, fmt.Errorf("dag %s: %w", file, err)
 		}
 	}
-	d, err := Load(ctx, path, LoadOptions{Types: t.types, MaxFileSize: limit, Lang: lang})
+	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: t.types, MaxFileSize: limit, Lang: lang})
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, err)
 	}
@@ -111,9 +73,9 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 		out["data"] = map[string]any{}
 	}
 	switch res.Status {
-	case RunSuccess:
+	case dag.RunSuccess:
 		out["status"], out["summary"] = "pass", i18n.Sprintf(lang, "%s succeeded: %s", d.Name, countNodes(lang, res))
-	case RunWarn:
+	case dag.RunWarn:
 		out["status"], out["summary"] = "warn", i18n.Sprintf(lang, "%s warned: %s", d.Name, countNodes(lang, res))
 	default:
 		// The sub-run's id leads to it: seam runs show and explain follow it (runs.subRunID
@@ -133,20 +95,20 @@ type subRunKey struct{}
 
 // subRunParent is what the sub-run of a `dag` node takes from the run it is part of.
 type subRunParent struct {
-	run    string      // the parent run's id
-	rec    SubRecorder // nil when the parent run is not recorded
+	run    string          // the parent run's id
+	rec    dag.SubRecorder // nil when the parent run is not recorded
 	lang   string
 	logger *slog.Logger
 }
 
 // countNodes says in lang how the sub-DAG's nodes ended, e.g. "4 nodes: 3 passed, 1 skipped".
-func countNodes(lang string, res *RunResult) string {
-	counts := map[NodeStatus]int{}
+func countNodes(lang string, res *dag.RunResult) string {
+	counts := map[dag.NodeStatus]int{}
 	for _, n := range res.Nodes {
 		counts[n.Status]++
 	}
 	var parts []string
-	for _, s := range []NodeStatus{NodePassed, NodeWarned, NodeFailed, NodeSkipped, NodeCanceled} {
+	for _, s := range []dag.NodeStatus{dag.NodePassed, dag.NodeWarned, dag.NodeFailed, dag.NodeSkipped, dag.NodeCanceled} {
 		if c := counts[s]; c > 0 {
 			parts = append(parts, i18n.Sprintf(lang, "%d %s", c, s.Text(lang)))
 		}
@@ -162,9 +124,9 @@ func countNodes(lang string, res *RunResult) string {
 }
 
 // firstFailure names the first node that failed and why.
-func firstFailure(lang string, res *RunResult) string {
+func firstFailure(lang string, res *dag.RunResult) string {
 	for _, n := range res.Nodes {
-		if n.Status == NodeFailed {
+		if n.Status == dag.NodeFailed {
 			return i18n.Sprintf(lang, "node %s: %s", n.ID, n.Reason)
 		}
 	}
@@ -175,7 +137,7 @@ func firstFailure(lang string, res *RunResult) string {
 }
 
 // subLog is one line per sub-DAG node, kept as the node's log.
-func subLog(lang string, res *RunResult) string {
+func subLog(lang string, res *dag.RunResult) string {
 	var b strings.Builder
 	b.WriteString(i18n.Sprintf(lang, "sub-run %s of %s: %s in %s\n", res.ID, res.DAG, res.Status.Text(lang), res.Elapsed.Round(time.Millisecond)))
 	for _, n := range res.Nodes {

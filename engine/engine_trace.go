@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 // Tracing: a run is a seam.run span, each node a seam.node span under it, each attempt a
@@ -81,7 +83,7 @@ func (r *runner) endRun(ctx context.Context) {
 		return
 	}
 	r.runSpan.SetAttributes(attribute.String("seam.status", string(res.Status)))
-	if res.Status == RunFailed || res.Status == RunCanceled {
+	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
 		msg := "the run " + string(res.Status)
 		if res.Error != "" {
 			msg = res.Error
@@ -129,9 +131,9 @@ func (r *runner) endNode(i int32) {
 		span.AddEvent("contract.repaired", trace.WithTimestamp(nr.Ended))
 	}
 	switch nr.Status {
-	case NodeSkipped:
+	case dag.NodeSkipped:
 		span.SetAttributes(attribute.String("seam.skipped_reason", clip(nr.Reason)))
-	case NodeFailed, NodeCanceled:
+	case dag.NodeFailed, dag.NodeCanceled:
 		span.SetStatus(codes.Error, clip(nr.Reason))
 	}
 	span.End(trace.WithTimestamp(nr.Ended))
@@ -170,7 +172,7 @@ func traceEnv(sc trace.SpanContext) []string {
 
 // endAttempt ends attempt a's span: its outcome, its error, an event per violation (the
 // value stays out: it may be large or sensitive), and counts it.
-func (r *runner) endAttempt(a attempt, status NodeStatus) {
+func (r *runner) endAttempt(a attempt, status dag.NodeStatus) {
 	u := a.u
 	node := r.d.Nodes[u.nr.idx]
 	if m := r.opts.Metrics; m != nil {

@@ -1,4 +1,4 @@
-package dag
+package lint
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -28,17 +29,17 @@ func FuzzLint(f *testing.F) {
 		types.Add(t)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		d, err := LoadBytes(context.Background(), "../dags/fuzz.yaml", src, LoadOptions{Types: types})
+		d, err := dag.LoadBytes(context.Background(), "../dags/fuzz.yaml", src, dag.LoadOptions{Types: types})
 		if err != nil {
 			return
 		}
 		start := time.Now()
-		fs := Lint(context.Background(), d, LintOptions{})
+		fs := Lint(context.Background(), d, Options{})
 		if el := time.Since(start); el > 10*time.Second {
 			t.Errorf("lint took %s", el)
 		}
 		for _, f := range fs {
-			if f.Severity == SeverityError && !f.HasWitness && f.Code != CodeLintUndeclared {
+			if f.Severity == SeverityError && !f.HasWitness && f.Code != CodeUndeclared {
 				t.Errorf("error without a witness: %v", f)
 			}
 		}

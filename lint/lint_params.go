@@ -1,17 +1,18 @@
-package dag
+package lint
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
 )
 
 // paramFinding words an incompatible edge from params, when the run's params are known, as
 // what it is: a value given (or left out) that the consumer does not accept, rather than a
 // params schema to narrow. ok is false when the failing part of t is not exactly one
 // reference to a param; then the edge is worded as any other.
-func (l *linter) paramFinding(n *Node, t *Template, b *contract.Schema, p place, ptr string, witness any) (msg, hint string, ok bool) {
+func (l *linter) paramFinding(n *dag.Node, t *dag.Template, b *contract.Schema, p place, ptr string, witness any) (msg, hint string, ok bool) {
 	lang := "en"
 	if l.text.ja {
 		lang = "ja"
@@ -43,18 +44,19 @@ func (l *linter) paramFinding(n *Node, t *Template, b *contract.Schema, p place,
 // paramAt finds the param whose value makes the part of t at ptr: its name (a dotted path),
 // its value and whether the params hold it. ok is false when that part is not a plain
 // reference into params.
-func (l *linter) paramAt(t *Template, ptr string) (name string, v any, given, ok bool) {
+func (l *linter) paramAt(t *dag.Template, ptr string) (name string, v any, given, ok bool) {
 	toks := contract.PointerTokens(ptr)
 	i := 0
-	for ; i < len(toks) && t.kind != tmplExpr; i++ {
-		if t = t.child(toks[i]); t == nil {
+	for ; i < len(toks) && t.Kind() != dag.TemplateExpr; i++ {
+		if t = t.Child(toks[i]); t == nil {
 			return "", nil, false, false
 		}
 	}
-	if t.kind != tmplExpr || t.expr.path == nil || len(t.expr.refs) != 1 || t.expr.refs[0].Root != "params" {
+	e := t.Expr()
+	if t.Kind() != dag.TemplateExpr || !e.IsPath() || len(e.Refs()) != 1 || e.Refs()[0].Root != "params" {
 		return "", nil, false, false
 	}
-	path := t.expr.refs[0].Path
+	path := e.Refs()[0].Path
 	if len(path) == 0 {
 		// ${{ params }} as a whole: the param is the member the failing part lies in.
 		if i >= len(toks) {
@@ -68,7 +70,7 @@ func (l *linter) paramAt(t *Template, ptr string) (name string, v any, given, ok
 
 // consumer names what receives a param's value: "the sub-DAG score", "score's
 // contract.input" or "score's configuration (…)".
-func (t lintText) consumer(n *Node, p place) string {
+func (t lintText) consumer(n *dag.Node, p place) string {
 	if !p.isWith && n.Type != nil && n.Type.Name() == "dag" {
 		if t.ja {
 			return "サブ DAG " + n.ID

@@ -1,10 +1,12 @@
-package dag
+package lint
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 // lintBenchDAG generates a DAG of n nodes in layers of 10, as a realistic pipeline: every
@@ -94,7 +96,7 @@ func TestLintBenchDAG(t *testing.T) {
 	if ds != nil {
 		t.Fatalf("load: %v", ds)
 	}
-	if fs := Lint(context.Background(), d, LintOptions{}); len(fs) != 0 {
+	if fs := Lint(context.Background(), d, Options{}); len(fs) != 0 {
 		t.Errorf("findings: %v", fs)
 	}
 }
@@ -112,7 +114,7 @@ func BenchmarkLint(b *testing.B) {
 		}
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				if fs := Lint(context.Background(), d, LintOptions{}); len(fs) != 0 {
+				if fs := Lint(context.Background(), d, Options{}); len(fs) != 0 {
 					b.Fatalf("findings: %v", fs[0])
 				}
 			}
@@ -127,7 +129,7 @@ func BenchmarkLintLoad(b *testing.B) {
 		src, _ := lintBenchDAG(n)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := LoadBytes(context.Background(), "bench.yaml", []byte(src), LoadOptions{Types: loadTestTypes()}); err != nil {
+				if _, err := dag.LoadBytes(context.Background(), "bench.yaml", []byte(src), dag.LoadOptions{Types: loadTestTypes()}); err != nil {
 					b.Fatal(err)
 				}
 			}

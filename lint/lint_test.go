@@ -1,4 +1,4 @@
-package dag
+package lint
 
 import (
 	"context"
@@ -7,7 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/cel-go/cel"
+
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
 )
 
 // lintProducer is node p (line 4): a const node whose output contract promises data.n (an
@@ -56,61 +59,61 @@ func TestLint(t *testing.T) {
     input: "${{ nodes.p.output }}"
     contract:
       input: {type: object, required: [status, priority]}
-`, code: CodeLintRequired, severity: SeverityError, witness: true,
+`, code: CodeRequired, severity: SeverityError, witness: true,
 			message: "edge p → c: INCOMPATIBLE — c requires 'priority' but p does not produce it."},
 		{name: "required mapping key", consumer: `
     input: {n: "${{ nodes.p.output.data.n }}"}
     contract:
       input: {type: object, required: [n, m]}
-`, code: CodeLintRequired, severity: SeverityError, witness: true,
+`, code: CodeRequired, severity: SeverityError, witness: true,
 			message: "edge p → c: INCOMPATIBLE — c requires 'm' but its input does not provide it."},
 		{name: "type", consumer: `
     input: {n: "${{ nodes.p.output.data.n }}"}
     contract:
       input: {type: object, properties: {n: {type: string}}}
-`, code: CodeLintType, severity: SeverityError, witness: true,
+`, code: CodeType, severity: SeverityError, witness: true,
 			message: "edge p → c: INCOMPATIBLE — p may produce a number for 'n', a type c does not accept."},
 		{name: "constraint", consumer: `
     input: {n: "${{ nodes.p.output.data.n }}"}
     contract:
       input: {type: object, properties: {n: {type: integer, maximum: 5}}}
-`, code: CodeLintConstraint, severity: SeverityError, witness: true,
+`, code: CodeConstraint, severity: SeverityError, witness: true,
 			message: "which c's constraints reject."},
 		{name: "optional", consumer: `
     input: {o: "${{ nodes.p.output.data.opt }}"}
     contract:
       input: {type: object, required: [o]}
-`, code: CodeLintOptional, severity: SeverityError, witness: true,
+`, code: CodeOptional, severity: SeverityError, witness: true,
 			message: "c requires 'o' but p only may produce it."},
 		{name: "unknown field elsewhere", consumer: `
     input: {o: "${{ nodes.p.output.data.opt }}", x: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
     contract:
       input: {type: object, required: [o]}
-`, code: CodeLintOptional, severity: SeverityError, witness: true,
+`, code: CodeOptional, severity: SeverityError, witness: true,
 			message: "c requires 'o' but p only may produce it."},
 		{name: "unknown field at fault", consumer: `
     input: {o: "${{ nodes.p.output.data.opt }}", x: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
     contract:
       input: {type: object, properties: {x: {type: string}}}
-`, code: CodeLintUnknown, severity: SeverityWarning,
+`, code: CodeUnknown, severity: SeverityWarning,
 			message: "'x' may not fit c's contract.input, but the arriving value is only partly known (the expression \"has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0\" is not a plain path)."},
 		{name: "through a $ref", consumer: `
     input: {k: "${{ nodes.p.output.data.r.k }}"}
     contract:
       input: {type: object, required: [k], properties: {k: {type: string}}}
-`, code: CodeLintOptional, severity: SeverityError, witness: true,
+`, code: CodeOptional, severity: SeverityError, witness: true,
 			message: "c requires 'k' but p only may produce it."},
 		{name: "undeclared", consumer: `
     input: {x: "${{ nodes.p.output.data.nope }}"}
     contract:
       input: {type: object}
-`, code: CodeLintUndeclared, severity: SeverityError,
+`, code: CodeUndeclared, severity: SeverityError,
 			message: "nodes.p.output.data.nope: p's output contract does not declare data.nope"},
 		{name: "unknown", consumer: `
     input: {n: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
     contract:
       input: {type: object, properties: {n: {type: string}}}
-`, code: CodeLintUnknown, severity: SeverityWarning,
+`, code: CodeUnknown, severity: SeverityWarning,
 			message: "edge p → c: UNKNOWN — 'n' may not fit c's contract.input"},
 	}
 	for _, tt := range tests {
@@ -120,7 +123,7 @@ func TestLint(t *testing.T) {
 			if ds != nil {
 				t.Fatalf("load: %v", ds)
 			}
-			fs := Lint(context.Background(), d, LintOptions{})
+			fs := Lint(context.Background(), d, Options{})
 			if tt.code == "" {
 				if len(fs) != 0 {
 					t.Fatalf("findings %v, want none", fs)
@@ -146,7 +149,7 @@ func TestLint(t *testing.T) {
 					t.Errorf("witness %v passes c's contract.input", f.Witness)
 				}
 			}
-			if tt.code != CodeLintUndeclared && f.Pos.Line != 24 {
+			if tt.code != CodeUndeclared && f.Pos.Line != 24 {
 				t.Errorf("position %+v, want the input key on line 24", f.Pos)
 			}
 		})
@@ -154,7 +157,7 @@ func TestLint(t *testing.T) {
 }
 
 func TestLintStringOutput(t *testing.T) {
-	f := Finding{Pos: Pos{File: "f.yaml", Line: 3, Col: 5}, Severity: SeverityError, Code: CodeLintRequired,
+	f := Finding{Pos: dag.Pos{File: "f.yaml", Line: 3, Col: 5}, Severity: SeverityError, Code: CodeRequired,
 		Message: "edge a → b: INCOMPATIBLE — b requires 'x' but a does not produce it.",
 		Witness: map[string]any{"y": "z"}, HasWitness: true, Hint: "add it."}
 	want := "f.yaml:3:5: error SEAM-E301 edge a → b: INCOMPATIBLE — b requires 'x' but a does not produce it.\n" +
@@ -299,11 +302,11 @@ func TestLintMore(t *testing.T) {
 
 // edgeFindings lints d and returns its findings but the hygiene ones (they have their own
 // test), and each as the tests compare them: "line:col severity code message".
-func edgeFindings(d *DAG) ([]string, []Finding) {
+func edgeFindings(d *dag.DAG) ([]string, []Finding) {
 	var lines []string
 	var fs []Finding
-	for _, f := range Lint(context.Background(), d, LintOptions{}) {
-		if f.Code == CodeLintNoContract || f.Code == CodeLintContent || f.Code == CodeLintAllReq {
+	for _, f := range Lint(context.Background(), d, Options{}) {
+		if f.Code == CodeNoContract || f.Code == CodeContent || f.Code == CodeAllReq {
 			continue
 		}
 		lines = append(lines, fmt.Sprintf("%d:%d %s %s %s", f.Pos.Line, f.Pos.Col, f.Severity, f.Code, f.Message))
@@ -384,7 +387,7 @@ outputs:
 				t.Fatalf("load: %v", ds)
 			}
 			var got []string
-			for _, f := range Lint(context.Background(), d, LintOptions{}) {
+			for _, f := range Lint(context.Background(), d, Options{}) {
 				if f.Severity != SeverityWarning {
 					t.Errorf("%s is a %s, want a warning", f.Code, f.Severity)
 				}
@@ -428,7 +431,7 @@ nodes:
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, f := range Lint(context.Background(), d, LintOptions{Params: tt.params}) {
+		for _, f := range Lint(context.Background(), d, Options{Params: tt.params}) {
 			if strings.HasPrefix(f.Message, "param ") {
 				f.Message += " / " + f.Hint
 			}
@@ -451,7 +454,7 @@ func TestLintJapanese(t *testing.T) {
 	if ds != nil {
 		t.Fatalf("load: %v", ds)
 	}
-	fs := Lint(context.Background(), d, LintOptions{Lang: "ja"})
+	fs := Lint(context.Background(), d, Options{Lang: "ja"})
 	if len(fs) != 1 {
 		t.Fatalf("findings %v, want one", fs)
 	}
@@ -464,7 +467,8 @@ func TestLintJapanese(t *testing.T) {
 
 // TestCELSchema checks the schemas CEL's types map to.
 func TestCELSchema(t *testing.T) {
-	rc, err := newRefCompiler()
+	// The expressions name params only; the loader's environment declares it the same way.
+	env, err := cel.NewEnv(cel.Variable("params", cel.MapType(cel.StringType, cel.DynType)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -482,7 +486,7 @@ func TestCELSchema(t *testing.T) {
 		"b'x'":                              `null`,
 	}
 	for src, want := range tests {
-		checked, iss := rc.env.Compile(src)
+		checked, iss := env.Compile(src)
 		if iss != nil && iss.Err() != nil {
 			t.Fatalf("%s: %v", src, iss.Err())
 		}
@@ -525,27 +529,27 @@ func TestLintTrust(t *testing.T) {
     input: {o: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}"}
     contract:
       input: {type: object, required: [o, m]}
-`, CodeLintRequired},
+`, CodeRequired},
 		{"key not allowed beside an unknown one", `
     input: {o: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}", x: 1}
     contract:
       input: {type: object, properties: {o: true}, additionalProperties: false}
-`, CodeLintConstraint},
+`, CodeConstraint},
 		{"cross-field keyword", `
     input: {o: "${{ has(nodes.p.output.data.n) ? nodes.p.output.data.n : 0 }}", x: 1}
     contract:
       input: {type: object, properties: {x: {const: 2}}, minProperties: 1}
-`, CodeLintUnknown},
+`, CodeUnknown},
 		{"cel type into a typed member", `
     input: {o: {deep: "${{ size(nodes.p.output.data.s) }}"}}
     contract:
       input: {type: object, properties: {o: {type: object, properties: {deep: {type: [string, "null"]}}}}}
-`, CodeLintType},
+`, CodeType},
 		{"cel type into an untyped member", `
     input: {o: "${{ size(nodes.p.output.data.s) }}"}
     contract:
       input: {type: object, properties: {o: {not: {type: integer}}}}
-`, CodeLintUnknown},
+`, CodeUnknown},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -553,7 +557,7 @@ func TestLintTrust(t *testing.T) {
 			if ds != nil {
 				t.Fatalf("load: %v", ds)
 			}
-			fs := Lint(context.Background(), d, LintOptions{})
+			fs := Lint(context.Background(), d, Options{})
 			if len(fs) != 1 || fs[0].Code != tt.code {
 				t.Fatalf("findings %v, want one %s", fs, tt.code)
 			}
@@ -586,7 +590,7 @@ nodes:
 			t.Fatalf("load: %v", ds)
 		}
 		var got []string
-		for _, f := range Lint(context.Background(), d, LintOptions{}) {
+		for _, f := range Lint(context.Background(), d, Options{}) {
 			got = append(got, f.Message)
 		}
 		if tt.want == "" && len(got) > 0 || tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)) {
@@ -635,7 +639,7 @@ func TestLintFieldNotation(t *testing.T) {
 	}
 	var all []string
 	for _, lang := range []string{"en", "ja"} {
-		for _, f := range Lint(context.Background(), d, LintOptions{Lang: lang}) {
+		for _, f := range Lint(context.Background(), d, Options{Lang: lang}) {
 			all = append(all, lang+": "+f.Message)
 		}
 	}

@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/nodes"
 )
 
 // loadFiles writes files into a temporary directory and loads the first with the built-in
 // types, dag and a probe.
-func loadFiles(t *testing.T, rec *recorder, files map[string]string, main string) (*DAG, error) {
+func loadFiles(t *testing.T, rec *recorder, files map[string]string, main string) (*dag.DAG, error) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {
@@ -26,7 +27,7 @@ func loadFiles(t *testing.T, rec *recorder, files map[string]string, main string
 	reg := nodes.Builtin()
 	reg.Add(probe{rec: rec})
 	AddDAGType(reg, nil)
-	return Load(context.Background(), filepath.Join(dir, main), LoadOptions{Types: reg})
+	return dag.Load(context.Background(), filepath.Join(dir, main), dag.LoadOptions{Types: reg})
 }
 
 const scoreDAG = `version: 1
@@ -63,12 +64,12 @@ nodes:
 	}
 	tests := []struct {
 		n      any
-		status NodeStatus
+		status dag.NodeStatus
 		reason string
 	}{
-		{21, NodePassed, ""},
-		{"x", NodeFailed, "input breaks its contract"},
-		{500, NodeFailed, "sub-run * (score) failed: node check: too big"},
+		{21, dag.NodePassed, ""},
+		{"x", dag.NodeFailed, "input breaks its contract"},
+		{500, dag.NodeFailed, "sub-run * (score) failed: node check: too big"},
 	}
 	for _, tt := range tests {
 		res := mustRun(t, d, RunOptions{Params: map[string]any{"n": tt.n}})
@@ -76,7 +77,7 @@ nodes:
 		if ok, _ := pathpkg.Match(tt.reason, sub.Reason); sub.Status != tt.status || !ok {
 			t.Errorf("n=%v: sub %s %q, want %s %q", tt.n, sub.Status, sub.Reason, tt.status, tt.reason)
 		}
-		if tt.status == NodePassed {
+		if tt.status == dag.NodePassed {
 			if sub.Summary != "score succeeded: 2 nodes: 2 passed" || !strings.Contains(sub.Log, "check passed") {
 				t.Errorf("summary %q, log %q", sub.Summary, sub.Log)
 			}
@@ -119,7 +120,7 @@ func TestLoadSubDAGErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := loadFiles(t, newRecorder(), tt.files, "main.yaml")
-			var ds Diagnostics
+			var ds dag.Diagnostics
 			if !errors.As(err, &ds) {
 				t.Fatalf("err = %v", err)
 			}
@@ -133,16 +134,16 @@ func TestLoadSubDAGErrors(t *testing.T) {
 
 // subRecorder records runs and their sub-runs, each through a recorder of its own.
 type subRecorder struct {
-	begun *[]RunRecord
+	begun *[]dag.RunRecord
 }
 
-func (r subRecorder) BeginRun(_ context.Context, run RunRecord) error {
+func (r subRecorder) BeginRun(_ context.Context, run dag.RunRecord) error {
 	*r.begun = append(*r.begun, run)
 	return nil
 }
-func (subRecorder) RecordAttempts(context.Context, []AttemptRecord) error { return nil }
-func (subRecorder) FinishRun(context.Context, *RunResult) error           { return nil }
-func (r subRecorder) Sub(*DAG) Recorder                                   { return r }
+func (subRecorder) RecordAttempts(context.Context, []dag.AttemptRecord) error { return nil }
+func (subRecorder) FinishRun(context.Context, *dag.RunResult) error           { return nil }
+func (r subRecorder) Sub(*dag.DAG) dag.Recorder                               { return r }
 
 // TestRunSubDAGRecorded checks that a recorder that records sub-runs gets the sub-run of a
 // dag node as a run of its own, linked to the parent run and node, and that the node's
@@ -157,7 +158,7 @@ nodes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	var begun []RunRecord
+	var begun []dag.RunRecord
 	res := mustRun(t, d, RunOptions{RunID: "parent", Recorder: subRecorder{&begun}})
 	if len(begun) != 2 {
 		t.Fatalf("recorded %d runs, want the run and its sub-run: %+v", len(begun), begun)

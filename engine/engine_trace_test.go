@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -14,10 +14,12 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 // traced runs d with an in-memory span exporter and returns the result and the spans.
-func traced(t *testing.T, ctx context.Context, d *DAG, opts RunOptions) (*RunResult, tracetest.SpanStubs) {
+func traced(t *testing.T, ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunResult, tracetest.SpanStubs) {
 	t.Helper()
 	exp := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
@@ -51,7 +53,7 @@ nodes:
   after: {type: probe, needs: [broken]}
 `)
 	res, spans := traced(t, context.Background(), d, RunOptions{RunID: "r1"})
-	if res.Status != RunFailed {
+	if res.Status != dag.RunFailed {
 		t.Fatalf("run %s", res.Status)
 	}
 	byID := map[trace.SpanID]tracetest.SpanStub{}
@@ -137,7 +139,7 @@ nodes:
 	ctx, outer := tp.Tracer("caller").Start(context.Background(), "caller")
 	res, err := Run(ctx, d, RunOptions{Tracer: tp.Tracer("seam")})
 	outer.End()
-	if err != nil || res.Status != RunSuccess {
+	if err != nil || res.Status != dag.RunSuccess {
 		t.Fatalf("run: %v %v", err, res.Status)
 	}
 	tp2 := node(t, res, "show").Summary // 00-<trace id>-<span id>-01

@@ -1,4 +1,4 @@
-package dag
+package lint
 
 import (
 	"context"
@@ -192,7 +192,7 @@ func TestLintForeach(t *testing.T) {
 			}
 			got, fs := edgeFindings(d)
 			for _, f := range fs {
-				if f.HasWitness != (f.Severity == SeverityError && f.Code != CodeLintUndeclared) {
+				if f.HasWitness != (f.Severity == SeverityError && f.Code != CodeUndeclared) {
 					t.Errorf("%s: has witness %v", f.Code, f.HasWitness)
 				}
 				if !f.HasWitness {
@@ -201,7 +201,7 @@ func TestLintForeach(t *testing.T) {
 				n := d.ByID[f.Consumer]
 				var vs []contract.Violation
 				switch {
-				case f.Code == CodeLintNotList:
+				case f.Code == CodeNotList:
 					if _, ok := f.Witness.([]any); ok {
 						t.Errorf("witness %s is a list", f.WitnessJSON())
 					}
@@ -236,7 +236,7 @@ func TestLintForeachJapanese(t *testing.T) {
 		t.Fatalf("load: %v", ds)
 	}
 	var got []string
-	for _, f := range Lint(context.Background(), d, LintOptions{Lang: "ja"}) {
+	for _, f := range Lint(context.Background(), d, Options{Lang: "ja"}) {
 		got = append(got, f.Message+" / "+f.Hint)
 	}
 	want := []string{
@@ -277,7 +277,7 @@ func TestLintForeachHygiene(t *testing.T) {
 				t.Fatalf("load: %v", ds)
 			}
 			var got []string
-			for _, f := range Lint(context.Background(), d, LintOptions{}) {
+			for _, f := range Lint(context.Background(), d, Options{}) {
 				got = append(got, fmt.Sprintf("%d:%d %s %s", f.Pos.Line, f.Pos.Col, f.Code, f.Message))
 			}
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {

@@ -1,9 +1,12 @@
-package dag
+package lint
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 // Contract hygiene: the seed's anti-patterns, as warnings. They are judged only for nodes
@@ -46,7 +49,7 @@ func (r *reads) members(prefix []string) map[string]bool {
 // collectReads gathers, per producer id, what is read of its output.
 func (l *linter) collectReads() map[string]*reads {
 	all := map[string]*reads{}
-	note := func(reader string, r Ref) {
+	note := func(reader string, r dag.Ref) {
 		if r.Root != "nodes" {
 			return
 		}
@@ -59,14 +62,14 @@ func (l *linter) collectReads() map[string]*reads {
 	}
 	for _, n := range l.d.Nodes {
 		for _, e := range nodeExprs(n) {
-			for _, r := range e.refs {
+			for _, r := range e.Refs() {
 				note(n.ID, r)
 			}
 		}
 		if n.Input == nil && n.InputContract != nil {
 			// The default input hands on whole outputs, and the contract says it reads them.
 			for _, id := range n.Deps {
-				note(n.ID, Ref{Root: "nodes", Node: id})
+				note(n.ID, dag.Ref{Root: "nodes", Node: id})
 			}
 		}
 	}
@@ -81,7 +84,7 @@ func (l *linter) collectReads() map[string]*reads {
 // itemPath is what a read of path in producer n's output reads of the output its contract
 // is about. A foreach node's contract is each item's: data.items[N].x reads x of one, and
 // data.items or above reads them whole.
-func itemPath(n *Node, path []string) []string {
+func itemPath(n *dag.Node, path []string) []string {
 	if n == nil || n.Foreach == nil || len(path) == 0 || path[0] != "data" {
 		return path
 	}
@@ -109,7 +112,7 @@ func (l *linter) hygiene() []Finding {
 			}
 			if beyondStandard(rd) {
 				msg, hint := l.text.noContract(n.ID, readerList(rd.readers, l.text.ja))
-				out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeLintNoContract,
+				out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeNoContract,
 					Producers: []string{n.ID}, Message: msg, Hint: hint})
 			}
 			continue
@@ -117,7 +120,7 @@ func (l *linter) hygiene() []Finding {
 		src := n.OutputContract.Source()
 		for _, c := range contentConstraints(src, nil, 0) {
 			msg, hint := l.text.content(n.ID, c.field, c.what)
-			out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeLintContent,
+			out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeContent,
 				Producers: []string{n.ID}, Message: msg, Hint: hint})
 		}
 		out = append(out, l.allRequired(n, src, nil, rd, 0)...)
@@ -177,7 +180,7 @@ func contentConstraints(s any, at []string, depth int) []contentFinding {
 		}
 	}
 	if props, ok := m["properties"].(map[string]any); ok {
-		for _, k := range sortedKeys(props) {
+		for _, k := range slices.Sorted(maps.Keys(props)) {
 			out = append(out, contentConstraints(props[k], append(slices.Clip(at), k), depth+1)...)
 		}
 	}
@@ -192,18 +195,9 @@ func contentConstraints(s any, at []string, depth int) []contentFinding {
 	return out
 }
 
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
-
 // allRequired warns where a contract requires every member of an object (three or more,
 // status and summary aside) while its readers read fewer than half of them.
-func (l *linter) allRequired(n *Node, s any, at []string, rd *reads, depth int) []Finding {
+func (l *linter) allRequired(n *dag.Node, s any, at []string, rd *reads, depth int) []Finding {
 	m, ok := s.(map[string]any)
 	if !ok || depth > 8 || rd.whole(at) {
 		return nil
@@ -211,7 +205,7 @@ func (l *linter) allRequired(n *Node, s any, at []string, rd *reads, depth int) 
 	props, _ := m["properties"].(map[string]any)
 	req, _ := m["required"].([]any)
 	var names []string
-	for _, k := range sortedKeys(props) {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		if depth == 0 && (k == "status" || k == "summary") {
 			continue
 		}
@@ -231,10 +225,10 @@ func (l *linter) allRequired(n *Node, s any, at []string, rd *reads, depth int) 
 	}
 	if all && len(read) > 0 && len(unread)*2 > len(names) {
 		msg, hint := l.text.allRequired(n.ID, strings.Join(at, "."), len(names), unread)
-		out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeLintAllReq,
+		out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeAllReq,
 			Producers: []string{n.ID}, Message: msg, Hint: hint})
 	}
-	for _, k := range sortedKeys(props) {
+	for _, k := range slices.Sorted(maps.Keys(props)) {
 		if read[k] {
 			out = append(out, l.allRequired(n, props[k], append(slices.Clip(at), k), rd, depth+1)...)
 		}

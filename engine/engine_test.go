@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -127,11 +128,11 @@ func (r *recorder) end(id string) {
 }
 
 // load loads a DAG from YAML with the built-in types and a probe reporting to rec.
-func load(t testing.TB, rec *recorder, src string) *DAG {
+func load(t testing.TB, rec *recorder, src string) *dag.DAG {
 	t.Helper()
 	reg := nodes.Builtin()
 	reg.Add(probe{rec: rec})
-	d, err := LoadBytes(context.Background(), "test.yaml", []byte(src), LoadOptions{Types: reg})
+	d, err := dag.LoadBytes(context.Background(), "test.yaml", []byte(src), dag.LoadOptions{Types: reg})
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -143,7 +144,7 @@ func noLeaks(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
 }
 
-func mustRun(t *testing.T, d *DAG, opts RunOptions) *RunResult {
+func mustRun(t *testing.T, d *dag.DAG, opts RunOptions) *dag.RunResult {
 	t.Helper()
 	res, err := Run(context.Background(), d, opts)
 	if err != nil {
@@ -152,7 +153,7 @@ func mustRun(t *testing.T, d *DAG, opts RunOptions) *RunResult {
 	return res
 }
 
-func node(t *testing.T, res *RunResult, id string) NodeResult {
+func node(t *testing.T, res *dag.RunResult, id string) dag.NodeResult {
 	t.Helper()
 	for _, n := range res.Nodes {
 		if n.ID == id {
@@ -160,46 +161,46 @@ func node(t *testing.T, res *RunResult, id string) NodeResult {
 		}
 	}
 	t.Fatalf("no node %s in the result", id)
-	return NodeResult{}
+	return dag.NodeResult{}
 }
 
 // TestRunStatuses checks how node outcomes, conditions and run_if combine into node and run
 // statuses and reasons.
 func TestRunStatuses(t *testing.T) {
 	type want struct {
-		status NodeStatus
+		status dag.NodeStatus
 		reason string // substring; "" means no reason
 	}
 	tests := []struct {
 		name  string
 		nodes string
-		run   RunStatus
+		run   dag.RunStatus
 		want  map[string]want
 	}{{
 		name: "all pass",
 		nodes: `
   a: {type: probe}
   b: {type: probe, needs: [a]}`,
-		run:  RunSuccess,
-		want: map[string]want{"a": {NodePassed, ""}, "b": {NodePassed, ""}},
+		run:  dag.RunSuccess,
+		want: map[string]want{"a": {dag.NodePassed, ""}, "b": {dag.NodePassed, ""}},
 	}, {
 		name: "warn continues and marks the run warn",
 		nodes: `
   a: {type: probe, with: {out: {status: warn, summary: careful}}}
   b: {type: probe, needs: [a]}`,
-		run:  RunWarn,
-		want: map[string]want{"a": {NodeWarned, ""}, "b": {NodePassed, ""}},
+		run:  dag.RunWarn,
+		want: map[string]want{"a": {dag.NodeWarned, ""}, "b": {dag.NodePassed, ""}},
 	}, {
 		name: "fail status fails the node with its summary and skips dependents",
 		nodes: `
   a: {type: probe, with: {out: {status: fail, summary: the tests are red}}}
   b: {type: probe, needs: [a]}
   c: {type: probe}`,
-		run: RunFailed,
+		run: dag.RunFailed,
 		want: map[string]want{
-			"a": {NodeFailed, "the tests are red"},
-			"b": {NodeSkipped, "upstream a failed"},
-			"c": {NodePassed, ""},
+			"a": {dag.NodeFailed, "the tests are red"},
+			"b": {dag.NodeSkipped, "upstream a failed"},
+			"c": {dag.NodePassed, ""},
 		},
 	}, {
 		name: "skips propagate down a chain",
@@ -208,12 +209,12 @@ func TestRunStatuses(t *testing.T) {
   b: {type: probe, needs: [a]}
   c: {type: probe, needs: [b]}
   d: {type: probe, needs: [c]}`,
-		run: RunFailed,
+		run: dag.RunFailed,
 		want: map[string]want{
-			"a": {NodeFailed, "boom"},
-			"b": {NodeSkipped, "upstream a failed"},
-			"c": {NodeSkipped, "upstream b skipped"},
-			"d": {NodeSkipped, "upstream c skipped"},
+			"a": {dag.NodeFailed, "boom"},
+			"b": {dag.NodeSkipped, "upstream a failed"},
+			"c": {dag.NodeSkipped, "upstream b skipped"},
+			"d": {dag.NodeSkipped, "upstream c skipped"},
 		},
 	}, {
 		name: "a failed dependency is named before a skipped one",
@@ -221,10 +222,10 @@ func TestRunStatuses(t *testing.T) {
   a: {type: probe, when: "${{ false }}"}
   b: {type: probe, with: {error: boom}}
   c: {type: probe, needs: [a, b]}`,
-		run: RunFailed,
+		run: dag.RunFailed,
 		want: map[string]want{
-			"a": {NodeSkipped, "when was false"},
-			"c": {NodeSkipped, "upstream b failed"},
+			"a": {dag.NodeSkipped, "when was false"},
+			"c": {dag.NodeSkipped, "upstream b failed"},
 		},
 	}, {
 		name: "when false skips the node and its dependents, and the run succeeds",
@@ -232,21 +233,21 @@ func TestRunStatuses(t *testing.T) {
   a: {type: probe, when: "${{ 1 > 2 }}"}
   b: {type: probe, needs: [a]}
   c: {type: probe, when: "${{ 2 > 1 }}"}`,
-		run: RunSuccess,
+		run: dag.RunSuccess,
 		want: map[string]want{
-			"a": {NodeSkipped, "when was false"},
-			"b": {NodeSkipped, "upstream a skipped"},
-			"c": {NodePassed, ""},
+			"a": {dag.NodeSkipped, "when was false"},
+			"b": {dag.NodeSkipped, "upstream a skipped"},
+			"c": {dag.NodePassed, ""},
 		},
 	}, {
 		name: "when reads an upstream output",
 		nodes: `
   a: {type: probe, with: {out: {status: pass, summary: s, data: {go: false}}}}
   b: {type: probe, when: "${{ nodes.a.output.data.go }}"}`,
-		run: RunSuccess,
+		run: dag.RunSuccess,
 		want: map[string]want{
-			"a": {NodePassed, ""},
-			"b": {NodeSkipped, "when was false"},
+			"a": {dag.NodePassed, ""},
+			"b": {dag.NodeSkipped, "when was false"},
 		},
 	}, {
 		name: "run_if always runs after a failure and a skip",
@@ -254,10 +255,10 @@ func TestRunStatuses(t *testing.T) {
   a: {type: probe, with: {error: boom}}
   b: {type: probe, needs: [a]}
   c: {type: probe, needs: [a, b], run_if: always}`,
-		run: RunFailed,
+		run: dag.RunFailed,
 		want: map[string]want{
-			"b": {NodeSkipped, "upstream a failed"},
-			"c": {NodePassed, ""},
+			"b": {dag.NodeSkipped, "upstream a failed"},
+			"c": {dag.NodePassed, ""},
 		},
 	}, {
 		name: "run_if failure runs only when a dependency failed",
@@ -266,49 +267,49 @@ func TestRunStatuses(t *testing.T) {
   ok: {type: probe}
   onfail: {type: probe, needs: [a, ok], run_if: failure}
   notneeded: {type: probe, needs: [ok], run_if: failure}`,
-		run: RunFailed,
+		run: dag.RunFailed,
 		want: map[string]want{
-			"onfail":    {NodePassed, ""},
-			"notneeded": {NodeSkipped, "no upstream node failed"},
+			"onfail":    {dag.NodePassed, ""},
+			"notneeded": {dag.NodeSkipped, "no upstream node failed"},
 		},
 	}, {
 		name: "a broken contract fails the node and stops the edge",
 		nodes: `
   a: {type: probe, with: {out: {status: maybe, summary: s}}}
   b: {type: probe, needs: [a]}`,
-		run: RunFailed,
+		run: dag.RunFailed,
 		want: map[string]want{
-			"a": {NodeFailed, "output breaks its contract"},
-			"b": {NodeSkipped, "upstream a failed"},
+			"a": {dag.NodeFailed, "output breaks its contract"},
+			"b": {dag.NodeSkipped, "upstream a failed"},
 		},
 	}, {
 		name: "output that is not JSON breaks the contract",
 		nodes: `
   a: {type: probe, with: {raw: "hello world"}}`,
-		run:  RunFailed,
-		want: map[string]want{"a": {NodeFailed, "output breaks its contract"}},
+		run:  dag.RunFailed,
+		want: map[string]want{"a": {dag.NodeFailed, "output breaks its contract"}},
 	}, {
 		name: "with that breaks the type's config schema fails before running",
 		nodes: `
   a: {type: probe, with: {out: {status: pass, summary: s, data: {n: 3}}}}
   b: {type: probe, with: {sleep: "${{ nodes.a.output.data.n }}"}}`,
-		run:  RunFailed,
-		want: map[string]want{"b": {NodeFailed, "with breaks the config schema of probe"}},
+		run:  dag.RunFailed,
+		want: map[string]want{"b": {dag.NodeFailed, "with breaks the config schema of probe"}},
 	}, {
 		name: "foreach runs per item",
 		nodes: `
   a: {type: probe, foreach: "${{ [1, 2] }}"}`,
-		run:  RunSuccess,
-		want: map[string]want{"a": {NodePassed, ""}},
+		run:  dag.RunSuccess,
+		want: map[string]want{"a": {dag.NodePassed, ""}},
 	}, {
 		name: "a panicking type fails its node only",
 		nodes: `
   a: {type: probe, with: {panic: oops}}
   b: {type: probe}`,
-		run: RunFailed,
+		run: dag.RunFailed,
 		want: map[string]want{
-			"a": {NodeFailed, "internal error in node type probe: oops"},
-			"b": {NodePassed, ""},
+			"a": {dag.NodeFailed, "internal error in node type probe: oops"},
+			"b": {dag.NodePassed, ""},
 		},
 	}}
 	for _, tt := range tests {
@@ -329,7 +330,7 @@ func TestRunStatuses(t *testing.T) {
 					t.Errorf("%s: reason = %q, want %q", id, n.Reason, w.reason)
 				}
 				// A skipped node never reaches its type.
-				if _, ran := rec.started[id]; ran && n.Status == NodeSkipped {
+				if _, ran := rec.started[id]; ran && n.Status == dag.NodeSkipped {
 					t.Errorf("%s: skipped, but its type ran", id)
 				}
 			}
@@ -362,7 +363,7 @@ nodes:
 `)
 			res := mustRun(t, d, RunOptions{Lang: tt.lang})
 			a := node(t, res, "a")
-			if a.Status != NodeFailed || len(a.Violations) == 0 {
+			if a.Status != dag.NodeFailed || len(a.Violations) == 0 {
 				t.Fatalf("a: status %s, violations %v; want failed with violations", a.Status, a.Violations)
 			}
 			v := a.Violations[0]
@@ -394,7 +395,7 @@ nodes:
   g: {type: probe, needs: [e, f]}
 `)
 	res := mustRun(t, d, RunOptions{})
-	if res.Status != RunSuccess {
+	if res.Status != dag.RunSuccess {
 		t.Fatalf("run status = %s", res.Status)
 	}
 	for _, n := range d.Nodes {
@@ -429,7 +430,7 @@ func TestRunConcurrency(t *testing.T) {
 			}
 			d := load(t, rec, b.String())
 			res := mustRun(t, d, RunOptions{})
-			if res.Status != RunSuccess {
+			if res.Status != dag.RunSuccess {
 				t.Fatalf("run status = %s", res.Status)
 			}
 			if rec.maxRunning != limit {
@@ -475,7 +476,7 @@ nodes:
 	obs := &cancelWhen{cancel: cancel, waiting: map[string]bool{"a": true, "b": true}}
 	// a and b block until canceled: that Run returns at all shows it stopped them; the
 	// deadline only turns a hang into a failure.
-	var res *RunResult
+	var res *dag.RunResult
 	var err error
 	done := make(chan struct{})
 	go func() {
@@ -490,11 +491,11 @@ nodes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != RunCanceled {
+	if res.Status != dag.RunCanceled {
 		t.Errorf("run status = %s, want canceled", res.Status)
 	}
 	for _, n := range res.Nodes {
-		if n.Status != NodeCanceled {
+		if n.Status != dag.NodeCanceled {
 			t.Errorf("%s: status %s, want canceled", n.ID, n.Status)
 		}
 	}
@@ -526,13 +527,13 @@ nodes:
 `)
 	res := mustRun(t, d, RunOptions{})
 	h := node(t, res, "hang")
-	if h.Status != NodeFailed || h.Reason != "timed out after 200ms" {
+	if h.Status != dag.NodeFailed || h.Reason != "timed out after 200ms" {
 		t.Errorf("hang: %s %q, want failed %q", h.Status, h.Reason, "timed out after 200ms")
 	}
-	if a := node(t, res, "after"); a.Status != NodeSkipped {
+	if a := node(t, res, "after"); a.Status != dag.NodeSkipped {
 		t.Errorf("after: %s, want skipped", a.Status)
 	}
-	if res.Status != RunFailed {
+	if res.Status != dag.RunFailed {
 		t.Errorf("run status = %s, want failed", res.Status)
 	}
 }
@@ -557,7 +558,7 @@ nodes:
     input: {n: "${{ nodes.a.output.data.n }}", who: "${{ params.who }}", text: "hi ${{ params.who }}"}
 `)
 	res := mustRun(t, d, RunOptions{Params: map[string]any{"who": "ada"}})
-	if res.Status != RunWarn {
+	if res.Status != dag.RunWarn {
 		t.Fatalf("run status = %s, want warn", res.Status)
 	}
 	tests := []struct {
@@ -585,13 +586,13 @@ func TestRunOutputs(t *testing.T) {
 	tests := []struct {
 		name       string
 		aStatus    string
-		run        RunStatus
+		run        dag.RunStatus
 		outputs    string
 		errorNames []string
 	}{
-		{"success", "pass", RunSuccess, `{"greeting":"hello, ada","n":2}`, nil},
-		{"warn", "warn", RunWarn, `{"greeting":"hello, ada","n":2}`, nil},
-		{"failed", "fail", RunFailed, `null`, nil},
+		{"success", "pass", dag.RunSuccess, `{"greeting":"hello, ada","n":2}`, nil},
+		{"warn", "warn", dag.RunWarn, `{"greeting":"hello, ada","n":2}`, nil},
+		{"failed", "fail", dag.RunFailed, `null`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -630,7 +631,7 @@ outputs:
   ok: "${{ nodes.b.output.summary }}"
 `)
 	res := mustRun(t, d, RunOptions{})
-	if res.Status != RunSuccess {
+	if res.Status != dag.RunSuccess {
 		t.Fatalf("run status = %s", res.Status)
 	}
 	if res.OutputErrors["n"] == "" {
@@ -668,7 +669,7 @@ nodes:
 			d := load(t, rec, src)
 			res, err := Run(context.Background(), d, RunOptions{Params: tt.params})
 			if tt.message == "" {
-				if err != nil || res.Status != RunSuccess {
+				if err != nil || res.Status != dag.RunSuccess {
 					t.Fatalf("Run = %v, %v; want success", res, err)
 				}
 				return
@@ -696,7 +697,7 @@ nodes:
   a: {type: probe, with: {out: {status: pass, summary: "a long enough summary"}}}
 `)
 	res := mustRun(t, d, RunOptions{OutputLimit: 10})
-	if a := node(t, res, "a"); a.Status != NodeFailed || a.Reason != "output exceeds the 10 bytes limit" {
+	if a := node(t, res, "a"); a.Status != dag.NodeFailed || a.Reason != "output exceeds the 10 bytes limit" {
 		t.Errorf("a: %s %q, want failed for its size", a.Status, a.Reason)
 	}
 }
@@ -794,17 +795,64 @@ func TestRunCancelPureChain(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if res.Status != RunCanceled {
+	if res.Status != dag.RunCanceled {
 		t.Fatalf("status %s, want canceled", res.Status)
 	}
 	passed := 0
 	for _, n := range res.Nodes {
-		if n.Status == NodePassed {
+		if n.Status == dag.NodePassed {
 			passed++
 		}
 	}
 	// n0…n100 passed; at most the node started before the cancel was seen may follow.
-	if passed < 101 || passed > 102 || res.Nodes[len(res.Nodes)-1].Status != NodeCanceled {
+	if passed < 101 || passed > 102 || res.Nodes[len(res.Nodes)-1].Status != dag.NodeCanceled {
 		t.Errorf("%d nodes passed, last %s; want 101 or 102 passed and the rest canceled", passed, res.Nodes[len(res.Nodes)-1].Status)
+	}
+}
+
+// TestEmbeddedEngine checks the embedded engine through the Engine interface: it runs a
+// loaded DAG with options, reports each node's final attempt to the recorder, and stops
+// when ctx is canceled.
+func TestEmbeddedEngine(t *testing.T) {
+	noLeaks(t)
+	var e Engine = Embedded{}
+	rec := newRecorder()
+	d := load(t, rec, `version: 1
+name: engine
+nodes:
+  a: {type: probe}
+  b: {type: probe, needs: [a]}
+`)
+	m := &memRecorder{rec: rec, d: d}
+	res, err := e.Run(context.Background(), d, RunOptions{Recorder: m, RunID: "r1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != dag.RunSuccess || res.ID != "r1" || m.done != res {
+		t.Errorf("run %s %s (recorded finish %v), want r1 success, recorded", res.ID, res.Status, m.done != nil)
+	}
+	var finals []string
+	for _, a := range m.records {
+		if a.Final {
+			finals = append(finals, a.Node+" "+string(a.Status))
+		}
+	}
+	if got := strings.Join(finals, ", "); got != "a passed, b passed" {
+		t.Errorf("final attempts recorded: %s, want a passed, b passed", got)
+	}
+
+	d = load(t, rec, `version: 1
+name: engine
+nodes:
+  a: {type: probe, with: {block: true}}
+`)
+	ctx, cancel := context.WithCancel(context.Background())
+	obs := &cancelWhen{cancel: cancel, waiting: map[string]bool{"a": true}}
+	res, err = e.Run(ctx, d, RunOptions{Observer: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != dag.RunCanceled {
+		t.Errorf("run %s after cancel, want canceled", res.Status)
 	}
 }

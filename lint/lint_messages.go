@@ -1,4 +1,4 @@
-package dag
+package lint
 
 import (
 	"encoding/json"
@@ -141,7 +141,19 @@ func typeWordJA(t string) string {
 // kindOf names a value's JSON type: "a number" in English, 数値 in Japanese.
 func (t lintText) kindOf(v any) string {
 	if !t.ja {
-		return describe(v)
+		switch v.(type) {
+		case nil:
+			return "null"
+		case bool:
+			return "a boolean"
+		case string:
+			return "a string"
+		case map[string]any:
+			return "an object"
+		case []any:
+			return "an array"
+		}
+		return "a number"
 	}
 	switch v.(type) {
 	case nil:

@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 // BenchmarkEngine measures the engine's own cost per node: const nodes whose every output is
@@ -31,7 +33,7 @@ func BenchmarkEngine(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if res.Status != RunSuccess {
+					if res.Status != dag.RunSuccess {
 						b.Fatalf("run %s", res.Status)
 					}
 				}

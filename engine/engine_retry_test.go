@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -18,52 +19,52 @@ func TestRunRetry(t *testing.T) {
 	tests := []struct {
 		name     string
 		node     string
-		status   NodeStatus
+		status   dag.NodeStatus
 		attempts int
 		reason   string // substring; "" means none
 	}{{
 		name:     "a flaky node passes on its third attempt",
 		node:     `{type: probe, retry: {attempts: 3}, with: {fail_attempts: 2}}`,
-		status:   NodePassed,
+		status:   dag.NodePassed,
 		attempts: 3,
 	}, {
 		name:     "attempts are bounded",
 		node:     `{type: probe, retry: {attempts: 2}, with: {fail_attempts: 5}}`,
-		status:   NodeFailed,
+		status:   dag.NodeFailed,
 		attempts: 2,
 		reason:   "flaky attempt 2",
 	}, {
 		name:     "an error is not retried when on leaves it out",
 		node:     `{type: probe, retry: {attempts: 3, on: [timeout]}, with: {fail_attempts: 1}}`,
-		status:   NodeFailed,
+		status:   dag.NodeFailed,
 		attempts: 1,
 		reason:   "flaky attempt 1",
 	}, {
 		name:     "a timeout is retried",
 		node:     `{type: probe, timeout: 20ms, retry: {attempts: 2, on: [timeout]}, with: {block_attempts: 1}}`,
-		status:   NodePassed,
+		status:   dag.NodePassed,
 		attempts: 2,
 	}, {
 		name:     "a broken contract is not retried by default",
 		node:     `{type: probe, retry: {attempts: 3}, with: {broken_attempts: 1}}`,
-		status:   NodeFailed,
+		status:   dag.NodeFailed,
 		attempts: 1,
 		reason:   "output breaks its contract",
 	}, {
 		name:     "a broken contract is retried when on names it",
 		node:     `{type: probe, retry: {attempts: 3, on: [contract]}, with: {broken_attempts: 1}}`,
-		status:   NodePassed,
+		status:   dag.NodePassed,
 		attempts: 2,
 	}, {
 		name:     "a node's own fail status is not retried",
 		node:     `{type: probe, retry: {attempts: 3}, with: {out: {status: fail, summary: nope}}}`,
-		status:   NodeFailed,
+		status:   dag.NodeFailed,
 		attempts: 1,
 		reason:   "nope",
 	}, {
 		name:     "defaults.retry applies",
 		node:     `{type: probe, with: {fail_attempts: 1}}`,
-		status:   NodePassed,
+		status:   dag.NodePassed,
 		attempts: 2,
 	}}
 	for _, tt := range tests {
@@ -110,7 +111,7 @@ nodes:
 `)
 	res := mustRun(t, d, RunOptions{})
 	fixed := node(t, res, "fixed")
-	if fixed.Status != NodePassed || !fixed.Repaired || fixed.Attempts != 2 || len(fixed.Violations) != 0 {
+	if fixed.Status != dag.NodePassed || !fixed.Repaired || fixed.Attempts != 2 || len(fixed.Violations) != 0 {
 		t.Errorf("fixed: %+v", fixed)
 	}
 	calls := rec.calls["fixed"]
@@ -132,17 +133,17 @@ nodes:
 		t.Errorf("SEAM_VIOLATIONS = %q (%v)", env, err)
 	}
 	hopeless := node(t, res, "hopeless")
-	if hopeless.Status != NodeFailed || hopeless.Repaired || hopeless.Attempts != 2 ||
+	if hopeless.Status != dag.NodeFailed || hopeless.Repaired || hopeless.Attempts != 2 ||
 		hopeless.Reason != "output breaks its contract" || len(hopeless.Violations) != 1 {
 		t.Errorf("hopeless: %+v", hopeless)
 	}
-	if node(t, res, "after").Status != NodePassed {
+	if node(t, res, "after").Status != dag.NodePassed {
 		t.Errorf("after did not run on the repaired output")
 	}
 }
 
 func TestBackoff(t *testing.T) {
-	p := Retry{Backoff: 100 * time.Millisecond, Factor: 2, MaxBackoff: 300 * time.Millisecond}
+	p := dag.Retry{Backoff: 100 * time.Millisecond, Factor: 2, MaxBackoff: 300 * time.Millisecond}
 	tests := []struct {
 		n      int
 		lo, hi time.Duration
@@ -159,7 +160,7 @@ func TestBackoff(t *testing.T) {
 			}
 		}
 	}
-	if d := backoff(Retry{Factor: 2}, 3); d != 0 {
+	if d := backoff(dag.Retry{Factor: 2}, 3); d != 0 {
 		t.Errorf("no backoff configured: %s", d)
 	}
 }
@@ -178,7 +179,7 @@ nodes:
 `)
 	res := mustRun(t, d, RunOptions{})
 	slow := node(t, res, "slow")
-	if slow.Status != NodePassed || slow.Elapsed < 30*time.Millisecond {
+	if slow.Status != dag.NodePassed || slow.Elapsed < 30*time.Millisecond {
 		t.Errorf("slow: %s in %s, want passed after at least 30ms", slow.Status, slow.Elapsed)
 	}
 	// With one worker, other ran while slow waited.
@@ -198,7 +199,7 @@ nodes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != RunCanceled || node(t, res, "a").Status != NodeCanceled || time.Since(start) > 10*time.Second {
+	if res.Status != dag.RunCanceled || node(t, res, "a").Status != dag.NodeCanceled || time.Since(start) > 10*time.Second {
 		t.Errorf("run %s, a %s after %s", res.Status, node(t, res, "a").Status, time.Since(start))
 	}
 	if !obs.retried {
@@ -253,7 +254,7 @@ nodes:
 	}
 	res := mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
 	each := node(t, res, "each")
-	if each.Status != NodeWarned || each.Summary != "4 items: 3 passed, 1 warned" || each.Attempts != 1 {
+	if each.Status != dag.NodeWarned || each.Summary != "4 items: 3 passed, 1 warned" || each.Attempts != 1 {
 		t.Errorf("each: %s %q after %d attempts", each.Status, each.Summary, each.Attempts)
 	}
 	if rec.maxRunning > 2 {
@@ -274,26 +275,26 @@ nodes:
 	list[1] = map[string]any{"n": 2, "e": "boom", "s": "pass"}
 	res = mustRun(t, d, RunOptions{Params: map[string]any{"list": list}})
 	each = node(t, res, "each")
-	if each.Status != NodeFailed || each.Reason != "item 1 failed after 1 attempt: boom" || each.Summary != "4 items: 3 passed, 1 failed" {
+	if each.Status != dag.NodeFailed || each.Reason != "item 1 failed after 1 attempt: boom" || each.Summary != "4 items: 3 passed, 1 failed" {
 		t.Errorf("each: %s, reason %q, summary %q", each.Status, each.Reason, each.Summary)
 	}
 	got := each.Output.(map[string]any)["data"].(map[string]any)["items"].([]any)
 	if got[1].(map[string]any)["summary"] != "boom" || got[2].(map[string]any)["summary"] != "item 2" {
 		t.Errorf("items = %v", got)
 	}
-	if s := node(t, res, "sum"); s.Status != NodeSkipped {
+	if s := node(t, res, "sum"); s.Status != dag.NodeSkipped {
 		t.Errorf("sum: %s", s.Status)
 	}
 
 	for _, tt := range []struct {
 		name, foreach, reason string
-		status                NodeStatus
+		status                dag.NodeStatus
 		summary               string
 	}{
-		{"empty list", `[]`, "", NodePassed, "0 items"},
-		{"not a list", `"${{ params.obj }}"`, "foreach resolved to an object, not a list", NodeFailed, ""},
-		{"past max_items", `[1, 2, 3]`, "foreach has 3 items, more than max_items (2); raise max_items or split the list", NodeFailed, ""},
-		{"a bad item", `[1, "x"]`, "item 1: with could not be resolved", NodeFailed, ""},
+		{"empty list", `[]`, "", dag.NodePassed, "0 items"},
+		{"not a list", `"${{ params.obj }}"`, "foreach resolved to an object, not a list", dag.NodeFailed, ""},
+		{"past max_items", `[1, 2, 3]`, "foreach has 3 items, more than max_items (2); raise max_items or split the list", dag.NodeFailed, ""},
+		{"a bad item", `[1, "x"]`, "item 1: with could not be resolved", dag.NodeFailed, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := load(t, newRecorder(), `version: 1
@@ -320,7 +321,7 @@ nodes:
   each: {type: probe, foreach: [0, 2], retry: {attempts: 3}, with: {fail_attempts: "${{ item }}"}}
 `)
 	res := mustRun(t, d, RunOptions{})
-	if each := node(t, res, "each"); each.Status != NodePassed || each.Attempts != 3 {
+	if each := node(t, res, "each"); each.Status != dag.NodePassed || each.Attempts != 3 {
 		t.Errorf("each: %s after %d attempts (%s)", each.Status, each.Attempts, each.Reason)
 	}
 }
@@ -342,7 +343,7 @@ nodes:
 	res := mustRun(t, d, RunOptions{Params: map[string]any{"list": list}, Observer: obs})
 	each := node(t, res, "each")
 	items := each.Output.(map[string]any)["data"].(map[string]any)["items"].([]any)
-	if each.Status != NodePassed || len(items) != n || items[n-1].(map[string]any)["summary"] != "n9999" {
+	if each.Status != dag.NodePassed || len(items) != n || items[n-1].(map[string]any)["summary"] != "n9999" {
 		t.Errorf("each: %s, %d items", each.Status, len(items))
 	}
 	// Progress after every item but the last, which finishes the node.
@@ -364,20 +365,20 @@ func (p *progress) Event(ev Event) {
 // downstream before it is recorded.
 type memRecorder struct {
 	rec     *recorder
-	d       *DAG
-	begun   []RunRecord
-	records []AttemptRecord
+	d       *dag.DAG
+	begun   []dag.RunRecord
+	records []dag.AttemptRecord
 	batches int
 	fail    error
-	done    *RunResult
+	done    *dag.RunResult
 }
 
-func (m *memRecorder) BeginRun(_ context.Context, r RunRecord) error {
+func (m *memRecorder) BeginRun(_ context.Context, r dag.RunRecord) error {
 	m.begun = append(m.begun, r)
 	return nil
 }
 
-func (m *memRecorder) RecordAttempts(_ context.Context, batch []AttemptRecord) error {
+func (m *memRecorder) RecordAttempts(_ context.Context, batch []dag.AttemptRecord) error {
 	m.batches++
 	if m.fail != nil {
 		return m.fail
@@ -398,7 +399,7 @@ func (m *memRecorder) RecordAttempts(_ context.Context, batch []AttemptRecord) e
 	return nil
 }
 
-func (m *memRecorder) FinishRun(_ context.Context, res *RunResult) error {
+func (m *memRecorder) FinishRun(_ context.Context, res *dag.RunResult) error {
 	m.done = res
 	return nil
 }
@@ -417,7 +418,7 @@ nodes:
 `)
 	m := &memRecorder{rec: rec, d: d}
 	res := mustRun(t, d, RunOptions{Recorder: m, RunID: "r1"})
-	if res.Status != RunFailed || m.done != res || len(m.begun) != 1 || m.begun[0].FileHash != d.Hash || m.begun[0].ID != "r1" {
+	if res.Status != dag.RunFailed || m.done != res || len(m.begun) != 1 || m.begun[0].FileHash != d.Hash || m.begun[0].ID != "r1" {
 		t.Fatalf("run %s, begun %+v", res.Status, m.begun)
 	}
 	var got []string
@@ -457,10 +458,10 @@ nodes:
 `)
 	m = &memRecorder{rec: rec, d: d, fail: errors.New("disk full")}
 	res = mustRun(t, d, RunOptions{Recorder: m})
-	if res.Status != RunFailed || res.Error != "run store: disk full" {
+	if res.Status != dag.RunFailed || res.Error != "run store: disk full" {
 		t.Errorf("run %s, error %q", res.Status, res.Error)
 	}
-	if a := node(t, res, "a"); a.Status != NodeFailed || a.Reason != "the attempt could not be recorded: disk full" {
+	if a := node(t, res, "a"); a.Status != dag.NodeFailed || a.Reason != "the attempt could not be recorded: disk full" {
 		t.Errorf("a: %s %q", a.Status, a.Reason)
 	}
 	if _, ran := rec.started["b"]; ran {
@@ -489,13 +490,13 @@ nodes:
 	d := load(t, rec, src)
 	m := &memRecorder{rec: rec, d: d}
 	first := mustRun(t, d, RunOptions{Recorder: m, Params: map[string]any{"x": "one"}})
-	if first.Status != RunFailed {
+	if first.Status != dag.RunFailed {
 		t.Fatalf("first run %s", first.Status)
 	}
-	reuse := map[string]Reused{}
+	reuse := map[string]dag.Reused{}
 	for _, a := range m.records {
-		if a.Final && (a.Status == NodePassed || a.Status == NodeWarned) {
-			reuse[a.Node] = Reused{Key: a.Key, Output: a.Output}
+		if a.Final && (a.Status == dag.NodePassed || a.Status == dag.NodeWarned) {
+			reuse[a.Node] = dag.Reused{Key: a.Key, Output: a.Output}
 		}
 	}
 	// b's param changed: b and d re-run; a and c are reused; e failed, so it runs again.
@@ -528,11 +529,11 @@ nodes:
   b: {type: probe, needs: [a]}
 `)
 	res := mustRun(t, d, RunOptions{})
-	if res.Status != RunFailed || res.Error != "the run timed out after 50ms" {
+	if res.Status != dag.RunFailed || res.Error != "the run timed out after 50ms" {
 		t.Errorf("run %s, error %q", res.Status, res.Error)
 	}
 	for _, id := range []string{"a", "b"} {
-		if n := node(t, res, id); n.Status != NodeCanceled || n.Reason != "the run timed out after 50ms" {
+		if n := node(t, res, id); n.Status != dag.NodeCanceled || n.Reason != "the run timed out after 50ms" {
 			t.Errorf("%s: %s %q", id, n.Status, n.Reason)
 		}
 	}
@@ -563,7 +564,7 @@ func TestRunRecorderPure(t *testing.T) {
 			d := load(t, rec, "version: 1\nname: pure\nnodes:"+tt.nodes+"\n")
 			m := &memRecorder{rec: rec, d: d}
 			res := mustRun(t, d, RunOptions{Recorder: m})
-			if res.Status != RunSuccess || m.batches != tt.batches || len(m.records) != len(d.Nodes) {
+			if res.Status != dag.RunSuccess || m.batches != tt.batches || len(m.records) != len(d.Nodes) {
 				t.Errorf("run %s: %d batches, %d records; want %d batches, %d records",
 					res.Status, m.batches, len(m.records), tt.batches, len(d.Nodes))
 			}
@@ -600,13 +601,13 @@ nodes:
 	d := load(t, rec, src)
 	m := &memRecorder{rec: rec, d: d}
 	first := mustRun(t, d, RunOptions{Recorder: m, Params: params})
-	if n := node(t, first, "each"); n.Status != NodeFailed || n.Reason != "item 1 failed after 1 attempt: boom" {
+	if n := node(t, first, "each"); n.Status != dag.NodeFailed || n.Reason != "item 1 failed after 1 attempt: boom" {
 		t.Fatalf("first run: each %s, %q", n.Status, n.Reason)
 	}
-	prev := Reused{Items: map[int]Reused{}}
+	prev := dag.Reused{Items: map[int]dag.Reused{}}
 	for _, a := range m.records {
-		if a.Node == "each" && a.Item >= 0 && a.Status == NodePassed {
-			prev.Items[a.Item] = Reused{Key: a.Key, Output: a.Output}
+		if a.Node == "each" && a.Item >= 0 && a.Status == dag.NodePassed {
+			prev.Items[a.Item] = dag.Reused{Key: a.Key, Output: a.Output}
 		}
 	}
 	if len(prev.Items) != 3 {
@@ -619,7 +620,7 @@ nodes:
 	rec = newRecorder()
 	d = load(t, rec, src)
 	m = &memRecorder{rec: rec, d: d}
-	second := mustRun(t, d, RunOptions{Recorder: m, Reuse: map[string]Reused{"each": prev}, Params: params})
+	second := mustRun(t, d, RunOptions{Recorder: m, Reuse: map[string]dag.Reused{"each": prev}, Params: params})
 	var ran []string
 	for _, c := range rec.calls["each"] {
 		ran = append(ran, c.With["out"].(map[string]any)["summary"].(string))
@@ -642,7 +643,7 @@ nodes:
 	for _, a := range m.records {
 		if a.Node == "each" && a.Reused {
 			reused++
-			if a.Item != 0 && a.Item != 2 || a.Attempt != 1 || a.Status != NodePassed {
+			if a.Item != 0 && a.Item != 2 || a.Attempt != 1 || a.Status != dag.NodePassed {
 				t.Errorf("reused record %+v", a)
 			}
 		}
@@ -654,12 +655,12 @@ nodes:
 	// Every item reused (the node itself did not pass, e.g. its run was canceled): nothing runs.
 	key := prev.Items[0].Key
 	for k := range list {
-		prev.Items[k] = Reused{Key: key, Output: []byte(`{"status":"pass","summary":"stored ` + itoa(k) + `"}`)}
+		prev.Items[k] = dag.Reused{Key: key, Output: []byte(`{"status":"pass","summary":"stored ` + itoa(k) + `"}`)}
 	}
 	rec = newRecorder()
 	d = load(t, rec, src)
-	third := mustRun(t, d, RunOptions{Recorder: &memRecorder{rec: rec, d: d}, Reuse: map[string]Reused{"each": prev}, Params: params})
-	if n := node(t, third, "each"); n.Status != NodePassed || n.Summary != "5 items: 5 passed" || len(rec.calls["each"]) != 0 {
+	third := mustRun(t, d, RunOptions{Recorder: &memRecorder{rec: rec, d: d}, Reuse: map[string]dag.Reused{"each": prev}, Params: params})
+	if n := node(t, third, "each"); n.Status != dag.NodePassed || n.Summary != "5 items: 5 passed" || len(rec.calls["each"]) != 0 {
 		t.Errorf("all reused: each %s %q, %d items ran", n.Status, n.Summary, len(rec.calls["each"]))
 	}
 }

@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"cmp"
@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -25,10 +26,10 @@ import (
 // that called Run): templates are evaluated and Scope.Outputs is written there only, because
 // Scope is not safe for concurrent use. Workers receive a job and send back an attempt.
 type runner struct {
-	d     *DAG
+	d     *dag.DAG
 	opts  RunOptions
-	res   *RunResult
-	scope Scope
+	res   *dag.RunResult
+	scope dag.Scope
 
 	// The graph in index form (positions in d.Nodes), flattened so that a run over a large
 	// DAG allocates a few slices rather than a few per node: the dependencies of node i are
@@ -59,7 +60,7 @@ type runner struct {
 
 	// records are attempts not yet given to the recorder; flush hands them over before any
 	// output is handed downstream.
-	records  []AttemptRecord
+	records  []dag.AttemptRecord
 	cancel   context.CancelFunc
 	storeErr error
 
@@ -107,7 +108,7 @@ type unit struct {
 	repairs  int
 	// The final attempt, once there is one.
 	done       bool
-	status     NodeStatus
+	status     dag.NodeStatus
 	output     any // decoded; kept even when it broke the contract
 	raw        []byte
 	valid      bool
@@ -126,7 +127,7 @@ type unit struct {
 type job struct {
 	ctx     context.Context // the attempt's: the run's, with the attempt's span when tracing
 	u       *unit
-	node    *Node
+	node    *dag.Node
 	call    *nodes.Call
 	timeout time.Duration
 	guard   guard
@@ -149,23 +150,23 @@ type attempt struct {
 	canceled   bool
 }
 
-func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*runner, error) {
+func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time) (*runner, error) {
 	n := len(d.Nodes)
 	r := &runner{
 		d:    d,
 		opts: opts,
-		res: &RunResult{
+		res: &dag.RunResult{
 			ID:      opts.RunID,
 			DAG:     d.Name,
 			File:    d.File,
-			Status:  RunRunning,
+			Status:  dag.RunRunning,
 			Started: now,
-			Nodes:   make([]NodeResult, n),
+			Nodes:   make([]dag.NodeResult, n),
 		},
-		scope: Scope{
+		scope: dag.Scope{
 			Params:  params,
 			Outputs: make(map[string]any, n),
-			Run:     RunInfo{ID: opts.RunID, Name: d.Name},
+			Run:     dag.RunInfo{ID: opts.RunID, Name: d.Name},
 		},
 		depStart:    make([]int32, n+1),
 		dtStart:     make([]int32, n+2),
@@ -185,7 +186,7 @@ func newRunner(d *DAG, opts RunOptions, params map[string]any, now time.Time) (*
 	index := make(map[string]int32, n)
 	for i, node := range d.Nodes {
 		index[node.ID] = int32(i)
-		r.res.Nodes[i] = NodeResult{ID: node.ID, Type: node.Type.Name(), Status: NodePending}
+		r.res.Nodes[i] = dag.NodeResult{ID: node.ID, Type: node.Type.Name(), Status: dag.NodePending}
 	}
 	total := 0
 	for _, node := range d.Nodes {
@@ -253,16 +254,7 @@ func (r *runner) run(ctx context.Context) {
 		// The running count is the semaphore: a job is sent only while a worker is free.
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
-				u := r.runnable[0]
-				// Reslicing from the front would shrink the capacity until every append
-				// reallocates; shift instead while the queue is short, as it usually is.
-				if len(r.runnable) <= 64 {
-					copy(r.runnable, r.runnable[1:])
-					r.runnable[len(r.runnable)-1] = nil
-					r.runnable = r.runnable[:len(r.runnable)-1]
-				} else {
-					r.runnable = r.runnable[1:]
-				}
+				u := r.popRunnable()
 				if r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 && r.isPure(u) {
 					// Nothing else could run meanwhile (a chain): running it here saves the
 					// two hand-offs between goroutines that would cost more than its work.
@@ -336,11 +328,26 @@ func (r *runner) run(ctx context.Context) {
 
 	for i := range r.res.Nodes {
 		if !r.res.Nodes[i].Status.Done() {
-			r.mark(int32(i), NodeCanceled, r.canceled(ctx))
+			r.mark(int32(i), dag.NodeCanceled, r.canceled(ctx))
 		}
 	}
 	r.flush(ctx)
 	r.conclude(ctx)
+}
+
+// popRunnable takes the first unit off the runnable queue, which must not be empty.
+func (r *runner) popRunnable() *unit {
+	u := r.runnable[0]
+	// Reslicing from the front would shrink the capacity until every append reallocates;
+	// shift instead while the queue is short, as it usually is.
+	if len(r.runnable) <= 64 {
+		copy(r.runnable, r.runnable[1:])
+		r.runnable[len(r.runnable)-1] = nil
+		r.runnable = r.runnable[:len(r.runnable)-1]
+	} else {
+		r.runnable = r.runnable[1:]
+	}
+	return u
 }
 
 // prepare resolves node i's condition, configuration and input, and queues its first
@@ -366,12 +373,12 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		}
 		nr.Violations = vs
 		// Recorded as an attempt that never ran, so that the store can explain it.
-		r.record(AttemptRecord{
+		r.record(dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
-			Status: NodeFailed, Final: true, Key: run.key, Violations: vs, Reason: reason, Error: nr.Error,
+			Status: dag.NodeFailed, Final: true, Key: run.key, Violations: vs, Reason: reason, Error: nr.Error,
 			Started: nr.Started, Ended: time.Now(),
 		})
-		r.settle(i, NodeFailed, reason)
+		r.settle(i, dag.NodeFailed, reason)
 	}
 	if node.When != nil {
 		var ok bool
@@ -385,7 +392,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			return
 		}
 		if !ok {
-			r.settle(i, NodeSkipped, i18n.Sprintf(r.opts.Lang, "when was false"))
+			r.settle(i, dag.NodeSkipped, i18n.Sprintf(r.opts.Lang, "when was false"))
 			return
 		}
 	}
@@ -434,7 +441,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			nr.ItemsDone = len(run.units) - run.left
 		}
 	}
-	nr.Status, nr.Started = NodeRunning, time.Now()
+	nr.Status, nr.Started = dag.NodeRunning, time.Now()
 	r.startNode(ctx, i, nr.Started)
 	r.emit(NodeStarted, i)
 	if run.left == 0 {
@@ -448,7 +455,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 
 // call resolves node's `with` and input in the current scope and checks them. When they cannot
 // be used it returns why, instead of a call.
-func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contract.Violation) {
+func (r *runner) call(i int32, node *dag.Node) (*nodes.Call, string, error, []contract.Violation) {
 	w, err := node.With.Eval(&r.scope)
 	if err != nil {
 		return nil, i18n.Sprintf(r.opts.Lang, "with could not be resolved: %v", err), err, nil
@@ -486,7 +493,7 @@ func (r *runner) call(i int32, node *Node) (*nodes.Call, string, error, []contra
 
 // guardedCall is call, with a panic while resolving or checking with and input failing the
 // node rather than the process.
-func (r *runner) guardedCall(i int32, node *Node) (call *nodes.Call, reason string, err error, vs []contract.Violation) {
+func (r *runner) guardedCall(i int32, node *dag.Node) (call *nodes.Call, reason string, err error, vs []contract.Violation) {
 	perr := r.guard.call("with or input", func() { call, reason, err, vs = r.call(i, node) })
 	if perr != nil {
 		return nil, perr.Error(), perr, nil
@@ -495,7 +502,7 @@ func (r *runner) guardedCall(i int32, node *Node) (call *nodes.Call, reason stri
 }
 
 // items evaluates a foreach node's list, or says why it cannot be run over.
-func (r *runner) items(node *Node) ([]any, string) {
+func (r *runner) items(node *dag.Node) ([]any, string) {
 	v, err := node.Foreach.Eval(&r.scope)
 	if err != nil {
 		return nil, i18n.Sprintf(r.opts.Lang, "foreach could not be resolved: %v", err)
@@ -513,7 +520,7 @@ func (r *runner) items(node *Node) ([]any, string) {
 
 // input is node i's input: its `input` template resolved, or else an object of its
 // dependencies' validated outputs keyed by id ({} when it has none).
-func (r *runner) input(i int32, node *Node) (any, error) {
+func (r *runner) input(i int32, node *dag.Node) (any, error) {
 	if node.Input != nil {
 		return node.Input.Eval(&r.scope)
 	}
@@ -545,7 +552,7 @@ func (r *runner) release(run *nodeRun) {
 // reuseItems settles the items of a resumed foreach node that passed or warned in the run
 // being resumed, under the same key (so over the same list), with their stored outputs: only
 // the other items run again.
-func (r *runner) reuseItems(run *nodeRun, prev Reused) {
+func (r *runner) reuseItems(run *nodeRun, prev dag.Reused) {
 	node := r.d.Nodes[run.idx]
 	for k, u := range run.units {
 		p, ok := prev.Items[k]
@@ -560,7 +567,7 @@ func (r *runner) reuseItems(run *nodeRun, prev Reused) {
 			usable = err == nil && len(node.Effective.Validate(out, r.opts.Lang)) == 0
 		})
 		obj, _ := out.(map[string]any)
-		status := map[any]NodeStatus{"pass": NodePassed, "warn": NodeWarned}[obj["status"]]
+		status := map[any]dag.NodeStatus{"pass": dag.NodePassed, "warn": dag.NodeWarned}[obj["status"]]
 		if perr != nil || !usable || status == "" {
 			continue // the item runs again, and says what is wrong if it still is
 		}
@@ -568,7 +575,7 @@ func (r *runner) reuseItems(run *nodeRun, prev Reused) {
 		u.done, u.status, u.output, u.raw, u.valid = true, status, out, p.Output, true
 		u.started, u.ended = now, now
 		run.left--
-		r.record(AttemptRecord{
+		r.record(dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: k,
 			Status: status, Reused: true, Key: p.Key, Output: p.Output, Started: now, Ended: now,
 		})
@@ -708,7 +715,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		node := r.d.Nodes[u.nr.idx]
 		status, final, delay := r.decide(node, u, a)
 		r.endAttempt(a, status)
-		rec := AttemptRecord{
+		rec := dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: u.attempts, Item: u.item,
 			Status: status, Final: final && u.item < 0, Key: u.nr.key, Output: a.raw,
 			Violations: a.violations, Reason: a.reason, Log: a.log, Started: a.started, Ended: a.ended,
@@ -716,7 +723,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		if a.err != nil {
 			rec.Error = a.err.Error()
 		}
-		if obj, ok := a.output.(map[string]any); ok && a.valid && status == NodeFailed && a.reason == "" {
+		if obj, ok := a.output.(map[string]any); ok && a.valid && status == dag.NodeFailed && a.reason == "" {
 			// The node's own verdict: its summary is the reason, in the store as in the result.
 			rec.Reason, _ = obj["summary"].(string)
 		}
@@ -845,18 +852,18 @@ func (r *runner) committed(ctx context.Context, err error) {
 
 // inflight is a commit under way: its attempts, and the nodes to hand on once it is done.
 type inflight struct {
-	records []AttemptRecord
+	records []dag.AttemptRecord
 	nodes   []*nodeRun
 }
 
 // decide classifies attempt a of u: its status, whether it is final, and when not, how long
 // to wait before the next attempt. Repairs (on_invalid.repair) come first for a broken
 // contract, and run at once; retries follow the node's retry policy with its backoff.
-func (r *runner) decide(node *Node, u *unit, a attempt) (NodeStatus, bool, time.Duration) {
+func (r *runner) decide(node *dag.Node, u *unit, a attempt) (dag.NodeStatus, bool, time.Duration) {
 	var kind string
 	switch {
 	case a.canceled:
-		return NodeCanceled, true, 0
+		return dag.NodeCanceled, true, 0
 	case a.timedOut:
 		kind = "timeout"
 	case a.reason != "":
@@ -865,23 +872,23 @@ func (r *runner) decide(node *Node, u *unit, a attempt) (NodeStatus, bool, time.
 		kind = "contract"
 		if u.repairs < node.Repair && !r.stopped {
 			u.repairs++
-			return NodeFailed, false, 0
+			return dag.NodeFailed, false, 0
 		}
 	default:
 		obj, _ := a.output.(map[string]any) // the standard contract makes it an object
 		switch obj["status"] {
 		case "pass":
-			return NodePassed, true, 0
+			return dag.NodePassed, true, 0
 		case "warn":
-			return NodeWarned, true, 0
+			return dag.NodeWarned, true, 0
 		}
-		return NodeFailed, true, 0 // "fail": a node's own verdict is not retried
+		return dag.NodeFailed, true, 0 // "fail": a node's own verdict is not retried
 	}
 	if r.stopped || u.retries+1 >= node.Retry.Attempts || !slices.Contains(node.Retry.On, kind) {
-		return NodeFailed, true, 0
+		return dag.NodeFailed, true, 0
 	}
 	u.retries++
-	return NodeFailed, false, backoff(node.Retry, u.retries)
+	return dag.NodeFailed, false, backoff(node.Retry, u.retries)
 }
 
 // retryAfter queues u's next attempt once delay has passed.
@@ -904,7 +911,7 @@ func (r *runner) retryAfter(u *unit, delay time.Duration) {
 func (r *runner) combine(run *nodeRun) {
 	node := r.d.Nodes[run.idx]
 	items := make([]any, len(run.units))
-	counts := map[NodeStatus]int{}
+	counts := map[dag.NodeStatus]int{}
 	status := "pass"
 	attempts := 0
 	var vs []contract.Violation
@@ -924,12 +931,12 @@ func (r *runner) combine(run *nodeRun) {
 			vs = append(vs, prefix(u.violations, fmt.Sprintf("/data/items/%d", k))...)
 		}
 		switch u.status {
-		case NodeFailed, NodeCanceled:
+		case dag.NodeFailed, dag.NodeCanceled:
 			status = "fail"
 			if first == nil {
 				first = u
 			}
-		case NodeWarned:
+		case dag.NodeWarned:
 			if status == "pass" {
 				status = "warn"
 			}
@@ -941,11 +948,11 @@ func (r *runner) combine(run *nodeRun) {
 		summary = i18n.Sprintf(lang, "1 item")
 	}
 	if len(run.units) > 0 {
-		summary += i18n.Sprintf(lang, ": %d passed", counts[NodePassed])
-		if n := counts[NodeWarned]; n > 0 {
+		summary += i18n.Sprintf(lang, ": %d passed", counts[dag.NodePassed])
+		if n := counts[dag.NodeWarned]; n > 0 {
 			summary += i18n.Sprintf(lang, ", %d warned", n)
 		}
-		if n := counts[NodeFailed] + counts[NodeCanceled]; n > 0 {
+		if n := counts[dag.NodeFailed] + counts[dag.NodeCanceled]; n > 0 {
 			summary += i18n.Sprintf(lang, ", %d failed", n)
 		}
 	}
@@ -956,7 +963,7 @@ func (r *runner) combine(run *nodeRun) {
 		panic(fmt.Sprintf("encode foreach output of %s: %v", node.ID, err))
 	}
 	c := &unit{nr: run, item: -1, attempts: attempts, done: true, output: out, raw: raw, valid: true,
-		violations: vs, status: NodeStatus(map[string]NodeStatus{"pass": NodePassed, "warn": NodeWarned, "fail": NodeFailed}[status])}
+		violations: vs, status: dag.NodeStatus(map[string]dag.NodeStatus{"pass": dag.NodePassed, "warn": dag.NodeWarned, "fail": dag.NodeFailed}[status])}
 	if first != nil {
 		// The item's attempts, not the node's: each item is tried on its own.
 		why := first.reason
@@ -970,7 +977,7 @@ func (r *runner) combine(run *nodeRun) {
 		if first.attempts == 1 {
 			c.reason = i18n.Sprintf(lang, "item %d failed after 1 attempt: %s", first.item, why)
 		}
-		if first.status == NodeCanceled {
+		if first.status == dag.NodeCanceled {
 			c.reason = i18n.Sprintf(lang, "item %d was canceled", first.item)
 		}
 	}
@@ -979,7 +986,7 @@ func (r *runner) combine(run *nodeRun) {
 	} else {
 		c.started, c.ended = time.Now(), time.Now()
 	}
-	r.record(AttemptRecord{
+	r.record(dag.AttemptRecord{
 		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: attempts, Item: -1,
 		Status: c.status, Final: true, Key: run.key, Output: raw, Violations: vs, Reason: c.reason,
 		Started: c.started, Ended: c.ended,
@@ -1013,31 +1020,31 @@ func (r *runner) apply(ctx context.Context, run *nodeRun) {
 	nr.Attempts = u.attempts
 	nr.Repaired = u.repairs > 0 && u.valid
 	switch {
-	case r.storeErr != nil && u.status != NodeCanceled:
+	case r.storeErr != nil && u.status != dag.NodeCanceled:
 		// Not recorded, so not handed on: a crash now could lose what a dependent had seen.
-		r.settle(i, NodeFailed, i18n.Sprintf(r.opts.Lang, "the attempt could not be recorded: %v", r.storeErr))
-	case u.status == NodeCanceled:
-		r.settle(i, NodeCanceled, r.canceled(ctx))
+		r.settle(i, dag.NodeFailed, i18n.Sprintf(r.opts.Lang, "the attempt could not be recorded: %v", r.storeErr))
+	case u.status == dag.NodeCanceled:
+		r.settle(i, dag.NodeCanceled, r.canceled(ctx))
 	case !u.valid && u.reason != "":
-		r.settle(i, NodeFailed, u.reason)
+		r.settle(i, dag.NodeFailed, u.reason)
 	case !u.valid:
-		r.settle(i, NodeFailed, i18n.Sprintf(r.opts.Lang, "output breaks its contract"))
+		r.settle(i, dag.NodeFailed, i18n.Sprintf(r.opts.Lang, "output breaks its contract"))
 	default:
 		r.hand(i, u.output, u.raw)
 		obj, _ := u.output.(map[string]any)
 		summary, _ := obj["summary"].(string)
 		nr.Summary = summary
 		switch u.status {
-		case NodePassed:
-			r.settle(i, NodePassed, "")
-		case NodeWarned:
-			r.settle(i, NodeWarned, "")
+		case dag.NodePassed:
+			r.settle(i, dag.NodePassed, "")
+		case dag.NodeWarned:
+			r.settle(i, dag.NodeWarned, "")
 		default:
 			reason := summary
 			if u.reason != "" {
 				reason = u.reason
 			}
-			r.settle(i, NodeFailed, reason)
+			r.settle(i, dag.NodeFailed, reason)
 		}
 	}
 }
@@ -1058,7 +1065,7 @@ func (r *runner) key(i int32) string {
 	node := r.d.Nodes[i]
 	h := sha256.New()
 	h.Write([]byte(node.Hash))
-	params := func(refs []Ref) {
+	params := func(refs []dag.Ref) {
 		for _, ref := range refs {
 			switch ref.Root {
 			case "params":
@@ -1077,7 +1084,7 @@ func (r *runner) key(i int32) string {
 			}
 		}
 	}
-	for _, t := range []*Template{node.With, node.Input, node.Foreach} {
+	for _, t := range []*dag.Template{node.With, node.Input, node.Foreach} {
 		if t != nil {
 			params(t.Refs())
 		}
@@ -1095,7 +1102,7 @@ func (r *runner) key(i int32) string {
 
 // reuse settles node i with an earlier run's output, when that output still parses (and,
 // for a plain node, still meets its contract). It reports whether it did.
-func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
+func (r *runner) reuse(ctx context.Context, i int32, prev dag.Reused) bool {
 	node := r.d.Nodes[i]
 	var out any
 	var usable bool
@@ -1108,7 +1115,7 @@ func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
 		return false // the node runs again, and says what is wrong if it still is
 	}
 	obj, _ := out.(map[string]any)
-	status := map[any]NodeStatus{"pass": NodePassed, "warn": NodeWarned}[obj["status"]]
+	status := map[any]dag.NodeStatus{"pass": dag.NodePassed, "warn": dag.NodeWarned}[obj["status"]]
 	if status == "" {
 		return false // only passed outputs are reused
 	}
@@ -1116,7 +1123,7 @@ func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
 	nr := &r.res.Nodes[i]
 	nr.Started, nr.Ended, nr.Reused, nr.Output = now, now, true, out
 	nr.Summary, _ = obj["summary"].(string)
-	r.record(AttemptRecord{
+	r.record(dag.AttemptRecord{
 		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
 		Status: status, Final: true, Reused: true, Key: prev.Key, Output: prev.Output,
 		Started: now, Ended: now,
@@ -1131,7 +1138,7 @@ func (r *runner) reuse(ctx context.Context, i int32, prev Reused) bool {
 const maxPending = 1024
 
 // record keeps an attempt for the recorder, if there is one.
-func (r *runner) record(a AttemptRecord) {
+func (r *runner) record(a dag.AttemptRecord) {
 	if r.opts.Recorder != nil {
 		r.records = append(r.records, a)
 	}
@@ -1159,7 +1166,7 @@ func (r *runner) flush(ctx context.Context) {
 // settle gives node i its final status, tells the observer and decides, for each dependent
 // whose dependencies have now all finished, whether it runs or is skipped. Skips cascade
 // through a work list rather than recursion, so a long chain cannot exhaust the stack.
-func (r *runner) settle(i int32, status NodeStatus, reason string) {
+func (r *runner) settle(i int32, status dag.NodeStatus, reason string) {
 	r.settled = append(r.settled[:0], i)
 	r.mark(i, status, reason)
 	for len(r.settled) > 0 {
@@ -1171,7 +1178,7 @@ func (r *runner) settle(i int32, status NodeStatus, reason string) {
 				continue
 			}
 			if skip := r.blocked(j); skip != "" {
-				r.mark(j, NodeSkipped, skip)
+				r.mark(j, dag.NodeSkipped, skip)
 				r.settled = append(r.settled, j)
 				continue
 			}
@@ -1181,7 +1188,7 @@ func (r *runner) settle(i int32, status NodeStatus, reason string) {
 }
 
 // mark records node i's final status and tells the observer.
-func (r *runner) mark(i int32, status NodeStatus, reason string) {
+func (r *runner) mark(i int32, status dag.NodeStatus, reason string) {
 	nr := &r.res.Nodes[i]
 	nr.Status, nr.Reason = status, reason
 	if nr.Ended.IsZero() {
@@ -1199,11 +1206,11 @@ func (r *runner) mark(i int32, status NodeStatus, reason string) {
 func (r *runner) blocked(j int32) string {
 	deps := r.deps[r.depStart[j]:r.depStart[j+1]]
 	switch r.d.Nodes[j].RunIf {
-	case RunIfAlways:
+	case dag.RunIfAlways:
 		return ""
-	case RunIfFailure:
+	case dag.RunIfFailure:
 		for _, k := range deps {
-			if r.res.Nodes[k].Status == NodeFailed {
+			if r.res.Nodes[k].Status == dag.NodeFailed {
 				return ""
 			}
 		}
@@ -1213,9 +1220,9 @@ func (r *runner) blocked(j int32) string {
 		var first int32 = -1
 		for _, k := range deps {
 			switch s := r.res.Nodes[k].Status; {
-			case s == NodeFailed:
+			case s == dag.NodeFailed:
 				return i18n.Sprintf(r.opts.Lang, "upstream %s failed", r.d.Nodes[k].ID)
-			case !s.ok() && first < 0:
+			case !passedOrWarned(s) && first < 0:
 				first = k
 			}
 		}
@@ -1242,27 +1249,27 @@ func (r *runner) emit(kind EventKind, i int32) {
 // conclude sets the run's status and, when it succeeded or warned, evaluates its outputs.
 func (r *runner) conclude(ctx context.Context) {
 	res := r.res
-	res.Status = RunSuccess
+	res.Status = dag.RunSuccess
 	for i := range res.Nodes {
 		switch res.Nodes[i].Status {
-		case NodeFailed:
-			res.Status = RunFailed
-		case NodeWarned:
-			if res.Status == RunSuccess {
-				res.Status = RunWarn
+		case dag.NodeFailed:
+			res.Status = dag.RunFailed
+		case dag.NodeWarned:
+			if res.Status == dag.RunSuccess {
+				res.Status = dag.RunWarn
 			}
 		}
 	}
 	if r.storeErr != nil {
-		res.Status = RunFailed
+		res.Status = dag.RunFailed
 		res.Error = i18n.Sprintf(r.opts.Lang, "run store: %v", r.storeErr)
 	} else if errors.Is(context.Cause(ctx), errRunTimeout) {
-		res.Status = RunFailed
+		res.Status = dag.RunFailed
 		res.Error = r.canceled(ctx)
-	} else if res.Status != RunFailed && ctx.Err() != nil {
-		res.Status = RunCanceled
+	} else if res.Status != dag.RunFailed && ctx.Err() != nil {
+		res.Status = dag.RunCanceled
 	}
-	if res.Status == RunSuccess || res.Status == RunWarn {
+	if res.Status == dag.RunSuccess || res.Status == dag.RunWarn {
 		for _, o := range r.d.Outputs {
 			var v any
 			var err error
@@ -1328,3 +1335,6 @@ func maskOutput(out []byte, secrets []string) []byte {
 	}
 	return b
 }
+
+// passedOrWarned reports whether a node in state s lets run_if: success dependents run.
+func passedOrWarned(s dag.NodeStatus) bool { return s == dag.NodePassed || s == dag.NodeWarned }

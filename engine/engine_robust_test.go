@@ -1,4 +1,4 @@
-package dag
+package engine
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 // TestRunHugeOutput checks that a node printing 100 MB fails on the output limit without the
@@ -20,7 +22,7 @@ nodes:
   flood: {type: exec, with: {command: [sh, -c, "head -c 100000000 /dev/zero"]}}
 `)
 	res := mustRun(t, d, RunOptions{})
-	if n := node(t, res, "flood"); n.Status != NodeFailed || n.Reason != "exec sh: output exceeds the 16 MiB limit" {
+	if n := node(t, res, "flood"); n.Status != dag.NodeFailed || n.Reason != "exec sh: output exceeds the 16 MiB limit" {
 		t.Errorf("flood: %s %q", n.Status, n.Reason)
 	}
 }
@@ -40,7 +42,7 @@ func TestRunRetryStorm(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := Run(ctx, load(t, rec, b.String()), RunOptions{})
-	if err != nil || res.Status != RunFailed {
+	if err != nil || res.Status != dag.RunFailed {
 		t.Errorf("run %v, %v; want failed", res.Status, err)
 	}
 	total := 0
@@ -74,7 +76,7 @@ nodes:
 	}})
 	for _, id := range []string{"echo", "escaped"} {
 		n := node(t, res, id)
-		if n.Status != NodePassed || strings.Contains(n.Summary, "t0k3n") || !strings.Contains(n.Summary, "***") {
+		if n.Status != dag.NodePassed || strings.Contains(n.Summary, "t0k3n") || !strings.Contains(n.Summary, "***") {
 			t.Errorf("%s: %s %q", id, n.Status, n.Summary)
 		}
 	}
@@ -94,7 +96,7 @@ nodes:
 	env := map[string]string{"TOKEN": "abc", "LONG": "long-t0ken"}
 	res := mustRun(t, d, RunOptions{Getenv: func(k string) string { return env[k] },
 		Logger: slog.New(slog.NewTextHandler(&log, nil))})
-	if n := node(t, res, "echo"); n.Status != NodePassed || n.Summary != "abc ***" {
+	if n := node(t, res, "echo"); n.Status != dag.NodePassed || n.Summary != "abc ***" {
 		t.Errorf("echo: %s %q", n.Status, n.Summary)
 	}
 	want := "level=WARN msg=\"env TOKEN (listed at test.yaml:3:7) holds 3 bytes, fewer than the 4 a secret needs to be masked: its value will show in outputs, logs and the run store\""
@@ -118,11 +120,11 @@ nodes:
 outputs:
   out: "${{ nodes.ok.output.summary }}"
 `)
-	broken := func() *Template { return &Template{kind: tmplExpr, expr: &Expr{}} }
+	broken := func() *dag.Template { return dag.ExprTemplate(&dag.Expr{}) }
 	for _, n := range d.Nodes {
 		switch n.ID {
 		case "when":
-			n.When = &Expr{}
+			n.When = &dag.Expr{}
 		case "input":
 			n.Input = broken()
 		case "each":
@@ -139,11 +141,11 @@ outputs:
 		"ok":    "",
 	} {
 		n := node(t, res, id)
-		if wantStatus := map[bool]NodeStatus{true: NodePassed, false: NodeFailed}[want == ""]; n.Status != wantStatus || n.Reason != want {
+		if wantStatus := map[bool]dag.NodeStatus{true: dag.NodePassed, false: dag.NodeFailed}[want == ""]; n.Status != wantStatus || n.Reason != want {
 			t.Errorf("%s: %s %q, want %s %q", id, n.Status, n.Reason, wantStatus, want)
 		}
 	}
-	if res.Status != RunFailed || !strings.Contains(log.String(), "stack=") {
+	if res.Status != dag.RunFailed || !strings.Contains(log.String(), "stack=") {
 		t.Errorf("run %s, log:\n%s", res.Status, log.String())
 	}
 
@@ -158,7 +160,7 @@ outputs:
 `)
 	d.Outputs[0].Value = broken()
 	res = mustRun(t, d, RunOptions{Logger: slog.New(slog.NewTextHandler(&log, nil))})
-	if res.Status != RunSuccess || res.OutputErrors["out"] != "internal error in output out"+nilCall || res.Outputs["good"] != "fine" {
+	if res.Status != dag.RunSuccess || res.OutputErrors["out"] != "internal error in output out"+nilCall || res.Outputs["good"] != "fine" {
 		t.Errorf("run %s, outputs %v, errors %q", res.Status, res.Outputs, res.OutputErrors)
 	}
 }

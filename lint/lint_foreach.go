@@ -1,4 +1,4 @@
-package dag
+package lint
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
 )
 
 // loopItem is what `item` is in the node being linted: an element of its foreach list.
@@ -22,7 +23,7 @@ type loopItem struct {
 
 // foreach checks node n's foreach list (l.consumer must be n) and returns what `item` is
 // in n: nil when n has no foreach.
-func (l *linter) foreach(n *Node) (*loopItem, []Finding) {
+func (l *linter) foreach(n *dag.Node) (*loopItem, []Finding) {
 	if n.Foreach == nil {
 		return nil, nil
 	}
@@ -38,18 +39,18 @@ func (l *linter) foreach(n *Node) (*loopItem, []Finding) {
 		it.inexact, it.why = true, why{code: whyElements}
 	}
 	var out []Finding
-	if n.Foreach.kind == tmplExpr {
+	if n.Foreach.Kind() == dag.TemplateExpr {
 		// A list written out in the file is one; a reference may not be.
-		out = l.foreachList(n, n.Foreach.expr, s)
+		out = l.foreachList(n, n.Foreach.Expr(), s)
 	}
 	return it, out
 }
 
 // foreachList checks that the value of e, node n's foreach reference synthesised as s, is a
 // list: an error when it never is, a warning when it may be absent or something else.
-func (l *linter) foreachList(n *Node, e *Expr, s shape) []Finding {
+func (l *linter) foreachList(n *dag.Node, e *dag.Expr, s shape) []Finding {
 	notCompiled := func(err error) []Finding {
-		return []Finding{{Pos: e.Pos, Severity: SeverityWarning, Code: CodeLintUnknown, Producers: s.producers,
+		return []Finding{{Pos: e.Pos, Severity: SeverityWarning, Code: CodeUnknown, Producers: s.producers,
 			Consumer: n.ID, Message: l.text.edgeUnknown(l.foreachEdge(n, s), l.text.notCompiled(err))}}
 	}
 	if l.lists == nil {
@@ -76,7 +77,7 @@ func (l *linter) foreachList(n *Node, e *Expr, s shape) []Finding {
 		if res.Verdict != contract.Incompatible {
 			return nil // nothing at all arrives (a false schema)
 		}
-		f.Severity, f.Code, f.Witness, f.HasWitness = SeverityError, CodeLintNotList, res.Witness, true
+		f.Severity, f.Code, f.Witness, f.HasWitness = SeverityError, CodeNotList, res.Witness, true
 		msg, hint := l.text.notList(n.ID, e.Src, who, res.Witness)
 		f.Message, f.Hint = l.text.edgeIncompatible(l.foreachEdge(n, s), msg), hint
 		return []Finding{f}
@@ -97,14 +98,14 @@ func (l *linter) foreachList(n *Node, e *Expr, s shape) []Finding {
 	default:
 		return nil
 	}
-	f.Severity, f.Code = SeverityWarning, CodeLintUnknown
+	f.Severity, f.Code = SeverityWarning, CodeUnknown
 	f.Message = l.text.edgeUnknown(l.foreachEdge(n, s), msg)
 	return []Finding{f}
 }
 
 // foreachEdge names the edge a foreach list crosses: "p → c", or "foreach → c" when no
 // producer's output is in it.
-func (l *linter) foreachEdge(n *Node, s shape) string {
+func (l *linter) foreachEdge(n *dag.Node, s shape) string {
 	if len(s.producers) == 0 {
 		return "foreach → " + n.ID
 	}
@@ -113,17 +114,17 @@ func (l *linter) foreachEdge(n *Node, s shape) string {
 
 // loose reports whether e is a plain path through a member its producer's schema does not
 // declare, although it allows it.
-func (l *linter) loose(e *Expr) bool {
-	if e.path == nil || len(e.refs) != 1 {
+func (l *linter) loose(e *dag.Expr) bool {
+	if !e.IsPath() || len(e.Refs()) != 1 {
 		return false
 	}
-	p, ok := l.projectRef(e.refs[0], true)
+	p, ok := l.projectRef(e.Refs()[0], true)
 	return ok && p.loose >= 0
 }
 
 // loopRef is the shape of a plain reference to item (along its path) or index in the
 // consumer, a foreach node.
-func (l *linter) loopRef(r Ref) shape {
+func (l *linter) loopRef(r dag.Ref) shape {
 	it := l.item
 	if it == nil {
 		// The loader allows item and index only under foreach.
@@ -146,7 +147,7 @@ func (l *linter) loopRef(r Ref) shape {
 
 // undeclaredItem reports a reference to a path of `item` that the list's elements forbid
 // (nil when r is not one).
-func (l *linter) undeclaredItem(consumer string, r Ref) []Finding {
+func (l *linter) undeclaredItem(consumer string, r dag.Ref) []Finding {
 	if l.item == nil || l.item.undeclared || len(r.Path) == 0 {
 		return nil
 	}
@@ -156,7 +157,7 @@ func (l *linter) undeclaredItem(consumer string, r Ref) []Finding {
 	}
 	seg := strings.Join(r.Path[:p.undeclared+1], ".")
 	msg, hint := l.text.undeclaredItem(consumer, seg)
-	return []Finding{{Pos: r.Pos, Severity: SeverityError, Code: CodeLintUndeclared,
+	return []Finding{{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
 		Producers: l.item.producers, Consumer: consumer, Message: msg, Hint: hint}}
 }
 
@@ -170,7 +171,7 @@ func failedItem() map[string]any {
 // is not validated as a whole): status, summary, and data.items holding each item's output
 // in input order — an output valid under n's effective schema, or for an item that failed
 // {status: fail, summary}. narrow: it passed or warned, so every item did.
-func projectForeach(n *Node, path []string, narrow bool) projection {
+func projectForeach(n *dag.Node, path []string, narrow bool) projection {
 	if len(path) >= 3 && path[0] == "data" && path[1] == "items" && isIndexSeg(path[2]) {
 		// Into one item: its own schema, which its $refs resolve in.
 		rest := path[3:]

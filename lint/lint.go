@@ -1,4 +1,7 @@
-package dag
+// Package lint checks a loaded DAG statically, without running it: it proves each edge
+// against its consumer's contract and checks the hygiene of contracts that are read; Rules
+// is the one table of the codes its findings carry.
+package lint
 
 import (
 	"context"
@@ -13,31 +16,12 @@ import (
 	"github.com/google/cel-go/common/types"
 
 	"github.com/seam-dag/seam/contract"
-)
-
-// Lint finding codes. They are stable: tools and docs refer to them.
-const (
-	CodeLintRequired   = "SEAM-E301" // the consumer requires a field the producer does not produce
-	CodeLintType       = "SEAM-E302" // types disagree
-	CodeLintConstraint = "SEAM-E303" // the producer's constraints do not fit within the consumer's
-	CodeLintOptional   = "SEAM-E304" // a field the producer only may emit is required
-	CodeLintUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
-	CodeLintNotList    = "SEAM-E306" // a foreach list that is never a list
-	CodeLintUnknown    = "SEAM-W301" // compatibility could not be proved either way
-	CodeLintNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
-	CodeLintContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
-	CodeLintAllReq     = "SEAM-W304" // every field required although consumers read few
-)
-
-// Severities of a Finding.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
+	"github.com/seam-dag/seam/dag"
 )
 
 // Finding is one problem Lint found on an edge, or in a contract.
 type Finding struct {
-	Pos      Pos
+	Pos      dag.Pos
 	Severity string // SeverityError or SeverityWarning
 	Code     string
 	// Producers are the nodes (or "params") whose output the finding is about; Consumer is
@@ -75,8 +59,8 @@ func (f Finding) WitnessJSON() string {
 	return string(w)
 }
 
-// LintOptions configure Lint.
-type LintOptions struct {
+// Options configure Lint.
+type Options struct {
 	Lang string // message language: "en" (the default) or "ja"
 	// Params, when not nil, are the run's parameters (valid under the params schema once its
 	// defaults are filled in, as Lint does): a reference to them is then the value itself
@@ -96,11 +80,11 @@ type LintOptions struct {
 // The arriving value's schema is synthesised from the producers' effective output schemas,
 // projected along the references, and compared with contract.Subset. Findings come in file
 // order.
-func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
-	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == FormatsAnnotate})
+func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
+	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == dag.FormatsAnnotate})
 	if err != nil {
 		// Without a standard contract NewCompiler cannot fail; say so rather than lie.
-		return []Finding{{Pos: Pos{File: d.File}, Severity: SeverityError, Code: CodeLintUnknown,
+		return []Finding{{Pos: dag.Pos{File: d.File}, Severity: SeverityError, Code: CodeUnknown,
 			Message: fmt.Sprintf("lint could not start: %v", err)}}
 	}
 	params := opts.Params
@@ -108,7 +92,7 @@ func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
 		params = d.WithDefaults(params)
 	}
 	l := &linter{d: d, comp: comp, text: newLintText(opts.Lang), params: params,
-		celTypes: map[*Expr]celInfo{}, specialised: map[string]*contract.Schema{},
+		celTypes: map[*dag.Expr]celInfo{}, specialised: map[string]*contract.Schema{},
 		projections: map[string]cachedProjection{}}
 	var out []Finding
 	for _, n := range d.Nodes {
@@ -123,9 +107,9 @@ func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
 		out = append(out, l.node(n)...)
 	}
 	l.consumer, l.item = nil, nil // outputs are read outside any node
-	var outs []*Expr
+	var outs []*dag.Expr
 	for _, o := range d.Outputs {
-		o.Value.walkExprs(func(e *Expr) { outs = append(outs, e) })
+		o.Value.WalkExprs(func(e *dag.Expr) { outs = append(outs, e) })
 	}
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.hygiene()...)
@@ -139,12 +123,12 @@ func Lint(ctx context.Context, d *DAG, opts LintOptions) []Finding {
 }
 
 // nodeExprs lists the expressions of a node: input, with, when and foreach.
-func nodeExprs(n *Node) []*Expr {
-	var es []*Expr
-	add := func(e *Expr) { es = append(es, e) }
-	for _, t := range []*Template{n.Input, n.With, n.Foreach} {
+func nodeExprs(n *dag.Node) []*dag.Expr {
+	var es []*dag.Expr
+	add := func(e *dag.Expr) { es = append(es, e) }
+	for _, t := range []*dag.Template{n.Input, n.With, n.Foreach} {
 		if t != nil {
-			t.walkExprs(add)
+			t.WalkExprs(add)
 		}
 	}
 	if n.When != nil {
@@ -169,19 +153,18 @@ type shape struct {
 }
 
 type linter struct {
-	d    *DAG
+	d    *dag.DAG
 	comp *contract.Compiler
 	text lintText
 	// consumer is the node whose input or with is being synthesised; item is what `item`
 	// is there (nil without foreach).
-	consumer *Node
+	consumer *dag.Node
 	item     *loopItem
 	// lists and notLists are {type: array} and its negation, for foreach lists: made on
 	// first use.
 	lists, notLists *contract.Schema
 	params          map[string]any // the run's parameters; nil when not known
-	rc              *refCompiler   // for CEL types, made on first use
-	celTypes        map[*Expr]celInfo
+	celTypes        map[*dag.Expr]celInfo
 	// specialised caches config schemas with their if/then/else resolved.
 	specialised map[string]*contract.Schema
 	projections map[string]cachedProjection
@@ -194,12 +177,12 @@ type celInfo struct {
 }
 
 // node checks node n's input and with. l.consumer and l.item must be n's.
-func (l *linter) node(n *Node) []Finding {
+func (l *linter) node(n *dag.Node) []Finding {
 	var out []Finding
 	if n.InputContract != nil {
 		t, p := n.Input, place{node: n.ID}
 		if t == nil {
-			t, p.dflt = defaultInput(n), true
+			t, p.dflt = n.DefaultInput(), true
 		}
 		pos := n.InputPos
 		if pos.File == "" {
@@ -212,34 +195,18 @@ func (l *linter) node(n *Node) []Finding {
 		if err != nil {
 			cfg = n.Config
 		}
-		out = append(out, l.target(n, n.With, cfg, place{node: n.ID, isWith: true, typ: n.Type.Name()}, Pos{})...)
+		out = append(out, l.target(n, n.With, cfg, place{node: n.ID, isWith: true, typ: n.Type.Name()}, dag.Pos{})...)
 	}
 	return out
 }
 
-// defaultInput is the template of the input a node without `input` receives: its
-// dependencies' outputs keyed by id.
-func defaultInput(n *Node) *Template {
-	t := &Template{kind: tmplObject}
-	for _, id := range n.Deps {
-		r := Ref{Root: "nodes", Node: id, Pos: n.Pos}
-		e := &Expr{Src: "nodes." + id + ".output", Pos: n.Pos, path: &path{root: "nodes", node: id}, refs: []Ref{r}}
-		t.keys = append(t.keys, id)
-		t.vals = append(t.vals, &Template{kind: tmplExpr, expr: e})
-	}
-	if len(t.keys) == 0 {
-		return LiteralTemplate(map[string]any{})
-	}
-	return t
-}
-
 // target checks the value template t makes against schema b.
-func (l *linter) target(n *Node, t *Template, b *contract.Schema, p place, pos Pos) []Finding {
+func (l *linter) target(n *dag.Node, t *dag.Template, b *contract.Schema, p place, pos dag.Pos) []Finding {
 	s := l.synth(t)
 	if s.undeclared {
 		return nil // SEAM-E305 says why; the edge cannot be judged on a path that is not there
 	}
-	if p.dflt && n.RunIf != RunIfSuccess && n.RunIf != "" {
+	if p.dflt && n.RunIf != dag.RunIfSuccess && n.RunIf != "" {
 		// run_if always/failure: an upstream that failed or did not run hands nothing on.
 		if m, ok := s.schema.(map[string]any); ok {
 			m["required"] = []any{}
@@ -248,19 +215,20 @@ func (l *linter) target(n *Node, t *Template, b *contract.Schema, p place, pos P
 	return l.check(n, t, b, p, pos, s)
 }
 
-func (l *linter) synth(t *Template) shape {
-	switch t.kind {
-	case tmplLiteral:
-		return shape{schema: map[string]any{"const": t.lit}, present: true}
-	case tmplInterp:
+func (l *linter) synth(t *dag.Template) shape {
+	switch t.Kind() {
+	case dag.TemplateLiteral:
+		lit, _ := t.Literal()
+		return shape{schema: map[string]any{"const": lit}, present: true}
+	case dag.TemplateInterp:
 		var prods []string
 		var text strings.Builder
-		for _, pt := range t.parts {
-			if pt.expr == nil {
-				text.WriteString(pt.text)
+		for _, pt := range t.Parts() {
+			if pt.Expr == nil {
+				text.WriteString(pt.Text)
 				continue
 			}
-			for _, r := range pt.expr.refs {
+			for _, r := range pt.Expr.Refs() {
 				prods = l.addProducer(prods, r)
 			}
 		}
@@ -271,14 +239,15 @@ func (l *linter) synth(t *Template) shape {
 			sch["minLength"] = n
 		}
 		return shape{schema: sch, present: true, producers: prods, inexact: true, why: why{code: whyInterp}}
-	case tmplExpr:
-		return l.expr(t.expr)
-	case tmplObject:
+	case dag.TemplateExpr:
+		return l.expr(t.Expr())
+	case dag.TemplateObject:
 		props := map[string]any{}
 		req := []any{}
 		s := shape{present: true}
-		for i, k := range t.keys {
-			c := l.synth(t.vals[i])
+		vals := t.Values()
+		for i, k := range t.Keys() {
+			c := l.synth(vals[i])
 			props[k] = c.schema
 			if c.present {
 				req = append(req, k)
@@ -290,14 +259,15 @@ func (l *linter) synth(t *Template) shape {
 		}
 		s.schema = map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
 		return s
-	case tmplArray:
+	case dag.TemplateArray:
 		// One items schema when every element has the same; else any of the elements' (the
 		// order is lost, so the schema is wider than the truth).
 		s := shape{present: true}
 		var schemas []any
 		same := true
 		present := 0
-		for i, e := range t.elems {
+		elems := t.Elems()
+		for i, e := range elems {
 			c := l.synth(e)
 			if i > 0 && !reflect.DeepEqual(schemas[0], c.schema) {
 				same = false
@@ -311,7 +281,7 @@ func (l *linter) synth(t *Template) shape {
 		// An element that may be absent (a path through an optional member or an index)
 		// fails the run when it is: counted as a shorter list, so that a consumer relying
 		// on the length is not proved right.
-		sch := map[string]any{"type": "array", "minItems": present, "maxItems": len(t.elems)}
+		sch := map[string]any{"type": "array", "minItems": present, "maxItems": len(elems)}
 		switch {
 		case len(schemas) == 0:
 		case same:
@@ -343,7 +313,7 @@ func (s *shape) merge(c shape) {
 
 // addProducer adds what r reads from — a node id, or "params" — unless prods has it.
 // `item` reads from what the foreach list reads from; index, run and env name no producer.
-func (l *linter) addProducer(prods []string, r Ref) []string {
+func (l *linter) addProducer(prods []string, r dag.Ref) []string {
 	switch r.Root {
 	case "nodes":
 		return addName(prods, r.Node)
@@ -368,12 +338,12 @@ func addName(prods []string, p string) []string {
 }
 
 // expr synthesises a value that is exactly one expression.
-func (l *linter) expr(e *Expr) shape {
+func (l *linter) expr(e *dag.Expr) shape {
 	var prods []string
-	for _, r := range e.refs {
+	for _, r := range e.Refs() {
 		prods = l.addProducer(prods, r)
 	}
-	if e.path == nil || len(e.refs) != 1 {
+	if !e.IsPath() || len(e.Refs()) != 1 {
 		if ci := l.celType(e); ci.schema != nil {
 			return shape{schema: ci.schema, present: true, producers: prods, inexact: true,
 				why: why{code: whyCELType, arg: e.Src, arg2: ci.name}}
@@ -381,7 +351,7 @@ func (l *linter) expr(e *Expr) shape {
 		return shape{schema: true, present: true, producers: prods, inexact: true,
 			why: why{code: whyNotPlain, arg: e.Src}}
 	}
-	r := e.refs[0]
+	r := e.Refs()[0]
 	if r.Root == "env" {
 		// The run refuses to start when a declared variable is unset or empty.
 		return shape{schema: map[string]any{"type": "string", "minLength": 1}, present: true, producers: prods}
@@ -418,8 +388,8 @@ var statusHanded = map[string]any{"properties": map[string]any{"status": map[str
 // projectRef projects the schema r's root names along r's path; ok is false when the root
 // has no schema lint knows. forConsumer narrows a node's status to what a consumer that runs
 // only after success (run_if: success) can receive.
-func (l *linter) projectRef(r Ref, forConsumer bool) (projection, bool) {
-	narrow := forConsumer && r.Root == "nodes" && l.consumer != nil && (l.consumer.RunIf == RunIfSuccess || l.consumer.RunIf == "")
+func (l *linter) projectRef(r dag.Ref, forConsumer bool) (projection, bool) {
+	narrow := forConsumer && r.Root == "nodes" && l.consumer != nil && (l.consumer.RunIf == dag.RunIfSuccess || l.consumer.RunIf == "")
 	// Many references read the same paths: project each once.
 	key := fmt.Sprintf("%s\x00%s\x00%t\x00%s", r.Root, r.Node, narrow, strings.Join(r.Path, "\x00"))
 	if c, ok := l.projections[key]; ok {
@@ -435,7 +405,7 @@ type cachedProjection struct {
 	ok bool
 }
 
-func (l *linter) projectRefUncached(r Ref, narrow bool) (projection, bool) {
+func (l *linter) projectRefUncached(r dag.Ref, narrow bool) (projection, bool) {
 	switch r.Root {
 	case "nodes":
 		n, ok := l.d.ByID[r.Node]
@@ -447,11 +417,8 @@ func (l *linter) projectRefUncached(r Ref, narrow bool) (projection, bool) {
 		}
 		return projectOutput(n, r.Path, narrow), true
 	case "params":
-		var root any = true
-		if l.d.Params != nil {
-			// A property with a default is always there once the run fills it in.
-			root, _ = requireDefaults(l.d.Params.Source(), 0)
-		}
+		// A property with a default is always there once the run fills it in.
+		root := l.d.FilledParamsSchema()
 		return project(root, root, r.Path, 0), true
 	}
 	return projection{}, false
@@ -459,7 +426,7 @@ func (l *linter) projectRefUncached(r Ref, narrow bool) (projection, bool) {
 
 // projectOutput projects an output node n validated against its effective schema along path;
 // narrow: the output passed or warned.
-func projectOutput(n *Node, path []string, narrow bool) projection {
+func projectOutput(n *dag.Node, path []string, narrow bool) projection {
 	root := n.Effective.Source()
 	var docs []any // set when root is an effective schema: its parts, each its own document
 	if n.Effective.IsEffective() {
@@ -482,10 +449,10 @@ func projectOutput(n *Node, path []string, narrow bool) projection {
 }
 
 // undeclaredRefs reports the references among es to paths their producer's schema forbids.
-func (l *linter) undeclaredRefs(consumer string, es []*Expr) []Finding {
+func (l *linter) undeclaredRefs(consumer string, es []*dag.Expr) []Finding {
 	var out []Finding
 	for _, e := range es {
-		for _, r := range e.refs {
+		for _, r := range e.Refs() {
 			if r.Root == "item" {
 				out = append(out, l.undeclaredItem(consumer, r)...)
 				continue
@@ -505,12 +472,12 @@ func (l *linter) undeclaredRefs(consumer string, es []*Expr) []Finding {
 			case p.undeclared >= 0:
 				seg := strings.Join(r.Path[:p.undeclared+1], ".")
 				msg, hint := l.text.undeclared(what+"."+seg, producer, seg)
-				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeLintUndeclared,
+				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
 					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
 			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r):
 				seg := strings.Join(r.Path[:p.loose+1], ".")
 				msg, hint := l.text.loose(what+"."+seg, producer, seg)
-				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeLintUnknown,
+				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeUnknown,
 					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
 			}
 		}
@@ -521,7 +488,7 @@ func (l *linter) undeclaredRefs(consumer string, es []*Expr) []Finding {
 // declares reports whether r's root has a schema its author wrote (a declared output
 // contract, a params schema): only then is a reference to a member it does not declare
 // likely a mistake rather than a loose contract (types' own schemas leave data open).
-func (l *linter) declares(r Ref) bool {
+func (l *linter) declares(r dag.Ref) bool {
 	if r.Root == "params" {
 		return l.d.Params != nil
 	}
@@ -531,21 +498,14 @@ func (l *linter) declares(r Ref) bool {
 
 // celType asks CEL's type checker for the type of e's result and turns it into a schema;
 // schema is nil when CEL knows nothing useful (dyn).
-func (l *linter) celType(e *Expr) celInfo {
+func (l *linter) celType(e *dag.Expr) celInfo {
 	if ci, ok := l.celTypes[e]; ok {
 		return ci
 	}
 	var ci celInfo
-	if l.rc == nil {
-		l.rc, _ = newRefCompiler()
-	}
-	if l.rc != nil {
-		if checked, iss := l.rc.env.Compile(e.Src); iss == nil || iss.Err() == nil {
-			ci.schema = celSchema(checked.OutputType(), 0)
-			if m, ok := ci.schema.(map[string]any); ok {
-				ci.name, _ = m["type"].(string)
-			}
-		}
+	ci.schema = celSchema(e.ResultType(), 0)
+	if m, ok := ci.schema.(map[string]any); ok {
+		ci.name, _ = m["type"].(string)
 	}
 	l.celTypes[e] = ci
 	return ci
@@ -594,9 +554,9 @@ func celSchema(t *types.Type, depth int) any {
 // specialise resolves the if/then/else at the root of a config schema when the `if` looks
 // only at members that t, a mapping, holds as literals (or lacks): exec's `shell` decides
 // what `command` must be, and the checker does not model if/then/else.
-func (l *linter) specialise(s *contract.Schema, t *Template) (*contract.Schema, error) {
+func (l *linter) specialise(s *contract.Schema, t *dag.Template) (*contract.Schema, error) {
 	root, ok := s.Source().(map[string]any)
-	if !ok || t.kind != tmplObject {
+	if !ok || t.Kind() != dag.TemplateObject {
 		return s, nil
 	}
 	cond, ok := root["if"].(map[string]any)
@@ -628,8 +588,8 @@ func (l *linter) specialise(s *contract.Schema, t *Template) (*contract.Schema, 
 	}
 	inst := map[string]any{}
 	for name := range names {
-		if i := slices.Index(t.keys, name); i >= 0 {
-			v, ok := t.vals[i].Literal()
+		if c := t.Child(name); c != nil {
+			v, ok := c.Literal()
 			if !ok {
 				return s, nil
 			}
@@ -964,7 +924,7 @@ func resolveLocal(root any, ref string) (any, bool) {
 
 // check runs Subset for the value template t makes (synthesised as s) against b, and turns
 // its verdict into findings.
-func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Pos, s shape) []Finding {
+func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place, pos dag.Pos, s shape) []Finding {
 	prods := s.producers
 	edge := func(ps []string) string {
 		if len(ps) == 0 {
@@ -988,7 +948,7 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		}
 		return f
 	}
-	at := func(ptr string) Pos {
+	at := func(ptr string) dag.Pos {
 		if pos.File != "" {
 			return pos
 		}
@@ -996,7 +956,7 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 	}
 	src, err := contract.Normalize(s.schema)
 	if err != nil {
-		return []Finding{{Pos: at(""), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
+		return []Finding{{Pos: at(""), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
 			Message: l.text.edgeUnknown(edge(prods), l.text.notCompiled(err))}}
 	}
 	// The synthesised schema is compiled only to verify a witness (compiling dominates).
@@ -1008,11 +968,11 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		return nil
 	case contract.Incompatible:
 		if s.inexact && !trustedDespite(t, b, s, res.Path) && !l.trustedType(t, b, res.Path) {
-			return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
+			return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
 				Message: l.text.edgeUnknown(edge(prods), l.text.partlyKnown(field(res.Path, nil), p, s.why))}}
 		}
 	default:
-		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeLintUnknown, Producers: prods, Consumer: n.ID,
+		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
 			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, res.Reason))}}
 	}
 	ps, missing := l.producersAt(t, res.Path)
@@ -1030,7 +990,7 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 	var msg string
 	switch res.Rule {
 	case contract.RuleRequired:
-		f.Code = CodeLintRequired
+		f.Code = CodeRequired
 		if missing {
 			// The mapping itself lacks the field: no producer is to blame.
 			f.Producers, ps = prods, prods
@@ -1039,13 +999,13 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 		}
 		msg, f.Hint = l.text.required(field(res.Path, res.Witness), who, p)
 	case contract.RuleOptional:
-		f.Code = CodeLintOptional
+		f.Code = CodeOptional
 		msg, f.Hint = l.text.optional(field(res.Path, res.Witness), who, p)
 	case contract.RuleType:
-		f.Code = CodeLintType
+		f.Code = CodeType
 		msg, f.Hint = l.text.typeMismatch(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
 	default:
-		f.Code = CodeLintConstraint
+		f.Code = CodeConstraint
 		msg, f.Hint = l.text.constraint(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
 	}
 	f.Message = l.text.edgeIncompatible(edge(ps), msg)
@@ -1060,11 +1020,11 @@ func (l *linter) check(n *Node, t *Template, b *contract.Schema, p place, pos Po
 
 // templatePos is where the part of t at ptr is written: its first reference, or else the
 // first reference of the nearest enclosing part; def when t has none.
-func templatePos(t *Template, ptr string, def Pos) Pos {
+func templatePos(t *dag.Template, ptr string, def dag.Pos) dag.Pos {
 	best := def
 	for _, tok := range append([]string{""}, contract.PointerTokens(ptr)...) {
 		if tok != "" {
-			next := t.child(tok)
+			next := t.Child(tok)
 			if next == nil {
 				break
 			}
@@ -1088,9 +1048,9 @@ var crossField = []string{"allOf", "anyOf", "oneOf", "not", "if", "then", "else"
 // arriving value are only partly known: it fails at a field of the input mapping that is
 // exactly known, and the consumer's contract judges that field on its own, so whatever the
 // other fields really hold, the witness's value of that field is still rejected.
-func trustedDespite(t *Template, b *contract.Schema, s shape, ptr string) bool {
+func trustedDespite(t *dag.Template, b *contract.Schema, s shape, ptr string) bool {
 	toks := contract.PointerTokens(ptr)
-	if t.kind != tmplObject || len(toks) == 0 || slices.Contains(s.inexactKeys, toks[0]) {
+	if t.Kind() != dag.TemplateObject || len(toks) == 0 || slices.Contains(s.inexactKeys, toks[0]) {
 		return false
 	}
 	m, ok := b.Source().(map[string]any)
@@ -1108,15 +1068,15 @@ func trustedDespite(t *Template, b *contract.Schema, s shape, ptr string) bool {
 // trustedType reports whether the part of t at ptr is an expression that CEL types as T and
 // the consumer's schema there, reached through the properties of mappings, rejects every
 // value of type T: then every value that may arrive is rejected, whatever else it holds.
-func (l *linter) trustedType(t *Template, b *contract.Schema, ptr string) bool {
+func (l *linter) trustedType(t *dag.Template, b *contract.Schema, ptr string) bool {
 	sch := b.Source()
 	for _, tok := range contract.PointerTokens(ptr) {
-		if t.kind != tmplObject {
+		if t.Kind() != dag.TemplateObject {
 			return false
 		}
-		i := slices.Index(t.keys, tok)
+		child := t.Child(tok)
 		m, ok := sch.(map[string]any)
-		if i < 0 || !ok {
+		if child == nil || !ok {
 			return false
 		}
 		props, _ := m["properties"].(map[string]any)
@@ -1124,12 +1084,12 @@ func (l *linter) trustedType(t *Template, b *contract.Schema, ptr string) bool {
 		if !ok {
 			return false
 		}
-		t, sch = t.vals[i], sub
+		t, sch = child, sub
 	}
-	if t.kind != tmplExpr || t.expr.path != nil {
+	if t.Kind() != dag.TemplateExpr || t.Expr().IsPath() {
 		return false
 	}
-	ci := l.celType(t.expr)
+	ci := l.celType(t.Expr())
 	if ci.name == "" {
 		return false
 	}
@@ -1204,11 +1164,11 @@ func fieldName(ptr string, v any, def string) string {
 // producersAt names the producers of the part of the input template at ptr: the deepest
 // template part the pointer reaches. missing is set when the pointer names a key or element
 // that an input mapping or list does not have.
-func (l *linter) producersAt(t *Template, ptr string) (ps []string, missing bool) {
+func (l *linter) producersAt(t *dag.Template, ptr string) (ps []string, missing bool) {
 	for _, tok := range contract.PointerTokens(ptr) {
-		next := t.child(tok)
+		next := t.Child(tok)
 		if next == nil {
-			missing = t.kind == tmplObject || t.kind == tmplArray
+			missing = t.Kind() == dag.TemplateObject || t.Kind() == dag.TemplateArray
 			break
 		}
 		t = next
@@ -1220,20 +1180,4 @@ func (l *linter) producersAt(t *Template, ptr string) (ps []string, missing bool
 		ps = l.addProducer(ps, r)
 	}
 	return ps, false
-}
-
-// child is the part of an object or array template that a JSON Pointer token names; nil when
-// there is none (or t is a scalar or an expression).
-func (t *Template) child(tok string) *Template {
-	switch t.kind {
-	case tmplObject:
-		if i := slices.Index(t.keys, tok); i >= 0 {
-			return t.vals[i]
-		}
-	case tmplArray:
-		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(t.elems) {
-			return t.elems[i]
-		}
-	}
-	return nil
 }

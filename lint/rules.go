@@ -1,0 +1,72 @@
+package lint
+
+import "slices"
+
+// Lint finding codes. They are stable: tools and docs refer to them.
+const (
+	CodeRequired   = "SEAM-E301" // the consumer requires a field the producer does not produce
+	CodeType       = "SEAM-E302" // types disagree
+	CodeConstraint = "SEAM-E303" // the producer's constraints do not fit within the consumer's
+	CodeOptional   = "SEAM-E304" // a field the producer only may emit is required
+	CodeUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
+	CodeNotList    = "SEAM-E306" // a foreach list that is never a list
+	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
+	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
+	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
+	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
+)
+
+// Severities of a Finding.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+)
+
+// Rule describes one code lint reports. Rules is the one place they are described: SARIF's
+// rule list (seam lint --format sarif) is made from it, and a test checks that
+// docs/errors.md lists exactly these codes, names and texts.
+type Rule struct {
+	Code     string
+	Name     string // CamelCase, SARIF's rule name
+	Severity string // SeverityError or SeverityWarning: its findings' (SARIF's default level)
+	Doc      string // what the rule finds, in one sentence
+	Fix      string // how such a finding is fixed, in Markdown (docs/errors.md's **Fix:**)
+}
+
+// Rules returns every rule, in code order.
+func Rules() []Rule {
+	return slices.Clone(rules[:])
+}
+
+var rules = [...]Rule{
+	{CodeRequired, "MissingRequiredField", SeverityError,
+		"The consumer requires a field its producers do not produce.",
+		"add the field to the producer's `contract.output` (and make the producer emit it), map it in the consumer's `input`, or put a `transform` node between them that builds it."},
+	{CodeType, "TypeMismatch", SeverityError,
+		"The producers may deliver a type the consumer does not accept.",
+		"agree on the type in both contracts, or convert in a `transform` node."},
+	{CodeConstraint, "ConstraintMismatch", SeverityError,
+		"The producers' constraints do not fit within the consumer's.",
+		"narrow the producer's contract, or widen the consumer's."},
+	{CodeOptional, "OptionalButRequired", SeverityError,
+		"The consumer requires a field its producers only may produce.",
+		"make the field required in the producer's contract (`minItems: 1` for an index), or give the consumer a default in a `transform` node."},
+	{CodeUndeclared, "UndeclaredReference", SeverityError,
+		"A reference to a path the producer's schema does not declare.",
+		"correct the reference, or declare the member."},
+	{CodeNotList, "ForeachNotList", SeverityError,
+		"A foreach list that its producers never deliver as a list.",
+		"reference the list itself (`nodes.tickets.output.data.tickets`, not its count), or declare the member as `type: array` in the producer's `contract.output`."},
+	{CodeUnknown, "UnknownCompatibility", SeverityWarning,
+		"Compatibility could not be decided either way.",
+		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},
+	{CodeNoContract, "NoOutputContract", SeverityWarning,
+		"A node whose output is read has no contract beyond the standard one.",
+		"declare `contract.output`; `seam schema infer` drafts one from sample outputs."},
+	{CodeContent, "ContentConstraint", SeverityWarning,
+		"A contract constrains content (wording) instead of structure.",
+		"constrain types, required members and enums; leave wording free."},
+	{CodeAllReq, "EverythingRequired", SeverityWarning,
+		"A contract requires every field although its consumers read few.",
+		"require only what consumers need."},
+}
