@@ -7,6 +7,8 @@
 #   scripts/pg-server.sh start [--env FILE]    install if needed, initdb, start, write FILE
 #                                              (default $PG_FOLDER/env); prints PG_PORT=...
 #   scripts/pg-server.sh restart ENVFILE       restart that server (pg_ctl restart, same port)
+#   scripts/pg-server.sh down ENVFILE          stop that server, keeping its data (for tests)
+#   scripts/pg-server.sh up ENVFILE            start it again after down
 #   scripts/pg-server.sh stop ENVFILE          stop that server and remove its temp folder
 #
 # The env file holds SEAM_TEST_POSTGRES (a postgres:// DSN with the password), PG_BIN,
@@ -28,7 +30,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
 	exit 2
 }
 
@@ -229,6 +231,21 @@ cmd_restart() {
 	log "restarted PostgreSQL in $DATA"
 }
 
+cmd_down() {
+	[ $# -eq 1 ] || die "usage: $0 down ENVFILE"
+	load "$1"
+	as_user "$PG_USER" "$BIN/pg_ctl" -D "$DATA" -m fast -w -t "$TIMEOUT" stop >/dev/null ||
+		die "pg_ctl stop failed (see $(env_value "$1" PG_LOG))"
+}
+
+cmd_up() {
+	[ $# -eq 1 ] || die "usage: $0 up ENVFILE"
+	load "$1"
+	as_user "$PG_USER" "$BIN/pg_ctl" -D "$DATA" -l "$(env_value "$1" PG_LOG)" -w -t "$TIMEOUT" \
+		-o "-c listen_addresses=127.0.0.1 -p $(env_value "$1" PG_PORT) -c unix_socket_directories=$FOLDER -c max_connections=200" \
+		start >/dev/null || die "pg_ctl start failed (see $(env_value "$1" PG_LOG))"
+}
+
 cmd_stop() {
 	[ $# -eq 1 ] || die "usage: $0 stop ENVFILE"
 	local env_file=$1
@@ -258,7 +275,9 @@ install)
 	;;
 start) cmd_start "$@" ;;
 restart) cmd_restart "$@" ;;
+down) cmd_down "$@" ;;
+up) cmd_up "$@" ;;
 stop) cmd_stop "$@" ;;
 -h | --help | help) usage ;;
-*) die "unknown command '$cmd' (install, start, restart or stop)" ;;
+*) die "unknown command '$cmd' (install, start, restart, down, up or stop)" ;;
 esac
