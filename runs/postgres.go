@@ -126,6 +126,8 @@ func migratePostgres(ctx context.Context, dsn string) (from, to int, err error) 
 
 func (s *pgStore) Path() string { return s.where }
 
+func (s *pgStore) retryBound() time.Duration { return s.retryFor }
+
 func (s *pgStore) Close() error {
 	s.pool.Close()
 	return nil
@@ -264,6 +266,9 @@ func (s *pgStore) retry(ctx context.Context, op func(context.Context) error) err
 		}
 		select {
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("%w for %s, the write's deadline (%d tries; the last: %w)", ErrUnreachable, time.Since(first).Round(time.Second), tries, err)
+			}
 			return fmt.Errorf("%w: %w", ctx.Err(), err)
 		case <-time.After(min(wait, s.retryFor-now.Sub(first))):
 		}

@@ -13,8 +13,13 @@ import (
 
 // writeTimeout bounds each write of a Recorder. Writes ignore the run's cancellation (a
 // canceled run must still be recorded as such), so this and the busy timeout are what stop a
-// write that cannot finish.
+// write that cannot finish. A PostgreSQL store retries a lost connection for its RetryFor
+// first, and says so when it gives up (see retrier).
 const writeTimeout = 30 * time.Second
+
+// retrier is a store that retries writes for a time of its own, which a write's deadline
+// must leave room for.
+type retrier interface{ retryBound() time.Duration }
 
 // Recorder records one run of a DAG into a Store as it happens: it implements dag.Recorder.
 // Like the engine's calls to it, it is not safe for concurrent use.
@@ -59,7 +64,7 @@ var _ dag.Recorder = (*Recorder)(nil)
 
 // BeginRun creates the run, or marks it running again when resuming.
 func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
-	ctx, cancel := writeContext(ctx)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	r.runID = run.ID
 	if r.resume || run.Resumed {
@@ -103,7 +108,7 @@ func (r *Recorder) Sub(d *dag.DAG) dag.Recorder {
 
 // RecordAttempts writes the batch in one transaction.
 func (r *Recorder) RecordAttempts(ctx context.Context, batch []dag.AttemptRecord) error {
-	ctx, cancel := writeContext(ctx)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	as := make([]Attempt, len(batch))
 	for i := range batch {
@@ -150,7 +155,7 @@ func (r *Recorder) node(id string) *dag.Node {
 // deciding attempt was not recorded (skipped, or failed before it ran: its input broke its
 // contract) as an attempt 0, so that `seam runs show` and `seam explain` see every node.
 func (r *Recorder) FinishRun(ctx context.Context, res *dag.RunResult) error {
-	ctx, cancel := writeContext(ctx)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	f := Finish{Status: string(res.Status), Ended: res.Ended}
 	if f.Ended.IsZero() {
@@ -183,8 +188,12 @@ func (r *Recorder) FinishRun(ctx context.Context, res *dag.RunResult) error {
 
 // writeContext detaches ctx from the run's cancellation: when a run is canceled its last
 // attempts and its canceled state must still be written.
-func writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+func (r *Recorder) writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := writeTimeout
+	if rs, ok := r.s.(retrier); ok {
+		d += rs.retryBound()
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }
 
 // The queries of Reusable, in PostgreSQL's notation ($1); SQLite's replaces $1 with ?1.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -52,7 +53,11 @@ func (sf *storeFlag) resolve(e *env) string {
 // Its errors are input errors (exit 2): nothing has run yet.
 func openStore(ctx context.Context, e *env, sf *storeFlag) (runs.Store, error) {
 	loc := sf.resolve(e)
-	s, err := runs.OpenWith(ctx, loc, runs.Options{NoMigrate: sf.noMigrate})
+	opts, err := sf.options(e)
+	if err != nil {
+		return nil, err
+	}
+	s, err := runs.OpenWith(ctx, loc, opts)
 	if err != nil {
 		if runs.IsPostgres(loc) {
 			return nil, usage(i18n.Errorf(sf.lang, "%w\n  fix: check the server is up and the URL, user and password are right, or choose another store with --store or $SEAM_STORE (--no-store runs without one)", err))
@@ -69,11 +74,32 @@ func openStoreToResume(ctx context.Context, e *env, sf *storeFlag) (runs.Store, 
 	if err != nil {
 		return nil, err
 	}
-	s, err := runs.OpenWith(ctx, path, runs.Options{NoMigrate: sf.noMigrate})
+	opts, err := sf.options(e)
+	if err != nil {
+		return nil, err
+	}
+	s, err := runs.OpenWith(ctx, path, opts)
 	if err != nil {
 		return nil, usage(err)
 	}
 	return checkStore(ctx, s, sf.lang)
+}
+
+// maxStoreRetry bounds $SEAM_STORE_RETRY: a run waits that long for its store at every write.
+const maxStoreRetry = time.Hour
+
+// options are the store's options: --no-migrate, and $SEAM_STORE_RETRY, how long a write
+// waits for an unreachable PostgreSQL store before the run stops.
+func (sf *storeFlag) options(e *env) (runs.Options, error) {
+	o := runs.Options{NoMigrate: sf.noMigrate}
+	if v := e.getenv("SEAM_STORE_RETRY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > maxStoreRetry {
+			return o, usage(i18n.Errorf(sf.lang, "$SEAM_STORE_RETRY=%s: want a duration from 1s to %s (default %s)", v, maxStoreRetry, runs.DefaultRetryFor))
+		}
+		o.RetryFor = d
+	}
+	return o, nil
 }
 
 // checkStore refuses a damaged or unusable store, saying what to do with it.
