@@ -416,3 +416,36 @@ func TestPostgresRestartMidRun(t *testing.T) {
 		t.Errorf("the password appears in seam run's output")
 	}
 }
+
+// TestRunsWatchFollows follows, with seam runs watch, a run that another process is
+// writing, on either store: a line per node as it is recorded, then how the run ended.
+func TestRunsWatchFollows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs seam as a process")
+	}
+	for _, kind := range []string{"sqlite", "postgres"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := writeDAGs(t, map[string]string{"steps.yaml": stepsDAG})
+			store := filepath.Join(dir, "s.db")
+			if kind == "postgres" {
+				store = pgtest.Database(t)
+			}
+			cmd, out := startSeam(t, dir, nil, "run", "--store", store, "steps.yaml")
+			var id string
+			waitFor(t, "the run to be recorded", func() bool {
+				if r, _ := latestRun(t, store); r != nil {
+					id = r.ID
+				}
+				return id != ""
+			})
+			watch, errOut, code := seamEnv(t, dir, nil, "runs", "watch", id, "--store", store)
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("seam run: %v\n%s", err, out)
+			}
+			want := regexp.MustCompile(`(?s)^run ` + id + `  steps\n.*  one  passed\n.*  two  passed\n.*  three  passed\nrun ` + id + `: success \(\S+\)\n$`)
+			if code != 0 || !want.MatchString(watch) {
+				t.Errorf("seam runs watch: exit %d\n%s%s", code, watch, errOut)
+			}
+		})
+	}
+}
