@@ -402,10 +402,9 @@ func (s *pgStore) RecordAttempts(ctx context.Context, batch []Attempt) error {
 	}
 	token := batchToken()
 	first := &batch[0]
+	// One batch is one round trip and one implicit transaction: all of it commits, or none.
 	err := s.retry(ctx, func(ctx context.Context) error {
-		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			return s.insertAttempts(ctx, tx, token, batch, rows)
-		})
+		return s.insertAttempts(ctx, s.pool, token, batch, rows)
 	})
 	if err != nil {
 		if len(batch) == 1 {
@@ -423,9 +422,15 @@ func batchToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-// insertAttempts writes a prepared batch within tx, in one round trip, and notifies the
-// watchers of its runs (PostgreSQL delivers the notification on commit).
-func (s *pgStore) insertAttempts(ctx context.Context, tx pgx.Tx, token string, batch []Attempt, rows []attemptRow) error {
+// batcher is what sends a pgx.Batch: the pool (an implicit transaction of its own) or a
+// transaction.
+type batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// insertAttempts writes a prepared batch in one round trip, and notifies the watchers of its
+// runs (PostgreSQL delivers the notification on commit).
+func (s *pgStore) insertAttempts(ctx context.Context, tx batcher, token string, batch []Attempt, rows []attemptRow) error {
 	if len(batch) == 0 {
 		return nil
 	}
