@@ -27,6 +27,22 @@ func TestRedact(t *testing.T) {
 	}
 }
 
+// TestOpenBadURL: a PostgreSQL URL that does not parse is refused with the reason, and
+// without its password; no server is needed to find out.
+func TestOpenBadURL(t *testing.T) {
+	for _, tt := range []struct{ url, want string }{
+		{"postgres://u:sec%zzret@h/db", "invalid percent-encoded token in password"},
+		{"postgres://u:secret@h:notaport/db", "invalid port"},
+		{"postgres://u:secret@h/db?sslmode=bogus", "sslmode is invalid"},
+		{"postgres://u@h/db?password=secret&connect_timeout=x", "invalid connect_timeout"},
+	} {
+		_, err := Open(t.Context(), tt.url)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "sec") {
+			t.Errorf("Open(%s): %v; want %q, without the password", Redact(tt.url), err, tt.want)
+		}
+	}
+}
+
 // TestPostgresPasswordNeverShown: the DSN's password is in no message, whether the store
 // opens or not (a wrong password, a wrong database, a server that is not there).
 func TestPostgresPasswordNeverShown(t *testing.T) {

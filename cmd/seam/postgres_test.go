@@ -449,3 +449,64 @@ func TestRunsWatchFollows(t *testing.T) {
 		})
 	}
 }
+
+// flakyDAG fails at node two until the file ok exists.
+const flakyDAG = `version: 1
+name: flaky
+nodes:
+  one:
+    type: exec
+    with: {command: 'echo "{\"status\":\"pass\",\"summary\":\"one\"}"', shell: true}
+  two:
+    type: exec
+    needs: [one]
+    with: {command: 'test -f ok && sleep 1 && echo "{\"status\":\"pass\",\"summary\":\"two\"}"', shell: true}
+`
+
+// TestResumeRace resumes one failed run from two processes at once, on either store:
+// exactly one resumes it, and the other says why not.
+func TestResumeRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs seam as a process")
+	}
+	for _, kind := range []string{"sqlite", "postgres"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := writeDAGs(t, map[string]string{"flaky.yaml": flakyDAG})
+			store := filepath.Join(dir, "s.db")
+			if kind == "postgres" {
+				store = pgtest.Database(t)
+			}
+			if _, errOut, code := seamEnv(t, dir, nil, "run", "--store", store, "flaky.yaml"); code != 1 {
+				t.Fatalf("first run: exit %d, want 1 (failed)\n%s", code, errOut)
+			}
+			r, _ := latestRun(t, store)
+			if err := os.WriteFile(filepath.Join(dir, "ok"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			outs, codes := make([]string, 2), make([]int, 2)
+			for i := range 2 {
+				wg.Go(func() {
+					var out string
+					out, outs[i], codes[i] = seamEnv(t, dir, nil, "run", "--resume", r.ID, "--store", store)
+					outs[i] += out
+				})
+			}
+			wg.Wait()
+			slices.Sort(codes)
+			if codes[0] != 0 || codes[1] != 2 {
+				t.Fatalf("two resumes: exit codes %v, want one 0 and one 2\n%s\n%s", codes, outs[0], outs[1])
+			}
+			// Which reason depends on when the second read the run: while the first was
+			// resuming it, running it, or (on a slow machine) after it had ended.
+			refused := outs[0] + outs[1]
+			if !strings.Contains(refused, "resumed by another process meanwhile") && !strings.Contains(refused, "is still running (process ") &&
+				!strings.Contains(refused, "there is nothing to resume") {
+				t.Errorf("the refused resume does not say why:\n%s", refused)
+			}
+			if r, _ := latestRun(t, store); r.Resumes != 1 || r.Status != "success" {
+				t.Errorf("run after two resumes: %s, %d resumes; want success, 1", r.Status, r.Resumes)
+			}
+		})
+	}
+}
