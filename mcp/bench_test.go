@@ -91,7 +91,7 @@ outputs:
 
 // runFixture is a run store filled by the engine, as `seam run` and run_dag fill it.
 type runFixture struct {
-	store *runs.Store
+	store runs.Store
 	// wide is the id of a 20-node run with data (wideDAG), in the middle of the store.
 	wide string
 	// bare is the id of a 20-node run without data.
@@ -148,7 +148,7 @@ func newRunFixture(tb testing.TB, n int) runFixture {
 }
 
 // newFixtureServer is the MCP server over the fixture's store, with the built-in types.
-func newFixtureServer(tb testing.TB, st *runs.Store) *Server {
+func newFixtureServer(tb testing.TB, st runs.Store) *Server {
 	tb.Helper()
 	reg := nodes.Builtin()
 	engine.AddDAGType(reg, func(string) string { return "" })
@@ -239,7 +239,7 @@ func callOK(ctx context.Context, cs *sdk.ClientSession, name string, args map[st
 
 // directGetRun is the run store's part of a minimal get_run: the run, its attempts and the
 // outputs of the final ones that did not pass.
-func directGetRun(ctx context.Context, st *runs.Store, id string) error {
+func directGetRun(ctx context.Context, st runs.Store, id string) error {
 	_, as, err := st.GetRun(ctx, id)
 	if err != nil {
 		return err
@@ -357,7 +357,7 @@ func processCPU() time.Duration {
 }
 
 // benchTool runs one tool's latency benchmark over every transport and client count.
-func benchTool(b *testing.B, direct func(ctx context.Context, st *runs.Store, f runFixture) error, tool func(f runFixture) (string, map[string]any)) {
+func benchTool(b *testing.B, direct func(ctx context.Context, st runs.Store, f runFixture) error, tool func(f runFixture) (string, map[string]any)) {
 	f := newRunFixture(b, benchRuns)
 	srv := newFixtureServer(b, f.store)
 	name, args := tool(f)
@@ -379,13 +379,13 @@ func benchTool(b *testing.B, direct func(ctx context.Context, st *runs.Store, f 
 
 // BenchmarkGetRun: get_run of a 20-node run (minimal answer) in a store of 200 runs.
 func BenchmarkGetRun(b *testing.B) {
-	benchTool(b, func(ctx context.Context, st *runs.Store, f runFixture) error { return directGetRun(ctx, st, f.wide) },
+	benchTool(b, func(ctx context.Context, st runs.Store, f runFixture) error { return directGetRun(ctx, st, f.wide) },
 		func(f runFixture) (string, map[string]any) { return "get_run", map[string]any{"id": f.wide} })
 }
 
 // BenchmarkListRuns: list_runs' first page (20 runs, minimal answer) of a store of 200 runs.
 func BenchmarkListRuns(b *testing.B) {
-	benchTool(b, func(ctx context.Context, st *runs.Store, _ runFixture) error {
+	benchTool(b, func(ctx context.Context, st runs.Store, _ runFixture) error {
 		_, _, err := st.ListRuns(ctx, runs.Filter{Limit: defaultListRuns})
 		return err
 	}, func(runFixture) (string, map[string]any) { return "list_runs", map[string]any{} })

@@ -33,7 +33,7 @@ nodes:
 
 // storeServer starts a server with a run store on root and returns a client session and the
 // store, which the test reads directly.
-func storeServer(t *testing.T, root string) (*sdk.ClientSession, *Server, *runs.Store) {
+func storeServer(t *testing.T, root string) (*sdk.ClientSession, *Server, runs.Store) {
 	t.Helper()
 	st := tempStore(t)
 	srv, cs := serve(t, Options{Root: root, Store: st}, nil)
@@ -68,7 +68,7 @@ func serve(t *testing.T, opts Options, copts *sdk.ClientOptions) (*Server, *sdk.
 }
 
 // waitStatus polls the store until run id has status want.
-func waitStatus(t *testing.T, st *runs.Store, id, want string) *runs.Run {
+func waitStatus(t *testing.T, st runs.Store, id, want string) *runs.Run {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {

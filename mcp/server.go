@@ -21,7 +21,7 @@ type Options struct {
 	// Types are the node types DAGs may use (the CLI's registry).
 	Types *nodes.Registry
 	// Store records runs and answers get_run and list_runs; nil disables them.
-	Store *runs.Store
+	Store runs.Store
 	// Lang is the language of the answers' messages and of the violations and lint findings
 	// in them: "en" or "ja".
 	Lang string

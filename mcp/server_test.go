@@ -73,7 +73,7 @@ func connect(t *testing.T, root string, withStore bool) *sdk.ClientSession {
 }
 
 // tempStore opens a run store in a temporary directory, closed when the test ends.
-func tempStore(t *testing.T) *runs.Store {
+func tempStore(t *testing.T) runs.Store {
 	t.Helper()
 	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
 	if err != nil {

@@ -77,7 +77,7 @@ nodes:
 
 // recordRun runs the DAG file at path into st as the CLI would, without the server: runs of
 // files outside the root, and runs that lint would refuse, get into the store this way.
-func recordRun(t *testing.T, st *runs.Store, path string) string {
+func recordRun(t *testing.T, st runs.Store, path string) string {
 	t.Helper()
 	d, err := dag.Load(t.Context(), path, dag.LoadOptions{Types: nodes.Builtin()})
 	if err != nil {

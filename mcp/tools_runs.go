@@ -530,7 +530,7 @@ func (r storedRun) minimal() any {
 	return m
 }
 
-func (s *server) store() (*runs.Store, error) {
+func (s *server) store() (runs.Store, error) {
 	if s.opts.Store == nil {
 		return nil, fail(CodeNoStore, nil, "this server has no run store: start it with --store")
 	}
@@ -568,7 +568,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 }
 
 // findRun reads a run by the id a client gave as argument arg: a run id, or "latest".
-func findRun(ctx context.Context, st *runs.Store, arg, id string) (*runs.Run, []runs.Attempt, error) {
+func findRun(ctx context.Context, st runs.Store, arg, id string) (*runs.Run, []runs.Attempt, error) {
 	if id == "" {
 		return nil, nil, fail(CodeInvalidArgument, nil, "%s is empty: give a run id, or \"latest\" (list_runs shows the runs)", arg)
 	}

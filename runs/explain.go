@@ -135,7 +135,7 @@ func inputBroken(reason string) bool {
 // that passed or warned, or was skipped, needs no more than its status and reason; for one
 // that failed it adds the error, the log and each violation, read against the run's DAG file.
 // An unknown node is an *UnknownNodeError.
-func Explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, opts ExplainOptions) (*Explanation, error) {
+func Explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, opts ExplainOptions) (*Explanation, error) {
 	return explain(ctx, s, r, as, node, opts, 0)
 }
 
@@ -144,7 +144,7 @@ func Explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, o
 const maxSubRunDepth = 16
 
 // explain is Explain for a run depth sub-runs deep.
-func explain(ctx context.Context, s *Store, r *Run, as []Attempt, node string, opts ExplainOptions, depth int) (*Explanation, error) {
+func explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, opts ExplainOptions, depth int) (*Explanation, error) {
 	nodes := Summarize(as)
 	var n *NodeSummary
 	for _, x := range nodes {
@@ -225,7 +225,7 @@ var subRunID = regexp.MustCompile(`(?:\bsub-run|サブ実行) (\S+) \(`)
 // explainSubRun explains the first failed node of the sub-run that reason, a dag node's of
 // run parent, names; nil when it names none that parent started (a store from before
 // sub-runs were recorded, a sub-run that never started, or one without a failed node).
-func explainSubRun(ctx context.Context, s *Store, parent, reason string, opts ExplainOptions, depth int) (*Explanation, error) {
+func explainSubRun(ctx context.Context, s Store, parent, reason string, opts ExplainOptions, depth int) (*Explanation, error) {
 	m := subRunID.FindStringSubmatch(reason)
 	if m == nil {
 		return nil, nil

@@ -10,9 +10,11 @@ import (
 // Explain, said in either language, still reads them: it follows a dag node into the sub-run
 // its reason names, points a skipped node at the upstream node that failed, and tells an
 // input's violations from an output's.
-func TestExplainJapanese(t *testing.T) {
+func TestExplainJapanese(t *testing.T) { eachBackend(t, testExplainJapanese) }
+
+func testExplainJapanese(t *testing.T, b backend) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
+	s, _ := b.open(t)
 	res := runRecorded(t, s, "ja", map[string]string{
 		"score.yaml": `version: 1
 name: score

@@ -106,7 +106,7 @@ nodes:
 
 // recordRuns runs each of explainDAGs (written to a temporary directory) into s, and returns
 // the directory and the run of each file.
-func recordRuns(t *testing.T, s *Store) (string, map[string]string) {
+func recordRuns(t *testing.T, s Store) (string, map[string]string) {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -129,9 +129,11 @@ func recordRuns(t *testing.T, s *Store) (string, map[string]string) {
 	return dir, ids
 }
 
-func TestExplain(t *testing.T) {
+func TestExplain(t *testing.T) { eachBackend(t, testExplain) }
+
+func testExplain(t *testing.T, b backend) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
+	s, _ := b.open(t)
 	dir, ids := recordRuns(t, s)
 	show := ExplainOptions{ShowPath: filepath.Base}
 	refuse := ExplainOptions{ShowPath: filepath.Base, ReadFile: func(string) ([]byte, error) {
@@ -294,9 +296,11 @@ func TestExplain(t *testing.T) {
 	}
 }
 
-func TestExplainUnknownNode(t *testing.T) {
+func TestExplainUnknownNode(t *testing.T) { eachBackend(t, testExplainUnknownNode) }
+
+func testExplainUnknownNode(t *testing.T, b backend) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
+	s, _ := b.open(t)
 	_, ids := recordRuns(t, s)
 	r, as, err := s.GetRun(ctx, ids["broken.yaml"])
 	if err != nil {

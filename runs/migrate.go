@@ -6,8 +6,9 @@ import (
 	"fmt"
 )
 
-// migrations returns the SQL that brings the schema from version i to i+1 (PRAGMA
-// user_version counts the ones applied). Append only: a released migration is never edited,
+// migrations returns the SQL that brings an SQLite store's schema from version i to i+1
+// (PRAGMA user_version counts the ones applied); pgMigrations is PostgreSQL's list, which
+// keeps the same version numbers for the same schema. Append only: a released migration is never edited,
 // because stores already past it would not see the change. A function rather than a variable
 // so that nothing can modify the list at run time.
 func migrations() []string {
@@ -117,29 +118,120 @@ func migrations() []string {
 	}
 }
 
-// migrate applies the migrations the store has not seen yet, each in its own transaction.
-func (s *Store) migrate(ctx context.Context) error {
-	return migrateDB(ctx, s.db, s.path, migrations())
+// pgMigrations returns the SQL that brings a PostgreSQL store's schema from version i to
+// i+1 (the table seam_schema holds the version). Append only, as migrations. It has its own
+// numbering: version 1 is the schema SQLite's reached in 3 steps. Times are Unix nanoseconds
+// and JSON is text, as in SQLite, so both backends read back exactly what they were given.
+// Ids sort bytewise (COLLATE "C"), whatever the database's locale: runs are listed by id.
+func pgMigrations() []string {
+	return []string{
+		// 1: runs, outputs, attempts.
+		`CREATE TABLE runs (
+		id          TEXT COLLATE "C" PRIMARY KEY,
+		dag         TEXT NOT NULL,
+		file        TEXT NOT NULL DEFAULT '',
+		file_hash   TEXT NOT NULL DEFAULT '',
+		params      TEXT,             -- JSON, NULL when none
+		status      TEXT NOT NULL,
+		started     BIGINT NOT NULL,  -- Unix nanoseconds, UTC
+		ended       BIGINT,           -- NULL while running
+		resumes     INTEGER NOT NULL DEFAULT 0,
+		pid         INTEGER,          -- the process running it, NULL when unknown
+		host        TEXT NOT NULL DEFAULT '',
+		outputs     TEXT,             -- JSON: the DAG's outputs, NULL when none
+		output_errors TEXT,           -- JSON: name → why it was not evaluated
+		parent      TEXT COLLATE "C" NOT NULL DEFAULT '', -- the parent run's id
+		parent_node TEXT NOT NULL DEFAULT ''              -- the dag node in it
+	);
+	CREATE INDEX runs_dag ON runs (dag, id);
+	CREATE INDEX runs_started ON runs (started);
+	CREATE INDEX runs_parent ON runs (parent, parent_node, id) WHERE parent <> '';
+
+	-- Outputs are content-addressed so that a retry or a resume producing the same bytes
+	-- does not store them again.
+	CREATE TABLE outputs (
+		hash TEXT COLLATE "C" PRIMARY KEY, -- hex SHA-256 of data
+		size BIGINT NOT NULL,
+		data BYTEA NOT NULL
+	);
+
+	CREATE TABLE attempts (
+		run_id      TEXT COLLATE "C" NOT NULL CONSTRAINT attempts_run REFERENCES runs (id) ON DELETE CASCADE,
+		seq         BIGINT GENERATED ALWAYS AS IDENTITY, -- order of recording
+		batch       TEXT COLLATE "C" NOT NULL, -- the write that recorded it, so that a retried write adds nothing
+		idx         INTEGER NOT NULL,          -- its place in that write
+		session     INTEGER NOT NULL DEFAULT 0, -- 0: the first run, n: its n-th resume
+		node        TEXT NOT NULL,
+		item        INTEGER NOT NULL DEFAULT -1, -- foreach item index; -1: the node itself
+		attempt     INTEGER NOT NULL,            -- 0: the node settled without running
+		type        TEXT NOT NULL DEFAULT '',
+		status      TEXT NOT NULL,
+		final       BOOLEAN NOT NULL DEFAULT false,
+		repaired    BOOLEAN NOT NULL DEFAULT false,
+		reused      BOOLEAN NOT NULL DEFAULT false,
+		key         TEXT NOT NULL DEFAULT '',
+		reason      TEXT NOT NULL DEFAULT '',
+		output_hash TEXT COLLATE "C" CONSTRAINT attempts_output REFERENCES outputs (hash),
+		violations  TEXT, -- JSON array of contract.Violation, NULL when none
+		error       TEXT NOT NULL DEFAULT '',
+		log         TEXT NOT NULL DEFAULT '',
+		started     BIGINT,
+		ended       BIGINT,
+		PRIMARY KEY (run_id, seq),
+		CONSTRAINT attempts_batch UNIQUE (batch, idx)
+	);
+	CREATE INDEX attempts_output ON attempts (output_hash);`,
+	}
 }
 
-// migrateDB is migrate with the list passed in, so tests can exercise more than one step.
-func migrateDB(ctx context.Context, db *sql.DB, path string, migs []string) error {
-	// Fast path without the write lock: a current store, the usual case, needs nothing, and
-	// every process opening the store would otherwise queue for the lock here.
+// errNewer says a store's schema is newer than this seam's: a newer seam wrote it, and this
+// one could misread or damage what it does not know.
+func errNewer(where string, v, n int) error {
+	return fmt.Errorf("store %s has schema version %d, this seam knows up to %d: it was written by a newer seam; use that one (or a newer one) with it", where, v, n)
+}
+
+// errOlder says a store opened without migrating is older than this seam's schema.
+func errOlder(where string, v, n int) error {
+	return fmt.Errorf("store %s has schema version %d, this seam needs %d: `seam store migrate` brings it up to date (seam run does so unless --no-migrate)", where, v, n)
+}
+
+// sqliteVersion reads the schema version of an SQLite store.
+func sqliteVersion(ctx context.Context, db *sql.DB, path string) (int, error) {
 	var v int
 	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
-		return fmt.Errorf("open store %s: read schema version: %w", path, err)
+		return 0, fmt.Errorf("open store %s: read schema version: %w", path, err)
 	}
-	if v == len(migs) {
-		return nil
+	return v, nil
+}
+
+// checkVersion refuses a store whose schema is not exactly this seam's, without changing it.
+func checkVersion(where string, v, n int) error {
+	switch {
+	case v > n:
+		return errNewer(where, v, n)
+	case v < n:
+		return errOlder(where, v, n)
+	}
+	return nil
+}
+
+// migrateDB applies the migrations in migs the store has not seen yet, each in its own
+// transaction, and returns the version it found. The list is passed in so tests can
+// exercise more than one step.
+func migrateDB(ctx context.Context, db *sql.DB, path string, migs []string) (int, error) {
+	// Fast path without the write lock: a current store, the usual case, needs nothing, and
+	// every process opening the store would otherwise queue for the lock here.
+	v, err := sqliteVersion(ctx, db, path)
+	if err != nil || v == len(migs) {
+		return v, err
+	}
+	if v > len(migs) {
+		return v, errNewer(path, v, len(migs))
 	}
 	for {
 		done, err := migrateOne(ctx, db, path, migs)
-		if err != nil {
-			return err
-		}
-		if done {
-			return nil
+		if err != nil || done {
+			return v, err
 		}
 	}
 }
@@ -162,7 +254,7 @@ func migrateOne(ctx context.Context, db *sql.DB, path string, migs []string) (do
 		return false, fmt.Errorf("open store %s: read schema version: %w", path, err)
 	}
 	if v > len(migs) {
-		return false, fmt.Errorf("store %s has schema version %d, this seam knows up to %d", path, v, len(migs))
+		return false, errNewer(path, v, len(migs))
 	}
 	if v == len(migs) {
 		return true, tx.Rollback()

@@ -2,9 +2,7 @@ package runs
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,13 +13,18 @@ import (
 
 // writeTimeout bounds each write of a Recorder. Writes ignore the run's cancellation (a
 // canceled run must still be recorded as such), so this and the busy timeout are what stop a
-// write that cannot finish.
+// write that cannot finish. A PostgreSQL store retries a lost connection for its RetryFor
+// first, and says so when it gives up (see retrier).
 const writeTimeout = 30 * time.Second
+
+// retrier is a store that retries writes for a time of its own, which a write's deadline
+// must leave room for.
+type retrier interface{ retryBound() time.Duration }
 
 // Recorder records one run of a DAG into a Store as it happens: it implements dag.Recorder.
 // Like the engine's calls to it, it is not safe for concurrent use.
 type Recorder struct {
-	s       *Store
+	s       Store
 	d       *dag.DAG
 	resume  bool
 	resumes int
@@ -47,7 +50,7 @@ type RecorderOptions struct {
 }
 
 // NewRecorder returns a recorder of runs of d into s.
-func NewRecorder(s *Store, d *dag.DAG, opts RecorderOptions) *Recorder {
+func NewRecorder(s Store, d *dag.DAG, opts RecorderOptions) *Recorder {
 	if opts.PID == 0 {
 		opts.PID = os.Getpid()
 	}
@@ -61,7 +64,7 @@ var _ dag.Recorder = (*Recorder)(nil)
 
 // BeginRun creates the run, or marks it running again when resuming.
 func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
-	ctx, cancel := writeContext(ctx)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	r.runID = run.ID
 	if r.resume || run.Resumed {
@@ -105,7 +108,7 @@ func (r *Recorder) Sub(d *dag.DAG) dag.Recorder {
 
 // RecordAttempts writes the batch in one transaction.
 func (r *Recorder) RecordAttempts(ctx context.Context, batch []dag.AttemptRecord) error {
-	ctx, cancel := writeContext(ctx)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	as := make([]Attempt, len(batch))
 	for i := range batch {
@@ -152,7 +155,7 @@ func (r *Recorder) node(id string) *dag.Node {
 // deciding attempt was not recorded (skipped, or failed before it ran: its input broke its
 // contract) as an attempt 0, so that `seam runs show` and `seam explain` see every node.
 func (r *Recorder) FinishRun(ctx context.Context, res *dag.RunResult) error {
-	ctx, cancel := writeContext(ctx)
+	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
 	f := Finish{Status: string(res.Status), Ended: res.Ended}
 	if f.Ended.IsZero() {
@@ -185,73 +188,56 @@ func (r *Recorder) FinishRun(ctx context.Context, res *dag.RunResult) error {
 
 // writeContext detaches ctx from the run's cancellation: when a run is canceled its last
 // attempts and its canceled state must still be written.
-func writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+func (r *Recorder) writeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := writeTimeout
+	if rs, ok := r.s.(retrier); ok {
+		d += rs.retryBound()
+	}
+	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }
 
-// Reusable returns, by node id, what a resume of run id may reuse: the output of every node
-// whose last deciding attempt passed or warned and has a key, the outputs the run handed
-// downstream. Nodes that failed, were skipped or canceled, or never finished are absent, so
-// the resume runs them; but for a foreach node among them, the items whose last attempt
-// passed or warned are given (in Items), so the resume runs only the other items.
-func (s *Store) Reusable(ctx context.Context, id string) (map[string]dag.Reused, error) {
-	out := map[string]dag.Reused{}
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
-		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("run %s: %w", id, ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		// The last deciding node-level attempt of each node, across sessions.
-		rows, err := tx.QueryContext(ctx,
-			`SELECT a.node, a.status, a.key, o.data
-			 FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
-			 WHERE a.run_id = ?1 AND a.seq IN (SELECT max(seq) FROM attempts
-			                 WHERE run_id = ?1 AND final AND item = -1 GROUP BY node)`, id)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var (
-				node, status, key string
-				data              []byte
-			)
-			if err := rows.Scan(&node, &status, &key, &data); err != nil {
-				return err
-			}
-			ok := status == string(dag.NodePassed) || status == string(dag.NodeWarned)
-			if ok && key != "" && data != nil {
-				out[node] = dag.Reused{Key: key, Output: data}
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return reusableItems(ctx, tx, id, out)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read reusable outputs of run %s from %s: %w", id, s.path, err)
-	}
-	return out, nil
+// The queries of Reusable, in PostgreSQL's notation ($1); SQLite's replaces $1 with ?1.
+const (
+	// The last deciding node-level attempt of each node, across sessions.
+	reusableNodesSQL = `SELECT a.node, a.status, a.key, o.data
+		FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
+		WHERE a.run_id = $1 AND a.seq IN (SELECT max(seq) FROM attempts
+		                 WHERE run_id = $1 AND final AND item = -1 GROUP BY node)`
+	// The last attempt of each foreach item, across sessions. An item's passing attempt is
+	// its last one: a pass is never retried.
+	reusableItemsSQL = `SELECT a.node, a.item, a.status, a.key, o.data
+		FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
+		WHERE a.run_id = $1 AND a.seq IN (SELECT max(seq) FROM attempts
+		                 WHERE run_id = $1 AND item >= 0 GROUP BY node, item)`
+)
+
+// rowScanner is the part of database/sql's and pgx's rows that Reusable reads.
+type rowScanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
 }
 
-// reusableItems adds to out the items of foreach nodes not reusable as a whole whose last
-// attempt, across sessions, passed or warned. An item's passing attempt is its last one: a
-// pass is never retried.
-func reusableItems(ctx context.Context, tx *sql.Tx, id string, out map[string]dag.Reused) error {
-	rows, err := tx.QueryContext(ctx,
-		`SELECT a.node, a.item, a.status, a.key, o.data
-		 FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
-		 WHERE a.run_id = ?1 AND a.seq IN (SELECT max(seq) FROM attempts
-		                 WHERE run_id = ?1 AND item >= 0 GROUP BY node, item)`, id)
-	if err != nil {
-		return err
+// reusableNodes adds to out the nodes of rows (reusableNodesSQL) whose output may be reused.
+func reusableNodes(rows rowScanner, out map[string]dag.Reused) error {
+	for rows.Next() {
+		var (
+			node, status, key string
+			data              []byte
+		)
+		if err := rows.Scan(&node, &status, &key, &data); err != nil {
+			return err
+		}
+		if reusableStatus(status) && key != "" && data != nil {
+			out[node] = dag.Reused{Key: key, Output: data}
+		}
 	}
-	defer rows.Close()
+	return rows.Err()
+}
+
+// reusableItems adds to out the items of rows (reusableItemsSQL) of foreach nodes not
+// reusable as a whole whose last attempt passed or warned.
+func reusableItems(rows rowScanner, out map[string]dag.Reused) error {
 	for rows.Next() {
 		var (
 			node, status, key string
@@ -261,8 +247,7 @@ func reusableItems(ctx context.Context, tx *sql.Tx, id string, out map[string]da
 		if err := rows.Scan(&node, &item, &status, &key, &data); err != nil {
 			return err
 		}
-		ok := status == string(dag.NodePassed) || status == string(dag.NodeWarned)
-		if !ok || key == "" || data == nil || out[node].Output != nil {
+		if !reusableStatus(status) || key == "" || data == nil || out[node].Output != nil {
 			continue
 		}
 		r := out[node]
@@ -273,4 +258,8 @@ func reusableItems(ctx context.Context, tx *sql.Tx, id string, out map[string]da
 		out[node] = r
 	}
 	return rows.Err()
+}
+
+func reusableStatus(status string) bool {
+	return status == string(dag.NodePassed) || status == string(dag.NodeWarned)
 }

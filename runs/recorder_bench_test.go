@@ -15,11 +15,12 @@ import (
 	"github.com/seam-dag/seam/nodes"
 )
 
-// BenchmarkStore runs the same DAGs with the run store off and on, to measure what recording
-// costs a run: const nodes (the engine's own cost is all there is to compare with) in the
-// engine benchmark's three shapes, and nodes that take 10 ms. Each iteration runs the DAG
-// once each way, alternating which goes first, so that load on the machine hits both alike;
-// it reports off-ns/node, on-ns/node and ratio (on ÷ off, totals). Run with:
+// BenchmarkStore runs the same DAGs with the run store off and on, on each backend, to
+// measure what recording costs a run: const nodes (the engine's own cost is all there is to
+// compare with) in the engine benchmark's three shapes, and nodes that take 10 ms. Each
+// iteration runs the DAG once each way, alternating which goes first, so that load on the
+// machine hits both alike; it reports off-ns/node, on-ns/node and ratio (on ÷ off, totals).
+// The PostgreSQL cases need $SEAM_TEST_POSTGRES (scripts/pg-server.sh). Run with:
 //
 //	go test ./runs -run '^$' -bench BenchmarkStore -benchtime 3x -count 5
 func BenchmarkStore(b *testing.B) {
@@ -38,46 +39,52 @@ func BenchmarkStore(b *testing.B) {
 	}
 	types := nodes.Builtin()
 	types.Add(sleepType{d: 10 * time.Millisecond})
-	for _, c := range cases {
-		d, err := dag.LoadBytes(context.Background(), "bench.yaml", []byte(c.src), dag.LoadOptions{Types: types})
-		if err != nil {
-			b.Fatal(err)
+	for _, be := range backends() {
+		for _, c := range cases {
+			benchStore(b, be, c.name, c.src, types)
 		}
-		b.Run(c.name, func(b *testing.B) {
-			s, _ := openTemp(b)
-			run := func(store bool) time.Duration {
-				opts := engine.RunOptions{}
-				if store {
-					opts.Recorder = NewRecorder(s, d, RecorderOptions{})
-				}
-				start := time.Now()
-				res, err := engine.Run(context.Background(), d, opts)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if res.Status != dag.RunSuccess {
-					b.Fatalf("run %s", res.Status)
-				}
-				return time.Since(start)
-			}
-			var off, on time.Duration
-			i := 0
-			for b.Loop() {
-				if i%2 == 0 {
-					off += run(false)
-					on += run(true)
-				} else {
-					on += run(true)
-					off += run(false)
-				}
-				i++
-			}
-			per := float64(b.N * len(d.Nodes))
-			b.ReportMetric(float64(off.Nanoseconds())/per, "off-ns/node")
-			b.ReportMetric(float64(on.Nanoseconds())/per, "on-ns/node")
-			b.ReportMetric(float64(on)/float64(off), "ratio")
-		})
 	}
+}
+
+func benchStore(b *testing.B, be backend, name, src string, types *nodes.Registry) {
+	d, err := dag.LoadBytes(context.Background(), "bench.yaml", []byte(src), dag.LoadOptions{Types: types})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(be.name+"/"+name, func(b *testing.B) {
+		s, _ := be.open(b)
+		run := func(store bool) time.Duration {
+			opts := engine.RunOptions{}
+			if store {
+				opts.Recorder = NewRecorder(s, d, RecorderOptions{})
+			}
+			start := time.Now()
+			res, err := engine.Run(context.Background(), d, opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res.Status != dag.RunSuccess {
+				b.Fatalf("run %s", res.Status)
+			}
+			return time.Since(start)
+		}
+		var off, on time.Duration
+		i := 0
+		for b.Loop() {
+			if i%2 == 0 {
+				off += run(false)
+				on += run(true)
+			} else {
+				on += run(true)
+				off += run(false)
+			}
+			i++
+		}
+		per := float64(b.N * len(d.Nodes))
+		b.ReportMetric(float64(off.Nanoseconds())/per, "off-ns/node")
+		b.ReportMetric(float64(on.Nanoseconds())/per, "on-ns/node")
+		b.ReportMetric(float64(on)/float64(off), "ratio")
+	})
 }
 
 // sleepType is a node type that takes d and emits a passing output, for nodes that do work.
@@ -136,10 +143,16 @@ func genDAG(shape string, n int, typ string) string {
 // BenchmarkRecordAttempts measures one committed batch of attempts, each with a new 200-byte
 // output, by batch size: the store's cost per attempt as the engine pays it.
 func BenchmarkRecordAttempts(b *testing.B) {
+	for _, be := range backends() {
+		benchRecordAttempts(b, be)
+	}
+}
+
+func benchRecordAttempts(b *testing.B, be backend) {
 	for _, size := range []int{1, 8, 64} {
-		b.Run(fmt.Sprintf("batch%d", size), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%s/batch%d", be.name, size), func(b *testing.B) {
 			ctx := context.Background()
-			s, _ := openTemp(b)
+			s, _ := be.open(b)
 			if err := s.CreateRun(ctx, Run{ID: "bench", DAG: "d", Status: "running", Started: time.Now()}); err != nil {
 				b.Fatal(err)
 			}
@@ -173,4 +186,58 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkListRuns100k reads the first page of `seam runs list` (20 runs, sub-runs left
+// out) from a store of 100,000 runs, on each backend, and then the first page of one DAG's
+// runs. Filling the store takes a few seconds; run with:
+//
+//	go test ./runs -run '^$' -bench BenchmarkListRuns100k -benchtime 200x
+func BenchmarkListRuns100k(b *testing.B) {
+	const n = 100_000
+	for _, be := range backends() {
+		b.Run(be.name, func(b *testing.B) {
+			ctx := context.Background()
+			s, _ := be.open(b)
+			fillRuns(b, s, n)
+			for _, f := range []struct {
+				name string
+				f    Filter
+			}{
+				{"first-page", Filter{TopLevel: true, Limit: 20}},
+				{"dag-first-page", Filter{DAG: "dag-7", TopLevel: true, Limit: 20}},
+			} {
+				b.Run(f.name, func(b *testing.B) {
+					for b.Loop() {
+						list, _, err := s.ListRuns(ctx, f.f)
+						if err != nil || len(list) != 20 {
+							b.Fatalf("%d runs, %v", len(list), err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// fillRuns inserts n finished runs of 10 DAGs, one a second, in one statement.
+func fillRuns(b *testing.B, s Store, n int) {
+	ctx := context.Background()
+	var err error
+	switch s := s.(type) {
+	case *sqliteStore:
+		_, err = s.db.ExecContext(ctx, `WITH RECURSIVE i(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM i WHERE k < ?)
+			INSERT INTO runs (id, dag, status, started, ended)
+			SELECT printf('%012d-run', k), 'dag-' || (k % 10), 'success', k * 1000000000, k * 1000000000 + 5 FROM i`, n)
+	case *pgStore:
+		_, err = s.pool.Exec(ctx, `INSERT INTO runs (id, dag, status, started, ended)
+			SELECT lpad(k::text, 12, '0') || '-run', 'dag-' || (k % 10), 'success', k * 1000000000::bigint, k * 1000000000::bigint + 5
+			FROM generate_series(1, $1) AS k`, n)
+		if err == nil {
+			_, err = s.pool.Exec(ctx, `ANALYZE runs`)
+		}
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
 }

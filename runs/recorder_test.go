@@ -48,9 +48,11 @@ func loadRecorderDAG(t testing.TB) *dag.DAG {
 }
 
 // TestRecorder plays the engine's side of dag.Recorder: a run, then a resume of it.
-func TestRecorder(t *testing.T) {
+func TestRecorder(t *testing.T) { eachBackend(t, testRecorder) }
+
+func testRecorder(t *testing.T, b backend) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
+	s, _ := b.open(t)
 	d := loadRecorderDAG(t)
 	const id = "20260309T101500.123-3fa2c1d0"
 
@@ -171,9 +173,12 @@ func TestRecorder(t *testing.T) {
 	}
 }
 
-func TestRecorderErrors(t *testing.T) {
+func TestRecorderErrors(t *testing.T) { eachBackend(t, testRecorderErrors) }
+
+func testRecorderErrors(t *testing.T, b backend) {
 	ctx := context.Background()
-	s, path := openTemp(t)
+	s, _ := b.open(t)
+	path := s.Path() // for PostgreSQL, the DSN without its password
 	d := loadRecorderDAG(t)
 	if err := NewRecorder(s, d, RecorderOptions{}).BeginRun(ctx, dag.RunRecord{ID: "r1", DAG: "rec", Started: t0}); err != nil {
 		t.Fatal(err)
@@ -242,7 +247,7 @@ func TestMigrateV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := migrateDB(ctx, db, path, migrations()[:1]); err != nil {
+	if _, err := migrateDB(ctx, db, path, migrations()[:1]); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{
@@ -258,7 +263,7 @@ func TestMigrateV1(t *testing.T) {
 	}
 	db.Close()
 
-	s, err := Open(ctx, path)
+	s, err := openSQLite(ctx, path, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,8 +295,10 @@ func TestMigrateV1(t *testing.T) {
 }
 
 // TestRecordAttemptsEmpty: an empty batch is no transaction at all.
-func TestRecordAttemptsEmpty(t *testing.T) {
-	s, _ := openTemp(t)
+func TestRecordAttemptsEmpty(t *testing.T) { eachBackend(t, testRecordAttemptsEmpty) }
+
+func testRecordAttemptsEmpty(t *testing.T, b backend) {
+	s, _ := b.open(t)
 	if err := s.RecordAttempts(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -302,9 +309,11 @@ func TestRecordAttemptsEmpty(t *testing.T) {
 
 // TestReusableItems: a foreach node that failed as a whole offers the items whose last attempt
 // passed or warned, so a resume runs only the others; its attempts are counted per item.
-func TestReusableItems(t *testing.T) {
+func TestReusableItems(t *testing.T) { eachBackend(t, testReusableItems) }
+
+func testReusableItems(t *testing.T, b backend) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
+	s, _ := b.open(t)
 	d := loadRecorderDAG(t)
 	const id = "20260309T101500.123-3fa2c1d1"
 	rec := NewRecorder(s, d, RecorderOptions{PID: 42, Host: "h"})

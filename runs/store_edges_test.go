@@ -48,12 +48,12 @@ func TestCheck(t *testing.T) {
 	}
 	damage(t, path)
 
-	s, err := Open(ctx, path)
+	s2, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("Open a store with damaged pages: %v (the test needs it to open, as it does in the field)", err)
 	}
-	defer s.Close()
-	err = s.Check(ctx)
+	defer s2.Close()
+	err = s2.Check(ctx)
 	if !errors.Is(err, ErrDamaged) || !strings.HasPrefix(err.Error(), "check store "+path+": the store is damaged: ") {
 		t.Fatalf("Check on a damaged store: %v; want ErrDamaged with what SQLite found", err)
 	}

@@ -14,9 +14,11 @@ import (
 
 // TestSubRuns checks that the sub-run of a dag node is stored as a run of its own, linked to
 // its parent run and node, left out of TopLevel lists, and followed by Explain.
-func TestSubRuns(t *testing.T) {
+func TestSubRuns(t *testing.T) { eachBackend(t, testSubRuns) }
+
+func testSubRuns(t *testing.T, b backend) {
 	ctx := context.Background()
-	s, _ := openTemp(t)
+	s, _ := b.open(t)
 	res := runRecorded(t, s, "", map[string]string{
 		"score.yaml": `version: 1
 name: score
@@ -84,7 +86,7 @@ nodes:
 
 // runRecorded writes files (name → content) to a temporary directory, then runs its
 // parent.yaml in lang with dag nodes enabled, recorded in s.
-func runRecorded(t *testing.T, s *Store, lang string, files map[string]string) *dag.RunResult {
+func runRecorded(t *testing.T, s Store, lang string, files map[string]string) *dag.RunResult {
 	t.Helper()
 	dir := t.TempDir()
 	for name, src := range files {

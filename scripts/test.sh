@@ -1,37 +1,54 @@
 #!/usr/bin/env bash
 # Runs every test of seam on a fresh machine: fetches Go modules, vets, then tests with the
-# race detector. Anything the tests need is installed here: n8n (scripts/n8n-server.sh, cached
-# in ~/.cache/seam) is installed and started on loopback for the n8n integration tests, which
-# read N8N_URL and N8N_API_KEY, and stopped at the end. SEAM_SKIP_N8N=1 skips those tests.
+# race detector. Anything the tests need is installed here and started in the background, side
+# by side, and stopped at the end:
+#   - n8n (scripts/n8n-server.sh, cached in ~/.cache/seam) on loopback for the n8n integration
+#     tests, which read N8N_URL and N8N_API_KEY; SEAM_SKIP_N8N=1 skips those tests;
+#   - a throwaway PostgreSQL cluster (scripts/pg-server.sh) for the PostgreSQL run store tests,
+#     which read SEAM_TEST_POSTGRES; SEAM_SKIP_POSTGRES=1 skips those tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-n8n_tmp= n8n_env= n8n_start=
-stop_n8n() {
+tmp= n8n_env= n8n_start= pg_env= pg_start=
+# stop_servers stops whatever was started, on every way out (exit, error, signal).
+stop_servers() {
 	local rc=$?
 	trap - EXIT HUP INT TERM
 	# A start still running stops the server it was starting itself when told to.
-	if [ -n "$n8n_start" ] && kill -0 "$n8n_start" 2>/dev/null; then
-		kill -TERM "$n8n_start" 2>/dev/null || true
-		wait "$n8n_start" 2>/dev/null || true
-	fi
+	local p
+	for p in "$n8n_start" "$pg_start"; do
+		if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
+			kill -TERM "$p" 2>/dev/null || true
+			wait "$p" 2>/dev/null || true
+		fi
+	done
 	if [ -n "$n8n_env" ] && [ -f "$n8n_env" ]; then
 		scripts/n8n-server.sh stop "$n8n_env" || true
 	fi
-	[ -z "$n8n_tmp" ] || rm -rf "$n8n_tmp"
+	if [ -n "$pg_env" ] && [ -f "$pg_env" ]; then
+		scripts/pg-server.sh stop "$pg_env" || true
+	fi
+	[ -z "$tmp" ] || rm -rf "$tmp"
 	exit "$rc"
 }
 
-if [ "${SEAM_SKIP_N8N:-}" != 1 ]; then
-	n8n_tmp=$(mktemp -d "${TMPDIR:-/tmp}/seam-test.XXXXXX")
-	n8n_env=$n8n_tmp/n8n.env
-	trap stop_n8n EXIT
+if [ "${SEAM_SKIP_N8N:-}" != 1 ] || [ "${SEAM_SKIP_POSTGRES:-}" != 1 ]; then
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/seam-test.XXXXXX")
+	trap stop_servers EXIT
 	trap 'exit 129' HUP
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
-	# In the background: the install (first run only) and the start overlap vet.
+fi
+# In the background: the installs (first run only) and the starts overlap vet.
+if [ "${SEAM_SKIP_N8N:-}" != 1 ]; then
+	n8n_env=$tmp/n8n.env
 	scripts/n8n-server.sh start --env "$n8n_env" >/dev/null &
 	n8n_start=$!
+fi
+if [ "${SEAM_SKIP_POSTGRES:-}" != 1 ]; then
+	pg_env=$tmp/pg.env
+	scripts/pg-server.sh start --env "$pg_env" >/dev/null &
+	pg_start=$!
 fi
 
 go mod download
@@ -52,5 +69,15 @@ if [ -n "$n8n_start" ]; then
 	N8N_URL=$(sed -n 's/^N8N_URL=//p' "$n8n_env")
 	N8N_API_KEY=$(sed -n 's/^N8N_API_KEY=//p' "$n8n_env")
 	export N8N_URL N8N_API_KEY
+fi
+if [ -n "$pg_start" ]; then
+	if ! wait "$pg_start"; then
+		pg_start=
+		echo "test.sh: PostgreSQL did not start (see the pg-server lines above); SEAM_SKIP_POSTGRES=1 runs the tests without it" >&2
+		exit 1
+	fi
+	pg_start=
+	SEAM_TEST_POSTGRES=$(sed -n 's/^SEAM_TEST_POSTGRES=//p' "$pg_env")
+	export SEAM_TEST_POSTGRES
 fi
 go test -race -count=1 ./...

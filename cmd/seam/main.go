@@ -145,6 +145,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newLintCmd(e),
 		newSchemaCmd(e),
 		newRunsCmd(e),
+		newStoreCmd(e),
 		newExplainCmd(e),
 		newN8NCmd(e),
 		newMCPCmd(e),

@@ -132,6 +132,7 @@ the next. See docs/mcp.md.`,
 	cmd.Flags().DurationVar(&sessions.SessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "with --http, close a session its client has sent nothing for this `long`")
 	cmd.Flags().IntVar(&sessions.MaxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http, the most sessions open at once")
 	sf.add(cmd)
+	sf.addNoMigrate(cmd)
 	return cmd
 }
 
@@ -156,7 +157,7 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *mcp.Server, addr string, opt
 
 // mcpStore opens the run store: created when missing, unless the server is read-only; a
 // read-only server without a store answers get_run and list_runs with an error.
-func mcpStore(ctx context.Context, e *env, sf *storeFlag, readOnly bool) (*runs.Store, error) {
+func mcpStore(ctx context.Context, e *env, sf *storeFlag, readOnly bool) (runs.Store, error) {
 	if !readOnly {
 		return openStore(ctx, e, sf)
 	}

@@ -18,7 +18,7 @@ type runStore struct {
 	// resume is the id given to --resume; resumed its stored run, read before the DAG loads.
 	resume  string
 	resumed *runs.Run
-	s       *runs.Store // open when resuming
+	s       runs.Store // open when resuming
 }
 
 // prepareResume reads the run to resume and returns the DAG file and params to run it with:

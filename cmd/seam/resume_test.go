@@ -161,7 +161,7 @@ func TestKillResume(t *testing.T) {
 }
 
 // finalOutputs returns the decoded output of every node whose latest deciding attempt passed.
-func finalOutputs(t *testing.T, s *runs.Store, id string) map[string]any {
+func finalOutputs(t *testing.T, s runs.Store, id string) map[string]any {
 	t.Helper()
 	_, as, err := s.GetRun(context.Background(), id)
 	if err != nil {

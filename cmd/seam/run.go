@@ -81,6 +81,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().BoolVar(&noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
 	cmd.Flags().StringVar(&traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
 	rs.flag.add(cmd)
+	rs.flag.addNoMigrate(cmd)
 	cmd.Flags().BoolVar(&rs.none, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rs.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	return cmd

@@ -25,7 +25,7 @@ func newRunsCmd(e *env) *cobra.Command {
 		Long: `List and show the runs recorded in the run store (` + defaultStore + ` unless --store or
 $SEAM_STORE say otherwise). seam explain RUN NODE says why a node failed.`,
 	}
-	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e))
+	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e))
 	return cmd
 }
 
@@ -200,6 +200,82 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	if failedNode := firstFailed(nodes); failedNode != "" {
 		fmt.Fprint(w, i18n.Sprintf(l, "\nseam explain %s %s says why %s failed\n", r.ID, failedNode, failedNode))
+	}
+	return nil
+}
+
+func newRunsWatchCmd(e *env) *cobra.Command {
+	var sf storeFlag
+	cmd := &cobra.Command{
+		Use:   "watch RUN",
+		Short: "Follow a run as it is recorded, from any process or host, until it ends",
+		Long: `Follow a run as it is recorded, by this or another process (on another host, with a
+PostgreSQL store): one line per attempt as it is committed, then how the run ended. Exits 0
+when the run succeeded or warned, 1 when it failed, was canceled or its process died.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			return watchRun(cmd.Context(), e, &sf, args[0])
+		},
+	}
+	sf.add(cmd)
+	return cmd
+}
+
+// watchRun prints each attempt of run id as the store records it, then how the run ended.
+func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
+	s, err := openStoreToRead(ctx, e, sf)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	l := sf.lang
+	r, _, err := getRun(ctx, s, id, l) // resolves latest, and says so when there is no such run
+	if err != nil {
+		return err
+	}
+	w := e.stdout
+	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
+	shown := 0
+	var last *runs.Run
+	err = s.WatchRun(ctx, r.ID, func(r *runs.Run, as []runs.Attempt) error {
+		last = r
+		for _, a := range as[min(shown, len(as)):] {
+			node := a.Node
+			if a.Item >= 0 {
+				node = fmt.Sprintf("%s[%d]", a.Node, a.Item)
+			}
+			text := firstLine(a.Reason)
+			if text == "" && a.Error != "" {
+				text = firstLine(a.Error)
+			}
+			at := a.Ended
+			if at.IsZero() {
+				at = a.Started
+			}
+			stamp := "        "
+			if !at.IsZero() {
+				stamp = at.Local().Format("15:04:05")
+			}
+			line := fmt.Sprintf("%s  %s  %s  %s", stamp, node, runs.StatusText(l, a.Status), text)
+			if a.Attempt > 1 {
+				line = fmt.Sprintf("%s  %s  %s  %s  %s", stamp, node, runs.StatusText(l, a.Status), i18n.Sprintf(l, "attempt %d", a.Attempt), text)
+			}
+			fmt.Fprintln(w, strings.TrimRight(line, " "))
+		}
+		shown = len(as)
+		return nil
+	})
+	if err != nil {
+		return failedWith(err)
+	}
+	fmt.Fprint(w, i18n.Sprintf(l, "run %s: %s (%s)\n", last.ID, displayStatus(last, l), runDuration(last)))
+	if last.Status != string(dag.RunSuccess) && last.Status != string(dag.RunWarn) {
+		return failed()
 	}
 	return nil
 }

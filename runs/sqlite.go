@@ -1,0 +1,606 @@
+package runs
+
+// The SQLite store: one plain, unencrypted file. Several processes may share it: the file
+// is opened in WAL mode with a busy timeout, and every write transaction takes the write
+// lock up front, so concurrent writers wait for each other instead of failing with
+// "database is locked".
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+
+	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// busyTimeout is how long a write waits for another connection or process holding the write
+// lock. Writes are short (one attempt, one output), so 5 s means something is wrong.
+const busyTimeout = 5 * time.Second
+
+// sqliteStore is a Store in an SQLite file.
+type sqliteStore struct {
+	db   *sql.DB
+	path string
+
+	prepMu sync.Mutex
+	prep   *stmts // nil until the first write
+
+	// writing holds one token per write transaction of this process. Its writers queue
+	// here, in order, rather than in SQLite's busy handler, which polls with growing sleeps:
+	// under load one writer could wait past busyTimeout while the others of the same process
+	// kept taking the lock. busyTimeout is left to bound the wait for other processes.
+	writing chan struct{}
+}
+
+// openSQLite opens the store at path, creating the file and its parent directories when
+// missing, and brings its schema up to date unless o.NoMigrate.
+func openSQLite(ctx context.Context, path string, o Options) (*sqliteStore, error) {
+	s, err := openSQLiteDB(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if o.NoMigrate {
+		err = s.checkVersion(ctx)
+	} else {
+		_, err = migrateDB(ctx, s.db, path, migrations())
+	}
+	if err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openSQLiteDB opens (creating) the file at path, whatever its schema.
+func openSQLiteDB(ctx context.Context, path string) (*sqliteStore, error) {
+	if path == "" {
+		return nil, errors.New("open store: empty path")
+	}
+	// The driver splits the DSN at the first '?' to find its parameters, so a path holding
+	// one would be silently truncated.
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("open store %s: path must not contain '?'", path)
+	}
+	// SQLite would only say "unable to open database file".
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("open store %s: is a directory, not a database file", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("open store %s: create directory: %w", path, err)
+	}
+	// Pragmas go in the DSN so that every pooled connection gets them, not just the first.
+	// _txlock=immediate makes BEGIN take the write lock at once: a deferred transaction that
+	// upgrades from read to write can fail with SQLITE_BUSY without waiting for busy_timeout.
+	dsn := path + "?_txlock=immediate" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", busyTimeout.Milliseconds()) +
+		"&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(NORMAL)" + // in WAL, NORMAL survives a process crash; only power loss can lose the last commits
+		"&_pragma=foreign_keys(1)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	s := &sqliteStore{db: db, path: path, writing: make(chan struct{}, 1)}
+	// sql.Open connects lazily; connect now so a bad file is reported by Open, not by the
+	// first write in the middle of a run.
+	if err := connect(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *sqliteStore) checkVersion(ctx context.Context) error {
+	v, err := sqliteVersion(ctx, s.db, s.path)
+	if err != nil {
+		return err
+	}
+	return checkVersion(s.path, v, len(migrations()))
+}
+
+// migrateSQLite brings the store at path up to date, creating it when missing.
+func migrateSQLite(ctx context.Context, path string) (from, to int, err error) {
+	s, err := openSQLiteDB(ctx, path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer s.Close()
+	from, err = migrateDB(ctx, s.db, path, migrations())
+	if err != nil {
+		return from, from, err
+	}
+	return from, len(migrations()), nil
+}
+
+// openSQLiteReadOnly opens the existing store at path to read it, never writing to the file
+// or its directory, so that the commands that only read work on a store they cannot write
+// (a read-only directory or mount). In WAL mode a reader needs the
+// -shm file, which SQLite creates beside the store: when the directory is not writable and
+// no -wal file is left (no writer can be at work, and every commit is in the file), the
+// store is opened immutable, without the -shm file and without locks.
+func openSQLiteReadOnly(ctx context.Context, path string) (*sqliteStore, error) {
+	if path == "" {
+		return nil, errors.New("open store: empty path")
+	}
+	if strings.ContainsRune(path, '?') {
+		return nil, fmt.Errorf("open store %s: path must not contain '?'", path)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("open store %s: is a directory, not a database file", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	// A URI filename, for mode=ro and immutable=1: '%' and '#' would be read as an escape and
+	// a fragment ('?' is refused above).
+	dsn := "file:" + strings.NewReplacer("%", "%25", "#", "%23").Replace(abs) + "?mode=ro" +
+		fmt.Sprintf("&_pragma=busy_timeout(%d)", busyTimeout.Milliseconds())
+	_, walErr := os.Stat(path + "-wal")
+	if syscall.Access(filepath.Dir(abs), wOK) != nil && errors.Is(walErr, fs.ErrNotExist) {
+		dsn += "&immutable=1"
+	}
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	if err := connect(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: %w", path, err)
+	}
+	// Reading cannot migrate: a store from an older seam is read once a run has migrated it.
+	var v int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&v); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s: read schema version: %w", path, err)
+	}
+	if err := checkVersion(path, v, len(migrations())); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open store %s to read: %w", path, err)
+	}
+	return &sqliteStore{db: db, path: path, writing: make(chan struct{}, 1)}, nil
+}
+
+// wOK is access(2)'s W_OK, which package syscall does not name.
+const wOK = 2
+
+// ErrDamaged is returned (wrapped) by Check for a store whose file is damaged.
+var ErrDamaged = errors.New("the store is damaged")
+
+// Check verifies the structure of every page of the store (PRAGMA quick_check), so that a
+// damaged file is refused before a run starts rather than found by the run's first record,
+// after nodes ran with their side effects. It reads the whole file: about 45 ms for a store
+// of 10,000 runs (19 MB); integrity_check, which also checks index contents, takes 4 times
+// as long and is not needed to catch damaged pages.
+func (s *sqliteStore) Check(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, `PRAGMA quick_check(3)`) // the first 3 problems say enough
+	if err != nil {
+		return fmt.Errorf("check store %s: %w: %w", s.path, ErrDamaged, err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return fmt.Errorf("check store %s: %w: %w", s.path, ErrDamaged, err)
+		}
+		// A row may hold several lines, the first naming the database ("*** in database
+		// main ***"), which is always main here.
+		for _, line := range strings.Split(p, "\n") {
+			if line != "" && !strings.HasPrefix(line, "***") && len(problems) < 3 {
+				problems = append(problems, line)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("check store %s: %w: %w", s.path, ErrDamaged, err)
+	}
+	if len(problems) == 1 && problems[0] == "ok" {
+		return nil
+	}
+	return fmt.Errorf("check store %s: %w: %s", s.path, ErrDamaged, strings.Join(problems, "; "))
+}
+
+// connect makes the first connection. Its pragmas switch a new file to WAL, which takes a
+// lock SQLite does not wait for with busy_timeout: processes opening a new store at once can
+// find it taken (SQLITE_BUSY), so connect retries for as long as a write would wait.
+func connect(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for {
+		err := db.PingContext(ctx)
+		var se *sqlite.Error
+		if !errors.As(err, &se) || se.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// Close closes the store.
+func (s *sqliteStore) Close() error {
+	s.prepMu.Lock()
+	if s.prep != nil {
+		for _, q := range []*sql.Stmt{s.prep.runExists, s.prep.outputExists, s.prep.insertOutput, s.prep.insertAttempt} {
+			q.Close() // closing the database below reports what matters
+		}
+		s.prep = nil
+	}
+	s.prepMu.Unlock()
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close store %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path returns the file the store was opened from.
+func (s *sqliteStore) Path() string { return s.path }
+
+// CreateRun records the start of a run.
+func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
+	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
+		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
+			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode)
+		return err
+	})
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
+		return fmt.Errorf("create run %s in %s: a run with this id exists already", r.ID, s.path)
+	}
+	if err != nil {
+		return fmt.Errorf("create run %s in %s: %w", r.ID, s.path, err)
+	}
+	return nil
+}
+
+// ResumeRun marks run id running again for a resume by process pid on host, and returns the
+// session number its attempts are to carry (1 for the first resume). resumes is the run's
+// Resumes as the caller read it: two processes resuming the same run at once would write
+// one run twice, so the second to get here fails with ErrResumed.
+func (s *sqliteStore) ResumeRun(ctx context.Context, id string, resumes, pid int, host string) (int, error) {
+	var session int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx,
+			`UPDATE runs SET status = 'running', ended = NULL, outputs = NULL, output_errors = NULL,
+			        resumes = resumes + 1, pid = ?, host = ?
+			 WHERE id = ? AND resumes = ? RETURNING resumes`, nullInt(pid), host, id, resumes).Scan(&session)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var one int
+		switch err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one); {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		case err != nil:
+			return err
+		}
+		return fmt.Errorf("run %s: %w", id, ErrResumed)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("resume run %s in %s: %w", id, s.path, err)
+	}
+	return session, nil
+}
+
+// RecordAttempt records one attempt and, when output is not nil, the output it produced.
+// It is RecordAttempts with a batch of one.
+func (s *sqliteStore) RecordAttempt(ctx context.Context, a Attempt, output []byte) error {
+	if output != nil {
+		a.Output = output
+	}
+	return s.RecordAttempts(ctx, []Attempt{a})
+}
+
+// RecordAttempts records a batch of attempts, with their outputs, in one transaction and
+// returns once it is committed: the engine calls it before handing any of the outputs
+// downstream, so a crash never loses an output something else has already consumed. One
+// commit per batch is what makes the store cheap enough to sit in the engine's path (see
+// docs/performance.md). Identical outputs are stored once and shared between attempts.
+func (s *sqliteStore) RecordAttempts(ctx context.Context, batch []Attempt) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	rows := make([]attemptRow, len(batch))
+	for i := range batch {
+		if err := rows[i].prepare(&batch[i]); err != nil {
+			return err
+		}
+	}
+	first := &batch[0]
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		return s.insertAttempts(ctx, tx, batch, rows)
+	})
+	if err != nil {
+		if len(batch) == 1 {
+			return fmt.Errorf("record attempt %s/%s #%d in %s: %w", first.RunID, first.Node, first.Attempt, s.path, err)
+		}
+		return fmt.Errorf("record %d attempts of run %s in %s: %w", len(batch), first.RunID, s.path, err)
+	}
+	return nil
+}
+
+// insertAttempts writes a prepared batch within tx.
+func (s *sqliteStore) insertAttempts(ctx context.Context, tx *sql.Tx, batch []Attempt, rows []attemptRow) error {
+	st, err := s.statements(ctx)
+	if err != nil {
+		return err
+	}
+	checked := ""
+	for i := range batch {
+		a := &batch[i]
+		// The foreign key would refuse an unknown run too, but with an unhelpful message.
+		if a.RunID != checked {
+			var one int
+			err := tx.StmtContext(ctx, st.runExists).QueryRowContext(ctx, a.RunID).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("run %s: %w", a.RunID, ErrNotFound)
+			}
+			if err != nil {
+				return err
+			}
+			checked = a.RunID
+		}
+		if a.Output != nil {
+			if _, err := tx.StmtContext(ctx, st.insertOutput).ExecContext(ctx, a.OutputHash, len(a.Output), a.Output); err != nil {
+				return fmt.Errorf("store output: %w", err)
+			}
+		} else if a.OutputHash != "" {
+			// A reference without bytes must point at an output that exists.
+			var one int
+			err := tx.StmtContext(ctx, st.outputExists).QueryRowContext(ctx, a.OutputHash).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("output %s: %w", a.OutputHash, ErrNotFound)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if _, err := tx.StmtContext(ctx, st.insertAttempt).ExecContext(ctx,
+			a.RunID, a.Session, a.Node, a.Item, a.Attempt, a.Type, a.Status, a.Final, a.Repaired,
+			a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error, a.Log,
+			timeToDB(a.Started), timeToDB(a.Ended)); err != nil {
+			return fmt.Errorf("attempt %s #%d: %w", a.Node, a.Attempt, err)
+		}
+	}
+	return nil
+}
+
+// stmts are the statements of the write path, prepared once per store: parsing SQL costs
+// more than the inserts themselves.
+type stmts struct {
+	runExists, outputExists, insertOutput, insertAttempt *sql.Stmt
+}
+
+func (s *sqliteStore) statements(ctx context.Context) (*stmts, error) {
+	s.prepMu.Lock()
+	defer s.prepMu.Unlock()
+	if s.prep != nil {
+		return s.prep, nil
+	}
+	var st stmts
+	for _, p := range []struct {
+		to  **sql.Stmt
+		sql string
+	}{
+		{&st.runExists, `SELECT 1 FROM runs WHERE id = ?`},
+		{&st.outputExists, `SELECT 1 FROM outputs WHERE hash = ?`},
+		{&st.insertOutput, `INSERT OR IGNORE INTO outputs (hash, size, data) VALUES (?, ?, ?)`},
+		// seq is the next in the run: the last key of the run's range of the primary key.
+		{&st.insertAttempt, `INSERT INTO attempts (run_id, seq, session, node, item, attempt, type,
+			status, final, repaired, reused, key, reason, output_hash, violations, error, log,
+			started, ended)
+			VALUES (?1, (SELECT COALESCE(max(seq), 0) + 1 FROM attempts WHERE run_id = ?1),
+			        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+	} {
+		stmt, err := s.db.PrepareContext(ctx, p.sql)
+		if err != nil {
+			for _, q := range []*sql.Stmt{st.runExists, st.outputExists, st.insertOutput, st.insertAttempt} {
+				if q != nil {
+					q.Close()
+				}
+			}
+			return nil, fmt.Errorf("prepare: %w", err)
+		}
+		*p.to = stmt
+	}
+	s.prep = &st
+	return s.prep, nil
+}
+
+// FinishRun sets a run's final status and end time.
+func (s *sqliteStore) FinishRun(ctx context.Context, id, status string, ended time.Time) error {
+	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
+}
+
+// FinishRunWith records how a run ended, with its outputs and any last attempts, at once.
+func (s *sqliteStore) FinishRunWith(ctx context.Context, id string, f Finish) error {
+	rows := make([]attemptRow, len(f.Attempts))
+	for i := range f.Attempts {
+		if err := rows[i].prepare(&f.Attempts[i]); err != nil {
+			return fmt.Errorf("finish run %s: %w", id, err)
+		}
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx,
+			`UPDATE runs SET status = ?, ended = ?, outputs = ?, output_errors = ? WHERE id = ?`,
+			f.Status, timeToDB(f.Ended), nullJSON(f.Outputs), nullJSON(f.OutputErrors), id)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		return s.insertAttempts(ctx, tx, f.Attempts, rows)
+	})
+	if err != nil {
+		return fmt.Errorf("finish run %s in %s: %w", id, s.path, err)
+	}
+	return nil
+}
+
+// GetRun returns a run and its attempts in the order they were recorded.
+func (s *sqliteStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, error) {
+	var (
+		r        *Run
+		attempts []Attempt
+	)
+	// One read transaction, so the run and its attempts come from the same snapshot even
+	// while another process is still writing to it.
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		row := tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id)
+		var err error
+		r, err = scanRun(row)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE run_id = ? ORDER BY seq`, id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanAttempt(rows, id)
+			if err != nil {
+				return err
+			}
+			attempts = append(attempts, a)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("get run %s from %s: %w", id, s.path, err)
+	}
+	return r, attempts, nil
+}
+
+// Output returns the output stored under hash.
+func (s *sqliteStore) Output(ctx context.Context, hash string) ([]byte, error) {
+	var b []byte
+	err := s.db.QueryRowContext(ctx, `SELECT data FROM outputs WHERE hash = ?`, hash).Scan(&b)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("output %s: %w", hash, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read output %s from %s: %w", hash, s.path, err)
+	}
+	return b, nil
+}
+
+// ListRuns returns runs matching f, newest first, and the cursor for the next page ("" when
+// this is the last page).
+func (s *sqliteStore) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {
+	q, args, limit := listQuery(f, func(int) string { return "?" })
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, "", fmt.Errorf("list runs in %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	var out []Run
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, "", fmt.Errorf("list runs in %s: %w", s.path, err)
+		}
+		out = append(out, *r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", fmt.Errorf("list runs in %s: %w", s.path, err)
+	}
+	out, next := page(out, limit)
+	return out, next, nil
+}
+
+// tx runs fn in a write transaction (BEGIN IMMEDIATE, see Open) and commits it.
+func (s *sqliteStore) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.writing }()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback() // the error from fn is the one worth reporting
+		return err
+	}
+	return tx.Commit()
+}
+
+// readTx runs fn in a read-only transaction. The driver begins those DEFERRED, so in WAL a
+// reader takes no write lock and never waits for a writer.
+func (s *sqliteStore) readTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // nothing was written
+	return fn(tx)
+}
+
+// Reusable implements Store.
+func (s *sqliteStore) Reusable(ctx context.Context, id string) (map[string]dag.Reused, error) {
+	out := map[string]dag.Reused{}
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		for _, q := range []struct {
+			sql  string
+			read func(rowScanner, map[string]dag.Reused) error
+		}{{reusableNodesSQL, reusableNodes}, {reusableItemsSQL, reusableItems}} {
+			rows, err := tx.QueryContext(ctx, strings.ReplaceAll(q.sql, "$1", "?1"), id)
+			if err != nil {
+				return err
+			}
+			err = q.read(rows, out)
+			rows.Close()
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read reusable outputs of run %s from %s: %w", id, s.path, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,50 @@
+package runs
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// pollInterval is how often a watch of an SQLite store reads the run again; SQLite cannot
+// tell another process of a commit.
+const pollInterval = 200 * time.Millisecond
+
+// watchRun is WatchRun given wait, which returns once the run may have changed (or ctx
+// ended). fn is called with each new state: a state is new when the run's status, resumes or
+// end, or its number of attempts, changed.
+func watchRun(ctx context.Context, s Store, id string, wait func(context.Context) error, fn func(*Run, []Attempt) error) error {
+	last := ""
+	for {
+		r, as, err := s.GetRun(ctx, id)
+		if err != nil {
+			return err
+		}
+		if state := fmt.Sprint(r.Status, r.Resumes, r.Ended.UnixNano(), len(as)); state != last {
+			last = state
+			if err := fn(r, as); err != nil {
+				return err
+			}
+		}
+		if r.Status != "running" || r.Interrupted() {
+			return nil
+		}
+		if err := wait(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// WatchRun implements Store by polling.
+func (s *sqliteStore) WatchRun(ctx context.Context, id string, fn func(*Run, []Attempt) error) error {
+	t := time.NewTicker(pollInterval)
+	defer t.Stop()
+	return watchRun(ctx, s, id, func(ctx context.Context) error {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return nil
+		}
+	}, fn)
+}
