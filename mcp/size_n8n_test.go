@@ -84,7 +84,9 @@ func TestN8NMinimalIsSmaller(t *testing.T) {
 		// A minimal validation keeps the first 3 errors whole, so how much it saves grows with
 		// the number of errors: it is measured, not held to 60 %.
 		{"validate_workflow", map[string]any{"workflow": manyErrors(6)}, 0},
-		{"list_executions", map[string]any{"workflow_id": id}, 60},
+		// Each execution keeps its start and duration, so on a page this short the workflow's
+		// id, name and the counts weigh: TestN8NListExecutions100 holds a full page to 60 %.
+		{"list_executions", map[string]any{"workflow_id": id}, 50},
 		{"get_execution", map[string]any{"id": exec, "include_data": true}, 60},
 	}
 	for _, tc := range tests {

@@ -400,7 +400,8 @@ func FailedFirst(nodes []NodeExecution) []NodeExecution {
 // ---- minimal shapes, for a model's context and for people ----
 
 // ExecutionBrief is an execution in a minimal list: the workflow's name only when the list
-// spans workflows (it is said once above a list of one).
+// spans workflows (it is said once above a list of one), the start to the second (the
+// duration is in milliseconds).
 type ExecutionBrief struct {
 	ID         string     `json:"id"`
 	Status     string     `json:"status"`
@@ -413,7 +414,7 @@ type ExecutionBrief struct {
 func Briefs(es []ExecutionSummary, spansWorkflows bool) []ExecutionBrief {
 	out := make([]ExecutionBrief, len(es))
 	for i, e := range es {
-		out[i] = ExecutionBrief{ID: string(e.ID), Status: e.Status, StartedAt: e.StartedAt, DurationMS: e.ExecutionTime}
+		out[i] = ExecutionBrief{ID: string(e.ID), Status: e.Status, StartedAt: seconds(e.StartedAt), DurationMS: e.ExecutionTime}
 		if spansWorkflows {
 			out[i].Workflow = e.WorkflowName
 			if out[i].Workflow == "" {
@@ -422,6 +423,15 @@ func Briefs(es []ExecutionSummary, spansWorkflows bool) []ExecutionBrief {
 		}
 	}
 	return out
+}
+
+// seconds is t to the second, for minimal answers.
+func seconds(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	s := t.UTC().Truncate(time.Second)
+	return &s
 }
 
 // NodeBrief is what a node did, in a minimal answer.
@@ -453,7 +463,7 @@ type DetailMinimal struct {
 func (d *ExecutionDetail) Minimal() DetailMinimal {
 	m := DetailMinimal{
 		ID: string(d.ID), WorkflowID: string(d.WorkflowID), Workflow: d.WorkflowName, Status: d.Status, Mode: d.Mode,
-		StartedAt: d.StartedAt, DurationMS: d.ExecutionTime, RetryOf: string(d.RetryOf), Nodes: []NodeBrief{},
+		StartedAt: seconds(d.StartedAt), DurationMS: d.ExecutionTime, RetryOf: string(d.RetryOf), Nodes: []NodeBrief{},
 	}
 	if d.Error != nil {
 		m.Error = &ExecutionError{Message: d.Error.Message, Node: d.Error.Node}
