@@ -425,6 +425,8 @@ var ja = map[string]string{
 	"set N8N_URL and N8N_API_KEY to the n8n instance and its API key":                     "N8N_URL と N8N_API_KEY に n8n インスタンスとその API キーを設定してください",
 	"ID\tSTATUS\tSTARTED\tDURATION":                                                       "ID\t状態\t開始\t所要時間",
 	"WORKFLOW":                                                                            "ワークフロー",
+	"1 execution":                                                                         "実行 1 件",
+	" (%s)":                                                                               "（%s）",
 	"%d executions":                                                                       "実行 %d 件",
 	" of workflow %q":                                                                     "（ワークフロー %q）",
 	"; next page: --cursor %s":                                                            "。次のページ：--cursor %s",
