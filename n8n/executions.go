@@ -96,6 +96,19 @@ const MaxScanPages = 100
 // (so it may be shorter than Limit), and a range that holds none costs the pages down to it.
 func (c *Client) ExecutionList(ctx context.Context, q ExecutionQuery) (*ExecutionPage, error) {
 	out := &ExecutionPage{Executions: []Execution{}}
+	// The filter's workflow is known before the list: its name is asked for alongside, so that
+	// a list of one workflow costs the time of one request, not two.
+	type named struct {
+		names map[ID]string
+		err   error
+	}
+	filterName := make(chan named, 1)
+	if q.WorkflowID != "" {
+		go func() {
+			names, err := c.WorkflowNames(ctx, []ID{q.WorkflowID})
+			filterName <- named{names, err}
+		}()
+	}
 	cursor := q.Cursor
 	seen := map[string]bool{cursor: true}
 	for {
@@ -132,12 +145,17 @@ func (c *Client) ExecutionList(ctx context.Context, q ExecutionQuery) (*Executio
 		seen[p.NextCursor] = true
 		cursor = p.NextCursor
 	}
-	ids := make([]ID, 0, 1)
-	for _, e := range out.Executions {
-		ids = append(ids, e.WorkflowID)
-	}
 	if q.WorkflowID != "" {
-		ids = append(ids, q.WorkflowID)
+		n := <-filterName
+		if n.err != nil {
+			return nil, n.err
+		}
+		out.Names = n.names
+		return out, nil
+	}
+	ids := make([]ID, len(out.Executions))
+	for i, e := range out.Executions {
+		ids[i] = e.WorkflowID
 	}
 	names, err := c.WorkflowNames(ctx, ids)
 	if err != nil {
