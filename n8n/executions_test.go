@@ -222,3 +222,33 @@ func TestExecutionDateRanges(t *testing.T) {
 		t.Errorf("output %v", out)
 	}
 }
+
+// TestExecutionScanLimit: a range older than every execution, with pages of one, stops
+// after n8n.MaxScanPages pages and hands back the cursor to read on from; reading on finds the
+// end. Makes 101 executions; -short skips it.
+func TestExecutionScanLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes 101 n8n executions")
+	}
+	c := n8ntest.Client(t)
+	hook := n8ntest.Unique("scan")
+	wf := n8ntest.Create(t, c, n8ntest.GreetWorkflow(hook, hook), true)
+	before := time.Now().Add(-time.Minute)
+	n8ntest.TriggerMany(t, hook, `{"name":"s"}`, n8n.MaxScanPages+1)
+	n8ntest.WaitFinished(t, c, wf.ID, n8n.MaxScanPages+1)
+	q := n8n.ExecutionQuery{ExecutionFilter: n8n.ExecutionFilter{WorkflowID: wf.ID, Limit: 1}, End: before}
+	p, err := c.ExecutionList(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Executions) != 0 || p.Pages != n8n.MaxScanPages || p.NextCursor == "" {
+		t.Fatalf("%d executions, %d pages, cursor %q: want none, %d pages and a cursor", len(p.Executions), p.Pages, p.NextCursor, n8n.MaxScanPages)
+	}
+	q.Cursor = p.NextCursor
+	if p, err = c.ExecutionList(context.Background(), q); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Executions) != 0 || p.NextCursor != "" || p.Pages > 2 {
+		t.Fatalf("reading on: %d executions, %d pages, cursor %q: want none and the end", len(p.Executions), p.Pages, p.NextCursor)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -205,6 +206,40 @@ func Trigger(t testing.TB, path string, body string, n int) {
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("POST /webhook/%s: HTTP %d", path, resp.StatusCode)
 		}
+	}
+}
+
+// TriggerMany is Trigger with 8 calls at a time, for tests that need many executions (n8n
+// answers an onReceived webhook before the execution ends, so the calls are cheap).
+func TriggerMany(t testing.TB, path string, body string, n int) {
+	t.Helper()
+	url, _ := Env(t)
+	jobs := make(chan struct{})
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range jobs {
+				resp, err := http.Post(url+"/webhook/"+path, "application/json", bytes.NewReader([]byte(body)))
+				if err != nil {
+					errs <- err
+					continue
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					errs <- fmt.Errorf("POST /webhook/%s: HTTP %d", path, resp.StatusCode)
+				}
+			}
+		})
+	}
+	for range n {
+		jobs <- struct{}{}
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }
 
