@@ -103,6 +103,8 @@ func (c *Client) ExecutionList(ctx context.Context, q ExecutionQuery) (*Executio
 		err   error
 	}
 	filterName := make(chan named, 1)
+	ctx, cancel := context.WithCancel(ctx) // so that a failed list stops the lookup too
+	defer cancel()
 	if q.WorkflowID != "" {
 		go func() {
 			names, err := c.WorkflowNames(ctx, []ID{q.WorkflowID})
