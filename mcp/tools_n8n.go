@@ -67,16 +67,19 @@ func (s *server) addN8NTools(srv *sdk.Server) error {
 	}, t.validateWorkflow))
 	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "list_executions",
-		Description: "List n8n executions, newest first: id, workflow id, status, and counts by status. Filters: " +
-			"workflow_id, status (canceled, error, running, success, waiting). Pages of limit (default 20, at most 250); " +
-			"pass next_cursor back as cursor. get_execution with include_data tells why one failed.",
+		Description: "List n8n executions, newest first: id, status, start, duration, the workflow's name, and counts by " +
+			"status. Filters: workflow_id, status (canceled, error, running, success, waiting; crashed, new and unknown " +
+			"executions are listed as they are), start_date and end_date (ISO 8601, on when it started). Pages of limit " +
+			"(default 20, at most 100); pass next_cursor back as cursor. With dates a page holds the executions of one " +
+			"n8n page that are in the range, so it can be shorter. raw: true gives every field (mode, stoppedAt, retries). " +
+			"get_execution tells why one failed.",
 		Annotations: n8nRead("List n8n executions"),
 	}, t.listExecutions))
 	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "get_execution",
-		Description: "Show one n8n execution by id: status, mode, start and duration; with include_data also the node that " +
-			"ran last, the error (node and message) and how many items it returned. raw: true returns n8n's whole record, " +
-			"with every node's items when include_data.",
+		Description: "Show one n8n execution by id: status, workflow, start, duration, the error (node and message) and " +
+			"what each node that ran did (status, time, items, error), failed nodes first. raw: true adds node ids and " +
+			"types, start and end times, the workflow's settings, and with include_data n8n's data (every node's items).",
 		Annotations: n8nRead("Show an n8n execution"),
 	}, t.getExecution))
 	if s.opts.ReadOnly {
@@ -528,7 +531,9 @@ func (t *n8nTools) updateWorkflow(ctx context.Context, _ *sdk.CallToolRequest, i
 type ListExecutionsInput struct {
 	WorkflowID string `json:"workflow_id,omitempty" jsonschema:"only executions of this workflow"`
 	Status     string `json:"status,omitempty" jsonschema:"only executions with this status"`
-	Limit      int    `json:"limit,omitempty" jsonschema:"page size, 1 to 250 (default 20)"`
+	StartDate  string `json:"start_date,omitempty" jsonschema:"only executions started at or after this ISO 8601 date or time, e.g. 2026-01-02 or 2026-01-02T15:04:05Z"`
+	EndDate    string `json:"end_date,omitempty" jsonschema:"only executions started at or before this ISO 8601 date or time (a date includes its whole day)"`
+	Limit      *int   `json:"limit,omitempty" jsonschema:"page size, 1 to 100 (default 20)"`
 	Cursor     string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous page"`
 	Common
 }
@@ -537,53 +542,50 @@ func (ListExecutionsInput) enums() map[string][]string {
 	return map[string][]string{"status": n8n.ExecutionStatuses()}
 }
 
-// executionList is list_executions' data: the executions as n8n sent them.
-type executionList struct {
-	WorkflowID string          `json:"workflow_id,omitempty"` // the filter, when given
-	Count      int             `json:"count"`
-	Counts     map[string]int  `json:"counts"` // by status
-	Executions []n8n.Execution `json:"executions"`
-	NextCursor string          `json:"next_cursor,omitempty"`
-}
+// executionList is list_executions' data: each execution's summary, whole in raw answers.
+type executionList struct{ n8n.ExecutionListing }
 
-// executionBrief is an execution in a minimal list; the workflow id is said once, above the
-// list, when the list is of one workflow.
-type executionBrief struct {
-	ID         string `json:"id"`
-	WorkflowID string `json:"workflow_id,omitempty"`
-	Status     string `json:"status"`
-}
+func (l executionList) minimal() any { return l.Minimal() }
 
-func (l executionList) minimal() any {
-	m := struct {
-		WorkflowID string           `json:"workflow_id,omitempty"`
-		Count      int              `json:"count"`
-		Counts     map[string]int   `json:"counts"`
-		Executions []executionBrief `json:"executions"`
-		NextCursor string           `json:"next_cursor,omitempty"`
-	}{WorkflowID: l.WorkflowID, Count: l.Count, Counts: l.Counts, Executions: make([]executionBrief, len(l.Executions)), NextCursor: l.NextCursor}
-	for i, e := range l.Executions {
-		m.Executions[i] = executionBrief{ID: string(e.ID), Status: e.Status}
-		if l.WorkflowID == "" {
-			m.Executions[i].WorkflowID = string(e.WorkflowID)
-		}
+// dateArg reads start_date or end_date.
+func dateArg(name, s string, end bool) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
 	}
-	return m
+	t, err := n8n.ParseDate(s, end)
+	if err != nil {
+		return time.Time{}, fail(CodeInvalidArgument, nil, "%s %q is not an ISO 8601 date or time: want e.g. 2026-01-02 or 2026-01-02T15:04:05Z", name, s)
+	}
+	return t, nil
 }
 
 func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, in ListExecutionsInput) (message, any, error) {
-	limit, err := checkLimit(in.Limit)
+	limit := defaultN8NList
+	if in.Limit != nil {
+		if limit = *in.Limit; limit < 1 || limit > n8n.MaxExecutionsPage {
+			return message{}, nil, fail(CodeInvalidArgument, nil, "limit %d: want 1 to %d", limit, n8n.MaxExecutionsPage)
+		}
+	}
+	start, err := dateArg("start_date", in.StartDate, false)
 	if err != nil {
 		return message{}, nil, err
 	}
-	p, err := t.c.ListExecutions(ctx, n8n.ExecutionFilter{WorkflowID: n8n.ID(in.WorkflowID), Status: in.Status, Limit: limit, Cursor: in.Cursor})
+	end, err := dateArg("end_date", in.EndDate, true)
+	if err != nil {
+		return message{}, nil, err
+	}
+	if !start.IsZero() && !end.IsZero() && start.After(end) {
+		return message{}, nil, fail(CodeInvalidArgument, nil, "start_date %s is after end_date %s: no execution can be in between", in.StartDate, in.EndDate)
+	}
+	q := n8n.ExecutionQuery{
+		ExecutionFilter: n8n.ExecutionFilter{WorkflowID: n8n.ID(in.WorkflowID), Status: in.Status, Limit: limit, Cursor: in.Cursor},
+		Start:           start, End: end,
+	}
+	p, err := t.c.ExecutionList(ctx, q)
 	if err != nil {
 		return message{}, nil, n8nFail(err)
 	}
-	l := executionList{WorkflowID: in.WorkflowID, Count: len(p.Data), Counts: map[string]int{}, Executions: p.Data, NextCursor: p.NextCursor}
-	for _, e := range p.Data {
-		l.Counts[e.Status]++
-	}
+	l := executionList{n8n.Listing(p, q.WorkflowID)}
 	executions := howMany(l.Count, "execution")
 	statuses := make([]message, 0, len(l.Counts))
 	for st, n := range l.Counts {
@@ -605,84 +607,35 @@ func (t *n8nTools) listExecutions(ctx context.Context, _ *sdk.CallToolRequest, i
 // GetExecutionInput are get_execution's arguments.
 type GetExecutionInput struct {
 	ID          string `json:"id" jsonschema:"the execution's id (list_executions shows them)"`
-	IncludeData bool   `json:"include_data,omitempty" jsonschema:"also fetch the execution's data: the node that ran last, the error, the items"`
+	IncludeData bool   `json:"include_data,omitempty" jsonschema:"with raw: true, also return n8n's data of the execution: every node's items"`
 	Common
 }
 
-// executionData is get_execution's data: n8n's record of the execution, whole in raw answers.
-type executionData struct {
-	*n8n.Execution
-	outcome *n8n.Outcome // read from the data, when fetched
-}
+// executionData is get_execution's data: the execution with what each node did, whole in
+// raw answers (n8n's data too with include_data).
+type executionData struct{ *n8n.ExecutionDetail }
 
-func (e executionData) MarshalJSON() ([]byte, error) { return json.Marshal(e.Execution) }
+func (e executionData) MarshalJSON() ([]byte, error) { return json.Marshal(e.ExecutionDetail) }
 
-// n8nError is an execution's error as minimal answers show it.
-type n8nError struct {
-	Node    string `json:"node,omitempty"`
-	Message string `json:"message"`
-}
-
-func (e executionData) minimal() any {
-	m := struct {
-		ID         string     `json:"id"`
-		WorkflowID string     `json:"workflow_id"`
-		Status     string     `json:"status"`
-		Mode       string     `json:"mode,omitempty"`
-		StartedAt  *time.Time `json:"started_at,omitempty"`
-		DurationMS *int64     `json:"duration_ms,omitempty"`
-		LastNode   string     `json:"last_node,omitempty"`
-		Error      *n8nError  `json:"error,omitempty"`
-		Items      *int       `json:"items,omitempty"` // how many the last node returned
-	}{ID: string(e.ID), WorkflowID: string(e.WorkflowID), Status: e.Status, Mode: e.Mode, StartedAt: e.StartedAt}
-	if e.StartedAt != nil && e.StoppedAt != nil {
-		m.DurationMS = ptr(max(e.StoppedAt.Sub(*e.StartedAt).Milliseconds(), 0))
-	}
-	if o := e.outcome; o != nil {
-		m.LastNode = o.LastNode
-		switch {
-		case o.Error != "":
-			m.Error = &n8nError{Node: errorNode(o), Message: o.Error}
-		case o.Items != nil:
-			m.Items = ptr(len(o.Items))
-		}
-	}
-	return m
-}
-
-// errorNode names the node that failed: n8n's error says so in some versions only; otherwise
-// it is the node that ran last, since a failed node stops the execution.
-func errorNode(o *n8n.Outcome) string {
-	if o.ErrorNode != "" {
-		return o.ErrorNode
-	}
-	return o.LastNode
-}
+func (e executionData) minimal() any { return e.Minimal() }
 
 func (t *n8nTools) getExecution(ctx context.Context, _ *sdk.CallToolRequest, in GetExecutionInput) (message, any, error) {
 	if err := needID(in.ID, msgf("execution's id (list_executions shows them)")); err != nil {
 		return message{}, nil, err
 	}
-	e, err := t.c.GetExecution(ctx, n8n.ID(in.ID), in.IncludeData)
+	d, err := t.c.ExecutionDetail(ctx, n8n.ID(in.ID), in.IncludeData)
 	if err != nil {
 		return message{}, nil, n8nFail(err)
 	}
-	d := executionData{Execution: e}
-	msg := msgf("execution %s of workflow %s: %s", e.ID, e.WorkflowID, e.Status)
-	if in.IncludeData && len(e.Data) > 0 && string(e.Data) != "null" {
-		// Data n8n sends in a shape Outcome does not know is still returned raw; only the
-		// minimal answer's summary of it is lost.
-		if o, err := e.Outcome(); err == nil {
-			d.outcome = &o
-			switch {
-			case o.Error != "" && errorNode(&o) != "":
-				msg = msgf("execution %s of workflow %s: %s in %s: %s", e.ID, e.WorkflowID, e.Status, errorNode(&o), o.Error)
-			case o.Error != "":
-				msg = msgf("execution %s of workflow %s: %s: %s", e.ID, e.WorkflowID, e.Status, o.Error)
-			case o.Items != nil:
-				msg = msgf("execution %s of workflow %s: %s; %s returned %v", e.ID, e.WorkflowID, e.Status, o.LastNode, howMany(len(o.Items), "item"))
-			}
-		}
+	msg := msgf("execution %s of workflow %s: %s", d.ID, d.WorkflowID, d.Status)
+	switch nodes := d.NodeExecutions; {
+	case d.Error != nil && d.Error.Node != "":
+		msg = msgf("execution %s of workflow %s: %s in %s: %s", d.ID, d.WorkflowID, d.Status, d.Error.Node, d.Error.Message)
+	case d.Error != nil:
+		msg = msgf("execution %s of workflow %s: %s: %s", d.ID, d.WorkflowID, d.Status, d.Error.Message)
+	case len(nodes) > 0:
+		last := nodes[len(nodes)-1]
+		msg = msgf("execution %s of workflow %s: %s; %s returned %v", d.ID, d.WorkflowID, d.Status, last.NodeName, howMany(last.ItemCount, "item"))
 	}
-	return msg, d, nil
+	return msg, executionData{d}, nil
 }

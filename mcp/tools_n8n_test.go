@@ -342,11 +342,14 @@ func TestN8NTools(t *testing.T) {
 			if len(es) != 2 || num(d["counts"].(map[string]any), "success") != 2 {
 				t.Fatalf("data %v", d)
 			}
-			if e := es[0].(map[string]any); len(e) != 2 || e["status"] != "success" || e["id"] != f.okExec || d["workflow_id"] != greetID {
-				t.Errorf("minimal execution %v in %v, want the id and status of the newest, the workflow id once", e, d)
+			e := es[0].(map[string]any)
+			if e["status"] != "success" || e["id"] != f.okExec || d["workflow_id"] != greetID || d["workflow"] != f.greet.Name {
+				t.Errorf("minimal execution %v in %v, want the newest, the workflow's id and name once", e, d)
 			}
+			hasKeys(t, "minimal execution", e, []string{"id", "status", "started_at", "duration_ms"}, []string{"workflow", "workflowId", "mode"})
 		}, func(t *testing.T, d map[string]any) {
-			hasKeys(t, "raw execution", d["executions"].([]any)[0].(map[string]any), []string{"id", "workflowId", "mode", "startedAt", "stoppedAt", "finished"}, nil)
+			hasKeys(t, "raw execution", d["executions"].([]any)[0].(map[string]any), []string{"id", "workflowId", "workflowName", "mode",
+				"startedAt", "stoppedAt", "executionTime", "finished"}, nil)
 		}},
 		{"list failed executions", "list_executions", map[string]any{"workflow_id": throwID, "status": "error"}, "", "1 execution: 1 error", nil, nil},
 		{"list executions page", "list_executions", map[string]any{"workflow_id": greetID, "limit": 1}, "", "more with cursor", func(t *testing.T, d map[string]any) {
@@ -355,14 +358,14 @@ func TestN8NTools(t *testing.T) {
 				t.Errorf("the next page repeats the first: %v", next)
 			}
 		}, nil},
-		{"list executions of all workflows", "list_executions", map[string]any{"status": "error", "limit": 250}, "", "error", func(t *testing.T, d map[string]any) {
+		{"list executions of all workflows", "list_executions", map[string]any{"status": "error", "limit": 100}, "", "error", func(t *testing.T, d map[string]any) {
 			found := false
 			for _, e := range d["executions"].([]any) {
 				e := e.(map[string]any)
-				if e["workflow_id"] == nil {
-					t.Fatalf("execution %v without its workflow id", e)
+				if e["workflow"] == nil {
+					t.Fatalf("execution %v without its workflow", e)
 				}
-				found = found || e["id"] == f.failExec && e["workflow_id"] == throwID
+				found = found || e["id"] == f.failExec && e["workflow"] == f.throw.Name
 			}
 			if !found || d["workflow_id"] != nil {
 				t.Errorf("failed execution %s of %s not listed: %v", f.failExec, throwID, d)
@@ -370,14 +373,16 @@ func TestN8NTools(t *testing.T) {
 		}, nil},
 		{"list bad status", "list_executions", map[string]any{"status": "failed"}, CodeInvalidArgument, `status "failed": want one of canceled, error, running, success, waiting`, nil, nil},
 		{"get execution", "get_execution", map[string]any{"id": f.okExec}, "", "of workflow " + greetID + ": success", func(t *testing.T, d map[string]any) {
-			if d["status"] != "success" || d["mode"] != "webhook" || d["started_at"] == nil || d["last_node"] != nil {
+			nodes, _ := d["nodes"].([]any)
+			if d["status"] != "success" || d["mode"] != "webhook" || d["started_at"] == nil || d["workflow"] != f.greet.Name || len(nodes) != 2 {
 				t.Errorf("data %v", d)
 			}
 		}, func(t *testing.T, d map[string]any) {
-			hasKeys(t, "raw execution", d, []string{"workflowId", "stoppedAt"}, []string{"data"})
+			hasKeys(t, "raw execution", d, []string{"workflowId", "workflowName", "stoppedAt", "nodeExecutions", "settings"}, []string{"data"})
 		}},
 		{"get execution data", "get_execution", map[string]any{"id": f.okExec, "include_data": true}, "", "; Set returned 1 item", func(t *testing.T, d map[string]any) {
-			if d["last_node"] != "Set" || num(d, "items") != 1 || d["error"] != nil {
+			last, _ := d["nodes"].([]any)[1].(map[string]any)
+			if last["name"] != "Set" || num(last, "items") != 1 || d["error"] != nil {
 				t.Errorf("data %v", d)
 			}
 			hasKeys(t, "minimal execution", d, nil, []string{"data"})

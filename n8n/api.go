@@ -121,6 +121,23 @@ type Execution struct {
 	WorkflowID     ID              `json:"workflowId"`
 	WaitTill       *time.Time      `json:"waitTill"`
 	Data           json.RawMessage `json:"data,omitempty"`
+	// WorkflowData is the workflow as it ran, which n8n sends with the data.
+	WorkflowData *ExecutionWorkflow `json:"workflowData,omitempty"`
+}
+
+// ExecutionWorkflow is the part of an execution's workflow that seam reads.
+type ExecutionWorkflow struct {
+	ID       ID             `json:"id"`
+	Name     string         `json:"name"`
+	Nodes    []WorkflowNode `json:"nodes"`
+	Settings map[string]any `json:"settings,omitempty"`
+}
+
+// WorkflowNode is a node of an execution's workflow, without its parameters.
+type WorkflowNode struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Type string `json:"type"`
 }
 
 // Page is one page of a list, and the cursor of the next ("" on the last).

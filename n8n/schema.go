@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // obj is a JSON object that keeps its keys in the order written, so that `seam types`
@@ -144,23 +145,58 @@ var workflowDataSchema = obj{
 	}},
 }
 
+// executionProps are the properties of an execution in outputs.
+var executionProps = obj{
+	{"id", str},
+	{"workflowId", str},
+	{"workflowName", desc("The workflow's name; absent when n8n no longer has the workflow.", str)},
+	{"status", desc("n8n's status: success, error, crashed, canceled, running, waiting, new, unknown…", str)},
+	{"mode", desc("What started it: webhook, trigger, manual, retry…", str)},
+	{"finished", boolean},
+	{"startedAt", str},
+	{"stoppedAt", str},
+	{"executionTime", desc("stoppedAt − startedAt in milliseconds; absent while it runs.", integer)},
+	{"retryOf", desc("The execution this one retried.", str)},
+	{"retrySuccessId", desc("The retry of this one that succeeded.", str)},
+	{"lastNode", desc("With includeData: the node that ran last.", str)},
+	{"error", desc("n8n's error message when it failed (in lists, with includeData).", str)},
+	{"items", desc("With includeData: the json of the items the last node emitted.", obj{{"type", "array"}})},
+	{"executionData", desc("With includeData: the execution's data as n8n returns it.", anyObj)},
+}
+
 // executionSchema describes one execution in outputs.
 var executionSchema = obj{
 	{"type", "object"},
 	{"required", []string{"id", "workflowId", "status", "mode", "finished"}},
+	{"properties", executionProps},
+}
+
+// nodeExecutionSchema describes what one node did in an execution.
+var nodeExecutionSchema = obj{
+	{"type", "object"},
+	{"required", []string{"nodeName", "status", "executionTime", "hasData", "itemCount", "runs"}},
 	{"properties", obj{
-		{"id", str},
-		{"workflowId", str},
-		{"status", desc("n8n's status: success, error, crashed, canceled, running, waiting, new…", str)},
-		{"mode", desc("What started it: webhook, trigger, manual, retry…", str)},
-		{"finished", boolean},
-		{"startedAt", str},
-		{"stoppedAt", str},
-		{"durationMs", integer},
-		{"retryOf", str},
-		{"lastNode", desc("With includeData: the node that ran last.", str)},
-		{"error", desc("With includeData: n8n's error message when it failed.", str)},
-		{"items", desc("With includeData: the json of the items the last node emitted.", obj{{"type", "array"}})},
-		{"executionData", desc("With includeData: the execution's data as n8n returns it.", anyObj)},
+		{"nodeName", str},
+		{"nodeId", str},
+		{"nodeType", str},
+		{"status", desc("n8n's status of its last run (error when one failed).", str)},
+		{"executionTime", desc("Milliseconds, all runs together.", integer)},
+		{"startTime", str},
+		{"endTime", str},
+		{"error", str},
+		{"hasData", boolean},
+		{"itemCount", desc("Items on all its outputs, all runs together.", integer)},
+		{"runs", integer},
 	}},
+}
+
+// executionDetailSchema describes the execution n8n.executions.get returns.
+var executionDetailSchema = obj{
+	{"type", "object"},
+	{"required", []string{"id", "workflowId", "status", "mode", "finished", "nodeExecutions"}},
+	{"properties", append(slices.Clone(executionProps),
+		kv{"errorNode", desc("The node that failed.", str)},
+		kv{"nodeExecutions", desc("Every node that ran, in the order they started.", obj{{"type", "array"}, {"items", nodeExecutionSchema}})},
+		kv{"settings", desc("The workflow's settings.", anyObj)},
+	)},
 }

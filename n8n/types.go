@@ -299,7 +299,7 @@ func (t *workflowsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resul
 	if fl.ProjectID, err = optString(w, "projectId"); err != nil {
 		return nil, err
 	}
-	if fl.Limit, fl.Cursor, fl.All, err = paging(w); err != nil {
+	if fl.Limit, fl.Cursor, fl.All, err = paging(w, 250); err != nil {
 		return nil, err
 	}
 	c, err := t.f.client(w)
@@ -598,19 +598,25 @@ func ExecutionStatuses() []string {
 
 type executionsList struct{ f *family }
 
+// MaxExecutionsPage is the largest page of executions a list asks for.
+const MaxExecutionsPage = 100
+
 func (*executionsList) Name() string { return "n8n.executions.list" }
 func (*executionsList) Doc() string {
-	return "Lists n8n executions, newest first (filters: workflowId, status, projectId; one page or all)."
+	return "Lists n8n executions, newest first, with their workflows' names and durations (filters: workflowId, status, " +
+		"projectId, startDate/endDate; one page or all)."
 }
 func (*executionsList) ConfigSchema() []byte {
 	return configSchema("n8n.executions.list configuration", nil, obj{
 		{"workflowId", idProp("Only executions of this workflow.")},
 		{"status", desc("Only executions with this status.", obj{{"type", "string"}, {"enum", ExecutionStatuses()}})},
 		{"projectId", desc("Only executions of this project's workflows.", str)},
+		{"startDate", desc("Only executions started at or after this ISO 8601 date or time (2026-01-02, 2026-01-02T15:04:05Z).", str)},
+		{"endDate", desc("Only executions started at or before this ISO 8601 date or time; a date includes its whole day.", str)},
 		{"includeData", desc("Include each execution's data: its error, last node and items.", obj{{"type", "boolean"}, {"default", false}})},
-		{"limit", limitProp()},
+		{"limit", obj{{"description", "Executions per page (default 100)."}, {"type", "integer"}, {"minimum", 1}, {"maximum", MaxExecutionsPage}}},
 		{"cursor", desc("Start at this page: a nextCursor of an earlier list.", str)},
-		{"all", desc("Follow nextCursor to the last page.", obj{{"type", "boolean"}, {"default", false}})},
+		{"all", desc("Follow nextCursor to the last page (or the start of the date range).", obj{{"type", "boolean"}, {"default", false}})},
 	})
 }
 func (*executionsList) OutputSchema() []byte {
@@ -627,9 +633,36 @@ func (*executionsList) OutputSchema() []byte {
 	})
 }
 
+// dateRange reads startDate and endDate.
+func dateRange(w map[string]any) (start, end time.Time, err error) {
+	for _, k := range []string{"startDate", "endDate"} {
+		s, err := optString(w, k)
+		if err != nil || s == "" {
+			if err != nil {
+				return start, end, err
+			}
+			continue
+		}
+		t, perr := ParseDate(s, k == "endDate")
+		if perr != nil {
+			return start, end, configErr("/"+k, i18n.M("%q is not an ISO 8601 date or time: want e.g. 2026-01-02 or 2026-01-02T15:04:05Z", s))
+		}
+		if k == "startDate" {
+			start = t
+		} else {
+			end = t
+		}
+	}
+	if !start.IsZero() && !end.IsZero() && start.After(end) {
+		return start, end, configErr("/startDate", i18n.M("startDate %s is after endDate %s", start.Format(time.RFC3339), end.Format(time.RFC3339)))
+	}
+	return start, end, nil
+}
+
 func (t *executionsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, error) {
 	w := call.With
-	var fl ExecutionFilter
+	var q ExecutionQuery
+	fl := &q.ExecutionFilter
 	var err error
 	if fl.WorkflowID, err = optID(w, "workflowId"); err != nil {
 		return nil, err
@@ -646,23 +679,26 @@ func (t *executionsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resu
 	if fl.IncludeData, err = optBool(w, "includeData"); err != nil {
 		return nil, err
 	}
-	if fl.Limit, fl.Cursor, fl.All, err = paging(w); err != nil {
+	if q.Start, q.End, err = dateRange(w); err != nil {
+		return nil, err
+	}
+	if fl.Limit, fl.Cursor, fl.All, err = paging(w, MaxExecutionsPage); err != nil {
 		return nil, err
 	}
 	c, err := t.f.client(w)
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.ListExecutions(ctx, fl)
+	p, err := c.ExecutionList(ctx, q)
 	if err != nil {
 		return nil, err
 	}
-	list := make([]map[string]any, len(p.Data))
+	list := make([]map[string]any, len(p.Executions))
 	counts := map[string]int{}
 	failed := 0
-	for i := range p.Data {
-		e := &p.Data[i]
-		list[i] = executionSummary(e, fl.IncludeData)
+	for i := range p.Executions {
+		e := &p.Executions[i]
+		list[i] = executionSummary(e, p.Names[e.WorkflowID], fl.IncludeData)
 		counts[e.Status]++
 		if e.Status == "error" || e.Status == "crashed" {
 			failed++
@@ -703,23 +739,31 @@ func executionsSentence(n, failed int, counts map[string]int, status string) str
 	return s
 }
 
-// executionSummary is an execution as outputs show it; with data, its outcome too.
-func executionSummary(e *Execution, withData bool) map[string]any {
+// executionSummary is an execution as outputs show it: its ExecutionSummary (name is its
+// workflow's), and with data its outcome too.
+func executionSummary(e *Execution, name string, withData bool) map[string]any {
+	s := Summarize(e, name)
 	m := map[string]any{
-		"id": string(e.ID), "workflowId": string(e.WorkflowID), "status": e.Status,
-		"mode": e.Mode, "finished": e.Finished,
+		"id": string(s.ID), "workflowId": string(s.WorkflowID), "status": s.Status,
+		"mode": s.Mode, "finished": s.Finished,
 	}
-	if e.StartedAt != nil {
-		m["startedAt"] = e.StartedAt.UTC().Format(time.RFC3339Nano)
+	if s.WorkflowName != "" {
+		m["workflowName"] = s.WorkflowName
 	}
-	if e.StoppedAt != nil {
-		m["stoppedAt"] = e.StoppedAt.UTC().Format(time.RFC3339Nano)
-		if e.StartedAt != nil {
-			m["durationMs"] = max(e.StoppedAt.Sub(*e.StartedAt).Milliseconds(), 0)
-		}
+	if s.StartedAt != nil {
+		m["startedAt"] = s.StartedAt.UTC().Format(time.RFC3339Nano)
 	}
-	if e.RetryOf != "" {
-		m["retryOf"] = string(e.RetryOf)
+	if s.StoppedAt != nil {
+		m["stoppedAt"] = s.StoppedAt.UTC().Format(time.RFC3339Nano)
+	}
+	if s.ExecutionTime != nil {
+		m["executionTime"] = *s.ExecutionTime
+	}
+	if s.RetryOf != "" {
+		m["retryOf"] = string(s.RetryOf)
+	}
+	if s.RetrySuccessID != "" {
+		m["retrySuccessId"] = string(s.RetrySuccessID)
 	}
 	if withData && len(e.Data) > 0 && string(e.Data) != "null" {
 		if o, err := e.Outcome(); err == nil {
@@ -745,19 +789,20 @@ type executionsGet struct{ f *family }
 
 func (*executionsGet) Name() string { return "n8n.executions.get" }
 func (*executionsGet) Doc() string {
-	return "Gets one n8n execution by id, with its data (error, last node's items) when asked."
+	return "Gets one n8n execution by id: what each node did (status, time, items, error), the error, the workflow's " +
+		"settings; with includeData also n8n's data and the last node's items."
 }
 func (*executionsGet) ConfigSchema() []byte {
 	return configSchema("n8n.executions.get configuration", []string{"id"}, obj{
 		{"id", idProp("The execution's id.")},
-		{"includeData", desc("Include the execution's data: its error, last node and items.", obj{{"type", "boolean"}, {"default", false}})},
+		{"includeData", desc("Include the execution's data: n8n's record, and the last node's items.", obj{{"type", "boolean"}, {"default", false}})},
 	})
 }
 func (*executionsGet) OutputSchema() []byte {
 	return outputSchema("n8n.executions.get output", "The execution.", obj{
 		{"type", "object"},
 		{"required", []string{"execution"}},
-		{"properties", obj{{"execution", executionSchema}}},
+		{"properties", obj{{"execution", executionDetailSchema}}},
 	})
 }
 
@@ -774,32 +819,51 @@ func (t *executionsGet) Run(ctx context.Context, call *nodes.Call) (*nodes.Resul
 	if err != nil {
 		return nil, err
 	}
-	e, err := c.GetExecution(ctx, id, withData)
+	e, err := c.GetExecution(ctx, id, true) // what each node did is in the data
 	if err != nil {
 		return nil, err
 	}
-	m := executionSummary(e, withData)
-	return output("pass", executionSentence(e, m), map[string]any{"execution": m})
+	d, err := Detail(e)
+	if err != nil {
+		return nil, err
+	}
+	m := executionSummary(e, d.WorkflowName, withData)
+	if d.Error != nil {
+		m["error"] = d.Error.Message
+		if d.Error.Node != "" {
+			m["errorNode"] = d.Error.Node
+		}
+	}
+	m["nodeExecutions"] = d.NodeExecutions
+	if d.Settings != nil {
+		m["settings"] = d.Settings
+	}
+	return output("pass", executionSentence(d, m), map[string]any{"execution": m})
 }
 
-// executionSentence: "execution 42 of workflow abc: error in Code: boom".
-func executionSentence(e *Execution, m map[string]any) string {
-	s := fmt.Sprintf("execution %s of workflow %s: %s", e.ID, e.WorkflowID, e.Status)
-	if d, ok := m["durationMs"].(int64); ok {
-		s += fmt.Sprintf(" in %dms", d)
+// executionSentence: "execution 42 of workflow abc: error in 12ms, in node Code: boom".
+func executionSentence(d *ExecutionDetail, m map[string]any) string {
+	s := fmt.Sprintf("execution %s of workflow %s: %s", d.ID, d.WorkflowID, d.Status)
+	if d.ExecutionTime != nil {
+		s += fmt.Sprintf(" in %dms", *d.ExecutionTime)
 	}
-	if msg, _ := m["error"].(string); msg != "" {
-		s += ": " + msg
-	} else if items, ok := m["items"].([]any); ok {
+	switch items, ok := m["items"].([]any); {
+	case d.Error != nil && d.Error.Node != "":
+		s += fmt.Sprintf(", in node %s: %s", d.Error.Node, d.Error.Message)
+	case d.Error != nil:
+		s += ": " + d.Error.Message
+	case ok:
 		s += fmt.Sprintf("; %s returned %s", m["lastNode"], plural(len(items), "item", "items"))
+	default:
+		s += fmt.Sprintf("; %s ran", plural(len(d.NodeExecutions), "node", "nodes"))
 	}
 	return s
 }
 
-// paging reads the keys every list type shares: limit (a page of 1 to 250), cursor (the page
+// paging reads the keys every list type shares: limit (a page of 1 to maxLimit), cursor (the page
 // after a previous one) and all (follow the cursors to the end).
-func paging(w map[string]any) (limit int, cursor string, all bool, err error) {
-	if limit, err = optInt(w, "limit", 1, 250); err != nil {
+func paging(w map[string]any, maxLimit int64) (limit int, cursor string, all bool, err error) {
+	if limit, err = optInt(w, "limit", 1, maxLimit); err != nil {
 		return 0, "", false, err
 	}
 	if cursor, err = optString(w, "cursor"); err != nil {

@@ -3,6 +3,7 @@ package n8n
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -70,6 +71,15 @@ func TestRunConfigErrors(t *testing.T) {
 		{"n8n.workflows.activate", map[string]any{"id": ""}, env, "with/id: id is empty"},
 		{"n8n.executions.list", map[string]any{"status": "failed"}, env, `with/status: must be one of canceled, error, running, success, waiting, got "failed"`},
 		{"n8n.executions.list", map[string]any{"includeData": 1}, env, "with/includeData: must be a boolean, got int"},
+		{"n8n.executions.list", map[string]any{"limit": 101}, env, "with/limit: must be between 1 and 100, got 101"},
+		{"n8n.executions.list", map[string]any{"limit": 0}, env, "with/limit: must be between 1 and 100, got 0"},
+		{"n8n.executions.list", map[string]any{"startDate": "yesterday"}, env,
+			`with/startDate: "yesterday" is not an ISO 8601 date or time: want e.g. 2026-01-02 or 2026-01-02T15:04:05Z`},
+		{"n8n.executions.list", map[string]any{"endDate": "2026-13-01"}, env, `with/endDate: "2026-13-01" is not an ISO 8601 date or time`},
+		{"n8n.executions.list", map[string]any{"endDate": "2026-01-02T15:04:05"}, env, `with/endDate: "2026-01-02T15:04:05" is not an ISO 8601 date or time`},
+		{"n8n.executions.list", map[string]any{"startDate": 5}, env, "with/startDate: must be a string, got int"},
+		{"n8n.executions.list", map[string]any{"startDate": "2026-02-01", "endDate": "2026-01-31"}, env,
+			"with/startDate: startDate 2026-02-01T00:00:00Z is after endDate 2026-01-31T23:59:59Z"},
 		{"n8n.executions.get", map[string]any{"id": 1.5}, env, "with/id: id must be a whole number, got 1.5"},
 		{"n8n.webhook", map[string]any{}, env, "with/path: required: the Webhook node's path"},
 		{"n8n.webhook", map[string]any{"path": "p", "method": "TRACE"}, env, `with/method: must be one of GET, POST, PUT, PATCH, DELETE, HEAD, got "TRACE"`},
@@ -96,6 +106,27 @@ func TestRunConfigErrors(t *testing.T) {
 				t.Fatalf("error shows the key: %v", err)
 			}
 		})
+	}
+}
+
+// TestExecutionsConfigErrorsJapanese: the date and limit errors of n8n.executions.list read
+// in Japanese where the run's language is.
+func TestExecutionsConfigErrorsJapanese(t *testing.T) {
+	typ := testTypes(map[string]string{EnvURL: "http://127.0.0.1:1", EnvAPIKey: testKey})["n8n.executions.list"]
+	tests := []struct {
+		with map[string]any
+		want string
+	}{
+		{map[string]any{"startDate": "yesterday"}, `with/startDate: "yesterday" は ISO 8601 の日付でも時刻でもありません。2026-01-02 や 2026-01-02T15:04:05Z のように指定してください`},
+		{map[string]any{"startDate": "2026-02-01", "endDate": "2026-01-31"}, "with/startDate: startDate 2026-02-01T00:00:00Z が endDate 2026-01-31T23:59:59Z より後です"},
+		{map[string]any{"limit": 250}, "with/limit: 1 から 100 の間である必要がありますが、250 です"},
+	}
+	for _, tt := range tests {
+		_, err := typ.Run(context.Background(), &nodes.Call{Node: "n", With: tt.with})
+		var ce *nodes.ConfigError
+		if !errors.As(err, &ce) || ce.Text("ja") != tt.want {
+			t.Errorf("%v: error %v, want %q", tt.with, err, tt.want)
+		}
 	}
 }
 

@@ -237,7 +237,11 @@ func (t *webhookType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	m := executionSummary(e, false)
+	name := ""
+	if e.WorkflowData != nil {
+		name = e.WorkflowData.Name
+	}
+	m := executionSummary(e, name, false)
 	o, err := e.Outcome()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)

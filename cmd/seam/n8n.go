@@ -20,7 +20,7 @@ func newN8NCmd(e *env) *cobra.Command {
 		Use:   "n8n",
 		Short: "Work with n8n workflows",
 	}
-	cmd.AddCommand(newN8NValidateCmd(e))
+	cmd.AddCommand(newN8NValidateCmd(e), newN8NExecutionsCmd(e))
 	return cmd
 }
 

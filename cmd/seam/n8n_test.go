@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
@@ -51,4 +54,35 @@ func TestN8NValidateByID(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestN8NExecutionsScript runs testdata/n8n/*.txtar against the real n8n: a four-node
+// workflow, run through its webhook once through and once failing in its middle node, is
+// made first, and the scripts get its ids in $WF, $WFNAME, $OK and $FAILED, and dates around
+// the executions in $BEFORE (a second before the first), $DAY0 and $DAY1 (the days of the
+// first and the last).
+func TestN8NExecutionsScript(t *testing.T) {
+	url, key := n8ntest.Env(t)
+	c := n8ntest.Client(t)
+	hook := n8ntest.Unique("cli-pipeline")
+	wf := n8ntest.Create(t, c, n8ntest.PipelineWorkflow(hook, hook, "stock check failed"), true)
+	n8ntest.Trigger(t, hook, `{}`, 1)
+	n8ntest.Trigger(t, hook, `{"fail":true}`, 1)
+	ex := n8ntest.WaitFinished(t, c, wf.ID, 2) // newest first
+	first, last := ex[1].StartedAt.UTC(), ex[0].StartedAt.UTC()
+	vars := map[string]string{
+		"SEAM_LANG": "en", n8n.EnvURL: url, n8n.EnvAPIKey: key,
+		"WF": string(wf.ID), "WFNAME": hook, "OK": string(ex[1].ID), "FAILED": string(ex[0].ID),
+		"BEFORE": first.Add(-time.Second).Format(time.RFC3339Nano),
+		"DAY0":   first.Format(time.DateOnly), "DAY1": last.Format(time.DateOnly),
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/n8n",
+		Setup: func(env *testscript.Env) error {
+			for k, v := range vars {
+				env.Setenv(k, v)
+			}
+			return nil
+		},
+	})
 }

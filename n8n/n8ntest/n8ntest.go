@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,6 +135,42 @@ func CodeWorkflow(name, path, js string) *n8n.Workflow {
 	})
 }
 
+// PipelineWorkflow is Webhook (POST path) → Prepare (Set: {step: "prepared"}) → Check (Code:
+// throws an Error with message when the request body has "fail": true, else emits two items)
+// → Done (Set: {done: true} per item). A failing call fails in Check, a middle node, and
+// Done does not run.
+func PipelineWorkflow(name, path, message string) *n8n.Workflow {
+	set := func(name string, x int, field, value string) map[string]any {
+		return map[string]any{
+			"id": uuid(), "name": name, "type": "n8n-nodes-base.set", "typeVersion": 3.4,
+			"position": []int{x, 0},
+			"parameters": map[string]any{
+				"mode": "manual", "includeOtherFields": true,
+				"assignments": map[string]any{"assignments": []any{map[string]any{
+					"id": uuid(), "name": field, "value": value, "type": "string",
+				}}},
+				"options": map[string]any{},
+			},
+		}
+	}
+	check := map[string]any{
+		"id": uuid(), "name": "Check", "type": "n8n-nodes-base.code", "typeVersion": 2,
+		"position": []int{400, 0},
+		"parameters": map[string]any{"jsCode": fmt.Sprintf(`const body = $input.first().json.body || {};
+if (body.fail) { throw new Error(%q); }
+return [{ json: { ok: true, n: 1 } }, { json: { ok: true, n: 2 } }];`, message)},
+	}
+	link := func(to string) map[string]any {
+		return map[string]any{"main": []any{[]any{map[string]any{"node": to, "type": "main", "index": 0}}}}
+	}
+	return &n8n.Workflow{
+		Name:        name,
+		Nodes:       []map[string]any{webhookNode(path), set("Prepare", 200, "step", "prepared"), check, set("Done", 600, "done", "yes")},
+		Connections: map[string]any{"Webhook": link("Prepare"), "Prepare": link("Check"), "Check": link("Done")},
+		Settings:    map[string]any{"executionOrder": "v1"},
+	}
+}
+
 // Create creates w, activates it when activate, and deletes it when the test ends.
 func Create(t testing.TB, c *n8n.Client, w *n8n.Workflow, activate bool) *n8n.Workflow {
 	t.Helper()
@@ -169,6 +206,40 @@ func Trigger(t testing.TB, path string, body string, n int) {
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("POST /webhook/%s: HTTP %d", path, resp.StatusCode)
 		}
+	}
+}
+
+// TriggerMany is Trigger with 8 calls at a time, for tests that need many executions (n8n
+// answers an onReceived webhook before the execution ends, so the calls are cheap).
+func TriggerMany(t testing.TB, path string, body string, n int) {
+	t.Helper()
+	url, _ := Env(t)
+	jobs := make(chan struct{})
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range jobs {
+				resp, err := http.Post(url+"/webhook/"+path, "application/json", bytes.NewReader([]byte(body)))
+				if err != nil {
+					errs <- err
+					continue
+				}
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					errs <- fmt.Errorf("POST /webhook/%s: HTTP %d", path, resp.StatusCode)
+				}
+			}
+		})
+	}
+	for range n {
+		jobs <- struct{}{}
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
 	}
 }
 
