@@ -49,9 +49,18 @@ func openPostgres(ctx context.Context, dsn string, o Options, readOnly bool) (*p
 		return nil, err
 	}
 	if o.NoMigrate {
-		err = s.checkVersion(ctx)
-		if err != nil && readOnly {
-			err = fmt.Errorf("open store %s to read: %w", s.where, err)
+		var v int
+		v, err = s.version(ctx)
+		switch {
+		case err != nil:
+		case v == 0 && readOnly:
+			err = fmt.Errorf("open store %s to read: %w: the database holds no runs yet (`seam run` or `seam store migrate` creates the store)", s.where, ErrNotFound)
+		case readOnly:
+			if err = checkVersion(s.where, v, len(pgMigrations())); err != nil {
+				err = fmt.Errorf("open store %s to read: %w", s.where, err)
+			}
+		default:
+			err = checkVersion(s.where, v, len(pgMigrations()))
 		}
 	} else {
 		_, err = s.migrate(ctx, pgMigrations())
@@ -139,6 +148,15 @@ func (s *pgStore) Check(ctx context.Context) error {
 }
 
 func (s *pgStore) checkVersion(ctx context.Context) error {
+	v, err := s.version(ctx)
+	if err != nil {
+		return err
+	}
+	return checkVersion(s.where, v, len(pgMigrations()))
+}
+
+// version reads the schema version, retrying a lost connection.
+func (s *pgStore) version(ctx context.Context) (int, error) {
 	var v int
 	err := s.retry(ctx, func(ctx context.Context) error {
 		var err error
@@ -146,9 +164,9 @@ func (s *pgStore) checkVersion(ctx context.Context) error {
 		return err
 	})
 	if err != nil {
-		return s.scrub(fmt.Errorf("open store %s: read schema version: %w", s.where, err))
+		return 0, s.scrub(fmt.Errorf("open store %s: read schema version: %w", s.where, err))
 	}
-	return checkVersion(s.where, v, len(pgMigrations()))
+	return v, nil
 }
 
 // pgVersion reads the schema version: 0 before the first migration made its table.

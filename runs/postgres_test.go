@@ -98,8 +98,9 @@ func TestPostgresMigrations(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("NoMigrate on a new database: %v\nwant %s", err, want)
 	}
-	if _, err := OpenReadOnly(ctx, dsn); err == nil || !strings.Contains(err.Error(), "to read: "+want) {
-		t.Fatalf("OpenReadOnly on a new database: %v", err)
+	wantRO := fmt.Sprintf("open store %s to read: not found: the database holds no runs yet (`seam run` or `seam store migrate` creates the store)", Redact(dsn))
+	if _, err := OpenReadOnly(ctx, dsn); err == nil || err.Error() != wantRO || !errors.Is(err, ErrNotFound) {
+		t.Fatalf("OpenReadOnly on a new database: %v\nwant %s", err, wantRO)
 	}
 
 	const handles = 6
