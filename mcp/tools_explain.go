@@ -101,13 +101,13 @@ type explainedBrief struct {
 func (e explanation) minimal() any {
 	x := e.x
 	m := struct {
-		Run      string `json:"run"`
-		DAG      string `json:"dag,omitempty"` // a sub-run's DAG
-		Node     string `json:"node"`
-		Status   string `json:"status"`
-		Attempts int    `json:"attempts,omitempty"`
-		Reason   string `json:"reason,omitempty"`
-		Upstream string `json:"upstream,omitempty"`
+		Run      string         `json:"run"`
+		DAG      string         `json:"dag,omitempty"` // a sub-run's DAG
+		Node     string         `json:"node"`
+		Status   dag.NodeStatus `json:"status"`
+		Attempts int            `json:"attempts,omitempty"`
+		Reason   string         `json:"reason,omitempty"`
+		Upstream string         `json:"upstream,omitempty"`
 		// Count is the number of violations; Violations are the first of them.
 		Count      int              `json:"count,omitempty"`
 		Violations []explainedBrief `json:"violations,omitempty"`
@@ -189,7 +189,7 @@ func explainMessage(x *runs.Explanation) message {
 	if x.Reason != "" {
 		msg = msgf("%v: %s", msg, oneLine(x.Reason))
 	}
-	switch dag.NodeStatus(x.Status) {
+	switch x.Status {
 	case dag.NodePassed, dag.NodeWarned:
 		return msgf("%v; nothing to explain", msg)
 	case dag.NodeSkipped:

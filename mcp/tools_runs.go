@@ -332,9 +332,9 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 		return message{}, nil, err
 	}
 	switch {
-	case r.Status == "success" || r.Status == "warn":
+	case r.Status == dag.RunSuccess || r.Status == dag.RunWarn:
 		return message{}, nil, fail(CodeNotResumable, nil, "run %s finished with %s: there is nothing to resume (run_dag runs it again)", r.ID, r.Status)
-	case r.Status == "running" && (s.runs.running(r.ID) || !r.Interrupted()):
+	case r.Status == dag.RunRunning && (s.runs.running(r.ID) || !r.Interrupted()):
 		return message{}, nil, fail(CodeNotResumable, nil, "run %s is still running: wait for it, or stop it with cancel_run, then resume it", r.ID)
 	case r.File == "" || r.File == filepath.Join(s.root.dir, inlineName):
 		return message{}, nil, fail(CodeNotResumable, nil, "run %s has no DAG file to resume from (an inline DAG): run_dag runs it again", r.ID)
@@ -388,7 +388,7 @@ func (s *server) cancelRun(ctx context.Context, _ *sdk.CallToolRequest, in Cance
 		return message{}, nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", in.ID)
 	case err != nil:
 		return message{}, nil, fail(CodeInternal, nil, "read run %s: %v", in.ID, err)
-	case r.Status == "running":
+	case r.Status == dag.RunRunning:
 		return message{}, nil, fail(CodeNotRunning, nil, "run %s is recorded as running but not by this server (another process runs it, or ran it and died): stop it there", in.ID)
 	}
 	return message{}, nil, fail(CodeNotRunning, nil, "run %s has already finished: %s", in.ID, r.Status)
@@ -450,7 +450,7 @@ type runView struct {
 	File         string          `json:"file,omitempty"`
 	FileHash     string          `json:"file_hash,omitempty"`
 	Params       json.RawMessage `json:"params,omitempty"`
-	Status       string          `json:"status"`
+	Status       dag.RunStatus   `json:"status"`
 	Started      time.Time       `json:"started"`
 	Ended        time.Time       `json:"ended,omitzero"`
 	Resumes      int             `json:"resumes,omitempty"`
@@ -476,7 +476,7 @@ type storedAttempt struct {
 	Item       int                  `json:"item"` // -1: the node itself
 	Type       string               `json:"type"`
 	Attempt    int                  `json:"attempt"`
-	Status     string               `json:"status"`
+	Status     dag.NodeStatus       `json:"status"`
 	Final      bool                 `json:"final,omitempty"`
 	Repaired   bool                 `json:"repaired,omitempty"`
 	Reused     bool                 `json:"reused,omitempty"`
@@ -497,7 +497,7 @@ func newStoredAttempt(a runs.Attempt) storedAttempt {
 }
 
 func (r storedRun) minimal() any {
-	m := runMinimal{ID: r.Run.ID, DAG: r.Run.DAG, Status: r.Run.Status, Nodes: map[string]int{}}
+	m := runMinimal{ID: r.Run.ID, DAG: r.Run.DAG, Status: string(r.Run.Status), Nodes: map[string]int{}}
 	// A node's status is its final attempt of the latest session (resumes add sessions).
 	final := map[string]storedAttempt{}
 	var order []string
@@ -515,7 +515,7 @@ func (r storedRun) minimal() any {
 	}
 	for _, n := range order {
 		a := final[n]
-		m.addNode(n, a.Status, a.Error, a.Reason, a.Violations, outputSummary(a.Output))
+		m.addNode(n, string(a.Status), a.Error, a.Reason, a.Violations, outputSummary(a.Output))
 	}
 	if len(r.Run.Outputs) > 0 {
 		var outs map[string]any
@@ -552,7 +552,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 		data.Attempts[i] = newStoredAttempt(a)
 		// A minimal answer shows outputs only as the summary of a node that did not pass:
 		// reading the others would be most of its cost.
-		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != string(dag.NodePassed)) {
+		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != dag.NodePassed) {
 			out, err := st.Output(ctx, a.OutputHash)
 			if err != nil {
 				return message{}, nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
@@ -628,7 +628,7 @@ func (l runList) minimal() any {
 		NextCursor string     `json:"next_cursor,omitempty"`
 	}{Count: l.Count, Runs: make([]runBrief, len(l.Runs)), NextCursor: l.NextCursor}
 	for i, r := range l.Runs {
-		m.Runs[i] = runBrief{ID: r.ID, DAG: r.DAG, Status: r.Status}
+		m.Runs[i] = runBrief{ID: r.ID, DAG: r.DAG, Status: string(r.Status)}
 	}
 	return m
 }
@@ -641,7 +641,7 @@ func (s *server) listRuns(ctx context.Context, _ *sdk.CallToolRequest, in ListRu
 	if err != nil {
 		return message{}, nil, err
 	}
-	f := runs.Filter{DAG: in.DAG, Status: in.Status, Limit: in.Limit, Cursor: in.Cursor}
+	f := runs.Filter{DAG: in.DAG, Status: dag.RunStatus(in.Status), Limit: in.Limit, Cursor: in.Cursor}
 	if f.Limit <= 0 {
 		f.Limit = defaultListRuns
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
@@ -75,10 +76,10 @@ func writeExplanationRest(w io.Writer, x *runs.Explanation, lang string) {
 	fmt.Fprintln(w)
 
 	switch x.Status {
-	case "passed", "warned":
+	case dag.NodePassed, dag.NodeWarned:
 		fmt.Fprint(w, i18n.Sprintf(lang, "nothing to explain: it %s\n", runs.StatusText(lang, x.Status)))
 		return
-	case "skipped":
+	case dag.NodeSkipped:
 		if x.Upstream != "" {
 			fmt.Fprint(w, i18n.Sprintf(lang, "see why %s did not pass: seam explain %s %s\n", x.Upstream, x.Run, x.Upstream))
 		}

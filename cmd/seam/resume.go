@@ -46,9 +46,9 @@ func (rs *runStore) prepareResume(ctx context.Context, e *env, args []string, pa
 		return "", nil, usage(err)
 	}
 	switch {
-	case r.Status == "success" || r.Status == "warn":
+	case r.Status == dag.RunSuccess || r.Status == dag.RunWarn:
 		return fail(i18n.Errorf(l, "run %s finished with %s: there is nothing to resume", r.ID, runs.StatusText(l, r.Status)))
-	case r.Status == "running" && !r.Interrupted():
+	case r.Status == dag.RunRunning && !r.Interrupted():
 		return fail(i18n.Errorf(l, "run %s is still running (process %d on %s); resume it once that process has stopped", r.ID, r.PID, r.Host))
 	}
 	path := r.File
