@@ -422,4 +422,10 @@ var ja = map[string]string{
 	"exec reads the output as JSON on stdout: print logs to stderr, or use output: text for plain text": "exec は標準出力を JSON として読みます：ログは標準エラー出力に書くか、プレーンテキストには output: text を使ってください",
 	"output: wrap needs one JSON value on stdout, got nothing":                                          "output: wrap には標準出力に JSON の値が 1 つ必要ですが、何も出力されていません",
 	"output: wrap needs one JSON value on stdout, got %s (use output: text for plain text)":             "output: wrap には標準出力に JSON の値が 1 つ必要ですが、%s が出力されています（プレーンテキストには output: text を使ってください）",
+	// service: what a run service says outside the CLI's own lines.
+	"1 lint warning (seam lint %s shows them)":                                     "lint 警告 1 件（seam lint %s で表示）",
+	"%d lint warnings (seam lint %s shows them)":                                   "lint 警告 %d 件（seam lint %s で表示）",
+	"%s changed since run %s: nodes whose definition or input changed run again":   "%s は実行 %s の後に変更されています: 定義か入力の変わったノードは再実行します",
+	"run %s is recorded as running but not by this process: stop it where it runs": "実行 %s は running と記録されていますが、このプロセスの実行ではありません: 実行しているところで停止してください",
+	"run %s has already finished: %s":                                              "実行 %s はすでに終了しています: %s",
 }
