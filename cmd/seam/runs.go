@@ -66,7 +66,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer s.Close()
-			list, _, err := s.ListRuns(cmd.Context(), f)
+			list, _, err := readService(s, &sf).List(cmd.Context(), f)
 			if err != nil {
 				return usage(err)
 			}
@@ -152,9 +152,9 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	defer s.Close()
 	l := sf.lang
-	r, as, err := getRun(ctx, s, id, l)
+	r, as, err := readService(s, sf).Show(ctx, id)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	nodes := runs.Summarize(as)
 	if asJSON {
@@ -236,15 +236,13 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 	}
 	defer s.Close()
 	l := sf.lang
-	r, _, err := getRun(ctx, s, id, l) // resolves latest, and says so when there is no such run
-	if err != nil {
-		return err
-	}
 	w := e.stdout
-	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
 	shown := 0
 	var last *runs.Run
-	err = s.WatchRun(ctx, r.ID, func(r *runs.Run, as []runs.Attempt) error {
+	err = readService(s, sf).Watch(ctx, id, func(r *runs.Run, as []runs.Attempt) error {
+		if last == nil {
+			fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
+		}
 		last = r
 		for _, a := range as[min(shown, len(as)):] {
 			node := a.Node
