@@ -152,7 +152,7 @@ func (s *server) explainNode(ctx context.Context, _ *sdk.CallToolRequest, in Exp
 	var nf *service.NotFoundError
 	var none *service.NoRunsError
 	if errors.As(err, &nf) || errors.As(err, &none) {
-		return message{}, nil, s.runError(err, in.Run)
+		return message{}, nil, runError(err, in.Run)
 	}
 	if err != nil {
 		return message{}, nil, failVerbatim(CodeInternal, err)

@@ -363,7 +363,7 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 		}
 		return message{}, nil, notResumable(nr)
 	case err != nil:
-		return message{}, nil, s.runError(err, "id")
+		return message{}, nil, runError(err, in.ID)
 	case rs.File == inline:
 		return message{}, nil, notResumable(&service.NotResumableError{Why: service.NoFile, ID: rs.Run.ID, Run: rs.Run})
 	}
@@ -617,7 +617,7 @@ func (s *server) findRun(ctx context.Context, arg, id string) (*runs.Run, []runs
 	}
 	r, as, err := s.svc.Show(ctx, id)
 	if err != nil {
-		return nil, nil, s.runError(err, id)
+		return nil, nil, runError(err, id)
 	}
 	return r, as, nil
 }
@@ -627,7 +627,7 @@ func emptyID(arg string) error {
 }
 
 // runError is the answer to the service not finding a run, or failing to read it.
-func (s *server) runError(err error, id string) error {
+func runError(err error, id string) error {
 	var (
 		nf   *service.NotFoundError
 		none *service.NoRunsError
