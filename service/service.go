@@ -68,8 +68,8 @@ func New(opts Options) *Service {
 
 // Why a run this Service started was canceled (context.Cause of the run's context).
 var (
-	ErrCanceled = errors.New("canceled by Cancel")
-	ErrClosing  = errors.New("the service is closing")
+	errCanceled = errors.New("canceled by Cancel")
+	errClosing  = errors.New("the service is closing")
 	errPanicked = errors.New("the run panicked")
 )
 
@@ -79,7 +79,7 @@ func (s *Service) Close() {
 	s.mu.Lock()
 	s.closed = true
 	for _, c := range s.active {
-		c(ErrClosing)
+		c(errClosing)
 	}
 	s.mu.Unlock()
 	s.wg.Wait()

@@ -138,7 +138,7 @@ func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		cancel(ErrClosing)
+		cancel(errClosing)
 		return nil, ErrShuttingDown
 	}
 	s.active[run.ID] = cancel
@@ -217,7 +217,7 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 	s.mu.Lock()
 	c, ok := s.active[id]
 	if ok {
-		c(ErrCanceled)
+		c(errCanceled)
 	}
 	s.mu.Unlock()
 	if ok {
