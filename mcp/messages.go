@@ -168,8 +168,10 @@ var japanese = map[string]string{
 	"run %s has no DAG file to resume from (an inline DAG): run_dag runs it again":                  "実行 %s には再開に使える DAG ファイルがありません（インラインの DAG）：もう一度実行するには run_dag",
 	"run %s ran the DAG %s, but %s now defines %s: run_dag runs it":                                 "実行 %s は DAG %s を実行しましたが、%s は今 %s を定義しています：実行するには run_dag",
 	"run %s of %s resumed: get_run shows how it goes, cancel_run stops it":                          "実行 %s（%s）を再開しました：経過は get_run で確認でき、cancel_run で停止できます",
-	"arguments: want a JSON object: %v":                                                             "引数：JSON オブジェクトが必要です：%v",
-	"arguments: %v (the tool's input schema says what it takes)":                                    "引数：%v（受け付ける引数はツールの入力スキーマを参照してください）",
+	"%s changed since run %s: nodes whose definition or input changed run again":                    "%s は実行 %s の後に変更されています：定義か入力の変わったノードは再実行します",
+	"%v (%v)":                           "%v（%v）",
+	"arguments: want a JSON object: %v": "引数：JSON オブジェクトが必要です：%v",
+	"arguments: %v (the tool's input schema says what it takes)": "引数：%v（受け付ける引数はツールの入力スキーマを参照してください）",
 	"arguments: %v": "引数：%v",
 	"arguments: %q is not an argument; did you mean %q?":              "引数：%q という引数はありません。%q のことですか？",
 	"arguments: %q is not an argument: the tool takes %s":             "引数：%q という引数はありません：このツールの引数は %s です",
@@ -191,7 +193,7 @@ var japanese = map[string]string{
 	"list runs: %v":                     "実行を一覧できません：%v",
 	"%v; more with cursor: next_cursor": "%v。続きは cursor: next_cursor で取得できます",
 
-	// Panics recovered (recover.go, runner.go).
+	// Panics recovered (recover.go, and under a run by the service).
 	"internal error in %s: %v (the server logged the stack and goes on serving)": "%s で内部エラーが発生しました：%v（サーバーはスタックをログに記録し、処理を続けています）",
 
 	// Bad JSON-RPC frames on stdio (frames.go).
@@ -209,7 +211,7 @@ var japanese = map[string]string{
 	// The HTTP session cap (http.go).
 	"the server has %d sessions open, its limit (seam mcp --max-sessions): end one (DELETE), or retry once an idle one has expired (after %v)": "サーバーのセッション数が上限の %d に達しています（seam mcp --max-sessions）：セッションを 1 つ終了する（DELETE）か、使われていないセッションが期限切れになってから（%v 後）再試行してください",
 
-	// run_dag's progress notifications (runner.go).
+	// run_dag's progress notifications (progress.go).
 	"%s %s (%d/%d nodes)":     "%s：%s（%d/%d ノード）",
 	"%s %s (%d/%d nodes): %s": "%s：%s（%d/%d ノード）：%s",
 	"%s: %d/%d items":         "%s：%d/%d 件",

@@ -126,36 +126,3 @@ func TestMCPPanicRecovered(t *testing.T) {
 		})
 	}
 }
-
-// TestRunnerRecoversPanic checks that a panic on the goroutine driving a run (the engine
-// recovers those in nodes, validation and callbacks; this is the net under the scheduler
-// itself) reaches crashed with the run's context canceled, is logged with its stack, and
-// leaves the runner able to close.
-func TestRunnerRecoversPanic(t *testing.T) {
-	log := &syncBuffer{}
-	r := newRunner(slog.New(slog.NewTextHandler(log, nil)))
-	got := make(chan any, 1)
-	var runCtx context.Context
-	ok := r.start(t.Context(), "r1", func(ctx context.Context) {
-		runCtx = ctx
-		panic("scheduler broke")
-	}, func(_ context.Context, p any) {
-		got <- p
-	})
-	if !ok {
-		t.Fatal("start refused a run before close")
-	}
-	if p := <-got; p != "scheduler broke" {
-		t.Errorf("crashed got %v; want the panic's value", p)
-	}
-	r.close()
-	if r.running("r1") {
-		t.Error("the run that panicked still counts as running")
-	}
-	if cause := context.Cause(runCtx); cause != errRunPanicked {
-		t.Errorf("the run's context: %v; want it canceled by errRunPanicked", cause)
-	}
-	if l := log.String(); !strings.Contains(l, "scheduler broke") || !strings.Contains(l, "recover_test.go") {
-		t.Errorf("the log lacks the panic and its stack:\n%s", l)
-	}
-}

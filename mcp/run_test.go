@@ -76,7 +76,7 @@ func waitStatus(t *testing.T, st runs.Store, id, want string) *runs.Run {
 		if err != nil {
 			t.Fatalf("get run %s: %v", id, err)
 		}
-		if r.Status == want {
+		if string(r.Status) == want {
 			return r
 		}
 		if time.Now().After(deadline) {

@@ -12,6 +12,7 @@ import (
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
 )
 
 // Options configure the server. Everything it uses is passed in here.
@@ -50,20 +51,21 @@ type Options struct {
 // a transport with Run or Connect), and the runs its clients started.
 type Server struct {
 	*sdk.Server
-	runs *runner
+	svc  *service.Service
 	lang string // of the messages outside a tool's answer (the HTTP session cap's)
 }
 
 // Close cancels the runs that run_dag started and that are still going, and returns once
 // each has been recorded as canceled. Call it when the server stops serving.
-func (s *Server) Close() { s.runs.close() }
+func (s *Server) Close() { s.svc.Close() }
 
 // server holds what the tools share.
 type server struct {
 	root  root
 	opts  Options
 	types *nodes.Registry
-	runs  *runner
+	// svc starts, resumes, cancels and reads the runs, and tracks those the clients started.
+	svc *service.Service
 }
 
 // NewServer returns the MCP server with seam's tools registered.
@@ -81,7 +83,9 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &server{root: r, opts: opts, types: opts.Types, runs: newRunner(opts.Log)}
+	svc := service.New(service.Options{Store: opts.Store, Lang: opts.Lang, Getenv: opts.Getenv,
+		Logger: opts.Log, Instrument: opts.Instrument, ShowPath: r.rel})
+	s := &server{root: r, opts: opts, types: opts.Types, svc: svc}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "seam", Title: "seam: DAGs with output contracts", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions: "seam runs DAGs defined in YAML and validates every node output against its contract. " +
 			"DAG paths are relative to the server's root. Start with list_dags; lint_dag before run_dag, which " +
@@ -98,7 +102,7 @@ func NewServer(opts Options) (*Server, error) {
 		opts.testAdd(srv)
 	}
 	srv.AddReceivingMiddleware(recoverPanics(opts.Log, opts.Lang))
-	return &Server{Server: srv, runs: s.runs, lang: opts.Lang}, nil
+	return &Server{Server: srv, svc: svc, lang: opts.Lang}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

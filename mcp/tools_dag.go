@@ -242,7 +242,7 @@ func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInp
 	if err != nil {
 		return message{}, nil, err
 	}
-	res := s.lint(ctx, d, nil)
+	res := s.lintResult(d, lint.Lint(ctx, d, lint.Options{Lang: s.opts.Lang}))
 	errs, warnings := howMany(res.Errors, "error"), howMany(res.Warnings, "warning")
 	if res.Errors == 0 {
 		return msgf("%s: %v, %v; it can run", name, errs, warnings), res, nil
@@ -250,9 +250,11 @@ func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInp
 	return msgf("%s: %v, %v", name, errs, warnings), res, nil
 }
 
-func (s *server) lint(ctx context.Context, d *dag.DAG, params map[string]any) lintResult {
+// lintResult is lint_dag's data about d's findings fs; run_dag's error details when lint
+// stopped a run.
+func (s *server) lintResult(d *dag.DAG, fs []lint.Finding) lintResult {
 	res := lintResult{DAG: d.Name, File: s.root.rel(d.File), Findings: []finding{}}
-	for _, f := range lint.Lint(ctx, d, lint.Options{Lang: s.opts.Lang, Params: params}) {
+	for _, f := range fs {
 		if f.Severity == lint.SeverityError {
 			res.Errors++
 		} else {

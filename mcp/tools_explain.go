@@ -12,6 +12,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
 )
 
 func (s *server) addExplainTools(srv *sdk.Server) error {
@@ -101,13 +102,13 @@ type explainedBrief struct {
 func (e explanation) minimal() any {
 	x := e.x
 	m := struct {
-		Run      string `json:"run"`
-		DAG      string `json:"dag,omitempty"` // a sub-run's DAG
-		Node     string `json:"node"`
-		Status   string `json:"status"`
-		Attempts int    `json:"attempts,omitempty"`
-		Reason   string `json:"reason,omitempty"`
-		Upstream string `json:"upstream,omitempty"`
+		Run      string         `json:"run"`
+		DAG      string         `json:"dag,omitempty"` // a sub-run's DAG
+		Node     string         `json:"node"`
+		Status   dag.NodeStatus `json:"status"`
+		Attempts int            `json:"attempts,omitempty"`
+		Reason   string         `json:"reason,omitempty"`
+		Upstream string         `json:"upstream,omitempty"`
 		// Count is the number of violations; Violations are the first of them.
 		Count      int              `json:"count,omitempty"`
 		Violations []explainedBrief `json:"violations,omitempty"`
@@ -133,22 +134,25 @@ type unknownNode struct {
 }
 
 func (s *server) explainNode(ctx context.Context, _ *sdk.CallToolRequest, in ExplainInput) (message, any, error) {
-	st, err := s.store()
-	if err != nil {
+	if _, err := s.store(); err != nil {
 		return message{}, nil, err
 	}
 	if in.Node == "" {
 		return message{}, nil, fail(CodeInvalidArgument, nil, "node is empty: give the id of a node of the run (get_run shows the nodes that did not pass)")
 	}
-	r, as, err := findRun(ctx, st, "run", in.Run)
-	if err != nil {
-		return message{}, nil, err
+	if in.Run == "" {
+		return message{}, nil, emptyID("run")
 	}
-	x, err := runs.Explain(ctx, st, r, as, in.Node, runs.ExplainOptions{ShowPath: s.root.rel, ReadFile: s.readRunDAG, Lang: s.opts.Lang})
+	x, err := s.svc.Explain(ctx, in.Run, in.Node, runs.ExplainOptions{ShowPath: s.root.rel, ReadFile: s.readRunDAG})
 	var unknown *runs.UnknownNodeError
 	if errors.As(err, &unknown) {
 		return message{}, nil, fail(CodeNotFound, unknownNode{Run: unknown.Run, Nodes: unknown.Nodes},
 			"run %s has no node %q; its nodes: %s", unknown.Run, unknown.Node, strings.Join(unknown.Nodes, ", "))
+	}
+	var nf *service.NotFoundError
+	var none *service.NoRunsError
+	if errors.As(err, &nf) || errors.As(err, &none) {
+		return message{}, nil, runError(err, in.Run)
 	}
 	if err != nil {
 		return message{}, nil, failVerbatim(CodeInternal, err)
@@ -189,7 +193,7 @@ func explainMessage(x *runs.Explanation) message {
 	if x.Reason != "" {
 		msg = msgf("%v: %s", msg, oneLine(x.Reason))
 	}
-	switch dag.NodeStatus(x.Status) {
+	switch x.Status {
 	case dag.NodePassed, dag.NodeWarned:
 		return msgf("%v; nothing to explain", msg)
 	case dag.NodeSkipped:

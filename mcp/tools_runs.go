@@ -18,6 +18,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
 	"github.com/seam-dag/seam/telemetry"
 )
 
@@ -102,6 +103,8 @@ type runMinimal struct {
 	Outputs     any      `json:"outputs,omitempty"`
 	OutputNames []string `json:"output_names,omitempty"`
 	Error       string   `json:"error,omitempty"`
+	// Warnings are what the service warned of before the run (a resume's changed file).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // addNode counts a node and keeps it among the first problems when it did not pass: why, in
@@ -134,13 +137,25 @@ func (m *runMinimal) setOutputs(outputs any, names []string) {
 	m.OutputNames = names
 }
 
-// runResult is run_dag's data: the engine's record of the run.
-type runResult struct{ *dag.RunResult }
+// runResult is run_dag's data: the engine's record of the run, and what the service warned
+// of before it started.
+type runResult struct {
+	*dag.RunResult
+	warnings []string
+}
 
-func (r runResult) MarshalJSON() ([]byte, error) { return json.Marshal(r.RunResult) }
+func (r runResult) MarshalJSON() ([]byte, error) {
+	if len(r.warnings) == 0 {
+		return json.Marshal(r.RunResult)
+	}
+	return json.Marshal(struct {
+		*dag.RunResult
+		Warnings []string `json:"warnings"`
+	}{r.RunResult, r.warnings})
+}
 
 func (r runResult) minimal() any {
-	m := runMinimal{ID: r.ID, DAG: r.DAG, Status: string(r.Status), Nodes: map[string]int{}, Error: r.Error}
+	m := runMinimal{ID: r.ID, DAG: r.DAG, Status: string(r.Status), Nodes: map[string]int{}, Error: r.Error, Warnings: r.warnings}
 	for _, n := range r.Nodes {
 		m.addNode(n.ID, string(n.Status), n.Error, n.Reason, n.Violations, n.Summary)
 	}
@@ -156,15 +171,10 @@ func (r runResult) minimal() any {
 
 // runStarted is run_dag's data when it returns at once.
 type runStarted struct {
-	ID    string `json:"id"`
-	DAG   string `json:"dag"`
-	Nodes int    `json:"nodes"`
-}
-
-// runOutcome is what engine.Run returned.
-type runOutcome struct {
-	res *dag.RunResult
-	err error
+	ID       string   `json:"id"`
+	DAG      string   `json:"dag"`
+	Nodes    int      `json:"nodes"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInput) (message, any, error) {
@@ -179,38 +189,18 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	if err != nil {
 		return message{}, nil, err
 	}
-	params = d.WithDefaults(params) // as the run does: a param with a default may be left out
-	if d.Params != nil {
-		if vs := d.Params.ValidateParams(params, s.opts.Lang); len(vs) > 0 {
-			return message{}, nil, fail(CodeInvalidParams, violations(vs), "%s: the params break the DAG's params schema:%s", name, paramsBroken(vs))
-		}
+	started := func(id string) message {
+		return msgf("run %s of %s started: get_run shows how it goes, cancel_run stops it", id, d.Name)
 	}
-	if !in.NoLint {
-		if l := s.lint(ctx, d, params); l.Errors > 0 {
-			return message{}, nil, fail(CodeLintFailed, l, "%s was not run: lint found %v (lint_dag shows them; no_lint: true runs it anyway)",
-				name, howMany(l.Errors, "error"))
-		}
-	}
-	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: params, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
-	rec := &began{ch: make(chan struct{})}
-	if s.opts.Store != nil {
-		rec.Recorder = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
-	}
-	started := msgf("run %s of %s started: get_run shows how it goes, cancel_run stops it", opts.RunID, d.Name)
-	return s.start(ctx, req, d, name, opts, rec, in.Wait, started)
+	return s.start(ctx, req, d, name, in.Wait, service.Request{Params: params, NoLint: in.NoLint}, started,
+		func(ctx context.Context, sr service.Request) (*service.Run, error) { return s.svc.Start(ctx, d, sr) })
 }
 
-// start runs d with opts, recorded by rec when it has a recorder, and answers: at once with
-// the run's id (and started as the message) once the run is in the store, or, with wait,
-// when the run has finished.
-func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG, name message, opts engine.RunOptions, rec *began, wait bool, started message) (message, any, error) {
-	if rec.Recorder != nil {
-		opts.Recorder = rec
-	}
-	opts.Logger = s.opts.Log // a panic the engine recovers is logged with the server's own
-	if s.opts.Instrument != nil {
-		s.opts.Instrument(&opts, d)
-	}
+// start starts the run of d with begin and answers: at once with the run's id (started says
+// so) once the run is in the store, or, with wait, when the run has finished. What the
+// service warned of before the run started is added to the answer.
+func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG, name message, wait bool, sr service.Request,
+	started func(id string) message, begin func(context.Context, service.Request) (*service.Run, error)) (message, any, error) {
 	// A run the client waits for ends with its request; one it does not wait for outlives it.
 	// Either is traced under the client's span when the request carries one.
 	base := traceContext(ctx, req)
@@ -218,55 +208,41 @@ func (s *server) start(ctx context.Context, req *sdk.CallToolRequest, d *dag.DAG
 	if wait {
 		prog = newProgress(ctx, req, len(d.Nodes), s.opts.Lang)
 		if prog != nil {
-			opts.Observer = prog
+			sr.Observer = prog
 		}
 	} else {
 		base = context.WithoutCancel(base)
 	}
-	done := make(chan runOutcome, 1)
-	ok := s.runs.start(base, opts.RunID, func(ctx context.Context) {
-		res, err := engine.Run(ctx, d, opts)
-		done <- runOutcome{res, err}
-	}, func(ctx context.Context, p any) {
-		done <- runOutcome{err: s.runCrashed(ctx, d, opts.RunID, rec, p)}
-	})
-	if !ok {
-		return message{}, nil, fail(CodeUnavailable, nil, "%s was not run: the server is shutting down", name)
+	var warnings []message
+	sr.Warn = func(w error) {
+		if m, ok := warning(w); ok {
+			warnings = append(warnings, m)
+		}
+	}
+	run, err := begin(base, sr)
+	if err != nil {
+		prog.stop()
+		return s.notStarted(d, name, err)
 	}
 	if !wait {
 		select {
-		case <-rec.ch:
-		case out := <-done:
+		case <-run.Recorded():
+		case <-run.Done():
 			// A run that never got into the store did not start: say why. One that did
 			// and is already over answers as any other (select picks either when both are
 			// ready).
 			select {
-			case <-rec.ch:
+			case <-run.Recorded():
 			default:
-				return s.runAnswer(name, out)
+				return s.runAnswer(d, name, run, warnings)
 			}
 		}
-		return started, runStarted{ID: opts.RunID, DAG: d.Name, Nodes: len(d.Nodes)}, nil
+		return withWarnings(started(run.ID), warnings),
+			runStarted{ID: run.ID, DAG: d.Name, Nodes: len(d.Nodes), Warnings: texts(warnings, s.opts.Lang)}, nil
 	}
-	out := <-done
+	<-run.Done()
 	prog.stop()
-	return s.runAnswer(name, out)
-}
-
-// runCrashed records as failed the run id of d that panicked, if it got into the store, and
-// returns the failure run_dag answers with.
-func (s *server) runCrashed(ctx context.Context, d *dag.DAG, id string, rec *began, p any) error {
-	te := internalError("run "+id, p)
-	select {
-	case <-rec.ch:
-	default:
-		return te // not in the store: nothing to record
-	}
-	res := &dag.RunResult{ID: id, DAG: d.Name, File: d.File, Status: dag.RunFailed, Ended: time.Now(), Error: te.msg.String()}
-	if err := rec.Recorder.FinishRun(ctx, res); err != nil {
-		s.opts.Log.Error("mcp: record the run that panicked as failed", "run", id, "error", err)
-	}
-	return te
+	return s.runAnswer(d, name, run, warnings)
 }
 
 // traceContext returns ctx under the span the request's _meta names (traceparent and
@@ -285,24 +261,68 @@ func traceContext(ctx context.Context, req *sdk.CallToolRequest) context.Context
 }
 
 // runAnswer is run_dag's answer about a run that has returned.
-func (s *server) runAnswer(name message, out runOutcome) (message, any, error) {
+func (s *server) runAnswer(d *dag.DAG, name message, run *service.Run, warnings []message) (message, any, error) {
+	res, err := run.Wait()
+	var pe *service.PanicError
+	switch {
+	case errors.As(err, &pe):
+		return message{}, nil, internalError("run "+pe.ID, pe.Value)
+	case err != nil:
+		return s.notStarted(d, name, err)
+	}
+	data := runResult{RunResult: res, warnings: texts(warnings, s.opts.Lang)}
+	if res.Error != "" {
+		return withWarnings(msgf("run %s of %s: %s: %s", res.ID, res.DAG, res.Status, res.Error), warnings), data, nil
+	}
+	return withWarnings(msgf("run %s of %s: %s", res.ID, res.DAG, res.Status), warnings), data, nil
+}
+
+// notStarted is the answer about a run of d (name in messages) that did not start.
+func (s *server) notStarted(d *dag.DAG, name message, err error) (message, any, error) {
 	var (
 		pe *engine.ParamsError
+		le *service.LintError
 		te *toolError
 	)
 	switch {
-	case errors.As(out.err, &te):
+	case errors.As(err, &te):
 		return message{}, nil, te
-	case errors.As(out.err, &pe):
+	case errors.As(err, &pe):
 		return message{}, nil, fail(CodeInvalidParams, violations(pe.Violations), "%s: the params break the DAG's params schema:%s", name, paramsBroken(pe.Violations))
-	case out.err != nil:
-		return message{}, nil, fail(CodeInternal, nil, "run %s: %v", name, out.err)
+	case errors.As(err, &le):
+		return message{}, nil, fail(CodeLintFailed, s.lintResult(d, le.Findings), "%s was not run: lint found %v (lint_dag shows them; no_lint: true runs it anyway)",
+			name, howMany(le.Errors, "error"))
+	case errors.Is(err, service.ErrShuttingDown):
+		return message{}, nil, fail(CodeUnavailable, nil, "%s was not run: the server is shutting down", name)
 	}
-	res := out.res
-	if res.Error != "" {
-		return msgf("run %s of %s: %s: %s", res.ID, res.DAG, res.Status, res.Error), runResult{res}, nil
+	return message{}, nil, fail(CodeInternal, nil, "run %s: %v", name, err)
+}
+
+// warning is what the run service warned of, as a message; false for a warning the answer
+// leaves out (lint's warnings: lint_dag shows them).
+func warning(w error) (message, bool) {
+	var cw *service.ChangedWarning
+	if errors.As(w, &cw) {
+		return msgf("%s changed since run %s: nodes whose definition or input changed run again", cw.File, cw.ID), true
 	}
-	return msgf("run %s of %s: %s", res.ID, res.DAG, res.Status), runResult{res}, nil
+	return message{}, false
+}
+
+// withWarnings adds the warnings to an answer's message.
+func withWarnings(m message, warnings []message) message {
+	if len(warnings) == 0 {
+		return m
+	}
+	return msgf("%v (%v)", m, warnings)
+}
+
+// texts says each message in lang, for data; nil for none.
+func texts(ms []message, lang string) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.text(lang))
+	}
+	return out
 }
 
 // paramsBroken is the violations of a engine.ParamsError, a line each, for the message that
@@ -317,49 +337,68 @@ func paramsBroken(vs []contract.Violation) string {
 
 // ResumeInput are resume_run's arguments.
 type ResumeInput struct {
-	ID   string `json:"id" jsonschema:"the run to resume (one that failed or was canceled), or \"latest\""`
-	Wait bool   `json:"wait,omitempty" jsonschema:"return when the run has finished, with its result, instead of at once"`
+	ID     string `json:"id" jsonschema:"the run to resume (one that failed or was canceled), or \"latest\""`
+	Wait   bool   `json:"wait,omitempty" jsonschema:"return when the run has finished, with its result, instead of at once"`
+	NoLint bool   `json:"no_lint,omitempty" jsonschema:"resume even when lint finds errors in the DAG file"`
 	Common
 }
 
 func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in ResumeInput) (message, any, error) {
-	st, err := s.store()
-	if err != nil {
+	if _, err := s.store(); err != nil {
 		return message{}, nil, err
 	}
-	r, _, err := findRun(ctx, st, "id", in.ID)
-	if err != nil {
-		return message{}, nil, err
+	if in.ID == "" {
+		return message{}, nil, emptyID("id")
 	}
+	rs, err := s.svc.Resumable(ctx, in.ID, service.ResumeCheck{})
+	var nr *service.NotResumableError
+	inline := filepath.Join(s.root.dir, inlineName) // recorded for an inline DAG, never written
 	switch {
-	case r.Status == "success" || r.Status == "warn":
-		return message{}, nil, fail(CodeNotResumable, nil, "run %s finished with %s: there is nothing to resume (run_dag runs it again)", r.ID, r.Status)
-	case r.Status == "running" && (s.runs.running(r.ID) || !r.Interrupted()):
-		return message{}, nil, fail(CodeNotResumable, nil, "run %s is still running: wait for it, or stop it with cancel_run, then resume it", r.ID)
-	case r.File == "" || r.File == filepath.Join(s.root.dir, inlineName):
-		return message{}, nil, fail(CodeNotResumable, nil, "run %s has no DAG file to resume from (an inline DAG): run_dag runs it again", r.ID)
+	case errors.As(err, &nr) && nr.Why == service.MissingFile && nr.File == inline:
+		return message{}, nil, notResumable(&service.NotResumableError{Why: service.NoFile, ID: nr.ID, Run: nr.Run})
+	case errors.As(err, &nr) && nr.Why == service.MissingFile:
+		// The file is gone: say so as loading it says it, confined to the root.
+		if _, err := s.load(ctx, s.root.rel(nr.File)); err != nil {
+			return message{}, nil, err
+		}
+		return message{}, nil, notResumable(nr)
+	case err != nil:
+		return message{}, nil, runError(err, in.ID)
+	case rs.File == inline:
+		return message{}, nil, notResumable(&service.NotResumableError{Why: service.NoFile, ID: rs.Run.ID, Run: rs.Run})
 	}
-	path := s.root.rel(r.File)
+	path := s.root.rel(rs.File)
 	d, err := s.load(ctx, path)
 	if err != nil {
 		return message{}, nil, err
 	}
-	if d.Name != r.DAG {
-		return message{}, nil, fail(CodeNotResumable, nil, "run %s ran the DAG %s, but %s now defines %s: run_dag runs it", r.ID, r.DAG, path, d.Name)
-	}
-	params, err := r.ParamsObject()
-	if err != nil {
-		return message{}, nil, failVerbatim(CodeInternal, err)
-	}
-	reuse, err := st.Reusable(ctx, r.ID)
-	if err != nil {
-		return message{}, nil, fail(CodeInternal, nil, "read run %s: %v", r.ID, err)
+	started := func(id string) message {
+		return msgf("run %s of %s resumed: get_run shows how it goes, cancel_run stops it", id, d.Name)
 	}
 	// The run keeps its id and params; the store's resume check refuses a second resume at once.
-	opts := engine.RunOptions{RunID: r.ID, Params: params, Reuse: reuse, Lang: s.opts.Lang, Getenv: s.opts.Getenv}
-	rec := &began{ch: make(chan struct{}), Recorder: runs.NewRecorder(st, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes})}
-	started := msgf("run %s of %s resumed: get_run shows how it goes, cancel_run stops it", r.ID, d.Name)
-	return s.start(ctx, req, d, verbatim(path), opts, rec, in.Wait, started)
+	return s.start(ctx, req, d, verbatim(path), in.Wait, service.Request{NoLint: in.NoLint}, started,
+		func(ctx context.Context, sr service.Request) (*service.Run, error) {
+			run, err := s.svc.Resume(ctx, rs, d, sr)
+			if errors.As(err, &nr) {
+				return nil, notResumable(nr)
+			}
+			return run, err
+		})
+}
+
+// notResumable is resume_run's answer about a run the service would not resume.
+func notResumable(e *service.NotResumableError) error {
+	switch e.Why {
+	case service.Finished:
+		return fail(CodeNotResumable, nil, "run %s finished with %s: there is nothing to resume (run_dag runs it again)", e.ID, e.Run.Status)
+	case service.StillRunning:
+		return fail(CodeNotResumable, nil, "run %s is still running: wait for it, or stop it with cancel_run, then resume it", e.ID)
+	case service.NoFile:
+		return fail(CodeNotResumable, nil, "run %s has no DAG file to resume from (an inline DAG): run_dag runs it again", e.ID)
+	case service.OtherDAG:
+		return fail(CodeNotResumable, nil, "run %s ran the DAG %s, but %s now defines %s: run_dag runs it", e.ID, e.Run.DAG, e.File, e.Defines)
+	}
+	return failVerbatim(CodeNotResumable, e)
 }
 
 // CancelInput are cancel_run's arguments.
@@ -372,26 +411,27 @@ func (s *server) cancelRun(ctx context.Context, _ *sdk.CallToolRequest, in Cance
 	if in.ID == "" {
 		return message{}, nil, fail(CodeInvalidArgument, nil, "id is empty: give the id run_dag returned (list_runs shows running runs with status: running)")
 	}
-	if s.runs.cancel(in.ID) {
+	var (
+		nr *service.NotRunningError
+		nf *service.NotFoundError
+	)
+	switch err := s.svc.Cancel(ctx, in.ID); {
+	case err == nil:
 		return msgf("run %s is being canceled: get_run shows it canceled once its running nodes have stopped", in.ID),
 			struct {
 				ID string `json:"id"`
 			}{in.ID}, nil
-	}
-	st, err := s.store()
-	if err != nil {
+	case errors.Is(err, service.ErrNoStore):
 		return message{}, nil, fail(CodeNotRunning, nil, "run %s is not running on this server", in.ID)
-	}
-	r, _, err := st.GetRun(ctx, in.ID)
-	switch {
-	case errors.Is(err, runs.ErrNotFound):
+	case errors.As(err, &nf):
 		return message{}, nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", in.ID)
-	case err != nil:
-		return message{}, nil, fail(CodeInternal, nil, "read run %s: %v", in.ID, err)
-	case r.Status == "running":
+	case errors.As(err, &nr) && nr.Status == dag.RunRunning:
 		return message{}, nil, fail(CodeNotRunning, nil, "run %s is recorded as running but not by this server (another process runs it, or ran it and died): stop it there", in.ID)
+	case errors.As(err, &nr):
+		return message{}, nil, fail(CodeNotRunning, nil, "run %s has already finished: %s", in.ID, nr.Status)
+	default:
+		return message{}, nil, fail(CodeInternal, nil, "read run %s: %v", in.ID, err)
 	}
-	return message{}, nil, fail(CodeNotRunning, nil, "run %s has already finished: %s", in.ID, r.Status)
 }
 
 // exactObject reads an object argument again from the request, keeping numbers exact (the
@@ -450,7 +490,7 @@ type runView struct {
 	File         string          `json:"file,omitempty"`
 	FileHash     string          `json:"file_hash,omitempty"`
 	Params       json.RawMessage `json:"params,omitempty"`
-	Status       string          `json:"status"`
+	Status       dag.RunStatus   `json:"status"`
 	Started      time.Time       `json:"started"`
 	Ended        time.Time       `json:"ended,omitzero"`
 	Resumes      int             `json:"resumes,omitempty"`
@@ -476,7 +516,7 @@ type storedAttempt struct {
 	Item       int                  `json:"item"` // -1: the node itself
 	Type       string               `json:"type"`
 	Attempt    int                  `json:"attempt"`
-	Status     string               `json:"status"`
+	Status     dag.NodeStatus       `json:"status"`
 	Final      bool                 `json:"final,omitempty"`
 	Repaired   bool                 `json:"repaired,omitempty"`
 	Reused     bool                 `json:"reused,omitempty"`
@@ -497,7 +537,7 @@ func newStoredAttempt(a runs.Attempt) storedAttempt {
 }
 
 func (r storedRun) minimal() any {
-	m := runMinimal{ID: r.Run.ID, DAG: r.Run.DAG, Status: r.Run.Status, Nodes: map[string]int{}}
+	m := runMinimal{ID: r.Run.ID, DAG: r.Run.DAG, Status: string(r.Run.Status), Nodes: map[string]int{}}
 	// A node's status is its final attempt of the latest session (resumes add sessions).
 	final := map[string]storedAttempt{}
 	var order []string
@@ -515,7 +555,7 @@ func (r storedRun) minimal() any {
 	}
 	for _, n := range order {
 		a := final[n]
-		m.addNode(n, a.Status, a.Error, a.Reason, a.Violations, outputSummary(a.Output))
+		m.addNode(n, string(a.Status), a.Error, a.Reason, a.Violations, outputSummary(a.Output))
 	}
 	if len(r.Run.Outputs) > 0 {
 		var outs map[string]any
@@ -542,7 +582,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 	if err != nil {
 		return message{}, nil, err
 	}
-	r, as, err := findRun(ctx, st, "id", in.ID)
+	r, as, err := s.findRun(ctx, "id", in.ID)
 	if err != nil {
 		return message{}, nil, err
 	}
@@ -552,7 +592,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 		data.Attempts[i] = newStoredAttempt(a)
 		// A minimal answer shows outputs only as the summary of a node that did not pass:
 		// reading the others would be most of its cost.
-		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != string(dag.NodePassed)) {
+		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != dag.NodePassed) {
 			out, err := st.Output(ctx, a.OutputHash)
 			if err != nil {
 				return message{}, nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
@@ -568,28 +608,42 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 }
 
 // findRun reads a run by the id a client gave as argument arg: a run id, or "latest".
-func findRun(ctx context.Context, st runs.Store, arg, id string) (*runs.Run, []runs.Attempt, error) {
+func (s *server) findRun(ctx context.Context, arg, id string) (*runs.Run, []runs.Attempt, error) {
+	if _, err := s.store(); err != nil {
+		return nil, nil, err
+	}
 	if id == "" {
-		return nil, nil, fail(CodeInvalidArgument, nil, "%s is empty: give a run id, or \"latest\" (list_runs shows the runs)", arg)
+		return nil, nil, emptyID(arg)
 	}
-	if id == latest {
-		list, _, err := st.ListRuns(ctx, runs.Filter{TopLevel: true, Limit: 1}) // not a sub-run
-		if err != nil {
-			return nil, nil, fail(CodeInternal, nil, "read the run store: %v", err)
-		}
-		if len(list) == 0 {
-			return nil, nil, fail(CodeRunNotFound, nil, "no runs recorded yet: run_dag records one")
-		}
-		id = list[0].ID
-	}
-	r, as, err := st.GetRun(ctx, id)
-	if errors.Is(err, runs.ErrNotFound) {
-		return nil, nil, fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", id)
-	}
+	r, as, err := s.svc.Show(ctx, id)
 	if err != nil {
-		return nil, nil, fail(CodeInternal, nil, "read run %s: %v", id, err)
+		return nil, nil, runError(err, id)
 	}
 	return r, as, nil
+}
+
+func emptyID(arg string) error {
+	return fail(CodeInvalidArgument, nil, "%s is empty: give a run id, or \"latest\" (list_runs shows the runs)", arg)
+}
+
+// runError is the answer to the service not finding a run, or failing to read it.
+func runError(err error, id string) error {
+	var (
+		nf   *service.NotFoundError
+		none *service.NoRunsError
+		nr   *service.NotResumableError
+	)
+	switch {
+	case errors.As(err, &none):
+		return fail(CodeRunNotFound, nil, "no runs recorded yet: run_dag records one")
+	case errors.As(err, &nf):
+		return fail(CodeRunNotFound, nil, "no run %q in the run store (list_runs shows the runs)", nf.ID)
+	case errors.As(err, &nr):
+		return notResumable(nr)
+	case id == service.Latest:
+		return fail(CodeInternal, nil, "read the run store: %v", err)
+	}
+	return fail(CodeInternal, nil, "read run %s: %v", id, err)
 }
 
 // ListRunsInput are list_runs' arguments.
@@ -628,7 +682,7 @@ func (l runList) minimal() any {
 		NextCursor string     `json:"next_cursor,omitempty"`
 	}{Count: l.Count, Runs: make([]runBrief, len(l.Runs)), NextCursor: l.NextCursor}
 	for i, r := range l.Runs {
-		m.Runs[i] = runBrief{ID: r.ID, DAG: r.DAG, Status: r.Status}
+		m.Runs[i] = runBrief{ID: r.ID, DAG: r.DAG, Status: string(r.Status)}
 	}
 	return m
 }
@@ -637,11 +691,10 @@ func (l runList) minimal() any {
 const defaultListRuns = 20
 
 func (s *server) listRuns(ctx context.Context, _ *sdk.CallToolRequest, in ListRunsInput) (message, any, error) {
-	st, err := s.store()
-	if err != nil {
+	if _, err := s.store(); err != nil {
 		return message{}, nil, err
 	}
-	f := runs.Filter{DAG: in.DAG, Status: in.Status, Limit: in.Limit, Cursor: in.Cursor}
+	f := runs.Filter{DAG: in.DAG, Status: dag.RunStatus(in.Status), Limit: in.Limit, Cursor: in.Cursor}
 	if f.Limit <= 0 {
 		f.Limit = defaultListRuns
 	}
@@ -652,7 +705,7 @@ func (s *server) listRuns(ctx context.Context, _ *sdk.CallToolRequest, in ListRu
 		}
 		f.Since = t
 	}
-	list, next, err := st.ListRuns(ctx, f)
+	list, next, err := s.svc.List(ctx, f)
 	if err != nil {
 		return message{}, nil, fail(CodeInvalidArgument, nil, "list runs: %v", err)
 	}

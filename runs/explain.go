@@ -22,12 +22,12 @@ import (
 // Explanation says why a node of a recorded run failed or rejected its input. `seam explain`
 // prints it and the MCP tool explain_node returns it.
 type Explanation struct {
-	Run      string `json:"run"`
-	DAG      string `json:"dag,omitempty"` // the sub-run's DAG's name, in SubRun
-	Node     string `json:"node"`
-	Type     string `json:"type,omitempty"`
-	Status   string `json:"status"` // as NodeSummary.Status
-	Attempts int    `json:"attempts"`
+	Run      string         `json:"run"`
+	DAG      string         `json:"dag,omitempty"` // the sub-run's DAG's name, in SubRun
+	Node     string         `json:"node"`
+	Type     string         `json:"type,omitempty"`
+	Status   dag.NodeStatus `json:"status"` // as NodeSummary.Status
+	Attempts int            `json:"attempts"`
 	// Items counts a foreach node's items. Its Attempts are per item (NodeSummary.Attempts),
 	// and its reason names the item that failed and that item's attempts.
 	Items int `json:"items,omitempty"`
@@ -164,7 +164,7 @@ func explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, op
 	if e.Reason == "" && len(f.Violations) > 0 {
 		e.Reason = i18n.Sprintf(opts.Lang, "output breaks its contract")
 	}
-	switch dag.NodeStatus(e.Status) {
+	switch e.Status {
 	case dag.NodePassed, dag.NodeWarned:
 		return e, nil
 	case dag.NodeSkipped:
@@ -241,7 +241,7 @@ func explainSubRun(ctx context.Context, s Store, parent, reason string, opts Exp
 		return nil, nil
 	}
 	for _, n := range Summarize(as) {
-		if n.Status() == string(dag.NodeFailed) {
+		if n.Status() == dag.NodeFailed {
 			x, err := explain(ctx, s, sr, as, n.ID, opts, depth)
 			if x != nil {
 				x.DAG = sr.DAG
@@ -372,10 +372,11 @@ func describeOutput(lang, node string, path []string, nodes []*NodeSummary) stri
 	return s
 }
 
-// StatusText is a node's status (NodeSummary.Status) as a word of lang, for people.
-func StatusText(lang, status string) string {
+// StatusText is a node's status (NodeSummary.Status) or a run's as a word of lang, for people.
+func StatusText[S ~string](lang string, st S) string {
+	status := string(st)
 	switch status {
-	case "unfinished":
+	case string(Unfinished):
 		return i18n.Format(lang, "unfinished")
 	case "interrupted": // a run's, whose process died
 		return i18n.Format(lang, "interrupted")

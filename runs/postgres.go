@@ -318,7 +318,7 @@ func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
 		tag, err := s.pool.Exec(ctx,
 			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
 			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
-			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
+			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
 			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode)
 		if err != nil {
 			retried = true
@@ -464,7 +464,7 @@ func (s *pgStore) insertAttempts(ctx context.Context, tx batcher, token string, 
 			final, repaired, reused, key, reason, output_hash, violations, error, log, started, ended)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
 			ON CONFLICT (batch, idx) DO NOTHING`,
-			a.RunID, token, i, a.Session, a.Node, a.Item, a.Attempt, a.Type, a.Status, a.Final,
+			a.RunID, token, i, a.Session, a.Node, a.Item, a.Attempt, a.Type, string(a.Status), a.Final,
 			a.Repaired, a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error,
 			a.Log, timeToDB(a.Started), timeToDB(a.Ended))
 		if !runsSeen[a.RunID] {
@@ -507,7 +507,7 @@ func outputOfBatch(batch []Attempt) string {
 	return ""
 }
 
-func (s *pgStore) FinishRun(ctx context.Context, id, status string, ended time.Time) error {
+func (s *pgStore) FinishRun(ctx context.Context, id string, status dag.RunStatus, ended time.Time) error {
 	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
 }
 
@@ -523,7 +523,7 @@ func (s *pgStore) FinishRunWith(ctx context.Context, id string, f Finish) error 
 		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			tag, err := tx.Exec(ctx,
 				`UPDATE runs SET status = $1, ended = $2, outputs = $3, output_errors = $4 WHERE id = $5`,
-				f.Status, timeToDB(f.Ended), nullJSON(f.Outputs), nullJSON(f.OutputErrors), id)
+				string(f.Status), timeToDB(f.Ended), nullJSON(f.Outputs), nullJSON(f.OutputErrors), id)
 			if err != nil {
 				return err
 			}

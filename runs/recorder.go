@@ -93,7 +93,7 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 	}
 	return r.s.CreateRun(ctx, Run{
 		ID: run.ID, DAG: run.DAG, File: file, FileHash: run.FileHash, Params: params,
-		Status: string(dag.RunRunning), Started: run.Started, PID: r.pid, Host: r.host,
+		Status: dag.RunRunning, Started: run.Started, PID: r.pid, Host: r.host,
 		Parent: run.Parent, ParentNode: run.ParentNode,
 	})
 }
@@ -138,7 +138,7 @@ func (r *Recorder) attempt(a *dag.AttemptRecord) Attempt {
 	}
 	return Attempt{
 		RunID: runID, Session: r.session, Node: a.Node, Item: item, Type: a.Type,
-		Attempt: a.Attempt, Status: string(a.Status), Final: a.Final, Repaired: a.Repaired,
+		Attempt: a.Attempt, Status: a.Status, Final: a.Final, Repaired: a.Repaired,
 		Reused: a.Reused, Key: a.Key, Reason: a.Reason, Output: a.Output,
 		Violations: a.Violations, Error: a.Error, Log: a.Log, Started: a.Started, Ended: a.Ended,
 	}
@@ -157,7 +157,7 @@ func (r *Recorder) node(id string) *dag.Node {
 func (r *Recorder) FinishRun(ctx context.Context, res *dag.RunResult) error {
 	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
-	f := Finish{Status: string(res.Status), Ended: res.Ended}
+	f := Finish{Status: res.Status, Ended: res.Ended}
 	if f.Ended.IsZero() {
 		f.Ended = time.Now()
 	}
@@ -178,7 +178,7 @@ func (r *Recorder) FinishRun(ctx context.Context, res *dag.RunResult) error {
 		}
 		f.Attempts = append(f.Attempts, Attempt{
 			RunID: res.ID, Session: r.session, Node: n.ID, Item: -1, Type: n.Type,
-			Status: string(n.Status), Final: true, Reason: n.Reason, Violations: n.Violations,
+			Status: n.Status, Final: true, Reason: n.Reason, Violations: n.Violations,
 			Error: n.Error, Log: n.Log, Started: n.Started, Ended: n.Ended,
 		})
 		r.decided[n.ID] = true
@@ -261,5 +261,6 @@ func reusableItems(rows rowScanner, out map[string]dag.Reused) error {
 }
 
 func reusableStatus(status string) bool {
-	return status == string(dag.NodePassed) || status == string(dag.NodeWarned)
+	s := dag.NodeStatus(status)
+	return s == dag.NodePassed || s == dag.NodeWarned
 }

@@ -104,7 +104,7 @@ func testRecorder(t *testing.T, b backend) {
 	}
 	var got []row
 	for _, a := range as {
-		got = append(got, row{a.Node, a.Item, a.Attempt, a.Status, a.Final, a.Repaired, a.Reused})
+		got = append(got, row{a.Node, a.Item, a.Attempt, string(a.Status), a.Final, a.Repaired, a.Reused})
 	}
 	want := []row{
 		{"a", -1, 1, "failed", false, false, false},
@@ -274,7 +274,7 @@ func TestMigrateV1(t *testing.T) {
 	}
 	var got []string
 	for _, a := range as {
-		got = append(got, strings.Join([]string{a.Node, a.Status, map[bool]string{true: "final"}[a.Final], a.OutputHash}, " "))
+		got = append(got, strings.Join([]string{a.Node, string(a.Status), map[bool]string{true: "final"}[a.Final], a.OutputHash}, " "))
 	}
 	want := []string{"a failed  h", "a passed final h", "b failed final "}
 	if r.Resumes != 0 || !reflect.DeepEqual(got, want) || as[0].Item != -1 {

@@ -7,13 +7,14 @@ import (
 	"syscall"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
 )
 
 // Interrupted reports whether a run recorded as running was left so by a process that no
 // longer exists (killed, or the machine restarted): only a process on this host can be
 // checked, and a pid may have been reused, so false means "maybe still running".
 func (r *Run) Interrupted() bool {
-	if r.Status != "running" || r.PID == 0 {
+	if r.Status != dag.RunRunning || r.PID == 0 {
 		return false
 	}
 	host, _ := os.Hostname()

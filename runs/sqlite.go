@@ -263,7 +263,7 @@ func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
 			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), r.Status, timeToDB(r.Started),
+			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
 			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode)
 		return err
 	})
@@ -380,7 +380,7 @@ func (s *sqliteStore) insertAttempts(ctx context.Context, tx *sql.Tx, batch []At
 			}
 		}
 		if _, err := tx.StmtContext(ctx, st.insertAttempt).ExecContext(ctx,
-			a.RunID, a.Session, a.Node, a.Item, a.Attempt, a.Type, a.Status, a.Final, a.Repaired,
+			a.RunID, a.Session, a.Node, a.Item, a.Attempt, a.Type, string(a.Status), a.Final, a.Repaired,
 			a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error, a.Log,
 			timeToDB(a.Started), timeToDB(a.Ended)); err != nil {
 			return fmt.Errorf("attempt %s #%d: %w", a.Node, a.Attempt, err)
@@ -432,7 +432,7 @@ func (s *sqliteStore) statements(ctx context.Context) (*stmts, error) {
 }
 
 // FinishRun sets a run's final status and end time.
-func (s *sqliteStore) FinishRun(ctx context.Context, id, status string, ended time.Time) error {
+func (s *sqliteStore) FinishRun(ctx context.Context, id string, status dag.RunStatus, ended time.Time) error {
 	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
 }
 
@@ -447,7 +447,7 @@ func (s *sqliteStore) FinishRunWith(ctx context.Context, id string, f Finish) er
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx,
 			`UPDATE runs SET status = ?, ended = ?, outputs = ?, output_errors = ? WHERE id = ?`,
-			f.Status, timeToDB(f.Ended), nullJSON(f.Outputs), nullJSON(f.OutputErrors), id)
+			string(f.Status), timeToDB(f.Ended), nullJSON(f.Outputs), nullJSON(f.OutputErrors), id)
 		if err != nil {
 			return err
 		}

@@ -55,7 +55,7 @@ type Store interface {
 	// FinishRunWith records how a run ended, with its outputs and any last attempts, at once.
 	FinishRunWith(ctx context.Context, id string, f Finish) error
 	// FinishRun sets a run's final status and end time.
-	FinishRun(ctx context.Context, id, status string, ended time.Time) error
+	FinishRun(ctx context.Context, id string, status dag.RunStatus, ended time.Time) error
 
 	// GetRun returns a run and its attempts in the order they were recorded, from one
 	// snapshot even while another process is still writing to it.
@@ -185,7 +185,7 @@ type Run struct {
 	File     string // the DAG file it was loaded from, if any
 	FileHash string // hash of that file's content, to tell whether a resume runs the same DAG
 	Params   json.RawMessage
-	Status   string // a run state: running, success, warn, failed, canceled
+	Status   dag.RunStatus
 	Started  time.Time
 	Ended    time.Time // zero while the run is running
 	// Resumes counts the times the run was resumed; attempts of the n-th carry Session n.
@@ -213,9 +213,9 @@ type Attempt struct {
 	// Item is the foreach item the attempt ran, or -1 for the node itself (a node without
 	// foreach, or the combined output of a foreach node).
 	Item    int
-	Type    string // the node's type name
-	Attempt int    // 1 for the first try, counting retries; 0 when the node settled without running
-	Status  string // a node state: passed, warned, failed, skipped, canceled, ...
+	Type    string         // the node's type name
+	Attempt int            // 1 for the first try, counting retries; 0 when the node settled without running
+	Status  dag.NodeStatus // passed, warned, failed, skipped, canceled, ...
 	// Final marks the attempt that decided the node's (or item's) status in its session.
 	Final    bool
 	Repaired bool   // passed after its violations were fed back to the node
@@ -239,7 +239,7 @@ type Attempt struct {
 // Filter selects runs for ListRuns. Zero fields do not filter.
 type Filter struct {
 	DAG    string
-	Status string
+	Status dag.RunStatus
 	Since  time.Time // runs started at or after
 	// TopLevel leaves out sub-runs (those of `dag` nodes): "latest" is the newest run a
 	// person started, not the sub-run its last dag node started.
@@ -260,7 +260,7 @@ func HashOutput(output []byte) string {
 
 // Finish says how a run ended.
 type Finish struct {
-	Status string // a run state: success, warn, failed, canceled
+	Status dag.RunStatus // success, warn, failed, canceled
 	Ended  time.Time
 	// Outputs and OutputErrors are the DAG's outputs and why some were not evaluated (JSON
 	// objects), nil when there are none.
@@ -318,7 +318,7 @@ func listQuery(f Filter, ph func(n int) string) (string, []any, int) {
 		arg("dag = ", f.DAG)
 	}
 	if f.Status != "" {
-		arg("status = ", f.Status)
+		arg("status = ", string(f.Status))
 	}
 	if !f.Since.IsZero() {
 		arg("started >= ", nanosClamped(f.Since))

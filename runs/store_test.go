@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
 )
 
 // t0 has nanoseconds so the tests show times round-trip exactly.
@@ -254,7 +255,7 @@ func testListRuns(t *testing.T, b backend) {
 		{"b", "success"}, {"a", "running"}, {"a", "success"},
 	}
 	for i, sd := range seeds {
-		r := Run{ID: fmt.Sprintf("2026030%dT000000.000-0000", i), DAG: sd.dag, Status: sd.status, Started: t0.Add(time.Duration(i) * time.Minute)}
+		r := Run{ID: fmt.Sprintf("2026030%dT000000.000-0000", i), DAG: sd.dag, Status: dag.RunStatus(sd.status), Started: t0.Add(time.Duration(i) * time.Minute)}
 		if err := s.CreateRun(ctx, r); err != nil {
 			t.Fatal(err)
 		}

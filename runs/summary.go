@@ -1,5 +1,7 @@
 package runs
 
+import "github.com/seam-dag/seam/dag"
+
 // NodeSummary is one node of a stored run, as its attempts tell it.
 type NodeSummary struct {
 	ID   string
@@ -62,17 +64,21 @@ func Summarize(as []Attempt) []*NodeSummary {
 	}
 	for _, n := range order {
 		if n.Final == nil { // only items were recorded: the node was interrupted
-			n.Final = &Attempt{Node: n.ID, Type: n.Type, Status: "running", Item: -1}
+			n.Final = &Attempt{Node: n.ID, Type: n.Type, Status: dag.NodeRunning, Item: -1}
 		}
 	}
 	return order
 }
 
-// Status is the node's status: its final attempt's, or "unfinished" when no attempt decided
-// it and it is not running.
-func (n *NodeSummary) Status() string {
-	if !n.Decided && n.Final.Status != "running" {
-		return "unfinished"
+// Unfinished is the status of a node no attempt decided and that is not running: its
+// process died.
+const Unfinished dag.NodeStatus = "unfinished"
+
+// Status is the node's status: its final attempt's, or Unfinished when no attempt decided it
+// and it is not running.
+func (n *NodeSummary) Status() dag.NodeStatus {
+	if !n.Decided && n.Final.Status != dag.NodeRunning {
+		return Unfinished
 	}
 	return n.Final.Status
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 // pollInterval is how often a watch of an SQLite store reads the run again; SQLite cannot
@@ -26,7 +28,7 @@ func watchRun(ctx context.Context, s Store, id string, wait func(context.Context
 				return err
 			}
 		}
-		if r.Status != "running" || r.Interrupted() {
+		if r.Status != dag.RunRunning || r.Interrupted() {
 			return nil
 		}
 		if err := wait(ctx); err != nil {

@@ -67,7 +67,7 @@ func testWatchRun(t *testing.T, b backend) {
 
 	// An ended run is shown once; an unknown one is an error; fn's error ends the watch.
 	calls = nil
-	if err := s.WatchRun(ctx, "r1", func(r *Run, as []Attempt) error { calls = append(calls, r.Status); return nil }); err != nil || len(calls) != 1 {
+	if err := s.WatchRun(ctx, "r1", func(r *Run, as []Attempt) error { calls = append(calls, string(r.Status)); return nil }); err != nil || len(calls) != 1 {
 		t.Errorf("watch an ended run: %v, %d calls", err, len(calls))
 	}
 	if err := s.WatchRun(ctx, "nope", func(*Run, []Attempt) error { return nil }); !errors.Is(err, ErrNotFound) {

@@ -10,8 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
 )
 
 func newExplainCmd(e *env) *cobra.Command {
@@ -42,13 +44,13 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 		return err
 	}
 	defer s.Close()
-	r, as, err := getRun(ctx, s, id, sf.lang)
-	if err != nil {
-		return err
-	}
-	x, err := runs.Explain(ctx, s, r, as, node, runs.ExplainOptions{ShowPath: displayPath, ReadFile: e.readFile, Lang: sf.lang})
-	var unknown *runs.UnknownNodeError
-	if errors.As(err, &unknown) {
+	x, err := readService(s, sf).Explain(ctx, id, node, runs.ExplainOptions{ShowPath: displayPath, ReadFile: e.readFile})
+	var (
+		unknown *runs.UnknownNodeError
+		nf      *service.NotFoundError
+		none    *service.NoRunsError
+	)
+	if errors.As(err, &unknown) || errors.As(err, &nf) || errors.As(err, &none) {
 		return usage(err)
 	}
 	if err != nil {
@@ -75,10 +77,10 @@ func writeExplanationRest(w io.Writer, x *runs.Explanation, lang string) {
 	fmt.Fprintln(w)
 
 	switch x.Status {
-	case "passed", "warned":
+	case dag.NodePassed, dag.NodeWarned:
 		fmt.Fprint(w, i18n.Sprintf(lang, "nothing to explain: it %s\n", runs.StatusText(lang, x.Status)))
 		return
-	case "skipped":
+	case dag.NodeSkipped:
 		if x.Upstream != "" {
 			fmt.Fprint(w, i18n.Sprintf(lang, "see why %s did not pass: seam explain %s %s\n", x.Upstream, x.Run, x.Upstream))
 		}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
-	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 )
@@ -144,34 +142,6 @@ func useColour(e *env, w io.Writer, mode string) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// lintBeforeRun lints d, with the run's params, before seam run starts it. With errors it prints every finding on
-// stderr, as seam lint does, and refuses to run (exit 2: the DAG file is wrong and nothing
-// ran, as for a load error). Warnings alone do not stop the run; one line says how many.
-func lintBeforeRun(ctx context.Context, e *env, d *dag.DAG, params map[string]any, lang string) error {
-	if d.Params != nil && len(d.Params.ValidateParams(d.WithDefaults(params), lang)) > 0 {
-		return nil // the run refuses them, saying why; lint findings about them would only confuse
-	}
-	// The run's params are known: edges from them are checked with their values.
-	fs := lint.Lint(ctx, d, lint.Options{Lang: lang, Params: params})
-	errs, warns := countFindings(fs)
-	if errs == 0 {
-		switch {
-		case warns == 1:
-			fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: 1 lint warning (seam lint %s shows them)\n", d.File))
-		case warns > 1:
-			fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: %d lint warnings (seam lint %s shows them)\n", warns, d.File))
-		}
-		return nil
-	}
-	if err := printLint(e.stderr, fs, errs, warns, false, lang, useColour(e, e.stderr, "auto")); err != nil {
-		return fmt.Errorf("print findings: %w", err)
-	}
-	if errs == 1 {
-		return usage(i18n.Errorf(lang, "%s: not run: lint found 1 error (--no-lint runs it anyway)", d.File))
-	}
-	return usage(i18n.Errorf(lang, "%s: not run: lint found %d errors (--no-lint runs it anyway)", d.File, errs))
 }
 
 // Colours of the text format (SGR codes).

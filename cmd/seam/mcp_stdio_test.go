@@ -208,7 +208,7 @@ func TestMCPStdioSession(t *testing.T) {
 	}
 	defer st.Close()
 	stored, _, err := st.ListRuns(ctx, runs.Filter{})
-	if err != nil || len(stored) != 1 || stored[0].ID != id || stored[0].Status != status {
+	if err != nil || len(stored) != 1 || stored[0].ID != id || string(stored[0].Status) != status {
 		t.Errorf("store after exit: %v, %v; want run %s, %s", stored, err, id, status)
 	}
 }

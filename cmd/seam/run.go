@@ -16,17 +16,24 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
 )
 
+// runFlags are seam run's flags.
+type runFlags struct {
+	params     []string
+	paramsFile string
+	asJSON     bool
+	noLint     bool
+	sf         storeFlag
+	noStore    bool   // --no-store
+	resume     string // --resume: the id of the run to continue
+	traceFile  string
+}
+
 func newRunCmd(e *env) *cobra.Command {
-	var (
-		params     []string
-		paramsFile string
-		asJSON     bool
-		noLint     bool
-		rs         runStore
-		traceFile  string
-	)
+	var rf runFlags
 	cmd := &cobra.Command{
 		Use:   "run FILE | run --resume RUN [FILE]",
 		Short: "Run a DAG, validating every node's output against its contract",
@@ -42,7 +49,7 @@ a second signal stops seam at once.
 Every run is recorded in the run store (see seam runs); --resume RUN continues a run that
 did not succeed, reusing the outputs of the nodes that passed.`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if rs.resume != "" {
+			if rf.resume != "" {
 				return cobra.MaximumNArgs(1)(cmd, args)
 			}
 			return cobra.ExactArgs(1)(cmd, args)
@@ -52,72 +59,84 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			if err != nil {
 				return err
 			}
-			rs.flag.lang = l
-			p, err := runParams(e, l, paramsFile, params)
+			rf.sf.lang = l
+			p, err := runParams(e, l, rf.paramsFile, rf.params)
 			if err != nil {
 				return usage(err)
 			}
-			file := ""
-			if rs.resume != "" {
-				defer rs.close()
-				if file, p, err = rs.prepareResume(cmd.Context(), e, args, paramsFile != "" || len(params) > 0); err != nil {
-					return err
-				}
-			} else {
-				file = args[0]
-			}
-			tel, err := setupTelemetry(cmd.Context(), e, traceFile)
+			tel, err := setupTelemetry(cmd.Context(), e, rf.traceFile)
 			if err != nil {
 				return err
 			}
 			defer tel.shutdown(cmd.Context())
-			return runFile(tel.context(cmd.Context()), e, file, p, l, asJSON, noLint, &rs, tel)
+			ctx := tel.context(cmd.Context())
+			if rf.resume != "" {
+				return resumeRun(ctx, e, &rf, args, l, tel)
+			}
+			return runFile(ctx, e, &rf, args[0], p, l, tel)
 		},
 	}
-	cmd.Flags().StringArrayVarP(&params, "param", "p", nil,
+	cmd.Flags().StringArrayVarP(&rf.params, "param", "p", nil,
 		"a parameter as key=value, repeatable; the value is JSON when it parses as JSON, else a string")
-	cmd.Flags().StringVar(&paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters (- for JSON on stdin); -p overrides its keys")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the run as one JSON document")
-	cmd.Flags().BoolVar(&noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
-	cmd.Flags().StringVar(&traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
-	rs.flag.add(cmd)
-	rs.flag.addNoMigrate(cmd)
-	cmd.Flags().BoolVar(&rs.none, "no-store", false, "do not record the run")
-	cmd.Flags().StringVar(&rs.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
+	cmd.Flags().StringVar(&rf.paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters (- for JSON on stdin); -p overrides its keys")
+	cmd.Flags().BoolVar(&rf.asJSON, "json", false, "print the run as one JSON document")
+	cmd.Flags().BoolVar(&rf.noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
+	cmd.Flags().StringVar(&rf.traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
+	rf.sf.add(cmd)
+	rf.sf.addNoMigrate(cmd)
+	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
+	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	return cmd
 }
 
-func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore, tel *runTelemetry) error {
+// runService is the run service of seam run: runs recorded in st (nil: --no-store),
+// instrumented by tel, lint timed for its span, paths shown relative to the current
+// directory.
+func runService(e *env, st runs.Store, lang string, tel *runTelemetry) *service.Service {
+	return service.New(service.Options{
+		Store: st, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)),
+		ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint,
+	})
+}
+
+// runFile runs the DAG file at path with params.
+func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[string]any, lang string, tel *runTelemetry) error {
 	d, err := loadDAG(ctx, e, path, lang)
 	if err != nil {
 		return err
 	}
-	if !noLint {
-		if err := tel.lint(ctx, d, func(ctx context.Context) error { return lintBeforeRun(ctx, e, d, params, lang) }); err != nil {
+	var st runs.Store
+	if !rf.noStore {
+		if st, err = openStore(ctx, e, &rf.sf); err != nil {
 			return err
 		}
+		defer st.Close()
 	}
-	opts := engine.RunOptions{Params: params, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))}
-	tel.apply(&opts, d)
-	closeStore, err := rs.attach(ctx, e, d, &opts)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
+	svc := runService(e, st, lang, tel)
+	defer svc.Close()
+	return runAndShow(e, d, lang, rf, service.Request{Params: params, NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {
+		return svc.Start(ctx, d, req)
+	})
+}
+
+// runAndShow starts the run of d with start, showing its progress unless --json, then how it
+// ended. Warnings that do not stop the run go to stderr, before it starts.
+func runAndShow(e *env, d *dag.DAG, lang string, rf *runFlags, req service.Request, start func(service.Request) (*service.Run, error)) error {
 	var disp display
-	if !asJSON {
+	if !rf.asJSON {
 		disp = newDisplay(e, e.stdout, d, lang)
-		opts.Observer = disp
+		req.Observer = disp
 	}
-	res, err := engine.Run(ctx, d, opts)
+	req.Warn = func(w error) { warnRun(e, lang, w) }
+	run, err := start(req)
 	if err != nil {
-		var pe *engine.ParamsError
-		if errors.As(err, &pe) {
-			return usage(fmt.Errorf("%s: %w", path, pe))
-		}
-		return usage(err)
+		return notStarted(e, d, lang, err)
 	}
-	if asJSON {
+	res, err := run.Wait()
+	if err != nil {
+		return notStarted(e, d, lang, err)
+	}
+	if rf.asJSON {
 		b, err := json.MarshalIndent(res, "", "  ")
 		if err != nil {
 			return fmt.Errorf("encode run %s: %w", res.ID, err)
@@ -133,6 +152,42 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 		return failed()
 	}
 	return nil
+}
+
+// warnRun prints on stderr what the run service warns of before a run.
+func warnRun(e *env, lang string, w error) {
+	var (
+		lw *service.LintWarnings
+		cw *service.ChangedWarning
+	)
+	switch {
+	case errors.As(w, &lw) && lw.Count == 1:
+		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: 1 lint warning (seam lint %s shows them)\n", lw.File))
+	case errors.As(w, &lw):
+		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: %d lint warnings (seam lint %s shows them)\n", lw.Count, lw.File))
+	case errors.As(w, &cw):
+		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: %s changed since run %s: nodes whose definition or input changed run again\n", cw.File, cw.ID))
+	default:
+		fmt.Fprintf(e.stderr, "seam: %v\n", w)
+	}
+}
+
+// notStarted is the usage error (exit 2) of a run of d that did not start: lint's findings
+// are printed on stderr first, as seam lint prints them.
+func notStarted(e *env, d *dag.DAG, lang string, err error) error {
+	var (
+		le *service.LintError
+		pe *engine.ParamsError
+	)
+	switch {
+	case errors.As(err, &le):
+		if err := printLint(e.stderr, le.Findings, le.Errors, le.Warnings, false, lang, useColour(e, e.stderr, "auto")); err != nil {
+			return fmt.Errorf("print findings: %w", err)
+		}
+	case errors.As(err, &pe):
+		return usage(fmt.Errorf("%s: %w", d.File, pe))
+	}
+	return usage(err)
 }
 
 // runParams merges the -p parameters over those of the params file.

@@ -33,6 +33,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 	var (
 		sf     storeFlag
 		f      runs.Filter
+		status string
 		since  string
 		asJSON bool
 	)
@@ -56,15 +57,16 @@ func newRunsListCmd(e *env) *cobra.Command {
 			if f.Limit < 1 {
 				return usage(i18n.Errorf(l, "--limit %d: want at least 1", f.Limit))
 			}
-			if states := runStates(); f.Status != "" && !slices.Contains(states, f.Status) {
-				return usage(i18n.Errorf(l, "--status %q: want %s", f.Status, strings.Join(states, ", ")))
+			if states := runStates(); status != "" && !slices.Contains(states, status) {
+				return usage(i18n.Errorf(l, "--status %q: want %s", status, strings.Join(states, ", ")))
 			}
+			f.Status = dag.RunStatus(status)
 			s, err := openStoreToRead(cmd.Context(), e, &sf)
 			if err != nil {
 				return err
 			}
 			defer s.Close()
-			list, _, err := s.ListRuns(cmd.Context(), f)
+			list, _, err := readService(s, &sf).List(cmd.Context(), f)
 			if err != nil {
 				return usage(err)
 			}
@@ -91,7 +93,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 	}
 	sf.add(cmd)
 	cmd.Flags().StringVar(&f.DAG, "dag", "", "only runs of the DAG with this name")
-	cmd.Flags().StringVar(&f.Status, "status", "", "only runs in this state: "+strings.Join(runStates(), ", "))
+	cmd.Flags().StringVar(&status, "status", "", "only runs in this state: "+strings.Join(runStates(), ", "))
 	cmd.Flags().StringVar(&since, "since", "", "only runs started since a duration ago (24h, 30m) or a time (2026-03-09, RFC 3339)")
 	cmd.Flags().IntVar(&f.Limit, "limit", 20, "at most this many runs")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
@@ -150,9 +152,9 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	defer s.Close()
 	l := sf.lang
-	r, as, err := getRun(ctx, s, id, l)
+	r, as, err := readService(s, sf).Show(ctx, id)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	nodes := runs.Summarize(as)
 	if asJSON {
@@ -234,15 +236,13 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 	}
 	defer s.Close()
 	l := sf.lang
-	r, _, err := getRun(ctx, s, id, l) // resolves latest, and says so when there is no such run
-	if err != nil {
-		return err
-	}
 	w := e.stdout
-	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
 	shown := 0
 	var last *runs.Run
-	err = s.WatchRun(ctx, r.ID, func(r *runs.Run, as []runs.Attempt) error {
+	err = readService(s, sf).Watch(ctx, id, func(r *runs.Run, as []runs.Attempt) error {
+		if last == nil {
+			fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
+		}
 		last = r
 		for _, a := range as[min(shown, len(as)):] {
 			node := a.Node
@@ -274,7 +274,7 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 		return failedWith(err)
 	}
 	fmt.Fprint(w, i18n.Sprintf(l, "run %s: %s (%s)\n", last.ID, displayStatus(last, l), runDuration(last)))
-	if last.Status != string(dag.RunSuccess) && last.Status != string(dag.RunWarn) {
+	if last.Status != dag.RunSuccess && last.Status != dag.RunWarn {
 		return failed()
 	}
 	return nil
@@ -308,7 +308,7 @@ func nodeNotes(n *runs.NodeSummary, lang string) string {
 
 func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, lang string) {
 	f := n.Final
-	mark := map[string]string{"passed": "✓", "warned": "!", "failed": "✗", "skipped": "-", "canceled": "⊘"}[n.Status()]
+	mark := map[dag.NodeStatus]string{dag.NodePassed: "✓", dag.NodeWarned: "!", dag.NodeFailed: "✗", dag.NodeSkipped: "-", dag.NodeCanceled: "⊘"}[n.Status()]
 	if mark == "" {
 		mark = "…"
 	}
@@ -333,7 +333,7 @@ func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, l
 
 func firstFailed(nodes []*runs.NodeSummary) string {
 	for _, n := range nodes {
-		if n.Status() == "failed" {
+		if n.Status() == dag.NodeFailed {
 			return n.ID
 		}
 	}
@@ -368,7 +368,7 @@ type runJSON struct {
 	DAG          string          `json:"dag"`
 	File         string          `json:"file,omitempty"`
 	FileHash     string          `json:"file_hash,omitempty"`
-	Status       string          `json:"status"`
+	Status       dag.RunStatus   `json:"status"`
 	Interrupted  bool            `json:"interrupted,omitempty"` // running, but its process is gone
 	Started      time.Time       `json:"started"`
 	Ended        time.Time       `json:"ended,omitzero"`
@@ -404,7 +404,7 @@ func toRunJSON(r *runs.Run) runJSON {
 type nodeJSON struct {
 	ID         string               `json:"id"`
 	Type       string               `json:"type,omitempty"`
-	Status     string               `json:"status"`
+	Status     dag.NodeStatus       `json:"status"`
 	Attempts   int                  `json:"attempts"`
 	Items      int                  `json:"items,omitempty"`
 	Reused     bool                 `json:"reused,omitempty"`
@@ -432,7 +432,7 @@ type attemptJSON struct {
 	Node       string               `json:"node"`
 	Item       *int                 `json:"item,omitempty"`
 	Attempt    int                  `json:"attempt"`
-	Status     string               `json:"status"`
+	Status     dag.NodeStatus       `json:"status"`
 	Final      bool                 `json:"final,omitempty"`
 	Repaired   bool                 `json:"repaired,omitempty"`
 	Reused     bool                 `json:"reused,omitempty"`

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
 )
 
 // defaultStore is where runs are recorded unless --store or $SEAM_STORE say otherwise,
@@ -142,29 +143,10 @@ func existingStore(e *env, sf *storeFlag) (string, error) {
 	return path, nil
 }
 
-// latest names the newest run (not a sub-run) wherever a command takes a run id.
-const latest = "latest"
-
-// getRun reads a run, with a message that says where it looked when there is none.
-func getRun(ctx context.Context, s runs.Store, id, lang string) (*runs.Run, []runs.Attempt, error) {
-	if id == latest {
-		list, _, err := s.ListRuns(ctx, runs.Filter{TopLevel: true, Limit: 1})
-		if err != nil {
-			return nil, nil, usage(err)
-		}
-		if len(list) == 0 {
-			return nil, nil, usage(i18n.Errorf(lang, "no runs in %s yet", s.Path()))
-		}
-		id = list[0].ID
-	}
-	r, as, err := s.GetRun(ctx, id)
-	if errors.Is(err, runs.ErrNotFound) {
-		return nil, nil, usage(i18n.Errorf(lang, "no run %s in %s; `seam runs list` shows the runs", id, s.Path()))
-	}
-	if err != nil {
-		return nil, nil, usage(err)
-	}
-	return r, as, nil
+// readService is the run service of the commands that only read the store: st opened
+// read-only, messages in sf's language.
+func readService(st runs.Store, sf *storeFlag) *service.Service {
+	return service.New(service.Options{Store: st, Lang: sf.lang, ShowPath: displayPath})
 }
 
 // displayStatus is a run's status for people, in lang: a run whose process died shows as

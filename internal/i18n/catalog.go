@@ -441,4 +441,10 @@ var ja = map[string]string{
 	"error in %s: %s":                                                                     "%s でエラー：%s",
 	"no node ran":                                                                         "実行されたノードはありません",
 	"NODE\tSTATUS\tDURATION\tITEMS\tERROR":                                                "ノード\t状態\t所要時間\t項目\tエラー",
+	// service: what a run service says outside the CLI's own lines.
+	"1 lint warning (seam lint %s shows them)":                                     "lint 警告 1 件（seam lint %s で表示）",
+	"%d lint warnings (seam lint %s shows them)":                                   "lint 警告 %d 件（seam lint %s で表示）",
+	"%s changed since run %s: nodes whose definition or input changed run again":   "%s は実行 %s の後に変更されています: 定義か入力の変わったノードは再実行します",
+	"run %s is recorded as running but not by this process: stop it where it runs": "実行 %s は running と記録されていますが、このプロセスの実行ではありません: 実行しているところで停止してください",
+	"run %s has already finished: %s":                                              "実行 %s はすでに終了しています: %s",
 }

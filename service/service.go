@@ -1,0 +1,101 @@
+// Package service is the one place that starts, resumes, cancels, lists, shows and explains
+// runs: it lints a DAG before running it, decides whether a run can be resumed and says why
+// not with typed errors, hands the run to an engine.Engine and records it in a runs.Store.
+// Every front end (the CLI, the MCP server, the web view, a Temporal worker) calls it and only
+// parses arguments and formats answers.
+package service
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/runs"
+)
+
+// Options configure a Service.
+type Options struct {
+	// Store records the runs and answers Resume, List, Show and Explain; nil runs without
+	// recording (those then fail with ErrNoStore). The Service does not close it.
+	Store runs.Store
+	// Engine runs the DAGs; nil is engine.Embedded.
+	Engine engine.Engine
+	// Lang is the language of the errors' and warnings' messages, of lint findings and of
+	// what the engine says: "en" (default) or "ja".
+	Lang string
+	// Getenv reads the environment variables DAGs declare under env; nil reads none.
+	Getenv func(string) string
+	// Logger receives what no answer holds (a panic's stack); nil logs to slog.Default().
+	Logger *slog.Logger
+	// Instrument, when not nil, is applied to the options of every run before it starts:
+	// tracer, metrics, the secrets exporters mask.
+	Instrument func(*engine.RunOptions, *dag.DAG)
+	// ShowPath turns a DAG file's path into the one messages show (the CLI's is relative to
+	// the current directory, the MCP server's to its root); nil shows it as it is.
+	ShowPath func(path string) string
+	// AroundLint, when not nil, runs the lint step lint of d (the CLI times it for its
+	// seam.lint span); it returns lint's error.
+	AroundLint func(ctx context.Context, d *dag.DAG, lint func(context.Context) error) error
+}
+
+// Service starts and inspects runs. It is safe for concurrent use. Close it to cancel the
+// runs it started and wait until each is recorded.
+type Service struct {
+	opts Options
+
+	mu     sync.Mutex
+	active map[string]context.CancelCauseFunc // the runs going, by id
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// New returns a Service.
+func New(opts Options) *Service {
+	if opts.Engine == nil {
+		opts.Engine = engine.Embedded{}
+	}
+	if opts.Lang == "" {
+		opts.Lang = "en"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Service{opts: opts, active: map[string]context.CancelCauseFunc{}}
+}
+
+// Why a run this Service started was canceled (context.Cause of the run's context).
+var (
+	errCanceled = errors.New("canceled by Cancel")
+	errClosing  = errors.New("the service is closing")
+	errPanicked = errors.New("the run panicked")
+)
+
+// Close cancels every run still going and returns once each has returned (been recorded).
+// Start and Resume refuse new runs from then on.
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for _, c := range s.active {
+		c(errClosing)
+	}
+	s.mu.Unlock()
+	s.wg.Wait()
+}
+
+// running reports whether this Service is running the run id.
+func (s *Service) running(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.active[id]
+	return ok
+}
+
+func (s *Service) store() (runs.Store, error) {
+	if s.opts.Store == nil {
+		return nil, ErrNoStore
+	}
+	return s.opts.Store, nil
+}

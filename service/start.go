@@ -1,0 +1,235 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/runs"
+)
+
+// Request says how to run a DAG.
+type Request struct {
+	// Params are the run's parameters (ignored by Resume, which runs with the run's own).
+	Params map[string]any
+	// NoLint runs the DAG even when lint finds errors in it.
+	NoLint bool
+	// Observer, when not nil, is told when nodes start and finish (engine.Observer).
+	Observer engine.Observer
+	// Warn, when not nil, hears what does not stop the run, before the run starts: lint's
+	// warnings (*LintWarnings) and, for a resume, a changed DAG file (*ChangedWarning).
+	Warn func(error)
+}
+
+// LintWarnings says lint found warnings, and no error, in the DAG about to run.
+type LintWarnings struct {
+	File     string
+	Findings []lint.Finding
+	Count    int
+	lang     string
+}
+
+func (w *LintWarnings) Error() string {
+	if w.Count == 1 {
+		return i18n.Sprintf(w.lang, "1 lint warning (seam lint %s shows them)", w.File)
+	}
+	return i18n.Sprintf(w.lang, "%d lint warnings (seam lint %s shows them)", w.Count, w.File)
+}
+
+// Run is a run a Service started: its id and DAG at once, its result once it has finished.
+type Run struct {
+	ID  string
+	DAG *dag.DAG
+
+	recorded chan struct{} // closed once the run is in the store
+	done     chan struct{}
+	res      *dag.RunResult
+	err      error
+}
+
+// Recorded is closed once the run is in the store (never, when it could not start or the
+// Service has no store).
+func (r *Run) Recorded() <-chan struct{} { return r.recorded }
+
+// Done is closed once the run has finished.
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Wait returns the run's result once it has finished. The error says why it could not start
+// (a *engine.ParamsError, the store refusing it) or a *PanicError; a failed or canceled run
+// is a result with that status.
+func (r *Run) Wait() (*dag.RunResult, error) {
+	<-r.done
+	return r.res, r.err
+}
+
+// Start checks d's params against its params schema (a *engine.ParamsError when they break
+// it), lints d (a *LintError when lint finds errors, unless req.NoLint) and starts running it
+// under ctx, recorded in the store when the Service has one. It returns at once; Cancel or
+// ctx stop the run.
+func (s *Service) Start(ctx context.Context, d *dag.DAG, req Request) (*Run, error) {
+	params := d.WithDefaults(req.Params) // as the run does: a param with a default may be left out
+	if err := s.check(ctx, d, params, req); err != nil {
+		return nil, err
+	}
+	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: req.Params}
+	var rec dag.Recorder
+	if s.opts.Store != nil {
+		rec = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
+	}
+	return s.launch(ctx, d, opts, rec, req.Observer)
+}
+
+// check refuses params that break d's params schema, then lints d with them unless noLint,
+// telling warn of lint's warnings.
+func (s *Service) check(ctx context.Context, d *dag.DAG, params map[string]any, req Request) error {
+	if d.Params != nil {
+		if vs := d.Params.ValidateParams(params, s.opts.Lang); len(vs) > 0 {
+			return &engine.ParamsError{Violations: vs, Lang: s.opts.Lang}
+		}
+	}
+	if req.NoLint {
+		return nil
+	}
+	var lintErr *LintError
+	step := func(ctx context.Context) error {
+		// The run's params are known: edges from them are checked with their values.
+		fs := lint.Lint(ctx, d, lint.Options{Lang: s.opts.Lang, Params: params})
+		errs, warns := 0, 0
+		for _, f := range fs {
+			if f.Severity == lint.SeverityError {
+				errs++
+			} else {
+				warns++
+			}
+		}
+		switch {
+		case errs > 0:
+			lintErr = &LintError{File: d.File, Findings: fs, Errors: errs, Warnings: warns, lang: s.opts.Lang}
+			return lintErr
+		case warns > 0 && req.Warn != nil:
+			req.Warn(&LintWarnings{File: d.File, Findings: fs, Count: warns, lang: s.opts.Lang})
+		}
+		return nil
+	}
+	if s.opts.AroundLint != nil {
+		return s.opts.AroundLint(ctx, d, step)
+	}
+	return step(ctx)
+}
+
+// launch runs d with opts on a goroutine of its own, recorded by rec when not nil.
+func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions, rec dag.Recorder, obs engine.Observer) (*Run, error) {
+	run := &Run{ID: opts.RunID, DAG: d, recorded: make(chan struct{}), done: make(chan struct{})}
+	opts.Lang, opts.Getenv, opts.Logger, opts.Observer = s.opts.Lang, s.opts.Getenv, s.opts.Logger, obs
+	var b *began
+	if rec != nil {
+		b = &began{Recorder: rec, ch: run.recorded}
+		opts.Recorder = b
+	}
+	if s.opts.Instrument != nil {
+		s.opts.Instrument(&opts, d)
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		cancel(errClosing)
+		return nil, ErrShuttingDown
+	}
+	s.active[run.ID] = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer close(run.done)
+		defer func() {
+			s.mu.Lock()
+			delete(s.active, run.ID)
+			s.mu.Unlock()
+			cancel(nil)
+		}()
+		defer func() {
+			if p := recover(); p != nil {
+				s.crashed(context.WithoutCancel(ctx), cancel, run, b, p)
+			}
+		}()
+		run.res, run.err = s.opts.Engine.Run(ctx, d, opts)
+	}()
+	return run, nil
+}
+
+// crashed handles a panic on the goroutine driving run (the engine recovers those in nodes,
+// validation and callbacks; this is the net under the scheduler itself): it is logged with
+// its stack, the run's context is canceled so that what it started stops, and the run is
+// recorded failed if it got into the store.
+func (s *Service) crashed(ctx context.Context, cancel context.CancelCauseFunc, run *Run, b *began, p any) {
+	s.opts.Logger.Error("seam: panic in a run; the run is recorded failed, the process goes on",
+		"run", run.ID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	cancel(errPanicked)
+	pe := &PanicError{ID: run.ID, Value: p, lang: s.opts.Lang}
+	run.err = pe
+	if b == nil {
+		return
+	}
+	select {
+	case <-b.ch:
+	default:
+		return // not in the store: nothing to record
+	}
+	res := &dag.RunResult{ID: run.ID, DAG: run.DAG.Name, File: run.DAG.File, Status: dag.RunFailed, Ended: time.Now(), Error: pe.Error()}
+	if err := b.Recorder.FinishRun(ctx, res); err != nil {
+		s.opts.Logger.Error("seam: record the run that panicked as failed", "run", run.ID, "error", err)
+	}
+}
+
+// began wraps a run's recorder to tell when the run is in the store: a front end that does
+// not wait for the run answers then, so that whoever asks finds the run at once.
+type began struct {
+	dag.Recorder
+	ch chan struct{}
+}
+
+func (b *began) BeginRun(ctx context.Context, run dag.RunRecord) error {
+	if err := b.Recorder.BeginRun(ctx, run); err != nil {
+		return err
+	}
+	close(b.ch)
+	return nil
+}
+
+// Sub records the sub-runs of dag nodes as the wrapped recorder does, if it does.
+func (b *began) Sub(d *dag.DAG) dag.Recorder {
+	if sr, ok := b.Recorder.(dag.SubRecorder); ok {
+		return sr.Sub(d)
+	}
+	return nil
+}
+
+// Cancel cancels run id, which this Service started and is still running: its running nodes
+// are told to stop, the others do not start, and it is recorded canceled. Otherwise it says
+// why not: a *NotFoundError, a *NotRunningError (another process runs it, or it has ended),
+// or ErrNoStore when there is no store to tell.
+func (s *Service) Cancel(ctx context.Context, id string) error {
+	s.mu.Lock()
+	c, ok := s.active[id]
+	if ok {
+		c(errCanceled)
+	}
+	s.mu.Unlock()
+	if ok {
+		return nil
+	}
+	st, err := s.store()
+	if err != nil {
+		return err
+	}
+	r, _, err := s.get(ctx, st, id)
+	if err != nil {
+		return err
+	}
+	return &NotRunningError{ID: r.ID, Status: r.Status, lang: s.opts.Lang}
+}
