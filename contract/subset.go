@@ -72,6 +72,9 @@ const (
 	stepCost      = 10
 	maxRefHops    = 32 // $ref hops while flattening one conjunction
 	maxSplits     = 12 // nested anyOf/oneOf alternatives split along one comparison
+	// maxWitnessTries bounds the searches for a counterexample that verifies: each one makes
+	// other choices where a value is built (branches, optional members, strings, numbers).
+	maxWitnessTries = 8
 )
 
 // Subset reports whether every instance a (the producer) accepts is accepted by b (the
@@ -127,19 +130,37 @@ func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, err
 	if err != nil {
 		return Result{Verdict: Unknown, Reason: fmt.Sprintf("⟨a⟩ does not compile: %v", err), Path: r.Path, Rule: r.Rule}
 	}
-	// The witness is the proof: it must pass a and fail b, or the answer is not given.
-	if va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en"); len(va) > 0 || len(vb) == 0 {
-		why := "⟨b⟩ accepts it"
-		if len(va) > 0 {
-			why = "⟨a⟩ rejects it (" + va[0].Message + ")"
+	// The witness is the proof: it must pass a and fail b, or the answer is not given. A
+	// candidate that fails (a keyword of a the checker dropped rejects it, or a guess was
+	// poor) starts the search again with other choices (c.variant), within the same budget.
+	first := r
+	var why string
+	for {
+		va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en")
+		if len(va) == 0 && len(vb) > 0 {
+			return r
 		}
-		reason := "a counterexample was built but did not verify: " + why
-		if len(c.ignored) > 0 {
-			reason += "; ⟨a⟩'s keywords not modelled: " + strings.Join(c.ignored, ", ")
+		if why == "" {
+			why = "⟨b⟩ accepts it"
+			if len(va) > 0 {
+				why = "⟨a⟩ rejects it (" + va[0].Message + ")"
+			}
 		}
-		return Result{Verdict: Unknown, Reason: reason, Path: r.Path, Rule: r.Rule}
+		c.variant++
+		if c.variant >= maxWitnessTries || c.work > maxSubsetWork {
+			break
+		}
+		clear(c.assumed)
+		r = c.sub(as, roots(b, "b"), 0)
+		if r.Verdict != Incompatible {
+			break
+		}
 	}
-	return r
+	reason := "a counterexample was built but did not verify: " + why
+	if len(c.ignored) > 0 {
+		reason += "; ⟨a⟩'s keywords not modelled: " + strings.Join(c.ignored, ", ")
+	}
+	return Result{Verdict: Unknown, Reason: reason, Path: first.Path, Rule: first.Rule}
 }
 
 // node is one schema value (bool or object) with the document its local $refs resolve in.

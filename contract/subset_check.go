@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // checker holds one Subset call's state; it lives on Subset's stack.
@@ -18,6 +19,18 @@ type checker struct {
 	// annotated says, for the producer and the consumer, whether format is an annotation
 	// there (Options.AnnotateFormat): then it constrains nothing and flatten drops it.
 	annotated [2]bool
+	// variant numbers the search for a counterexample: 0 makes the plainest choices, and each
+	// later one other choices, after a candidate failed verification.
+	variant int
+	langs   map[string]*langProg // patterns compiled to automata, by source
+}
+
+// choose picks one of n choices for the current variant, the first in variant 0.
+func (c *checker) choose(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return c.variant % n
 }
 
 // spend charges n units of work and reports whether the budget still holds. Past it every
@@ -231,6 +244,8 @@ func (c *checker) merge(a, b shape) shape {
 	for k, v := range b.props {
 		m.props[k] = append(m.props[k], v...)
 	}
+	m.minProps = max(a.minProps, b.minProps)
+	m.maxProps = minLimit(a.maxProps, b.maxProps)
 	m.required = slices.Clone(a.required)
 	for _, r := range b.required {
 		if !slices.Contains(m.required, r) {
@@ -355,10 +370,16 @@ func (c *checker) compare(a, b shape, depth int) Result {
 	}
 	if ta&tString != 0 {
 		if kw := stringsFit(a, b); kw != "" {
-			if w, ok := c.pick(a, b, tString, depth); ok {
-				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+			kw, r := c.languages(a, b, kw, depth)
+			if r.Verdict == Incompatible {
+				return r
 			}
-			keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s strings satisfy ⟨b⟩'s %s", kw))
+			if kw != "" {
+				if w, ok := c.pick(a, b, tString, depth); ok {
+					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+				}
+				keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s strings satisfy ⟨b⟩'s %s", kw))
+			}
 		}
 	}
 	if ta&tObject != 0 {
@@ -425,11 +446,15 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 func (c *checker) pick(a, b shape, t types, depth int) (any, bool) {
 	cands := c.candidates(a, b, t, depth)
 	for _, strict := range []bool{true, false} {
+		var fit []any
 		for _, v := range cands {
 			ra, rb := c.acceptsShape(&a, v, depth), c.acceptsShape(&b, v, depth)
 			if strict && ra == yes && rb == no || !strict && ra != no && rb != yes {
-				return v, true
+				fit = append(fit, v)
 			}
+		}
+		if len(fit) > 0 {
+			return fit[c.choose(len(fit))], true
 		}
 	}
 	return nil, false
@@ -500,6 +525,37 @@ func floorRat(r *big.Rat) *big.Rat {
 	return new(big.Rat).SetInt(q)
 }
 
+// languages compares a's and b's strings as regular languages (patterns and lengths): a
+// string a accepts and b rejects is a counterexample; none proves those keywords, and then
+// the keyword left to show is b's format, if a does not name it ("" when none is).
+func (c *checker) languages(a, b shape, kw string, depth int) (string, Result) {
+	if kw == "format" {
+		return kw, Result{Verdict: Unknown}
+	}
+	w, found, decided := c.langSearch(a, b, false)
+	switch {
+	case found:
+		if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+			n := utf8.RuneCountInString(w)
+			kw = "pattern"
+			if n < b.minLen {
+				kw = "minLength"
+			} else if b.maxLen >= 0 && n > b.maxLen {
+				kw = "maxLength"
+			}
+			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+		}
+	case decided:
+		for _, f := range b.formats {
+			if !slices.Contains(a.formats, f) {
+				return "format", Result{Verdict: Unknown}
+			}
+		}
+		return "", Result{Verdict: Compatible}
+	}
+	return kw, Result{Verdict: Unknown}
+}
+
 // stringsFit names the first keyword of b that a's strings are not shown to satisfy.
 func stringsFit(a, b shape) string {
 	if a.maxLen >= 0 && a.maxLen < a.minLen {
@@ -540,6 +596,11 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		return incompatible(RuleRequired, w, path, "⟨b⟩ requires '%s' but ⟨a⟩ does not guarantee it", name)
 	}
 	var pending *Result
+	if r := c.memberCounts(a, b, depth); r.Verdict == Incompatible {
+		return r
+	} else if r.Verdict == Unknown {
+		pending = &r
+	}
 	check := func(name string, am, bm []node) *Result {
 		r := c.sub(am, bm, depth+1)
 		switch r.Verdict {
@@ -604,6 +665,33 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		return *pending
 	}
 	return Result{Verdict: Compatible}
+}
+
+// memberCounts decides b's minProperties and maxProperties: a's objects have at least its
+// minProperties or required members, and at most its maxProperties or the names a closed a
+// allows.
+func (c *checker) memberCounts(a, b shape, depth int) Result {
+	lo, hi := max(a.minProps, len(a.required)), a.maxMembers()
+	if b.minProps <= lo && (b.maxProps < 0 || (hi >= 0 && hi <= b.maxProps)) {
+		return Result{Verdict: Compatible}
+	}
+	var cands []any
+	for _, n := range []int{lo, b.minProps - 1, b.maxProps + 1, hi} {
+		if w, ok := c.objectSized(a, n, depth); ok && len(w) == n {
+			cands = append(cands, w)
+		}
+	}
+	var fit []any
+	for _, w := range cands {
+		if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+			fit = append(fit, w)
+		}
+	}
+	if len(fit) > 0 {
+		w := fit[c.choose(len(fit))]
+		return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce an object with %d members, outside ⟨b⟩'s minProperties or maxProperties", len(w.(map[string]any)))
+	}
+	return unknown(RuleConstraint, "cannot show ⟨a⟩'s objects satisfy ⟨b⟩'s minProperties or maxProperties")
 }
 
 // nameClass is the set of member names (not named in properties) one schema of b applies

@@ -63,6 +63,9 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 		c.spend(len(s.patterns)) // each is compiled anew
 		r = and(r, s.stringOK(v))
 	case map[string]any:
+		if len(v) < s.minProps || (s.maxProps >= 0 && len(v) > s.maxProps) {
+			return no
+		}
 		for _, name := range s.required {
 			if _, ok := v[name]; !ok {
 				return no

@@ -142,6 +142,8 @@ type shape struct {
 	pprops   []patternProp
 	required []string
 	addls    []addl
+	// minProps and maxProps (-1: none) count members.
+	minProps, maxProps int
 
 	items              []node // items without prefixItems: they apply at every index
 	tuples             []tuple
@@ -176,9 +178,30 @@ func ignoredKeyword(k string) bool {
 	return false
 }
 
+// vocabulary reports whether k is a keyword of some JSON Schema draft (4 to 2020-12). Those the
+// checker does not model stay unknown: a validator may assert them (an older draft's, or one
+// 2020-12 asserts). Any other word is an annotation.
+func vocabulary(k string) bool {
+	switch k {
+	case "$ref", "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$id", "id", "$schema",
+		"$anchor", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+		"type", "enum", "const", "multipleOf", "divisibleBy", "maximum", "exclusiveMaximum",
+		"minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "format",
+		"maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "contains",
+		"items", "prefixItems", "additionalItems", "unevaluatedItems",
+		"maxProperties", "minProperties", "required", "dependentRequired", "dependentSchemas",
+		"dependencies", "properties", "patternProperties", "additionalProperties",
+		"unevaluatedProperties", "propertyNames", "allOf", "anyOf", "oneOf", "not",
+		"if", "then", "else", "extends", "disallow",
+		"contentEncoding", "contentMediaType", "contentSchema":
+		return true
+	}
+	return false
+}
+
 // flatten merges the conjunction ns. producer says which side it is on, for unknown keywords.
 func (c *checker) flatten(ns []node, producer bool) shape {
-	s := shape{types: tAll, maxLen: -1, maxItems: -1, props: map[string][]node{}}
+	s := shape{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string][]node{}}
 	hops := 0
 	var add func(n node)
 	add = func(n node) {
@@ -304,21 +327,15 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			if ok {
 				s.mults = append(s.mults, r)
 			}
-		case "minLength", "minItems":
+		case "minLength", "minItems", "minProperties":
 			i, isInt := smallInt(x)
 			ok = isInt
-			if k == "minLength" {
-				s.minLen = max(s.minLen, i)
-			} else {
-				s.minItems = max(s.minItems, i)
-			}
-		case "maxLength", "maxItems":
+			p := s.count(k)
+			*p = max(*p, i)
+		case "maxLength", "maxItems", "maxProperties":
 			i, isInt := smallInt(x)
 			ok = isInt
-			p := &s.maxLen
-			if k == "maxItems" {
-				p = &s.maxItems
-			}
+			p := s.count(k)
 			if isInt && (*p < 0 || i < *p) {
 				*p = i
 			}
@@ -421,15 +438,31 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			}
 			s.groups = append(s.groups, g)
 		default:
-			if ignoredKeyword(k) {
-				break
-			}
-			ok = false
+			// A word of no draft's vocabulary (a vendor's, a misspelling) is an annotation in
+			// 2020-12: the validator ignores it, and so does the checker.
+			ok = ignoredKeyword(k) || !vocabulary(k)
 		}
 		if !ok {
 			s.unknown = append(s.unknown, k)
 		}
 	}
+}
+
+// count is the field of s that a length or count keyword sets.
+func (s *shape) count(k string) *int {
+	switch k {
+	case "minLength":
+		return &s.minLen
+	case "maxLength":
+		return &s.maxLen
+	case "minItems":
+		return &s.minItems
+	case "maxItems":
+		return &s.maxItems
+	case "minProperties":
+		return &s.minProps
+	}
+	return &s.maxProps
 }
 
 // patternProps reads a patternProperties value (nil: absent). ok is false when it is not an
@@ -587,6 +620,18 @@ func (s *shape) containsMin() int {
 	n := 0
 	for _, r := range s.contains {
 		n = max(n, r.min)
+	}
+	return n
+}
+
+// maxMembers is the most members an object of s has (-1: no limit known): maxProperties, or
+// the names an additionalProperties false with no patterns leaves.
+func (s *shape) maxMembers() int {
+	n := s.maxProps
+	for _, a := range s.addls {
+		if a.n.v == false && len(a.patterns) == 0 {
+			n = minLimit(n, len(a.named))
+		}
 	}
 	return n
 }

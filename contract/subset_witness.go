@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -32,7 +33,15 @@ func (c *checker) minimal(ns []node, depth int) (any, bool) {
 		}
 		g := s.groups[0]
 		s.groups = slices.Clone(s.groups[1:])
-		s = c.merge(s, c.flatten(g.branches[:1], true))
+		// The variant's branch, or the next one that leaves something.
+		var m shape
+		for k := range g.branches {
+			m = c.merge(s, c.flatten([]node{g.branches[(c.choose(len(g.branches))+k)%len(g.branches)]}, true))
+			if !m.never {
+				break
+			}
+		}
+		s = m
 	}
 	if s.never {
 		return nil, false
@@ -50,7 +59,7 @@ func pickType(s shape) types {
 	}
 	if s.types == tAll {
 		switch {
-		case len(s.props) > 0 || len(s.pprops) > 0 || len(s.required) > 0 || len(s.addls) > 0:
+		case len(s.props) > 0 || len(s.pprops) > 0 || len(s.required) > 0 || len(s.addls) > 0 || s.minProps > 0:
 			return tObject
 		case len(s.items) > 0 || len(s.tuples) > 0 || len(s.contains) > 0 || s.minItems > 0:
 			return tArray
@@ -88,29 +97,22 @@ func (c *checker) minimalOf(s shape, t types, depth int) (any, bool) {
 	case tBoolean:
 		return false, true
 	case tInteger, tFraction:
+		var fit []json.Number
 		for _, r := range numberCandidates(s, shape{}) {
 			if r.IsInt() == (t == tInteger) && s.numberOK(r) == yes {
 				if n, ok := ratJSON(r); ok {
-					return n, true
+					fit = append(fit, n)
 				}
 			}
 		}
-		return nil, false
-	case tString:
-		if s.minLen > maxWitnessLength {
+		if len(fit) == 0 {
 			return nil, false
 		}
-		return strings.Repeat("a", s.minLen), true
+		return fit[c.choose(len(fit))], true
+	case tString:
+		return c.stringOf(s)
 	case tObject:
-		m := make(map[string]any, len(s.required))
-		for _, name := range s.required {
-			v, ok := c.minimal(s.memberSchemas(name), depth+1)
-			if !ok {
-				return nil, false
-			}
-			m[name] = v
-		}
-		return m, true
+		return c.objectOf(s, depth)
 	case tArray:
 		return c.arrayOf(s, max(s.minItems, s.containsMin()), depth)
 	}
@@ -322,4 +324,113 @@ func writeSample(sb *strings.Builder, p *syntax.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// objectOf builds an object s accepts, as far as the checker can tell: the required members,
+// then (for minProperties, or in odd variants every one) optional named members and other
+// names, each with a minimal value of its schemas.
+func (c *checker) objectOf(s shape, depth int) (any, bool) {
+	want := max(s.minProps, len(s.required))
+	if c.variant%2 == 1 {
+		want = max(want, len(s.required)+len(s.props))
+		if s.maxProps >= 0 {
+			want = max(min(want, s.maxProps), s.minProps, len(s.required))
+		}
+	}
+	return c.objectSized(s, want, depth)
+}
+
+// objectSized builds an object of s with n members (at least the required ones).
+func (c *checker) objectSized(s shape, n, depth int) (map[string]any, bool) {
+	if n > maxWitnessItems {
+		return nil, false
+	}
+	m := make(map[string]any, n)
+	for _, name := range s.required {
+		v, ok := c.minimal(s.memberSchemas(name), depth+1)
+		if !ok {
+			return nil, false
+		}
+		m[name] = v
+	}
+	names := s.names()
+	for i := 0; len(m) < n && i < n+len(names)+8; i++ {
+		name := "x" + strconv.Itoa(i)
+		if i < len(names) {
+			name = names[i]
+		}
+		if _, dup := m[name]; dup || (i >= len(names) && s.props[name] != nil) {
+			continue
+		}
+		if v, ok := c.minimal(s.memberSchemas(name), depth+1); ok {
+			m[name] = v
+		}
+	}
+	return m, len(m) >= n
+}
+
+// stringOf builds a string s accepts, as far as the checker can tell: from the language of
+// its patterns and lengths, or a sample of its format.
+func (c *checker) stringOf(s shape) (any, bool) {
+	if s.minLen > maxWitnessLength {
+		return nil, false
+	}
+	var cands []string
+	if len(s.patterns) > 0 {
+		if w, ok := c.langSample(s); ok {
+			cands = append(cands, w)
+		}
+	}
+	for _, f := range s.formats {
+		cands = append(cands, formatSamples(f)...)
+	}
+	cands = append(cands, strings.Repeat("a", s.minLen))
+	var fit []string
+	for _, w := range cands {
+		if s.stringOK(w) != no {
+			fit = append(fit, w)
+		}
+	}
+	if len(fit) == 0 {
+		return nil, false
+	}
+	return fit[c.choose(len(fit))], true
+}
+
+// formatSamples are values of a format (for a producer that asserts it); none for a format
+// the checker does not know.
+func formatSamples(f string) []string {
+	switch f {
+	case "date-time":
+		return []string{"2024-01-02T03:04:05Z"}
+	case "date":
+		return []string{"2024-01-02"}
+	case "time":
+		return []string{"03:04:05Z"}
+	case "duration":
+		return []string{"P1D"}
+	case "email", "idn-email":
+		return []string{"a@example.com"}
+	case "hostname", "idn-hostname":
+		return []string{"example.com"}
+	case "ipv4":
+		return []string{"192.0.2.1"}
+	case "ipv6":
+		return []string{"2001:db8::1"}
+	case "uri", "iri":
+		return []string{"https://example.com/a"}
+	case "uri-reference", "iri-reference":
+		return []string{"a", "https://example.com/a"}
+	case "uri-template":
+		return []string{"https://example.com/{a}"}
+	case "uuid":
+		return []string{"123e4567-e89b-12d3-a456-426614174000"}
+	case "json-pointer":
+		return []string{"/a"}
+	case "relative-json-pointer":
+		return []string{"0/a"}
+	case "regex":
+		return []string{"a"}
+	}
+	return nil
 }
