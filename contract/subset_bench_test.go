@@ -166,6 +166,15 @@ func TestSubsetCorpus(t *testing.T) {
 			}
 		}
 	}
+	decided := 0
+	for i, p := range pairs {
+		if results[i].Verdict != Unknown {
+			decided++
+		} else {
+			t.Logf("%s: unknown: %s", p.name, results[i].Reason)
+		}
+	}
+	t.Logf("decided %d of %d pairs", decided, len(pairs))
 	for i, p := range pairs {
 		if results[i].Verdict != Compatible {
 			continue

@@ -88,7 +88,10 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 	if len(b.unknown) > 0 {
 		return unknown("", "⟨b⟩ uses %s, which the checker does not model", strings.Join(b.unknown, ", "))
 	}
-	if len(b.groups) > 0 {
+	if e, ok := c.enumerate(a); ok && (len(b.groups) > 0 || b.hasEnum || len(b.nots) > 0) {
+		a = e // finitely many numbers: each is checked
+	}
+	if len(b.groups) > 0 && !a.hasEnum {
 		return c.splitConsumer(a, b, depth)
 	}
 	return c.compare(a, b, depth)
@@ -141,6 +144,9 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 	if a.splits+b.splits >= maxSplits {
 		return unknown("", "too many nested anyOf/oneOf alternatives to compare")
 	}
+	if parts, ok := c.splitA(a, b); ok {
+		return c.splitAndProve(parts, b, depth)
+	}
 	g, rest := splitFirst(b)
 	branches := make([]shape, len(g.branches))
 	for i, br := range g.branches {
@@ -180,12 +186,31 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 }
 
 // disjoint reports, from sufficient conditions only, that no instance satisfies both a and b.
+// Keywords either side does not model are left out: that widens it, so disjointness from the
+// wider set still holds.
 func (c *checker) disjoint(a, b shape, depth int) bool {
 	if a.never || b.never || a.types&b.types == 0 {
 		return true
 	}
-	if len(b.unknown) > 0 || len(b.groups) > 0 {
+	if depth > maxSubsetDepth || !c.spend(stepCost) {
 		return false
+	}
+	// Alternatives: disjoint from every branch.
+	for _, x := range []*shape{&a, &b} {
+		if len(x.groups) == 0 {
+			continue
+		}
+		if x.splits >= maxSplits {
+			return false
+		}
+		g, rest := splitFirst(*x)
+		for _, br := range g.branches {
+			part := c.merge(rest, c.flatten([]node{br}, true))
+			if x == &a && !c.disjoint(part, b, depth) || x == &b && !c.disjoint(a, part, depth) {
+				return false
+			}
+		}
+		return true
 	}
 	if a.hasEnum {
 		for _, v := range a.values() {
@@ -195,21 +220,66 @@ func (c *checker) disjoint(a, b shape, depth int) bool {
 		}
 		return true
 	}
-	if b.hasEnum && !slices.ContainsFunc(b.values(), func(v any) bool { return c.acceptsShape(&a, v, depth) != no }) {
-		return true // every value b allows, a rejects
+	if b.hasEnum {
+		return !slices.ContainsFunc(b.values(), func(v any) bool { return c.acceptsShape(&a, v, depth) != no })
 	}
-	if a.types&^tObject == 0 && depth < maxSubsetDepth {
-		// A discriminator: a member a requires whose values b's schema for it rejects.
-		for _, name := range a.required {
-			bm := b.memberSchemas(name)
-			if len(bm) > 0 && c.disjoint(c.flatten(a.memberSchemas(name), true), c.flatten(bm, false), depth+1) {
-				return true
-			}
+	common := a.types & b.types
+	for _, t := range []types{tNull, tBoolean, tObject, tArray, tString, tNumber} {
+		if common&t != 0 && !c.disjointOn(a, b, t, common&t, depth) {
+			return false
 		}
-		// A member b requires that a forbids.
-		for _, name := range b.required {
-			if c.flatten(a.memberSchemas(name), true).never {
-				return true
+	}
+	return true
+}
+
+// disjointOn reports that a and b share no value of type t (both allow some: common).
+func (c *checker) disjointOn(a, b shape, t, common types, depth int) bool {
+	switch t {
+	case tNumber:
+		lo, loEx, hi, hiEx := a.lo, a.loEx, a.hi, a.hiEx
+		if b.lo != nil && (lo == nil || b.lo.Cmp(lo) > 0 || (b.lo.Cmp(lo) == 0 && b.loEx)) {
+			lo, loEx = b.lo, b.loEx
+		}
+		if b.hi != nil && (hi == nil || b.hi.Cmp(hi) < 0 || (b.hi.Cmp(hi) == 0 && b.hiEx)) {
+			hi, hiEx = b.hi, b.hiEx
+		}
+		if lo == nil || hi == nil {
+			return false
+		}
+		if common == tInteger {
+			lo, hi = ceilBound(lo, loEx), floorBound(hi, hiEx)
+			return lo.Cmp(hi) > 0
+		}
+		return lo.Cmp(hi) > 0 || (lo.Cmp(hi) == 0 && (loEx || hiEx))
+	case tString:
+		if max(a.minLen, b.minLen) > minLimit(a.maxLen, b.maxLen) && minLimit(a.maxLen, b.maxLen) >= 0 {
+			return true
+		}
+		if len(a.patterns)+len(b.patterns) == 0 {
+			return false
+		}
+		_, found, decided := c.langSearchBoth(a, b)
+		return decided && !found
+	case tArray:
+		return minLimit(a.maxItems, b.maxItems) >= 0 && max(a.minItems, b.minItems) > minLimit(a.maxItems, b.maxItems)
+	case tObject:
+		hi := minLimit(a.maxMembers(), b.maxMembers())
+		if hi >= 0 && max(a.minProps, len(a.required), b.minProps, len(b.required)) > hi {
+			return true
+		}
+		// A discriminator: a member one requires whose values the other's schema for it
+		// rejects.
+		for _, x := range [][2]*shape{{&a, &b}, {&b, &a}} {
+			p, q := x[0], x[1]
+			for _, name := range p.required {
+				qm := q.memberSchemas(name)
+				if len(qm) > 0 && c.disjoint(c.flatten(p.memberSchemas(name), true), c.flatten(qm, true), depth+1) {
+					return true
+				}
+				// A member p requires that q forbids.
+				if len(qm) > 0 && c.flatten(qm, true).never {
+					return true
+				}
 			}
 		}
 	}
@@ -428,8 +498,8 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 			return Result{Verdict: Compatible}
 		}
 	}
-	both := c.merge(a, c.flatten([]node{n}, true))
-	for t := types(1); t <= tFraction; t <<= 1 {
+	both, ok := c.resolveGroups(c.merge(a, c.flatten([]node{n}, true)))
+	for t := types(1); ok && t <= tFraction; t <<= 1 {
 		if both.types&t == 0 {
 			continue
 		}
@@ -489,11 +559,12 @@ func numbersFit(a, b shape, intOnly bool) bool {
 	if b.hi != nil && (hi == nil || hi.Cmp(b.hi) > 0 || (hi.Cmp(b.hi) == 0 && b.hiEx && !hiEx)) {
 		return false
 	}
+	step := lcmRats(a.mults) // a's numbers are its multiples
+	if intOnly {
+		step = lcmRats(append(slices.Clone(a.mults), big.NewRat(1, 1)))
+	}
 	for _, m := range b.mults {
-		ok := slices.ContainsFunc(a.mults, func(x *big.Rat) bool { return new(big.Rat).Quo(x, m).IsInt() })
-		if !ok && intOnly {
-			ok = new(big.Rat).Inv(m).IsInt() // every integer is a multiple of 1/k
-		}
+		ok := step != nil && new(big.Rat).Quo(step, m).IsInt()
 		if !ok {
 			return false
 		}

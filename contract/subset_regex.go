@@ -240,6 +240,16 @@ func (c *checker) langOf(s shape) (langSide, bool) {
 // shortest first; the variant takes a later one when there is one. decided is false when a
 // budget ran out, or a pattern is not modelled; then found is false too.
 func (c *checker) langSearch(a, b shape, bNone bool) (w string, found, decided bool) {
+	return c.langFind(a, b, bNone, false)
+}
+
+// langSearchBoth looks for a string both a and b accept (their patterns and lengths).
+func (c *checker) langSearchBoth(a, b shape) (w string, found, decided bool) {
+	return c.langFind(a, b, false, true)
+}
+
+// langFind looks for a string a accepts and that b accepts exactly when wantB.
+func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, decided bool) {
 	sa, ok := c.langOf(a)
 	if !ok {
 		return "", false, false
@@ -305,7 +315,7 @@ func (c *checker) langSearch(a, b shape, bNone bool) (w string, found, decided b
 		seen := map[string]bool{}
 		for _, vi := range frontier {
 			v := all[vi]
-			if sa.accepts(v.states[:nA], level) && !sb.accepts(v.states[nA:], level) {
+			if sa.accepts(v.states[:nA], level) && sb.accepts(v.states[nA:], level) == wantB {
 				var rs []rune
 				for x := vi; all[x].parent >= 0; x = all[x].parent {
 					rs = append(rs, reps[all[x].cls])

@@ -151,9 +151,8 @@ type shape struct {
 	unique             bool
 	contains           []containsRule
 
-	// nots are consumer-side "not" schemas of the forms notForm accepts, whose instances
-	// compare decides by disjointness; a producer's nots only narrow it, and are kept for
-	// evaluation.
+	// nots are "not" schemas: on the consumer's side compare decides them by disjointness;
+	// a producer's only narrow it, and are kept for evaluation and to prove disjointness.
 	nots []node
 
 	groups []group
@@ -247,6 +246,9 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 				default:
 					s.unknown = append(s.unknown, "$ref (too deep)")
 				}
+			}
+			if inner, ok := doubleNot(v["not"]); ok {
+				add(n.child(inner, "not", "not"))
 			}
 			if all, ok := v["allOf"].([]any); ok {
 				for i, x := range all {
@@ -418,8 +420,7 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		case "minContains", "maxContains":
 			// Read with contains; without it they assert nothing.
 		case "not":
-			ok = notForm(x)
-			if ok {
+			if _, ok := doubleNot(x); !ok {
 				s.nots = append(s.nots, n.child(x, "not"))
 			}
 		case "uniqueItems":
@@ -491,23 +492,22 @@ func patternProps(n node, x any) ([]patternProp, bool) {
 	return out, true
 }
 
-// notForm reports whether x is a "not" schema the checker decides: one of const, enum, type
-// and required (with annotations), whose instances flatten models exactly.
-func notForm(x any) bool {
+// doubleNot is the schema inside "not": {"not": X} (with annotations only), which is X.
+func doubleNot(x any) (any, bool) {
 	m, isMap := x.(map[string]any)
 	if !isMap {
-		return false
+		return nil, false
 	}
-	asserts := 0
+	inner, has := m["not"]
+	if !has {
+		return nil, false
+	}
 	for k := range m {
-		switch {
-		case k == "const" || k == "enum" || k == "type" || k == "required":
-			asserts++
-		case !ignoredKeyword(k):
-			return false
+		if k != "not" && !ignoredKeyword(k) && vocabulary(k) {
+			return nil, false
 		}
 	}
-	return asserts == 1
+	return inner, true
 }
 
 func (s *shape) addType(x any) bool {

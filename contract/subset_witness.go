@@ -26,14 +26,22 @@ func (c *checker) minimal(ns []node, depth int) (any, bool) {
 	if depth > maxSubsetDepth || !c.spend(stepCost) {
 		return nil, false
 	}
-	s := c.flatten(ns, true)
+	s, ok := c.resolveGroups(c.flatten(ns, true))
+	if !ok || s.never {
+		return nil, false
+	}
+	return c.minimalOf(s, pickType(s), depth+1)
+}
+
+// resolveGroups merges one branch of each of s's alternatives into it: the variant's, or the
+// next one that leaves something.
+func (c *checker) resolveGroups(s shape) (shape, bool) {
 	for i := 0; len(s.groups) > 0; i++ {
 		if i > maxRefHops {
-			return nil, false
+			return s, false
 		}
 		g := s.groups[0]
 		s.groups = slices.Clone(s.groups[1:])
-		// The variant's branch, or the next one that leaves something.
 		var m shape
 		for k := range g.branches {
 			m = c.merge(s, c.flatten([]node{g.branches[(c.choose(len(g.branches))+k)%len(g.branches)]}, true))
@@ -43,10 +51,7 @@ func (c *checker) minimal(ns []node, depth int) (any, bool) {
 		}
 		s = m
 	}
-	if s.never {
-		return nil, false
-	}
-	return c.minimalOf(s, pickType(s), depth+1)
+	return s, true
 }
 
 // pickType chooses the type of a minimal value: the one s's keywords speak of when s does

@@ -1,0 +1,216 @@
+package contract
+
+import (
+	"math/big"
+	"slices"
+	"strconv"
+)
+
+// Unions on the consumer's side. a ⊆ anyOf(b1, …, bn) does not need a to fit one branch:
+// split a into disjoint parts — by type, by the values of a member it requires (a tag), by
+// the numeric ranges b's branches cut — and prove each part into some branch (for oneOf, into
+// exactly one: the others disjoint from it). A finite a (an enum, or a bounded range of
+// multiples) is checked value by value.
+
+// Bounds on the splitting.
+const (
+	maxEnumerated = 64 // numbers of a bounded range of multiples checked one by one
+	maxTagValues  = 16 // values of a tag split on
+	maxCuts       = 8  // bounds of b's branches a numeric range is cut at
+)
+
+// splitA partitions a for b's first group; ok is false when a cannot be split usefully.
+func (c *checker) splitA(a, b shape) ([]shape, bool) {
+	// By type: null, boolean, object, array, string, number.
+	var parts []shape
+	for _, t := range []types{tNull, tBoolean, tObject, tArray, tString, tNumber} {
+		if a.types&t != 0 {
+			p := a
+			p.types &= t
+			p.keys = append(slices.Clone(a.keys), "-type:"+strconv.Itoa(int(t)))
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) > 1 {
+		return parts, true
+	}
+	branches := make([]shape, len(b.groups[0].branches))
+	for i, n := range b.groups[0].branches {
+		branches[i] = c.flatten([]node{n}, false)
+	}
+	if a.types&^tObject == 0 {
+		if parts, ok := c.splitTag(a, branches); ok {
+			return parts, true
+		}
+	}
+	if a.types&^tNumber == 0 {
+		return splitRange(a, branches)
+	}
+	return nil, false
+}
+
+// splitTag splits a by the values of a member it requires that has finitely many, and that
+// b's branches constrain.
+func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
+	for _, name := range a.required {
+		if !slices.ContainsFunc(branches, func(br shape) bool { return len(br.props[name]) > 0 }) {
+			continue
+		}
+		m := c.flatten(a.memberSchemas(name), true)
+		vals := m.values()
+		if !m.hasEnum || len(vals) < 2 || len(vals) > maxTagValues {
+			continue
+		}
+		parts := make([]shape, 0, len(vals))
+		for _, v := range vals {
+			k, _ := jsonKey(v)
+			p := a
+			p.props = make(map[string][]node, len(a.props)+1)
+			for n, ns := range a.props {
+				p.props[n] = ns
+			}
+			tag := node{v: map[string]any{"const": v}, key: "=" + name + ":" + k}
+			p.props[name] = append(slices.Clone(a.props[name]), tag)
+			p.keys = append(slices.Clone(a.keys), tag.key)
+			parts = append(parts, p)
+		}
+		return parts, true
+	}
+	return nil, false
+}
+
+// splitRange cuts a's numeric range at the bounds of b's branches: each bound a part of its
+// own, and the open intervals between.
+func splitRange(a shape, branches []shape) ([]shape, bool) {
+	var cuts []*big.Rat
+	for _, br := range branches {
+		for _, r := range []*big.Rat{br.lo, br.hi} {
+			if r != nil && !slices.ContainsFunc(cuts, func(x *big.Rat) bool { return x.Cmp(r) == 0 }) {
+				cuts = append(cuts, r)
+			}
+		}
+	}
+	if len(cuts) == 0 || len(cuts) > maxCuts {
+		return nil, false
+	}
+	slices.SortFunc(cuts, (*big.Rat).Cmp)
+	var parts []shape
+	add := func(lo *big.Rat, loEx bool, hi *big.Rat, hiEx bool) {
+		p := a
+		if lo != nil && (p.lo == nil || lo.Cmp(p.lo) > 0 || (lo.Cmp(p.lo) == 0 && loEx)) {
+			p.lo, p.loEx = lo, loEx
+		}
+		if hi != nil && (p.hi == nil || hi.Cmp(p.hi) < 0 || (hi.Cmp(p.hi) == 0 && hiEx)) {
+			p.hi, p.hiEx = hi, hiEx
+		}
+		if p.lo != nil && p.hi != nil && (p.lo.Cmp(p.hi) > 0 || (p.lo.Cmp(p.hi) == 0 && (p.loEx || p.hiEx))) {
+			return // empty
+		}
+		p.keys = append(slices.Clone(a.keys), "-range:"+ratKey(lo, loEx)+".."+ratKey(hi, hiEx))
+		parts = append(parts, p)
+	}
+	add(nil, false, cuts[0], true)
+	for i, x := range cuts {
+		add(x, false, x, false)
+		if i+1 < len(cuts) {
+			add(x, true, cuts[i+1], true)
+		}
+	}
+	add(cuts[len(cuts)-1], true, nil, false)
+	return parts, len(parts) > 1
+}
+
+func ratKey(r *big.Rat, ex bool) string {
+	if r == nil {
+		return "∞"
+	}
+	return r.RatString() + strconv.FormatBool(ex)
+}
+
+// enumerate turns a's numbers into an enum when they are finitely many: a bounded range of
+// integers, or of multiples of its multipleOf.
+func (c *checker) enumerate(a shape) (shape, bool) {
+	if a.hasEnum || a.types&^tNumber != 0 || a.types == 0 || a.lo == nil || a.hi == nil {
+		return a, false
+	}
+	step := lcmRats(a.mults)
+	if a.types&tFraction == 0 || (step != nil && step.IsInt()) {
+		one := big.NewRat(1, 1)
+		if step == nil {
+			step = one
+		} else {
+			step = lcmRats([]*big.Rat{step, one})
+		}
+	}
+	if step == nil {
+		return a, false
+	}
+	first := new(big.Rat).Quo(a.lo, step)
+	first = ceilBound(first, false)
+	last := floorBound(new(big.Rat).Quo(a.hi, step), false)
+	n := new(big.Rat).Sub(last, first)
+	if n.Sign() < 0 {
+		n = big.NewRat(-1, 1)
+	}
+	if n.Cmp(big.NewRat(maxEnumerated, 1)) >= 0 {
+		return a, false
+	}
+	var vals []any
+	for k := new(big.Rat).Set(first); k.Cmp(last) <= 0; k.Add(k, big.NewRat(1, 1)) {
+		x := new(big.Rat).Mul(k, step)
+		if a.numberOK(x) != yes || (a.types&tFraction == 0 && !x.IsInt()) {
+			continue
+		}
+		j, ok := ratJSON(x)
+		if !ok {
+			return a, false
+		}
+		vals = append(vals, j)
+	}
+	c.spend(len(vals))
+	e := a
+	e.hasEnum, e.enum, e.enumSet = false, nil, nil
+	e.intersectEnum(vals)
+	e.never = len(vals) == 0
+	return e, true
+}
+
+// lcmRats is the least common multiple of positive rationals (nil for none): every multiple
+// of each is a multiple of it. lcm(p/q, r/s) = lcm(p, r) / gcd(q, s) in lowest terms.
+func lcmRats(rs []*big.Rat) *big.Rat {
+	if len(rs) == 0 || len(rs) > 8 {
+		return nil
+	}
+	num, den := new(big.Int).Set(rs[0].Num()), new(big.Int).Set(rs[0].Denom())
+	for _, r := range rs[1:] {
+		g := new(big.Int).GCD(nil, nil, num, r.Num())
+		num.Mul(num, new(big.Int).Quo(r.Num(), g))
+		den.GCD(nil, nil, den, r.Denom())
+		if num.BitLen() > 256 {
+			return nil
+		}
+	}
+	return new(big.Rat).SetFrac(num, den)
+}
+
+// splitAndProve decides a ⊆ b over a partition of a: every part must be; one that is not
+// gives the counterexample.
+func (c *checker) splitAndProve(parts []shape, b shape, depth int) Result {
+	var first *Result
+	for _, p := range parts {
+		p.splits++
+		r := c.shapes(p, b, depth)
+		switch r.Verdict {
+		case Incompatible:
+			return r
+		case Unknown:
+			if first == nil {
+				first = &r
+			}
+		}
+	}
+	if first != nil {
+		return *first
+	}
+	return Result{Verdict: Compatible}
+}
