@@ -75,6 +75,7 @@ const (
 	// maxWitnessTries bounds the searches for a counterexample that verifies: each one makes
 	// other choices where a value is built (branches, optional members, strings, numbers).
 	maxWitnessTries = 8
+	formatCost      = 2000 // compiling a format's schema, to evaluate it
 )
 
 // Subset reports whether every instance a (the producer) accepts is accepted by b (the

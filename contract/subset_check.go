@@ -2,6 +2,9 @@ package contract
 
 import (
 	"fmt"
+	"regexp"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"math/big"
 	"slices"
 	"strings"
@@ -23,6 +26,8 @@ type checker struct {
 	// later one other choices, after a candidate failed verification.
 	variant int
 	langs   map[string]*langProg // patterns compiled to automata, by source
+	regexps map[string]*regexp.Regexp
+	formats map[string]*jsonschema.Schema // a schema of each format evaluated, nil when none compiles
 }
 
 // choose picks one of n choices for the current variant, the first in variant 0.
@@ -419,6 +424,13 @@ func (c *checker) compare(a, b shape, depth int) Result {
 				}
 				continue
 			}
+			if t == tString {
+				if r := c.stringsInEnum(a, b, depth); r.Verdict == Incompatible {
+					return r
+				} else if r.Verdict == Compatible {
+					continue
+				}
+			}
 			if w, ok := c.pick(a, b, t, depth); ok {
 				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
 			}
@@ -603,6 +615,12 @@ func (c *checker) languages(a, b shape, kw string, depth int) (string, Result) {
 	if kw == "format" {
 		return kw, Result{Verdict: Unknown}
 	}
+	if len(a.formats) > 0 {
+		// a's strings are also of its format: the automaton knows nothing of that.
+		if w, ok := c.pick(a, b, tString, depth); ok {
+			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+		}
+	}
 	w, found, decided := c.langSearch(a, b, false)
 	switch {
 	case found:
@@ -625,6 +643,45 @@ func (c *checker) languages(a, b shape, kw string, depth int) (string, Result) {
 		return "", Result{Verdict: Compatible}
 	}
 	return kw, Result{Verdict: Unknown}
+}
+
+// stringsInEnum decides whether a's strings are among b's enum values: the enum's strings are
+// a regular language too (a pattern of their quoted alternation), and once a's strings are
+// shown to be among them, each one is checked against b whole.
+func (c *checker) stringsInEnum(a, b shape, depth int) Result {
+	var alts []string
+	var vals []string
+	size := 0
+	for _, v := range b.values() {
+		if x, ok := v.(string); ok {
+			alts = append(alts, regexp.QuoteMeta(x))
+			vals = append(vals, x)
+			size += len(x)
+		}
+	}
+	if len(alts) > maxEnumerated || size > maxLangLength {
+		return Result{Verdict: Unknown}
+	}
+	bb := b
+	bb.patterns = append(slices.Clone(b.patterns), "^(?:"+strings.Join(alts, "|")+")$")
+	if len(alts) == 0 {
+		bb.maxLen, bb.minLen = 0, 1 // no string at all
+	}
+	w, found, decided := c.langSearch(a, bb, false)
+	switch {
+	case found:
+		if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
+		}
+	case decided:
+		for _, v := range vals {
+			if c.acceptsShape(&b, v, depth) != yes && c.acceptsShape(&a, v, depth) != no {
+				return Result{Verdict: Unknown}
+			}
+		}
+		return Result{Verdict: Compatible}
+	}
+	return Result{Verdict: Unknown}
 }
 
 // stringsFit names the first keyword of b that a's strings are not shown to satisfy.
@@ -716,6 +773,17 @@ func (c *checker) objects(a, b shape, depth int) Result {
 	}
 	for _, ad := range b.addls {
 		parts = append(parts, nameClass{out: ad.patterns, n: ad.n})
+	}
+	if hi := a.maxMembers(); hi >= 0 && hi <= len(a.required) {
+		// a's objects have exactly its required members: those are all the names to check.
+		for _, name := range a.required {
+			if !slices.Contains(names, name) {
+				if r := check(name, a.memberSchemas(name), b.memberSchemas(name)); r != nil {
+					return *r
+				}
+			}
+		}
+		parts = nil
 	}
 	for _, part := range parts {
 		if c.classFits(a, part, depth) {

@@ -2,6 +2,8 @@ package contract
 
 import (
 	"encoding/json"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"math/big"
 	"regexp"
 	"unicode/utf8"
@@ -60,8 +62,7 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 		}
 		r = and(r, s.numberOK(x))
 	case string:
-		c.spend(len(s.patterns)) // each is compiled anew
-		r = and(r, s.stringOK(v))
+		r = and(r, c.stringOK(s, v))
 	case map[string]any:
 		if len(v) < s.minProps || (s.maxProps >= 0 && len(v) > s.maxProps) {
 			return no
@@ -179,7 +180,7 @@ func (s *shape) numberOK(x *big.Rat) tri {
 	return yes
 }
 
-func (s *shape) stringOK(v string) tri {
+func (c *checker) stringOK(s *shape, v string) tri {
 	n := utf8.RuneCountInString(v)
 	if n < s.minLen || (s.maxLen >= 0 && n > s.maxLen) {
 		return no
@@ -187,7 +188,7 @@ func (s *shape) stringOK(v string) tri {
 	r := yes
 	for _, p := range s.patterns {
 		// jsonschema's default engine is Go's regexp, so this agrees with Validate.
-		re, err := regexp.Compile(p)
+		re, err := c.regexp(p)
 		if err != nil {
 			r = maybe
 			continue
@@ -196,10 +197,55 @@ func (s *shape) stringOK(v string) tri {
 			return no
 		}
 	}
-	if len(s.formats) > 0 {
-		r = and(r, maybe) // formats are left to Validate
+	for _, f := range s.formats {
+		r = and(r, c.formatOK(f, v))
 	}
 	return r
+}
+
+// regexp compiles a pattern once per Subset call.
+func (c *checker) regexp(src string) (*regexp.Regexp, error) {
+	if re, ok := c.regexps[src]; ok {
+		return re, nil
+	}
+	c.spend(len(src))
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	if c.regexps == nil {
+		c.regexps = map[string]*regexp.Regexp{}
+	}
+	c.regexps[src] = re
+	return re, nil
+}
+
+// formatOK evaluates format f on v with the validator's own format checks: a schema of that
+// format alone, compiled once per Subset call (when a format has to be evaluated at all).
+func (c *checker) formatOK(f, v string) tri {
+	fs, ok := c.formats[f]
+	if !ok {
+		if !c.spend(formatCost) {
+			return maybe
+		}
+		jc := jsonschema.NewCompiler()
+		jc.AssertFormat()
+		jc.DefaultDraft(jsonschema.Draft2020)
+		if err := jc.AddResource("format.json", map[string]any{"format": f}); err == nil {
+			fs, _ = jc.Compile("format.json")
+		}
+		if c.formats == nil {
+			c.formats = map[string]*jsonschema.Schema{}
+		}
+		c.formats[f] = fs
+	}
+	if fs == nil {
+		return maybe
+	}
+	if fs.Validate(v) != nil {
+		return no
+	}
+	return yes
 }
 
 // distinct tells whether no two items of v are equal JSON values, in one pass.

@@ -32,7 +32,7 @@ type langProg struct {
 	// a match was already found (a search that matched stays matched).
 	states  []langState
 	ids     map[string]int
-	next    map[[2]int]int // (state, class) → state
+	next    map[[2]int]int // (state, rune) → state: classes differ between searches, runes do not
 	initial int
 }
 
@@ -118,9 +118,9 @@ func (lp *langProg) closure(seeds []uint32, atStart, atEnd bool) ([]uint32, bool
 	return out, matched
 }
 
-// step is the state after state reads a rune of class cls (rep is its representative).
-func (lp *langProg) step(state, cls int, rep rune) int {
-	if n, ok := lp.next[[2]int{state, cls}]; ok {
+// step is the state after state reads rune rep (standing for its class).
+func (lp *langProg) step(state int, rep rune) int {
+	if n, ok := lp.next[[2]int{state, int(rep)}]; ok {
 		return n
 	}
 	st := lp.states[state]
@@ -135,7 +135,7 @@ func (lp *langProg) step(state, cls int, rep rune) int {
 		pcs, m := lp.closure(seeds, false, false)
 		n = lp.intern(pcs, m)
 	}
-	lp.next[[2]int{state, cls}] = n
+	lp.next[[2]int{state, int(rep)}] = n
 	return n
 }
 
@@ -336,7 +336,7 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 			for cls, rep := range reps {
 				st := make([]int, len(progs))
 				for i, lp := range progs {
-					st[i] = lp.step(v.states[i], cls, rep)
+					st[i] = lp.step(v.states[i], rep)
 				}
 				k := key(st)
 				if seen[k] || (level+1 >= cap && late[k]) {

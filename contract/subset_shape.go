@@ -420,7 +420,9 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		case "minContains", "maxContains":
 			// Read with contains; without it they assert nothing.
 		case "not":
-			if _, ok := doubleNot(x); !ok {
+			if t, ok := pureTypes(x, 0); ok {
+				s.types &^= t // the complement of types is types
+			} else if _, ok := doubleNot(x); !ok {
 				s.nots = append(s.nots, n.child(x, "not"))
 			}
 		case "uniqueItems":
@@ -490,6 +492,47 @@ func patternProps(n node, x any) ([]patternProp, bool) {
 		out = append(out, patternProp{src: src, re: re, n: n.child(m[src], "patternProperties", src)})
 	}
 	return out, true
+}
+
+// pureTypes reads a schema that only says types — type, or an anyOf/oneOf of such (with
+// annotations) — as its set of types.
+func pureTypes(x any, depth int) (types, bool) {
+	m, isMap := x.(map[string]any)
+	if !isMap || depth > 4 {
+		return 0, false
+	}
+	var t types
+	seen := false
+	for k, v := range m {
+		switch {
+		case k == "type":
+			var sh shape
+			sh.types = tAll
+			if seen || !sh.addType(v) {
+				return 0, false
+			}
+			t, seen = sh.types, true
+		case k == "anyOf" || k == "oneOf":
+			// Types of different branches are disjoint or equal: a oneOf of types is their
+			// union only when no type repeats.
+			list, _ := v.([]any)
+			if len(list) == 0 || seen {
+				return 0, false
+			}
+			for _, b := range list {
+				bt, ok := pureTypes(b, depth+1)
+				if !ok || (k == "oneOf" && bt&t != 0) {
+					return 0, false
+				}
+				t |= bt
+			}
+			seen = true
+		case ignoredKeyword(k) || !vocabulary(k):
+		default:
+			return 0, false
+		}
+	}
+	return t, seen
 }
 
 // doubleNot is the schema inside "not": {"not": X} (with annotations only), which is X.

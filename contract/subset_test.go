@@ -92,8 +92,8 @@ func subsetCases() []subsetCase {
 		{"same format", `{"type":"string","format":"email"}`, `{"type":"string","format":"email"}`, cOK, ""},
 		{"missing format", `{"type":"string"}`, `{"type":"string","format":"date-time"}`, cNo, RuleConstraint},
 		{"missing format bounded", `{"type":"string","maxLength":5}`, `{"type":"string","format":"date"}`, cNo, RuleConstraint},
-		{"other format", `{"type":"string","format":"date"}`, `{"type":"string","format":"date-time"}`, cUn, ""},
-		{"enum into format", `{"enum":["2024-01-01"]}`, `{"type":"string","format":"date"}`, cUn, ""},
+		{"other format", `{"type":"string","format":"date"}`, `{"type":"string","format":"date-time"}`, cNo, RuleConstraint},
+		{"enum into format", `{"enum":["2024-01-01"]}`, `{"type":"string","format":"date"}`, cOK, ""},
 		// Objects.
 		{"required missing", `{"type":"object","required":["status"],"properties":{"status":{"type":"string"}}}`,
 			`{"type":"object","required":["status","priority"],"properties":{"status":{"type":"string"},"priority":{"type":"number"}}}`, cNo, RuleRequired},
@@ -170,7 +170,7 @@ func subsetCases() []subsetCase {
 		{"not within not", `{"type":"object","not":{"required":["secret"]}}`, `{"not":{"required":["secret"]}}`, cOK, ""},
 		{"not enum", `{"type":"string"}`, `{"type":"string","not":{"enum":["","n/a"]}}`, cNo, RuleConstraint},
 		{"not required", `{"type":"object","properties":{"secret":{"type":"string"}}}`, `{"not":{"required":["secret"]}}`, cNo, RuleConstraint},
-		{"not null", `{"type":["string","null"]}`, `{"not":{"type":"null"}}`, cNo, RuleConstraint},
+		{"not null", `{"type":["string","null"]}`, `{"not":{"type":"null"}}`, cNo, RuleType},
 		// allOf.
 		{"allOf producer", `{"allOf":[{"type":"number"},{"minimum":0}]}`, `{"type":"number","minimum":0}`, cOK, ""},
 		{"allOf consumer", `{"type":"number","minimum":0}`, `{"allOf":[{"type":"number"},{"minimum":1}]}`, cNo, RuleConstraint},
@@ -446,8 +446,19 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 		return json.Number(strconv.Itoa(n))
 	case "string":
 		lo, hi := sizeRange(m, "minLength", "maxLength", 8)
-		const alphabet = "ab@.:-1 x"
+		const alphabet = "ab@.:-1 xcAB"
 		var sb strings.Builder
+		if src, ok := m["pattern"].(string); ok && rnd.IntN(2) == 0 {
+			// Aim at the pattern: a match of it, with a random rune before or after.
+			if re, err := regexp.Compile(src); err == nil {
+				if w, ok := sampleMatch(re); ok {
+					sb.WriteString(w)
+				}
+			}
+			if rnd.IntN(2) == 0 {
+				return string(alphabet[rnd.IntN(len(alphabet))]) + sb.String()
+			}
+		}
 		for range lo + rnd.IntN(hi-lo+1) {
 			sb.WriteByte(alphabet[rnd.IntN(len(alphabet))])
 		}
@@ -478,6 +489,11 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 		}
 		if rnd.IntN(3) == 0 {
 			out["extra"] = generate(rnd, m["additionalProperties"], root, depth+1)
+		}
+		if n, ok := smallInt(m["minProperties"]); ok && rnd.IntN(2) == 0 {
+			for i := 0; len(out) < n; i++ {
+				out["e"+strconv.Itoa(i)] = randomValue(rnd, depth+1)
+			}
 		}
 		return out
 	case "array":
@@ -809,7 +825,49 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 	if depth > 2 {
 		return map[string]any{"type": pick("string", "integer", "number", "boolean", "null")}
 	}
-	switch rnd.IntN(15) {
+	switch rnd.IntN(20) {
+	case 14, 15:
+		// Strings as languages.
+		s := map[string]any{"type": "string", "pattern": pick("^a", "^[ab]+$", "b$", "^[a-c]{1,3}$", "a.*b", "^(ab|ba)$", `\d`, "^[^a]*$", "(?i)^A")}
+		if rnd.IntN(3) == 0 {
+			s["minLength"] = json.Number(strconv.Itoa(rnd.IntN(3)))
+		}
+		if rnd.IntN(3) == 0 {
+			s["maxLength"] = json.Number(strconv.Itoa(1 + rnd.IntN(3)))
+		}
+		return s
+	case 16:
+		s := map[string]any{"type": "object", "properties": map[string]any{"a": randomSchema(rnd, depth+1), "b": true}}
+		if rnd.IntN(2) == 0 {
+			s["minProperties"] = json.Number(strconv.Itoa(rnd.IntN(3)))
+		}
+		if rnd.IntN(2) == 0 {
+			s["maxProperties"] = json.Number(strconv.Itoa(rnd.IntN(3)))
+		}
+		if rnd.IntN(3) == 0 {
+			s["required"] = []any{pick("a", "b")}
+		}
+		if rnd.IntN(3) == 0 {
+			s["additionalProperties"] = false
+		}
+		return s
+	case 17:
+		return map[string]any{"not": randomSchema(rnd, depth+1)}
+	case 18:
+		// Vendor and misspelt words: annotations.
+		s, _ := randomSchema(rnd, depth+1).(map[string]any)
+		if s == nil {
+			s = map[string]any{}
+		}
+		s[pick("x-unit", "maximumForOptimizer", "multipleOF", "value").(string)] = num()
+		return s
+	case 19:
+		// Unions a producer must be split to fit.
+		kw := pick("anyOf", "oneOf").(string)
+		return map[string]any{kw: []any{
+			map[string]any{"type": pick("integer", "number"), "maximum": num()},
+			map[string]any{"type": pick("integer", "number", "string"), "minimum": num()},
+			map[string]any{"type": pick("string", "null", "object")}}[:2+rnd.IntN(2)]}
 	case 0:
 		return pick(true, false)
 	case 1:

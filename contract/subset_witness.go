@@ -164,6 +164,17 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 			}
 		}
 	case tString:
+		// a's own: samples of its formats, a string of its patterns.
+		for _, f := range a.formats {
+			for _, w := range formatSamples(f) {
+				out = append(out, w)
+			}
+		}
+		if len(a.patterns) > 0 {
+			if w, ok := c.langSample(a); ok {
+				out = append(out, w)
+			}
+		}
 		// Something no format accepts (not a date, e-mail, URI, host, regex, …).
 		const bad = "[not valid! "
 		for _, n := range []int{a.minLen, b.minLen - 1, b.maxLen + 1, a.maxLen, 0, 1, len(bad)} {
@@ -392,7 +403,7 @@ func (c *checker) stringOf(s shape) (any, bool) {
 	cands = append(cands, strings.Repeat("a", s.minLen))
 	var fit []string
 	for _, w := range cands {
-		if s.stringOK(w) != no {
+		if c.stringOK(&s, w) != no {
 			fit = append(fit, w)
 		}
 	}
