@@ -59,6 +59,9 @@ type Result struct {
 	Rule string
 	// Witness is, for Incompatible, an instance a accepts and b rejects.
 	Witness any
+
+	why   reason    // Reason, to be said in another language (ReasonIn)
+	names [2]string // what ⟨a⟩ and ⟨b⟩ are called
 }
 
 // Limits that keep the checker finite on recursive and adversarial schemas: past them the
@@ -110,7 +113,8 @@ func SubsetSource(src any, b *Schema, compile func() (*Schema, error)) Result {
 
 // Reasons name the two schemas ⟨a⟩ and ⟨b⟩ until named replaces those with their names.
 func named(r Result, nameA, nameB string) Result {
-	r.Reason = strings.NewReplacer("⟨a⟩", nameA, "⟨b⟩", nameB).Replace(r.Reason)
+	r.names = [2]string{nameA, nameB}
+	r.Reason = r.ReasonIn("en")
 	return r
 }
 
@@ -122,30 +126,33 @@ func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, err
 		return Result{Verdict: Compatible}
 	case r.Verdict == Unknown && c.work > maxSubsetWork:
 		// Whatever part was cut short, that is why there is no answer.
-		r.Reason = fmt.Sprintf("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
+		r.say("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
 		return r
 	case r.Verdict == Unknown:
 		return r
 	}
 	a, err := compileA()
 	if err != nil {
-		return Result{Verdict: Unknown, Reason: fmt.Sprintf("⟨a⟩ does not compile: %v", err), Path: r.Path, Rule: r.Rule}
+		u := unknown(r.Rule, "⟨a⟩ does not compile: %s", err.Error())
+		u.Path = r.Path
+		return u
 	}
 	// The witness is the proof: it must pass a and fail b, or the answer is not given. A
 	// candidate that fails (a keyword of a the checker dropped rejects it, or a guess was
 	// poor) starts the search again with other choices (c.variant), within the same budget.
 	first := r
-	var why string
+	var why *reason
 	for {
 		va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en")
 		if len(va) == 0 && len(vb) > 0 {
 			return r
 		}
-		if why == "" {
-			why = "⟨b⟩ accepts it"
+		if why == nil {
+			m := msg("⟨b⟩ accepts it")
 			if len(va) > 0 {
-				why = "⟨a⟩ rejects it (" + va[0].Message + ")"
+				m = msg("⟨a⟩ rejects it (%s)", bilingual{va[0].Message, a.Validate(r.Witness, "ja")[0].Message})
 			}
+			why = &m
 		}
 		c.variant++
 		if c.variant >= maxWitnessTries || c.work > maxSubsetWork {
@@ -157,11 +164,12 @@ func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, err
 			break
 		}
 	}
-	reason := "a counterexample was built but did not verify: " + why
+	u := unknown(first.Rule, "a counterexample was built but did not verify: %s", *why)
 	if len(c.ignored) > 0 {
-		reason += "; ⟨a⟩'s keywords not modelled: " + strings.Join(c.ignored, ", ")
+		u = unknown(first.Rule, "a counterexample was built but did not verify: %s; ⟨a⟩'s keywords not modelled: %s", *why, strings.Join(c.ignored, ", "))
 	}
-	return Result{Verdict: Unknown, Reason: reason, Path: first.Path, Rule: first.Rule}
+	u.Path = first.Path
+	return u
 }
 
 // node is one schema value (bool or object) with the document its local $refs resolve in.

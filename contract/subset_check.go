@@ -47,11 +47,15 @@ func (c *checker) spend(n int) bool {
 }
 
 func unknown(rule, format string, args ...any) Result {
-	return Result{Verdict: Unknown, Rule: rule, Reason: fmt.Sprintf(format, args...)}
+	r := Result{Verdict: Unknown, Rule: rule}
+	r.say(format, args...)
+	return r
 }
 
 func incompatible(rule string, w any, path, format string, args ...any) Result {
-	return Result{Verdict: Incompatible, Rule: rule, Witness: w, Path: path, Reason: fmt.Sprintf(format, args...)}
+	r := Result{Verdict: Incompatible, Rule: rule, Witness: w, Path: path}
+	r.say(format, args...)
+	return r
 }
 
 // sub decides as ⊆ bs at instance depth depth.
@@ -183,7 +187,7 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 	// rejects, as far as the checker can tell; Subset verifies it.
 	for _, w := range witnesses {
 		if c.acceptsShape(&b, w.Witness, depth) == no {
-			w.Reason = fmt.Sprintf("the value matches none of ⟨b⟩'s %s branches", g.kw)
+			w.say("the value matches none of ⟨b⟩'s %s branches", g.kw)
 			return w
 		}
 	}
@@ -399,9 +403,9 @@ func (c *checker) compare(a, b shape, depth int) Result {
 				name = "non-integer number"
 			}
 			if w, ok := c.pick(a, b, t, depth); ok {
-				return incompatible(RuleType, w, "", "⟨a⟩ may produce %s where ⟨b⟩ requires %s", article(name), b.types)
+				return incompatible(RuleType, w, "", "⟨a⟩ may produce %s where ⟨b⟩ requires %s", article(name), b.types.String())
 			}
-			return unknown(RuleType, "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built", article(name), b.types)
+			return unknown(RuleType, "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built", article(name), b.types.String())
 		}
 	}
 	var pending *Result
@@ -434,7 +438,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			if w, ok := c.pick(a, b, t, depth); ok {
 				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
 			}
-			return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t)
+			return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t.String())
 		}
 	}
 	if ta&tNumber != 0 && !numbersFit(a, b, ta&tFraction == 0) {
@@ -735,7 +739,7 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		case Incompatible:
 			w, ok := c.minimalOf(a, tObject, depth)
 			if !ok {
-				r = unknown(r.Rule, "%s (and no object of ⟨a⟩ could be built around it)", r.Reason)
+				r = unknown(r.Rule, "%s (and no object of ⟨a⟩ could be built around it)", r.why)
 				break
 			}
 			w.(map[string]any)[name] = r.Witness
@@ -959,7 +963,7 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 		case Incompatible:
 			w, ok := c.arrayAround(a, i, r.Witness, depth)
 			if !ok {
-				return unknown(r.Rule, "%s (and no array of ⟨a⟩ could be built around it)", r.Reason)
+				return unknown(r.Rule, "%s (and no array of ⟨a⟩ could be built around it)", r.why)
 			}
 			r.Witness, r.Path = w, path+r.Path
 			return r
@@ -1043,10 +1047,10 @@ func (c *checker) containsFits(a shape, rule containsRule, depth int) bool {
 	return true
 }
 
-// article puts "a" or "an" before a type name.
-func article(name string) string {
+// article puts "a" or "an" before a type name (in English; Japanese has none).
+func article(name string) bilingual {
 	if strings.IndexByte("aeiou", name[0]) >= 0 {
-		return "an " + name
+		return bilingual{"an " + name, name}
 	}
-	return "a " + name
+	return bilingual{"a " + name, name}
 }

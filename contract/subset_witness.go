@@ -232,6 +232,11 @@ func numberCandidates(a, b shape) []*big.Rat {
 			pts = append(pts, f, new(big.Rat).Add(f, m), new(big.Rat).Sub(f, m))
 		}
 	}
+	for _, m := range b.mults[:min(len(b.mults), 3)] {
+		// Halfway between multiples of b's: not one of them.
+		half := new(big.Rat).Mul(m, big.NewRat(1, 2))
+		pts = append(pts, half, new(big.Rat).Add(m, half), new(big.Rat).Neg(half))
+	}
 	var out []*big.Rat
 	for _, p := range pts {
 		if !slices.ContainsFunc(out, func(q *big.Rat) bool { return q.Cmp(p) == 0 }) {
