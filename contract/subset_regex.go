@@ -268,12 +268,41 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 	}
 	slices.Sort(bounds)
 	bounds = slices.Compact(bounds)
+	// Runs of runes every instruction treats alike are one class, however far apart (\pL
+	// and [a-z] cut the runes into three, not into hundreds).
+	var ins []*syntax.Inst
+	for _, lp := range progs {
+		for i := range lp.p.Inst {
+			switch lp.p.Inst[i].Op {
+			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+				ins = append(ins, &lp.p.Inst[i])
+			}
+		}
+	}
+	if !c.spend(len(bounds) * (1 + len(ins)) / 8) {
+		return "", false, false
+	}
 	var reps []rune
+	class := map[string]int{}
+	sig := make([]byte, len(ins))
 	for i := 0; i+1 < len(bounds); i++ {
 		if bounds[i] == 0xD800 {
 			continue
 		}
-		reps = append(reps, representative(bounds[i], bounds[i+1]))
+		r := representative(bounds[i], bounds[i+1])
+		for j, in := range ins {
+			sig[j] = '0'
+			if consumes(in, r) {
+				sig[j] = '1'
+			}
+		}
+		k, seen := class[string(sig)]
+		if !seen {
+			class[string(sig)] = len(reps)
+			reps = append(reps, r)
+		} else if nicer(r, reps[k]) {
+			reps[k] = r
+		}
 	}
 	if len(reps) > maxLangClasses {
 		return "", false, false
@@ -369,6 +398,23 @@ func representative(lo, hi rune) rune {
 		return utf8.RuneError
 	}
 	return lo
+}
+
+// nicer reports whether rune r reads better in a witness than rune q: a letter or digit over
+// other printable runes, and those over the rest.
+func nicer(r, q rune) bool {
+	rank := func(x rune) int {
+		switch {
+		case x < 0x80 && (unicode.IsLetter(x) || unicode.IsDigit(x)):
+			return 0
+		case x < 0x80 && unicode.IsPrint(x):
+			return 1
+		case unicode.IsPrint(x):
+			return 2
+		}
+		return 3
+	}
+	return rank(r) < rank(q)
 }
 
 // langSample builds a string s's patterns and lengths accept (formats aside).

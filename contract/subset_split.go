@@ -8,7 +8,8 @@ import (
 
 // Unions on the consumer's side. a ⊆ anyOf(b1, …, bn) does not need a to fit one branch:
 // split a into disjoint parts — by type, by the values of a member it requires (a tag), by
-// the numeric ranges b's branches cut — and prove each part into some branch (for oneOf, into
+// the numeric ranges, string lengths or item counts b's branches cut — and prove each part
+// into some branch (for oneOf, into
 // exactly one: the others disjoint from it). A finite a (an enum, or a bounded range of
 // multiples) is checked value by value.
 
@@ -43,10 +44,46 @@ func (c *checker) splitA(a, b shape) ([]shape, bool) {
 			return parts, true
 		}
 	}
-	if a.types&^tNumber == 0 {
+	switch {
+	case a.types&^tNumber == 0:
 		return splitRange(a, branches)
+	case a.types == tString:
+		return splitCount(a, branches, func(s *shape) (*int, *int) { return &s.minLen, &s.maxLen })
+	case a.types == tArray:
+		return splitCount(a, branches, func(s *shape) (*int, *int) { return &s.minItems, &s.maxItems })
 	}
 	return nil, false
+}
+
+// splitCount cuts a's lengths or item counts (the pair of fields count gives: a minimum and
+// a maximum, -1 for none) where b's branches bound them.
+func splitCount(a shape, branches []shape, count func(*shape) (*int, *int)) ([]shape, bool) {
+	alo, ahi := count(&a)
+	cuts := []int{*alo}
+	for i := range branches {
+		lo, hi := count(&branches[i])
+		for _, x := range []int{*lo, *hi + 1} {
+			if x > *alo && (*ahi < 0 || x <= *ahi) && !slices.Contains(cuts, x) {
+				cuts = append(cuts, x)
+			}
+		}
+	}
+	if len(cuts) < 2 || len(cuts) > maxCuts {
+		return nil, false
+	}
+	slices.Sort(cuts)
+	parts := make([]shape, len(cuts))
+	for i, x := range cuts {
+		p := a
+		lo, hi := count(&p)
+		*lo = x
+		if i+1 < len(cuts) {
+			*hi = cuts[i+1] - 1
+		}
+		p.keys = append(slices.Clone(a.keys), "-count:"+strconv.Itoa(*lo)+".."+strconv.Itoa(*hi))
+		parts[i] = p
+	}
+	return parts, true
 }
 
 // splitTag splits a by the values of a member it requires that has finitely many, and that

@@ -100,7 +100,7 @@ func (c *checker) minimalOf(s shape, t types, depth int) (any, bool) {
 	case tNull:
 		return nil, true
 	case tBoolean:
-		return false, true
+		return c.choose(2) == 1, true
 	case tInteger, tFraction:
 		var fit []json.Number
 		for _, r := range numberCandidates(s, shape{}) {
@@ -131,6 +131,9 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 		return nil, false
 	}
 	out := make([]any, n)
+	seen := map[string]bool{}
+	base := c.variant
+	defer func() { c.variant = base }()
 	for i := range out {
 		ns := s.itemSchemas(i)
 		if i < s.containsMin() {
@@ -138,11 +141,19 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 				ns = append(ns, r.n)
 			}
 		}
-		v, ok := c.minimal(ns, depth+1)
-		if !ok {
-			return nil, false
+		// With uniqueItems, other choices until the item is new.
+		for try := 0; ; try++ {
+			v, ok := c.minimal(ns, depth+1)
+			if !ok || try > 8 {
+				return nil, false
+			}
+			k, _ := jsonKey(v)
+			if !s.unique || !seen[k] {
+				seen[k], out[i] = true, v
+				break
+			}
+			c.variant++
 		}
-		out[i] = v
 	}
 	return out, true
 }
@@ -406,6 +417,9 @@ func (c *checker) stringOf(s shape) (any, bool) {
 		cands = append(cands, formatSamples(f)...)
 	}
 	cands = append(cands, strings.Repeat("a", s.minLen))
+	for _, l := range "bcd" {
+		cands = append(cands, strings.Repeat(string(l), max(s.minLen, 1)))
+	}
 	var fit []string
 	for _, w := range cands {
 		if c.stringOK(&s, w) != no {
