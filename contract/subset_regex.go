@@ -20,9 +20,9 @@ import (
 
 // Limits of the automata, past which a string comparison is unknown.
 const (
-	maxLangStates  = 4000 // product states explored by one search
-	maxLangClasses = 256  // rune classes the patterns of one search cut the runes into
-	maxLangLength  = 4096 // the largest length bound explored level by level
+	maxLangStates  = 20000 // product states visited by one search (at every length)
+	maxLangClasses = 256   // rune classes the patterns of one search cut the runes into
+	maxLangLength  = 4096  // the largest length bound explored level by level
 )
 
 // langProg is one pattern's compiled program.
@@ -34,6 +34,7 @@ type langProg struct {
 	ids     map[string]int
 	next    map[[2]int]int // (state, rune) → state: classes differ between searches, runes do not
 	initial int
+	cost    int // instructions visited by closures, charged to the checker's budget
 }
 
 type langState struct {
@@ -94,6 +95,7 @@ func (lp *langProg) closure(seeds []uint32, atStart, atEnd bool) ([]uint32, bool
 			continue
 		}
 		seen[pc] = true
+		lp.cost++
 		in := &lp.p.Inst[pc]
 		switch in.Op {
 		case syntax.InstAlt, syntax.InstAltMatch:
@@ -359,6 +361,10 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 			if sa.maxLen >= 0 && level >= sa.maxLen {
 				continue // a accepts nothing longer
 			}
+			cost := 0
+			for _, lp := range progs {
+				cost -= lp.cost
+			}
 			if !c.spend(len(reps)*len(progs)) || len(all) > maxLangStates {
 				return last, found, found
 			}
@@ -378,6 +384,10 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 				all = append(all, visit{states: st, parent: vi, cls: cls, level: level + 1})
 				next = append(next, len(all)-1)
 			}
+			for _, lp := range progs {
+				cost += lp.cost
+			}
+			c.spend(cost / 4)
 		}
 		frontier = next
 	}

@@ -208,6 +208,57 @@ func subsetCases() []subsetCase {
 		{"draft 7 consumer", `{"type":"string"}`, `{"$schema":"http://json-schema.org/draft-07/schema#","type":"string"}`, cUn, ""},
 		{"draft 2020 declared", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"integer"}`, `{"type":"number"}`, cOK, ""},
 		{"annotations", `{"type":"string","title":"t","description":"d","default":"x","examples":["y"]}`, `{"type":"string","$comment":"c"}`, cOK, ""},
+		// The hard edges (issue 19). Vendor and misspelt words are annotations; another draft's
+		// keywords stay unknown.
+		{"vendor keyword", `{"type":"number","maximum":5}`, `{"type":"number","maximumForOptimizer":1}`, cOK, ""},
+		{"misspelt keyword", `{"type":"integer","multipleOF":3}`, `{"type":"integer","multipleOF":5}`, cOK, ""},
+		{"vendor keyword beside a real one", `{"type":"number"}`, `{"type":"number","value":3,"maximum":1}`, cNo, RuleConstraint},
+		{"older draft keyword", `{"type":"object"}`, `{"type":"object","dependencies":{"a":["b"]}}`, cUn, ""},
+		// Witnesses the producer's own keywords shape.
+		{"format producer witness", `{"type":"string","format":"date"}`, `{"type":"string","maxLength":5}`, cNo, RuleConstraint},
+		{"pattern producer witness", `{"type":"string","pattern":"^[0-9]{4}$"}`, `{"type":"integer"}`, cNo, RuleType},
+		{"minProperties producer witness", `{"type":"object","required":["id"],"properties":{"id":{"type":"string","pattern":"^id-"}},"minProperties":2}`,
+			`{"type":"object","properties":{"id":{}},"additionalProperties":false}`, cNo, RuleConstraint},
+		{"uniqueItems producer witness", `{"type":"array","items":{"type":"string"},"minItems":2,"uniqueItems":true}`, `{"type":"array","maxItems":1}`, cNo, RuleConstraint},
+		// Consumer unions: the producer split.
+		{"split by type", `{"type":["string","integer"]}`, `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, cOK, ""},
+		{"split by range", `{"type":"integer","minimum":0,"maximum":100}`, `{"oneOf":[{"type":"integer","maximum":9},{"type":"integer","minimum":10}]}`, cOK, ""},
+		{"range gap", `{"type":"number","minimum":0,"maximum":100}`, `{"oneOf":[{"type":"integer","maximum":9},{"type":"number","minimum":10}]}`, cNo, ""},
+		{"split by tag", `{"type":"object","required":["kind"],"properties":{"kind":{"enum":["a","b"]}}}`, tagsOut, cOK, ""},
+		{"tag not covered", `{"type":"object","required":["kind"],"properties":{"kind":{"enum":["a","b","c"]}}}`, tagsOut, cNo, ""},
+		{"oneOf overlap", `{"type":"integer"}`, `{"oneOf":[{"type":"integer"},{"type":"number","minimum":0}]}`, cNo, ""},
+		{"finite integers", `{"type":"integer","minimum":1,"maximum":3}`, `{"anyOf":[{"const":1},{"const":2},{"const":3}]}`, cOK, ""},
+		{"split by length", `{"type":"string"}`, `{"anyOf":[{"type":"string","maxLength":5},{"type":"string","minLength":3}]}`, cOK, ""},
+		// not.
+		{"not empty string", `{"type":"string","minLength":1}`, `{"not":{"type":"string","maxLength":0}}`, cOK, ""},
+		{"not a range", `{"type":"integer","minimum":10}`, `{"not":{"minimum":0,"maximum":9}}`, cOK, ""},
+		{"not a range met", `{"type":"integer","minimum":5}`, `{"not":{"minimum":0,"maximum":9}}`, cNo, RuleConstraint},
+		{"not not", `{"type":"integer"}`, `{"not":{"not":{"type":"integer"}}}`, cOK, ""},
+		{"not required forbidden", `{"type":"object","properties":{"x":false}}`, `{"not":{"required":["x"]}}`, cOK, ""},
+		{"not pattern", `{"type":"string","pattern":"^a"}`, `{"not":{"pattern":"^b"}}`, cOK, ""},
+		{"not other tag", `{"type":"object","required":["kind"],"properties":{"kind":{"const":"a"}}}`,
+			`{"not":{"properties":{"kind":{"const":"b"}},"required":["kind"]}}`, cOK, ""},
+		{"not of types", `{"type":["string","null"]}`, `{"not":{"anyOf":[{"type":"null"},{"type":"boolean"}]}}`, cNo, RuleType},
+		// Strings as languages.
+		{"pattern into enum", `{"type":"string","pattern":"^(low|high)$"}`, `{"enum":["low","high","medium"]}`, cOK, ""},
+		{"pattern outside enum", `{"type":"string","pattern":"^(low|high)$"}`, `{"enum":["low","medium"]}`, cNo, RuleConstraint},
+		{"pattern into pattern and length", `{"type":"string","pattern":"^[a-c]{2,4}$"}`, `{"type":"string","pattern":"^[a-z]+$","maxLength":4}`, cOK, ""},
+		{"pattern over length", `{"type":"string","pattern":"^[a-c]{2,4}$"}`, `{"type":"string","maxLength":3}`, cNo, RuleConstraint},
+		{"pattern fixes length", `{"type":"string","pattern":"^\\d{3}-\\d{4}$"}`, `{"type":"string","minLength":8,"maxLength":8}`, cOK, ""},
+		{"case folding", `{"type":"string","pattern":"(?i)^abc$"}`, `{"type":"string","pattern":"^[aA][bB][cC]$"}`, cOK, ""},
+		{"unicode classes", `{"type":"string","pattern":"^\\p{L}+$"}`, `{"type":"string","pattern":"^\\D*$"}`, cOK, ""},
+		{"word boundary", `{"type":"string","pattern":"\\bword\\b"}`, `{"type":"string","pattern":"word"}`, cUn, ""},
+		{"same format", `{"type":"string","format":"email","maxLength":20}`, `{"type":"string","format":"email"}`, cOK, ""},
+		// Member and item counts.
+		{"required count", `{"type":"object","required":["a","b"]}`, `{"type":"object","minProperties":2}`, cOK, ""},
+		{"closed count", `{"type":"object","properties":{"a":{},"b":{}},"additionalProperties":false}`, `{"type":"object","maxProperties":2}`, cOK, ""},
+		{"too many members", `{"type":"object","maxProperties":3}`, `{"type":"object","maxProperties":2}`, cNo, RuleConstraint},
+		{"count closes", `{"type":"object","required":["a"],"maxProperties":1}`, `{"type":"object","properties":{"a":{}},"additionalProperties":false}`, cOK, ""},
+		{"items count", `{"type":"array","items":{"type":"object","required":["a"]}}`, `{"type":"array","items":{"minProperties":1}}`, cOK, ""},
+		// Numbers.
+		{"multiples combine", `{"type":"integer","multipleOf":2,"allOf":[{"multipleOf":3}]}`, `{"type":"integer","multipleOf":6}`, cOK, ""},
+		{"multiples enumerated", `{"type":"number","multipleOf":0.25,"minimum":0,"maximum":1}`, `{"enum":[0,0.25,0.5,0.75,1]}`, cOK, ""},
+		{"fine multiple", `{"type":"number"}`, `{"type":"number","multipleOf":0.01}`, cNo, RuleConstraint},
 	}
 }
 
@@ -622,6 +673,12 @@ func TestSubsetLimits(t *testing.T) {
 			`{"type":"object","additionalProperties":{"type":"string"}}`, Compatible},
 		{"long tuple", `{"type":"array","prefixItems":[` + strings.Repeat(`{"type":"string"},`, 200) + `{}],"minItems":201}`,
 			`{"type":"array","prefixItems":[` + strings.Repeat(`{"type":"string"},`, 200) + `{"type":"null"}]}`, Compatible},
+		// Automata: a DFA of 2^15 states, lengths past the limit, many classes.
+		{"exponential pattern", `{"type":"string","pattern":"^[ab]*a[ab]{14}$"}`, `{"type":"string","pattern":"^[ab]*$"}`, Incompatible},
+		{"exponential patterns", `{"type":"string","pattern":"^[ab]*a[ab]{14}$"}`, `{"type":"string","pattern":"^[ab]*a[ab]{13}$"}`, Compatible},
+		{"long lengths", `{"type":"string","pattern":"^[a-z]+$","maxLength":4000}`, `{"type":"string","pattern":"^[a-z]*$","maxLength":4001}`, Incompatible},
+		{"length past the limit", `{"type":"string","pattern":"^[a-z]+$","maxLength":100000}`, `{"type":"string","pattern":"^[a-z]*$","maxLength":100001}`, Incompatible},
+		{"many classes", `{"type":"string","pattern":"^[\\p{Greek}\\p{Han}\\p{Cyrillic}a-f0-3]{1,40}x$"}`, `{"type":"string","pattern":"^[\\p{L}\\d]*x$"}`, Compatible}, // Greek has non-letters (U+0375)
 		{"nested resource", `{"type":"object","properties":{"x":{"$id":"http://example.com/x","$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s"}}}`,
 			`{"$defs":{"s":{"type":"number"}},"type":"object","properties":{"x":{"$ref":"#/$defs/s"}}}`, Compatible},
 	}
@@ -635,6 +692,7 @@ func TestSubsetLimits(t *testing.T) {
 				t.Errorf("%d units of work, budget %d", c.work, maxSubsetWork)
 			}
 			r := Subset(a, b)
+			t.Logf("%v after %d units: %s", r.Verdict, c.work, r.Reason)
 			if r.Verdict == tc.not {
 				t.Errorf("verdict %v: %+v", r.Verdict, r)
 			}
