@@ -97,8 +97,10 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 	if len(b.unknown) > 0 {
 		return unknown("", "⟨b⟩ uses %s, which the checker does not model", strings.Join(b.unknown, ", "))
 	}
-	if e, ok := c.enumerate(a); ok && (len(b.groups) > 0 || b.hasEnum || len(b.nots) > 0) {
-		a = e // finitely many numbers: each is checked
+	if len(b.groups) > 0 || b.hasEnum || len(b.nots) > 0 {
+		if e, ok := c.enumerate(a); ok {
+			a = e // finitely many numbers: each is checked
+		}
 	}
 	if len(b.groups) > 0 && !a.hasEnum {
 		return c.splitConsumer(a, b, depth)

@@ -195,7 +195,11 @@ func (c *checker) enumerate(a shape) (shape, bool) {
 	var vals []any
 	for k := new(big.Rat).Set(first); k.Cmp(last) <= 0; k.Add(k, big.NewRat(1, 1)) {
 		x := new(big.Rat).Mul(k, step)
-		if a.numberOK(x) != yes || (a.types&tFraction == 0 && !x.IsInt()) {
+		kind := tFraction
+		if x.IsInt() {
+			kind = tInteger
+		}
+		if a.numberOK(x) != yes || kind&a.types == 0 {
 			continue
 		}
 		j, ok := ratJSON(x)
