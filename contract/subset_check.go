@@ -452,7 +452,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			}
 		}
 		if w, ok := c.pick(a, b, t, depth); ok {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", excerpt(w))
 		}
 		keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
 	}
@@ -940,6 +940,9 @@ func (k nameClass) names(a, b shape, named []string) []string {
 }
 
 func (c *checker) arrays(a, b shape, depth int) Result {
+	if n, ok := c.distinctItems(a); ok {
+		a.maxItems = minLimit(a.maxItems, n) // unique items from a finite set
+	}
 	if a.maxItems >= 0 && a.maxItems < a.minItems {
 		return Result{Verdict: Compatible} // no array at all
 	}
@@ -992,6 +995,31 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 		return *pending
 	}
 	return Result{Verdict: Compatible}
+}
+
+// distinctItems is how many distinct values a's items can take when a's items are unique
+// and of finitely many values (an enum, booleans, null): the most items its arrays have.
+func (c *checker) distinctItems(a shape) (int, bool) {
+	if !a.unique || len(a.tuples) > 0 || len(a.items) == 0 {
+		return 0, false
+	}
+	s := c.flatten(a.items, true)
+	switch {
+	case s.never:
+		return 0, true
+	case s.hasEnum:
+		return len(s.values()), true
+	case s.types&^(tNull|tBoolean) == 0:
+		n := 0
+		if s.types&tNull != 0 {
+			n++
+		}
+		if s.types&tBoolean != 0 {
+			n += 2
+		}
+		return n, true
+	}
+	return 0, false
 }
 
 // arrayAround builds an array of a with v at index i: minimal items before it, and after it

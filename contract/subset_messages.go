@@ -107,8 +107,8 @@ func reasonJA(en string) (string, bool) {
 		return "⟨a⟩ は %s を出力することがありますが、⟨b⟩ は %s を要求します", true
 	case "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built":
 		return "⟨a⟩ は %s を出力することがあり、⟨b⟩ は %s を要求しますが、そのような値を組み立てられませんでした", true
-	case "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds":
-		return "⟨a⟩ は ⟨b⟩ の数値の範囲外の %s を出力することがあります", true
+	case "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf":
+		return "⟨a⟩ は ⟨b⟩ の数値の範囲または multipleOf に合わない %s を出力することがあります", true
 	case "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s":
 		return "⟨a⟩ は %s を出力することがあり、これは ⟨b⟩ の %s に違反します", true
 	case "⟨a⟩ may produce %s, which breaks ⟨b⟩'s contains":

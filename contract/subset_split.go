@@ -87,15 +87,28 @@ func splitCount(a shape, branches []shape, count func(*shape) (*int, *int)) ([]s
 }
 
 // splitTag splits a by the values of a member it requires that has finitely many, and that
-// b's branches constrain.
+// b's branches constrain; or else by the types of a member the branches constrain (absent
+// being one more part when a does not require it).
 func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
-	for _, name := range a.required {
-		if !slices.ContainsFunc(branches, func(br shape) bool { return len(br.props[name]) > 0 }) {
+	names := a.names()
+	for _, r := range a.required {
+		if !slices.Contains(names, r) {
+			names = append(names, r)
+		}
+	}
+	for _, name := range names {
+		if !slices.ContainsFunc(branches, func(br shape) bool { return len(br.props[name]) > 0 || slices.Contains(br.required, name) }) {
 			continue
 		}
 		m := c.flatten(a.memberSchemas(name), true)
+		if m.never {
+			continue // absent
+		}
 		vals := m.values()
-		if !m.hasEnum || len(vals) < 2 || len(vals) > maxTagValues {
+		if !m.hasEnum || len(vals) < 2 || len(vals) > maxTagValues || !slices.Contains(a.required, name) {
+			if parts, ok := splitMemberType(a, name, m.types); ok {
+				return parts, true
+			}
 			continue
 		}
 		parts := make([]shape, 0, len(vals))
@@ -114,6 +127,42 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 		return parts, true
 	}
 	return nil, false
+}
+
+// splitMemberType splits a by the type of member name (of types ts): one part per type, and
+// one where it is absent unless a requires it.
+func splitMemberType(a shape, name string, ts types) ([]shape, bool) {
+	var parts []shape
+	with := func(n node) {
+		p := a
+		p.props = make(map[string][]node, len(a.props)+1)
+		for k, ns := range a.props {
+			p.props[k] = ns
+		}
+		p.props[name] = append(slices.Clone(a.props[name]), n)
+		p.keys = append(slices.Clone(a.keys), n.key)
+		parts = append(parts, p)
+	}
+	names := typeNames()
+	for i, t := range []types{tNull, tBoolean, tObject, tArray, tString, tNumber} {
+		if ts&t != 0 {
+			tn := names[i]
+			if t == tNumber {
+				tn = "number"
+			}
+			with(node{v: map[string]any{"type": tn}, key: "=" + name + ":" + tn})
+		}
+	}
+	if len(parts) < 2 && slices.Contains(a.required, name) {
+		return nil, false
+	}
+	if !slices.Contains(a.required, name) {
+		with(node{v: false, key: "=" + name + ":absent"})
+		for i := range parts[:len(parts)-1] {
+			parts[i].required = append(slices.Clone(a.required), name)
+		}
+	}
+	return parts, len(parts) > 1
 }
 
 // splitRange cuts a's numeric range at the bounds of b's branches: each bound a part of its

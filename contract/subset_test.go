@@ -228,6 +228,10 @@ func subsetCases() []subsetCase {
 		{"tag not covered", `{"type":"object","required":["kind"],"properties":{"kind":{"enum":["a","b","c"]}}}`, tagsOut, cNo, ""},
 		{"oneOf overlap", `{"type":"integer"}`, `{"oneOf":[{"type":"integer"},{"type":"number","minimum":0}]}`, cNo, ""},
 		{"finite integers", `{"type":"integer","minimum":1,"maximum":3}`, `{"anyOf":[{"const":1},{"const":2},{"const":3}]}`, cOK, ""},
+		{"split by member type", `{"type":"object","properties":{"x":{"type":["integer","string"]}},"required":["x"]}`,
+			`{"anyOf":[{"properties":{"x":{"type":"integer"}}},{"properties":{"x":{"type":"string"}}}]}`, cOK, ""},
+		{"split by member presence", `{"type":"object","properties":{"x":{"type":"integer"}}}`, `{"anyOf":[{"required":["x"]},{"properties":{"x":false}}]}`, cOK, ""},
+		{"unique from a finite set", `{"type":"array","items":{"enum":["a","b"]},"uniqueItems":true}`, `{"type":"array","maxItems":2}`, cOK, ""},
 		{"split by length", `{"type":"string"}`, `{"anyOf":[{"type":"string","maxLength":5},{"type":"string","minLength":3}]}`, cOK, ""},
 		// not.
 		{"not empty string", `{"type":"string","minLength":1}`, `{"not":{"type":"string","maxLength":0}}`, cOK, ""},
@@ -922,6 +926,12 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 	case 19:
 		// Unions a producer must be split to fit.
 		kw := pick("anyOf", "oneOf").(string)
+		if rnd.IntN(2) == 0 {
+			return map[string]any{kw: []any{
+				map[string]any{"properties": map[string]any{"a": map[string]any{"type": pick("integer", "string")}}},
+				map[string]any{"required": []any{pick("a", "b")}},
+				map[string]any{"properties": map[string]any{"a": pick(false, map[string]any{"type": "null"})}}}[:2+rnd.IntN(2)]}
+		}
 		return map[string]any{kw: []any{
 			map[string]any{"type": pick("integer", "number"), "maximum": num()},
 			map[string]any{"type": pick("integer", "number", "string"), "minimum": num()},
