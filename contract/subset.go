@@ -78,6 +78,7 @@ const (
 	// maxWitnessTries bounds the searches for a counterexample that verifies: each one makes
 	// other choices where a value is built (branches, optional members, strings, numbers).
 	maxWitnessTries = 8
+	maxUnknownTries = 3 // searches for a counterexample when the first one finds none
 	formatCost      = 2000 // compiling a format's schema, to evaluate it
 )
 
@@ -121,15 +122,29 @@ func named(r Result, nameA, nameB string) Result {
 func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, error)) Result {
 	c := &checker{assumed: make(map[string]int), annotated: [2]bool{annotatedA, b.formatAnnotated()}}
 	r := c.sub(as, roots(b, "b"), 0)
-	switch {
-	case r.Verdict == Compatible:
+	if r.Verdict == Compatible {
 		return Result{Verdict: Compatible}
-	case r.Verdict == Unknown && c.work > maxSubsetWork:
+	}
+	if r.Verdict == Unknown && c.work > maxSubsetWork {
 		// Whatever part was cut short, that is why there is no answer.
 		r.say("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
 		return r
-	case r.Verdict == Unknown:
-		return r
+	}
+	if r.Verdict == Unknown {
+		// A value that could not be built with the plainest choices may be with others: a
+		// few more searches, whose only use is a counterexample (verified below).
+		first := r
+		for c.variant < maxUnknownTries-1 && c.work <= maxSubsetWork {
+			c.variant++
+			clear(c.assumed)
+			if x := c.sub(as, roots(b, "b"), 0); x.Verdict == Incompatible {
+				r = x
+				break
+			}
+		}
+		if r.Verdict == Unknown {
+			return first
+		}
 	}
 	a, err := compileA()
 	if err != nil {

@@ -521,9 +521,14 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 		if both.types&t == 0 {
 			continue
 		}
-		w, ok := c.minimalOf(both, t, depth)
-		if ok && c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which ⟨b⟩'s not excludes", excerpt(w))
+		cands := c.candidates(both, b, t, depth)
+		if w, ok := c.minimalOf(both, t, depth); ok {
+			cands = append([]any{w}, cands...)
+		}
+		for _, w := range cands {
+			if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which ⟨b⟩'s not excludes", excerpt(w))
+			}
 		}
 	}
 	return unknown(RuleConstraint, "cannot show ⟨a⟩'s values avoid ⟨b⟩'s not")
