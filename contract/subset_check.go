@@ -1035,9 +1035,11 @@ func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
 		return nil, false
 	}
 	arr := make([]any, n)
+	arr[i] = v
+	k, _ := jsonKey(v)
+	seen := map[string]bool{k: true}
 	for j := range arr {
 		if j == i {
-			arr[j] = v
 			continue
 		}
 		ns := a.itemSchemas(j)
@@ -1046,7 +1048,7 @@ func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
 				ns = append(ns, r.n)
 			}
 		}
-		x, ok := c.minimal(ns, depth+1)
+		x, ok := c.distinctItem(ns, a.unique, seen, depth)
 		if !ok {
 			return nil, false
 		}

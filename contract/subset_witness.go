@@ -132,8 +132,6 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 	}
 	out := make([]any, n)
 	seen := map[string]bool{}
-	base := c.variant
-	defer func() { c.variant = base }()
 	for i := range out {
 		ns := s.itemSchemas(i)
 		if i < s.containsMin() {
@@ -141,21 +139,33 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 				ns = append(ns, r.n)
 			}
 		}
-		// With uniqueItems, other choices until the item is new.
-		for try := 0; ; try++ {
-			v, ok := c.minimal(ns, depth+1)
-			if !ok || try > 8 {
-				return nil, false
-			}
-			k, _ := jsonKey(v)
-			if !s.unique || !seen[k] {
-				seen[k], out[i] = true, v
-				break
-			}
-			c.variant++
+		v, ok := c.distinctItem(ns, s.unique, seen, depth)
+		if !ok {
+			return nil, false
 		}
+		out[i] = v
 	}
 	return out, true
+}
+
+// distinctItem builds a minimal item of ns; with unique, one not in seen (other choices until
+// it is new). seen gets its key.
+func (c *checker) distinctItem(ns []node, unique bool, seen map[string]bool, depth int) (any, bool) {
+	base := c.variant
+	defer func() { c.variant = base }()
+	for try := 0; try <= 8; try++ {
+		v, ok := c.minimal(ns, depth+1)
+		if !ok {
+			return nil, false
+		}
+		k, _ := jsonKey(v)
+		if !unique || !seen[k] {
+			seen[k] = true
+			return v, true
+		}
+		c.variant++
+	}
+	return nil, false
 }
 
 // candidates lists values of type t that might tell a from b.
@@ -385,11 +395,26 @@ func (c *checker) objectSized(s shape, n, depth int) (map[string]any, bool) {
 		}
 		m[name] = v
 	}
+	// Names: the named members, then names of a's patterns (a sample match, and it with a
+	// number after it), then plain ones; each taken if a allows a value under it.
 	names := s.names()
-	for i := 0; len(m) < n && i < n+len(names)+8; i++ {
-		name := "x" + strconv.Itoa(i)
+	var stems []string
+	for _, p := range s.pprops {
+		if w, ok := sampleMatch(p.re); ok {
+			stems = append(stems, w)
+		}
+	}
+	stems = append(stems, "x")
+	for i := 0; len(m) < n && i < len(names)+(n+8)*len(stems); i++ {
+		var name string
 		if i < len(names) {
 			name = names[i]
+		} else {
+			k := i - len(names)
+			name = stems[k%len(stems)] + strconv.Itoa(k/len(stems))
+			if k/len(stems) == 0 && k%len(stems) < len(stems)-1 {
+				name = stems[k%len(stems)]
+			}
 		}
 		if _, dup := m[name]; dup || (i >= len(names) && s.props[name] != nil) {
 			continue
