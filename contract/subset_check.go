@@ -171,11 +171,16 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 			if g.kw == "anyOf" {
 				return r
 			}
-			// oneOf also needs a to miss every other branch.
+			// oneOf also needs a to miss every other branch; a value of a that another
+			// branch takes too matches two, which oneOf rejects.
 			disjoint := true
 			for j, other := range branches {
-				if j != i && !c.disjoint(a, other, depth) {
-					disjoint = false
+				if j == i || c.disjoint(a, other, depth) {
+					continue
+				}
+				disjoint = false
+				if w, ok := c.within(a, other, b, depth); ok {
+					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which matches more than one of ⟨b⟩'s oneOf branches", excerpt(w))
 				}
 			}
 			if disjoint {
@@ -193,7 +198,50 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 			return w
 		}
 	}
+	// Values of a built for telling any a from any b (arrays mixing a's alternatives among
+	// them), judged by b whole.
+	for t := types(1); t <= tFraction; t <<= 1 {
+		if a.types&t == 0 {
+			continue
+		}
+		if w, ok := c.pick(a, b, t, depth); ok && c.acceptsShape(&b, w, depth) == no {
+			return incompatible(RuleConstraint, w, "", "the value matches none of ⟨b⟩'s %s branches", g.kw)
+		}
+	}
 	return unknown("", "⟨a⟩ fits no single branch of ⟨b⟩'s %s", g.kw)
+}
+
+// allowedTypes is the types b allows, its alternatives' included.
+func (c *checker) allowedTypes(b shape) types {
+	t := b.types
+	for _, g := range b.groups {
+		var u types
+		for _, br := range g.branches {
+			u |= c.flatten([]node{br}, false).types
+		}
+		t &= u
+	}
+	return t
+}
+
+// within builds a value of both a and other that b rejects, as far as the checker can tell.
+func (c *checker) within(a, other, b shape, depth int) (any, bool) {
+	both, ok := c.resolveGroups(c.merge(a, other))
+	for t := types(1); ok && t <= tFraction; t <<= 1 {
+		if both.types&t == 0 {
+			continue
+		}
+		cands := c.candidates(both, shape{}, t, depth)
+		if w, ok := c.minimalOf(both, t, depth); ok {
+			cands = append([]any{w}, cands...)
+		}
+		for _, w := range cands {
+			if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+				return w, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // disjoint reports, from sufficient conditions only, that no instance satisfies both a and b.
@@ -381,7 +429,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			switch c.acceptsShape(&b, v, depth) {
 			case no:
 				rule := RuleConstraint
-				if typeOf(v)&b.types == 0 {
+				if typeOf(v)&c.allowedTypes(b) == 0 {
 					rule = RuleType
 				}
 				return incompatible(rule, deepCopy(v), "", "⟨a⟩ may produce %s, which ⟨b⟩ rejects", excerpt(v))

@@ -65,6 +65,8 @@ func (r Result) ReasonIn(lang string) string {
 // reasonJA is the Japanese of a reason's English format, with the same verbs in the same order.
 func reasonJA(en string) (string, bool) {
 	switch en {
+	case "⟨a⟩ may produce %s, which matches more than one of ⟨b⟩'s oneOf branches":
+		return "⟨a⟩ は ⟨b⟩ の oneOf の複数の分岐に一致する %s を出力することがあります", true
 	case "%s (and no array of ⟨a⟩ could be built around it)":
 		return "%s（そのうえ、それを含む ⟨a⟩ の配列を組み立てられませんでした）", true
 	case "%s (and no object of ⟨a⟩ could be built around it)":

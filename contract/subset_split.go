@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -216,7 +217,23 @@ func ratKey(r *big.Rat, ex bool) string {
 // enumerate turns a's numbers into an enum when they are finitely many: a bounded range of
 // integers, or of multiples of its multipleOf.
 func (c *checker) enumerate(a shape) (shape, bool) {
-	if a.hasEnum || a.types&^tNumber != 0 || a.types == 0 || a.lo == nil || a.hi == nil {
+	if a.hasEnum || a.types == 0 || a.never {
+		return a, false
+	}
+	if a.types&^(tNull|tBoolean) == 0 {
+		var vals []any
+		if a.types&tNull != 0 {
+			vals = append(vals, nil)
+		}
+		if a.types&tBoolean != 0 {
+			vals = append(vals, false, true)
+		}
+		return withEnum(a, vals), true
+	}
+	if a.types == tObject {
+		return c.enumerateObjects(a)
+	}
+	if a.types&^tNumber != 0 || a.lo == nil || a.hi == nil {
 		return a, false
 	}
 	step := lcmRats(a.mults)
@@ -258,11 +275,56 @@ func (c *checker) enumerate(a shape) (shape, bool) {
 		vals = append(vals, j)
 	}
 	c.spend(len(vals))
+	return withEnum(a, vals), true
+}
+
+// withEnum is a with exactly the values vals.
+func withEnum(a shape, vals []any) shape {
 	e := a
 	e.hasEnum, e.enum, e.enumSet = false, nil, nil
 	e.intersectEnum(vals)
 	e.never = len(vals) == 0
-	return e, true
+	return e
+}
+
+// enumerateObjects lists a's objects when they are finitely many: a allows only its required
+// members, each of finitely many values (up to maxEnumerated objects in all).
+func (c *checker) enumerateObjects(a shape) (shape, bool) {
+	if hi := a.maxMembers(); hi < 0 || hi > len(a.required) || len(a.required) > 8 {
+		return a, false
+	}
+	objs := []map[string]any{{}}
+	for _, name := range a.required {
+		m := c.flatten(a.memberSchemas(name), true)
+		if len(m.groups) > 0 {
+			return a, false
+		}
+		if !m.hasEnum {
+			var ok bool
+			if m, ok = c.enumerate(m); !ok {
+				return a, false
+			}
+		}
+		vals := m.values()
+		if len(objs)*len(vals) > maxEnumerated {
+			return a, false
+		}
+		var next []map[string]any
+		for _, o := range objs {
+			for _, v := range vals {
+				n := maps.Clone(o)
+				n[name] = deepCopy(v)
+				next = append(next, n)
+			}
+		}
+		objs = next
+	}
+	vals := make([]any, len(objs))
+	for i, o := range objs {
+		vals[i] = o
+	}
+	c.spend(len(vals))
+	return withEnum(a, vals), true
 }
 
 // lcmRats is the least common multiple of positive rationals (nil for none): every multiple

@@ -148,6 +148,25 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 	return out, true
 }
 
+// mixedArray builds an array of n items of s, item i with the choices of variant+i.
+func (c *checker) mixedArray(s shape, n, depth int) (any, bool) {
+	if n > maxWitnessItems || (s.maxItems >= 0 && n > s.maxItems) {
+		return nil, false
+	}
+	base := c.variant
+	defer func() { c.variant = base }()
+	out := make([]any, n)
+	for i := range out {
+		c.variant = base + i
+		v, ok := c.minimal(s.itemSchemas(i), depth+1)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
 // distinctItem builds a minimal item of ns; with unique, one not in seen (other choices until
 // it is new). seen gets its key.
 func (c *checker) distinctItem(ns []node, unique bool, seen map[string]bool, depth int) (any, bool) {
@@ -218,6 +237,10 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 			if v, ok := c.arrayOf(a, n, depth); ok {
 				out = append(out, v)
 			}
+		}
+		// Items of different choices (a's alternatives, say) side by side.
+		if v, ok := c.mixedArray(a, max(a.minItems, 2), depth); ok {
+			out = append(out, v)
 		}
 	}
 	return out
