@@ -78,7 +78,7 @@ const (
 	// maxWitnessTries bounds the searches for a counterexample that verifies: each one makes
 	// other choices where a value is built (branches, optional members, strings, numbers).
 	maxWitnessTries = 8
-	maxUnknownTries = 3 // searches for a counterexample when the first one finds none
+	maxUnknownTries = 3    // searches for a counterexample when the first one finds none
 	formatCost      = 2000 // compiling a format's schema, to evaluate it
 )
 
