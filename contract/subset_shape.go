@@ -422,6 +422,19 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		case "not":
 			if t, ok := pureTypes(x, 0); ok {
 				s.types &^= t // the complement of types is types
+			} else if name, ok := notRequired(x); ok {
+				// required holds of everything but objects: its complement is the objects
+				// without name.
+				s.types &= tObject
+				s.props[name] = append(s.props[name], n.child(false, "not", "required"))
+			} else if name, sub, ok := notMember(x); ok {
+				// Not "name, if there, is sub": an object with name, and name not sub.
+				s.types &= tObject
+				if !slices.Contains(s.required, name) {
+					s.required = append(s.required, name)
+				}
+				neg := n.child(map[string]any{"not": sub}, "not", "properties", name, "~not")
+				s.props[name] = append(s.props[name], neg)
 			} else if _, ok := doubleNot(x); !ok {
 				s.nots = append(s.nots, n.child(x, "not"))
 			}
@@ -533,6 +546,44 @@ func pureTypes(x any, depth int) (types, bool) {
 		}
 	}
 	return t, seen
+}
+
+// notRequired reads {"required": [name]} (with annotations): the schema of a not that
+// forbids one member.
+func notRequired(x any) (string, bool) {
+	m, _ := x.(map[string]any)
+	list, _ := m["required"].([]any)
+	if len(list) != 1 || !onlyKeyword(m, "required") {
+		return "", false
+	}
+	name, ok := list[0].(string)
+	return name, ok
+}
+
+// notMember reads {"properties": {name: sub}} (with annotations).
+func notMember(x any) (string, any, bool) {
+	m, _ := x.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	if len(props) != 1 || !onlyKeyword(m, "properties") {
+		return "", nil, false
+	}
+	for name, sub := range props {
+		return name, sub, true
+	}
+	return "", nil, false
+}
+
+// onlyKeyword reports whether m asserts with kw alone (other words being annotations).
+func onlyKeyword(m map[string]any, kw string) bool {
+	if _, ok := m[kw]; !ok {
+		return false
+	}
+	for k := range m {
+		if k != kw && !ignoredKeyword(k) && vocabulary(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // doubleNot is the schema inside "not": {"not": X} (with annotations only), which is X.

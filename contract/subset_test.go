@@ -242,6 +242,9 @@ func subsetCases() []subsetCase {
 		{"not pattern", `{"type":"string","pattern":"^a"}`, `{"not":{"pattern":"^b"}}`, cOK, ""},
 		{"not other tag", `{"type":"object","required":["kind"],"properties":{"kind":{"const":"a"}}}`,
 			`{"not":{"properties":{"kind":{"const":"b"}},"required":["kind"]}}`, cOK, ""},
+		{"not a member value", `{"type":"object","required":["x"],"properties":{"x":{"type":"string"}},"not":{"properties":{"x":{"const":"bad"}}}}`,
+			`{"type":"object","properties":{"x":{"type":"string","not":{"const":"bad"}}}}`, cOK, ""},
+		{"not a member", `{"type":"object","not":{"required":["x"]}}`, `{"type":"object","properties":{"x":{"type":"integer"}}}`, cOK, ""},
 		{"not of types", `{"type":["string","null"]}`, `{"not":{"anyOf":[{"type":"null"},{"type":"boolean"}]}}`, cNo, RuleType},
 		// Strings as languages.
 		{"pattern into enum", `{"type":"string","pattern":"^(low|high)$"}`, `{"enum":["low","high","medium"]}`, cOK, ""},
@@ -997,7 +1000,8 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 		// not, in the forms the checker decides and one it does not.
 		return map[string]any{"not": pick(map[string]any{"const": pick("a", json.Number("1"), nil)},
 			map[string]any{"enum": []any{"a", json.Number("2")}}, map[string]any{"type": pick("string", "null", "integer")},
-			map[string]any{"required": []any{pick("a", "b")}}, map[string]any{"type": "string", "minLength": json.Number("1")})}
+			map[string]any{"required": []any{pick("a", "b")}}, map[string]any{"type": "string", "minLength": json.Number("1")},
+			map[string]any{"properties": map[string]any{"a": pick(map[string]any{"const": json.Number("1")}, map[string]any{"type": "string"})}})}
 	case 13:
 		s := map[string]any{"type": "object", "patternProperties": map[string]any{}}
 		for _, src := range []string{"^a", "^x", "b$", "^[ab]$"} {
