@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -372,6 +373,19 @@ func (c *checker) merge(a, b shape) shape {
 	}
 	for k, v := range b.props {
 		m.props[k] = append(m.props[k], v...)
+	}
+	if len(b.depReq) > 0 {
+		m.depReq = maps.Clone(a.depReq)
+		if m.depReq == nil {
+			m.depReq = map[string][]string{}
+		}
+		for k, ds := range b.depReq {
+			for _, d := range ds {
+				if !slices.Contains(m.depReq[k], d) {
+					m.depReq[k] = append(slices.Clone(m.depReq[k]), d)
+				}
+			}
+		}
 	}
 	m.minProps = max(a.minProps, b.minProps)
 	m.maxProps = minLimit(a.maxProps, b.maxProps)
@@ -788,6 +802,11 @@ func (c *checker) objects(a, b shape, depth int) Result {
 	} else if r.Verdict == Unknown {
 		pending = &r
 	}
+	if r := c.dependencies(a, b, depth); r.Verdict == Incompatible {
+		return r
+	} else if r.Verdict == Unknown && pending == nil {
+		pending = &r
+	}
 	check := func(name string, am, bm []node) *Result {
 		r := c.sub(am, bm, depth+1)
 		switch r.Verdict {
@@ -890,6 +909,35 @@ func (c *checker) memberCounts(a, b shape, depth int) Result {
 		return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce an object with %d members, outside ⟨b⟩'s minProperties or maxProperties", len(w.(map[string]any)))
 	}
 	return unknown(RuleConstraint, "cannot show ⟨a⟩'s objects satisfy ⟨b⟩'s minProperties or maxProperties")
+}
+
+// dependencies decides b's dependentRequired: where a member k is there, so are its
+// dependents — because a forbids k, requires them, or says so itself.
+func (c *checker) dependencies(a, b shape, depth int) Result {
+	for _, k := range slices.Sorted(maps.Keys(b.depReq)) {
+		if c.flatten(a.memberSchemas(k), true).never {
+			continue
+		}
+		for _, d := range b.depReq[k] {
+			if slices.Contains(a.required, d) || slices.Contains(a.depReq[k], d) {
+				continue
+			}
+			// An object of a with k and without d.
+			w, ok := c.minimalOf(a, tObject, depth)
+			if m, isMap := w.(map[string]any); ok && isMap {
+				if _, has := m[k]; !has {
+					if v, ok := c.minimal(a.memberSchemas(k), depth+1); ok {
+						m[k] = v
+					}
+				}
+				if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
+					return incompatible(RuleRequired, m, "/"+escapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
+				}
+			}
+			return unknown(RuleRequired, "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ shows it", d, k)
+		}
+	}
+	return Result{Verdict: Compatible}
 }
 
 // nameClass is the set of member names (not named in properties) one schema of b applies

@@ -72,6 +72,15 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 				return no
 			}
 		}
+		for k, ds := range s.depReq {
+			if _, ok := v[k]; ok {
+				for _, d := range ds {
+					if _, ok := v[d]; !ok {
+						return no
+					}
+				}
+			}
+		}
 		for name, m := range v {
 			if ms := s.memberSchemas(name); len(ms) > 0 {
 				r = and(r, c.accepts(ms, m, depth+1))

@@ -65,6 +65,10 @@ func (r Result) ReasonIn(lang string) string {
 // reasonJA is the Japanese of a reason's English format, with the same verbs in the same order.
 func reasonJA(en string) (string, bool) {
 	switch en {
+	case "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it":
+		return "⟨b⟩ は '%[2]s' があるとき '%[1]s' を必須としていますが、⟨a⟩ はそれを保証しません", true
+	case "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ shows it":
+		return "⟨b⟩ は '%[2]s' があるとき '%[1]s' を必須としていますが、⟨a⟩ はそれを保証せず、それを示す ⟨a⟩ のオブジェクトも組み立てられませんでした", true
 	case "⟨a⟩ may produce %s, which matches more than one of ⟨b⟩'s oneOf branches":
 		return "⟨a⟩ は ⟨b⟩ の oneOf の複数の分岐に一致する %s を出力することがあります", true
 	case "%s (and no array of ⟨a⟩ could be built around it)":

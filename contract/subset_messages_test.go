@@ -73,8 +73,20 @@ func TestReasonsComplete(t *testing.T) {
 	}
 }
 
+// reasonVerbs lists a format's verbs by the argument they take: "1s", "2d".
 func reasonVerbs(f string) []string {
-	return regexp.MustCompile(`%[a-z]`).FindAllString(f, -1)
+	var out []string
+	next := 1
+	for _, m := range regexp.MustCompile(`%(?:\[(\d+)\])?([a-z])`).FindAllStringSubmatch(f, -1) {
+		i := next
+		if m[1] != "" {
+			i, _ = strconv.Atoi(m[1])
+		}
+		next = i + 1
+		out = append(out, strconv.Itoa(i)+m[2])
+	}
+	slices.Sort(out)
+	return out
 }
 
 // TestSubsetReasonIn says the reasons of the new categories in both languages, with the

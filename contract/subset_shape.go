@@ -144,6 +144,9 @@ type shape struct {
 	addls    []addl
 	// minProps and maxProps (-1: none) count members.
 	minProps, maxProps int
+	// depReq is dependentRequired: a member's presence requires these; shared between
+	// shapes, never changed (merge makes a new map).
+	depReq map[string][]string
 
 	items              []node // items without prefixItems: they apply at every index
 	tuples             []tuple
@@ -416,6 +419,29 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			if ok {
 				s.contains = append(s.contains, r)
 				s.minItems = max(s.minItems, r.min) // implied, and item counts are compared directly
+			}
+		case "dependentRequired":
+			deps, isMap := x.(map[string]any)
+			ok = isMap
+			for k, list := range deps {
+				names, isList := list.([]any)
+				if !isList {
+					ok = false
+					break
+				}
+				for _, d := range names {
+					name, isStr := d.(string)
+					if !isStr {
+						ok = false
+						break
+					}
+					if s.depReq == nil {
+						s.depReq = map[string][]string{}
+					}
+					if !slices.Contains(s.depReq[k], name) {
+						s.depReq[k] = append(s.depReq[k], name)
+					}
+				}
 			}
 		case "minContains", "maxContains":
 			// Read with contains; without it they assert nothing.

@@ -245,6 +245,10 @@ func subsetCases() []subsetCase {
 		{"not a member value", `{"type":"object","required":["x"],"properties":{"x":{"type":"string"}},"not":{"properties":{"x":{"const":"bad"}}}}`,
 			`{"type":"object","properties":{"x":{"type":"string","not":{"const":"bad"}}}}`, cOK, ""},
 		{"not a member", `{"type":"object","not":{"required":["x"]}}`, `{"type":"object","properties":{"x":{"type":"integer"}}}`, cOK, ""},
+		{"dependentRequired kept", `{"type":"object","required":["a","b"]}`, `{"type":"object","dependentRequired":{"a":["b"]}}`, cOK, ""},
+		{"dependentRequired broken", `{"type":"object","properties":{"a":{"type":"integer"}}}`, `{"type":"object","dependentRequired":{"a":["b"]}}`, cNo, RuleRequired},
+		{"dependentRequired producer", `{"type":"object","dependentRequired":{"a":["b"]},"required":["a"],"properties":{"b":{"type":"string"}}}`,
+			`{"type":"object","properties":{"b":{"type":"integer"}}}`, cNo, RuleType},
 		{"not of types", `{"type":["string","null"]}`, `{"not":{"anyOf":[{"type":"null"},{"type":"boolean"}]}}`, cNo, RuleType},
 		// Strings as languages.
 		{"pattern into enum", `{"type":"string","pattern":"^(low|high)$"}`, `{"enum":["low","high","medium"]}`, cOK, ""},
@@ -917,6 +921,10 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 		}
 		return s
 	case 17:
+		if rnd.IntN(3) == 0 {
+			return map[string]any{"type": "object", "dependentRequired": map[string]any{pick("a", "b").(string): []any{pick("a", "b", "c")}},
+				"properties": map[string]any{"a": randomSchema(rnd, depth+1)}}
+		}
 		return map[string]any{"not": randomSchema(rnd, depth+1)}
 	case 18:
 		// Vendor and misspelt words: annotations.

@@ -446,6 +446,21 @@ func (c *checker) objectSized(s shape, n, depth int) (map[string]any, bool) {
 			m[name] = v
 		}
 	}
+	// dependentRequired: the dependents of the members there (some rounds, as they chain).
+	for range 4 {
+		for k, ds := range s.depReq {
+			if _, has := m[k]; !has {
+				continue
+			}
+			for _, d := range ds {
+				if _, has := m[d]; !has {
+					if v, ok := c.minimal(s.memberSchemas(d), depth+1); ok {
+						m[d] = v
+					}
+				}
+			}
+		}
+	}
 	return m, len(m) >= n
 }
 
