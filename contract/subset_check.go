@@ -3,13 +3,13 @@ package contract
 import (
 	"fmt"
 	"maps"
-	"regexp"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"math/big"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // checker holds one Subset call's state; it lives on Subset's stack.
@@ -100,7 +100,7 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 	}
 	if len(b.groups) > 0 || b.hasEnum || len(b.nots) > 0 {
 		if e, ok := c.enumerate(a); ok {
-			a = e // finitely many numbers: each is checked
+			a = e // finitely many values: each is checked
 		}
 	}
 	if len(b.groups) > 0 && !a.hasEnum {

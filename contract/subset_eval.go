@@ -2,11 +2,11 @@ package contract
 
 import (
 	"encoding/json"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"math/big"
 	"regexp"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // tri is a three-valued answer: the checker's own evaluation of a schema on a value, exact
