@@ -1068,6 +1068,19 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 		switch r.Verdict {
 		case Incompatible:
 			w, ok := c.arrayAround(a, i, r.Witness, depth)
+			if (!ok || a.maxItems >= 0 && len(w.([]any)) > a.maxItems) && len(a.contains) > 0 {
+				// Too short for the items contains needs besides it: a counterexample that
+				// is one of them.
+				ns := a.itemSchemas(i)
+				for _, rule := range a.contains {
+					ns = append(ns, rule.n)
+				}
+				if r2 := c.sub(ns, bi, depth+1); r2.Verdict == Incompatible {
+					if w2, ok2 := c.arrayAround(a, i, r2.Witness, depth); ok2 {
+						r, w, ok = r2, w2, true
+					}
+				}
+			}
 			if !ok {
 				return unknown(r.Rule, "%s (and no array of ⟨a⟩ could be built around it)", r.why)
 			}
@@ -1126,7 +1139,11 @@ func (c *checker) distinctItems(a shape) (int, bool) {
 // arrayAround builds an array of a with v at index i: minimal items before it, and after it
 // as many as a's minItems need, the first ones also matching a's contains (v need not).
 func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
-	n := max(a.minItems, i+1+a.containsMin())
+	extra := a.containsMin()
+	if extra > 0 && !slices.ContainsFunc(a.contains, func(r containsRule) bool { return c.accepts([]node{r.n}, v, depth+1) != yes }) {
+		extra-- // v itself is one of the items every contains needs
+	}
+	n := max(a.minItems, i+1+extra)
 	if n > maxWitnessItems {
 		return nil, false
 	}
@@ -1139,7 +1156,7 @@ func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
 			continue
 		}
 		ns := a.itemSchemas(j)
-		if j > i && j <= i+a.containsMin() {
+		if j > i && j <= i+extra {
 			for _, r := range a.contains {
 				ns = append(ns, r.n)
 			}

@@ -231,6 +231,7 @@ func subsetCases() []subsetCase {
 		{"split by member type", `{"type":"object","properties":{"x":{"type":["integer","string"]}},"required":["x"]}`,
 			`{"anyOf":[{"properties":{"x":{"type":"integer"}}},{"properties":{"x":{"type":"string"}}}]}`, cOK, ""},
 		{"split by member presence", `{"type":"object","properties":{"x":{"type":"integer"}}}`, `{"anyOf":[{"required":["x"]},{"properties":{"x":false}}]}`, cOK, ""},
+		{"witness among contains", `{"type":"array","items":{"type":"string"},"contains":{"const":"x"},"maxItems":1}`, `{"type":"array","items":{"maxLength":0}}`, cNo, RuleConstraint},
 		{"unique from a finite set", `{"type":"array","items":{"enum":["a","b"]},"uniqueItems":true}`, `{"type":"array","maxItems":2}`, cOK, ""},
 		{"split by length", `{"type":"string"}`, `{"anyOf":[{"type":"string","maxLength":5},{"type":"string","minLength":3}]}`, cOK, ""},
 		// not.
