@@ -508,12 +508,13 @@ func (c *checker) compare(a, b shape, depth int) Result {
 	if ta&tNumber != 0 && !numbersFit(a, b, ta&tFraction == 0) {
 		t := ta & tNumber
 		if t == tNumber {
-			t = tInteger
-			if _, ok := c.pick(a, b, t, depth); !ok {
-				t = tFraction
-			}
+			t = tInteger // an integer first, then a fraction
 		}
-		if w, ok := c.pick(a, b, t, depth); ok {
+		w, ok := c.pick(a, b, t, depth)
+		if !ok && ta&tNumber == tNumber {
+			w, ok = c.pick(a, b, tFraction, depth)
+		}
+		if ok {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", excerpt(w))
 		}
 		keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))

@@ -257,17 +257,20 @@ func numberCandidates(a, b shape) []*big.Rat {
 		}
 	}
 	steps := []*big.Rat{big.NewRat(1, 1), big.NewRat(1, 2), big.NewRat(1, 1000)}
+	// Multiples are sought around 0, the bounds and their midpoints.
+	base := []*big.Rat{pts[0]}
 	for i, r := range bounds {
 		pts = append(pts, r, floorRat(r), new(big.Rat).Add(floorRat(r), big.NewRat(1, 1)))
+		base = append(base, r)
 		for _, d := range steps {
 			pts = append(pts, new(big.Rat).Add(r, d), new(big.Rat).Sub(r, d))
 		}
 		for _, o := range bounds[i+1:] {
 			mid := new(big.Rat).Add(r, o)
 			pts = append(pts, mid.Mul(mid, big.NewRat(1, 2)))
+			base = append(base, mid)
 		}
 	}
-	base := slices.Clone(pts)
 	for _, m := range a.mults[:min(len(a.mults), 3)] {
 		pts = append(pts, m, new(big.Rat).Neg(m), new(big.Rat).Add(m, m))
 		for _, p := range base {
@@ -281,9 +284,19 @@ func numberCandidates(a, b shape) []*big.Rat {
 		half := new(big.Rat).Mul(m, big.NewRat(1, 2))
 		pts = append(pts, half, new(big.Rat).Add(m, half), new(big.Rat).Neg(half))
 	}
+	// Without repeats, in order: sorted by value (ties by position), the first of each run.
+	idx := make([]int, len(pts))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int { return pts[i].Cmp(pts[j]) })
+	keep := make([]bool, len(pts))
+	for k, i := range idx {
+		keep[i] = k == 0 || pts[i].Cmp(pts[idx[k-1]]) != 0
+	}
 	var out []*big.Rat
-	for _, p := range pts {
-		if !slices.ContainsFunc(out, func(q *big.Rat) bool { return q.Cmp(p) == 0 }) {
+	for i, p := range pts {
+		if keep[i] {
 			out = append(out, p)
 		}
 	}
