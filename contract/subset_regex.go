@@ -3,8 +3,6 @@ package contract
 import (
 	"regexp/syntax"
 	"slices"
-	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -35,6 +33,9 @@ type langProg struct {
 	next    map[[2]int]int // (state, rune) → state: classes differ between searches, runes do not
 	initial int
 	cost    int // instructions visited by closures, charged to the checker's budget
+	seen    []uint32
+	gen     uint32
+	stack   []uint32
 }
 
 type langState struct {
@@ -68,33 +69,40 @@ func (lp *langProg) intern(pcs []uint32, matched bool) int {
 	if matched {
 		pcs = nil // matched is absorbing: the threads no longer matter
 	}
-	var b strings.Builder
-	b.WriteString(strconv.FormatBool(matched))
-	for _, pc := range pcs {
-		b.WriteString("," + strconv.Itoa(int(pc)))
+	b := make([]byte, 0, 1+4*len(pcs))
+	if matched {
+		b = append(b, 1)
 	}
-	if id, ok := lp.ids[b.String()]; ok {
+	for _, pc := range pcs {
+		b = append(b, byte(pc), byte(pc>>8), byte(pc>>16), byte(pc>>24))
+	}
+	if id, ok := lp.ids[string(b)]; ok {
 		return id
 	}
 	lp.states = append(lp.states, langState{pcs: pcs, matched: matched})
-	lp.ids[b.String()] = len(lp.states) - 1
+	lp.ids[string(b)] = len(lp.states) - 1
 	return len(lp.states) - 1
 }
 
 // closure follows the empty transitions from seeds: the threads waiting on a rune (or on an
 // end of text not yet reached), sorted, and whether one reached a match.
 func (lp *langProg) closure(seeds []uint32, atStart, atEnd bool) ([]uint32, bool) {
-	seen := make(map[uint32]bool, len(seeds)*2)
+	// seen[pc] == gen marks the instructions this closure visited (no map per closure).
+	if lp.seen == nil {
+		lp.seen = make([]uint32, len(lp.p.Inst))
+	}
+	lp.gen++
 	var out []uint32
 	matched := false
-	stack := slices.Clone(seeds)
+	stack := append(lp.stack[:0], seeds...)
+	defer func() { lp.stack = stack[:0] }()
 	for len(stack) > 0 {
 		pc := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if seen[pc] {
+		if lp.seen[pc] == lp.gen {
 			continue
 		}
-		seen[pc] = true
+		lp.seen[pc] = lp.gen
 		lp.cost++
 		in := &lp.p.Inst[pc]
 		switch in.Op {
@@ -324,12 +332,13 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 		level  int
 	}
 	var all []visit // every visit, for the witness's runes
+	kb := make([]byte, 0, 4*len(progs))
 	key := func(states []int) string {
-		var b strings.Builder
+		kb = kb[:0]
 		for _, s := range states {
-			b.WriteString(strconv.Itoa(s) + ",")
+			kb = append(kb, byte(s), byte(s>>8), byte(s>>16), byte(s>>24))
 		}
-		return b.String()
+		return string(kb)
 	}
 	init := make([]int, len(progs))
 	for i, lp := range progs {
@@ -365,7 +374,7 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 			for _, lp := range progs {
 				cost -= lp.cost
 			}
-			if !c.spend(len(reps)*len(progs)) || len(all) > maxLangStates {
+			if !c.spend(2*stepCost+4*len(reps)*len(progs)) || len(all) > maxLangStates {
 				return last, found, found
 			}
 			for cls, rep := range reps {
@@ -387,7 +396,7 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 			for _, lp := range progs {
 				cost += lp.cost
 			}
-			c.spend(cost / 4)
+			c.spend(2 * cost)
 		}
 		frontier = next
 	}
