@@ -601,6 +601,7 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 // evaluate; Subset verifies the final witness).
 func (c *checker) pick(a, b shape, t types, depth int) (any, bool) {
 	cands := c.candidates(a, b, t, depth)
+	c.spend(2 * len(cands)) // each is judged by both
 	for _, strict := range []bool{true, false} {
 		var fit []any
 		for _, v := range cands {

@@ -221,7 +221,7 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 				cost += len(m)
 			}
 			if list, ok := v["enum"].([]any); ok {
-				cost += len(list)
+				cost += 4 * len(list) // each value is read and keyed
 			}
 			c.spend(cost)
 			if d, ok := v["$schema"]; ok && !draft2020(d) {

@@ -105,7 +105,15 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 		if m.never {
 			continue // absent
 		}
-		vals := m.values()
+		// The member's distinct values (1 and 1.0 are one).
+		var vals []any
+		seen := map[string]bool{}
+		for _, v := range m.values() {
+			if k, ok := jsonKey(v); ok && !seen[k] {
+				seen[k] = true
+				vals = append(vals, v)
+			}
+		}
 		if !m.hasEnum || len(vals) < 2 || len(vals) > maxTagValues || !slices.Contains(a.required, name) {
 			if parts, ok := splitMemberType(a, name, m.types); ok {
 				return parts, true
@@ -349,6 +357,7 @@ func lcmRats(rs []*big.Rat) *big.Rat {
 // gives the counterexample.
 func (c *checker) splitAndProve(parts []shape, b shape, depth int) Result {
 	var first *Result
+	c.spend(stepCost * len(parts))
 	for _, p := range parts {
 		p.splits++
 		r := c.shapes(p, b, depth)

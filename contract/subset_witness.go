@@ -102,8 +102,13 @@ func (c *checker) minimalOf(s shape, t types, depth int) (any, bool) {
 	case tBoolean:
 		return c.choose(2) == 1, true
 	case tInteger, tFraction:
+		if s.lo != nil && s.hi != nil && (s.lo.Cmp(s.hi) > 0 || s.lo.Cmp(s.hi) == 0 && (s.loEx || s.hiEx)) {
+			return nil, false // no number at all
+		}
 		var fit []json.Number
-		for _, r := range numberCandidates(s, shape{}) {
+		pts := numberCandidates(s, shape{})
+		c.spend(stepCost * len(pts)) // big.Rat arithmetic and a sort
+		for _, r := range pts {
 			if r.IsInt() == (t == tInteger) && s.numberOK(r) == yes {
 				if n, ok := ratJSON(r); ok {
 					fit = append(fit, n)
@@ -196,7 +201,9 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 	case tBoolean:
 		out = append(out, false, true)
 	case tInteger, tFraction:
-		for _, r := range numberCandidates(a, b) {
+		pts := numberCandidates(a, b)
+		c.spend(stepCost * len(pts))
+		for _, r := range pts {
 			if r.IsInt() == (t == tInteger) {
 				if n, ok := ratJSON(r); ok {
 					out = append(out, n)
