@@ -691,6 +691,11 @@ func TestSubsetLimits(t *testing.T) {
 		{"long lengths", `{"type":"string","pattern":"^[a-z]+$","maxLength":4000}`, `{"type":"string","pattern":"^[a-z]*$","maxLength":4001}`, Incompatible},
 		{"length past the limit", `{"type":"string","pattern":"^[a-z]+$","maxLength":100000}`, `{"type":"string","pattern":"^[a-z]*$","maxLength":100001}`, Incompatible},
 		{"many classes", `{"type":"string","pattern":"^[\\p{Greek}\\p{Han}\\p{Cyrillic}a-f0-3]{1,40}x$"}`, `{"type":"string","pattern":"^[\\p{L}\\d]*x$"}`, Compatible}, // Greek has non-letters (U+0375)
+		// Splits: values equal as JSON are one tag; members split by type nest only so deep.
+		{"equal tag values", `{"properties":{"a":{"type":"number"},"b":{"enum":[1,1.0]}},"required":["c"],"type":"object"}`,
+			`{"anyOf":[{"additionalProperties":false,"properties":{"a":{"type":"integer"}},"required":["b","c"],"type":"object"},{"type":"null"}]}`, Compatible},
+		{"many members split", `{"type":"object","properties":{"a":{"type":["string","integer","null","boolean","array","object"]},"b":{"type":["string","integer","null"]},"c":{"type":["string","integer"]},"d":{"type":["string","null"]}}}`,
+			`{"anyOf":[{"properties":{"a":{"type":"string"}}},{"properties":{"b":{"type":"integer"}}},{"properties":{"c":{"type":"null"}}},{"properties":{"d":{"type":"boolean"}}}]}`, Compatible},
 		{"nested resource", `{"type":"object","properties":{"x":{"$id":"http://example.com/x","$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s"}}}`,
 			`{"$defs":{"s":{"type":"number"}},"type":"object","properties":{"x":{"$ref":"#/$defs/s"}}}`, Compatible},
 	}
