@@ -387,6 +387,7 @@ func (c *checker) merge(a, b shape) shape {
 			}
 		}
 	}
+	m.propNames = slices.Concat(a.propNames, b.propNames)
 	m.minProps = max(a.minProps, b.minProps)
 	m.maxProps = minLimit(a.maxProps, b.maxProps)
 	m.required = slices.Clone(a.required)

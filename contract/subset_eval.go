@@ -82,6 +82,9 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 			}
 		}
 		for name, m := range v {
+			for _, pn := range s.propNames {
+				r = and(r, c.accepts([]node{pn}, name, depth+1))
+			}
 			if ms := s.memberSchemas(name); len(ms) > 0 {
 				r = and(r, c.accepts(ms, m, depth+1))
 			}

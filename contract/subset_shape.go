@@ -147,6 +147,8 @@ type shape struct {
 	// depReq is dependentRequired: a member's presence requires these; shared between
 	// shapes, never changed (merge makes a new map).
 	depReq map[string][]string
+	// propNames are a producer's propertyNames schemas.
+	propNames []node
 
 	items              []node // items without prefixItems: they apply at every index
 	tuples             []tuple
@@ -443,6 +445,10 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 					}
 				}
 			}
+		case "propertyNames":
+			// Kept to judge and build a producer's objects; a consumer's is not modelled.
+			s.propNames = append(s.propNames, n.child(x, "propertyNames"))
+			ok = producer
 		case "minContains", "maxContains":
 			// Read with contains; without it they assert nothing.
 		case "not":

@@ -232,6 +232,8 @@ func subsetCases() []subsetCase {
 			`{"anyOf":[{"properties":{"x":{"type":"integer"}}},{"properties":{"x":{"type":"string"}}}]}`, cOK, ""},
 		{"split by member presence", `{"type":"object","properties":{"x":{"type":"integer"}}}`, `{"anyOf":[{"required":["x"]},{"properties":{"x":false}}]}`, cOK, ""},
 		{"witness among contains", `{"type":"array","items":{"type":"string"},"contains":{"const":"x"},"maxItems":1}`, `{"type":"array","items":{"maxLength":0}}`, cNo, RuleConstraint},
+		{"propertyNames producer witness", `{"type":"object","propertyNames":{"maxLength":1},"minProperties":1}`, `{"type":"object","additionalProperties":{"type":"string"}}`, cNo, RuleType},
+		{"propertyNames consumer", `{"type":"object","propertyNames":{"maxLength":1}}`, `{"type":"object","propertyNames":{"maxLength":1}}`, cUn, ""},
 		{"unique from a finite set", `{"type":"array","items":{"enum":["a","b"]},"uniqueItems":true}`, `{"type":"array","maxItems":2}`, cOK, ""},
 		{"split by length", `{"type":"string"}`, `{"anyOf":[{"type":"string","maxLength":5},{"type":"string","minLength":3}]}`, cOK, ""},
 		// not.
@@ -924,6 +926,9 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 		}
 		if rnd.IntN(3) == 0 {
 			s["additionalProperties"] = false
+		}
+		if rnd.IntN(4) == 0 {
+			s["propertyNames"] = pick(map[string]any{"pattern": "^[ab]"}, map[string]any{"maxLength": json.Number("1")})
 		}
 		return s
 	case 17:

@@ -447,6 +447,17 @@ func (c *checker) objectSized(s shape, n, depth int) (map[string]any, bool) {
 			stems = append(stems, w)
 		}
 	}
+	for _, pn := range s.propNames {
+		if m, ok := pn.v.(map[string]any); ok {
+			if src, ok := m["pattern"].(string); ok {
+				if re, err := c.regexp(src); err == nil {
+					if w, ok := sampleMatch(re); ok {
+						stems = append(stems, w)
+					}
+				}
+			}
+		}
+	}
 	stems = append(stems, "x")
 	for i := 0; len(m) < n && i < len(names)+(n+8)*len(stems); i++ {
 		var name string
@@ -455,11 +466,14 @@ func (c *checker) objectSized(s shape, n, depth int) (map[string]any, bool) {
 		} else {
 			k := i - len(names)
 			name = stems[k%len(stems)] + strconv.Itoa(k/len(stems))
-			if k/len(stems) == 0 && k%len(stems) < len(stems)-1 {
+			if k/len(stems) == 0 {
 				name = stems[k%len(stems)]
 			}
 		}
 		if _, dup := m[name]; dup || (i >= len(names) && s.props[name] != nil) {
+			continue
+		}
+		if slices.ContainsFunc(s.propNames, func(pn node) bool { return c.accepts([]node{pn}, name, depth+1) == no }) {
 			continue
 		}
 		if v, ok := c.minimal(s.memberSchemas(name), depth+1); ok {
