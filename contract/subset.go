@@ -59,6 +59,9 @@ type Result struct {
 	Rule string
 	// Witness is, for Incompatible, an instance a accepts and b rejects.
 	Witness any
+
+	why   reason    // Reason, to be said in another language (ReasonIn)
+	names [2]string // what ⟨a⟩ and ⟨b⟩ are called
 }
 
 // Limits that keep the checker finite on recursive and adversarial schemas: past them the
@@ -72,6 +75,11 @@ const (
 	stepCost      = 10
 	maxRefHops    = 32 // $ref hops while flattening one conjunction
 	maxSplits     = 12 // nested anyOf/oneOf alternatives split along one comparison
+	// maxWitnessTries bounds the searches for a counterexample that verifies: each one makes
+	// other choices where a value is built (branches, optional members, strings, numbers).
+	maxWitnessTries = 8
+	maxUnknownTries = 3    // searches for a counterexample when the first one finds none
+	formatCost      = 2000 // compiling a format's schema, to evaluate it
 )
 
 // Subset reports whether every instance a (the producer) accepts is accepted by b (the
@@ -106,40 +114,77 @@ func SubsetSource(src any, b *Schema, compile func() (*Schema, error)) Result {
 
 // Reasons name the two schemas ⟨a⟩ and ⟨b⟩ until named replaces those with their names.
 func named(r Result, nameA, nameB string) Result {
-	r.Reason = strings.NewReplacer("⟨a⟩", nameA, "⟨b⟩", nameB).Replace(r.Reason)
+	r.names = [2]string{nameA, nameB}
+	r.Reason = r.ReasonIn("en")
 	return r
 }
 
 func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, error)) Result {
 	c := &checker{assumed: make(map[string]int), annotated: [2]bool{annotatedA, b.formatAnnotated()}}
 	r := c.sub(as, roots(b, "b"), 0)
-	switch {
-	case r.Verdict == Compatible:
+	if r.Verdict == Compatible {
 		return Result{Verdict: Compatible}
-	case r.Verdict == Unknown && c.work > maxSubsetWork:
+	}
+	if r.Verdict == Unknown && c.work > maxSubsetWork {
 		// Whatever part was cut short, that is why there is no answer.
-		r.Reason = fmt.Sprintf("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
+		r.say("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
 		return r
-	case r.Verdict == Unknown:
-		return r
+	}
+	if r.Verdict == Unknown {
+		// A value that could not be built with the plainest choices may be with others: a
+		// few more searches, whose only use is a counterexample (verified below).
+		first := r
+		for c.variant < maxUnknownTries-1 && c.work <= maxSubsetWork {
+			c.variant++
+			clear(c.assumed)
+			if x := c.sub(as, roots(b, "b"), 0); x.Verdict == Incompatible {
+				r = x
+				break
+			}
+		}
+		if r.Verdict == Unknown {
+			return first
+		}
 	}
 	a, err := compileA()
 	if err != nil {
-		return Result{Verdict: Unknown, Reason: fmt.Sprintf("⟨a⟩ does not compile: %v", err), Path: r.Path, Rule: r.Rule}
+		u := unknown(r.Rule, "⟨a⟩ does not compile: %s", err.Error())
+		u.Path = r.Path
+		return u
 	}
-	// The witness is the proof: it must pass a and fail b, or the answer is not given.
-	if va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en"); len(va) > 0 || len(vb) == 0 {
-		why := "⟨b⟩ accepts it"
-		if len(va) > 0 {
-			why = "⟨a⟩ rejects it (" + va[0].Message + ")"
+	// The witness is the proof: it must pass a and fail b, or the answer is not given. A
+	// candidate that fails (a keyword of a the checker dropped rejects it, or a guess was
+	// poor) starts the search again with other choices (c.variant), within the same budget.
+	first := r
+	var why *reason
+	for {
+		va, vb := a.Validate(r.Witness, "en"), b.Validate(r.Witness, "en")
+		if len(va) == 0 && len(vb) > 0 {
+			return r
 		}
-		reason := "a counterexample was built but did not verify: " + why
-		if len(c.ignored) > 0 {
-			reason += "; ⟨a⟩'s keywords not modelled: " + strings.Join(c.ignored, ", ")
+		if why == nil {
+			m := msg("⟨b⟩ accepts it")
+			if len(va) > 0 {
+				m = msg("⟨a⟩ rejects it (%s)", bilingual{va[0].Message, a.Validate(r.Witness, "ja")[0].Message})
+			}
+			why = &m
 		}
-		return Result{Verdict: Unknown, Reason: reason, Path: r.Path, Rule: r.Rule}
+		c.variant++
+		if c.variant >= maxWitnessTries || c.work > maxSubsetWork {
+			break
+		}
+		clear(c.assumed)
+		r = c.sub(as, roots(b, "b"), 0)
+		if r.Verdict != Incompatible {
+			break
+		}
 	}
-	return r
+	u := unknown(first.Rule, "a counterexample was built but did not verify: %s", *why)
+	if len(c.ignored) > 0 {
+		u = unknown(first.Rule, "a counterexample was built but did not verify: %s; ⟨a⟩'s keywords not modelled: %s", *why, strings.Join(c.ignored, ", "))
+	}
+	u.Path = first.Path
+	return u
 }
 
 // node is one schema value (bool or object) with the document its local $refs resolve in.

@@ -2,9 +2,14 @@ package contract
 
 import (
 	"fmt"
+	"maps"
 	"math/big"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // checker holds one Subset call's state; it lives on Subset's stack.
@@ -18,6 +23,20 @@ type checker struct {
 	// annotated says, for the producer and the consumer, whether format is an annotation
 	// there (Options.AnnotateFormat): then it constrains nothing and flatten drops it.
 	annotated [2]bool
+	// variant numbers the search for a counterexample: 0 makes the plainest choices, and each
+	// later one other choices, after a candidate failed verification.
+	variant int
+	langs   map[string]*langProg // patterns compiled to automata, by source
+	regexps map[string]*regexp.Regexp
+	formats map[string]*jsonschema.Schema // a schema of each format evaluated, nil when none compiles
+}
+
+// choose picks one of n choices for the current variant, the first in variant 0.
+func (c *checker) choose(n int) int {
+	if n <= 0 {
+		return 0
+	}
+	return c.variant % n
 }
 
 // spend charges n units of work and reports whether the budget still holds. Past it every
@@ -29,11 +48,15 @@ func (c *checker) spend(n int) bool {
 }
 
 func unknown(rule, format string, args ...any) Result {
-	return Result{Verdict: Unknown, Rule: rule, Reason: fmt.Sprintf(format, args...)}
+	r := Result{Verdict: Unknown, Rule: rule}
+	r.say(format, args...)
+	return r
 }
 
 func incompatible(rule string, w any, path, format string, args ...any) Result {
-	return Result{Verdict: Incompatible, Rule: rule, Witness: w, Path: path, Reason: fmt.Sprintf(format, args...)}
+	r := Result{Verdict: Incompatible, Rule: rule, Witness: w, Path: path}
+	r.say(format, args...)
+	return r
 }
 
 // sub decides as ⊆ bs at instance depth depth.
@@ -75,7 +98,12 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 	if len(b.unknown) > 0 {
 		return unknown("", "⟨b⟩ uses %s, which the checker does not model", strings.Join(b.unknown, ", "))
 	}
-	if len(b.groups) > 0 {
+	if len(b.groups) > 0 || b.hasEnum || len(b.nots) > 0 {
+		if e, ok := c.enumerate(a); ok {
+			a = e // finitely many values: each is checked
+		}
+	}
+	if len(b.groups) > 0 && !a.hasEnum {
 		return c.splitConsumer(a, b, depth)
 	}
 	return c.compare(a, b, depth)
@@ -128,6 +156,9 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 	if a.splits+b.splits >= maxSplits {
 		return unknown("", "too many nested anyOf/oneOf alternatives to compare")
 	}
+	if parts, ok := c.splitA(a, b); ok {
+		return c.splitAndProve(parts, b, depth)
+	}
 	g, rest := splitFirst(b)
 	branches := make([]shape, len(g.branches))
 	for i, br := range g.branches {
@@ -141,11 +172,16 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 			if g.kw == "anyOf" {
 				return r
 			}
-			// oneOf also needs a to miss every other branch.
+			// oneOf also needs a to miss every other branch; a value of a that another
+			// branch takes too matches two, which oneOf rejects.
 			disjoint := true
 			for j, other := range branches {
-				if j != i && !c.disjoint(a, other, depth) {
-					disjoint = false
+				if j == i || c.disjoint(a, other, depth) {
+					continue
+				}
+				disjoint = false
+				if w, ok := c.within(a, other, b, depth); ok {
+					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which matches more than one of ⟨b⟩'s oneOf branches", excerpt(w))
 				}
 			}
 			if disjoint {
@@ -159,20 +195,82 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 	// rejects, as far as the checker can tell; Subset verifies it.
 	for _, w := range witnesses {
 		if c.acceptsShape(&b, w.Witness, depth) == no {
-			w.Reason = fmt.Sprintf("the value matches none of ⟨b⟩'s %s branches", g.kw)
+			w.say("the value matches none of ⟨b⟩'s %s branches", g.kw)
 			return w
+		}
+	}
+	// Values of a built for telling any a from any b (arrays mixing a's alternatives among
+	// them), judged by b whole.
+	for t := types(1); t <= tFraction; t <<= 1 {
+		if a.types&t == 0 {
+			continue
+		}
+		if w, ok := c.pick(a, b, t, depth); ok && c.acceptsShape(&b, w, depth) == no {
+			return incompatible(RuleConstraint, w, "", "the value matches none of ⟨b⟩'s %s branches", g.kw)
 		}
 	}
 	return unknown("", "⟨a⟩ fits no single branch of ⟨b⟩'s %s", g.kw)
 }
 
+// allowedTypes is the types b allows, its alternatives' included.
+func (c *checker) allowedTypes(b shape) types {
+	t := b.types
+	for _, g := range b.groups {
+		var u types
+		for _, br := range g.branches {
+			u |= c.flatten([]node{br}, false).types
+		}
+		t &= u
+	}
+	return t
+}
+
+// within builds a value of both a and other that b rejects, as far as the checker can tell.
+func (c *checker) within(a, other, b shape, depth int) (any, bool) {
+	both, ok := c.resolveGroups(c.merge(a, other))
+	for t := types(1); ok && t <= tFraction; t <<= 1 {
+		if both.types&t == 0 {
+			continue
+		}
+		cands := c.candidates(both, shape{}, t, depth)
+		if w, ok := c.minimalOf(both, t, depth); ok {
+			cands = append([]any{w}, cands...)
+		}
+		for _, w := range cands {
+			if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+				return w, true
+			}
+		}
+	}
+	return nil, false
+}
+
 // disjoint reports, from sufficient conditions only, that no instance satisfies both a and b.
+// Keywords either side does not model are left out: that widens it, so disjointness from the
+// wider set still holds.
 func (c *checker) disjoint(a, b shape, depth int) bool {
 	if a.never || b.never || a.types&b.types == 0 {
 		return true
 	}
-	if len(b.unknown) > 0 || len(b.groups) > 0 {
+	if depth > maxSubsetDepth || !c.spend(stepCost) {
 		return false
+	}
+	// Alternatives: disjoint from every branch.
+	for _, x := range []*shape{&a, &b} {
+		if len(x.groups) == 0 {
+			continue
+		}
+		if x.splits >= maxSplits {
+			return false
+		}
+		g, rest := splitFirst(*x)
+		for _, br := range g.branches {
+			part := c.merge(rest, c.flatten([]node{br}, true))
+			if x == &a && !c.disjoint(part, b, depth) || x == &b && !c.disjoint(a, part, depth) {
+				return false
+			}
+		}
+		return true
 	}
 	if a.hasEnum {
 		for _, v := range a.values() {
@@ -182,21 +280,66 @@ func (c *checker) disjoint(a, b shape, depth int) bool {
 		}
 		return true
 	}
-	if b.hasEnum && !slices.ContainsFunc(b.values(), func(v any) bool { return c.acceptsShape(&a, v, depth) != no }) {
-		return true // every value b allows, a rejects
+	if b.hasEnum {
+		return !slices.ContainsFunc(b.values(), func(v any) bool { return c.acceptsShape(&a, v, depth) != no })
 	}
-	if a.types&^tObject == 0 && depth < maxSubsetDepth {
-		// A discriminator: a member a requires whose values b's schema for it rejects.
-		for _, name := range a.required {
-			bm := b.memberSchemas(name)
-			if len(bm) > 0 && c.disjoint(c.flatten(a.memberSchemas(name), true), c.flatten(bm, false), depth+1) {
-				return true
-			}
+	common := a.types & b.types
+	for _, t := range []types{tNull, tBoolean, tObject, tArray, tString, tNumber} {
+		if common&t != 0 && !c.disjointOn(a, b, t, common&t, depth) {
+			return false
 		}
-		// A member b requires that a forbids.
-		for _, name := range b.required {
-			if c.flatten(a.memberSchemas(name), true).never {
-				return true
+	}
+	return true
+}
+
+// disjointOn reports that a and b share no value of type t (both allow some: common).
+func (c *checker) disjointOn(a, b shape, t, common types, depth int) bool {
+	switch t {
+	case tNumber:
+		lo, loEx, hi, hiEx := a.lo, a.loEx, a.hi, a.hiEx
+		if b.lo != nil && (lo == nil || b.lo.Cmp(lo) > 0 || (b.lo.Cmp(lo) == 0 && b.loEx)) {
+			lo, loEx = b.lo, b.loEx
+		}
+		if b.hi != nil && (hi == nil || b.hi.Cmp(hi) < 0 || (b.hi.Cmp(hi) == 0 && b.hiEx)) {
+			hi, hiEx = b.hi, b.hiEx
+		}
+		if lo == nil || hi == nil {
+			return false
+		}
+		if common == tInteger {
+			lo, hi = ceilBound(lo, loEx), floorBound(hi, hiEx)
+			return lo.Cmp(hi) > 0
+		}
+		return lo.Cmp(hi) > 0 || (lo.Cmp(hi) == 0 && (loEx || hiEx))
+	case tString:
+		if max(a.minLen, b.minLen) > minLimit(a.maxLen, b.maxLen) && minLimit(a.maxLen, b.maxLen) >= 0 {
+			return true
+		}
+		if len(a.patterns)+len(b.patterns) == 0 {
+			return false
+		}
+		_, found, decided := c.langSearchBoth(a, b)
+		return decided && !found
+	case tArray:
+		return minLimit(a.maxItems, b.maxItems) >= 0 && max(a.minItems, b.minItems) > minLimit(a.maxItems, b.maxItems)
+	case tObject:
+		hi := minLimit(a.maxMembers(), b.maxMembers())
+		if hi >= 0 && max(a.minProps, len(a.required), b.minProps, len(b.required)) > hi {
+			return true
+		}
+		// A discriminator: a member one requires whose values the other's schema for it
+		// rejects.
+		for _, x := range [][2]*shape{{&a, &b}, {&b, &a}} {
+			p, q := x[0], x[1]
+			for _, name := range p.required {
+				qm := q.memberSchemas(name)
+				if len(qm) > 0 && c.disjoint(c.flatten(p.memberSchemas(name), true), c.flatten(qm, true), depth+1) {
+					return true
+				}
+				// A member p requires that q forbids.
+				if len(qm) > 0 && c.flatten(qm, true).never {
+					return true
+				}
 			}
 		}
 	}
@@ -231,6 +374,22 @@ func (c *checker) merge(a, b shape) shape {
 	for k, v := range b.props {
 		m.props[k] = append(m.props[k], v...)
 	}
+	if len(b.depReq) > 0 {
+		m.depReq = maps.Clone(a.depReq)
+		if m.depReq == nil {
+			m.depReq = map[string][]string{}
+		}
+		for k, ds := range b.depReq {
+			for _, d := range ds {
+				if !slices.Contains(m.depReq[k], d) {
+					m.depReq[k] = append(slices.Clone(m.depReq[k]), d)
+				}
+			}
+		}
+	}
+	m.propNames = slices.Concat(a.propNames, b.propNames)
+	m.minProps = max(a.minProps, b.minProps)
+	m.maxProps = minLimit(a.maxProps, b.maxProps)
 	m.required = slices.Clone(a.required)
 	for _, r := range b.required {
 		if !slices.Contains(m.required, r) {
@@ -285,7 +444,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			switch c.acceptsShape(&b, v, depth) {
 			case no:
 				rule := RuleConstraint
-				if typeOf(v)&b.types == 0 {
+				if typeOf(v)&c.allowedTypes(b) == 0 {
 					rule = RuleType
 				}
 				return incompatible(rule, deepCopy(v), "", "⟨a⟩ may produce %s, which ⟨b⟩ rejects", excerpt(v))
@@ -309,9 +468,9 @@ func (c *checker) compare(a, b shape, depth int) Result {
 				name = "non-integer number"
 			}
 			if w, ok := c.pick(a, b, t, depth); ok {
-				return incompatible(RuleType, w, "", "⟨a⟩ may produce %s where ⟨b⟩ requires %s", article(name), b.types)
+				return incompatible(RuleType, w, "", "⟨a⟩ may produce %s where ⟨b⟩ requires %s", article(name), b.types.String())
 			}
-			return unknown(RuleType, "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built", article(name), b.types)
+			return unknown(RuleType, "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built", article(name), b.types.String())
 		}
 	}
 	var pending *Result
@@ -334,31 +493,45 @@ func (c *checker) compare(a, b shape, depth int) Result {
 				}
 				continue
 			}
+			if t == tString {
+				if r := c.stringsInEnum(a, b, depth); r.Verdict == Incompatible {
+					return r
+				} else if r.Verdict == Compatible {
+					continue
+				}
+			}
 			if w, ok := c.pick(a, b, t, depth); ok {
 				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
 			}
-			return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t)
+			return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t.String())
 		}
 	}
 	if ta&tNumber != 0 && !numbersFit(a, b, ta&tFraction == 0) {
 		t := ta & tNumber
 		if t == tNumber {
-			t = tInteger
-			if _, ok := c.pick(a, b, t, depth); !ok {
-				t = tFraction
-			}
+			t = tInteger // an integer first, then a fraction
 		}
-		if w, ok := c.pick(a, b, t, depth); ok {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds", excerpt(w))
+		w, ok := c.pick(a, b, t, depth)
+		if !ok && ta&tNumber == tNumber {
+			w, ok = c.pick(a, b, tFraction, depth)
+		}
+		if ok {
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", excerpt(w))
 		}
 		keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
 	}
 	if ta&tString != 0 {
 		if kw := stringsFit(a, b); kw != "" {
-			if w, ok := c.pick(a, b, tString, depth); ok {
-				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+			kw, r := c.languages(a, b, kw, depth)
+			if r.Verdict == Incompatible {
+				return r
 			}
-			keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s strings satisfy ⟨b⟩'s %s", kw))
+			if kw != "" {
+				if w, ok := c.pick(a, b, tString, depth); ok {
+					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+				}
+				keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s strings satisfy ⟨b⟩'s %s", kw))
+			}
 		}
 	}
 	if ta&tObject != 0 {
@@ -407,14 +580,19 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 			return Result{Verdict: Compatible}
 		}
 	}
-	both := c.merge(a, c.flatten([]node{n}, true))
-	for t := types(1); t <= tFraction; t <<= 1 {
+	both, ok := c.resolveGroups(c.merge(a, c.flatten([]node{n}, true)))
+	for t := types(1); ok && t <= tFraction; t <<= 1 {
 		if both.types&t == 0 {
 			continue
 		}
-		w, ok := c.minimalOf(both, t, depth)
-		if ok && c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which ⟨b⟩'s not excludes", excerpt(w))
+		cands := c.candidates(both, b, t, depth)
+		if w, ok := c.minimalOf(both, t, depth); ok {
+			cands = append([]any{w}, cands...)
+		}
+		for _, w := range cands {
+			if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which ⟨b⟩'s not excludes", excerpt(w))
+			}
 		}
 	}
 	return unknown(RuleConstraint, "cannot show ⟨a⟩'s values avoid ⟨b⟩'s not")
@@ -424,12 +602,17 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 // evaluate; Subset verifies the final witness).
 func (c *checker) pick(a, b shape, t types, depth int) (any, bool) {
 	cands := c.candidates(a, b, t, depth)
+	c.spend(2 * len(cands)) // each is judged by both
 	for _, strict := range []bool{true, false} {
+		var fit []any
 		for _, v := range cands {
 			ra, rb := c.acceptsShape(&a, v, depth), c.acceptsShape(&b, v, depth)
 			if strict && ra == yes && rb == no || !strict && ra != no && rb != yes {
-				return v, true
+				fit = append(fit, v)
 			}
+		}
+		if len(fit) > 0 {
+			return fit[c.choose(len(fit))], true
 		}
 	}
 	return nil, false
@@ -464,11 +647,12 @@ func numbersFit(a, b shape, intOnly bool) bool {
 	if b.hi != nil && (hi == nil || hi.Cmp(b.hi) > 0 || (hi.Cmp(b.hi) == 0 && b.hiEx && !hiEx)) {
 		return false
 	}
+	step := lcmRats(a.mults) // a's numbers are its multiples
+	if intOnly {
+		step = lcmRats(append(slices.Clone(a.mults), big.NewRat(1, 1)))
+	}
 	for _, m := range b.mults {
-		ok := slices.ContainsFunc(a.mults, func(x *big.Rat) bool { return new(big.Rat).Quo(x, m).IsInt() })
-		if !ok && intOnly {
-			ok = new(big.Rat).Inv(m).IsInt() // every integer is a multiple of 1/k
-		}
+		ok := step != nil && new(big.Rat).Quo(step, m).IsInt()
 		if !ok {
 			return false
 		}
@@ -498,6 +682,82 @@ func floorRat(r *big.Rat) *big.Rat {
 	// Euclidean division rounds down for a positive divisor, and denominators are positive.
 	q, _ := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
 	return new(big.Rat).SetInt(q)
+}
+
+// languages compares a's and b's strings as regular languages (patterns and lengths): a
+// string a accepts and b rejects is a counterexample; none proves those keywords, and then
+// the keyword left to show is b's format, if a does not name it ("" when none is).
+func (c *checker) languages(a, b shape, kw string, depth int) (string, Result) {
+	if kw == "format" {
+		return kw, Result{Verdict: Unknown}
+	}
+	if len(a.formats) > 0 {
+		// a's strings are also of its format: the automaton knows nothing of that.
+		if w, ok := c.pick(a, b, tString, depth); ok {
+			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+		}
+	}
+	w, found, decided := c.langSearch(a, b, false)
+	switch {
+	case found:
+		if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+			n := utf8.RuneCountInString(w)
+			kw = "pattern"
+			if n < b.minLen {
+				kw = "minLength"
+			} else if b.maxLen >= 0 && n > b.maxLen {
+				kw = "maxLength"
+			}
+			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+		}
+	case decided:
+		for _, f := range b.formats {
+			if !slices.Contains(a.formats, f) {
+				return "format", Result{Verdict: Unknown}
+			}
+		}
+		return "", Result{Verdict: Compatible}
+	}
+	return kw, Result{Verdict: Unknown}
+}
+
+// stringsInEnum decides whether a's strings are among b's enum values: the enum's strings are
+// a regular language too (a pattern of their quoted alternation), and once a's strings are
+// shown to be among them, each one is checked against b whole.
+func (c *checker) stringsInEnum(a, b shape, depth int) Result {
+	var alts []string
+	var vals []string
+	size := 0
+	for _, v := range b.values() {
+		if x, ok := v.(string); ok {
+			alts = append(alts, regexp.QuoteMeta(x))
+			vals = append(vals, x)
+			size += len(x)
+		}
+	}
+	if len(alts) > maxEnumerated || size > maxLangLength {
+		return Result{Verdict: Unknown}
+	}
+	bb := b
+	bb.patterns = append(slices.Clone(b.patterns), "^(?:"+strings.Join(alts, "|")+")$")
+	if len(alts) == 0 {
+		bb.maxLen, bb.minLen = 0, 1 // no string at all
+	}
+	w, found, decided := c.langSearch(a, bb, false)
+	switch {
+	case found:
+		if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
+		}
+	case decided:
+		for _, v := range vals {
+			if c.acceptsShape(&b, v, depth) != yes && c.acceptsShape(&a, v, depth) != no {
+				return Result{Verdict: Unknown}
+			}
+		}
+		return Result{Verdict: Compatible}
+	}
+	return Result{Verdict: Unknown}
 }
 
 // stringsFit names the first keyword of b that a's strings are not shown to satisfy.
@@ -540,13 +800,23 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		return incompatible(RuleRequired, w, path, "⟨b⟩ requires '%s' but ⟨a⟩ does not guarantee it", name)
 	}
 	var pending *Result
+	if r := c.memberCounts(a, b, depth); r.Verdict == Incompatible {
+		return r
+	} else if r.Verdict == Unknown {
+		pending = &r
+	}
+	if r := c.dependencies(a, b, depth); r.Verdict == Incompatible {
+		return r
+	} else if r.Verdict == Unknown && pending == nil {
+		pending = &r
+	}
 	check := func(name string, am, bm []node) *Result {
 		r := c.sub(am, bm, depth+1)
 		switch r.Verdict {
 		case Incompatible:
 			w, ok := c.minimalOf(a, tObject, depth)
 			if !ok {
-				r = unknown(r.Rule, "%s (and no object of ⟨a⟩ could be built around it)", r.Reason)
+				r = unknown(r.Rule, "%s (and no object of ⟨a⟩ could be built around it)", r.why)
 				break
 			}
 			w.(map[string]any)[name] = r.Witness
@@ -585,6 +855,17 @@ func (c *checker) objects(a, b shape, depth int) Result {
 	for _, ad := range b.addls {
 		parts = append(parts, nameClass{out: ad.patterns, n: ad.n})
 	}
+	if hi := a.maxMembers(); hi >= 0 && hi <= len(a.required) {
+		// a's objects have exactly its required members: those are all the names to check.
+		for _, name := range a.required {
+			if !slices.Contains(names, name) {
+				if r := check(name, a.memberSchemas(name), b.memberSchemas(name)); r != nil {
+					return *r
+				}
+			}
+		}
+		parts = nil
+	}
 	for _, part := range parts {
 		if c.classFits(a, part, depth) {
 			continue
@@ -602,6 +883,62 @@ func (c *checker) objects(a, b shape, depth int) Result {
 	}
 	if pending != nil {
 		return *pending
+	}
+	return Result{Verdict: Compatible}
+}
+
+// memberCounts decides b's minProperties and maxProperties: a's objects have at least its
+// minProperties or required members, and at most its maxProperties or the names a closed a
+// allows.
+func (c *checker) memberCounts(a, b shape, depth int) Result {
+	lo, hi := max(a.minProps, len(a.required)), a.maxMembers()
+	if b.minProps <= lo && (b.maxProps < 0 || (hi >= 0 && hi <= b.maxProps)) {
+		return Result{Verdict: Compatible}
+	}
+	var cands []any
+	for _, n := range []int{lo, b.minProps - 1, b.maxProps + 1, hi} {
+		if w, ok := c.objectSized(a, n, depth); ok && len(w) == n {
+			cands = append(cands, w)
+		}
+	}
+	var fit []any
+	for _, w := range cands {
+		if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
+			fit = append(fit, w)
+		}
+	}
+	if len(fit) > 0 {
+		w := fit[c.choose(len(fit))]
+		return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce an object with %d members, outside ⟨b⟩'s minProperties or maxProperties", len(w.(map[string]any)))
+	}
+	return unknown(RuleConstraint, "cannot show ⟨a⟩'s objects satisfy ⟨b⟩'s minProperties or maxProperties")
+}
+
+// dependencies decides b's dependentRequired: where a member k is there, so are its
+// dependents — because a forbids k, requires them, or says so itself.
+func (c *checker) dependencies(a, b shape, depth int) Result {
+	for _, k := range slices.Sorted(maps.Keys(b.depReq)) {
+		if c.flatten(a.memberSchemas(k), true).never {
+			continue
+		}
+		for _, d := range b.depReq[k] {
+			if slices.Contains(a.required, d) || slices.Contains(a.depReq[k], d) {
+				continue
+			}
+			// An object of a with k and without d.
+			w, ok := c.minimalOf(a, tObject, depth)
+			if m, isMap := w.(map[string]any); ok && isMap {
+				if _, has := m[k]; !has {
+					if v, ok := c.minimal(a.memberSchemas(k), depth+1); ok {
+						m[k] = v
+					}
+				}
+				if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
+					return incompatible(RuleRequired, m, "/"+escapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
+				}
+			}
+			return unknown(RuleRequired, "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ shows it", d, k)
+		}
 	}
 	return Result{Verdict: Compatible}
 }
@@ -707,6 +1044,9 @@ func (k nameClass) names(a, b shape, named []string) []string {
 }
 
 func (c *checker) arrays(a, b shape, depth int) Result {
+	if n, ok := c.distinctItems(a); ok {
+		a.maxItems = minLimit(a.maxItems, n) // unique items from a finite set
+	}
 	if a.maxItems >= 0 && a.maxItems < a.minItems {
 		return Result{Verdict: Compatible} // no array at all
 	}
@@ -731,8 +1071,21 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 		switch r.Verdict {
 		case Incompatible:
 			w, ok := c.arrayAround(a, i, r.Witness, depth)
+			if (!ok || a.maxItems >= 0 && len(w.([]any)) > a.maxItems) && len(a.contains) > 0 {
+				// Too short for the items contains needs besides it: a counterexample that
+				// is one of them.
+				ns := a.itemSchemas(i)
+				for _, rule := range a.contains {
+					ns = append(ns, rule.n)
+				}
+				if r2 := c.sub(ns, bi, depth+1); r2.Verdict == Incompatible {
+					if w2, ok2 := c.arrayAround(a, i, r2.Witness, depth); ok2 {
+						r, w, ok = r2, w2, true
+					}
+				}
+			}
 			if !ok {
-				return unknown(r.Rule, "%s (and no array of ⟨a⟩ could be built around it)", r.Reason)
+				return unknown(r.Rule, "%s (and no array of ⟨a⟩ could be built around it)", r.why)
 			}
 			r.Witness, r.Path = w, path+r.Path
 			return r
@@ -761,26 +1114,57 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 	return Result{Verdict: Compatible}
 }
 
+// distinctItems is how many distinct values a's items can take when a's items are unique
+// and of finitely many values (an enum, booleans, null): the most items its arrays have.
+func (c *checker) distinctItems(a shape) (int, bool) {
+	if !a.unique || len(a.tuples) > 0 || len(a.items) == 0 {
+		return 0, false
+	}
+	s := c.flatten(a.items, true)
+	switch {
+	case s.never:
+		return 0, true
+	case s.hasEnum:
+		return len(s.values()), true
+	case s.types&^(tNull|tBoolean) == 0:
+		n := 0
+		if s.types&tNull != 0 {
+			n++
+		}
+		if s.types&tBoolean != 0 {
+			n += 2
+		}
+		return n, true
+	}
+	return 0, false
+}
+
 // arrayAround builds an array of a with v at index i: minimal items before it, and after it
 // as many as a's minItems need, the first ones also matching a's contains (v need not).
 func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
-	n := max(a.minItems, i+1+a.containsMin())
+	extra := a.containsMin()
+	if extra > 0 && !slices.ContainsFunc(a.contains, func(r containsRule) bool { return c.accepts([]node{r.n}, v, depth+1) != yes }) {
+		extra-- // v itself is one of the items every contains needs
+	}
+	n := max(a.minItems, i+1+extra)
 	if n > maxWitnessItems {
 		return nil, false
 	}
 	arr := make([]any, n)
+	arr[i] = v
+	k, _ := jsonKey(v)
+	seen := map[string]bool{k: true}
 	for j := range arr {
 		if j == i {
-			arr[j] = v
 			continue
 		}
 		ns := a.itemSchemas(j)
-		if j > i && j <= i+a.containsMin() {
+		if j > i && j <= i+extra {
 			for _, r := range a.contains {
 				ns = append(ns, r.n)
 			}
 		}
-		x, ok := c.minimal(ns, depth+1)
+		x, ok := c.distinctItem(ns, a.unique, seen, depth)
 		if !ok {
 			return nil, false
 		}
@@ -816,10 +1200,10 @@ func (c *checker) containsFits(a shape, rule containsRule, depth int) bool {
 	return true
 }
 
-// article puts "a" or "an" before a type name.
-func article(name string) string {
+// article puts "a" or "an" before a type name (in English; Japanese has none).
+func article(name string) bilingual {
 	if strings.IndexByte("aeiou", name[0]) >= 0 {
-		return "an " + name
+		return bilingual{"an " + name, name}
 	}
-	return "a " + name
+	return bilingual{"a " + name, name}
 }

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"regexp"
 	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // tri is a three-valued answer: the checker's own evaluation of a schema on a value, exact
@@ -60,15 +62,29 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 		}
 		r = and(r, s.numberOK(x))
 	case string:
-		c.spend(len(s.patterns)) // each is compiled anew
-		r = and(r, s.stringOK(v))
+		r = and(r, c.stringOK(s, v))
 	case map[string]any:
+		if len(v) < s.minProps || (s.maxProps >= 0 && len(v) > s.maxProps) {
+			return no
+		}
 		for _, name := range s.required {
 			if _, ok := v[name]; !ok {
 				return no
 			}
 		}
+		for k, ds := range s.depReq {
+			if _, ok := v[k]; ok {
+				for _, d := range ds {
+					if _, ok := v[d]; !ok {
+						return no
+					}
+				}
+			}
+		}
 		for name, m := range v {
+			for _, pn := range s.propNames {
+				r = and(r, c.accepts([]node{pn}, name, depth+1))
+			}
 			if ms := s.memberSchemas(name); len(ms) > 0 {
 				r = and(r, c.accepts(ms, m, depth+1))
 			}
@@ -176,7 +192,7 @@ func (s *shape) numberOK(x *big.Rat) tri {
 	return yes
 }
 
-func (s *shape) stringOK(v string) tri {
+func (c *checker) stringOK(s *shape, v string) tri {
 	n := utf8.RuneCountInString(v)
 	if n < s.minLen || (s.maxLen >= 0 && n > s.maxLen) {
 		return no
@@ -184,7 +200,7 @@ func (s *shape) stringOK(v string) tri {
 	r := yes
 	for _, p := range s.patterns {
 		// jsonschema's default engine is Go's regexp, so this agrees with Validate.
-		re, err := regexp.Compile(p)
+		re, err := c.regexp(p)
 		if err != nil {
 			r = maybe
 			continue
@@ -193,10 +209,55 @@ func (s *shape) stringOK(v string) tri {
 			return no
 		}
 	}
-	if len(s.formats) > 0 {
-		r = and(r, maybe) // formats are left to Validate
+	for _, f := range s.formats {
+		r = and(r, c.formatOK(f, v))
 	}
 	return r
+}
+
+// regexp compiles a pattern once per Subset call.
+func (c *checker) regexp(src string) (*regexp.Regexp, error) {
+	if re, ok := c.regexps[src]; ok {
+		return re, nil
+	}
+	c.spend(len(src))
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	if c.regexps == nil {
+		c.regexps = map[string]*regexp.Regexp{}
+	}
+	c.regexps[src] = re
+	return re, nil
+}
+
+// formatOK evaluates format f on v with the validator's own format checks: a schema of that
+// format alone, compiled once per Subset call (when a format has to be evaluated at all).
+func (c *checker) formatOK(f, v string) tri {
+	fs, ok := c.formats[f]
+	if !ok {
+		if !c.spend(formatCost) {
+			return maybe
+		}
+		jc := jsonschema.NewCompiler()
+		jc.AssertFormat()
+		jc.DefaultDraft(jsonschema.Draft2020)
+		if err := jc.AddResource("format.json", map[string]any{"format": f}); err == nil {
+			fs, _ = jc.Compile("format.json")
+		}
+		if c.formats == nil {
+			c.formats = map[string]*jsonschema.Schema{}
+		}
+		c.formats[f] = fs
+	}
+	if fs == nil {
+		return maybe
+	}
+	if fs.Validate(v) != nil {
+		return no
+	}
+	return yes
 }
 
 // distinct tells whether no two items of v are equal JSON values, in one pass.

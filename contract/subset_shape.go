@@ -142,6 +142,13 @@ type shape struct {
 	pprops   []patternProp
 	required []string
 	addls    []addl
+	// minProps and maxProps (-1: none) count members.
+	minProps, maxProps int
+	// depReq is dependentRequired: a member's presence requires these; shared between
+	// shapes, never changed (merge makes a new map).
+	depReq map[string][]string
+	// propNames are a producer's propertyNames schemas.
+	propNames []node
 
 	items              []node // items without prefixItems: they apply at every index
 	tuples             []tuple
@@ -149,9 +156,8 @@ type shape struct {
 	unique             bool
 	contains           []containsRule
 
-	// nots are consumer-side "not" schemas of the forms notForm accepts, whose instances
-	// compare decides by disjointness; a producer's nots only narrow it, and are kept for
-	// evaluation.
+	// nots are "not" schemas: on the consumer's side compare decides them by disjointness;
+	// a producer's only narrow it, and are kept for evaluation and to prove disjointness.
 	nots []node
 
 	groups []group
@@ -176,9 +182,30 @@ func ignoredKeyword(k string) bool {
 	return false
 }
 
+// vocabulary reports whether k is a keyword of some JSON Schema draft (4 to 2020-12). Those the
+// checker does not model stay unknown: a validator may assert them (an older draft's, or one
+// 2020-12 asserts). Any other word is an annotation.
+func vocabulary(k string) bool {
+	switch k {
+	case "$ref", "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$id", "id", "$schema",
+		"$anchor", "$dynamicAnchor", "$vocabulary", "$comment", "$defs", "definitions",
+		"type", "enum", "const", "multipleOf", "divisibleBy", "maximum", "exclusiveMaximum",
+		"minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "format",
+		"maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "contains",
+		"items", "prefixItems", "additionalItems", "unevaluatedItems",
+		"maxProperties", "minProperties", "required", "dependentRequired", "dependentSchemas",
+		"dependencies", "properties", "patternProperties", "additionalProperties",
+		"unevaluatedProperties", "propertyNames", "allOf", "anyOf", "oneOf", "not",
+		"if", "then", "else", "extends", "disallow",
+		"contentEncoding", "contentMediaType", "contentSchema":
+		return true
+	}
+	return false
+}
+
 // flatten merges the conjunction ns. producer says which side it is on, for unknown keywords.
 func (c *checker) flatten(ns []node, producer bool) shape {
-	s := shape{types: tAll, maxLen: -1, maxItems: -1, props: map[string][]node{}}
+	s := shape{types: tAll, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string][]node{}}
 	hops := 0
 	var add func(n node)
 	add = func(n node) {
@@ -196,7 +223,7 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 				cost += len(m)
 			}
 			if list, ok := v["enum"].([]any); ok {
-				cost += len(list)
+				cost += 4 * len(list) // each value is read and keyed
 			}
 			c.spend(cost)
 			if d, ok := v["$schema"]; ok && !draft2020(d) {
@@ -224,6 +251,9 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 				default:
 					s.unknown = append(s.unknown, "$ref (too deep)")
 				}
+			}
+			if inner, ok := doubleNot(v["not"]); ok {
+				add(n.child(inner, "not", "not"))
 			}
 			if all, ok := v["allOf"].([]any); ok {
 				for i, x := range all {
@@ -304,21 +334,15 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			if ok {
 				s.mults = append(s.mults, r)
 			}
-		case "minLength", "minItems":
+		case "minLength", "minItems", "minProperties":
 			i, isInt := smallInt(x)
 			ok = isInt
-			if k == "minLength" {
-				s.minLen = max(s.minLen, i)
-			} else {
-				s.minItems = max(s.minItems, i)
-			}
-		case "maxLength", "maxItems":
+			p := s.count(k)
+			*p = max(*p, i)
+		case "maxLength", "maxItems", "maxProperties":
 			i, isInt := smallInt(x)
 			ok = isInt
-			p := &s.maxLen
-			if k == "maxItems" {
-				p = &s.maxItems
-			}
+			p := s.count(k)
 			if isInt && (*p < 0 || i < *p) {
 				*p = i
 			}
@@ -398,11 +422,52 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 				s.contains = append(s.contains, r)
 				s.minItems = max(s.minItems, r.min) // implied, and item counts are compared directly
 			}
+		case "dependentRequired":
+			deps, isMap := x.(map[string]any)
+			ok = isMap
+			for k, list := range deps {
+				names, isList := list.([]any)
+				if !isList {
+					ok = false
+					break
+				}
+				for _, d := range names {
+					name, isStr := d.(string)
+					if !isStr {
+						ok = false
+						break
+					}
+					if s.depReq == nil {
+						s.depReq = map[string][]string{}
+					}
+					if !slices.Contains(s.depReq[k], name) {
+						s.depReq[k] = append(s.depReq[k], name)
+					}
+				}
+			}
+		case "propertyNames":
+			// Kept to judge and build a producer's objects; a consumer's is not modelled.
+			s.propNames = append(s.propNames, n.child(x, "propertyNames"))
+			ok = producer
 		case "minContains", "maxContains":
 			// Read with contains; without it they assert nothing.
 		case "not":
-			ok = notForm(x)
-			if ok {
+			if t, ok := pureTypes(x, 0); ok {
+				s.types &^= t // the complement of types is types
+			} else if name, ok := notRequired(x); ok {
+				// required holds of everything but objects: its complement is the objects
+				// without name.
+				s.types &= tObject
+				s.props[name] = append(s.props[name], n.child(false, "not", "required"))
+			} else if name, sub, ok := notMember(x); ok {
+				// Not "name, if there, is sub": an object with name, and name not sub.
+				s.types &= tObject
+				if !slices.Contains(s.required, name) {
+					s.required = append(s.required, name)
+				}
+				neg := n.child(map[string]any{"not": sub}, "not", "properties", name, "~not")
+				s.props[name] = append(s.props[name], neg)
+			} else if _, ok := doubleNot(x); !ok {
 				s.nots = append(s.nots, n.child(x, "not"))
 			}
 		case "uniqueItems":
@@ -421,15 +486,31 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			}
 			s.groups = append(s.groups, g)
 		default:
-			if ignoredKeyword(k) {
-				break
-			}
-			ok = false
+			// A word of no draft's vocabulary (a vendor's, a misspelling) is an annotation in
+			// 2020-12: the validator ignores it, and so does the checker.
+			ok = ignoredKeyword(k) || !vocabulary(k)
 		}
 		if !ok {
 			s.unknown = append(s.unknown, k)
 		}
 	}
+}
+
+// count is the field of s that a length or count keyword sets.
+func (s *shape) count(k string) *int {
+	switch k {
+	case "minLength":
+		return &s.minLen
+	case "maxLength":
+		return &s.maxLen
+	case "minItems":
+		return &s.minItems
+	case "maxItems":
+		return &s.maxItems
+	case "minProperties":
+		return &s.minProps
+	}
+	return &s.maxProps
 }
 
 // patternProps reads a patternProperties value (nil: absent). ok is false when it is not an
@@ -458,23 +539,101 @@ func patternProps(n node, x any) ([]patternProp, bool) {
 	return out, true
 }
 
-// notForm reports whether x is a "not" schema the checker decides: one of const, enum, type
-// and required (with annotations), whose instances flatten models exactly.
-func notForm(x any) bool {
+// pureTypes reads a schema that only says types — type, or an anyOf/oneOf of such (with
+// annotations) — as its set of types.
+func pureTypes(x any, depth int) (types, bool) {
 	m, isMap := x.(map[string]any)
-	if !isMap {
+	if !isMap || depth > 4 {
+		return 0, false
+	}
+	var t types
+	seen := false
+	for k, v := range m {
+		switch {
+		case k == "type":
+			var sh shape
+			sh.types = tAll
+			if seen || !sh.addType(v) {
+				return 0, false
+			}
+			t, seen = sh.types, true
+		case k == "anyOf" || k == "oneOf":
+			// Types of different branches are disjoint or equal: a oneOf of types is their
+			// union only when no type repeats.
+			list, _ := v.([]any)
+			if len(list) == 0 || seen {
+				return 0, false
+			}
+			for _, b := range list {
+				bt, ok := pureTypes(b, depth+1)
+				if !ok || (k == "oneOf" && bt&t != 0) {
+					return 0, false
+				}
+				t |= bt
+			}
+			seen = true
+		case ignoredKeyword(k) || !vocabulary(k):
+		default:
+			return 0, false
+		}
+	}
+	return t, seen
+}
+
+// notRequired reads {"required": [name]} (with annotations): the schema of a not that
+// forbids one member.
+func notRequired(x any) (string, bool) {
+	m, _ := x.(map[string]any)
+	list, _ := m["required"].([]any)
+	if len(list) != 1 || !onlyKeyword(m, "required") {
+		return "", false
+	}
+	name, ok := list[0].(string)
+	return name, ok
+}
+
+// notMember reads {"properties": {name: sub}} (with annotations).
+func notMember(x any) (string, any, bool) {
+	m, _ := x.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	if len(props) != 1 || !onlyKeyword(m, "properties") {
+		return "", nil, false
+	}
+	for name, sub := range props {
+		return name, sub, true
+	}
+	return "", nil, false
+}
+
+// onlyKeyword reports whether m asserts with kw alone (other words being annotations).
+func onlyKeyword(m map[string]any, kw string) bool {
+	if _, ok := m[kw]; !ok {
 		return false
 	}
-	asserts := 0
 	for k := range m {
-		switch {
-		case k == "const" || k == "enum" || k == "type" || k == "required":
-			asserts++
-		case !ignoredKeyword(k):
+		if k != kw && !ignoredKeyword(k) && vocabulary(k) {
 			return false
 		}
 	}
-	return asserts == 1
+	return true
+}
+
+// doubleNot is the schema inside "not": {"not": X} (with annotations only), which is X.
+func doubleNot(x any) (any, bool) {
+	m, isMap := x.(map[string]any)
+	if !isMap {
+		return nil, false
+	}
+	inner, has := m["not"]
+	if !has {
+		return nil, false
+	}
+	for k := range m {
+		if k != "not" && !ignoredKeyword(k) && vocabulary(k) {
+			return nil, false
+		}
+	}
+	return inner, true
 }
 
 func (s *shape) addType(x any) bool {
@@ -587,6 +746,18 @@ func (s *shape) containsMin() int {
 	n := 0
 	for _, r := range s.contains {
 		n = max(n, r.min)
+	}
+	return n
+}
+
+// maxMembers is the most members an object of s has (-1: no limit known): maxProperties, or
+// the names an additionalProperties false with no patterns leaves.
+func (s *shape) maxMembers() int {
+	n := s.maxProps
+	for _, a := range s.addls {
+		if a.n.v == false && len(a.patterns) == 0 {
+			n = minLimit(n, len(a.named))
+		}
 	}
 	return n
 }

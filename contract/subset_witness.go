@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -25,19 +26,32 @@ func (c *checker) minimal(ns []node, depth int) (any, bool) {
 	if depth > maxSubsetDepth || !c.spend(stepCost) {
 		return nil, false
 	}
-	s := c.flatten(ns, true)
-	for i := 0; len(s.groups) > 0; i++ {
-		if i > maxRefHops {
-			return nil, false
-		}
-		g := s.groups[0]
-		s.groups = slices.Clone(s.groups[1:])
-		s = c.merge(s, c.flatten(g.branches[:1], true))
-	}
-	if s.never {
+	s, ok := c.resolveGroups(c.flatten(ns, true))
+	if !ok || s.never {
 		return nil, false
 	}
 	return c.minimalOf(s, pickType(s), depth+1)
+}
+
+// resolveGroups merges one branch of each of s's alternatives into it: the variant's, or the
+// next one that leaves something.
+func (c *checker) resolveGroups(s shape) (shape, bool) {
+	for i := 0; len(s.groups) > 0; i++ {
+		if i > maxRefHops {
+			return s, false
+		}
+		g := s.groups[0]
+		s.groups = slices.Clone(s.groups[1:])
+		var m shape
+		for k := range g.branches {
+			m = c.merge(s, c.flatten([]node{g.branches[(c.choose(len(g.branches))+k)%len(g.branches)]}, true))
+			if !m.never {
+				break
+			}
+		}
+		s = m
+	}
+	return s, true
 }
 
 // pickType chooses the type of a minimal value: the one s's keywords speak of when s does
@@ -50,7 +64,7 @@ func pickType(s shape) types {
 	}
 	if s.types == tAll {
 		switch {
-		case len(s.props) > 0 || len(s.pprops) > 0 || len(s.required) > 0 || len(s.addls) > 0:
+		case len(s.props) > 0 || len(s.pprops) > 0 || len(s.required) > 0 || len(s.addls) > 0 || s.minProps > 0:
 			return tObject
 		case len(s.items) > 0 || len(s.tuples) > 0 || len(s.contains) > 0 || s.minItems > 0:
 			return tArray
@@ -86,31 +100,29 @@ func (c *checker) minimalOf(s shape, t types, depth int) (any, bool) {
 	case tNull:
 		return nil, true
 	case tBoolean:
-		return false, true
+		return c.choose(2) == 1, true
 	case tInteger, tFraction:
-		for _, r := range numberCandidates(s, shape{}) {
+		if s.lo != nil && s.hi != nil && (s.lo.Cmp(s.hi) > 0 || s.lo.Cmp(s.hi) == 0 && (s.loEx || s.hiEx)) {
+			return nil, false // no number at all
+		}
+		var fit []json.Number
+		pts := numberCandidates(s, shape{})
+		c.spend(stepCost * len(pts)) // big.Rat arithmetic and a sort
+		for _, r := range pts {
 			if r.IsInt() == (t == tInteger) && s.numberOK(r) == yes {
 				if n, ok := ratJSON(r); ok {
-					return n, true
+					fit = append(fit, n)
 				}
 			}
 		}
-		return nil, false
-	case tString:
-		if s.minLen > maxWitnessLength {
+		if len(fit) == 0 {
 			return nil, false
 		}
-		return strings.Repeat("a", s.minLen), true
+		return fit[c.choose(len(fit))], true
+	case tString:
+		return c.stringOf(s)
 	case tObject:
-		m := make(map[string]any, len(s.required))
-		for _, name := range s.required {
-			v, ok := c.minimal(s.memberSchemas(name), depth+1)
-			if !ok {
-				return nil, false
-			}
-			m[name] = v
-		}
-		return m, true
+		return c.objectOf(s, depth)
 	case tArray:
 		return c.arrayOf(s, max(s.minItems, s.containsMin()), depth)
 	}
@@ -124,6 +136,7 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 		return nil, false
 	}
 	out := make([]any, n)
+	seen := map[string]bool{}
 	for i := range out {
 		ns := s.itemSchemas(i)
 		if i < s.containsMin() {
@@ -131,13 +144,52 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 				ns = append(ns, r.n)
 			}
 		}
-		v, ok := c.minimal(ns, depth+1)
+		v, ok := c.distinctItem(ns, s.unique, seen, depth)
 		if !ok {
 			return nil, false
 		}
 		out[i] = v
 	}
 	return out, true
+}
+
+// mixedArray builds an array of n items of s, item i with the choices of variant+i.
+func (c *checker) mixedArray(s shape, n, depth int) (any, bool) {
+	if n > maxWitnessItems || (s.maxItems >= 0 && n > s.maxItems) {
+		return nil, false
+	}
+	base := c.variant
+	defer func() { c.variant = base }()
+	out := make([]any, n)
+	for i := range out {
+		c.variant = base + i
+		v, ok := c.minimal(s.itemSchemas(i), depth+1)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// distinctItem builds a minimal item of ns; with unique, one not in seen (other choices until
+// it is new). seen gets its key.
+func (c *checker) distinctItem(ns []node, unique bool, seen map[string]bool, depth int) (any, bool) {
+	base := c.variant
+	defer func() { c.variant = base }()
+	for try := 0; try <= 8; try++ {
+		v, ok := c.minimal(ns, depth+1)
+		if !ok {
+			return nil, false
+		}
+		k, _ := jsonKey(v)
+		if !unique || !seen[k] {
+			seen[k] = true
+			return v, true
+		}
+		c.variant++
+	}
+	return nil, false
 }
 
 // candidates lists values of type t that might tell a from b.
@@ -149,7 +201,9 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 	case tBoolean:
 		out = append(out, false, true)
 	case tInteger, tFraction:
-		for _, r := range numberCandidates(a, b) {
+		pts := numberCandidates(a, b)
+		c.spend(stepCost * len(pts))
+		for _, r := range pts {
 			if r.IsInt() == (t == tInteger) {
 				if n, ok := ratJSON(r); ok {
 					out = append(out, n)
@@ -157,6 +211,17 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 			}
 		}
 	case tString:
+		// a's own: samples of its formats, a string of its patterns.
+		for _, f := range a.formats {
+			for _, w := range formatSamples(f) {
+				out = append(out, w)
+			}
+		}
+		if len(a.patterns) > 0 {
+			if w, ok := c.langSample(a); ok {
+				out = append(out, w)
+			}
+		}
 		// Something no format accepts (not a date, e-mail, URI, host, regex, …).
 		const bad = "[not valid! "
 		for _, n := range []int{a.minLen, b.minLen - 1, b.maxLen + 1, a.maxLen, 0, 1, len(bad)} {
@@ -180,6 +245,10 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 				out = append(out, v)
 			}
 		}
+		// Items of different choices (a's alternatives, say) side by side.
+		if v, ok := c.mixedArray(a, max(a.minItems, 2), depth); ok {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -195,17 +264,20 @@ func numberCandidates(a, b shape) []*big.Rat {
 		}
 	}
 	steps := []*big.Rat{big.NewRat(1, 1), big.NewRat(1, 2), big.NewRat(1, 1000)}
+	// Multiples are sought around 0, the bounds and their midpoints.
+	base := []*big.Rat{pts[0]}
 	for i, r := range bounds {
 		pts = append(pts, r, floorRat(r), new(big.Rat).Add(floorRat(r), big.NewRat(1, 1)))
+		base = append(base, r)
 		for _, d := range steps {
 			pts = append(pts, new(big.Rat).Add(r, d), new(big.Rat).Sub(r, d))
 		}
 		for _, o := range bounds[i+1:] {
 			mid := new(big.Rat).Add(r, o)
 			pts = append(pts, mid.Mul(mid, big.NewRat(1, 2)))
+			base = append(base, mid)
 		}
 	}
-	base := slices.Clone(pts)
 	for _, m := range a.mults[:min(len(a.mults), 3)] {
 		pts = append(pts, m, new(big.Rat).Neg(m), new(big.Rat).Add(m, m))
 		for _, p := range base {
@@ -214,9 +286,24 @@ func numberCandidates(a, b shape) []*big.Rat {
 			pts = append(pts, f, new(big.Rat).Add(f, m), new(big.Rat).Sub(f, m))
 		}
 	}
+	for _, m := range b.mults[:min(len(b.mults), 3)] {
+		// Halfway between multiples of b's: not one of them.
+		half := new(big.Rat).Mul(m, big.NewRat(1, 2))
+		pts = append(pts, half, new(big.Rat).Add(m, half), new(big.Rat).Neg(half))
+	}
+	// Without repeats, in order: sorted by value (ties by position), the first of each run.
+	idx := make([]int, len(pts))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int { return pts[i].Cmp(pts[j]) })
+	keep := make([]bool, len(pts))
+	for k, i := range idx {
+		keep[i] = k == 0 || pts[i].Cmp(pts[idx[k-1]]) != 0
+	}
 	var out []*big.Rat
-	for _, p := range pts {
-		if !slices.ContainsFunc(out, func(q *big.Rat) bool { return q.Cmp(p) == 0 }) {
+	for i, p := range pts {
+		if keep[i] {
 			out = append(out, p)
 		}
 	}
@@ -322,4 +409,160 @@ func writeSample(sb *strings.Builder, p *syntax.Regexp) bool {
 		return true
 	}
 	return false
+}
+
+// objectOf builds an object s accepts, as far as the checker can tell: the required members,
+// then (for minProperties, or in odd variants every one) optional named members and other
+// names, each with a minimal value of its schemas.
+func (c *checker) objectOf(s shape, depth int) (any, bool) {
+	want := max(s.minProps, len(s.required))
+	if c.variant%2 == 1 {
+		want = max(want, len(s.required)+len(s.props))
+		if s.maxProps >= 0 {
+			want = max(min(want, s.maxProps), s.minProps, len(s.required))
+		}
+	}
+	return c.objectSized(s, want, depth)
+}
+
+// objectSized builds an object of s with n members (at least the required ones).
+func (c *checker) objectSized(s shape, n, depth int) (map[string]any, bool) {
+	if n > maxWitnessItems {
+		return nil, false
+	}
+	m := make(map[string]any, n)
+	for _, name := range s.required {
+		v, ok := c.minimal(s.memberSchemas(name), depth+1)
+		if !ok {
+			return nil, false
+		}
+		m[name] = v
+	}
+	// Names: the named members, then names of a's patterns (a sample match, and it with a
+	// number after it), then plain ones; each taken if a allows a value under it.
+	names := s.names()
+	var stems []string
+	for _, p := range s.pprops {
+		if w, ok := sampleMatch(p.re); ok {
+			stems = append(stems, w)
+		}
+	}
+	for _, pn := range s.propNames {
+		if m, ok := pn.v.(map[string]any); ok {
+			if src, ok := m["pattern"].(string); ok {
+				if re, err := c.regexp(src); err == nil {
+					if w, ok := sampleMatch(re); ok {
+						stems = append(stems, w)
+					}
+				}
+			}
+		}
+	}
+	stems = append(stems, "x")
+	for i := 0; len(m) < n && i < len(names)+(n+8)*len(stems); i++ {
+		var name string
+		if i < len(names) {
+			name = names[i]
+		} else {
+			k := i - len(names)
+			name = stems[k%len(stems)] + strconv.Itoa(k/len(stems))
+			if k/len(stems) == 0 {
+				name = stems[k%len(stems)]
+			}
+		}
+		if _, dup := m[name]; dup || (i >= len(names) && s.props[name] != nil) {
+			continue
+		}
+		if slices.ContainsFunc(s.propNames, func(pn node) bool { return c.accepts([]node{pn}, name, depth+1) == no }) {
+			continue
+		}
+		if v, ok := c.minimal(s.memberSchemas(name), depth+1); ok {
+			m[name] = v
+		}
+	}
+	// dependentRequired: the dependents of the members there (some rounds, as they chain).
+	for range 4 {
+		for k, ds := range s.depReq {
+			if _, has := m[k]; !has {
+				continue
+			}
+			for _, d := range ds {
+				if _, has := m[d]; !has {
+					if v, ok := c.minimal(s.memberSchemas(d), depth+1); ok {
+						m[d] = v
+					}
+				}
+			}
+		}
+	}
+	return m, len(m) >= n
+}
+
+// stringOf builds a string s accepts, as far as the checker can tell: from the language of
+// its patterns and lengths, or a sample of its format.
+func (c *checker) stringOf(s shape) (any, bool) {
+	if s.minLen > maxWitnessLength {
+		return nil, false
+	}
+	var cands []string
+	if len(s.patterns) > 0 {
+		if w, ok := c.langSample(s); ok {
+			cands = append(cands, w)
+		}
+	}
+	for _, f := range s.formats {
+		cands = append(cands, formatSamples(f)...)
+	}
+	cands = append(cands, strings.Repeat("a", s.minLen))
+	for _, l := range "bcd" {
+		cands = append(cands, strings.Repeat(string(l), max(s.minLen, 1)))
+	}
+	var fit []string
+	for _, w := range cands {
+		if c.stringOK(&s, w) != no {
+			fit = append(fit, w)
+		}
+	}
+	if len(fit) == 0 {
+		return nil, false
+	}
+	return fit[c.choose(len(fit))], true
+}
+
+// formatSamples are values of a format (for a producer that asserts it); none for a format
+// the checker does not know.
+func formatSamples(f string) []string {
+	switch f {
+	case "date-time":
+		return []string{"2024-01-02T03:04:05Z"}
+	case "date":
+		return []string{"2024-01-02"}
+	case "time":
+		return []string{"03:04:05Z"}
+	case "duration":
+		return []string{"P1D"}
+	case "email", "idn-email":
+		return []string{"a@example.com"}
+	case "hostname", "idn-hostname":
+		return []string{"example.com"}
+	case "ipv4":
+		return []string{"192.0.2.1"}
+	case "ipv6":
+		return []string{"2001:db8::1"}
+	case "uri", "iri":
+		return []string{"https://example.com/a"}
+	case "uri-reference", "iri-reference":
+		return []string{"a", "https://example.com/a"}
+	case "uri-template":
+		return []string{"https://example.com/{a}"}
+	case "uuid":
+		return []string{"123e4567-e89b-12d3-a456-426614174000"}
+	case "json-pointer":
+		return []string{"/a"}
+	case "relative-json-pointer":
+		return []string{"0/a"}
+	case "regex":
+		return []string{"a"}
+	}
+	return nil
 }
