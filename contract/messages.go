@@ -3,6 +3,8 @@ package contract
 import (
 	"fmt"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // printer writes violation messages in English or Japanese. A field is the instance path with
@@ -26,7 +28,7 @@ const (
 	wholeParams
 )
 
-func newPrinter(lang string, w whole) printer { return printer{ja: lang == "ja", whole: w} }
+func newPrinter(lang i18n.Lang, w whole) printer { return printer{ja: lang == "ja", whole: w} }
 
 // en is the English subject: "field 'x'", or the root value: "the output", "the input" or
 // "the params object".

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Finding is one problem Lint found on an edge, or in a contract.
@@ -61,7 +62,7 @@ func (f Finding) WitnessJSON() string {
 
 // Options configure Lint.
 type Options struct {
-	Lang string // message language: "en" (the default) or "ja"
+	Lang i18n.Lang // message language: "en" (the default) or "ja"
 	// Params, when not nil, are the run's parameters (valid under the params schema once its
 	// defaults are filled in, as Lint does): a reference to them is then the value itself
 	// rather than what the schema allows.

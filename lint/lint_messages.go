@@ -5,13 +5,18 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // lintText writes lint messages in English or Japanese. Codes, field names, node ids, JSON
 // values and the checker's own reasons stay as they are in both languages.
-type lintText struct{ ja bool }
+type lintText struct {
+	lang i18n.Lang
+	ja   bool
+}
 
-func newLintText(lang string) lintText { return lintText{ja: lang == "ja"} }
+func newLintText(lang i18n.Lang) lintText { return lintText{lang: lang, ja: lang == i18n.Japanese} }
 
 // whyCode says why an arriving value is only partly known.
 type whyCode uint8

@@ -13,10 +13,7 @@ import (
 // params schema to narrow. ok is false when the failing part of t is not exactly one
 // reference to a param; then the edge is worded as any other.
 func (l *linter) paramFinding(n *dag.Node, t *dag.Template, b *contract.Schema, p place, ptr string, witness any) (msg, hint string, ok bool) {
-	lang := "en"
-	if l.text.ja {
-		lang = "ja"
-	}
+	lang := l.text.lang
 	validate := b.ValidateInput
 	if p.isWith {
 		validate = b.Validate

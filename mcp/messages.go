@@ -3,6 +3,8 @@ package mcp
 import (
 	"fmt"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // message is a message to the client, in the envelope or a progress notification: an English
@@ -28,7 +30,7 @@ func (m message) String() string { return m.text("en") }
 
 // text formats m in lang: Japanese for "ja", English otherwise. Arguments that are messages,
 // counts or lists of messages are written in the same language.
-func (m message) text(lang string) string {
+func (m message) text(lang i18n.Lang) string {
 	ja := lang == "ja"
 	format := m.format
 	if ja {

@@ -14,6 +14,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // formatArgs are the functions whose argument at the index is a literal the catalog
@@ -170,7 +171,7 @@ func TestMessageText(t *testing.T) {
 func serveLang(t *testing.T, root, lang string) *sdk.ClientSession {
 	t.Helper()
 	st := tempStore(t)
-	_, cs := serve(t, Options{Root: root, Store: st, N8N: offlineClient(t), Lang: lang}, nil)
+	_, cs := serve(t, Options{Root: root, Store: st, N8N: offlineClient(t), Lang: i18n.Lang(lang)}, nil)
 	return cs
 }
 

@@ -149,7 +149,7 @@ func useColour(e *env, w io.Writer, mode string) bool {
 // lintBeforeRun lints d, with the run's params, before seam run starts it. With errors it prints every finding on
 // stderr, as seam lint does, and refuses to run (exit 2: the DAG file is wrong and nothing
 // ran, as for a load error). Warnings alone do not stop the run; one line says how many.
-func lintBeforeRun(ctx context.Context, e *env, d *dag.DAG, params map[string]any, lang string) error {
+func lintBeforeRun(ctx context.Context, e *env, d *dag.DAG, params map[string]any, lang i18n.Lang) error {
 	if d.Params != nil && len(d.Params.ValidateParams(d.WithDefaults(params), lang)) > 0 {
 		return nil // the run refuses them, saying why; lint findings about them would only confuse
 	}
@@ -182,30 +182,21 @@ const (
 	sgrDim     = "2"
 )
 
-func printLint(w io.Writer, fs []lint.Finding, errs, warns int, loadFailed bool, lang string, on bool) error {
+func printLint(w io.Writer, fs []lint.Finding, errs, warns int, loadFailed bool, lang i18n.Lang, on bool) error {
 	for _, f := range fs {
 		if _, err := fmt.Fprintln(w, findingText(f, on)); err != nil {
 			return err
 		}
 	}
-	ja := lang == "ja"
 	if errs == 0 && warns == 0 {
 		if loadFailed {
 			return nil // not "no problems": stderr says what could not be loaded
 		}
-		msg := "no problems"
-		if ja {
-			msg = "問題はありません"
-		}
-		_, err := fmt.Fprintln(w, msg)
+		_, err := fmt.Fprintln(w, i18n.Sprintf(lang, "no problems"))
 		return err
 	}
-	var err error
-	if ja {
-		_, err = fmt.Fprintf(w, "エラー %d 件、警告 %d 件\n", errs, warns)
-	} else {
-		_, err = fmt.Fprintf(w, "%d %s, %d %s\n", errs, nounN(errs, "error"), warns, nounN(warns, "warning"))
-	}
+	_, err := io.WriteString(w, i18n.Sprintf(lang, "%s, %s\n",
+		i18n.Plural(lang, errs, "%d error", "%d errors", errs), i18n.Plural(lang, warns, "%d warning", "%d warnings", warns)))
 	return err
 }
 
@@ -230,13 +221,6 @@ func findingText(f lint.Finding, on bool) string {
 		fmt.Fprintf(&b, "\n  %s %s", colour("fix:", sgrDim, true), f.Hint)
 	}
 	return b.String()
-}
-
-func nounN(n int, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
 }
 
 type lintJSON struct {

@@ -87,7 +87,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	return cmd
 }
 
-func runFile(ctx context.Context, e *env, path string, params map[string]any, lang string, asJSON, noLint bool, rs *runStore, tel *runTelemetry) error {
+func runFile(ctx context.Context, e *env, path string, params map[string]any, lang i18n.Lang, asJSON, noLint bool, rs *runStore, tel *runTelemetry) error {
 	d, err := loadDAG(ctx, e, path, lang)
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func runFile(ctx context.Context, e *env, path string, params map[string]any, la
 }
 
 // runParams merges the -p parameters over those of the params file.
-func runParams(e *env, lang, file string, kvs []string) (map[string]any, error) {
+func runParams(e *env, lang i18n.Lang, file string, kvs []string) (map[string]any, error) {
 	params := map[string]any{}
 	if file != "" {
 		// A named pipe (/dev/stdin, <(…)) is refused as every file is: "-" reads stdin.
@@ -161,7 +161,7 @@ func runParams(e *env, lang, file string, kvs []string) (map[string]any, error) 
 // parseParam parses one -p argument, key=value, split at the first '='. A value that parses
 // as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else is the string itself, so
 // -p name=world needs no quoting.
-func parseParam(lang, kv string) (string, any, error) {
+func parseParam(lang i18n.Lang, kv string) (string, any, error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if !ok || k == "" {
 		return "", nil, i18n.Errorf(lang, "-p %q: want key=value", kv)
@@ -174,7 +174,7 @@ func parseParam(lang, kv string) (string, any, error) {
 
 // parseParamsFile parses an object of parameters from the content b of the params file
 // path: YAML when its name ends in .yaml or .yml, else JSON (stdin, "-", included).
-func parseParamsFile(lang, path string, b []byte) (map[string]any, error) {
+func parseParamsFile(lang i18n.Lang, path string, b []byte) (map[string]any, error) {
 	var v any
 	var err error
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {

@@ -24,7 +24,8 @@ const defaultStore = ".seam/seam.db"
 // those that write it, and the language of what they say about the store (set once the
 // command knows it; "" is English).
 type storeFlag struct {
-	path, lang string
+	path string
+	lang i18n.Lang
 	noMigrate  bool
 }
 
@@ -103,7 +104,7 @@ func (sf *storeFlag) options(e *env) (runs.Options, error) {
 }
 
 // checkStore refuses a damaged or unusable store, saying what to do with it.
-func checkStore(ctx context.Context, s runs.Store, lang string) (runs.Store, error) {
+func checkStore(ctx context.Context, s runs.Store, lang i18n.Lang) (runs.Store, error) {
 	if err := s.Check(ctx); err != nil {
 		s.Close()
 		if !errors.Is(err, runs.ErrDamaged) {
@@ -146,7 +147,7 @@ func existingStore(e *env, sf *storeFlag) (string, error) {
 const latest = "latest"
 
 // getRun reads a run, with a message that says where it looked when there is none.
-func getRun(ctx context.Context, s runs.Store, id, lang string) (*runs.Run, []runs.Attempt, error) {
+func getRun(ctx context.Context, s runs.Store, id string, lang i18n.Lang) (*runs.Run, []runs.Attempt, error) {
 	if id == latest {
 		list, _, err := s.ListRuns(ctx, runs.Filter{TopLevel: true, Limit: 1})
 		if err != nil {
@@ -169,7 +170,7 @@ func getRun(ctx context.Context, s runs.Store, id, lang string) (*runs.Run, []ru
 
 // displayStatus is a run's status for people, in lang: a run whose process died shows as
 // such.
-func displayStatus(r *runs.Run, lang string) string {
+func displayStatus(r *runs.Run, lang i18n.Lang) string {
 	if r.Interrupted() {
 		return runs.StatusText(lang, "interrupted")
 	}
