@@ -24,9 +24,9 @@ const defaultStore = ".seam/seam.db"
 // those that write it, and the language of what they say about the store (set once the
 // command knows it; "" is English).
 type storeFlag struct {
-	path string
-	lang i18n.Lang
-	noMigrate  bool
+	path      string
+	lang      i18n.Lang
+	noMigrate bool
 }
 
 func (sf *storeFlag) add(cmd *cobra.Command) {
