@@ -1,8 +1,24 @@
 package i18n
 
-// ja holds the Japanese of every English format given to Sprintf and Errorf. It is read-only
-// data: nothing writes to it after initialisation.
-var ja = map[string]string{
+// ja holds the Japanese of every English format said through this package, from the parts
+// below (TestCatalogParts checks that no two give one format different Japanese). It is
+// read-only data: nothing writes to it after initialisation.
+var ja = join(jaCore, jaN8NValidate)
+
+// join is the union of parts; TestCatalogParts checks they agree where they overlap.
+func join(parts ...map[string]string) map[string]string {
+	all := map[string]string{}
+	for _, p := range parts {
+		for en, j := range p {
+			all[en] = j
+		}
+	}
+	return all
+}
+
+// jaCore is the Japanese of the engine, the loader, the node types, the run store, explain and
+// the CLI.
+var jaCore = map[string]string{
 	// engine, progress, runs, explain
 	// Status words, for people (the statuses themselves stay as JSON and filters use them).
 	"pending":     "待機中",

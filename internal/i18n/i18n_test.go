@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -179,7 +180,7 @@ func TestOneWay(t *testing.T) {
 		return false
 	}
 	// notYet still say things their own way (issue 15 folds them in one by one).
-	notYet := map[string]bool{"contract/messages.go": true, "lint/lint_messages.go": true, "mcp/messages.go": true, "n8n/validate/validate.go": true}
+	notYet := map[string]bool{"contract/messages.go": true, "lint/lint_messages.go": true, "mcp/messages.go": true}
 	fset := token.NewFileSet()
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -268,6 +269,20 @@ func TestPlural(t *testing.T) {
 	for _, tt := range tests {
 		if got := Plural(tt.lang, tt.n, "%d item", "%d items", tt.n); got != tt.want {
 			t.Errorf("Plural(%s, %d) = %q, want %q", tt.lang, tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestCatalogParts: where two parts of the catalog have one format, they say it alike.
+func TestCatalogParts(t *testing.T) {
+	parts := map[string]map[string]string{"jaCore": jaCore, "jaN8NValidate": jaN8NValidate}
+	seen := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(parts)) {
+		for en, j := range parts[name] {
+			if prev, ok := seen[en]; ok && parts[prev][en] != j {
+				t.Errorf("%q is %q in %s but %q in %s", en, parts[prev][en], prev, j, name)
+			}
+			seen[en] = name
 		}
 	}
 }

@@ -230,7 +230,7 @@ func newChecker(opts Options) (*checker, error) {
 			return nil, err
 		}
 	}
-	return &checker{opts: opts, cat: cat, ja: opts.Lang == "ja"}, nil
+	return &checker{opts: opts, cat: cat}, nil
 }
 
 func (c *checker) run(ctx context.Context, wf *Workflow) (*Result, error) {
