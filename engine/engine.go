@@ -1,5 +1,3 @@
-// Package engine runs loaded DAGs: the embedded scheduler, the Engine interface another
-// engine implements, the `dag` node type that runs sub-DAGs, and the tracing of runs.
 package engine
 
 import (
