@@ -1,4 +1,6 @@
-// Package nodes holds the node-type registry and seam's generic built-in node types.
+// Package nodes holds the node-type registry and seam's generic built-in node types (const,
+// exec, http, transform), with what they share: configuration errors, output limits and the
+// masking of secrets.
 package nodes
 
 import (
