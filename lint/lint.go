@@ -980,10 +980,7 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 	if len(ps) == 0 && !missing {
 		ps = prods
 	}
-	who := strings.Join(ps, " and ")
-	if l.text.ja {
-		who = strings.Join(ps, " と ")
-	}
+	who := l.text.and(ps)
 	if len(ps) == 0 {
 		who = l.text.its(p)
 	}

@@ -8,6 +8,7 @@ package i18n
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Lang is a language seam speaks.
@@ -74,6 +75,30 @@ func Plural(lang Lang, n int, one, many string, args ...any) string {
 		return Sprintf(lang, one, args...)
 	}
 	return Sprintf(lang, many, args...)
+}
+
+// Inline is s as a phrase inside a sentence in lang: in Japanese with a space on each side
+// where it begins or ends with Latin text (an id, a keyword), as in "a の with に"; in
+// English s itself.
+func Inline(lang Lang, s string) string {
+	if lang != Japanese || s == "" {
+		return s
+	}
+	if s[0] < utf8.RuneSelf {
+		s = " " + s
+	}
+	if s[len(s)-1] < utf8.RuneSelf {
+		s += " "
+	}
+	return s
+}
+
+// InlineStart is Inline for a phrase that starts a sentence: no space before it.
+func InlineStart(lang Lang, s string) string {
+	if lang != Japanese {
+		return s
+	}
+	return strings.TrimLeft(Inline(lang, s), " ")
 }
 
 // Key marks a literal as a catalog format that is said later, from a table (a rule's message,
