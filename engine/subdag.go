@@ -110,7 +110,7 @@ func countNodes(lang i18n.Lang, res *dag.RunResult) string {
 	var parts []string
 	for _, s := range []dag.NodeStatus{dag.NodePassed, dag.NodeWarned, dag.NodeFailed, dag.NodeSkipped, dag.NodeCanceled} {
 		if c := counts[s]; c > 0 {
-			parts = append(parts, i18n.Sprintf(lang, "%d %s", c, s.Text(lang)))
+			parts = append(parts, i18n.Sprintf(lang, "%[1]d %[2]s", c, s.Text(lang)))
 		}
 	}
 	if len(parts) == 0 {

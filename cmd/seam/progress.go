@@ -227,7 +227,7 @@ func counts(ns []dag.NodeResult, lang i18n.Lang) string {
 	var parts []string
 	for _, s := range order {
 		if n[s] > 0 {
-			parts = append(parts, i18n.Sprintf(lang, "%d %s", n[s], s.Text(lang)))
+			parts = append(parts, i18n.Sprintf(lang, "%[1]d %[2]s", n[s], s.Text(lang)))
 		}
 	}
 	return strings.Join(parts, " · ")

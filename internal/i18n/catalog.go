@@ -3,7 +3,7 @@ package i18n
 // ja holds the Japanese of every English format said through this package, from the parts
 // below (TestCatalogParts checks that no two give one format different Japanese). It is
 // read-only data: nothing writes to it after initialisation.
-var ja = join(jaCore, jaN8NValidate, jaLint)
+var ja = join(jaCore, jaN8NValidate, jaLint, jaMCP)
 
 // join is the union of parts; TestCatalogParts checks they agree where they overlap.
 func join(parts ...map[string]string) map[string]string {
@@ -36,7 +36,8 @@ var jaCore = map[string]string{
 	"reused":      "再利用",
 	"repaired":    "修復済み",
 	", ":          "、",
-	"%d %s":       "%[2]s %[1]d",
+	// A status counted, "成功 3"; the explicit indexes keep it apart from mcp's "%d %s".
+	"%[1]d %[2]s": "%[2]s %[1]d",
 	// The engine's reasons (dag/engine*.go, dag/subdag.go).
 	"params break the DAG's params schema": "params が DAG の params スキーマに違反しています",
 	"run %s: record the run: %w":           "実行 %s: 実行を記録できません: %w",

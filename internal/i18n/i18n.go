@@ -124,10 +124,18 @@ func (m Message) Error() string { return m.In(English) }
 // Format returns the format string for lang: the Japanese entry of format for Japanese when
 // the catalog has one, else format itself.
 func Format(lang Lang, format string) string {
-	if lang == Japanese {
-		if f, ok := ja[format]; ok {
-			return f
-		}
+	if f, ok := Lookup(lang, format); ok {
+		return f
 	}
 	return format
+}
+
+// Lookup returns the catalog's entry of format in lang, and whether it has one; English has
+// every format, as itself.
+func Lookup(lang Lang, format string) (string, bool) {
+	if lang != Japanese {
+		return format, true
+	}
+	f, ok := ja[format]
+	return f, ok
 }
