@@ -3,7 +3,7 @@ package i18n
 // ja holds the Japanese of every English format said through this package, from the parts
 // below (TestCatalogParts checks that no two give one format different Japanese). It is
 // read-only data: nothing writes to it after initialisation.
-var ja = join(jaCore, jaN8NValidate, jaLint, jaMCP)
+var ja = join(jaCore, jaN8NValidate, jaLint, jaMCP, jaContract)
 
 // join is the union of parts; TestCatalogParts checks they agree where they overlap.
 func join(parts ...map[string]string) map[string]string {
