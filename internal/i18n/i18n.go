@@ -1,8 +1,10 @@
 // Package i18n says seam's messages in English or Japanese: the language (Lang) and how it is
 // chosen (Resolve), and one catalog keyed by the English format, so code reads in English and a
 // missing translation falls back to it. TestCatalogComplete finds every format given to
-// Sprintf, Errorf, Format, M, Plural and Key in seam's source and fails when one has no
-// Japanese, or when the Japanese does not take the same arguments.
+// Sprintf, Errorf, Format, M, Plural and Key (and mcp's msgf, fail and howMany) in seam's
+// source and fails when one has no Japanese, or when the Japanese does not take the same
+// arguments; TestOneWay fails on code outside this package that compares a language with
+// Japanese. It imports nothing of seam.
 package i18n
 
 import (

@@ -312,3 +312,25 @@ func TestCatalogParts(t *testing.T) {
 		}
 	}
 }
+
+func TestInline(t *testing.T) {
+	tests := []struct {
+		lang        Lang
+		s           string
+		inline, top string
+	}{
+		{Japanese, "with", " with ", "with "},
+		{Japanese, "a の出力契約", " a の出力契約", "a の出力契約"},
+		{Japanese, "入力", "入力", "入力"},
+		{Japanese, "", "", ""},
+		{English, "its with", "its with", "its with"},
+	}
+	for _, tt := range tests {
+		if got := Inline(tt.lang, tt.s); got != tt.inline {
+			t.Errorf("Inline(%s, %q) = %q, want %q", tt.lang, tt.s, got, tt.inline)
+		}
+		if got := InlineStart(tt.lang, tt.s); got != tt.top {
+			t.Errorf("InlineStart(%s, %q) = %q, want %q", tt.lang, tt.s, got, tt.top)
+		}
+	}
+}
