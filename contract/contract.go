@@ -1,8 +1,10 @@
-// Package contract loads and compiles JSON Schemas (draft 2020-12) and validates node outputs
-// against them, reporting each violation with its instance pointer, schema keyword, value
-// excerpt and a message in English or Japanese.
+// Package contract is seam's JSON Schema (draft 2020-12) work: it compiles schemas,
+// validates values against them, reporting each violation with its instance pointer, schema
+// keyword, value excerpt and a message in English or Japanese, decides whether one schema's
+// values all fit another (Subset, with a witness when not) and infers a schema from samples.
 //
-// It imports nothing of seam: the standard output contract is handed in by the caller.
+// Of seam it imports only internal/i18n, a leaf that says its messages: the standard output
+// contract is handed in by the caller.
 package contract
 
 import (

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Limits on what seam compiles and validates. jsonschema compares numbers as exact big.Rat
@@ -143,7 +145,7 @@ func (e *NumberError) field() string {
 
 // ParseViolation is the violation of a document ParseJSON refused with err: where a number
 // is beyond seam's limits, that number's place, value and limit; otherwise NotJSON.
-func ParseViolation(err error, lang string) Violation {
+func ParseViolation(err error, lang i18n.Lang) Violation {
 	var ne *NumberError
 	if !errors.As(err, &ne) {
 		return NotJSON(lang)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestNumberLimits: numbers within MaxNumberDigits and MaxNumberExponent parse as they are;
@@ -66,7 +68,7 @@ func TestNumberLimits(t *testing.T) {
 			t.Errorf("ParseJSON(%.40s): pointer %q offset %d", tt.n, ne.Pointer, ne.Offset)
 		}
 		for _, l := range []struct{ lang, want string }{{"en", tt.en}, {"ja", tt.ja}} {
-			vi := ParseViolation(err, l.lang)
+			vi := ParseViolation(err, i18n.Lang(l.lang))
 			if vi.Pointer != "/data/list/1" || vi.Value != excerptText(tt.n) || vi.Keyword != "" {
 				t.Errorf("ParseViolation(%.40s): %+v", tt.n, vi)
 			}

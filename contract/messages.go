@@ -1,19 +1,21 @@
 package contract
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
-// printer writes violation messages in English or Japanese. A field is the instance path with
+// printer writes violation messages in its language, through the i18n catalog
+// (internal/i18n/catalog_contract.go holds the Japanese). A field is the instance path with
 // dots and indexes (metadata.cost, items[0]); "" is the root, named after what is validated:
-// "the output" / "出力", a node's input "the input" / "入力", a run's params "the params object" /
-// "パラメーター".
+// "the output" / "出力", a node's input "the input" / "入力", a run's params "the params
+// object" / "パラメーター".
 //
 // The wording of required, type, enum, minLength, maximum, minItems and not-JSON is the
 // specification's (reference/contracts), exactly; the rest follows its style.
 type printer struct {
-	ja    bool
+	lang  i18n.Lang
 	whole whole
 }
 
@@ -26,346 +28,238 @@ const (
 	wholeParams
 )
 
-func newPrinter(lang string, w whole) printer { return printer{ja: lang == "ja", whole: w} }
+func newPrinter(lang i18n.Lang, w whole) printer { return printer{lang: lang, whole: w} }
 
-// en is the English subject: "field 'x'", or the root value: "the output", "the input" or
-// "the params object".
-func (p printer) en(field string) string {
+// subject is what a message is about: "field 'x'", or the root value: "the output", "the
+// input" or "the params object". In Japanese a field's name ends with the space that parts it
+// from the particle after it: "フィールド 'x' は".
+func (p printer) subject(field string) string {
 	switch {
 	case field != "":
-		return "field '" + field + "'"
+		return i18n.Sprintf(p.lang, "field '%s'", field)
 	case p.whole == wholeInput:
-		return "the input"
+		return i18n.Sprintf(p.lang, "the input")
 	case p.whole == wholeParams:
-		return "the params object"
+		return i18n.Sprintf(p.lang, "the params object")
 	}
-	return "the output"
-}
-
-// jp is the Japanese subject followed by particle: "フィールド 'x' は", "出力は", "入力は" or
-// "パラメーターは".
-func (p printer) jp(field, particle string) string {
-	switch {
-	case field != "":
-		return "フィールド '" + field + "' " + particle
-	case p.whole == wholeInput:
-		return "入力" + particle
-	case p.whole == wholeParams:
-		return "パラメーター" + particle
-	}
-	return "出力" + particle
+	return i18n.Sprintf(p.lang, "the output")
 }
 
 func (p printer) notJSON() string {
-	if p.ja {
-		return "出力は有効な JSON ではありません"
-	}
-	return "output is not valid JSON"
+	return i18n.Sprintf(p.lang, "output is not valid JSON")
 }
 
 // required: parent is the object's field, name the missing member.
 func (p printer) required(parent, name string) string {
 	if parent == "" {
-		if p.ja {
-			return "必須フィールドがありません：" + name
-		}
-		return "missing required field: " + name
+		return i18n.Sprintf(p.lang, "missing required field: %s", name)
 	}
-	field := parent + "." + name
-	if p.ja {
-		return p.jp(field, "は必須です")
-	}
-	return p.en(field) + " is required"
+	return i18n.Sprintf(p.lang, "%s is required", p.subject(parent+"."+name))
 }
 
 // dependentRequired: field is missing although present is there.
 func (p printer) dependentRequired(field, present string) string {
-	if p.ja {
-		return fmt.Sprintf("%sがある場合、%s", p.jp(present, ""), p.jp(field, "は必須です"))
+	named := i18n.Sprintf(p.lang, "'%s'", present)
+	if present == "" {
+		// The member named "": '' in English, the whole value (出力) in Japanese.
+		named = i18n.Sprintf(p.lang, "'%.0s'", p.subject(""))
 	}
-	return fmt.Sprintf("%s is required when '%s' is present", p.en(field), present)
+	return i18n.Sprintf(p.lang, "%s is required when %s is present", p.subject(field), named)
 }
 
 func (p printer) typeMismatch(field string, want []string, got string) string {
-	if p.ja {
-		names := make([]string, len(want))
-		for i, w := range want {
-			names[i] = typeJA(w)
-		}
-		msg := fmt.Sprintf("%s%sが必要ですが、%sが指定されています", p.jp(field, "は"), strings.Join(names, "または"), typeJA(got))
-		// " null " keeps the Latin word apart from the kana around it, but not after "、" or a space.
-		return strings.NewReplacer("、 ", "、", "  ", " ").Replace(msg)
-	}
 	names := make([]string, len(want))
 	for i, w := range want {
-		names[i] = typeEN(w)
+		names[i] = p.typeWord(w)
 	}
-	return fmt.Sprintf("%s must be %s, got %s", p.en(field), orList(names), got)
+	if got == "null" {
+		return i18n.Sprintf(p.lang, "%s must be %s, got null", p.subject(field), p.or(names))
+	}
+	return i18n.Sprintf(p.lang, "%[1]s must be %[2]s, got %[3]s", p.subject(field), p.or(names), p.typeName(got))
 }
 
-func typeEN(t string) string {
+// typeWord names a JSON type as a sentence wants it: "an integer", 整数. " null " keeps the
+// Latin word apart from the kana around it in Japanese.
+func (p printer) typeWord(t string) string {
 	switch t {
 	case "null":
-		return "null"
-	case "integer", "object", "array":
-		return "an " + t
-	}
-	return "a " + t
-}
-
-func typeJA(t string) string {
-	switch t {
-	case "string":
-		return "文字列"
-	case "number":
-		return "数値"
-	case "integer":
-		return "整数"
+		return i18n.Sprintf(p.lang, "null")
 	case "boolean":
-		return "真偽値"
-	case "object":
-		return "オブジェクト"
+		return i18n.Sprintf(p.lang, "a boolean")
+	case "integer":
+		return i18n.Sprintf(p.lang, "an integer")
+	case "number":
+		return i18n.Sprintf(p.lang, "a number")
+	case "string":
+		return i18n.Sprintf(p.lang, "a string")
 	case "array":
-		return "配列"
+		return i18n.Sprintf(p.lang, "an array")
+	case "object":
+		return i18n.Sprintf(p.lang, "an object")
 	}
-	return " " + t + " "
+	return i18n.Sprintf(p.lang, "a %s", t)
 }
 
-// orList joins "a, b or c".
-func orList(items []string) string {
+// typeName names the JSON type a value has, as the validator says it: "integer", 整数.
+func (p printer) typeName(t string) string {
+	switch t {
+	case "boolean":
+		return i18n.Sprintf(p.lang, "boolean")
+	case "integer":
+		return i18n.Sprintf(p.lang, "integer")
+	case "number":
+		return i18n.Sprintf(p.lang, "number")
+	case "string":
+		return i18n.Sprintf(p.lang, "string")
+	case "array":
+		return i18n.Sprintf(p.lang, "array")
+	case "object":
+		return i18n.Sprintf(p.lang, "object")
+	}
+	return t
+}
+
+// or joins "a, b or c" (in Japanese aまたはbまたはc).
+func (p printer) or(items []string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+	acc := items[0]
+	for _, it := range items[1 : len(items)-1] {
+		acc = i18n.Sprintf(p.lang, "%s, %s", acc, it)
+	}
+	return i18n.Sprintf(p.lang, "%s or %s", acc, items[len(items)-1])
 }
 
 // enum: values are already displayed (strings bare, other values as JSON).
 func (p printer) enum(field string, values []string) string {
-	if p.ja {
-		return p.jp(field, "は次のいずれかである必要があります：") + strings.Join(values, "、")
-	}
-	return p.en(field) + " must be one of: " + strings.Join(values, ", ")
+	return i18n.Sprintf(p.lang, "%s must be one of: %s", p.subject(field), strings.Join(values, i18n.Sprintf(p.lang, ", ")))
 }
 
 func (p printer) constant(field, value string) string {
-	if p.ja {
-		return p.jp(field, "は次の値である必要があります：") + value
-	}
-	return p.en(field) + " must be exactly: " + value
+	return i18n.Sprintf(p.lang, "%s must be exactly: %s", p.subject(field), value)
 }
 
 func (p printer) format(field, format string) string {
-	if p.ja {
-		return fmt.Sprintf("%s有効な %s である必要があります", p.jp(field, "は"), format)
-	}
-	return fmt.Sprintf("%s must be a valid %s", p.en(field), format)
+	return i18n.Sprintf(p.lang, "%s must be a valid %s", p.subject(field), format)
 }
 
 func (p printer) minLength(field string, n int) string {
-	if p.ja {
-		return fmt.Sprintf("%s minLength %d 以上である必要があります", p.jp(field, "は"), n)
-	}
-	return fmt.Sprintf("%s must have minLength %d", p.en(field), n)
+	return i18n.Sprintf(p.lang, "%s must have minLength %d", p.subject(field), n)
 }
 
 func (p printer) maxLength(field string, n int) string {
-	if p.ja {
-		return fmt.Sprintf("%s maxLength %d 以下である必要があります", p.jp(field, "は"), n)
-	}
-	return fmt.Sprintf("%s must have maxLength %d", p.en(field), n)
+	return i18n.Sprintf(p.lang, "%s must have maxLength %d", p.subject(field), n)
 }
 
 func (p printer) pattern(field, pattern string) string {
-	if p.ja {
-		return fmt.Sprintf("%sパターン %s に一致する必要があります", p.jp(field, "は"), pattern)
-	}
-	return fmt.Sprintf("%s must match pattern %s", p.en(field), pattern)
+	return i18n.Sprintf(p.lang, "%s must match pattern %s", p.subject(field), pattern)
 }
 
 // bound: op is ≥, ≤, > or <; n is the schema's own text.
 func (p printer) bound(field, op, n string) string {
-	if p.ja {
-		return fmt.Sprintf("%s %s %s である必要があります", p.jp(field, "は"), op, n)
-	}
-	return fmt.Sprintf("%s must be %s %s", p.en(field), op, n)
+	return i18n.Sprintf(p.lang, "%s must be %s %s", p.subject(field), op, n)
 }
 
 func (p printer) multipleOf(field, n string) string {
-	if p.ja {
-		return fmt.Sprintf("%s %s の倍数である必要があります", p.jp(field, "は"), n)
-	}
-	return fmt.Sprintf("%s must be a multiple of %s", p.en(field), n)
+	return i18n.Sprintf(p.lang, "%s must be a multiple of %s", p.subject(field), n)
 }
 
 func (p printer) minItems(field string, n int) string {
-	if p.ja {
-		return fmt.Sprintf("%s少なくとも %d つの項目が必要です", p.jp(field, "には"), n)
-	}
-	return fmt.Sprintf("%s needs at least %d %s", p.en(field), n, plural(n, "item", "items"))
+	return i18n.Plural(p.lang, n, "%s needs at least %d item", "%s needs at least %d items", p.subject(field), n)
 }
 
 func (p printer) maxItems(field string, n int) string {
-	if p.ja {
-		return fmt.Sprintf("%s最大 %d つの項目しか指定できません", p.jp(field, "には"), n)
-	}
-	return fmt.Sprintf("%s allows at most %d %s", p.en(field), n, plural(n, "item", "items"))
+	return i18n.Plural(p.lang, n, "%s allows at most %d item", "%s allows at most %d items", p.subject(field), n)
 }
 
 func (p printer) uniqueItems(field string, i, j int) string {
-	if p.ja {
-		return fmt.Sprintf("%s項目は一意である必要があります（項目 %d と %d が同じです）", p.jp(field, "の"), i, j)
-	}
-	return fmt.Sprintf("%s must have unique items (items %d and %d are equal)", p.en(field), i, j)
+	return i18n.Sprintf(p.lang, "%s must have unique items (items %d and %d are equal)", p.subject(field), i, j)
 }
 
 func (p printer) additionalItems(field string, n int) string {
-	if p.ja {
-		return fmt.Sprintf("%s許可されていない余分な項目が %d つあります", p.jp(field, "には"), n)
-	}
-	return fmt.Sprintf("%s has %d %s more than allowed", p.en(field), n, plural(n, "item", "items"))
+	return i18n.Plural(p.lang, n, "%s has %d item more than allowed", "%s has %d items more than allowed", p.subject(field), n)
 }
 
 func (p printer) contains(field string) string {
-	if p.ja {
-		return p.jp(field, "には") + " contains スキーマに一致する項目が少なくとも 1 つ必要です"
-	}
-	return p.en(field) + " needs an item matching the contains schema"
+	return i18n.Sprintf(p.lang, "%s needs an item matching the contains schema", p.subject(field))
 }
 
 func (p printer) minContains(field string, want, got int) string {
-	if p.ja {
-		return fmt.Sprintf("%s contains スキーマに一致する項目が少なくとも %d つ必要ですが、%d つしかありません", p.jp(field, "には"), want, got)
-	}
-	return fmt.Sprintf("%s needs at least %d %s matching the contains schema, found %d", p.en(field), want, plural(want, "item", "items"), got)
+	return i18n.Plural(p.lang, want, "%s needs at least %d item matching the contains schema, found %d",
+		"%s needs at least %d items matching the contains schema, found %d", p.subject(field), want, got)
 }
 
 func (p printer) maxContains(field string, want, got int) string {
-	if p.ja {
-		return fmt.Sprintf("%s contains スキーマに一致する項目は最大 %d つまでですが、%d つあります", p.jp(field, "で"), want, got)
-	}
-	return fmt.Sprintf("%s allows at most %d %s matching the contains schema, found %d", p.en(field), want, plural(want, "item", "items"), got)
+	return i18n.Plural(p.lang, want, "%s allows at most %d item matching the contains schema, found %d",
+		"%s allows at most %d items matching the contains schema, found %d", p.subject(field), want, got)
 }
 
 func (p printer) minProperties(field string, n int) string {
-	if p.ja {
-		return fmt.Sprintf("%s少なくとも %d つのプロパティが必要です", p.jp(field, "には"), n)
-	}
-	return fmt.Sprintf("%s needs at least %d %s", p.en(field), n, plural(n, "property", "properties"))
+	return i18n.Plural(p.lang, n, "%s needs at least %d property", "%s needs at least %d properties", p.subject(field), n)
 }
 
 func (p printer) maxProperties(field string, n int) string {
-	if p.ja {
-		return fmt.Sprintf("%s最大 %d つのプロパティしか指定できません", p.jp(field, "には"), n)
-	}
-	return fmt.Sprintf("%s allows at most %d %s", p.en(field), n, plural(n, "property", "properties"))
+	return i18n.Plural(p.lang, n, "%s allows at most %d property", "%s allows at most %d properties", p.subject(field), n)
 }
 
 // notAllowed: additionalProperties, unevaluatedProperties, items or a false schema.
 func (p printer) notAllowed(field string) string {
-	if p.ja {
-		return p.jp(field, "は許可されていません")
-	}
-	return p.en(field) + " is not allowed"
+	return i18n.Sprintf(p.lang, "%s is not allowed", p.subject(field))
 }
 
 func (p printer) propertyName(field, name string) string {
-	if p.ja {
-		return fmt.Sprintf("%sプロパティ名 '%s' は無効です", p.jp(field, "の"), name)
-	}
-	return fmt.Sprintf("%s has an invalid property name '%s'", p.en(field), name)
+	return i18n.Sprintf(p.lang, "%s has an invalid property name '%s'", p.subject(field), name)
 }
 
 func (p printer) not(field string) string {
-	if p.ja {
-		return p.jp(field, "は") + " 'not' のスキーマに一致してはいけません"
-	}
-	return p.en(field) + " must not match the schema in 'not'"
+	return i18n.Sprintf(p.lang, "%s must not match the schema in 'not'", p.subject(field))
 }
 
 func (p printer) anyOf(field string) string {
-	if p.ja {
-		return p.jp(field, "は") + " anyOf のいずれかのスキーマに一致する必要があります"
-	}
-	return p.en(field) + " must match at least one schema in anyOf"
+	return i18n.Sprintf(p.lang, "%s must match at least one schema in anyOf", p.subject(field))
 }
 
 func (p printer) oneOfNone(field string) string {
-	if p.ja {
-		return p.jp(field, "は") + " oneOf のスキーマのうち 1 つだけに一致する必要がありますが、どれにも一致しません"
-	}
-	return p.en(field) + " must match exactly one schema in oneOf, but matches none"
+	return i18n.Sprintf(p.lang, "%s must match exactly one schema in oneOf, but matches none", p.subject(field))
 }
 
 func (p printer) oneOfMany(field string, i, j int) string {
-	if p.ja {
-		return fmt.Sprintf("%s oneOf のスキーマのうち 1 つだけに一致する必要がありますが、スキーマ %d と %d の両方に一致します", p.jp(field, "は"), i, j)
-	}
-	return fmt.Sprintf("%s must match exactly one schema in oneOf, but matches schemas %d and %d", p.en(field), i, j)
+	return i18n.Sprintf(p.lang, "%s must match exactly one schema in oneOf, but matches schemas %d and %d", p.subject(field), i, j)
 }
 
 func (p printer) contentEncoding(field, encoding string) string {
-	if p.ja {
-		return fmt.Sprintf("%s %s でエンコードされている必要があります", p.jp(field, "は"), encoding)
-	}
-	return fmt.Sprintf("%s must be %s-encoded", p.en(field), encoding)
+	return i18n.Sprintf(p.lang, "%s must be %s-encoded", p.subject(field), encoding)
 }
 
 func (p printer) contentMediaType(field, mediaType string) string {
-	if p.ja {
-		return fmt.Sprintf("%s内容は有効な %s である必要があります", p.jp(field, "の"), mediaType)
-	}
-	return fmt.Sprintf("%s must hold valid %s", p.en(field), mediaType)
+	return i18n.Sprintf(p.lang, "%s must hold valid %s", p.subject(field), mediaType)
 }
 
 func (p printer) contentSchema(field string) string {
-	if p.ja {
-		return p.jp(field, "の") + "内容は contentSchema に一致する必要があります"
-	}
-	return p.en(field) + " must hold content matching contentSchema"
+	return i18n.Sprintf(p.lang, "%s must hold content matching contentSchema", p.subject(field))
 }
 
 // refCycle: the schema's $refs loop without consuming any of the value.
 func (p printer) refCycle(field, url string) string {
-	if p.ja {
-		return fmt.Sprintf("%s検証できません：スキーマの $ref が %s で循環しています", p.jp(field, "を"), url)
-	}
-	return fmt.Sprintf("%s cannot be checked: the schema's $refs loop at %s", p.en(field), url)
+	return i18n.Sprintf(p.lang, "%s cannot be checked: the schema's $refs loop at %s", p.subject(field), url)
 }
 
 // invalidValue: the caller handed in a Go value JSON has no counterpart for.
 func (p printer) invalidValue(field string, v any) string {
-	if p.ja {
-		return fmt.Sprintf("%s値 (%T) は JSON の値ではありません", p.jp(field, "の"), v)
-	}
-	return fmt.Sprintf("%s holds a %T, which is not a JSON value", p.en(field), v)
+	return i18n.Sprintf(p.lang, "%s holds a %T, which is not a JSON value", p.subject(field), v)
 }
 
 // numberLimit: a number beyond MaxNumberDigits (digits > 0, how many it has) or
 // MaxNumberExponent.
 func (p printer) numberLimit(field string, digits int) string {
-	if p.ja {
-		if digits > 0 {
-			return fmt.Sprintf("%s seam の上限を超える数値です：桁数は %d 以下である必要がありますが、%d 桁あります", p.jp(field, "は"), MaxNumberDigits, digits)
-		}
-		return fmt.Sprintf("%s seam の上限を超える数値です：指数は -%d から %d の範囲である必要があります", p.jp(field, "は"), MaxNumberExponent, MaxNumberExponent)
-	}
 	if digits > 0 {
-		return fmt.Sprintf("%s is a number beyond seam's limits: it must have at most %d digits, not %d", p.en(field), MaxNumberDigits, digits)
+		return i18n.Sprintf(p.lang, "%s is a number beyond seam's limits: it must have at most %d digits, not %d", p.subject(field), MaxNumberDigits, digits)
 	}
-	return fmt.Sprintf("%s is a number beyond seam's limits: its exponent must be between -%d and %d", p.en(field), MaxNumberExponent, MaxNumberExponent)
+	return i18n.Sprintf(p.lang, "%s is a number beyond seam's limits: its exponent must be between -%d and %d", p.subject(field), MaxNumberExponent, MaxNumberExponent)
 }
 
 // other is for error kinds seam has no wording for (custom vocabularies): jsonschema's text.
 func (p printer) other(field, text string) string {
-	if p.ja {
-		return p.jp(field, "：") + text
-	}
-	return p.en(field) + ": " + text
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return i18n.Sprintf(p.lang, "%s: %s", p.subject(field), text)
 }

@@ -2,6 +2,8 @@ package contract
 
 import (
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestKeywordMessages covers every kind of error jsonschema reports for draft 2020-12 (and the
@@ -244,7 +246,7 @@ func TestKeywordMessages(t *testing.T) {
 			s := inline(t, c, tt.schema)
 			v := parse(t, tt.value)
 			for _, lang := range []string{"en", "ja"} {
-				got := s.Validate(v, lang)
+				got := s.Validate(v, i18n.Lang(lang))
 				want := Violation{Pointer: tt.pointer, Keyword: tt.keyword, Value: tt.val, Message: tt.en}
 				if lang == "ja" {
 					want.Message = tt.ja

@@ -13,6 +13,7 @@ package contract
 
 import (
 	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
 	"slices"
 	"strings"
 )
@@ -165,7 +166,7 @@ func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, err
 		if why == nil {
 			m := msg("⟨b⟩ accepts it")
 			if len(va) > 0 {
-				m = msg("⟨a⟩ rejects it (%s)", bilingual{va[0].Message, a.Validate(r.Witness, "ja")[0].Message})
+				m = msg("⟨a⟩ rejects it (%s)", bilingual{i18n.English: va[0].Message, i18n.Japanese: a.Validate(r.Witness, i18n.Japanese)[0].Message})
 			}
 			why = &m
 		}

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
 	"maps"
 	"math/big"
 	"regexp"
@@ -1203,7 +1204,7 @@ func (c *checker) containsFits(a shape, rule containsRule, depth int) bool {
 // article puts "a" or "an" before a type name (in English; Japanese has none).
 func article(name string) bilingual {
 	if strings.IndexByte("aeiou", name[0]) >= 0 {
-		return bilingual{"an " + name, name}
+		return bilingual{i18n.English: "an " + name, i18n.Japanese: name}
 	}
-	return bilingual{"a " + name, name}
+	return bilingual{i18n.English: "a " + name, i18n.Japanese: name}
 }

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
 	"go/ast"
 	goparser "go/parser"
 	"go/token"
@@ -57,7 +58,7 @@ func TestReasonsComplete(t *testing.T) {
 			}
 			en, _ := strconv.Unquote(lit.Value)
 			found++
-			ja, ok := reasonJA(en)
+			ja, ok := i18n.Lookup(i18n.Japanese, en)
 			if !ok {
 				t.Errorf("%s: no Japanese for %q", fset.Position(call.Pos()), en)
 				return true

@@ -15,6 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // maxValue is how much of an offending value a Violation quotes.
@@ -26,19 +28,19 @@ const maxValue = 120
 // Violations come in the order of the specification's flow: required fields, then types, then
 // enum and other constraints, then the same for nested objects — precisely, by the depth of
 // the object owning the check, then that kind of check, then instance location.
-func (s *Schema) Validate(v any, lang string) []Violation {
+func (s *Schema) Validate(v any, lang i18n.Lang) []Violation {
 	return s.validate(v, newPrinter(lang, wholeOutput))
 }
 
 // ValidateInput is Validate for a node's input (contract.input): messages about the value as a
 // whole speak of "the input" / "入力", not of the output.
-func (s *Schema) ValidateInput(v any, lang string) []Violation {
+func (s *Schema) ValidateInput(v any, lang i18n.Lang) []Violation {
 	return s.validate(v, newPrinter(lang, wholeInput))
 }
 
 // ValidateParams is Validate for a run's params (the DAG's params schema): messages about the
 // value as a whole speak of "the params object" / "パラメーター".
-func (s *Schema) ValidateParams(v any, lang string) []Violation {
+func (s *Schema) ValidateParams(v any, lang i18n.Lang) []Violation {
 	return s.validate(v, newPrinter(lang, wholeParams))
 }
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestSpecTable checks the specification's table (reference/contracts) against the standard
@@ -37,14 +39,14 @@ func TestSpecTable(t *testing.T) {
 	for _, tt := range tests {
 		v := parse(t, tt.value)
 		for lang, want := range map[string]string{"en": tt.en, "ja": tt.ja} {
-			got := eff.Validate(v, lang)
+			got := eff.Validate(v, i18n.Lang(lang))
 			if len(got) != 1 || got[0].Message != want {
 				t.Errorf("%s %s: got %+v, want one violation %q", lang, tt.value, got, want)
 			}
 		}
 	}
 	for lang, want := range map[string]string{"en": "output is not valid JSON", "ja": "出力は有効な JSON ではありません"} {
-		if got := NotJSON(lang); got != (Violation{Message: want}) {
+		if got := NotJSON(i18n.Lang(lang)); got != (Violation{Message: want}) {
 			t.Errorf("NotJSON(%s) = %+v, want message %q", lang, got, want)
 		}
 	}
@@ -154,7 +156,7 @@ func TestInvalidGoValue(t *testing.T) {
 		"en": "field 'a' holds a struct {}, which is not a JSON value",
 		"ja": "フィールド 'a' の値 (struct {}) は JSON の値ではありません",
 	} {
-		got := s.Validate(map[string]any{"a": struct{}{}}, lang)
+		got := s.Validate(map[string]any{"a": struct{}{}}, i18n.Lang(lang))
 		if len(got) != 1 || got[0].Message != want || got[0].Pointer != "/a" {
 			t.Errorf("%s: got %+v, want %q at /a", lang, got, want)
 		}
@@ -184,7 +186,7 @@ func TestValidateInput(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var got []string
-		for _, v := range s.ValidateInput(tc.v, tc.lang) {
+		for _, v := range s.ValidateInput(tc.v, i18n.Lang(tc.lang)) {
 			got = append(got, v.Message)
 		}
 		if !slices.Equal(got, tc.want) {
@@ -193,7 +195,7 @@ func TestValidateInput(t *testing.T) {
 	}
 	// Validate still speaks of the output, ValidateParams of the params.
 	for _, tc := range []struct {
-		validate func(any, string) []Violation
+		validate func(any, i18n.Lang) []Violation
 		lang     string
 		want     string
 	}{
@@ -201,41 +203,8 @@ func TestValidateInput(t *testing.T) {
 		{s.ValidateParams, "en", "the params object must be an object, got array"},
 		{s.ValidateParams, "ja", "パラメーターはオブジェクトが必要ですが、配列が指定されています"},
 	} {
-		if got := tc.validate([]any{}, tc.lang); len(got) != 1 || got[0].Message != tc.want {
+		if got := tc.validate([]any{}, i18n.Lang(tc.lang)); len(got) != 1 || got[0].Message != tc.want {
 			t.Errorf("%s: got %+v, want %q", tc.lang, got, tc.want)
-		}
-	}
-}
-
-func TestResolveLang(t *testing.T) {
-	tests := []struct {
-		flag    string
-		env     map[string]string
-		want    string
-		wantErr string
-	}{
-		{"ja", map[string]string{"SEAM_LANG": "en"}, "ja", ""},
-		{"", map[string]string{"SEAM_LANG": "ja", "LANG": "en_US.UTF-8"}, "ja", ""},
-		{"", map[string]string{"SEAM_LANG": "EN", "LANG": "ja_JP.UTF-8"}, "en", ""},
-		{"", map[string]string{"LANG": "ja_JP.UTF-8"}, "ja", ""},
-		{"", map[string]string{"LC_MESSAGES": "ja_JP.UTF-8", "LANG": "en_US.UTF-8"}, "ja", ""},
-		{"", map[string]string{"LC_ALL": "C", "LC_MESSAGES": "ja_JP.UTF-8"}, "en", ""},
-		{"", map[string]string{"LC_ALL": "ja", "LANG": "fr_FR.UTF-8"}, "ja", ""},
-		{"", map[string]string{"LANG": "fr_FR.UTF-8"}, "en", ""},
-		{"", nil, "en", ""},
-		{"fr", nil, "", `unsupported language "fr" (want en or ja)`},
-		{"", map[string]string{"SEAM_LANG": "fr"}, "", `unsupported language "fr" (want en or ja)`},
-	}
-	for _, tt := range tests {
-		got, err := ResolveLang(tt.flag, func(k string) string { return tt.env[k] })
-		if tt.wantErr != "" {
-			if err == nil || err.Error() != tt.wantErr {
-				t.Errorf("ResolveLang(%q, %v) error = %v, want %q", tt.flag, tt.env, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || got != tt.want {
-			t.Errorf("ResolveLang(%q, %v) = %q, %v; want %q", tt.flag, tt.env, got, err, tt.want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ type LoadOptions struct {
 	// Lang is the language of the diagnostics' messages and fixes: "en" (the default) or "ja".
 	// Codes, keys, ids and values stay as they are; so do the words seam quotes from others
 	// (YAML, CEL and JSON Schema compiler errors).
-	Lang string
+	Lang i18n.Lang
 }
 
 // Format defaults, kept in step with schemas/dag.schema.json.
@@ -79,7 +79,7 @@ func LoadBytes(ctx context.Context, path string, src []byte, opts LoadOptions) (
 // loader holds the state of one Load.
 type loader struct {
 	opts   LoadOptions
-	lang   string // of the messages: LoadOptions.Lang
+	lang   i18n.Lang // of the messages: LoadOptions.Lang
 	file   string
 	dir    string
 	src    []byte
@@ -204,10 +204,7 @@ func (l *loader) addAt(n *yaml.Node, code, hint, msg string) {
 
 // of names key of what in messages: `node "a" timeout`, in Japanese `ノード "a" の timeout`.
 func (l *loader) of(what, key string) string {
-	if l.lang == "ja" {
-		return what + " の " + key
-	}
-	return what + " " + key
+	return i18n.Sprintf(l.lang, "%s %s", what, key)
 }
 
 // Top-level, node and nested keys of the format. Aliases map names other tools use to ours,

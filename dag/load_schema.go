@@ -1,8 +1,6 @@
 package dag
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -123,7 +122,7 @@ func sameLocation(name, self string) bool {
 }
 
 // limitHint says how to bring what err (matching contract.ErrLimit) is about within the limits.
-func limitHint(lang string, err error) string {
+func limitHint(lang i18n.Lang, err error) string {
 	var ne *contract.NumberError
 	if errors.As(err, &ne) {
 		return i18n.Sprintf(lang, "write numbers with at most %d digits and an exponent within ±%d; a string holds any number exactly",

@@ -1,8 +1,6 @@
 package dag
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // deref follows an alias to the node it names.
@@ -21,7 +20,7 @@ func deref(n *yaml.Node) *yaml.Node {
 }
 
 // kindOf names a node's kind for messages in lang.
-func kindOf(lang string, n *yaml.Node) string {
+func kindOf(lang i18n.Lang, n *yaml.Node) string {
 	n = deref(n)
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -45,7 +44,7 @@ func kindOf(lang string, n *yaml.Node) string {
 }
 
 // describeScalar names a node for messages in lang, quoting a scalar's text.
-func describeScalar(lang string, n *yaml.Node) string {
+func describeScalar(lang i18n.Lang, n *yaml.Node) string {
 	n = deref(n)
 	if n.Kind == yaml.ScalarNode && n.Tag != "!!null" {
 		return strconv.Quote(n.Value)

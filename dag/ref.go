@@ -666,8 +666,8 @@ func scanQuoted(s string) (name, rest string, ok bool) {
 // refCompiler compiles the ${{ }} expressions of one DAG file.
 type refCompiler struct {
 	env   *cel.Env
-	lines []string // the file's lines, for positions inside block scalars
-	lang  string   // of the diagnostics' messages
+	lines []string  // the file's lines, for positions inside block scalars
+	lang  i18n.Lang // of the diagnostics' messages
 }
 
 // newRefCompiler returns a compiler whose CEL environment declares params, nodes, item,
@@ -872,7 +872,7 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 }
 
 // exprHint suggests a fix for common CEL compile errors.
-func exprHint(lang, src, msg string) string {
+func exprHint(lang i18n.Lang, src, msg string) string {
 	if strings.Contains(msg, "undeclared reference") {
 		if strings.Contains(src, "nodes.") && strings.Contains(src, "-") {
 			return i18n.Format(lang, "a node id with '-' must be written nodes['my-node'].output")
@@ -1086,7 +1086,7 @@ func scalarValue(n *yaml.Node) (any, error) {
 
 // say is err's message in lang: seam's own sentence (an i18n.Message) in lang, other errors
 // (yaml.v3's, contract's limits) as they are.
-func say(lang string, err error) string {
+func say(lang i18n.Lang, err error) string {
 	if m, ok := err.(i18n.Message); ok {
 		return m.In(lang)
 	}

@@ -36,7 +36,7 @@ const (
 
 // Text is the status as a word of lang, for people; the status itself is the value that JSON,
 // the store and filters use.
-func (s NodeStatus) Text(lang string) string {
+func (s NodeStatus) Text(lang i18n.Lang) string {
 	switch s {
 	case NodePending:
 		return i18n.Format(lang, "pending")
@@ -57,7 +57,7 @@ func (s NodeStatus) Text(lang string) string {
 }
 
 // Text is the status as a word of lang, for people.
-func (s RunStatus) Text(lang string) string {
+func (s RunStatus) Text(lang i18n.Lang) string {
 	switch s {
 	case RunRunning:
 		return i18n.Format(lang, "running")

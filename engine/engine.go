@@ -1,5 +1,3 @@
-// Package engine runs loaded DAGs: the embedded scheduler, the Engine interface another
-// engine implements, the `dag` node type that runs sub-DAGs, and the tracing of runs.
 package engine
 
 import (
@@ -29,7 +27,7 @@ type RunOptions struct {
 	Params map[string]any
 	// Lang is the language of violation messages and of the reasons the engine gives: "en"
 	// (default) or "ja". Reasons are recorded as said.
-	Lang string
+	Lang i18n.Lang
 	// Observer, when not nil, is told when nodes start and finish.
 	Observer Observer
 	// RunID names the run; a sortable id is generated when empty.
@@ -85,7 +83,7 @@ type Event struct {
 // ParamsError is returned by Run when the params break the DAG's params schema.
 type ParamsError struct {
 	Violations []contract.Violation
-	Lang       string // of the message, as the run's
+	Lang       i18n.Lang // of the message, as the run's
 }
 
 func (e *ParamsError) Error() string {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestReasonsJapanese checks that the engine gives its reasons in the run's language: the
@@ -46,7 +48,7 @@ nodes:
 		},
 	}
 	for lang, reasons := range want {
-		res := mustRun(t, d, RunOptions{Lang: lang})
+		res := mustRun(t, d, RunOptions{Lang: i18n.Lang(lang)})
 		for id, reason := range reasons {
 			if got := node(t, res, id).Reason; got != reason {
 				t.Errorf("%s: %s's reason %q, want %q", lang, id, got, reason)

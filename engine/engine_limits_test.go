@@ -7,6 +7,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestRunNumberBeyondLimits: an exec node printing a number jsonschema cannot compare (it
@@ -35,7 +36,7 @@ nodes:
 			"field 'data.n[0]' is a number beyond seam's limits: its exponent must be between -1000 and 1000"},
 		{"ja", "フィールド 'data.n' は seam の上限を超える数値です：指数は -1000 から 1000 の範囲である必要があります", ""},
 	} {
-		res := mustRun(t, d, RunOptions{Lang: l.lang})
+		res := mustRun(t, d, RunOptions{Lang: i18n.Lang(l.lang)})
 		if res.Status != dag.RunFailed || node(t, res, "other").Status != dag.NodePassed {
 			t.Errorf("%s: run %s, other %s", l.lang, res.Status, node(t, res, "other").Status)
 		}
@@ -66,7 +67,7 @@ nodes:
 		"en": {"input breaks its contract", "the input must be an object, got array"},
 		"ja": {"入力が契約に違反しています", "入力はオブジェクトが必要ですが、配列が指定されています"},
 	} {
-		res := mustRun(t, d, RunOptions{Lang: lang})
+		res := mustRun(t, d, RunOptions{Lang: i18n.Lang(lang)})
 		n := node(t, res, "a")
 		if n.Status != dag.NodeFailed || n.Reason != want.reason || len(n.Violations) != 1 || n.Violations[0].Message != want.message {
 			t.Errorf("%s: %s %q %+v, want %q, %q", lang, n.Status, n.Reason, n.Violations, want.reason, want.message)

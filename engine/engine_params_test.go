@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -130,7 +131,7 @@ nodes:
 	}
 	for _, tt := range tests {
 		var got []string
-		for _, f := range lint.Lint(context.Background(), d, lint.Options{Lang: tt.lang, Params: tt.params}) {
+		for _, f := range lint.Lint(context.Background(), d, lint.Options{Lang: i18n.Lang(tt.lang), Params: tt.params}) {
 			if f.Consumer == "score" || tt.lang == "en" && len(tt.params) > 0 {
 				got = append(got, f.Code+" "+f.Message+" / "+f.Hint)
 			}

@@ -23,7 +23,7 @@ type guard struct {
 	log *slog.Logger
 	// secrets are masked in the panic value, which may quote a node's data.
 	secrets []string
-	lang    string // of the reason
+	lang    i18n.Lang // of the reason
 }
 
 // call calls f; a panic in it comes back as an *internalError naming what panicked.

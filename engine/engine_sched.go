@@ -610,7 +610,7 @@ func (r *runner) isPure(u *unit) bool {
 
 // work runs one attempt on a worker goroutine: the node's Run under its timeout, then the
 // output's parsing and validation. ctx is the run's: when it is done, the attempt was canceled.
-func work(ctx context.Context, j job, lang string) attempt {
+func work(ctx context.Context, j job, lang i18n.Lang) attempt {
 	a := attempt{u: j.u, started: time.Now()}
 	nctx, cancel := j.ctx, context.CancelFunc(func() {})
 	if j.timeout > 0 {
@@ -671,7 +671,7 @@ func runType(ctx context.Context, j job) (res *nodes.Result, err error) {
 
 // judge parses res's output and validates it against the effective contract. An output that
 // does not parse, or holds a number beyond what validation compares, is one violation.
-func (a *attempt) judge(res *nodes.Result, effective *contract.Schema, lang string) {
+func (a *attempt) judge(res *nodes.Result, effective *contract.Schema, lang i18n.Lang) {
 	out := res.Output
 	v, err := contract.ParseJSON(out)
 	if err != nil {
@@ -943,10 +943,7 @@ func (r *runner) combine(run *nodeRun) {
 		}
 	}
 	lang := r.opts.Lang
-	summary := i18n.Sprintf(lang, "%d items", len(run.units))
-	if len(run.units) == 1 {
-		summary = i18n.Sprintf(lang, "1 item")
-	}
+	summary := i18n.Plural(lang, len(run.units), "%d item", "%d items", len(run.units))
 	if len(run.units) > 0 {
 		summary += i18n.Sprintf(lang, ": %d passed", counts[dag.NodePassed])
 		if n := counts[dag.NodeWarned]; n > 0 {
@@ -1305,7 +1302,7 @@ func (r *runner) canceled(ctx context.Context) string {
 }
 
 // jsonKind names the JSON type of a decoded value, for messages in lang.
-func jsonKind(lang string, v any) string {
+func jsonKind(lang i18n.Lang, v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"

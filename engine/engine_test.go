@@ -15,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -361,7 +362,7 @@ nodes:
   a: {type: probe, with: `+tt.with+`}
   after: {type: probe, needs: [a], run_if: always}
 `)
-			res := mustRun(t, d, RunOptions{Lang: tt.lang})
+			res := mustRun(t, d, RunOptions{Lang: i18n.Lang(tt.lang)})
 			a := node(t, res, "a")
 			if a.Status != dag.NodeFailed || len(a.Violations) == 0 {
 				t.Fatalf("a: status %s, violations %v; want failed with violations", a.Status, a.Violations)

@@ -97,12 +97,12 @@ type subRunKey struct{}
 type subRunParent struct {
 	run    string          // the parent run's id
 	rec    dag.SubRecorder // nil when the parent run is not recorded
-	lang   string
+	lang   i18n.Lang
 	logger *slog.Logger
 }
 
 // countNodes says in lang how the sub-DAG's nodes ended, e.g. "4 nodes: 3 passed, 1 skipped".
-func countNodes(lang string, res *dag.RunResult) string {
+func countNodes(lang i18n.Lang, res *dag.RunResult) string {
 	counts := map[dag.NodeStatus]int{}
 	for _, n := range res.Nodes {
 		counts[n.Status]++
@@ -110,7 +110,7 @@ func countNodes(lang string, res *dag.RunResult) string {
 	var parts []string
 	for _, s := range []dag.NodeStatus{dag.NodePassed, dag.NodeWarned, dag.NodeFailed, dag.NodeSkipped, dag.NodeCanceled} {
 		if c := counts[s]; c > 0 {
-			parts = append(parts, i18n.Sprintf(lang, "%d %s", c, s.Text(lang)))
+			parts = append(parts, i18n.Sprintf(lang, "%[1]d %[2]s", c, s.Text(lang)))
 		}
 	}
 	if len(parts) == 0 {
@@ -124,7 +124,7 @@ func countNodes(lang string, res *dag.RunResult) string {
 }
 
 // firstFailure names the first node that failed and why.
-func firstFailure(lang string, res *dag.RunResult) string {
+func firstFailure(lang i18n.Lang, res *dag.RunResult) string {
 	for _, n := range res.Nodes {
 		if n.Status == dag.NodeFailed {
 			return i18n.Sprintf(lang, "node %s: %s", n.ID, n.Reason)
@@ -137,7 +137,7 @@ func firstFailure(lang string, res *dag.RunResult) string {
 }
 
 // subLog is one line per sub-DAG node, kept as the node's log.
-func subLog(lang string, res *dag.RunResult) string {
+func subLog(lang i18n.Lang, res *dag.RunResult) string {
 	var b strings.Builder
 	b.WriteString(i18n.Sprintf(lang, "sub-run %s of %s: %s in %s\n", res.ID, res.DAG, res.Status.Text(lang), res.Elapsed.Round(time.Millisecond)))
 	for _, n := range res.Nodes {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Finding is one problem Lint found on an edge, or in a contract.
@@ -61,7 +62,7 @@ func (f Finding) WitnessJSON() string {
 
 // Options configure Lint.
 type Options struct {
-	Lang string // message language: "en" (the default) or "ja"
+	Lang i18n.Lang // message language: "en" (the default) or "ja"
 	// Params, when not nil, are the run's parameters (valid under the params schema once its
 	// defaults are filled in, as Lint does): a reference to them is then the value itself
 	// rather than what the schema allows.
@@ -979,10 +980,7 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 	if len(ps) == 0 && !missing {
 		ps = prods
 	}
-	who := strings.Join(ps, " and ")
-	if l.text.ja {
-		who = strings.Join(ps, " と ")
-	}
+	who := l.text.and(ps)
 	if len(ps) == 0 {
 		who = l.text.its(p)
 	}

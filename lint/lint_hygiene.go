@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Contract hygiene: the seed's anti-patterns, as warnings. They are judged only for nodes
@@ -111,7 +112,7 @@ func (l *linter) hygiene() []Finding {
 				continue // the type promises its own output
 			}
 			if beyondStandard(rd) {
-				msg, hint := l.text.noContract(n.ID, readerList(rd.readers, l.text.ja))
+				msg, hint := l.text.noContract(n.ID, strings.Join(rd.readers, i18n.Sprintf(l.text.lang, ", ")))
 				out = append(out, Finding{Pos: n.Pos, Severity: SeverityWarning, Code: CodeNoContract,
 					Producers: []string{n.ID}, Message: msg, Hint: hint})
 			}
@@ -137,13 +138,6 @@ func beyondStandard(rd *reads) bool {
 		}
 	}
 	return false
-}
-
-func readerList(rs []string, ja bool) string {
-	if ja {
-		return strings.Join(rs, "、")
-	}
-	return strings.Join(rs, ", ")
 }
 
 // freeText names members that usually hold prose, whose wording varies from run to run.

@@ -1,11 +1,11 @@
 package lint
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // paramFinding words an incompatible edge from params, when the run's params are known, as
@@ -13,10 +13,7 @@ import (
 // params schema to narrow. ok is false when the failing part of t is not exactly one
 // reference to a param; then the edge is worded as any other.
 func (l *linter) paramFinding(n *dag.Node, t *dag.Template, b *contract.Schema, p place, ptr string, witness any) (msg, hint string, ok bool) {
-	lang := "en"
-	if l.text.ja {
-		lang = "ja"
-	}
+	lang := l.text.lang
 	validate := b.ValidateInput
 	if p.isWith {
 		validate = b.Validate
@@ -72,10 +69,7 @@ func (l *linter) paramAt(t *dag.Template, ptr string) (name string, v any, given
 // contract.input" or "score's configuration (…)".
 func (t lintText) consumer(n *dag.Node, p place) string {
 	if !p.isWith && n.Type != nil && n.Type.Name() == "dag" {
-		if t.ja {
-			return "サブ DAG " + n.ID
-		}
-		return "the sub-DAG " + n.ID
+		return i18n.Sprintf(t.lang, "the sub-DAG %s", n.ID)
 	}
 	return t.contract(p)
 }
@@ -83,18 +77,10 @@ func (t lintText) consumer(n *dag.Node, p place) string {
 // param: the value v of param name (or its absence) is rejected by what consumes it, for
 // the reason a contract violation gives.
 func (t lintText) param(name, v string, given bool, consumer, reason string) (msg, hint string) {
-	if t.ja {
-		if !given {
-			return fmt.Sprintf("パラメータ %s が指定されていません：%sはこれを必要とします（%s）", name, jpad(consumer), reason),
-				fmt.Sprintf("%s を渡すか、params スキーマで default を与えてください。", name)
-		}
-		return fmt.Sprintf("パラメータ %s=%s：%sはこの値を受け付けません（%s）", name, v, jpad(consumer), reason),
-			fmt.Sprintf("%sが受け付ける %s の値を渡してください。", jpadL(consumer), name)
-	}
 	if !given {
-		return fmt.Sprintf("param %s is not given: %s needs it (%s)", name, consumer, reason),
-			fmt.Sprintf("pass %s, or give it a default in the params schema.", name)
+		return i18n.Sprintf(t.lang, "param %s is not given: %s needs it (%s)", name, i18n.Inline(t.lang, consumer), reason),
+			i18n.Sprintf(t.lang, "pass %s, or give it a default in the params schema.", name)
 	}
-	return fmt.Sprintf("param %s=%s: %s does not accept it (%s)", name, v, consumer, reason),
-		fmt.Sprintf("pass a value of %s that %s accepts.", name, consumer)
+	return i18n.Sprintf(t.lang, "param %s=%s: %s does not accept it (%s)", name, v, i18n.Inline(t.lang, consumer), reason),
+		i18n.Sprintf(t.lang, "pass a value of %s that %s accepts.", name, i18n.InlineStart(t.lang, consumer))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // lintProducer is node p (line 4): a const node whose output contract promises data.n (an
@@ -639,7 +640,7 @@ func TestLintFieldNotation(t *testing.T) {
 	}
 	var all []string
 	for _, lang := range []string{"en", "ja"} {
-		for _, f := range Lint(context.Background(), d, Options{Lang: lang}) {
+		for _, f := range Lint(context.Background(), d, Options{Lang: i18n.Lang(lang)}) {
 			all = append(all, lang+": "+f.Message)
 		}
 	}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Limits of a JSON-RPC frame a client sends.
@@ -37,7 +39,7 @@ type StdioTransport struct {
 	// MaxFrame caps a line in bytes, its newline excluded; 0 is DefaultMaxFrame.
 	MaxFrame int
 	// Lang is the language of the errors' messages: "en" or "ja".
-	Lang string
+	Lang i18n.Lang
 }
 
 // Connect starts reading frames.
@@ -53,7 +55,7 @@ func (t *StdioTransport) Connect(context.Context) (sdk.Connection, error) {
 
 // frameConn is the connection StdioTransport makes.
 type frameConn struct {
-	lang string
+	lang i18n.Lang
 	wmu  sync.Mutex // frames are written whole, by the SDK and the reader alike
 	w    io.Writer
 

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"github.com/seam-dag/seam/internal/i18n"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -16,7 +17,7 @@ const progressQueue = 256
 // node, and one per finished foreach item.
 type progress struct {
 	total    int
-	lang     string // of the notifications' messages
+	lang     i18n.Lang // of the notifications' messages
 	finished int
 	last     float64
 	ch       chan *sdk.ProgressNotificationParams
@@ -26,7 +27,7 @@ type progress struct {
 // newProgress starts sending req's progress notifications, their messages in lang; it returns
 // nil when the client asked for none. Call stop before answering, so that every notification
 // precedes the answer.
-func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int, lang string) *progress {
+func newProgress(ctx context.Context, req *sdk.CallToolRequest, total int, lang i18n.Lang) *progress {
 	if req == nil || req.Params == nil || req.Session == nil {
 		return nil
 	}

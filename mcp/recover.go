@@ -9,6 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // recoverPanics is the server's outermost receiving middleware: a panic while handling one
@@ -16,7 +18,7 @@ import (
 // request's failure, with the stack in the log, and the server goes on serving every client.
 // A tool call gets the envelope (code internal), as any failing tool does; other requests
 // get a JSON-RPC internal error.
-func recoverPanics(log *slog.Logger, lang string) sdk.Middleware {
+func recoverPanics(log *slog.Logger, lang i18n.Lang) sdk.Middleware {
 	return func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
 			defer func() {

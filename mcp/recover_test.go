@@ -11,6 +11,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // syncBuffer is a log the server writes from its handlers' goroutines while the test reads.
@@ -49,7 +50,7 @@ func panicServer(t *testing.T, lang string) (*sdk.ClientSession, *syncBuffer) {
 	opts := Options{
 		Root:  testRoot(t),
 		Store: tempStore(t),
-		Lang:  lang,
+		Lang:  i18n.Lang(lang),
 		Log:   slog.New(slog.NewTextHandler(log, nil)),
 		Instrument: func(o *engine.RunOptions, d *dag.DAG) {
 			if d.Name == "crash" {
@@ -58,7 +59,7 @@ func panicServer(t *testing.T, lang string) (*sdk.ClientSession, *syncBuffer) {
 		},
 		testAdd: func(srv *sdk.Server) {
 			type in struct{ Common }
-			err := addTool(srv, lang, &sdk.Tool{Name: "boom", Description: "panics"}, func(context.Context, *sdk.CallToolRequest, in) (message, any, error) {
+			err := addTool(srv, i18n.Lang(lang), &sdk.Tool{Name: "boom", Description: "panics"}, func(context.Context, *sdk.CallToolRequest, in) (message, any, error) {
 				panic("kaboom")
 			})
 			if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/suggest"
 )
 
@@ -112,7 +113,7 @@ type handler[In rawArg] func(ctx context.Context, req *sdk.CallToolRequest, in I
 // that arguments breaking the input schema get the envelope (invalid_argument) like any other
 // failure, and no output schema is declared: the envelope's says nothing a client could use,
 // and the SDK would decode every answer again to check it (a fifth of a call's CPU).
-func addTool[In rawArg](s *sdk.Server, lang string, t *sdk.Tool, h handler[In]) error {
+func addTool[In rawArg](s *sdk.Server, lang i18n.Lang, t *sdk.Tool, h handler[In]) error {
 	in, err := jsonschema.For[In](nil)
 	if err != nil {
 		return fmt.Errorf("tool %s: input schema: %w", t.Name, err)
@@ -225,7 +226,7 @@ func checkArgs(m map[string]any, schema *jsonschema.Schema) error {
 
 // respond shapes every response: the envelope, its message in lang ("ja" or English),
 // minimal unless raw, and the error flag.
-func respond(lang string, raw bool, msg message, data any, err error) (*sdk.CallToolResult, Envelope) {
+func respond(lang i18n.Lang, raw bool, msg message, data any, err error) (*sdk.CallToolResult, Envelope) {
 	shape := func(v any) any {
 		if m, ok := v.(minimizer); ok && !raw {
 			return m.minimal()

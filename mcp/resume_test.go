@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func TestResumeRunWarnsFileChanged(t *testing.T) {
 					t.Fatal(err)
 				}
 				st := tempStore(t)
-				_, cs := serve(t, Options{Root: root, Store: st, Lang: tc.lang}, nil)
+				_, cs := serve(t, Options{Root: root, Store: st, Lang: i18n.Lang(tc.lang)}, nil)
 				id, _ := call(t, cs, "run_dag", map[string]any{"path": "fixable.yaml", "wait": true}).data()["id"].(string)
 
 				// Unchanged: no warning.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
@@ -25,7 +26,7 @@ type Options struct {
 	Store runs.Store
 	// Lang is the language of the answers' messages and of the violations and lint findings
 	// in them: "en" or "ja".
-	Lang string
+	Lang i18n.Lang
 	// Getenv reads the environment variables DAGs declare under env; nil reads none.
 	Getenv func(string) string
 	// N8N, when not nil, is the n8n instance the n8n tools operate; without it they are not
@@ -52,7 +53,7 @@ type Options struct {
 type Server struct {
 	*sdk.Server
 	svc  *service.Service
-	lang string // of the messages outside a tool's answer (the HTTP session cap's)
+	lang i18n.Lang // of the messages outside a tool's answer (the HTTP session cap's)
 }
 
 // Close cancels the runs that run_dag started and that are still going, and returns once

@@ -147,7 +147,7 @@ func (s *server) explainNode(ctx context.Context, _ *sdk.CallToolRequest, in Exp
 	var unknown *runs.UnknownNodeError
 	if errors.As(err, &unknown) {
 		return message{}, nil, fail(CodeNotFound, unknownNode{Run: unknown.Run, Nodes: unknown.Nodes},
-			"run %s has no node %q; its nodes: %s", unknown.Run, unknown.Node, strings.Join(unknown.Nodes, ", "))
+			"run %[1]s has no node %[2]q; its nodes: %[3]s", unknown.Run, unknown.Node, strings.Join(unknown.Nodes, ", "))
 	}
 	var nf *service.NotFoundError
 	var none *service.NoRunsError

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"github.com/seam-dag/seam/internal/i18n"
 	"testing"
 	"time"
 
@@ -106,7 +107,7 @@ func TestN8NExecutionArgumentErrors(t *testing.T) {
 		{map[string]any{"limit": -5}, "limit -5: want 1 to 100", "limit -5：1 から 100 までの値を指定してください"},
 	}
 	for _, lang := range []string{"en", "ja"} {
-		cs := connectWith(t, Options{Root: t.TempDir(), N8N: offlineClient(t), Lang: lang})
+		cs := connectWith(t, Options{Root: t.TempDir(), N8N: offlineClient(t), Lang: i18n.Lang(lang)})
 		for _, tc := range tests {
 			r := call(t, cs, "list_executions", tc.args)
 			want := tc.en

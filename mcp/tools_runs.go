@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -317,7 +318,7 @@ func withWarnings(m message, warnings []message) message {
 }
 
 // texts says each message in lang, for data; nil for none.
-func texts(ms []message, lang string) []string {
+func texts(ms []message, lang i18n.Lang) []string {
 	var out []string
 	for _, m := range ms {
 		out = append(out, m.text(lang))

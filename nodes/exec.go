@@ -337,7 +337,7 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 }
 
 // checkDir says in lang what is wrong with dir as a working directory, if anything.
-func checkDir(lang, dir string) error {
+func checkDir(lang i18n.Lang, dir string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -352,7 +352,7 @@ func checkDir(lang, dir string) error {
 
 // wrapJSON puts stdout, any one JSON value, into a passing output's data; its errors are
 // said in lang.
-func wrapJSON(lang string, stdout []byte) ([]byte, error) {
+func wrapJSON(lang i18n.Lang, stdout []byte) ([]byte, error) {
 	v := bytes.TrimSpace(stdout)
 	if len(v) == 0 {
 		return nil, i18n.Errorf(lang, "output: wrap needs one JSON value on stdout, got nothing")

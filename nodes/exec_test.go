@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"io"
 	"os"
 	"os/exec"
@@ -546,7 +547,7 @@ func TestExecSaysErrorsInCallLang(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			call := tt.call
-			call.Lang = tt.lang
+			call.Lang = i18n.Lang(tt.lang)
 			if call.Dir == "" {
 				call.Dir = t.TempDir()
 			}

@@ -1,8 +1,6 @@
 package nodes
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -19,6 +17,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // httpType makes one HTTP request and turns the response into the node's output.
@@ -535,7 +535,7 @@ func timeoutError(parent, reqCtx context.Context, shown string, cfg httpConfig, 
 // readBody reads the response body up to limit bytes; more is an *OutputLimitError, said in
 // lang. A declared length over the limit fails at once, except for HEAD, whose length is the
 // GET's.
-func readBody(resp *http.Response, head bool, limit int64, lang string) ([]byte, error) {
+func readBody(resp *http.Response, head bool, limit int64, lang i18n.Lang) ([]byte, error) {
 	if resp.ContentLength > limit && !head {
 		return nil, &OutputLimitError{Limit: limit, Lang: lang}
 	}

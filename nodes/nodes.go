@@ -1,4 +1,6 @@
-// Package nodes holds the node-type registry and seam's generic built-in node types.
+// Package nodes holds the node-type registry and seam's generic built-in node types (const,
+// exec, http, transform), with what they share: configuration errors, output limits and the
+// masking of secrets.
 package nodes
 
 import (
@@ -51,7 +53,7 @@ type Call struct {
 	// log or errors: it masks each occurrence with MaskString or MaskValue.
 	Secrets []string
 	// Lang is the run's language ("en" or "ja"): the type says its own errors in it.
-	Lang string
+	Lang i18n.Lang
 }
 
 // DefaultOutputLimit bounds a node's output unless configured otherwise.
@@ -124,7 +126,7 @@ func (e *ConfigError) Error() string { return e.Text("en") }
 
 // Text is the error in lang: Err's message is Japanese for "ja" when it is an i18n.Message
 // (the node types' own sentences); others (a jq parse error) are said as they are.
-func (e *ConfigError) Text(lang string) string {
+func (e *ConfigError) Text(lang i18n.Lang) string {
 	var m i18n.Message
 	if errors.As(e.Err, &m) {
 		return fmt.Sprintf("with%s: %s", e.Path, m.In(lang))
@@ -147,7 +149,7 @@ func (r *Registry) Closest(name string) string { return suggest.Closest(name, r.
 // OutputLimitError reports a node output larger than its limit (Call.OutputLimit).
 type OutputLimitError struct {
 	Limit int64
-	Lang  string // the language Error says it in
+	Lang  i18n.Lang // the language Error says it in
 }
 
 func (e *OutputLimitError) Error() string {

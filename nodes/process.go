@@ -32,9 +32,9 @@ type process struct {
 	dir         string
 	env         []string
 	stdin       []byte
-	outputLimit int64  // stdout bytes
-	stderrLimit int    // stderr bytes kept, the tail
-	lang        string // the language of its errors
+	outputLimit int64     // stdout bytes
+	stderrLimit int       // stderr bytes kept, the tail
+	lang        i18n.Lang // the language of its errors
 }
 
 // processResult is what a process left behind; it is filled as far as it got on error.

@@ -96,8 +96,8 @@ type SourceLine struct {
 type UnknownNodeError struct {
 	Run   string
 	Node  string
-	Nodes []string // the run's nodes, in the order they were recorded
-	Lang  string   // of the message
+	Nodes []string  // the run's nodes, in the order they were recorded
+	Lang  i18n.Lang // of the message
 }
 
 func (e *UnknownNodeError) Error() string {
@@ -115,15 +115,12 @@ type ExplainOptions struct {
 	ReadFile func(path string) ([]byte, error)
 	// Lang is the language of what Explain says itself ("en" or "ja"); the recorded reasons
 	// and violations are in the language of the run.
-	Lang string
+	Lang i18n.Lang
 }
-
-// langs are the languages a run's reasons may be recorded in, which Explain reads.
-var langs = [...]string{"en", "ja"}
 
 // inputBroken reports whether a recorded reason says the node's input broke its contract.
 func inputBroken(reason string) bool {
-	for _, l := range langs {
+	for _, l := range i18n.Langs() { // the languages a run's reasons may be recorded in
 		if strings.HasPrefix(reason, i18n.Format(l, "input breaks its contract")) {
 			return true
 		}
@@ -254,7 +251,7 @@ func explainSubRun(ctx context.Context, s Store, parent, reason string, opts Exp
 
 // upstreamIn finds the node a skip reason names ("upstream X failed", in either language).
 func upstreamIn(reason string) string {
-	for _, l := range langs {
+	for _, l := range i18n.Langs() {
 		lead, _, _ := strings.Cut(i18n.Format(l, "upstream %s failed"), "%s")
 		if rest, ok := strings.CutPrefix(reason, lead); ok {
 			id, _, _ := strings.Cut(rest, " ")
@@ -271,7 +268,7 @@ type dagFile struct {
 	lines []string
 	nodes *yaml.Node // the `nodes` mapping
 	note  string     // why the explanation may be partial
-	lang  string     // of what Explain says
+	lang  i18n.Lang  // of what Explain says
 }
 
 func readDAG(r *Run, opts ExplainOptions) *dagFile {
@@ -358,7 +355,7 @@ func (df *dagFile) fromRef(ref []string, at *yaml.Node, rest []string, nodes []*
 }
 
 // describeOutput names a field of an upstream node's output and says how that node ended.
-func describeOutput(lang, node string, path []string, nodes []*NodeSummary) string {
+func describeOutput(lang i18n.Lang, node string, path []string, nodes []*NodeSummary) string {
 	s := i18n.Sprintf(lang, "node %s, its output at %s", node, pointerOf(path))
 	for _, n := range nodes {
 		if n.ID == node {
@@ -373,7 +370,7 @@ func describeOutput(lang, node string, path []string, nodes []*NodeSummary) stri
 }
 
 // StatusText is a node's status (NodeSummary.Status) or a run's as a word of lang, for people.
-func StatusText[S ~string](lang string, st S) string {
+func StatusText[S ~string](lang i18n.Lang, st S) string {
 	status := string(st)
 	switch status {
 	case string(Unfinished):

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestExplainJapanese checks that a run in Japanese records its reasons in Japanese, and that
@@ -61,7 +63,7 @@ nodes:
 		}
 	}
 	for _, lang := range []string{"en", "ja"} {
-		opts := ExplainOptions{Lang: lang}
+		opts := ExplainOptions{Lang: i18n.Lang(lang)}
 		x, err := Explain(ctx, s, r, as, "score", opts)
 		if err != nil {
 			t.Fatal(err)

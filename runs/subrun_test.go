@@ -9,6 +9,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -100,7 +101,7 @@ func runRecorded(t *testing.T, s Store, lang string, files map[string]string) *d
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := engine.Run(t.Context(), d, engine.RunOptions{Lang: lang, Recorder: NewRecorder(s, d, RecorderOptions{})})
+	res, err := engine.Run(t.Context(), d, engine.RunOptions{Lang: i18n.Lang(lang), Recorder: NewRecorder(s, d, RecorderOptions{})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ var ErrShuttingDown = errors.New("the service is shutting down")
 type NotFoundError struct {
 	ID    string
 	Store string // where the store is (runs.Store.Path)
-	lang  string
+	lang  i18n.Lang
 }
 
 func (e *NotFoundError) Error() string {
@@ -32,7 +32,7 @@ func (e *NotFoundError) Unwrap() error { return runs.ErrNotFound }
 // NoRunsError says "latest" names no run: the store has none yet.
 type NoRunsError struct {
 	Store string
-	lang  string
+	lang  i18n.Lang
 }
 
 func (e *NoRunsError) Error() string { return i18n.Sprintf(e.lang, "no runs in %s yet", e.Store) }
@@ -43,7 +43,7 @@ type LintError struct {
 	File             string
 	Findings         []lint.Finding
 	Errors, Warnings int
-	lang             string
+	lang             i18n.Lang
 }
 
 func (e *LintError) Error() string {
@@ -86,7 +86,7 @@ type NotResumableError struct {
 	Defines string
 	// Err is why File cannot be read (MissingFile).
 	Err  error
-	lang string
+	lang i18n.Lang
 }
 
 func (e *NotResumableError) Error() string {
@@ -118,7 +118,7 @@ type NotRunningError struct {
 	// Status is the run's recorded status: running when another process runs it (or ran it
 	// and died), else how it ended.
 	Status dag.RunStatus
-	lang   string
+	lang   i18n.Lang
 }
 
 func (e *NotRunningError) Error() string {
@@ -133,7 +133,7 @@ func (e *NotRunningError) Error() string {
 type ChangedWarning struct {
 	File string // as the resume was given it
 	ID   string
-	lang string
+	lang i18n.Lang
 }
 
 func (w *ChangedWarning) Error() string {
@@ -145,7 +145,7 @@ func (w *ChangedWarning) Error() string {
 type PanicError struct {
 	ID    string
 	Value any
-	lang  string
+	lang  i18n.Lang
 }
 
 func (e *PanicError) Error() string {

@@ -8,6 +8,7 @@ package service
 import (
 	"context"
 	"errors"
+	"github.com/seam-dag/seam/internal/i18n"
 	"log/slog"
 	"sync"
 
@@ -25,7 +26,7 @@ type Options struct {
 	Engine engine.Engine
 	// Lang is the language of the errors' and warnings' messages, of lint findings and of
 	// what the engine says: "en" (default) or "ja".
-	Lang string
+	Lang i18n.Lang
 	// Getenv reads the environment variables DAGs declare under env; nil reads none.
 	Getenv func(string) string
 	// Logger receives what no answer holds (a panic's stack); nil logs to slog.Default().

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"github.com/seam-dag/seam/internal/i18n"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -47,7 +48,7 @@ func eachBackend(t *testing.T, test func(t *testing.T, st runs.Store)) {
 }
 
 // newService returns a Service on st in lang, closed at the end of the test.
-func newService(t *testing.T, st runs.Store, lang string) *Service {
+func newService(t *testing.T, st runs.Store, lang i18n.Lang) *Service {
 	s := New(Options{Store: st, Lang: lang, Logger: slog.New(slog.DiscardHandler)})
 	t.Cleanup(s.Close)
 	return s
@@ -181,7 +182,7 @@ func TestStartRefusals(t *testing.T) {
 			{"ja", "greet.yaml: lint エラーのため実行しません（--no-lint で実行できます）", "params が DAG の params スキーマに違反しています"},
 		} {
 			t.Run(tc.lang, func(t *testing.T) {
-				s := newService(t, st, tc.lang)
+				s := newService(t, st, i18n.Lang(tc.lang))
 				_, err := s.Start(t.Context(), d, Request{Params: map[string]any{"name": "al"}})
 				var le *LintError
 				if !errors.As(err, &le) || le.Errors != 1 || len(le.Findings) != 1 || le.Findings[0].Code != "SEAM-E303" ||
@@ -331,7 +332,7 @@ func TestResumeRefusals(t *testing.T) {
 					if tc.store {
 						store = st
 					}
-					s := newService(t, store, lang)
+					s := newService(t, store, i18n.Lang(lang))
 					rs, err := s.Resumable(t.Context(), tc.id, tc.check)
 					if tc.dag != nil && err == nil {
 						_, err = s.Resume(t.Context(), rs, tc.dag, Request{})
@@ -395,11 +396,11 @@ func TestCancel(t *testing.T) {
 			status         dag.RunStatus
 		}{
 			{"en", run.ID, "run " + run.ID + " has already finished: canceled", dag.RunCanceled},
-			{"ja", run.ID, "実行 " + run.ID + " はすでに終了しています: キャンセル", dag.RunCanceled},
+			{"ja", run.ID, "実行 " + run.ID + " はすでに終了しています：キャンセル", dag.RunCanceled},
 			{"en", foreign.ID, "run " + foreign.ID + " is recorded as running but not by this process: stop it where it runs", dag.RunRunning},
 			{"ja", foreign.ID, "実行 " + foreign.ID + " は running と記録されていますが、このプロセスの実行ではありません: 実行しているところで停止してください", dag.RunRunning},
 		} {
-			err := newService(t, st, tc.lang).Cancel(t.Context(), tc.id)
+			err := newService(t, st, i18n.Lang(tc.lang)).Cancel(t.Context(), tc.id)
 			var ne *NotRunningError
 			if !errors.As(err, &ne) || ne.Status != tc.status || err.Error() != tc.want {
 				t.Errorf("Cancel(%s) in %s: %v, want %q", tc.id, tc.lang, err, tc.want)

@@ -31,7 +31,7 @@ type LintWarnings struct {
 	File     string
 	Findings []lint.Finding
 	Count    int
-	lang     string
+	lang     i18n.Lang
 }
 
 func (w *LintWarnings) Error() string {

@@ -61,13 +61,13 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 }
 
 // writeExplanation prints an explanation for people, in lang.
-func writeExplanation(w io.Writer, x *runs.Explanation, lang string) {
+func writeExplanation(w io.Writer, x *runs.Explanation, lang i18n.Lang) {
 	fmt.Fprint(w, i18n.Sprintf(lang, "%s %s in run %s", x.Node, runs.StatusText(lang, x.Status), x.Run))
 	writeExplanationRest(w, x, lang)
 }
 
 // writeExplanationRest prints an explanation after its first words, which say whose it is.
-func writeExplanationRest(w io.Writer, x *runs.Explanation, lang string) {
+func writeExplanationRest(w io.Writer, x *runs.Explanation, lang i18n.Lang) {
 	if x.Attempts > 1 && x.Items == 0 { // a foreach node's reason counts its item's attempts
 		fmt.Fprint(w, i18n.Sprintf(lang, " after %d attempts", x.Attempts))
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
 	"io"
 	"os"
 	"strings"
@@ -152,30 +153,21 @@ const (
 	sgrDim     = "2"
 )
 
-func printLint(w io.Writer, fs []lint.Finding, errs, warns int, loadFailed bool, lang string, on bool) error {
+func printLint(w io.Writer, fs []lint.Finding, errs, warns int, loadFailed bool, lang i18n.Lang, on bool) error {
 	for _, f := range fs {
 		if _, err := fmt.Fprintln(w, findingText(f, on)); err != nil {
 			return err
 		}
 	}
-	ja := lang == "ja"
 	if errs == 0 && warns == 0 {
 		if loadFailed {
 			return nil // not "no problems": stderr says what could not be loaded
 		}
-		msg := "no problems"
-		if ja {
-			msg = "問題はありません"
-		}
-		_, err := fmt.Fprintln(w, msg)
+		_, err := fmt.Fprintln(w, i18n.Sprintf(lang, "no problems"))
 		return err
 	}
-	var err error
-	if ja {
-		_, err = fmt.Fprintf(w, "エラー %d 件、警告 %d 件\n", errs, warns)
-	} else {
-		_, err = fmt.Fprintf(w, "%d %s, %d %s\n", errs, nounN(errs, "error"), warns, nounN(warns, "warning"))
-	}
+	_, err := io.WriteString(w, i18n.Sprintf(lang, "%s, %s\n",
+		i18n.Plural(lang, errs, "%d error", "%d errors", errs), i18n.Plural(lang, warns, "%d warning", "%d warnings", warns)))
 	return err
 }
 
@@ -200,13 +192,6 @@ func findingText(f lint.Finding, on bool) string {
 		fmt.Fprintf(&b, "\n  %s %s", colour("fix:", sgrDim, true), f.Hint)
 	}
 	return b.String()
-}
-
-func nounN(n int, noun string) string {
-	if n == 1 {
-		return noun
-	}
-	return noun + "s"
 }
 
 type lintJSON struct {

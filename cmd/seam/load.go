@@ -14,7 +14,7 @@ import (
 // loadDAG loads the DAG file at path with the built-in node types. When the file is wrong it
 // prints every diagnostic on stderr, in lang, and returns a usage error (exit 2) that counts
 // them.
-func loadDAG(ctx context.Context, e *env, path, lang string) (*dag.DAG, error) {
+func loadDAG(ctx context.Context, e *env, path string, lang i18n.Lang) (*dag.DAG, error) {
 	limit, err := userfile.MaxSize(e.getenv)
 	if err != nil {
 		return nil, usage(err)
@@ -28,7 +28,7 @@ func loadDAG(ctx context.Context, e *env, path, lang string) (*dag.DAG, error) {
 
 // loadFailed prints the diagnostics of a DAG file that did not load (err from dag.Load) on
 // stderr and returns the usage error (exit 2) that counts them, in lang.
-func loadFailed(e *env, path, lang string, err error) error {
+func loadFailed(e *env, path string, lang i18n.Lang, err error) error {
 	var ds dag.Diagnostics
 	if !errors.As(err, &ds) {
 		return usage(err)
@@ -36,14 +36,7 @@ func loadFailed(e *env, path, lang string, err error) error {
 	for _, diag := range ds {
 		fmt.Fprintln(e.stderr, diag)
 	}
-	if lang == "ja" {
-		return usage(i18n.Errorf(lang, "%s: %d errors", path, len(ds)))
-	}
-	noun := "errors"
-	if len(ds) == 1 {
-		noun = "error"
-	}
-	return usage(fmt.Errorf("%s: %d %s", path, len(ds), noun))
+	return usage(errors.New(i18n.Plural(lang, len(ds), "%s: %d error", "%s: %d errors", path, len(ds))))
 }
 
 // readFile reads a file the user named: a regular file within $SEAM_MAX_FILE_SIZE (see

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func main() {
@@ -155,9 +155,9 @@ func newRootCmd(e *env) *cobra.Command {
 }
 
 // lang resolves the message language from --lang, $SEAM_LANG and the locale.
-func lang(cmd *cobra.Command, e *env) (string, error) {
+func lang(cmd *cobra.Command, e *env) (i18n.Lang, error) {
 	flag, _ := cmd.Flags().GetString("lang")
-	l, err := contract.ResolveLang(flag, e.getenv)
+	l, err := i18n.Resolve(flag, e.getenv)
 	if err != nil {
 		return "", usage(err)
 	}

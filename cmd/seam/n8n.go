@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/catalog"
 	"github.com/seam-dag/seam/n8n/validate"
@@ -51,7 +52,7 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 				return usage(fmt.Errorf("--profile: %w", err))
 			}
 			if (id == "") == (len(args) == 0) {
-				return usage(errors.New(say(lang, "give a workflow file (or - for stdin), or --id", "ワークフローのファイル（標準入力なら -）か --id を指定してください")))
+				return usage(errors.New(i18n.Sprintf(lang, "give a workflow file (or - for stdin), or --id")))
 			}
 			var l catalog.Loader
 			cat, err := l.Get()
@@ -78,7 +79,7 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 				}
 				var v any
 				if err := json.Unmarshal(doc, &v); err != nil {
-					return usage(fmt.Errorf("%s: %s: %w", args[0], say(lang, "not JSON", "JSON ではありません"), err))
+					return usage(fmt.Errorf("%s: %s: %w", args[0], i18n.Sprintf(lang, "not JSON"), err))
 				}
 				if m, ok := v.(map[string]any); ok {
 					name, _ = m["name"].(string)
@@ -111,13 +112,6 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 	return cmd
 }
 
-func say(lang, en, ja string) string {
-	if lang == "ja" {
-		return ja
-	}
-	return en
-}
-
 // fetchWorkflow gets a workflow with the n8n client, from $N8N_URL with $N8N_API_KEY.
 func fetchWorkflow(ctx context.Context, e *env, id string, insecure bool) (*n8n.Workflow, error) {
 	url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey)
@@ -141,23 +135,18 @@ func fetchWorkflow(ctx context.Context, e *env, id string, insecure bool) (*n8n.
 
 // formatN8NResult renders a result for people: a verdict line, the findings grouped by node
 // (workflow-level ones first), the statistics.
-func formatN8NResult(r *validate.Result, name, lang string) string {
+func formatN8NResult(r *validate.Result, name string, lang i18n.Lang) string {
 	var b strings.Builder
-	ja := lang == "ja"
-	title := name
-	if title == "" {
-		title = say(lang, "workflow", "ワークフロー")
-	} else {
-		title = fmt.Sprintf("%q", title)
+	title := i18n.Sprintf(lang, "workflow")
+	if name != "" {
+		title = fmt.Sprintf("%q", name)
 	}
-	verdict := say(lang, "valid", "有効")
-	if !r.Valid {
-		verdict = say(lang, "invalid", "無効")
-	}
-	if ja {
-		fmt.Fprintf(&b, "%s: %s — エラー %d 件、警告 %d 件（プロファイル %s）\n", title, verdict, len(r.Errors), len(r.Warnings), r.Profile)
+	errs := i18n.Plural(lang, len(r.Errors), "%d error", "%d errors", len(r.Errors))
+	warns := i18n.Plural(lang, len(r.Warnings), "%d warning", "%d warnings", len(r.Warnings))
+	if r.Valid {
+		b.WriteString(i18n.Sprintf(lang, "%s: valid — %s, %s (profile %s)\n", title, errs, warns, r.Profile))
 	} else {
-		fmt.Fprintf(&b, "%s: %s — %s, %s (profile %s)\n", title, verdict, n8nCount(len(r.Errors), "error", "errors"), n8nCount(len(r.Warnings), "warning", "warnings"), r.Profile)
+		b.WriteString(i18n.Sprintf(lang, "%s: invalid — %s, %s (profile %s)\n", title, errs, warns, r.Profile))
 	}
 	type group struct {
 		key    string
@@ -180,35 +169,26 @@ func formatN8NResult(r *validate.Result, name, lang string) string {
 		g.issues = append(g.issues, is)
 	}
 	for _, g := range groups {
-		head := say(lang, "(workflow)", "（ワークフロー）")
+		head := i18n.Sprintf(lang, "(workflow)")
 		if g.key != "" {
 			head = fmt.Sprintf("%q", g.key)
 		}
 		fmt.Fprintf(&b, "%s\n", head)
 		for _, is := range g.issues {
-			kind := is.Type
-			if ja {
-				kind = map[string]string{"error": "エラー", "warning": "警告"}[is.Type]
+			kind := i18n.Sprintf(lang, "warning")
+			if is.Type == "error" {
+				kind = i18n.Sprintf(lang, "error")
 			}
 			fmt.Fprintf(&b, "  %s %s %s\n", kind, is.Code, is.Message)
 			if is.Fix != "" {
-				fmt.Fprintf(&b, "    %s %s\n", say(lang, "fix:", "修正:"), is.Fix)
+				b.WriteString(i18n.Sprintf(lang, "    fix: %s\n", is.Fix))
 			}
 		}
 	}
 	s := r.Statistics
-	if ja {
-		fmt.Fprintf(&b, "ノード %d（有効 %d、トリガー %d）、接続 %d（不正 %d）、式 %d\n", s.TotalNodes, s.EnabledNodes, s.TriggerNodes, s.ValidConnections, s.InvalidConnections, s.ExpressionsValidated)
-	} else {
-		fmt.Fprintf(&b, "%s (%d enabled, %d trigger), %s (%d invalid), %s\n", n8nCount(s.TotalNodes, "node", "nodes"), s.EnabledNodes, s.TriggerNodes,
-			n8nCount(s.ValidConnections, "valid connection", "valid connections"), s.InvalidConnections, n8nCount(s.ExpressionsValidated, "expression", "expressions"))
-	}
+	b.WriteString(i18n.Sprintf(lang, "%s, %s, %s\n",
+		i18n.Plural(lang, s.TotalNodes, "%d node (%d enabled, %d trigger)", "%d nodes (%d enabled, %d trigger)", s.TotalNodes, s.EnabledNodes, s.TriggerNodes),
+		i18n.Plural(lang, s.ValidConnections, "%d valid connection (%d invalid)", "%d valid connections (%d invalid)", s.ValidConnections, s.InvalidConnections),
+		i18n.Plural(lang, s.ExpressionsValidated, "%d expression", "%d expressions", s.ExpressionsValidated)))
 	return b.String()
-}
-
-func n8nCount(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -50,7 +50,7 @@ func (o *n8nOutput) writeJSON(w io.Writer, v any) error {
 }
 
 // n8nClient is a client of $N8N_URL with $N8N_API_KEY.
-func n8nClient(e *env, lang string, insecure bool) (*n8n.Client, error) {
+func n8nClient(e *env, lang i18n.Lang, insecure bool) (*n8n.Client, error) {
 	url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey)
 	if url == "" || key == "" {
 		return nil, usage(errors.New(i18n.Sprintf(lang, "set N8N_URL and N8N_API_KEY to the n8n instance and its API key")))
@@ -149,7 +149,7 @@ one n8n page had in the range. --limit is 1 to 100 (default 20); the last line g
 }
 
 // writeListing prints a listing as a table, then the counts and the next page's cursor.
-func writeListing(w io.Writer, l n8n.ExecutionListing, lang string) error {
+func writeListing(w io.Writer, l n8n.ExecutionListing, lang i18n.Lang) error {
 	var table bytes.Buffer
 	tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
 	spans := l.WorkflowID == ""
@@ -253,7 +253,7 @@ minimal answer; --raw adds node ids, types and times and the workflow's settings
 }
 
 // writeDetail prints an execution for people: a line about it, its error, then its nodes.
-func writeDetail(w io.Writer, d *n8n.ExecutionDetail, lang string) error {
+func writeDetail(w io.Writer, d *n8n.ExecutionDetail, lang i18n.Lang) error {
 	m := d.Minimal()
 	name := m.Workflow
 	if name == "" {

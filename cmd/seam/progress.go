@@ -26,7 +26,7 @@ type display interface {
 
 // newDisplay picks a live, redrawn display when w is a terminal and plain lines otherwise,
 // in lang. The live display is coloured unless NO_COLOR is set (https://no-color.org).
-func newDisplay(e *env, w io.Writer, d *dag.DAG, lang string) display {
+func newDisplay(e *env, w io.Writer, d *dag.DAG, lang i18n.Lang) display {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		cols, rows, err := term.GetSize(int(f.Fd()))
 		if err != nil {
@@ -44,7 +44,7 @@ func newDisplay(e *env, w io.Writer, d *dag.DAG, lang string) display {
 type plainDisplay struct {
 	w     io.Writer
 	width int
-	lang  string // "" is English
+	lang  i18n.Lang // "" is English
 }
 
 func (p *plainDisplay) Event(ev engine.Event) {
@@ -67,7 +67,7 @@ type liveDisplay struct {
 	width      int // of the id column
 	cols, rows int
 	colour     bool
-	lang       string // "" is English
+	lang       i18n.Lang // "" is English
 
 	mu    sync.Mutex
 	nodes []dag.NodeResult
@@ -217,7 +217,7 @@ func (l *liveDisplay) finish(res *dag.RunResult) {
 }
 
 // counts is a line such as "3 passed · 1 running · 12 pending".
-func counts(ns []dag.NodeResult, lang string) string {
+func counts(ns []dag.NodeResult, lang i18n.Lang) string {
 	order := []dag.NodeStatus{dag.NodePassed, dag.NodeWarned, dag.NodeFailed, dag.NodeSkipped,
 		dag.NodeCanceled, dag.NodeRunning, dag.NodePending}
 	n := map[dag.NodeStatus]int{}
@@ -227,7 +227,7 @@ func counts(ns []dag.NodeResult, lang string) string {
 	var parts []string
 	for _, s := range order {
 		if n[s] > 0 {
-			parts = append(parts, i18n.Sprintf(lang, "%d %s", n[s], s.Text(lang)))
+			parts = append(parts, i18n.Sprintf(lang, "%[1]d %[2]s", n[s], s.Text(lang)))
 		}
 	}
 	return strings.Join(parts, " · ")
@@ -235,7 +235,7 @@ func counts(ns []dag.NodeResult, lang string) string {
 
 // writeNode prints a finished node's line and, for a broken contract, one indented line per
 // violation, so the output is visibly stopped at its edge.
-func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool, lang string) {
+func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool, lang i18n.Lang) {
 	fmt.Fprintln(w, nodeLine(n, width, tty, lang))
 	for _, v := range n.Violations {
 		p := v.Pointer
@@ -258,7 +258,7 @@ func writeNode(w io.Writer, n dag.NodeResult, width int, tty bool, lang string) 
 }
 
 // nodeLine is `✓ greet  passed    3ms  <summary or reason>`.
-func nodeLine(n dag.NodeResult, width int, tty bool, lang string) string {
+func nodeLine(n dag.NodeResult, width int, tty bool, lang i18n.Lang) string {
 	mark, code := "?", ""
 	switch n.Status {
 	case dag.NodePassed:
@@ -297,7 +297,7 @@ func nodeLine(n dag.NodeResult, width int, tty bool, lang string) string {
 }
 
 // writeEnd prints `run <id> <status> in <duration>`, then the outputs, one per line as JSON.
-func writeEnd(w io.Writer, res *dag.RunResult, tty bool, lang string) {
+func writeEnd(w io.Writer, res *dag.RunResult, tty bool, lang i18n.Lang) {
 	code := map[dag.RunStatus]string{dag.RunSuccess: "32", dag.RunWarn: "33", dag.RunFailed: "31"}[res.Status]
 	fmt.Fprint(w, i18n.Sprintf(lang, "run %s %s in %s\n", res.ID, colour(res.Status.Text(lang), code, tty && code != ""), duration(res.Elapsed)))
 	if len(res.Outputs)+len(res.OutputErrors) == 0 {

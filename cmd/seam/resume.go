@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/seam-dag/seam/internal/i18n"
 
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
@@ -10,7 +11,7 @@ import (
 // resumeRun continues the run --resume names, from its DAG file or the one given in args
 // (the DAG moved), with the params it started with: the run service says why not when it
 // cannot be resumed.
-func resumeRun(ctx context.Context, e *env, rf *runFlags, args []string, lang string, tel *runTelemetry) error {
+func resumeRun(ctx context.Context, e *env, rf *runFlags, args []string, lang i18n.Lang, tel *runTelemetry) error {
 	var st runs.Store
 	if !rf.noStore {
 		var err error

@@ -92,7 +92,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 // runService is the run service of seam run: runs recorded in st (nil: --no-store),
 // instrumented by tel, lint timed for its span, paths shown relative to the current
 // directory.
-func runService(e *env, st runs.Store, lang string, tel *runTelemetry) *service.Service {
+func runService(e *env, st runs.Store, lang i18n.Lang, tel *runTelemetry) *service.Service {
 	return service.New(service.Options{
 		Store: st, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)),
 		ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint,
@@ -100,7 +100,7 @@ func runService(e *env, st runs.Store, lang string, tel *runTelemetry) *service.
 }
 
 // runFile runs the DAG file at path with params.
-func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[string]any, lang string, tel *runTelemetry) error {
+func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[string]any, lang i18n.Lang, tel *runTelemetry) error {
 	d, err := loadDAG(ctx, e, path, lang)
 	if err != nil {
 		return err
@@ -121,7 +121,7 @@ func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[
 
 // runAndShow starts the run of d with start, showing its progress unless --json, then how it
 // ended. Warnings that do not stop the run go to stderr, before it starts.
-func runAndShow(e *env, d *dag.DAG, lang string, rf *runFlags, req service.Request, start func(service.Request) (*service.Run, error)) error {
+func runAndShow(e *env, d *dag.DAG, lang i18n.Lang, rf *runFlags, req service.Request, start func(service.Request) (*service.Run, error)) error {
 	var disp display
 	if !rf.asJSON {
 		disp = newDisplay(e, e.stdout, d, lang)
@@ -155,7 +155,7 @@ func runAndShow(e *env, d *dag.DAG, lang string, rf *runFlags, req service.Reque
 }
 
 // warnRun prints on stderr what the run service warns of before a run.
-func warnRun(e *env, lang string, w error) {
+func warnRun(e *env, lang i18n.Lang, w error) {
 	var (
 		lw *service.LintWarnings
 		cw *service.ChangedWarning
@@ -174,7 +174,7 @@ func warnRun(e *env, lang string, w error) {
 
 // notStarted is the usage error (exit 2) of a run of d that did not start: lint's findings
 // are printed on stderr first, as seam lint prints them.
-func notStarted(e *env, d *dag.DAG, lang string, err error) error {
+func notStarted(e *env, d *dag.DAG, lang i18n.Lang, err error) error {
 	var (
 		le *service.LintError
 		pe *engine.ParamsError
@@ -191,7 +191,7 @@ func notStarted(e *env, d *dag.DAG, lang string, err error) error {
 }
 
 // runParams merges the -p parameters over those of the params file.
-func runParams(e *env, lang, file string, kvs []string) (map[string]any, error) {
+func runParams(e *env, lang i18n.Lang, file string, kvs []string) (map[string]any, error) {
 	params := map[string]any{}
 	if file != "" {
 		// A named pipe (/dev/stdin, <(…)) is refused as every file is: "-" reads stdin.
@@ -216,7 +216,7 @@ func runParams(e *env, lang, file string, kvs []string) (map[string]any, error) 
 // parseParam parses one -p argument, key=value, split at the first '='. A value that parses
 // as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else is the string itself, so
 // -p name=world needs no quoting.
-func parseParam(lang, kv string) (string, any, error) {
+func parseParam(lang i18n.Lang, kv string) (string, any, error) {
 	k, v, ok := strings.Cut(kv, "=")
 	if !ok || k == "" {
 		return "", nil, i18n.Errorf(lang, "-p %q: want key=value", kv)
@@ -229,7 +229,7 @@ func parseParam(lang, kv string) (string, any, error) {
 
 // parseParamsFile parses an object of parameters from the content b of the params file
 // path: YAML when its name ends in .yaml or .yml, else JSON (stdin, "-", included).
-func parseParamsFile(lang, path string, b []byte) (map[string]any, error) {
+func parseParamsFile(lang i18n.Lang, path string, b []byte) (map[string]any, error) {
 	var v any
 	var err error
 	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {

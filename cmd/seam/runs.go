@@ -106,7 +106,7 @@ func runStates() []string {
 }
 
 // parseSince reads --since: a duration before now, a date or an RFC 3339 time.
-func parseSince(lang, s string, now time.Time) (time.Time, error) {
+func parseSince(lang i18n.Lang, s string, now time.Time) (time.Time, error) {
 	if d, err := time.ParseDuration(s); err == nil {
 		if d < 0 {
 			return time.Time{}, i18n.Errorf(lang, "--since %s: want a positive duration", s)
@@ -281,7 +281,7 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 }
 
 // nodeNotes are the node's attempts, items, reuse and repair, for its line, in lang.
-func nodeNotes(n *runs.NodeSummary, lang string) string {
+func nodeNotes(n *runs.NodeSummary, lang i18n.Lang) string {
 	var notes []string
 	switch {
 	case n.Items == 1:
@@ -306,7 +306,7 @@ func nodeNotes(n *runs.NodeSummary, lang string) string {
 	return strings.Join(notes, i18n.Format(lang, ", "))
 }
 
-func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, lang string) {
+func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, lang i18n.Lang) {
 	f := n.Final
 	mark := map[dag.NodeStatus]string{dag.NodePassed: "✓", dag.NodeWarned: "!", dag.NodeFailed: "✗", dag.NodeSkipped: "-", dag.NodeCanceled: "⊘"}[n.Status()]
 	if mark == "" {
@@ -383,7 +383,7 @@ type runJSON struct {
 }
 
 // subRunOf marks a sub-run in a list: " (sub-run of RUN/NODE)".
-func subRunOf(r *runs.Run, lang string) string {
+func subRunOf(r *runs.Run, lang i18n.Lang) string {
 	if r.Parent == "" {
 		return ""
 	}

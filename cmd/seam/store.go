@@ -25,8 +25,9 @@ const defaultStore = ".seam/seam.db"
 // those that write it, and the language of what they say about the store (set once the
 // command knows it; "" is English).
 type storeFlag struct {
-	path, lang string
-	noMigrate  bool
+	path      string
+	lang      i18n.Lang
+	noMigrate bool
 }
 
 func (sf *storeFlag) add(cmd *cobra.Command) {
@@ -104,7 +105,7 @@ func (sf *storeFlag) options(e *env) (runs.Options, error) {
 }
 
 // checkStore refuses a damaged or unusable store, saying what to do with it.
-func checkStore(ctx context.Context, s runs.Store, lang string) (runs.Store, error) {
+func checkStore(ctx context.Context, s runs.Store, lang i18n.Lang) (runs.Store, error) {
 	if err := s.Check(ctx); err != nil {
 		s.Close()
 		if !errors.Is(err, runs.ErrDamaged) {
@@ -151,7 +152,7 @@ func readService(st runs.Store, sf *storeFlag) *service.Service {
 
 // displayStatus is a run's status for people, in lang: a run whose process died shows as
 // such.
-func displayStatus(r *runs.Run, lang string) string {
+func displayStatus(r *runs.Run, lang i18n.Lang) string {
 	if r.Interrupted() {
 		return runs.StatusText(lang, "interrupted")
 	}

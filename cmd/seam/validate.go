@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func newValidateCmd(e *env) *cobra.Command {
@@ -68,7 +69,7 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 }
 
 // validateSchema compiles the schema file, or finds the node's contract.
-func validateSchema(ctx context.Context, e *env, schema, node, lang string) (*contract.Schema, error) {
+func validateSchema(ctx context.Context, e *env, schema, node string, lang i18n.Lang) (*contract.Schema, error) {
 	if node != "" {
 		path, id, ok := strings.Cut(node, "#")
 		if !ok || path == "" || id == "" {
@@ -84,7 +85,7 @@ func validateSchema(ctx context.Context, e *env, schema, node, lang string) (*co
 }
 
 // nodeSchema returns the effective output contract of node id in the DAG file at path.
-func nodeSchema(ctx context.Context, e *env, path, id, lang string) (*contract.Schema, error) {
+func nodeSchema(ctx context.Context, e *env, path, id string, lang i18n.Lang) (*contract.Schema, error) {
 	d, err := loadDAG(ctx, e, path, lang)
 	if err != nil {
 		return nil, err
@@ -105,7 +106,7 @@ func readDocument(e *env, name string) ([]byte, error) {
 	return b, nil
 }
 
-func printViolations(w io.Writer, violations []contract.Violation, asJSON bool, lang string) error {
+func printViolations(w io.Writer, violations []contract.Violation, asJSON bool, lang i18n.Lang) error {
 	if asJSON {
 		out := struct {
 			Valid      bool                 `json:"valid"`
@@ -137,17 +138,13 @@ func printViolations(w io.Writer, violations []contract.Violation, asJSON bool, 
 
 // violationLine reads: /status: field 'status' must be one of: pass, warn, fail (value "maybe",
 // schema /properties/status/enum). The root's empty pointer is left out.
-func violationLine(v contract.Violation, lang string) string {
-	valueLabel, schemaLabel := "value", "schema"
-	if lang == "ja" {
-		valueLabel, schemaLabel = "値", "スキーマ"
-	}
+func violationLine(v contract.Violation, lang i18n.Lang) string {
 	var details []string
 	if v.Value != "" {
-		details = append(details, valueLabel+" "+v.Value)
+		details = append(details, i18n.Sprintf(lang, "value %s", v.Value))
 	}
 	if v.Keyword != "" {
-		details = append(details, schemaLabel+" "+v.Keyword)
+		details = append(details, i18n.Sprintf(lang, "schema %s", v.Keyword))
 	}
 	line := v.Message
 	if v.Pointer != "" {

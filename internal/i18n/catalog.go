@@ -1,8 +1,24 @@
 package i18n
 
-// ja holds the Japanese of every English format given to Sprintf and Errorf. It is read-only
-// data: nothing writes to it after initialisation.
-var ja = map[string]string{
+// ja holds the Japanese of every English format said through this package, from the parts
+// below (TestCatalogParts checks that no two give one format different Japanese). It is
+// read-only data: nothing writes to it after initialisation.
+var ja = join(jaCore, jaN8NValidate, jaLint, jaMCP, jaContract, jaSubset)
+
+// join is the union of parts; TestCatalogParts checks they agree where they overlap.
+func join(parts ...map[string]string) map[string]string {
+	all := map[string]string{}
+	for _, p := range parts {
+		for en, j := range p {
+			all[en] = j
+		}
+	}
+	return all
+}
+
+// jaCore is the Japanese of the engine, the loader, the node types, the run store, explain and
+// the CLI.
+var jaCore = map[string]string{
 	// engine, progress, runs, explain
 	// Status words, for people (the statuses themselves stay as JSON and filters use them).
 	"pending":     "待機中",
@@ -20,7 +36,8 @@ var ja = map[string]string{
 	"reused":      "再利用",
 	"repaired":    "修復済み",
 	", ":          "、",
-	"%d %s":       "%[2]s %[1]d",
+	// A status counted, "成功 3"; the explicit indexes keep it apart from mcp's "%d %s".
+	"%[1]d %[2]s": "%[2]s %[1]d",
 	// The engine's reasons (dag/engine*.go, dag/subdag.go).
 	"params break the DAG's params schema": "params が DAG の params スキーマに違反しています",
 	"run %s: record the run: %w":           "実行 %s: 実行を記録できません: %w",
@@ -52,6 +69,7 @@ var ja = map[string]string{
 	"attempt %d failed: %s":                 "試行 %d が失敗: %s",
 	"item %d, attempt %d failed: %s":        "項目 %d の試行 %d が失敗: %s",
 	"%d items":                              "%d 項目",
+	"%d item":                               "%d 項目",
 	"1 item":                                "1 項目",
 	": %d passed":                           ": 成功 %d",
 	", %d warned":                           "、警告 %d",
@@ -193,6 +211,7 @@ var ja = map[string]string{
 	"%s.factor must be at least 1, got %s":                                 "%s.factor は 1 以上である必要がありますが、%s です",
 	"%s.max_backoff %s is less than backoff %s":                            "%s.max_backoff %s が backoff %s より短くなっています",
 	"%s.on must be a list of %s, not %s":                                   "%s.on は %s のリストである必要があります（%s ではなく）",
+	"%s: %d error":                                                         "%s：エラー %d 件",
 	"%s: %d errors":                                                        "%s：エラー %d 件",
 	"%s: %s applies to foreach, and the node has none":                     "%s：%s は foreach に対するものですが、このノードには foreach がありません",
 	"%s: %v; seam never fetches schemas over the network":                  "%s：%v。seam はネットワーク越しにスキーマを取得しません",
@@ -446,5 +465,30 @@ var ja = map[string]string{
 	"%d lint warnings (seam lint %s shows them)":                                   "lint 警告 %d 件（seam lint %s で表示）",
 	"%s changed since run %s: nodes whose definition or input changed run again":   "%s は実行 %s の後に変更されています: 定義か入力の変わったノードは再実行します",
 	"run %s is recorded as running but not by this process: stop it where it runs": "実行 %s は running と記録されていますが、このプロセスの実行ではありません: 実行しているところで停止してください",
-	"run %s has already finished: %s":                                              "実行 %s はすでに終了しています: %s",
+	// cmd/seam: seam n8n validate, seam lint's summary, seam validate's violation lines
+	"%s: valid — %s, %s (profile %s)\n":   "%s: 有効 — %s、%s（プロファイル %s）\n",
+	"%s: invalid — %s, %s (profile %s)\n": "%s: 無効 — %s、%s（プロファイル %s）\n",
+	"%d error":                            "エラー %d 件",
+	"%d errors":                           "エラー %d 件",
+	"%d warning":                          "警告 %d 件",
+	"%d warnings":                         "警告 %d 件",
+	"workflow":                            "ワークフロー",
+	"(workflow)":                          "（ワークフロー）",
+	"warning":                             "警告",
+	"    fix: %s\n":                       "    修正: %s\n",
+	"%s, %s\n":                            "%s、%s\n",
+	"%s, %s, %s\n":                        "%s、%s、%s\n",
+	"%d node (%d enabled, %d trigger)":    "ノード %d（有効 %d、トリガー %d）",
+	"%d nodes (%d enabled, %d trigger)":   "ノード %d（有効 %d、トリガー %d）",
+	"%d valid connection (%d invalid)":    "接続 %d（不正 %d）",
+	"%d valid connections (%d invalid)":   "接続 %d（不正 %d）",
+	"%d expression":                       "式 %d",
+	"%d expressions":                      "式 %d",
+	"not JSON":                            "JSON ではありません",
+	"give a workflow file (or - for stdin), or --id": "ワークフローのファイル（標準入力なら -）か --id を指定してください",
+	"no problems": "問題はありません",
+	"value %s":    "値 %s",
+	"schema %s":   "スキーマ %s",
+	// dag: a key of something, `node "a" timeout`
+	"%s %s": "%s の %s",
 }

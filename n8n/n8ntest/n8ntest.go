@@ -17,11 +17,15 @@ import (
 	"github.com/seam-dag/seam/n8n"
 )
 
-// Env returns the server's URL and API key from N8N_URL and N8N_API_KEY. Without them the
-// test is skipped when SEAM_SKIP_N8N=1, and fails otherwise: n8n tests run everywhere the
-// test command runs, CI included.
+// Env returns the server's URL and API key from N8N_URL and N8N_API_KEY. With go test -short
+// the test is skipped (short tests need no server); without the variables it is skipped when
+// SEAM_SKIP_N8N=1, and fails otherwise: n8n tests run everywhere the test command runs, CI
+// included.
 func Env(t testing.TB) (url, key string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("n8n tests skipped: go test -short (run without -short, as scripts/test.sh does, for them)")
+	}
 	url, key = os.Getenv(n8n.EnvURL), os.Getenv(n8n.EnvAPIKey)
 	if url != "" && key != "" {
 		return url, key

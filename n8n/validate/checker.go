@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/suggest"
 	"github.com/seam-dag/seam/n8n/catalog"
 )
@@ -13,7 +14,6 @@ import (
 type checker struct {
 	opts   Options
 	cat    *catalog.Catalog
-	ja     bool
 	issues []Issue
 	advice []string
 	stats  Statistics
@@ -86,17 +86,13 @@ func (c *checker) add(is issue) {
 	if s == off {
 		return
 	}
-	msg, fix := r.en, r.fixEn
-	if c.ja {
-		msg, fix = r.ja, r.fixJa
-	}
-	out := Issue{Code: is.code, Message: fmt.Sprintf(msg, is.args...), Details: is.details}
-	if fix != "" {
+	out := Issue{Code: is.code, Message: i18n.Sprintf(c.opts.Lang, r.msg, is.args...), Details: is.details}
+	if r.fix != "" {
 		fa := is.fixArgs
-		if fa == nil && strings.Contains(fix, "%") {
+		if fa == nil && strings.Contains(r.fix, "%") {
 			fa = is.args
 		}
-		out.Fix = fmt.Sprintf(fix, fa...)
+		out.Fix = i18n.Sprintf(c.opts.Lang, r.fix, fa...)
 	}
 	if s == fail {
 		out.Type = "error"
@@ -107,13 +103,6 @@ func (c *checker) add(is issue) {
 		out.NodeID, out.NodeName = is.node.id, is.node.name
 	}
 	c.issues = append(c.issues, out)
-}
-
-func (c *checker) sayf(en, ja string, args ...any) string {
-	if c.ja {
-		return fmt.Sprintf(ja, args...)
-	}
-	return fmt.Sprintf(en, args...)
 }
 
 // ---- structure ----
@@ -296,10 +285,10 @@ func (c *checker) nodeType(n *node) {
 		}
 		return
 	}
-	hint, fix := "", c.sayf("see the node types of n8n %s", "n8n %s のノードタイプを確認してください", c.cat.N8N())
+	hint, fix := "", i18n.Sprintf(c.opts.Lang, "see the node types of n8n %s", c.cat.N8N())
 	if near := suggest.Closest(n.typ, c.cat.Types()); near != "" {
-		hint = c.sayf("; did you mean %q?", "。%q ではありませんか？", near)
-		fix = c.sayf("use %q", "%q を使ってください", near)
+		hint = i18n.Sprintf(c.opts.Lang, "; did you mean %q?", near)
+		fix = i18n.Sprintf(c.opts.Lang, "use %q", near)
 	}
 	c.add(issue{code: "UNKNOWN_NODE_TYPE", node: n, args: []any{n.typ, hint}, fixArgs: []any{fix}})
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n/catalog"
 )
 
@@ -47,19 +48,19 @@ func (c *checker) buildEdges() {
 		}
 		outs, ok := c.wfConnections[srcName].(map[string]any)
 		if !ok {
-			add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{srcName, c.sayf("must be an object of connection types, got %s", "接続の種類のオブジェクトでなければなりません（%s）", jsonKind(c.wfConnections[srcName]))}})
+			add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{srcName, i18n.Sprintf(c.opts.Lang, "must be an object of connection types, got %s", jsonKind(c.wfConnections[srcName]))}})
 			continue
 		}
 		for _, key := range sortedKeys(outs) {
 			if !connectionType(key) {
 				c.stats.InvalidConnections += countTargets(outs[key])
-				fix := c.sayf("put the connections under \"main\" (or an ai_* type): connections[%q].main[OUTPUT]", "接続は \"main\"（または ai_* の種類）の下に置いてください: connections[%q].main[出力]", srcName)
+				fix := i18n.Sprintf(c.opts.Lang, "put the connections under \"main\" (or an ai_* type): connections[%q].main[OUTPUT]", srcName)
 				add(issue{code: "UNKNOWN_CONNECTION_KEY", node: src, args: []any{srcName, key}, fixArgs: []any{fix}})
 				continue
 			}
 			slots, ok := outs[key].([]any)
 			if !ok {
-				add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{srcName, c.sayf("%s must be an array of outputs, got %s", "%s は出力の配列でなければなりません（%s）", key, jsonKind(outs[key]))}})
+				add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{srcName, i18n.Sprintf(c.opts.Lang, "%s must be an array of outputs, got %s", key, jsonKind(outs[key]))}})
 				continue
 			}
 			for outIdx, slot := range slots {
@@ -68,7 +69,7 @@ func (c *checker) buildEdges() {
 				}
 				targets, ok := slot.([]any)
 				if !ok {
-					add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{srcName, c.sayf("%s[%d] must be an array of connections, got %s", "%s[%d] は接続の配列でなければなりません（%s）", key, outIdx, jsonKind(slot))}})
+					add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{srcName, i18n.Sprintf(c.opts.Lang, "%s[%d] must be an array of connections, got %s", key, outIdx, jsonKind(slot))}})
 					continue
 				}
 				for _, t := range targets {
@@ -111,7 +112,7 @@ func countTargets(v any) int {
 func (c *checker) target(src *node, key string, outIdx int, t any, add func(issue)) *edge {
 	m, ok := t.(map[string]any)
 	if !ok {
-		add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{src.name, c.sayf("%s[%d] holds %s instead of a connection object", "%s[%d] に接続オブジェクトではなく %s があります", key, outIdx, jsonKind(t))}})
+		add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{src.name, i18n.Sprintf(c.opts.Lang, "%s[%d] holds %s instead of a connection object", key, outIdx, jsonKind(t))}})
 		return nil
 	}
 	name, _ := m["node"].(string)
@@ -134,7 +135,7 @@ func (c *checker) target(src *node, key string, outIdx int, t any, add func(issu
 		idx, isNum = 0, true
 	}
 	if !isNum || idx < 0 || idx != float64(int(idx)) {
-		add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{src.name, c.sayf("the connection to %q has index %s; it must be a whole number from 0", "%q への接続の index が %s です。0 以上の整数でなければなりません", name, describe(m["index"]))}})
+		add(issue{code: "CONNECTION_MALFORMED", node: src, args: []any{src.name, i18n.Sprintf(c.opts.Lang, "the connection to %q has index %s; it must be a whole number from 0", name, describe(m["index"]))}})
 		return nil
 	}
 	return &edge{from: src, outType: key, outIdx: outIdx, to: to, inType: inType, inIdx: int(idx)}
@@ -229,11 +230,11 @@ func (c *checker) checkEdge(e *edge) bool {
 		var fix string
 		switch {
 		case e.inType == "main" && dst.def.IsSubNode():
-			fix = c.sayf("%q is a sub-node: connect it from its %s output to the node that uses it", "%q はサブノードです。%s 出力から、それを使うノードへつないでください", dst.name, typesText(dst, false))
+			fix = i18n.Sprintf(c.opts.Lang, "%q is a sub-node: connect it from its %s output to the node that uses it", dst.name, typesText(dst, false))
 		case e.inType == "main" && dst.trigger:
-			fix = c.sayf("%q is a trigger and has no input: connect from it instead", "%q はトリガーで入力を持ちません。そこから接続してください", dst.name)
+			fix = i18n.Sprintf(c.opts.Lang, "%q is a trigger and has no input: connect from it instead", dst.name)
 		default:
-			fix = c.sayf("connect %q to a node that takes %s (its inputs: %s)", "%q は %s を受け付けるノードへつないでください（入力: %s）", src.name, e.inType, typesText(dst, true))
+			fix = i18n.Sprintf(c.opts.Lang, "connect %q to a node that takes %s (its inputs: %s)", src.name, e.inType, typesText(dst, true))
 		}
 		c.add(issue{code: "TARGET_HAS_NO_INPUT_TYPE", node: dst, args: []any{dst.name, e.inType, src.name}, fixArgs: []any{fix}})
 		return false
@@ -257,9 +258,9 @@ func (c *checker) checkEdge(e *edge) bool {
 	if dst.def != nil && dst.inKnown {
 		k, _ := portsOf(dst.inputs, true, e.inType)
 		if e.inIdx >= k {
-			fix := c.sayf("connect to an input from 0 to %d", "0 から %d の入力へつないでください", k-1)
+			fix := i18n.Sprintf(c.opts.Lang, "connect to an input from 0 to %d", k-1)
 			if catalog.ShortType(dst.typ) == "merge" {
-				fix = c.sayf("set parameters.numberInputs to %d on %q, or connect to an input from 0 to %d", "%[2]q の parameters.numberInputs を %[1]d にするか、0 から %[3]d の入力へつないでください", e.inIdx+1, dst.name, k-1)
+				fix = i18n.Sprintf(c.opts.Lang, "set parameters.numberInputs to %d on %q, or connect to an input from 0 to %d", e.inIdx+1, dst.name, k-1)
 			}
 			c.add(issue{code: "INPUT_INDEX_OUT_OF_RANGE", node: dst, args: []any{dst.name, k, e.inType, src.name, e.inIdx}, fixArgs: []any{fix}})
 			return false
@@ -271,18 +272,18 @@ func (c *checker) checkEdge(e *edge) bool {
 func (c *checker) outputFix(n *node, k int) string {
 	switch catalog.ShortType(n.typ) {
 	case "switch":
-		return c.sayf("add a rule for each output (rules.values), or set options.fallbackOutput to \"extra\" for a fallback output", "出力ごとにルール（rules.values）を追加するか、フォールバック出力には options.fallbackOutput を \"extra\" にしてください")
+		return i18n.Sprintf(c.opts.Lang, "add a rule for each output (rules.values), or set options.fallbackOutput to \"extra\" for a fallback output")
 	case "if":
-		return c.sayf("IF has two outputs: main[0] true, main[1] false", "IF の出力は 2 つです: main[0] が true、main[1] が false")
+		return i18n.Sprintf(c.opts.Lang, "IF has two outputs: main[0] true, main[1] false")
 	case "splitInBatches":
 		if len(n.def.OutputNames) == 2 {
-			return c.sayf("this version's outputs are main[0] %s and main[1] %s", "この版の出力は main[0] が %s、main[1] が %s です", n.def.OutputNames[0], n.def.OutputNames[1])
+			return i18n.Sprintf(c.opts.Lang, "this version's outputs are main[0] %s and main[1] %s", n.def.OutputNames[0], n.def.OutputNames[1])
 		}
 	}
 	if n.onError != "continueErrorOutput" {
-		return c.sayf("connect from an output from 0 to %d, or set onError: continueErrorOutput for an error output", "0 から %d の出力からつなぐか、エラー出力には onError: continueErrorOutput を設定してください", k-1)
+		return i18n.Sprintf(c.opts.Lang, "connect from an output from 0 to %d, or set onError: continueErrorOutput for an error output", k-1)
 	}
-	return c.sayf("connect from an output from 0 to %d", "0 から %d の出力からつないでください", k-1)
+	return i18n.Sprintf(c.opts.Lang, "connect from an output from 0 to %d", k-1)
 }
 
 // errorOutputs: a node with onError continueErrorOutput whose error output leads nowhere.

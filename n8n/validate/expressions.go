@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/suggest"
 )
 
@@ -139,7 +140,9 @@ func (c *checker) expression(n *node, path, s string) []string {
 			continue
 		}
 		if !ch.closed {
-			c.add(issue{code: "EXPRESSION_UNCLOSED", node: n, args: []any{path}})
+			// "}}" as an argument: the loader's hint "close the expression with }}" reads alike
+			// in English but its Japanese ends a sentence, this one does not.
+			c.add(issue{code: "EXPRESSION_UNCLOSED", node: n, args: []any{path}, fixArgs: []any{"}}"}})
 			return codes
 		}
 		if strings.Contains(ch.text, "{{") {
@@ -229,9 +232,9 @@ func (c *checker) refFix(name string) string {
 		names = append(names, k)
 	}
 	if near := suggest.Closest(name, names); near != "" {
-		return c.sayf("did you mean %q?", "%q ではありませんか？", near)
+		return i18n.Sprintf(c.opts.Lang, "did you mean %q?", near)
 	}
-	return c.sayf("refer to an existing node by its exact name", "既存ノードの正確な名前で参照してください")
+	return i18n.Sprintf(c.opts.Lang, "refer to an existing node by its exact name")
 }
 
 // refNames extracts the literal node names of $node["X"], $('X') and $items("X").

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n/catalog"
 )
 
@@ -258,16 +259,16 @@ func (c *checker) filter(n *node, path string, val any) {
 		where := fmt.Sprintf("%s.conditions[%d].operator", path, i)
 		op, isObj := cond["operator"].(map[string]any)
 		if !isObj {
-			c.add(issue{code: "FILTER_OPERATOR_INVALID", node: n, args: []any{where, c.sayf("is %s, not an object", "がオブジェクトではなく %s です", describe(cond["operator"]))}})
+			c.add(issue{code: "FILTER_OPERATOR_INVALID", node: n, args: []any{where, i18n.Sprintf(c.opts.Lang, "is %s, not an object", describe(cond["operator"]))}})
 			continue
 		}
 		t, _ := op["type"].(string)
 		o, _ := op["operation"].(string)
 		switch {
 		case !filterType(t):
-			c.add(issue{code: "FILTER_OPERATOR_INVALID", node: n, args: []any{where, c.sayf("has type %s", "の type が %s です", describe(op["type"]))}})
+			c.add(issue{code: "FILTER_OPERATOR_INVALID", node: n, args: []any{where, i18n.Sprintf(c.opts.Lang, "has type %s", describe(op["type"]))}})
 		case o == "":
-			c.add(issue{code: "FILTER_OPERATOR_INVALID", node: n, args: []any{where, c.sayf("has no operation", "に operation がありません")}})
+			c.add(issue{code: "FILTER_OPERATOR_INVALID", node: n, args: []any{where, i18n.Sprintf(c.opts.Lang, "has no operation")}})
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n/catalog"
 )
 
@@ -64,7 +65,7 @@ type Options struct {
 	// catalog.Loader and pass its catalog when validating more than once).
 	Catalog *catalog.Catalog
 	// Lang is the language of messages and fixes: "en" (default) or "ja".
-	Lang string
+	Lang i18n.Lang
 }
 
 // Workflow is what is validated: an n8n workflow's nodes and connections as decoded JSON.
@@ -229,7 +230,7 @@ func newChecker(opts Options) (*checker, error) {
 			return nil, err
 		}
 	}
-	return &checker{opts: opts, cat: cat, ja: opts.Lang == "ja"}, nil
+	return &checker{opts: opts, cat: cat}, nil
 }
 
 func (c *checker) run(ctx context.Context, wf *Workflow) (*Result, error) {
