@@ -1,0 +1,255 @@
+package serve
+
+import (
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// csrfOf reads the CSRF token a page's forms carry.
+func csrfOf(t *testing.T, body string) string {
+	t.Helper()
+	m := regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no CSRF token in the page:\n%s", body)
+	}
+	return m[1]
+}
+
+// jarClient is a client that keeps cookies and does not follow redirects.
+func jarClient(t *testing.T, f *fixture) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Transport: f.http.Client().Transport, Jar: jar}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return c
+}
+
+func post(t *testing.T, c *http.Client, u string, form url.Values) (*http.Response, string) {
+	t.Helper()
+	resp, err := c.PostForm(u, form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var b strings.Builder
+	buf := make([]byte, 4096)
+	for {
+		n, err := resp.Body.Read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	return resp, b.String()
+}
+
+// TestServeCSRF: a POST without the page's CSRF token, or with another browser's, is refused
+// with 403 and says why; with it, the POST reaches its handler.
+func TestServeCSRF(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("broken.yaml", nil, true)
+	c := jarClient(t, f)
+	_, page := f.get(c, "/runs/"+id)
+	token := csrfOf(t, page)
+	other := jarClient(t, f)
+	f.get(other, "/runs") // another browser, with its own CSRF cookie
+	for _, tc := range []struct {
+		name   string
+		c      *http.Client
+		form   url.Values
+		code   int
+		saying string
+	}{
+		{"no token", c, url.Values{}, http.StatusForbidden, "the form's CSRF token is missing or wrong"},
+		{"wrong token", c, url.Values{"csrf": {strings.Repeat("0", 64)}}, http.StatusForbidden, "the form's CSRF token is missing or wrong"},
+		{"another browser's token", other, url.Values{"csrf": {token}}, http.StatusForbidden, "the form's CSRF token is missing or wrong"},
+		// The POST gets through: the run has ended, so the service refuses to cancel it.
+		{"its token", c, url.Values{"csrf": {token}}, http.StatusConflict, "has already finished"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post(t, tc.c, f.http.URL+"/runs/"+id+"/cancel", tc.form)
+			if resp.StatusCode != tc.code || !strings.Contains(body, tc.saying) {
+				t.Errorf("status %d, body %q; want %d saying %q", resp.StatusCode, body, tc.code, tc.saying)
+			}
+		})
+	}
+}
+
+// TestServeLogin: with a token, pages redirect to the login form, a wrong token is refused,
+// the right one sets an HttpOnly, SameSite=Strict cookie that opens the pages, and neither
+// the cookie nor a page holds the token.
+func TestServeLogin(t *testing.T) {
+	const secret = "s3cret-token-value"
+	f := newFixture(t, Options{Token: secret})
+	c := jarClient(t, f)
+	resp, _ := f.get(c, "/runs")
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/login" {
+		t.Fatalf("GET /runs without login: %d to %q, want 303 to /login", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	resp, page := f.get(c, "/login")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /login: %d", resp.StatusCode)
+	}
+	token := csrfOf(t, page)
+	resp, body := post(t, c, f.http.URL+"/login", url.Values{"csrf": {token}, "token": {"wrong"}})
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "That token is not the server&#39;s.") {
+		t.Fatalf("wrong token: %d %q", resp.StatusCode, body)
+	}
+	resp, _ = post(t, c, f.http.URL+"/login", url.Values{"csrf": {token}, "token": {secret}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("right token: %d", resp.StatusCode)
+	}
+	var session *http.Cookie
+	for _, ck := range resp.Cookies() {
+		if ck.Name == sessionCookie {
+			session = ck
+		}
+	}
+	if session == nil || !session.HttpOnly || session.SameSite != http.SameSiteStrictMode || strings.Contains(session.Value, secret) {
+		t.Fatalf("session cookie %+v: want HttpOnly, SameSite=Strict, without the token", session)
+	}
+	resp, page = f.get(c, "/runs")
+	if resp.StatusCode != http.StatusOK || strings.Contains(page, secret) {
+		t.Fatalf("GET /runs after login: %d (token in page: %v)", resp.StatusCode, strings.Contains(page, secret))
+	}
+	// A POST without the session is refused even with a CSRF token.
+	anon := jarClient(t, f)
+	_, lp := f.get(anon, "/login")
+	resp, body = post(t, anon, f.http.URL+"/runs/x/cancel", url.Values{"csrf": {csrfOf(t, lp)}})
+	if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(body, "log in first") {
+		t.Fatalf("POST without login: %d %q", resp.StatusCode, body)
+	}
+}
+
+// TestServeCheckAuth: off loopback the server refuses to start without a token.
+func TestServeCheckAuth(t *testing.T) {
+	for _, tc := range []struct {
+		addr, token string
+		loopback    bool
+		err         string
+	}{
+		{"127.0.0.1:8080", "", true, ""},
+		{"localhost:8080", "", true, ""},
+		{"[::1]:8080", "", true, ""},
+		{"0.0.0.0:8080", "", false, `listen address "0.0.0.0:8080" is not loopback: set SEAM_SERVE_TOKEN`},
+		{":8080", "", false, `listen address ":8080" is not loopback`},
+		{"192.168.1.5:8080", "tok", false, ""},
+		{"8080", "", false, `listen address "8080": want HOST:PORT`},
+	} {
+		loop, err := CheckAuth(tc.addr, tc.token, "en")
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.addr, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want %q", tc.addr, err, tc.err)
+		case err == nil && loop != tc.loopback:
+			t.Errorf("%s: loopback %v, want %v", tc.addr, loop, tc.loopback)
+		}
+	}
+}
+
+// TestServeHostCheck: on loopback, a request naming another host (DNS rebinding) is refused.
+func TestServeHostCheck(t *testing.T) {
+	f := newFixture(t, Options{Loopback: true})
+	req, _ := http.NewRequest("GET", f.http.URL+"/runs", nil)
+	req.Host = "evil.example:80"
+	resp, err := f.http.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("Host evil.example: %d, want 403", resp.StatusCode)
+	}
+	if resp, _ := f.get(nil, "/runs"); resp.StatusCode != http.StatusOK {
+		t.Errorf("Host 127.0.0.1: %d, want 200", resp.StatusCode)
+	}
+}
+
+// TestServeReadOnly: a read-only server shows no run form or buttons and refuses their POSTs.
+func TestServeReadOnly(t *testing.T) {
+	f := newFixture(t, Options{ReadOnly: true})
+	id := f.start("broken.yaml", nil, true)
+	c := jarClient(t, f)
+	_, page := f.get(c, "/runs/"+id)
+	if strings.Contains(page, `id="resume"`) {
+		t.Error("a read-only run page shows the resume button")
+	}
+	_, dagPage := f.get(c, "/dags/greet.yaml")
+	if strings.Contains(dagPage, `id="run-form"`) {
+		t.Error("a read-only DAG page shows the run form")
+	}
+	u, _ := url.Parse(f.http.URL)
+	var token string
+	for _, ck := range c.Jar.Cookies(u) {
+		if ck.Name == csrfCookie {
+			token = f.srv.mac("csrf", ck.Value) // what a form would carry, had the page one
+		}
+	}
+	resp, body := post(t, c, f.http.URL+"/dags/greet.yaml", url.Values{"csrf": {token}, "p.name": {"Ada"}})
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "this server is read-only") {
+		t.Errorf("POST run on a read-only server: %d %q", resp.StatusCode, body)
+	}
+}
+
+// TestServeHeaders: every page carries a CSP without inline script, and outputs are text.
+func TestServeHeaders(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("script.yaml", nil, true)
+	resp, page := f.get(nil, "/runs/"+id+"?node=evil")
+	csp := resp.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP %q: want script-src 'self' without unsafe-inline", csp)
+	}
+	if strings.Contains(page, "<script>document.title") || !strings.Contains(page, "&lt;script&gt;document.title") {
+		t.Errorf("the output is not escaped:\n%s", page)
+	}
+}
+
+// TestServeRunForm: the server checks a run form's params again: a value the schema refuses
+// or that is not of its type is said on the form (400), and nothing runs.
+func TestServeRunForm(t *testing.T) {
+	f := newFixture(t, Options{})
+	c := jarClient(t, f)
+	_, page := f.get(c, "/dags/greet.yaml")
+	token := csrfOf(t, page)
+	for _, tc := range []struct {
+		name   string
+		form   url.Values
+		saying string
+	}{
+		{"too short", url.Values{"p.name": {"A"}}, "name: field &#39;name&#39; must have minLength 2"},
+		{"missing", url.Values{}, "name"},
+		{"not an integer", url.Values{"p.name": {"Ada"}, "p.times": {"two"}}, `times: &#34;two&#34; is not an integer`},
+		{"above the maximum", url.Values{"p.name": {"Ada"}, "p.times": {"9"}}, "times: field &#39;times&#39; must be ≤ 3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.form.Set("csrf", token)
+			resp, body := post(t, c, f.http.URL+"/dags/greet.yaml", tc.form)
+			if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, `id="form-errors"`) || !strings.Contains(body, tc.saying) {
+				t.Errorf("status %d; want 400 with form errors saying %q:\n%s", resp.StatusCode, tc.saying, body)
+			}
+		})
+	}
+	list, _, err := f.svc.List(t.Context(), runsFilter())
+	if err != nil || len(list) != 0 {
+		t.Errorf("runs after refused forms: %d (%v), want none", len(list), err)
+	}
+}
+
+// TestServeOutsideRoot: a DAG path leaving the root is refused.
+func TestServeOutsideRoot(t *testing.T) {
+	f := newFixture(t, Options{})
+	for _, p := range []string{"/dags/%2e%2e/%2e%2e/etc/passwd", "/dags/nope.yaml"} {
+		resp, body := f.get(nil, p)
+		if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "root:") {
+			t.Errorf("GET %s: %d", p, resp.StatusCode)
+		}
+	}
+}
