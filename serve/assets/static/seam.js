@@ -11,7 +11,9 @@ function follow(id, onEvent) {
 
 function setStatus(el, status, text) {
   if (!el) return;
-  el.className = el.className.replace(/\bst-\S+/g, "").trim() + " st-" + status;
+  // classList, not className: an SVG element's className is not a string.
+  for (const c of Array.from(el.classList)) { if (c.startsWith("st-")) el.classList.remove(c); }
+  el.classList.add("st-" + status);
   if (text !== undefined) el.textContent = text;
 }
 
