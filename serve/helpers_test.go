@@ -52,9 +52,6 @@ func newFixture(t *testing.T, opts Options) *fixture {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Options{Store: st, Logger: log})
 	opts.Service, opts.Root, opts.Types, opts.Logger = svc, root, types, log
-	if opts.Lang == "" {
-		opts.Lang = "en"
-	}
 	srv, err := New(opts)
 	if err != nil {
 		t.Fatal(err)

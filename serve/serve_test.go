@@ -1,6 +1,8 @@
 package serve
 
 import (
+	"io"
+	"io/fs"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -250,6 +252,60 @@ func TestServeOutsideRoot(t *testing.T) {
 		resp, body := f.get(nil, p)
 		if resp.StatusCode != http.StatusNotFound || strings.Contains(body, "root:") {
 			t.Errorf("GET %s: %d", p, resp.StatusCode)
+		}
+	}
+}
+
+// TestServeTemplateTexts: every word the templates say is in texts(), so that it has its
+// Japanese in the i18n catalog (TestCatalogComplete checks the catalog).
+func TestServeTemplateTexts(t *testing.T) {
+	files, err := fs.Glob(assets, "assets/*.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, Options{})
+	re := regexp.MustCompile(`\{\{t \S+ "([^"]*)"\}\}`)
+	n := 0
+	for _, name := range files {
+		b, err := fs.ReadFile(assets, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			n++
+			if _, ok := f.srv.texts[m[1]]; !ok {
+				t.Errorf("%s: %q is not in texts()", name, m[1])
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no {{t}} found in the templates")
+	}
+}
+
+// TestServeLang: pages follow Accept-Language unless the server's language is fixed.
+func TestServeLang(t *testing.T) {
+	for _, tc := range []struct {
+		fixed, accept, want string
+	}{
+		{"", "ja-JP,ja;q=0.9,en;q=0.8", "<h1>実行一覧</h1>"},
+		{"", "fr-FR,en;q=0.5", "<h1>Runs</h1>"},
+		{"", "", "<h1>Runs</h1>"},
+		{"ja", "en-US", "<h1>実行一覧</h1>"},
+	} {
+		f := newFixture(t, Options{})
+		f.srv.opts.Lang = tc.fixed
+		req, _ := http.NewRequest("GET", f.http.URL+"/runs", nil)
+		req.Header.Set("Accept-Language", tc.accept)
+		resp, err := f.http.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		io.Copy(&b, resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("lang %q, Accept-Language %q: the page does not hold %q", tc.fixed, tc.accept, tc.want)
 		}
 	}
 }
