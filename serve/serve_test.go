@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // csrfOf reads the CSRF token a page's forms carry.
@@ -307,5 +308,68 @@ func TestServeLang(t *testing.T) {
 		if !strings.Contains(b.String(), tc.want) {
 			t.Errorf("lang %q, Accept-Language %q: the page does not hold %q", tc.fixed, tc.accept, tc.want)
 		}
+	}
+}
+
+// TestServeResumeCancel: resume runs a failed run again under its id; cancel and resume say
+// why not when they cannot (409, the service's message).
+func TestServeResumeCancel(t *testing.T) {
+	f := newFixture(t, Options{})
+	failed := f.start("broken.yaml", nil, true)
+	ok := f.start("script.yaml", nil, true)
+	c := jarClient(t, f)
+	_, page := f.get(c, "/runs/"+failed)
+	token := csrfOf(t, page)
+	for _, tc := range []struct {
+		name, path string
+		code       int
+		saying     string
+	}{
+		{"resume a succeeded run", "/runs/" + ok + "/resume", http.StatusConflict, "there is nothing to resume"},
+		{"cancel an ended run", "/runs/" + ok + "/cancel", http.StatusConflict, "has already finished"},
+		{"cancel no run", "/runs/nope/cancel", http.StatusNotFound, "no run nope in"},
+		{"resume a failed run", "/runs/" + failed + "/resume", http.StatusSeeOther, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post(t, c, f.http.URL+tc.path, url.Values{"csrf": {token}})
+			if resp.StatusCode != tc.code || !strings.Contains(body, tc.saying) {
+				t.Errorf("status %d, body %q; want %d saying %q", resp.StatusCode, body, tc.code, tc.saying)
+			}
+		})
+	}
+	// The resume ran: the run's second session is recorded.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r, _, err := f.svc.Show(t.Context(), failed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Resumes == 1 && r.Status != "running" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the resumed run: resumes %d, status %s", r.Resumes, r.Status)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestServeEvents: a run's event stream sends its state as JSON, then "end" once it ended;
+// a stream of no run answers 404 with the service's message.
+func TestServeEvents(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("broken.yaml", nil, true)
+	resp, body := f.get(nil, "/runs/"+id+"/events")
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	for _, want := range []string{`"status":"failed"`, `"classify":{"status":"failed"`, "event: end\n"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("stream %q does not hold %q", body, want)
+		}
+	}
+	resp, body = f.get(nil, "/runs/nope/events")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "no run nope in") {
+		t.Errorf("events of no run: %d %q", resp.StatusCode, body)
 	}
 }
