@@ -66,5 +66,14 @@ func texts() []i18n.Message {
 		i18n.M("unknown"),
 		i18n.M("value"),
 		i18n.M("warnings"),
+		i18n.M("Execution"),
+		i18n.M("Items"),
+		i18n.M("Mode"),
+		i18n.M("No executions."),
+		i18n.M("Older executions →"),
+		i18n.M("Workflow id"),
+		i18n.M("Workflow"),
+		i18n.M("n8n execution"),
+		i18n.M("n8n executions"),
 	}
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/service"
 )
@@ -73,6 +74,8 @@ type Options struct {
 	Loopback bool
 	// MaxFileSize caps a DAG file read under the root (userfile.DefaultMaxSize when 0).
 	MaxFileSize int64
+	// N8N, when not nil, is the n8n instance whose executions the n8n pages list.
+	N8N *n8n.Client
 	// Logger receives what a page cannot say (a failed write); nil is slog.Default().
 	Logger *slog.Logger
 }
@@ -163,6 +166,10 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /dags", s.dagsPage)
 	m.HandleFunc("GET /dags/{path...}", s.dagPage)
 	m.HandleFunc("POST /dags/{path...}", s.startRun)
+	if s.opts.N8N != nil {
+		m.HandleFunc("GET /n8n/executions", s.executionsPage)
+		m.HandleFunc("GET /n8n/executions/{id}", s.executionPage)
+	}
 	s.mux = m
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/serve"
 	"github.com/seam-dag/seam/service"
 )
@@ -35,7 +36,8 @@ On loopback (127.0.0.0/8, ::1, localhost, the default) no login is needed, and r
 whose Host is not loopback are refused. Off loopback the server refuses to start unless
 $SEAM_SERVE_TOKEN holds a token, which a login page asks for (SEAM_MCP_TOKEN is not read:
 the web view and the MCP server have tokens of their own). --read-only leaves out the run
-form and the cancel and resume buttons. Pages follow --lang, else the browser's language.
+form and the cancel and resume buttons. With N8N_URL and N8N_API_KEY set, n8n's executions
+have pages too. Pages follow --lang, else the browser's language.
 See docs/serve.md.`,
 		Example: `  seam serve --root dags
   SEAM_SERVE_TOKEN=... seam serve --addr 0.0.0.0:8080 --store postgres://... --read-only`,
@@ -76,8 +78,14 @@ See docs/serve.md.`,
 			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
 				pageLang = l // else each page follows the browser
 			}
+			var n8nClient *n8n.Client // the n8n executions pages, with N8N_URL and N8N_API_KEY set
+			if url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey); url != "" && key != "" {
+				if n8nClient, err = n8n.New(n8n.Config{URL: url, APIKey: key}); err != nil {
+					return usage(fmt.Errorf("serve: n8n: %w", err))
+				}
+			}
 			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang,
-				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, Logger: log})
+				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: n8nClient, Logger: log})
 			if err != nil {
 				return usage(err)
 			}

@@ -519,4 +519,13 @@ var ja = map[string]string{
 	"the form's CSRF token is missing or wrong: reload the page and try again":                  "フォームの CSRF トークンがないか誤っています：ページを再読み込みしてやり直してください",
 	"too many event streams open (%d): retry later":                                             "開いているイベントストリームが多すぎます（%d）：後でやり直してください",
 	"this server is read-only (seam serve --read-only): it starts, cancels and resumes nothing": "このサーバーは読み取り専用です（seam serve --read-only）：実行の開始・キャンセル・再開はできません",
+	"Execution":          "実行",
+	"Items":              "項目数",
+	"Mode":               "モード",
+	"No executions.":     "実行はありません。",
+	"Older executions →": "古い実行 →",
+	"Workflow id":        "ワークフロー ID",
+	"Workflow":           "ワークフロー",
+	"n8n execution":      "n8n の実行",
+	"n8n executions":     "n8n の実行一覧",
 }
