@@ -75,5 +75,6 @@ func texts() []i18n.Message {
 		i18n.M("Workflow"),
 		i18n.M("n8n execution"),
 		i18n.M("n8n executions"),
+		i18n.M("Violations (fed back on a repair)"),
 	}
 }

@@ -373,3 +373,16 @@ func TestServeEvents(t *testing.T) {
 		t.Errorf("events of no run: %d %q", resp.StatusCode, body)
 	}
 }
+
+// TestServeRepairPanel: a node repaired after breaking its contract shows, per attempt, the
+// violations that were fed back, and that it passed repaired.
+func TestServeRepairPanel(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("repair.yaml", nil, true)
+	_, page := f.get(nil, "/runs/"+id+"?node=draft")
+	for _, want := range []string{`<td class="fed"><code>/data</code>: `, "(repaired)", "st-passed"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the draft panel does not hold %q:\n%s", want, page)
+		}
+	}
+}
