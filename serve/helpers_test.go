@@ -22,6 +22,7 @@ type fixture struct {
 	t     *testing.T
 	root  string
 	types *nodes.Registry
+	st    runs.Store
 	svc   *service.Service
 	srv   *Server
 	http  *httptest.Server
@@ -63,7 +64,7 @@ func newFixture(t *testing.T, opts Options) *fixture {
 		svc.Close()
 		st.Close()
 	})
-	return &fixture{t: t, root: root, types: types, svc: svc, srv: srv, http: hs}
+	return &fixture{t: t, root: root, types: types, st: st, svc: svc, srv: srv, http: hs}
 }
 
 // start starts the DAG file name of testdata through the service and waits until it is

@@ -105,6 +105,7 @@ func (s *Server) funcs() template.FuncMap {
 type runRow struct {
 	runs.Run
 	Failing string // the first node that failed, for a failed run
+	Live    bool   // running, and not left so by a process that died: its page follows it
 }
 
 type runsData struct {
@@ -125,7 +126,7 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, run := range list {
-		row := runRow{Run: run}
+		row := runRow{Run: run, Live: run.Status == dag.RunRunning && !run.Interrupted()}
 		if run.Status == dag.RunFailed {
 			row.Failing = s.failingNode(r.Context(), run.ID)
 		}
@@ -164,8 +165,9 @@ type runData struct {
 	GraphErr string
 	Nodes    []*runs.NodeSummary
 	Panel    *nodePanel
-	SubRuns  []runs.Run
-	Notice   string
+	// Live is set while the run runs; Interrupted when it is recorded running by a process
+	// that is gone (it can be resumed).
+	Live, Interrupted bool
 }
 
 // nodePanel is what the run page says of the node picked.
@@ -192,7 +194,8 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := s.lang(r)
-	d := runData{Run: run, Nodes: runs.Summarize(as), Notice: r.URL.Query().Get("notice")}
+	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.Interrupted()}
+	d.Live = run.Status == dag.RunRunning && !d.Interrupted
 	by := map[string]*runs.NodeSummary{}
 	for _, n := range d.Nodes {
 		by[n.ID] = n

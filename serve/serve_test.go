@@ -6,10 +6,16 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/runs"
 )
 
 // csrfOf reads the CSRF token a page's forms carry.
@@ -384,5 +390,34 @@ func TestServeRepairPanel(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the draft panel does not hold %q:\n%s", want, page)
 		}
+	}
+}
+
+// TestServeInterrupted: a run recorded running by a process that is gone is not followed
+// live (its page would reload for ever) and offers resume, saying why.
+func TestServeInterrupted(t *testing.T) {
+	f := newFixture(t, Options{})
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	id := "20260101T000000.000-deadbeef"
+	err := f.st.CreateRun(t.Context(), runs.Run{ID: id, DAG: "broken", File: filepath.Join(f.root, "broken.yaml"),
+		Status: dag.RunRunning, Started: time.Now(), PID: gone.Process.Pid, Host: host})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, page := f.get(nil, "/runs/"+id)
+	for _, want := range []string{`id="interrupted"`, `data-live=""`, `id="resume"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page of an interrupted run does not hold %q", want)
+		}
+	}
+	if strings.Contains(page, `id="cancel"`) {
+		t.Error("the page of an interrupted run offers cancel")
+	}
+	if _, list := f.get(nil, "/runs"); strings.Contains(list, "data-live=") {
+		t.Error("the runs page follows an interrupted run")
 	}
 }

@@ -4,8 +4,11 @@
 
 function follow(id, onEvent) {
   const es = new EventSource("/runs/" + encodeURIComponent(id) + "/events");
-  es.onmessage = (m) => onEvent(JSON.parse(m.data));
-  es.addEventListener("end", () => { es.close(); location.reload(); });
+  let status = "running";
+  es.onmessage = (m) => { const ev = JSON.parse(m.data); status = ev.status; onEvent(ev); };
+  // A run still "running" at its end was left so by a process that died: reloading would
+  // only follow it again.
+  es.addEventListener("end", () => { es.close(); if (status !== "running") location.reload(); });
   es.onerror = () => { if (es.readyState === EventSource.CLOSED) { es.close(); } };
 }
 
