@@ -519,6 +519,7 @@ type dagData struct {
 	LoadErrors []string
 	Fields     []field
 	FormErrors []string
+	NoLint     bool // the form asked to run despite lint's errors
 }
 
 func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
@@ -579,7 +580,8 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusBadRequest, "dag", d)
 		return
 	}
-	run, err := s.opts.Service.Start(context.WithoutCancel(r.Context()), d.DAG, service.Request{Params: params})
+	d.NoLint = r.PostForm.Get("nolint") == "on"
+	run, err := s.opts.Service.Start(context.WithoutCancel(r.Context()), d.DAG, service.Request{Params: params, NoLint: d.NoLint})
 	if err != nil {
 		var pe *engine.ParamsError
 		if errors.As(err, &pe) {

@@ -127,6 +127,14 @@ func TestServeLogin(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || strings.Contains(page, secret) {
 		t.Fatalf("GET /runs after login: %d (token in page: %v)", resp.StatusCode, strings.Contains(page, secret))
 	}
+	// Logging out forgets the session.
+	resp, _ = post(t, c, f.http.URL+"/logout", url.Values{"csrf": {csrfOf(t, page)}})
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("logout: %d", resp.StatusCode)
+	}
+	if resp, _ := f.get(c, "/runs"); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("GET /runs after logout: %d, want 303 to /login", resp.StatusCode)
+	}
 	// A POST without the session is refused even with a CSRF token.
 	anon := jarClient(t, f)
 	_, lp := f.get(anon, "/login")
@@ -419,5 +427,29 @@ func TestServeInterrupted(t *testing.T) {
 	}
 	if _, list := f.get(nil, "/runs"); strings.Contains(list, "data-live=") {
 		t.Error("the runs page follows an interrupted run")
+	}
+}
+
+// TestServeRunLint: the run form refuses a DAG lint finds errors in, saying so, unless it
+// is asked to run anyway.
+func TestServeRunLint(t *testing.T) {
+	f := newFixture(t, Options{})
+	src, err := os.ReadFile("../dags/lint-incompatible.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.root, "incompatible.yaml"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := jarClient(t, f)
+	_, page := f.get(c, "/dags/incompatible.yaml")
+	token := csrfOf(t, page)
+	resp, body := post(t, c, f.http.URL+"/dags/incompatible.yaml", url.Values{"csrf": {token}})
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "not run: lint found 1 error") {
+		t.Errorf("run despite lint: %d, want 400 saying lint found 1 error:\n%s", resp.StatusCode, body)
+	}
+	resp, _ = post(t, c, f.http.URL+"/dags/incompatible.yaml", url.Values{"csrf": {token}, "nolint": {"on"}})
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), "/runs/") {
+		t.Errorf("run with nolint: %d to %q, want 303 to the run", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }

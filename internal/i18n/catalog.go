@@ -530,4 +530,6 @@ var ja = map[string]string{
 	"n8n executions":                    "n8n の実行一覧",
 	"Violations (fed back on a repair)": "違反（修復で渡したもの）",
 	"The process that ran this run is gone: it stopped without recording an end. Resume it to run what did not pass.": "この実行を動かしていたプロセスはもうありません（終了を記録せずに止まりました）。再開すると、成功しなかったノードを実行します。",
+	"Run even if lint finds errors (seam run --no-lint)":                                                              "lint がエラーを見つけても実行する（seam run --no-lint）",
+	"Log out": "ログアウト",
 }
