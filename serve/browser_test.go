@@ -225,3 +225,20 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestServeBrowserRunsLive: the runs page follows a running run's row: once the run is
+// canceled elsewhere, its row says so without the user reloading.
+func TestServeBrowserRunsLive(t *testing.T) {
+	p := tab{t, browser(t)}
+	f := newFixture(t, Options{})
+	id := f.start("slow.yaml", nil, false)
+	row := `tr[data-live="` + id + `"] [data-status]`
+	p.do(chromedp.Navigate(f.http.URL+"/runs"), chromedp.WaitVisible(css(row)))
+	if st := p.text(row); st != "running" {
+		t.Fatalf("row status %q, want running", st)
+	}
+	if err := f.svc.Cancel(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.WaitVisible(css(`table.runs tbody tr:first-child .status.st-canceled`)))
+}
