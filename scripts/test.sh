@@ -5,18 +5,20 @@
 #   - n8n (scripts/n8n-server.sh, cached in ~/.cache/seam) on loopback for the n8n integration
 #     tests, which read N8N_URL and N8N_API_KEY; SEAM_SKIP_N8N=1 skips those tests;
 #   - a throwaway PostgreSQL cluster (scripts/pg-server.sh) for the PostgreSQL run store tests,
-#     which read SEAM_TEST_POSTGRES; SEAM_SKIP_POSTGRES=1 skips those tests.
+#     which read SEAM_TEST_POSTGRES; SEAM_SKIP_POSTGRES=1 skips those tests;
+#   - headless Chromium (scripts/chromium.sh, Debian's package) for the web view's browser
+#     tests, which read SEAM_CHROMIUM; SEAM_SKIP_BROWSER=1 skips those tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tmp= n8n_env= n8n_start= pg_env= pg_start=
+tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start=
 # stop_servers stops whatever was started, on every way out (exit, error, signal).
 stop_servers() {
 	local rc=$?
 	trap - EXIT HUP INT TERM
 	# A start still running stops the server it was starting itself when told to.
 	local p
-	for p in "$n8n_start" "$pg_start"; do
+	for p in "$n8n_start" "$pg_start" "$chromium_start"; do
 		if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
 			kill -TERM "$p" 2>/dev/null || true
 			wait "$p" 2>/dev/null || true
@@ -32,7 +34,7 @@ stop_servers() {
 	exit "$rc"
 }
 
-if [ "${SEAM_SKIP_N8N:-}" != 1 ] || [ "${SEAM_SKIP_POSTGRES:-}" != 1 ]; then
+if [ "${SEAM_SKIP_N8N:-}" != 1 ] || [ "${SEAM_SKIP_POSTGRES:-}" != 1 ] || [ "${SEAM_SKIP_BROWSER:-}" != 1 ]; then
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/seam-test.XXXXXX")
 	trap stop_servers EXIT
 	trap 'exit 129' HUP
@@ -49,6 +51,10 @@ if [ "${SEAM_SKIP_POSTGRES:-}" != 1 ]; then
 	pg_env=$tmp/pg.env
 	scripts/pg-server.sh start --env "$pg_env" >/dev/null &
 	pg_start=$!
+fi
+if [ "${SEAM_SKIP_BROWSER:-}" != 1 ]; then
+	scripts/chromium.sh >"$tmp/chromium.path" &
+	chromium_start=$!
 fi
 
 go mod download
@@ -79,5 +85,15 @@ if [ -n "$pg_start" ]; then
 	pg_start=
 	SEAM_TEST_POSTGRES=$(sed -n 's/^SEAM_TEST_POSTGRES=//p' "$pg_env")
 	export SEAM_TEST_POSTGRES
+fi
+if [ -n "$chromium_start" ]; then
+	if ! wait "$chromium_start"; then
+		chromium_start=
+		echo "test.sh: Chromium could not be installed (see the chromium lines above); SEAM_SKIP_BROWSER=1 runs the tests without it" >&2
+		exit 1
+	fi
+	chromium_start=
+	SEAM_CHROMIUM=$(cat "$tmp/chromium.path")
+	export SEAM_CHROMIUM
 fi
 go test -race -count=1 ./...

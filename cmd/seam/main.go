@@ -149,6 +149,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newExplainCmd(e),
 		newN8NCmd(e),
 		newMCPCmd(e),
+		newServeCmd(e),
 		newVersionCmd(e),
 	)
 	return root

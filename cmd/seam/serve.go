@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/n8n"
+	"github.com/seam-dag/seam/serve"
+	"github.com/seam-dag/seam/service"
+)
+
+// serveShutdownGrace bounds how long `seam serve` waits for requests in flight on SIGINT.
+const serveShutdownGrace = 5 * time.Second
+
+func newServeCmd(e *env) *cobra.Command {
+	var (
+		addr, root string
+		readOnly   bool
+		sf         storeFlag
+	)
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve a web view of the runs and the DAG files",
+		Long: `Serve a web view at http://ADDR/: the runs of the run store (newest first, filtered by
+DAG and status), a run's graph coloured by node status with each edge's lint verdict, a
+node's attempts, output, stderr and violations (what seam explain says), the DAG files
+under --root with their lint findings, and a form to run one. Running runs update live.
+
+On loopback (127.0.0.0/8, ::1, localhost, the default) no login is needed, and requests
+whose Host is not loopback are refused. Off loopback the server refuses to start unless
+$SEAM_SERVE_TOKEN holds a token, which a login page asks for (SEAM_MCP_TOKEN is not read:
+the web view and the MCP server have tokens of their own). --read-only leaves out the run
+form and the cancel and resume buttons. With N8N_URL and N8N_API_KEY set, n8n's executions
+have pages too. Pages follow --lang, else the browser's language.
+See docs/serve.md.`,
+		Example: `  seam serve --root dags
+  SEAM_SERVE_TOKEN=... seam serve --addr 0.0.0.0:8080 --store postgres://... --read-only`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			token := strings.TrimSpace(e.getenv("SEAM_SERVE_TOKEN"))
+			loopback, err := serve.CheckAuth(addr, token, l)
+			if err != nil {
+				return usage(fmt.Errorf("serve --addr: %w", err))
+			}
+			limit, err := userfile.MaxSize(e.getenv)
+			if err != nil {
+				return usage(err)
+			}
+			ctx := cmd.Context()
+			tel, err := setupTelemetry(ctx, e, "")
+			if err != nil {
+				return err
+			}
+			defer tel.shutdown(ctx)
+			st, err := mcpStore(ctx, e, &sf, readOnly)
+			if err != nil {
+				return err
+			}
+			if st != nil {
+				defer st.Close()
+			}
+			log := slog.New(slog.NewTextHandler(e.stderr, nil))
+			svc := service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, Logger: log,
+				ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint})
+			defer svc.Close() // before the store closes: the runs still going are recorded canceled
+			var pageLang i18n.Lang
+			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
+				pageLang = l // else each page follows the browser
+			}
+			var n8nClient *n8n.Client // the n8n executions pages, with N8N_URL and N8N_API_KEY set
+			if url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey); url != "" && key != "" {
+				if n8nClient, err = n8n.New(n8n.Config{URL: url, APIKey: key}); err != nil {
+					return usage(fmt.Errorf("serve: n8n: %w", err))
+				}
+			}
+			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang,
+				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: n8nClient, Logger: log})
+			if err != nil {
+				return usage(err)
+			}
+			var lc net.ListenConfig
+			ln, err := lc.Listen(ctx, "tcp", addr)
+			if err != nil {
+				return usage(fmt.Errorf("serve --addr: %w", err))
+			}
+			auth := "no login"
+			if token != "" {
+				auth = "login with the token in SEAM_SERVE_TOKEN"
+			}
+			fmt.Fprintf(e.stderr, "seam serve: http://%s/ (%s)\n", ln.Addr(), auth)
+			return serve.Serve(ctx, ln, srv, serveShutdownGrace)
+		},
+	}
+	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
+	cmd.Flags().StringVar(&root, "root", ".", "the directory whose DAG files the DAGs page lists and runs")
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons)")
+	sf.add(cmd)
+	sf.addNoMigrate(cmd)
+	return cmd
+}

@@ -1,0 +1,43 @@
+// seam serve: follows running runs through server-sent events and updates the page in place;
+// once a run ends, the page is reloaded (the server renders the final state).
+"use strict";
+
+function follow(id, onEvent) {
+  const es = new EventSource("/runs/" + encodeURIComponent(id) + "/events");
+  let status = "running";
+  es.onmessage = (m) => { const ev = JSON.parse(m.data); status = ev.status; onEvent(ev); };
+  // A run still "running" at its end was left so by a process that died: reloading would
+  // only follow it again.
+  es.addEventListener("end", () => { es.close(); if (status !== "running") location.reload(); });
+  es.onerror = () => { if (es.readyState === EventSource.CLOSED) { es.close(); } };
+}
+
+function setStatus(el, status, text) {
+  if (!el) return;
+  // classList, not className: an SVG element's className is not a string.
+  for (const c of Array.from(el.classList)) { if (c.startsWith("st-")) el.classList.remove(c); }
+  el.classList.add("st-" + status);
+  if (text !== undefined) el.textContent = text;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const run = document.getElementById("run");
+  if (run && run.dataset.live) {
+    follow(run.dataset.run, (ev) => {
+      setStatus(document.getElementById("run-status"), ev.status, ev.statusText);
+      for (const [id, n] of Object.entries(ev.nodes)) {
+        for (const g of document.querySelectorAll('g.node[data-node="' + CSS.escape(id) + '"]')) {
+          setStatus(g, n.status);
+          const note = g.querySelector("tspan.note");
+          if (note) note.textContent = n.note ? " · " + n.note : "";
+        }
+        const row = document.querySelector('tr[data-node="' + CSS.escape(id) + '"] [data-status]');
+        setStatus(row, n.status, n.statusText);
+      }
+    });
+  }
+  // The runs page follows its running rows (the first ten).
+  for (const row of Array.from(document.querySelectorAll("tr[data-live]")).slice(0, 10)) {
+    follow(row.dataset.live, (ev) => setStatus(row.querySelector("[data-status]"), ev.status, ev.statusText));
+  }
+});

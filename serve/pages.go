@@ -1,0 +1,677 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
+)
+
+// page is what every template gets: the frame's data and the page's own (D).
+type page struct {
+	Lang                i18n.Lang
+	CSRF, Title, Nav    string
+	ReadOnly, Auth, N8N bool
+	D                   any
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, d any) {
+	p := page{Lang: s.lang(r), CSRF: s.csrfToken(r), Nav: name, ReadOnly: s.opts.ReadOnly, Auth: s.session != "", N8N: s.opts.N8N != nil, D: d}
+	var b bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&b, name, p); err != nil {
+		s.opts.Logger.Error("seam serve: render", "page", name, "error", err)
+		http.Error(w, i18n.Sprintf(p.Lang, "internal error in %s: %s", "page "+name, err), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(code)
+	w.Write(b.Bytes())
+}
+
+// fail renders an error page saying err with code.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, code int, err error) {
+	s.render(w, r, code, "error", err.Error())
+}
+
+// failCode is the status of a service error: 404 for a missing run, 409 for a refusal.
+func failCode(err error) int {
+	var (
+		nf   *service.NotFoundError
+		nr   *service.NotRunningError
+		nres *service.NotResumableError
+		un   *runs.UnknownNodeError
+	)
+	switch {
+	case errors.As(err, &nf), errors.As(err, &un):
+		return http.StatusNotFound
+	case errors.As(err, &nr), errors.As(err, &nres):
+		return http.StatusConflict
+	}
+	return http.StatusInternalServerError
+}
+
+func (s *Server) funcs() template.FuncMap {
+	return template.FuncMap{
+		"t": func(lang i18n.Lang, text string) string {
+			if m, ok := s.texts[text]; ok {
+				return m.In(lang)
+			}
+			return text
+		},
+		"status": func(lang i18n.Lang, st any) string { return runs.StatusText(lang, fmt.Sprint(st)) },
+		"when": func(t time.Time) string {
+			if t.IsZero() {
+				return ""
+			}
+			return t.Local().Format("2006-01-02 15:04:05")
+		},
+		"took": func(a, b time.Time) string {
+			if a.IsZero() {
+				return ""
+			}
+			if b.IsZero() {
+				b = time.Now()
+			}
+			return b.Sub(a).Round(time.Millisecond).String()
+		},
+		"pathEsc": func(p string) string { return (&url.URL{Path: p}).EscapedPath() },
+		"json": func(v any) string {
+			b, err := json.MarshalIndent(v, "", "  ")
+			if err != nil {
+				return fmt.Sprint(v)
+			}
+			return string(b)
+		},
+	}
+}
+
+// runRow is a row of the runs page.
+type runRow struct {
+	runs.Run
+	Failing string // the first node that failed, for a failed run
+	Live    bool   // running, and not left so by a process that died: its page follows it
+}
+
+type runsData struct {
+	Rows                   []runRow
+	DAG, Status, Next, Err string
+	Statuses               []dag.RunStatus
+}
+
+func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	d := runsData{DAG: q.Get("dag"), Status: q.Get("status"),
+		Statuses: []dag.RunStatus{dag.RunRunning, dag.RunSuccess, dag.RunWarn, dag.RunFailed, dag.RunCanceled}}
+	f := runs.Filter{DAG: d.DAG, Status: dag.RunStatus(d.Status), Limit: PageSize, Cursor: q.Get("cursor")}
+	list, next, err := s.opts.Service.List(r.Context(), f)
+	if err != nil {
+		d.Err = err.Error()
+		s.render(w, r, http.StatusBadRequest, "runs", d)
+		return
+	}
+	for _, run := range list {
+		row := runRow{Run: run, Live: run.Status == dag.RunRunning && !run.Interrupted()}
+		if run.Status == dag.RunFailed {
+			row.Failing = s.failingNode(r.Context(), run.ID)
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	if next != "" {
+		v := url.Values{"cursor": {next}}
+		if d.DAG != "" {
+			v.Set("dag", d.DAG)
+		}
+		if d.Status != "" {
+			v.Set("status", d.Status)
+		}
+		d.Next = "/runs?" + v.Encode()
+	}
+	s.render(w, r, http.StatusOK, "runs", d)
+}
+
+// failingNode is the first node of run id that failed, or "".
+func (s *Server) failingNode(ctx context.Context, id string) string {
+	_, as, err := s.opts.Service.Show(ctx, id)
+	if err != nil {
+		return ""
+	}
+	for _, n := range runs.Summarize(as) {
+		if n.Status() == dag.NodeFailed {
+			return n.ID
+		}
+	}
+	return ""
+}
+
+type runData struct {
+	Run      *runs.Run
+	Graph    *graph
+	GraphErr string
+	Nodes    []*runs.NodeSummary
+	Panel    *nodePanel
+	// Live is set while the run runs; Interrupted when it is recorded running by a process
+	// that is gone (it can be resumed).
+	Live, Interrupted bool
+}
+
+// nodePanel is what the run page says of the node picked.
+type nodePanel struct {
+	Node        *runs.NodeSummary
+	Explain     *runs.Explanation
+	Attempts    []runs.Attempt
+	Output      string
+	OutputHash  string
+	OutputSize  int
+	Truncated   bool
+	LogTail     string
+	Err         string
+	SubRun      string
+	HasItems    bool
+	ItemsPassed int
+}
+
+func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	run, as, err := s.opts.Service.Show(ctx, r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, failCode(err), err)
+		return
+	}
+	l := s.lang(r)
+	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.Interrupted()}
+	d.Live = run.Status == dag.RunRunning && !d.Interrupted
+	by := map[string]*runs.NodeSummary{}
+	for _, n := range d.Nodes {
+		by[n.ID] = n
+	}
+	pick := r.URL.Query().Get("node")
+	status := func(id string) (string, string) {
+		n := by[id]
+		if n == nil {
+			return string(dag.NodePending), ""
+		}
+		if n.Items > 0 {
+			return string(n.Status()), i18n.Sprintf(l, "%d items", n.Items)
+		}
+		return string(n.Status()), ""
+	}
+	href := func(id string) string {
+		return "/runs/" + url.PathEscape(run.ID) + "?node=" + url.QueryEscape(id) + "#panel"
+	}
+	if dg, fs, err := s.runDAG(ctx, run, l); err == nil {
+		d.Graph = layout(dg, verdicts(dg, fs), status, href)
+	} else {
+		d.GraphErr = err.Error()
+		d.Graph = layoutNodes(d.Nodes, status, href)
+	}
+	for i := range d.Graph.Nodes {
+		d.Graph.Nodes[i].Selected = d.Graph.Nodes[i].ID == pick
+	}
+	if pick != "" {
+		d.Panel = s.panel(ctx, run, as, by[pick], pick, l)
+	}
+	s.render(w, r, http.StatusOK, "run", d)
+}
+
+// panel reads what the node panel shows of node id of run.
+func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n *runs.NodeSummary, id string, l i18n.Lang) *nodePanel {
+	p := &nodePanel{Node: n}
+	if n == nil {
+		p.Err = i18n.Sprintf(l, "node %s has not run yet", id)
+		return p
+	}
+	for _, a := range as {
+		if a.Node != id {
+			continue
+		}
+		p.Attempts = append(p.Attempts, a)
+		if a.Item >= 0 {
+			p.HasItems = true
+			if a.Final && (a.Status == dag.NodePassed || a.Status == dag.NodeWarned) {
+				p.ItemsPassed++
+			}
+		}
+	}
+	x, err := s.opts.Service.Explain(ctx, run.ID, id, runs.ExplainOptions{Lang: l, ShowPath: s.rel, ReadFile: s.readUnderRoot})
+	if err != nil {
+		p.Err = err.Error()
+	} else {
+		p.Explain = x
+		if x.SubRun != nil {
+			p.SubRun = x.SubRun.Run
+		}
+	}
+	if f := n.Final; f != nil {
+		if f.Log != "" {
+			p.LogTail = f.Log
+			if len(p.LogTail) > MaxLogTail {
+				p.LogTail = "…" + p.LogTail[len(p.LogTail)-MaxLogTail:]
+			}
+		}
+		if f.OutputHash != "" {
+			p.OutputHash = f.OutputHash
+			out, err := s.opts.Service.Output(ctx, f.OutputHash)
+			if err != nil {
+				p.Err = err.Error()
+			} else {
+				p.OutputSize = len(out)
+				if len(out) > MaxShownOutput {
+					out, p.Truncated = out[:MaxShownOutput], true
+				}
+				p.Output = string(out)
+				if !p.Truncated {
+					p.Output = pretty(out)
+				}
+			}
+		}
+	}
+	return p
+}
+
+// layoutNodes lays out a run whose DAG file cannot be read: its recorded nodes in a column.
+func layoutNodes(ns []*runs.NodeSummary, status func(string) (string, string), href func(string) string) *graph {
+	d := &dag.DAG{ByID: map[string]*dag.Node{}}
+	for _, n := range ns {
+		dn := &dag.Node{ID: n.ID}
+		d.Nodes = append(d.Nodes, dn)
+	}
+	d.Order = d.Nodes
+	g := layout(d, nil, status, href)
+	for i := range g.Nodes {
+		g.Nodes[i].Type = ns[i].Type
+	}
+	return g
+}
+
+// runDAG loads the DAG file of run, when it is under the root, and lints it.
+func (s *Server) runDAG(ctx context.Context, run *runs.Run, l i18n.Lang) (*dag.DAG, []lint.Finding, error) {
+	if run.File == "" {
+		return nil, nil, errors.New(i18n.Sprintf(l, "run %s has no DAG file recorded", run.ID))
+	}
+	p, err := s.resolve(run.File, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := s.load(ctx, p, l)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, lint.Lint(ctx, d, lint.Options{Lang: l}), nil
+}
+
+// runEvents streams run id's status and its nodes' as server-sent events, one "data" event
+// (a JSON object) each time they change, then an "end" event once the run has ended.
+func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
+	select {
+	case s.streams <- struct{}{}:
+		defer func() { <-s.streams }()
+	default:
+		http.Error(w, i18n.Sprintf(s.lang(r), "too many event streams open (%d): retry later", MaxEventStreams), http.StatusServiceUnavailable)
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	l := s.lang(r)
+	started := false
+	err := s.opts.Service.Watch(r.Context(), r.PathValue("id"), func(run *runs.Run, as []runs.Attempt) error {
+		started = true
+		ev := runEvent{Status: string(run.Status), StatusText: runs.StatusText(l, run.Status), Nodes: map[string]nodeEvent{}}
+		for _, n := range runs.Summarize(as) {
+			ne := nodeEvent{Status: string(n.Status()), StatusText: runs.StatusText(l, n.Status())}
+			if n.Items > 0 {
+				ne.Note = i18n.Sprintf(l, "%d items", n.Items)
+			}
+			ev.Nodes[n.ID] = ne
+		}
+		b, _ := json.Marshal(ev) // strings only
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return err
+		}
+		fl.Flush()
+		return nil
+	})
+	if err != nil && !started {
+		http.Error(w, err.Error(), failCode(err))
+		return
+	}
+	if r.Context().Err() == nil {
+		fmt.Fprint(w, "event: end\ndata: {}\n\n")
+		fl.Flush()
+	}
+}
+
+type runEvent struct {
+	Status     string               `json:"status"`
+	StatusText string               `json:"statusText"`
+	Nodes      map[string]nodeEvent `json:"nodes"`
+}
+
+type nodeEvent struct {
+	Status     string `json:"status"`
+	StatusText string `json:"statusText"`
+	Note       string `json:"note,omitempty"`
+}
+
+// output sends a stored output as a JSON download.
+func (s *Server) output(w http.ResponseWriter, r *http.Request) {
+	h := r.PathValue("hash")
+	out, err := s.opts.Service.Output(r.Context(), h)
+	if err != nil {
+		s.fail(w, r, http.StatusNotFound, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "output-"+h[:min(12, len(h))]+".json"))
+	w.Write(out)
+}
+
+func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {
+	if s.refuseReadOnly(w, r) {
+		return
+	}
+	id := r.PathValue("id")
+	if err := s.opts.Service.Cancel(r.Context(), id); err != nil {
+		s.fail(w, r, failCode(err), err)
+		return
+	}
+	http.Redirect(w, r, "/runs/"+url.PathEscape(id), http.StatusSeeOther)
+}
+
+func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
+	if s.refuseReadOnly(w, r) {
+		return
+	}
+	ctx, l := r.Context(), s.lang(r)
+	rs, err := s.opts.Service.Resumable(ctx, r.PathValue("id"), service.ResumeCheck{})
+	if err != nil {
+		s.fail(w, r, failCode(err), err)
+		return
+	}
+	p, err := s.resolve(rs.File, l)
+	if err != nil {
+		s.fail(w, r, http.StatusConflict, err)
+		return
+	}
+	d, err := s.load(ctx, p, l)
+	if err != nil {
+		s.fail(w, r, http.StatusConflict, err)
+		return
+	}
+	// The run outlives the request; the Service's Close stops it.
+	run, err := s.opts.Service.Resume(context.WithoutCancel(ctx), rs, d, service.Request{})
+	if err != nil {
+		s.fail(w, r, http.StatusConflict, err)
+		return
+	}
+	s.started(w, r, run)
+}
+
+// started redirects to the page of run once it is in the store.
+func (s *Server) started(w http.ResponseWriter, r *http.Request, run *service.Run) {
+	select {
+	case <-run.Recorded():
+	case <-run.Done():
+		if _, err := run.Wait(); err != nil {
+			s.fail(w, r, http.StatusInternalServerError, err)
+			return
+		}
+	case <-r.Context().Done():
+		return
+	}
+	http.Redirect(w, r, "/runs/"+url.PathEscape(run.ID), http.StatusSeeOther)
+}
+
+func (s *Server) refuseReadOnly(w http.ResponseWriter, r *http.Request) bool {
+	if !s.opts.ReadOnly {
+		return false
+	}
+	s.fail(w, r, http.StatusForbidden, errors.New(i18n.Sprintf(s.lang(r), "this server is read-only (seam serve --read-only): it starts, cancels and resumes nothing")))
+	return true
+}
+
+// dagRow is a row of the DAGs page.
+type dagRow struct {
+	Path, Name       string
+	LoadErrors       int
+	Errors, Warnings int
+	LoadError        string
+}
+
+type dagsData struct {
+	Rows      []dagRow
+	Truncated bool
+}
+
+func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
+	ctx, l := r.Context(), s.lang(r)
+	var d dagsData
+	err := filepath.WalkDir(s.root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is left out
+		}
+		if de.IsDir() {
+			if p != s.root && (strings.HasPrefix(de.Name(), ".") || de.Name() == "node_modules" || de.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
+			return nil
+		}
+		if len(d.Rows) == MaxDAGFiles {
+			d.Truncated = true
+			return filepath.SkipAll
+		}
+		row := dagRow{Path: s.rel(p)}
+		dg, err := s.load(ctx, p, l)
+		var ds dag.Diagnostics
+		switch {
+		case errors.As(err, &ds):
+			row.LoadErrors = len(ds)
+		case err != nil:
+			row.LoadError = err.Error()
+		default:
+			row.Name = dg.Name
+			for _, f := range lint.Lint(ctx, dg, lint.Options{Lang: l}) {
+				if f.Severity == lint.SeverityError {
+					row.Errors++
+				} else {
+					row.Warnings++
+				}
+			}
+		}
+		d.Rows = append(d.Rows, row)
+		return ctx.Err()
+	})
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "dags", d)
+}
+
+type dagData struct {
+	Path       string
+	DAG        *dag.DAG
+	Graph      *graph
+	Findings   []lint.Finding
+	LoadErrors []string
+	Fields     []field
+	FormErrors []string
+	NoLint     bool // the form asked to run despite lint's errors
+}
+
+func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
+	d, code := s.dagData(r)
+	s.render(w, r, code, "dag", d)
+}
+
+// dagData reads the DAG file the request's path names and what its page shows.
+func (s *Server) dagData(r *http.Request) (*dagData, int) {
+	ctx, l := r.Context(), s.lang(r)
+	d := &dagData{Path: r.PathValue("path")}
+	p, err := s.resolve(d.Path, l)
+	if err != nil {
+		d.LoadErrors = []string{err.Error()}
+		return d, http.StatusNotFound
+	}
+	d.Path = s.rel(p)
+	dg, err := s.load(ctx, p, l)
+	if err != nil {
+		var ds dag.Diagnostics
+		if errors.As(err, &ds) {
+			for _, x := range ds {
+				d.LoadErrors = append(d.LoadErrors, x.String())
+			}
+		} else {
+			d.LoadErrors = []string{err.Error()}
+		}
+		return d, http.StatusUnprocessableEntity
+	}
+	d.DAG = dg
+	d.Findings = lint.Lint(ctx, dg, lint.Options{Lang: l})
+	for i := range d.Findings {
+		d.Findings[i].Pos.File = s.rel(d.Findings[i].Pos.File)
+	}
+	d.Graph = layout(dg, verdicts(dg, d.Findings), nil, nil)
+	d.Fields = fields(dg)
+	return d, http.StatusOK
+}
+
+// startRun starts the DAG file the path names with the params its form holds, checked
+// again here against the params schema, and redirects to the run's page.
+func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
+	if s.refuseReadOnly(w, r) {
+		return
+	}
+	d, code := s.dagData(r)
+	if d.DAG == nil {
+		s.render(w, r, code, "dag", d)
+		return
+	}
+	l := s.lang(r)
+	params, errs := formParams(d.Fields, r.PostForm, l)
+	for i := range d.Fields {
+		d.Fields[i].Value = r.PostForm.Get("p." + d.Fields[i].Name)
+	}
+	if len(errs) > 0 {
+		d.FormErrors = errs
+		s.render(w, r, http.StatusBadRequest, "dag", d)
+		return
+	}
+	d.NoLint = r.PostForm.Get("nolint") == "on"
+	run, err := s.opts.Service.Start(context.WithoutCancel(r.Context()), d.DAG, service.Request{Params: params, NoLint: d.NoLint})
+	if err != nil {
+		var pe *engine.ParamsError
+		if errors.As(err, &pe) {
+			for _, v := range pe.Violations {
+				d.FormErrors = append(d.FormErrors, strings.TrimPrefix(v.Pointer+": ", "/")+v.Message)
+			}
+		} else {
+			d.FormErrors = []string{err.Error()}
+		}
+		s.render(w, r, http.StatusBadRequest, "dag", d)
+		return
+	}
+	s.started(w, r, run)
+}
+
+// resolve turns a path under the root (relative to it, or absolute inside it) into the
+// real path of a file there; paths leaving the root, also through a symbolic link, are
+// refused.
+func (s *Server) resolve(p string, l i18n.Lang) (string, error) {
+	cand := p
+	if !filepath.IsAbs(cand) {
+		cand = filepath.Join(s.root, cand)
+	}
+	cand = filepath.Clean(cand)
+	if !s.inside(cand) {
+		return "", errors.New(i18n.Sprintf(l, "%s is outside the root %s", p, s.root))
+	}
+	real, err := filepath.EvalSymlinks(cand)
+	if err != nil {
+		return "", errors.New(i18n.Sprintf(l, "no DAG file %s under the root %s", p, s.root))
+	}
+	if !s.inside(real) {
+		return "", errors.New(i18n.Sprintf(l, "%s is outside the root %s", p, s.root))
+	}
+	return real, nil
+}
+
+func (s *Server) inside(p string) bool {
+	rel, err := filepath.Rel(s.root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// rel shows a path under the root relative to it.
+func (s *Server) rel(p string) string {
+	if rel, err := filepath.Rel(s.root, p); err == nil && s.inside(p) {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// readUnderRoot reads a file explain quotes a contract from, only under the root.
+func (s *Server) readUnderRoot(p string) ([]byte, error) {
+	real, err := s.resolve(p, "en")
+	if err != nil {
+		return nil, err
+	}
+	return userfile.Read(real, s.maxFileSize())
+}
+
+func (s *Server) maxFileSize() int64 {
+	if s.opts.MaxFileSize > 0 {
+		return s.opts.MaxFileSize
+	}
+	return userfile.DefaultMaxSize
+}
+
+// load loads the DAG file at the real path p.
+func (s *Server) load(ctx context.Context, p string, l i18n.Lang) (*dag.DAG, error) {
+	if _, err := os.Stat(p); err != nil {
+		return nil, err
+	}
+	return dag.Load(ctx, p, dag.LoadOptions{Types: s.opts.Types, MaxFileSize: s.maxFileSize(), Lang: l})
+}
+
+// pretty indents a JSON output and unescapes what encoding/json escapes for HTML (\u003c):
+// the page shows the output as text, and html/template escapes it once, for the page.
+func pretty(out []byte) string {
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return string(out)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return string(out)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,337 @@
+// Package serve is seam's web view (`seam serve`): the runs of a run store, a run's graph
+// coloured by status with each edge's lint verdict, a node's attempts, output and
+// violations, the DAG files under a root with their lint findings and a form to run them.
+// It reads and starts runs only through a service.Service. Pages are rendered on the server
+// with html/template (outputs as text, never as HTML); the only script is an embedded file
+// that follows a run's events (SSE), allowed by a Content-Security-Policy without inline
+// script.
+package serve
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/n8n"
+	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/service"
+)
+
+//go:embed assets
+var assets embed.FS
+
+// Limits of what a request may ask (docs/limits.md).
+const (
+	// MaxBody caps a POST body (a run form's params, a login) in bytes.
+	MaxBody = 1 << 20
+	// PageSize is how many runs the runs page lists at once.
+	PageSize = 50
+	// MaxDAGFiles caps the DAG files the DAGs page reads under the root.
+	MaxDAGFiles = 500
+	// MaxShownOutput is how many bytes of an output the node panel shows; the whole is a
+	// download away.
+	MaxShownOutput = 64 << 10
+	// MaxLogTail is how many bytes of a node's stderr the node panel shows (the end).
+	MaxLogTail = 8 << 10
+	// MaxEventStreams caps the SSE streams open at once; one more gets 503.
+	MaxEventStreams = 200
+)
+
+// Options configure a Server.
+type Options struct {
+	// Service reads, starts, cancels and resumes the runs.
+	Service *service.Service
+	// Root is the directory whose DAG files the DAGs page lists and runs; "" is ".".
+	Root string
+	// Types are the node types DAG files are loaded with.
+	Types *nodes.Registry
+	// Lang fixes the language of the pages ("en" or "ja"); "" follows each request's
+	// Accept-Language.
+	Lang i18n.Lang
+	// ReadOnly leaves out the run form and the cancel and resume buttons, and refuses
+	// their POSTs.
+	ReadOnly bool
+	// Token, when set, is what the login form asks for; without it every page is open.
+	Token string
+	// Loopback is set when the server listens on loopback only: a request whose Host is not
+	// loopback is then refused (DNS rebinding).
+	Loopback bool
+	// MaxFileSize caps a DAG file read under the root (userfile.DefaultMaxSize when 0).
+	MaxFileSize int64
+	// N8N, when not nil, is the n8n instance whose executions the n8n pages list.
+	N8N *n8n.Client
+	// Logger receives what a page cannot say (a failed write); nil is slog.Default().
+	Logger *slog.Logger
+}
+
+// Server serves the web view. Build it with New; it is an http.Handler.
+type Server struct {
+	opts    Options
+	root    string // absolute, symbolic links resolved
+	mux     *http.ServeMux
+	tmpl    *template.Template
+	texts   map[string]i18n.Message
+	key     []byte // signs the CSRF tokens; random per process
+	session string // the login cookie's value: a MAC of the token, never the token
+	streams chan struct{}
+}
+
+// CheckAuth decides whether the server may listen on addr with token: off loopback a token
+// is required. The error never holds the token.
+func CheckAuth(addr, token string, lang i18n.Lang) (loopback bool, err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, i18n.Errorf(lang, "listen address %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", addr, err)
+	}
+	loopback = strings.EqualFold(host, "localhost")
+	if ip, err := netip.ParseAddr(host); err == nil {
+		loopback = ip.IsLoopback()
+	}
+	if !loopback && token == "" {
+		return false, i18n.Errorf(lang, "listen address %q is not loopback: set SEAM_SERVE_TOKEN to the token the login page asks for, or listen on 127.0.0.1", addr)
+	}
+	return loopback, nil
+}
+
+// New returns a Server.
+func New(opts Options) (*Server, error) {
+	if opts.Service == nil {
+		return nil, fmt.Errorf("serve: no run service")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Root == "" {
+		opts.Root = "."
+	}
+	abs, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("serve: root %s: %w", opts.Root, err)
+	}
+	root, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("serve: root %s: %w", opts.Root, err)
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	s := &Server{opts: opts, root: root, key: key, texts: map[string]i18n.Message{},
+		streams: make(chan struct{}, MaxEventStreams)}
+	for _, m := range texts() {
+		s.texts[m.In("en")] = m
+	}
+	if opts.Token != "" {
+		s.session = s.mac("session", opts.Token)
+	}
+	s.tmpl, err = template.New("").Funcs(s.funcs()).ParseFS(assets, "assets/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("serve: templates: %w", err)
+	}
+	s.routes()
+	return s, nil
+}
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	static, _ := fs.Sub(assets, "assets/static") // a constant path in the embedded tree
+	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /login", s.loginPage)
+	m.HandleFunc("POST /login", s.login)
+	m.HandleFunc("POST /logout", s.logout)
+	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/runs", http.StatusSeeOther)
+	})
+	m.HandleFunc("GET /runs", s.runsPage)
+	m.HandleFunc("GET /runs/{id}", s.runPage)
+	m.HandleFunc("GET /runs/{id}/events", s.runEvents)
+	m.HandleFunc("GET /outputs/{hash}", s.output)
+	m.HandleFunc("POST /runs/{id}/cancel", s.cancel)
+	m.HandleFunc("POST /runs/{id}/resume", s.resume)
+	m.HandleFunc("GET /dags", s.dagsPage)
+	m.HandleFunc("GET /dags/{path...}", s.dagPage)
+	m.HandleFunc("POST /dags/{path...}", s.startRun)
+	if s.opts.N8N != nil {
+		m.HandleFunc("GET /n8n/executions", s.executionsPage)
+		m.HandleFunc("GET /n8n/executions/{id}", s.executionPage)
+	}
+	s.mux = m
+}
+
+// ServeHTTP applies the headers every answer carries, the Host check, the login and the
+// CSRF check, then routes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "same-origin")
+	l := s.lang(r)
+	if s.opts.Loopback && !loopbackHost(r.Host) {
+		http.Error(w, i18n.Sprintf(l, "host %q is not loopback: this server answers only requests to 127.0.0.1 or localhost", r.Host), http.StatusForbidden)
+		return
+	}
+	csrf := s.csrfCookie(w, r)
+	if r.Method == http.MethodPost {
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, i18n.Sprintf(l, "the form could not be read (at most %d bytes): %v", MaxBody, err), http.StatusRequestEntityTooLarge)
+			return
+		}
+		if !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.mac("csrf", csrf))) {
+			http.Error(w, i18n.Sprintf(l, "the form's CSRF token is missing or wrong: reload the page and try again"), http.StatusForbidden)
+			return
+		}
+	}
+	if s.session != "" && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
+		c, err := r.Cookie(sessionCookie)
+		if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.session)) != 1 {
+			if r.Method == http.MethodGet {
+				http.Redirect(w, r, "/login", http.StatusSeeOther)
+				return
+			}
+			http.Error(w, i18n.Sprintf(l, "log in first"), http.StatusUnauthorized)
+			return
+		}
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// Cookies the server sets: both HttpOnly and SameSite=Strict.
+const (
+	sessionCookie = "seam_session"
+	csrfCookie    = "seam_csrf"
+)
+
+// csrfCookie returns the browser's CSRF secret, setting a new one when it has none. Forms
+// carry a MAC of it, which a page of another site cannot read.
+func (s *Server) csrfCookie(w http.ResponseWriter, r *http.Request) string {
+	if c, err := r.Cookie(csrfCookie); err == nil && len(c.Value) == 64 {
+		r.Header.Set("X-Seam-CSRF", c.Value)
+		return c.Value
+	}
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand)
+	v := hex.EncodeToString(b)
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	r.Header.Set("X-Seam-CSRF", v)
+	return v
+}
+
+// csrfToken is the token the forms of the page answering r carry.
+func (s *Server) csrfToken(r *http.Request) string { return s.mac("csrf", r.Header.Get("X-Seam-CSRF")) }
+
+// mac is the hex HMAC of what under the server's key, for purpose.
+func (s *Server) mac(purpose, what string) string {
+	m := hmac.New(sha256.New, s.key)
+	m.Write([]byte(purpose + "\x00" + what))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "login", loginData{})
+}
+
+type loginData struct{ Wrong bool }
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	if s.session == "" {
+		http.Redirect(w, r, "/runs", http.StatusSeeOther)
+		return
+	}
+	got := s.mac("session", r.PostForm.Get("token"))
+	if subtle.ConstantTimeCompare([]byte(got), []byte(s.session)) != 1 {
+		s.render(w, r, http.StatusUnauthorized, "login", loginData{Wrong: true})
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "/runs", http.StatusSeeOther)
+}
+
+// logout forgets the browser's session cookie.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
+
+// lang is the language of the answer to r: Options.Lang, else the first of en and ja the
+// browser prefers.
+func (s *Server) lang(r *http.Request) i18n.Lang {
+	if s.opts.Lang != "" {
+		return s.opts.Lang
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		base, _, _ := strings.Cut(tag, "-") // ja-JP is ja
+		if l, err := i18n.Parse(base); err == nil {
+			return l
+		}
+	}
+	return i18n.English
+}
+
+// Serve serves h on ln until ctx is cancelled, then shuts down: the event streams end at
+// once, and other requests get at most grace to finish.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
+	defer endStreams()
+	hs := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			// SSE streams never become idle: a shutdown ends them instead of waiting.
+			rctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			defer context.AfterFunc(streams, cancel)()
+			h.ServeHTTP(w, r.WithContext(rctx))
+		}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	hs.RegisterOnShutdown(endStreams)
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = hs.Close()
+	}
+	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	if err != nil {
+		return fmt.Errorf("serve: shut down %s: %w", ln.Addr(), err)
+	}
+	return nil
+}
