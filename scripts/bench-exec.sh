@@ -6,10 +6,13 @@
 #
 # Cases: one (a one-node DAG: seam's fixed cost), chain100 (each node needs the one before),
 # wide200 and wide1000 (all independent, concurrency 8). Baselines: a shell loop of /bin/true
-# for one and chain100; `xargs -P8 -n1 /bin/true` for the wide ones. seam runs each case twice
-# per pair, with --no-store and with the default SQLite store (.seam/seam.db in a fresh
-# folder per case, so the store grows over the pairs as a real one does). Within a pair the
-# order of the three runs rotates, so load on the machine hits every side alike. Wall times
+# for one and chain100; `xargs -P8 -n1 /bin/true` for the wide ones. A second baseline, "go",
+# starts the same processes with Go's os/exec (one after another, or 8 at a time), as seam
+# does: a shell's fork copies its whole address space, which on a loaded VM makes the shell
+# loop the slower of the two. seam runs each case twice per pair, with --no-store and with the
+# default SQLite store (.seam/seam.db in a fresh folder per case, so the store grows over the
+# pairs as a real one does). Within a pair the order of the four runs rotates, so load on the
+# machine hits every side alike. Wall times
 # come from bash's $EPOCHREALTIME around each command. The load average is printed before
 # and after: quote it with the numbers.
 #
@@ -29,6 +32,46 @@ trap 'rm -rf "$WORK"' EXIT
 echo "building seam..." >&2
 (cd "$ROOT" && go build -o "$WORK/seam" ./cmd/seam)
 SEAM=$WORK/seam
+mkdir -p "$WORK/gobare"
+cat >"$WORK/gobare/main.go" <<'EOF'
+// Command gobare starts /bin/true N times with os/exec: one after another (chain) or 8 at a
+// time (wide).
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+)
+
+func main() {
+	n, _ := strconv.Atoi(os.Args[2])
+	workers := 1
+	if os.Args[1] == "wide" {
+		workers = 8
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for range jobs {
+				if err := exec.Command("/bin/true").Run(); err != nil {
+					panic(err)
+				}
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+}
+EOF
+printf 'module gobare\ngo 1.25\n' >"$WORK/gobare/go.mod"
+(cd "$WORK/gobare" && go build -o "$WORK/gobare/gobare" .)
+GOBARE=$WORK/gobare/gobare
 
 # gen SHAPE N: a DAG of N `true` exec nodes.
 gen() {
@@ -82,8 +125,8 @@ median_ms() {
 }
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-9s %5s  %9s %11s %11s  %-26s %-26s\n' case pairs "bare ms" "no-store ms" "store ms" \
-	"no-store ÷ bare" "store ÷ bare"
+printf '%-9s %5s  %8s %7s %11s %9s  %-24s %-24s %-24s\n' case pairs "bare ms" "go ms" "no-store ms" "store ms" \
+	"no-store ÷ bare" "store ÷ bare" "no-store ÷ go"
 for c in $CASES; do
 	case $c in
 	one) n=1 shape=chain bare=(bare_loop 1) ;;
@@ -97,25 +140,29 @@ for c in $CASES; do
 	dir=$WORK/$c
 	mkdir -p "$dir"
 	gen "$shape" "$n" >"$dir/dag.yaml"
-	: >"$dir/bare" && : >"$dir/nostore" && : >"$dir/store" && : >"$dir/r-nostore" && : >"$dir/r-store"
+	: >"$dir/bare" && : >"$dir/go" && : >"$dir/nostore" && : >"$dir/store"
+	: >"$dir/r-nostore" && : >"$dir/r-store" && : >"$dir/r-go"
 	# one unmeasured run of each, so the store exists and the files are in the page cache
 	(cd "$dir" && timed "$SEAM" run dag.yaml >/dev/null && timed "${bare[@]}" >/dev/null)
 	for ((p = 0; p < PAIRS; p++)); do
-		for k in 0 1 2; do
-			case $(((p + k) % 3)) in
+		for k in 0 1 2 3; do
+			case $(((p + k) % 4)) in
 			0) tb=$(timed "${bare[@]}") ;;
-			1) tn=$(cd "$dir" && timed "$SEAM" run --no-store dag.yaml) ;;
-			2) ts=$(cd "$dir" && timed "$SEAM" run dag.yaml) ;;
+			1) tg=$(timed "$GOBARE" "$shape" "$n") ;;
+			2) tn=$(cd "$dir" && timed "$SEAM" run --no-store dag.yaml) ;;
+			3) ts=$(cd "$dir" && timed "$SEAM" run dag.yaml) ;;
 			esac
 		done
 		echo "$tb" >>"$dir/bare"
+		echo "$tg" >>"$dir/go"
 		echo "$tn" >>"$dir/nostore"
 		echo "$ts" >>"$dir/store"
 		awk -v a="$tn" -v b="$tb" 'BEGIN {print a / b}' >>"$dir/r-nostore"
 		awk -v a="$ts" -v b="$tb" 'BEGIN {print a / b}' >>"$dir/r-store"
+		awk -v a="$tn" -v b="$tg" 'BEGIN {print a / b}' >>"$dir/r-go"
 	done
-	printf '%-9s %5d  %9s %11s %11s  %-26s %-26s\n' "$c" "$PAIRS" "$(median_ms "$dir/bare")" \
-		"$(median_ms "$dir/nostore")" "$(median_ms "$dir/store")" \
-		"$(stats "$dir/r-nostore")" "$(stats "$dir/r-store")"
+	printf '%-9s %5d  %8s %7s %11s %9s  %-24s %-24s %-24s\n' "$c" "$PAIRS" "$(median_ms "$dir/bare")" \
+		"$(median_ms "$dir/go")" "$(median_ms "$dir/nostore")" "$(median_ms "$dir/store")" \
+		"$(stats "$dir/r-nostore")" "$(stats "$dir/r-store")" "$(stats "$dir/r-go")"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
