@@ -828,12 +828,19 @@ func (r *runner) commitNow(ctx context.Context) {
 	r.inflight = c
 	rec := r.opts.Recorder
 	g := r.guard
-	go func() {
-		// The records must land even when the run is being canceled.
+	// The records must land even when the run is being canceled.
+	record := func() error {
 		var err error
 		perr := g.call("run store", func() { err = rec.RecordAttempts(context.WithoutCancel(ctx), c.records) })
-		r.commitDone <- cmp.Or(perr, err)
-	}()
+		return cmp.Or(perr, err)
+	}
+	if r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 {
+		// Nothing could run meanwhile (a chain): committing here saves starting a goroutine
+		// and two hand-offs, which a chain of nodes pays at every edge.
+		r.committed(ctx, record())
+		return
+	}
+	go func() { r.commitDone <- record() }()
 }
 
 // committed hands on the nodes whose attempts the commit under way held, and starts the next.

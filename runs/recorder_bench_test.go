@@ -19,7 +19,8 @@ import (
 // measure what recording costs a run: const nodes (the engine's own cost is all there is to
 // compare with) in the engine benchmark's three shapes, and nodes that take 10 ms. Each
 // iteration runs the DAG once each way, alternating which goes first, so that load on the
-// machine hits both alike; it reports off-ns/node, on-ns/node and ratio (on ÷ off, totals).
+// machine hits both alike; it reports off-ns/node, on-ns/node, ratio (on ÷ off, totals) and
+// cpu-ratio (the same for the process's CPU time).
 // The PostgreSQL cases need $SEAM_TEST_POSTGRES (scripts/pg-server.sh). Run with:
 //
 //	go test ./runs -run '^$' -bench BenchmarkStore -benchtime 3x -count 5
@@ -53,7 +54,16 @@ func benchStore(b *testing.B, be backend, name, src string, types *nodes.Registr
 	}
 	b.Run(be.name+"/"+name, func(b *testing.B) {
 		s, _ := be.open(b)
+		var offCPU, onCPU time.Duration
 		run := func(store bool) time.Duration {
+			cpu0 := cpuTime()
+			defer func() {
+				if store {
+					onCPU += cpuTime() - cpu0
+				} else {
+					offCPU += cpuTime() - cpu0
+				}
+			}()
 			opts := engine.RunOptions{}
 			if store {
 				opts.Recorder = NewRecorder(s, d, RecorderOptions{})
@@ -84,6 +94,9 @@ func benchStore(b *testing.B, be backend, name, src string, types *nodes.Registr
 		b.ReportMetric(float64(off.Nanoseconds())/per, "off-ns/node")
 		b.ReportMetric(float64(on.Nanoseconds())/per, "on-ns/node")
 		b.ReportMetric(float64(on)/float64(off), "ratio")
+		// CPU time (user + system, the whole process) is what load on the machine distorts
+		// least; a run that mostly sleeps uses too little of it for this to mean much.
+		b.ReportMetric(float64(onCPU)/float64(offCPU), "cpu-ratio")
 	})
 }
 

@@ -548,6 +548,9 @@ func TestConcurrentOpen(t *testing.T) {
 	if mode := queryString(t, stores[0].(*sqliteStore), `PRAGMA journal_mode`); mode != "wal" {
 		t.Errorf("journal_mode = %q, want wal", mode)
 	}
+	if n := count(t, stores[0], `PRAGMA wal_autocheckpoint`); n != walAutocheckpoint {
+		t.Errorf("wal_autocheckpoint = %d, want %d", n, walAutocheckpoint)
+	}
 }
 
 func queryString(t *testing.T, s *sqliteStore, query string) string {
