@@ -1,7 +1,7 @@
 // Package contract is seam's JSON Schema (draft 2020-12) work: it compiles schemas,
 // validates values against them, reporting each violation with its instance pointer, schema
-// keyword, value excerpt and a message in English or Japanese, decides whether one schema's
-// values all fit another (Subset, with a witness when not) and infers a schema from samples.
+// keyword, value excerpt and a message in English or Japanese, and infers a schema from
+// samples. Whether one schema's values all fit another is decided by contract/subset.
 //
 // Of seam it imports only internal/i18n, a leaf that says its messages: the standard output
 // contract is handed in by the caller.
@@ -82,7 +82,7 @@ type Options struct {
 	// files over a size limit); nil is os.ReadFile.
 	ReadFile func(path string) ([]byte, error)
 	// AnnotateFormat makes `format` an annotation, as draft 2020-12 has it by default, for
-	// schemas written for tools that do not check it: validation ignores it and Subset
+	// schemas written for tools that do not check it: validation ignores it and subset.Check
 	// treats it as no constraint. By default seam asserts it (a contract that says
 	// date-time means it).
 	AnnotateFormat bool
@@ -316,10 +316,10 @@ func (c *Compiler) compileError(location string, err error) error {
 	case errors.As(err, &meta):
 		doc, frag := splitURL(meta.URL)
 		ptr, msg := metaschemaProblem(meta.Err)
-		return &SchemaError{Location: c.name(doc), Pointer: fragmentPointer(frag) + ptr, Err: errors.New(msg)}
+		return &SchemaError{Location: c.name(doc), Pointer: FragmentPointer(frag) + ptr, Err: errors.New(msg)}
 	case errors.As(err, &regex):
 		doc, frag := splitURL(regex.URL)
-		return &SchemaError{Location: c.name(doc), Pointer: fragmentPointer(frag),
+		return &SchemaError{Location: c.name(doc), Pointer: FragmentPointer(frag),
 			Err: fmt.Errorf("invalid regular expression %q: %w", regex.Regex, regex.Err)}
 	}
 	return &SchemaError{Location: location, Err: err}
@@ -470,6 +470,10 @@ func (s *Schema) Source() any { return s.source }
 // Source is then {"allOf": [the parts' sources]}, each part a document of its own (its local
 // $refs resolve in that part, not in the whole).
 func (s *Schema) IsEffective() bool { return s.effective }
+
+// FormatAnnotated reports whether s was compiled with format as an annotation
+// (Options.AnnotateFormat): then format constrains nothing.
+func (s *Schema) FormatAnnotated() bool { return s.owner != nil && s.owner.annotateFormat }
 
 // Location names where the schema came from.
 func (s *Schema) Location() string { return s.location }

@@ -369,8 +369,8 @@ func TestNormalize(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := parse(t, `{"type": "object", "properties": {"n": {"maximum": 1.5, "minimum": 0}, "tags": {"maxItems": 2, "200": true}}, "maxProperties": 3, "required": ["n"]}`)
-	if excerpt(n) != excerpt(want) {
-		t.Errorf("Normalize = %s, want %s", excerpt(n), excerpt(want))
+	if Excerpt(n) != Excerpt(want) {
+		t.Errorf("Normalize = %s, want %s", Excerpt(n), Excerpt(want))
 	}
 	if _, ok := yamlish["properties"].(map[string]any)["n"].(map[string]any)["maximum"].(float64); !ok {
 		t.Error("Normalize changed its argument")

@@ -196,7 +196,7 @@ func (z *sizer) schema(v any, ptr string, depth int) *SchemaError {
 	// Sorted, so the subschema an error points at is always the same one.
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		single, list, names := schemaKeyword(k)
-		p := ptr + "/" + escapeToken(k)
+		p := ptr + "/" + EscapeToken(k)
 		var err *SchemaError
 		switch x := m[k].(type) {
 		case []any:
@@ -209,7 +209,7 @@ func (z *sizer) schema(v any, ptr string, depth int) *SchemaError {
 				err = z.schema(x, p, depth+1)
 			case names:
 				for _, name := range slices.Sorted(maps.Keys(x)) {
-					if err = z.schema(x[name], p+"/"+escapeToken(name), depth+1); err != nil {
+					if err = z.schema(x[name], p+"/"+EscapeToken(name), depth+1); err != nil {
 						break
 					}
 				}

@@ -62,7 +62,7 @@ func normalize(v any, ptr string) (any, string, error) {
 	case map[string]any:
 		out := make(map[string]any, len(v))
 		for k, item := range v {
-			n, p, err := normalize(item, ptr+"/"+escapeToken(k))
+			n, p, err := normalize(item, ptr+"/"+EscapeToken(k))
 			if err != nil {
 				return nil, p, err
 			}
@@ -76,7 +76,7 @@ func normalize(v any, ptr string) (any, string, error) {
 			if err != nil {
 				return nil, ptr, err
 			}
-			n, p, err := normalize(item, ptr+"/"+escapeToken(key))
+			n, p, err := normalize(item, ptr+"/"+EscapeToken(key))
 			if err != nil {
 				return nil, p, err
 			}

@@ -13,12 +13,13 @@ func pointer(tokens []string) string {
 	var b strings.Builder
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(escapeToken(t))
+		b.WriteString(EscapeToken(t))
 	}
 	return b.String()
 }
 
-func escapeToken(t string) string {
+// EscapeToken escapes one JSON Pointer token ("~" as "~0", "/" as "~1").
+func EscapeToken(t string) string {
 	if !strings.ContainsAny(t, "~/") {
 		return t
 	}

@@ -72,7 +72,7 @@ func (w *refWalker) schema(v map[string]any, base *url.URL, ptr string) {
 	}
 	// Sorted, so the first bad reference reported is always the same one.
 	for _, k := range slices.Sorted(maps.Keys(v)) {
-		p := ptr + "/" + escapeToken(k)
+		p := ptr + "/" + EscapeToken(k)
 		switch k {
 		case "$ref", "$dynamicRef":
 			if s, ok := v[k].(string); ok {
@@ -86,7 +86,7 @@ func (w *refWalker) schema(v map[string]any, base *url.URL, ptr string) {
 			// Names mapped to schemas: a property may well be called "$ref" or "enum".
 			if names, ok := v[k].(map[string]any); ok {
 				for _, name := range slices.Sorted(maps.Keys(names)) {
-					w.walk(names[name], base, p+"/"+escapeToken(name))
+					w.walk(names[name], base, p+"/"+EscapeToken(name))
 				}
 			}
 		default:
@@ -107,9 +107,9 @@ func splitURL(u string) (doc, frag string) {
 	return doc, frag
 }
 
-// fragmentPointer turns a URL fragment holding a JSON Pointer (tokens percent-encoded, as
+// FragmentPointer turns a URL fragment holding a JSON Pointer (tokens percent-encoded, as
 // jsonschema writes them) into the plain JSON Pointer.
-func fragmentPointer(frag string) string {
+func FragmentPointer(frag string) string {
 	if !strings.Contains(frag, "%") {
 		return frag
 	}

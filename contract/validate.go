@@ -109,7 +109,7 @@ func (f *flattener) walk(e *jsonschema.ValidationError, schemaURL, kwLoc string)
 		}
 		// An effective schema's /allOf/N/$ref hop only points at the part: hide it.
 		if isRef && !(f.s.effective && isAllOfItem(kwLoc)) {
-			kwLoc += "/" + escapeToken(ref.Keyword)
+			kwLoc += "/" + EscapeToken(ref.Keyword)
 		}
 	}
 	schemaURL = e.SchemaURL
@@ -144,7 +144,7 @@ func (f *flattener) walk(e *jsonschema.ValidationError, schemaURL, kwLoc string)
 		for _, name := range k.Properties {
 			tokens := append(slices.Clip(e.InstanceLocation), name)
 			val, field := f.locate(tokens)
-			f.add(tokens, keyword(kwLoc+"/additionalProperties"), excerpt(val), f.p.notAllowed(field), checkConstraint)
+			f.add(tokens, keyword(kwLoc+"/additionalProperties"), Excerpt(val), f.p.notAllowed(field), checkConstraint)
 		}
 	default:
 		// A leaf, or a kind whose causes only say why each item or alternative failed
@@ -180,7 +180,7 @@ func (f *flattener) alternatives(e *jsonschema.ValidationError, schemaURL, kwLoc
 	switch {
 	case len(other) == 0 && len(want) > 0:
 		val, field := f.locate(e.InstanceLocation)
-		f.add(e.InstanceLocation, keyword(kwLoc+"/"+kw), excerpt(val), f.p.typeMismatch(field, want, got), checkType)
+		f.add(e.InstanceLocation, keyword(kwLoc+"/"+kw), Excerpt(val), f.p.typeMismatch(field, want, got), checkType)
 	case len(other) == 1:
 		f.walk(other[0], schemaURL, kwLoc)
 	default:
@@ -237,7 +237,7 @@ func (f *flattener) emit(e *jsonschema.ValidationError, kwLoc, kw string) {
 	val, field := f.locate(e.InstanceLocation)
 	var msg string
 	check := checkConstraint
-	value := excerpt(val)
+	value := Excerpt(val)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Type:
 		msg, check = f.p.typeMismatch(field, f.types(e, k), k.Got), checkType
@@ -282,7 +282,7 @@ func (f *flattener) emit(e *jsonschema.ValidationError, kwLoc, kw string) {
 	case *kind.MaxProperties:
 		msg = f.p.maxProperties(field, k.Want)
 	case *kind.PropertyNames:
-		msg, value = f.p.propertyName(field, k.Property), excerpt(k.Property)
+		msg, value = f.p.propertyName(field, k.Property), Excerpt(k.Property)
 	case *kind.FalseSchema:
 		msg = f.p.notAllowed(field)
 	case *kind.Not:
@@ -304,7 +304,7 @@ func (f *flattener) emit(e *jsonschema.ValidationError, kwLoc, kw string) {
 		msg = f.p.contentSchema(field)
 	case *kind.RefCycle:
 		_, frag := splitURL(k.URL)
-		msg = f.p.refCycle(field, "#"+fragmentPointer(frag))
+		msg = f.p.refCycle(field, "#"+FragmentPointer(frag))
 	case *kind.InvalidJsonValue:
 		msg = f.p.invalidValue(field, k.Value)
 	default:
@@ -329,7 +329,7 @@ func (f *flattener) add(tokens []string, kw, value, msg string, check int) {
 }
 
 // keyword turns an evaluation path in URL fragment form into a JSON Pointer.
-func keyword(frag string) string { return fragmentPointer(frag) }
+func keyword(frag string) string { return FragmentPointer(frag) }
 
 // locate finds the value at tokens and names it as messages do: metadata.cost, items[0].
 func (f *flattener) locate(tokens []string) (any, string) {
@@ -389,7 +389,7 @@ func (f *flattener) types(e *jsonschema.ValidationError, k *kind.Type) []string 
 // schemaValue is the value of keyword kw in the schema that reported e, nil if not found.
 func (f *flattener) schemaValue(e *jsonschema.ValidationError, kw string) any {
 	doc, frag := splitURL(e.SchemaURL)
-	return ValueAt(f.s.docs.get(doc), fragmentPointer(frag)+"/"+escapeToken(kw))
+	return ValueAt(f.s.docs.get(doc), FragmentPointer(frag)+"/"+EscapeToken(kw))
 }
 
 func ratText(r *big.Rat) string {
@@ -405,7 +405,7 @@ func display(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return excerpt(v)
+	return Excerpt(v)
 }
 
 func displayAll(vs []any) []string {
@@ -416,8 +416,8 @@ func displayAll(vs []any) []string {
 	return out
 }
 
-// excerpt is v as compact JSON, cut to about maxValue bytes.
-func excerpt(v any) string {
+// Excerpt is v as compact JSON, cut to about 120 bytes, as a Violation shows a value.
+func Excerpt(v any) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

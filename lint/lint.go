@@ -16,6 +16,7 @@ import (
 	"github.com/google/cel-go/common/types"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/contract/subset"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -79,7 +80,7 @@ type Options struct {
 //   - the contract hygiene of nodes whose outputs are read.
 //
 // The arriving value's schema is synthesised from the producers' effective output schemas,
-// projected along the references, and compared with contract.Subset. Findings come in file
+// projected along the references, and compared with subset.Check. Findings come in file
 // order.
 func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == dag.FormatsAnnotate})
@@ -961,13 +962,13 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 			Message: l.text.edgeUnknown(edge(prods), l.text.notCompiled(err))}}
 	}
 	// The synthesised schema is compiled only to verify a witness (compiling dominates).
-	res := contract.SubsetSource(src, b, func() (*contract.Schema, error) {
+	res := subset.CheckSource(src, b, func() (*contract.Schema, error) {
 		return l.comp.Inline("input of "+n.ID, src)
 	})
 	switch res.Verdict {
-	case contract.Compatible:
+	case subset.Compatible:
 		return nil
-	case contract.Incompatible:
+	case subset.Incompatible:
 		if s.inexact && !trustedDespite(t, b, s, res.Path) && !l.trustedType(t, b, res.Path) {
 			return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
 				Message: l.text.edgeUnknown(edge(prods), l.text.partlyKnown(field(res.Path, nil), p, s.why))}}
@@ -987,7 +988,7 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 	f := Finding{Pos: at(res.Path), Severity: SeverityError, Producers: ps, Consumer: n.ID, Witness: res.Witness, HasWitness: true}
 	var msg string
 	switch res.Rule {
-	case contract.RuleRequired:
+	case subset.RuleRequired:
 		f.Code = CodeRequired
 		if missing {
 			// The mapping itself lacks the field: no producer is to blame.
@@ -996,10 +997,10 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 			break
 		}
 		msg, f.Hint = l.text.required(field(res.Path, res.Witness), who, p)
-	case contract.RuleOptional:
+	case subset.RuleOptional:
 		f.Code = CodeOptional
 		msg, f.Hint = l.text.optional(field(res.Path, res.Witness), who, p)
-	case contract.RuleType:
+	case subset.RuleType:
 		f.Code = CodeType
 		msg, f.Hint = l.text.typeMismatch(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
 	default:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/contract/subset"
 	"github.com/seam-dag/seam/dag"
 )
 
@@ -72,9 +73,9 @@ func (l *linter) foreachList(n *dag.Node, e *dag.Expr, s shape) []Finding {
 	f := Finding{Pos: e.Pos, Producers: s.producers, Consumer: n.ID}
 	// Whatever keywords a partly known value lost, it is narrower than s: if s is never a
 	// list, neither is it.
-	if contract.SubsetSource(src, l.notLists, compile).Verdict == contract.Compatible {
-		res := contract.SubsetSource(src, l.lists, compile)
-		if res.Verdict != contract.Incompatible {
+	if subset.CheckSource(src, l.notLists, compile).Verdict == subset.Compatible {
+		res := subset.CheckSource(src, l.lists, compile)
+		if res.Verdict != subset.Incompatible {
 			return nil // nothing at all arrives (a false schema)
 		}
 		f.Severity, f.Code, f.Witness, f.HasWitness = SeverityError, CodeNotList, res.Witness, true
@@ -88,10 +89,10 @@ func (l *linter) foreachList(n *dag.Node, e *dag.Expr, s shape) []Finding {
 		return nil
 	}
 	var msg string
-	switch res := contract.SubsetSource(src, l.lists, compile); {
-	case res.Verdict == contract.Incompatible:
+	switch res := subset.CheckSource(src, l.lists, compile); {
+	case res.Verdict == subset.Incompatible:
 		msg, f.Hint = l.text.mayNotList(n.ID, e.Src, who, res.Witness)
-	case res.Verdict == contract.Unknown:
+	case res.Verdict == subset.Unknown:
 		msg = l.text.cannotProveList(e.Src, res.Reason)
 	case !s.present:
 		msg, f.Hint = l.text.mayBeAbsent(n.ID, e.Src, who)

@@ -8,6 +8,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/contract/subset"
 )
 
 func (s *server) addContractTools(srv *sdk.Server) error {
@@ -161,7 +162,7 @@ func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest,
 	if err != nil {
 		return message{}, nil, err
 	}
-	r := contract.Subset(a, b)
+	r := subset.Check(a, b)
 	res := compatResult{Verdict: r.Verdict.String(), Reason: r.Reason, Path: r.Path, Rule: r.Rule, Witness: r.Witness}
 	// The reason is the contract package's, in English.
 	if r.Reason != "" {
@@ -170,12 +171,12 @@ func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest,
 	return verdictMessage(r.Verdict), res, nil
 }
 
-// verdictMessage says a verdict as contract.Verdict.String names it, translatably.
-func verdictMessage(v contract.Verdict) message {
+// verdictMessage says a verdict as subset.Verdict.String names it, translatably.
+func verdictMessage(v subset.Verdict) message {
 	switch v {
-	case contract.Compatible:
+	case subset.Compatible:
 		return msgf("compatible")
-	case contract.Incompatible:
+	case subset.Incompatible:
 		return msgf("incompatible")
 	}
 	return msgf("unknown")

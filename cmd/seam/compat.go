@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/contract/subset"
 )
 
 func newCompatCmd(e *env) *cobra.Command {
@@ -36,7 +37,7 @@ schema error.`,
 			if err != nil {
 				return usage(err)
 			}
-			res := contract.SubsetNamed(a, b, args[0], args[1]) // the reason names the files
+			res := subset.CheckNamed(a, b, args[0], args[1]) // the reason names the files
 			if asJSON {
 				err = printCompatJSON(e, res)
 			} else {
@@ -45,7 +46,7 @@ schema error.`,
 			if err != nil {
 				return err
 			}
-			if res.Verdict == contract.Incompatible || res.Verdict == contract.Unknown && strict {
+			if res.Verdict == subset.Incompatible || res.Verdict == subset.Unknown && strict {
 				return failed()
 			}
 			return nil
@@ -56,8 +57,8 @@ schema error.`,
 	return cmd
 }
 
-func printCompat(e *env, res contract.Result) error {
-	if res.Verdict == contract.Compatible {
+func printCompat(e *env, res subset.Result) error {
+	if res.Verdict == subset.Compatible {
 		_, err := fmt.Fprintln(e.stdout, "compatible")
 		return err
 	}
@@ -68,7 +69,7 @@ func printCompat(e *env, res contract.Result) error {
 	if res.Rule != "" {
 		fmt.Fprintf(e.stdout, "  rule: %s\n", res.Rule)
 	}
-	if res.Verdict == contract.Incompatible {
+	if res.Verdict == subset.Incompatible {
 		w, err := json.Marshal(res.Witness)
 		if err != nil {
 			return fmt.Errorf("witness: %w", err)
@@ -78,7 +79,7 @@ func printCompat(e *env, res contract.Result) error {
 	return nil
 }
 
-func printCompatJSON(e *env, res contract.Result) error {
+func printCompatJSON(e *env, res subset.Result) error {
 	out := struct {
 		Verdict string `json:"verdict"`
 		Reason  string `json:"reason,omitempty"`
@@ -87,7 +88,7 @@ func printCompatJSON(e *env, res contract.Result) error {
 		// Raw JSON, so that a witness that is null is written, and only a missing one left out.
 		Witness json.RawMessage `json:"witness,omitempty"`
 	}{Verdict: res.Verdict.String(), Reason: res.Reason, Path: res.Path, Rule: res.Rule}
-	if res.Verdict == contract.Incompatible {
+	if res.Verdict == subset.Incompatible {
 		w, err := json.Marshal(res.Witness)
 		if err != nil {
 			return fmt.Errorf("witness: %w", err)

@@ -1,6 +1,6 @@
 package i18n
 
-// jaSubset is the Japanese of the subset checker's reasons (contract/subset*.go: say, msg,
+// jaSubset is the Japanese of the subset checker's reasons (contract/subset: say, msg,
 // unknown, incompatible), with the same verbs in the same order.
 var jaSubset = map[string]string{
 	"⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it":                                "⟨b⟩ は '%[2]s' があるとき '%[1]s' を必須としていますが、⟨a⟩ はそれを保証しません",

@@ -46,8 +46,8 @@ func formats(t *testing.T) map[string]string {
 		// given to howMany as "%d noun" and "%d nouns".
 		inMCP := f.Name.Name == "mcp"
 		// The subset checker says its reasons through say, msg, unknown and incompatible
-		// (contract/subset*.go).
-		inSubset := f.Name.Name == "contract" && strings.HasPrefix(filepath.Base(path), "subset")
+		// (package contract/subset).
+		inSubset := f.Name.Name == "subset"
 		ast.Inspect(f, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok || len(call.Args) < 1 {

@@ -1,4 +1,4 @@
-package contract
+package subset
 
 import (
 	"github.com/seam-dag/seam/internal/i18n"
@@ -14,10 +14,10 @@ import (
 )
 
 // TestReasonsComplete finds every reason format the checker says (the format argument of
-// unknown, incompatible, say and msg in subset*.go) and checks reasonJA has its Japanese,
+// unknown, incompatible, say and msg in this package) and checks reasonJA has its Japanese,
 // with the same verbs.
 func TestReasonsComplete(t *testing.T) {
-	files, err := filepath.Glob("subset*.go")
+	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestSubsetReasonIn(t *testing.T) {
 	}
 	for _, tc := range tests {
 		a, b := compileBoth(t, tc.a, tc.b)
-		r := SubsetNamed(a, b, "producer.json", "consumer.json")
+		r := CheckNamed(a, b, "producer.json", "consumer.json")
 		if r.Reason != tc.en || r.ReasonIn("en") != tc.en {
 			t.Errorf("%s ⊆ %s: %q, want %q", tc.a, tc.b, r.Reason, tc.en)
 		}
@@ -122,7 +122,7 @@ func TestSubsetReasonIn(t *testing.T) {
 	}
 	// Nested: the validator's message inside the reason is said in the same language.
 	a, b := compileBoth(t, `{"type":"object","required":["id"],"propertyNames":{"pattern":"^z"}}`, `{"type":"object","required":["x"]}`)
-	r := Subset(a, b)
+	r := Check(a, b)
 	en, ja := r.ReasonIn("en"), r.ReasonIn("ja")
 	if r.Verdict != Unknown || !strings.HasPrefix(en, "a counterexample was built but did not verify: a rejects it (") ||
 		!strings.HasPrefix(ja, "反例を組み立てましたが検証に通りませんでした：a がそれを拒否します（") || strings.Contains(ja, "must") {

@@ -1,13 +1,14 @@
-package contract
+package subset
 
 import (
 	"encoding/json"
+	"github.com/seam-dag/seam/contract"
 	"testing"
 )
 
 // TestAnnotateFormat checks both readings of format: asserted by default (validation rejects
-// a string of another format, and Subset treats format as a constraint), an annotation under
-// Options.AnnotateFormat (neither does).
+// a string of another format, and Check treats format as a constraint), an annotation under
+// contract.Options.AnnotateFormat (neither does).
 func TestAnnotateFormat(t *testing.T) {
 	const (
 		free     = `{"type":"string"}`
@@ -22,11 +23,11 @@ func TestAnnotateFormat(t *testing.T) {
 		{true, 0, Compatible},
 	}
 	for _, tt := range tests {
-		c, err := NewCompiler(Options{AnnotateFormat: tt.annotate})
+		c, err := contract.NewCompiler(contract.Options{AnnotateFormat: tt.annotate})
 		if err != nil {
 			t.Fatal(err)
 		}
-		compile := func(src string) *Schema {
+		compile := func(src string) *contract.Schema {
 			var v any
 			if err := json.Unmarshal([]byte(src), &v); err != nil {
 				t.Fatal(err)
@@ -41,17 +42,17 @@ func TestAnnotateFormat(t *testing.T) {
 		if vs := b.Validate("yesterday", "en"); len(vs) != tt.violations {
 			t.Errorf("annotate %t: violations %v, want %d", tt.annotate, vs, tt.violations)
 		}
-		if r := Subset(a, b); r.Verdict != tt.verdict {
-			t.Errorf("annotate %t: Subset = %+v, want %v", tt.annotate, r, tt.verdict)
+		if r := Check(a, b); r.Verdict != tt.verdict {
+			t.Errorf("annotate %t: Check = %+v, want %v", tt.annotate, r, tt.verdict)
 		}
 		var src any = map[string]any{"type": "string"}
-		if r := SubsetSource(src, b, func() (*Schema, error) { return a, nil }); r.Verdict != tt.verdict {
-			t.Errorf("annotate %t: SubsetSource = %+v, want %v", tt.annotate, r, tt.verdict)
+		if r := CheckSource(src, b, func() (*contract.Schema, error) { return a, nil }); r.Verdict != tt.verdict {
+			t.Errorf("annotate %t: CheckSource = %+v, want %v", tt.annotate, r, tt.verdict)
 		}
 		// A producer that only annotates format may produce any string: it does not fit
 		// a consumer that asserts it.
 		if tt.annotate {
-			asserting, err := NewCompiler(Options{})
+			asserting, err := contract.NewCompiler(contract.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +62,7 @@ func TestAnnotateFormat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r := Subset(b, strict); r.Verdict != Incompatible {
+			if r := Check(b, strict); r.Verdict != Incompatible {
 				t.Errorf("annotated date-time into asserted date-time: %+v, want incompatible", r)
 			}
 		}

@@ -1,7 +1,8 @@
-package contract
+package subset
 
 import (
 	"encoding/json"
+	"github.com/seam-dag/seam/contract"
 	"maps"
 	"math/big"
 	"regexp"
@@ -56,7 +57,7 @@ func typeBits(name string) (types, bool) {
 	return 0, false
 }
 
-// typeOf is the type of a JSON value (as ParseJSON or Normalize decode it).
+// typeOf is the type of a JSON value (as contract.ParseJSON or contract.Normalize decode it).
 func typeOf(v any) types {
 	switch v := v.(type) {
 	case nil:
@@ -171,7 +172,7 @@ type shape struct {
 }
 
 // ignoredKeyword reports annotations and containers: they assert nothing. (content* assert
-// only with Options.AssertContent, which the checker cannot see: they stay unknown.)
+// only with contract.Options.AssertContent, which the checker cannot see: they stay unknown.)
 func ignoredKeyword(k string) bool {
 	switch k {
 	case "title", "description", "examples", "$schema", "$id", "default", "$comment", "$defs",
@@ -316,18 +317,8 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			if ok {
 				s.intersectEnum([]any{x})
 			}
-		case "minimum", "exclusiveMinimum":
-			r, isNum := numberOf(x)
-			ok = isNum
-			if isNum && (s.lo == nil || r.Cmp(s.lo) > 0 || (r.Cmp(s.lo) == 0 && k == "exclusiveMinimum")) {
-				s.lo, s.loEx = r, k == "exclusiveMinimum"
-			}
-		case "maximum", "exclusiveMaximum":
-			r, isNum := numberOf(x)
-			ok = isNum
-			if isNum && (s.hi == nil || r.Cmp(s.hi) < 0 || (r.Cmp(s.hi) == 0 && k == "exclusiveMaximum")) {
-				s.hi, s.hiEx = r, k == "exclusiveMaximum"
-			}
+		case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
+			ok = s.addBound(k, x)
 		case "multipleOf":
 			r, isNum := numberOf(x)
 			ok = isNum && r.Sign() > 0
@@ -361,47 +352,19 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 				s.props[name] = append(s.props[name], n.child(ps, "properties", name))
 			}
 		case "required":
-			list, isList := x.([]any)
-			ok = isList
-			for _, r := range list {
-				name, isStr := r.(string)
-				if !isStr {
-					ok = false
-				} else if !slices.Contains(s.required, name) {
-					s.required = append(s.required, name)
-				}
-			}
+			ok = s.addRequired(x)
 		case "patternProperties":
 			ok = ppropsOK
 			s.pprops = append(s.pprops, pprops...)
 		case "additionalProperties":
-			if !ppropsOK {
-				// It applies only to members no pattern matches, and the patterns are not
-				// understood: dropping it widens a producer; a consumer is Unknown.
-				ok = false
-				break
+			// It applies only to members no pattern matches: with the patterns not
+			// understood, dropping it widens a producer; a consumer is Unknown.
+			ok = ppropsOK
+			if ok {
+				s.addAdditional(n, v, pprops)
 			}
-			named := map[string]bool{}
-			if m, isMap := v["properties"].(map[string]any); isMap {
-				for name := range m {
-					named[name] = true
-				}
-			}
-			s.addls = append(s.addls, addl{named: named, patterns: pprops, n: n.child(x, "additionalProperties")})
 		case "prefixItems":
-			list, isList := x.([]any)
-			ok = isList
-			t := tuple{}
-			for i, p := range list {
-				t.prefix = append(t.prefix, n.child(p, "prefixItems", strconv.Itoa(i)))
-			}
-			if rest, has := v["items"]; has {
-				t.rest = []node{n.child(rest, "items")}
-				if rest == false {
-					s.maxItems = minLimit(s.maxItems, len(list)) // a closed tuple: the same set
-				}
-			}
-			s.tuples = append(s.tuples, t)
+			ok = s.addTuple(n, v)
 		case "items":
 			if prefixItems {
 				break // applies after prefixItems only: part of that tuple
@@ -411,40 +374,9 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			}
 			s.items = append(s.items, n.child(x, "items"))
 		case "contains":
-			r := containsRule{n: n.child(x, "contains"), min: 1, max: -1}
-			if m, has := v["minContains"]; has {
-				r.min, ok = smallInt(m)
-			}
-			if m, has := v["maxContains"]; has && ok {
-				r.max, ok = smallInt(m)
-			}
-			if ok {
-				s.contains = append(s.contains, r)
-				s.minItems = max(s.minItems, r.min) // implied, and item counts are compared directly
-			}
+			ok = s.addContains(n, v)
 		case "dependentRequired":
-			deps, isMap := x.(map[string]any)
-			ok = isMap
-			for k, list := range deps {
-				names, isList := list.([]any)
-				if !isList {
-					ok = false
-					break
-				}
-				for _, d := range names {
-					name, isStr := d.(string)
-					if !isStr {
-						ok = false
-						break
-					}
-					if s.depReq == nil {
-						s.depReq = map[string][]string{}
-					}
-					if !slices.Contains(s.depReq[k], name) {
-						s.depReq[k] = append(s.depReq[k], name)
-					}
-				}
-			}
+			ok = s.addDependentRequired(x)
 		case "propertyNames":
 			// Kept to judge and build a producer's objects; a consumer's is not modelled.
 			s.propNames = append(s.propNames, n.child(x, "propertyNames"))
@@ -452,39 +384,13 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		case "minContains", "maxContains":
 			// Read with contains; without it they assert nothing.
 		case "not":
-			if t, ok := pureTypes(x, 0); ok {
-				s.types &^= t // the complement of types is types
-			} else if name, ok := notRequired(x); ok {
-				// required holds of everything but objects: its complement is the objects
-				// without name.
-				s.types &= tObject
-				s.props[name] = append(s.props[name], n.child(false, "not", "required"))
-			} else if name, sub, ok := notMember(x); ok {
-				// Not "name, if there, is sub": an object with name, and name not sub.
-				s.types &= tObject
-				if !slices.Contains(s.required, name) {
-					s.required = append(s.required, name)
-				}
-				neg := n.child(map[string]any{"not": sub}, "not", "properties", name, "~not")
-				s.props[name] = append(s.props[name], neg)
-			} else if _, ok := doubleNot(x); !ok {
-				s.nots = append(s.nots, n.child(x, "not"))
-			}
+			s.addNot(n, x)
 		case "uniqueItems":
 			u, isBool := x.(bool)
 			ok = isBool
 			s.unique = s.unique || u
 		case "anyOf", "oneOf":
-			list, isList := x.([]any)
-			ok = isList && len(list) > 0
-			if !ok {
-				break // an empty list compiles nowhere; never split on nothing
-			}
-			g := group{kw: k}
-			for i, b := range list {
-				g.branches = append(g.branches, n.child(b, k, strconv.Itoa(i)))
-			}
-			s.groups = append(s.groups, g)
+			ok = s.addGroup(n, k, x)
 		default:
 			// A word of no draft's vocabulary (a vendor's, a misspelling) is an annotation in
 			// 2020-12: the validator ignores it, and so does the checker.
@@ -494,6 +400,150 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			s.unknown = append(s.unknown, k)
 		}
 	}
+}
+
+// addBound adds a numeric bound k (minimum, exclusiveMinimum, maximum or exclusiveMaximum),
+// keeping the tighter of it and the bound s has; false when x is not a number.
+func (s *shape) addBound(k string, x any) bool {
+	r, ok := numberOf(x)
+	if !ok {
+		return false
+	}
+	if k == "minimum" || k == "exclusiveMinimum" {
+		if s.lo == nil || r.Cmp(s.lo) > 0 || (r.Cmp(s.lo) == 0 && k == "exclusiveMinimum") {
+			s.lo, s.loEx = r, k == "exclusiveMinimum"
+		}
+		return true
+	}
+	if s.hi == nil || r.Cmp(s.hi) < 0 || (r.Cmp(s.hi) == 0 && k == "exclusiveMaximum") {
+		s.hi, s.hiEx = r, k == "exclusiveMaximum"
+	}
+	return true
+}
+
+// addRequired adds required's names; false when it is not a list of strings.
+func (s *shape) addRequired(x any) bool {
+	list, ok := x.([]any)
+	for _, r := range list {
+		name, isStr := r.(string)
+		if !isStr {
+			ok = false
+		} else if !slices.Contains(s.required, name) {
+			s.required = append(s.required, name)
+		}
+	}
+	return ok
+}
+
+// addAdditional adds v's additionalProperties, which applies to the members neither v's
+// properties name nor its patternProperties (pprops) match.
+func (s *shape) addAdditional(n node, v map[string]any, pprops []patternProp) {
+	named := map[string]bool{}
+	if m, isMap := v["properties"].(map[string]any); isMap {
+		for name := range m {
+			named[name] = true
+		}
+	}
+	s.addls = append(s.addls, addl{named: named, patterns: pprops, n: n.child(v["additionalProperties"], "additionalProperties")})
+}
+
+// addTuple adds v's prefixItems, with v's items as the rest of the tuple.
+func (s *shape) addTuple(n node, v map[string]any) bool {
+	list, ok := v["prefixItems"].([]any)
+	t := tuple{}
+	for i, p := range list {
+		t.prefix = append(t.prefix, n.child(p, "prefixItems", strconv.Itoa(i)))
+	}
+	if rest, has := v["items"]; has {
+		t.rest = []node{n.child(rest, "items")}
+		if rest == false {
+			s.maxItems = minLimit(s.maxItems, len(list)) // a closed tuple: the same set
+		}
+	}
+	s.tuples = append(s.tuples, t)
+	return ok
+}
+
+// addContains adds v's contains with its minContains and maxContains.
+func (s *shape) addContains(n node, v map[string]any) bool {
+	ok := true
+	r := containsRule{n: n.child(v["contains"], "contains"), min: 1, max: -1}
+	if m, has := v["minContains"]; has {
+		r.min, ok = smallInt(m)
+	}
+	if m, has := v["maxContains"]; has && ok {
+		r.max, ok = smallInt(m)
+	}
+	if ok {
+		s.contains = append(s.contains, r)
+		s.minItems = max(s.minItems, r.min) // implied, and item counts are compared directly
+	}
+	return ok
+}
+
+// addDependentRequired adds dependentRequired's names; false when it is not a map of lists of
+// strings.
+func (s *shape) addDependentRequired(x any) bool {
+	deps, ok := x.(map[string]any)
+	for k, list := range deps {
+		names, isList := list.([]any)
+		if !isList {
+			ok = false
+			break
+		}
+		for _, d := range names {
+			name, isStr := d.(string)
+			if !isStr {
+				ok = false
+				break
+			}
+			if s.depReq == nil {
+				s.depReq = map[string][]string{}
+			}
+			if !slices.Contains(s.depReq[k], name) {
+				s.depReq[k] = append(s.depReq[k], name)
+			}
+		}
+	}
+	return ok
+}
+
+// addNot adds not x: as a narrowing of types or members where its complement is one of
+// those, else as a schema the instance must fail.
+func (s *shape) addNot(n node, x any) {
+	if t, ok := pureTypes(x, 0); ok {
+		s.types &^= t // the complement of types is types
+	} else if name, ok := notRequired(x); ok {
+		// required holds of everything but objects: its complement is the objects
+		// without name.
+		s.types &= tObject
+		s.props[name] = append(s.props[name], n.child(false, "not", "required"))
+	} else if name, sub, ok := notMember(x); ok {
+		// Not "name, if there, is sub": an object with name, and name not sub.
+		s.types &= tObject
+		if !slices.Contains(s.required, name) {
+			s.required = append(s.required, name)
+		}
+		neg := n.child(map[string]any{"not": sub}, "not", "properties", name, "~not")
+		s.props[name] = append(s.props[name], neg)
+	} else if _, ok := doubleNot(x); !ok {
+		s.nots = append(s.nots, n.child(x, "not"))
+	}
+}
+
+// addGroup adds an anyOf or oneOf (kw) of x's branches; false for anything but a non-empty
+// list (an empty list compiles nowhere; never split on nothing).
+func (s *shape) addGroup(n node, kw string, x any) bool {
+	list, ok := x.([]any)
+	if !ok || len(list) == 0 {
+		return false
+	}
+	g := group{kw: kw}
+	for i, b := range list {
+		g.branches = append(g.branches, n.child(b, kw, strconv.Itoa(i)))
+	}
+	s.groups = append(s.groups, g)
+	return true
 }
 
 // count is the field of s that a length or count keyword sets.
@@ -772,12 +822,12 @@ func (s *shape) names() []string {
 	return out
 }
 
-// rat reads a JSON number exactly; false for a number beyond MaxNumberDigits or
-// MaxNumberExponent (1e999999999 would take gigabytes as a big.Rat), which callers treat as
-// unknown. ParseJSON and Normalize refuse such numbers; a source built by a program may hold
-// one.
+// rat reads a JSON number exactly; false for a number beyond contract.MaxNumberDigits or
+// contract.MaxNumberExponent (1e999999999 would take gigabytes as a big.Rat), which callers
+// treat as unknown. contract.ParseJSON and contract.Normalize refuse such numbers; a source
+// built by a program may hold one.
 func rat(n json.Number) (*big.Rat, bool) {
-	if checkNumber(string(n)) != nil {
+	if contract.CheckNumber(n) != nil {
 		return nil, false
 	}
 	return new(big.Rat).SetString(string(n))

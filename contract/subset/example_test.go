@@ -1,16 +1,17 @@
-package contract_test
+package subset_test
 
 import (
 	"encoding/json"
 	"fmt"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/contract/subset"
 )
 
-// Subset decides whether every value a producer's schema allows is one the consumer's
+// CheckNamed decides whether every value a producer's schema allows is one the consumer's
 // accepts. When it is not, the answer says where and why, with a witness: a value the
 // producer allows and the consumer rejects.
-func ExampleSubset() {
+func ExampleCheckNamed() {
 	c, err := contract.NewCompiler(contract.Options{})
 	if err != nil {
 		fmt.Println(err)
@@ -31,9 +32,9 @@ func ExampleSubset() {
 	consumer := schema("consumer", `{"type": "object", "required": ["count", "label"], "properties": {"count": {"type": "number"}}}`)
 	narrow := schema("narrow", `{"type": "object", "required": ["count"], "properties": {"count": {"type": "integer", "minimum": 0, "maximum": 10}}}`)
 
-	r := contract.SubsetNamed(narrow, producer, "narrow", "producer")
+	r := subset.CheckNamed(narrow, producer, "narrow", "producer")
 	fmt.Println(r.Verdict)
-	r = contract.SubsetNamed(producer, consumer, "producer", "consumer")
+	r = subset.CheckNamed(producer, consumer, "producer", "consumer")
 	w, _ := json.Marshal(r.Witness)
 	fmt.Printf("%s at %q (%s): %s\nwitness: %s\n", r.Verdict, r.Path, r.Rule, r.Reason, w)
 	// Output:

@@ -1,7 +1,8 @@
-package contract
+package subset
 
 import (
 	"fmt"
+	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
 	"maps"
 	"math/big"
@@ -13,7 +14,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// checker holds one Subset call's state; it lives on Subset's stack.
+// checker holds one Check call's state; it lives on Check's stack.
 type checker struct {
 	// assumed maps a pair being checked to the instance depth where the check began: meeting
 	// the same pair strictly deeper, the pair may be assumed to hold (coinduction), since
@@ -22,7 +23,8 @@ type checker struct {
 	work    int      // units of work done, against maxSubsetWork
 	ignored []string // producer keywords dropped, for the reason of an unverified witness
 	// annotated says, for the producer and the consumer, whether format is an annotation
-	// there (Options.AnnotateFormat): then it constrains nothing and flatten drops it.
+	// there (contract.Options.AnnotateFormat): then it constrains nothing and flatten drops
+	// it.
 	annotated [2]bool
 	// variant numbers the search for a counterexample: 0 makes the plainest choices, and each
 	// later one other choices, after a candidate failed verification.
@@ -42,7 +44,7 @@ func (c *checker) choose(n int) int {
 
 // spend charges n units of work and reports whether the budget still holds. Past it every
 // comparison is Unknown, every evaluation maybe and no value is built: answers already given
-// stay sound, and Subset says the budget ran out.
+// stay sound, and Check says the budget ran out.
 func (c *checker) spend(n int) bool {
 	c.work += n
 	return c.work <= maxSubsetWork
@@ -182,7 +184,7 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 				}
 				disjoint = false
 				if w, ok := c.within(a, other, b, depth); ok {
-					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which matches more than one of ⟨b⟩'s oneOf branches", excerpt(w))
+					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which matches more than one of ⟨b⟩'s oneOf branches", contract.Excerpt(w))
 				}
 			}
 			if disjoint {
@@ -193,7 +195,7 @@ func (c *checker) splitConsumer(a, b shape, depth int) Result {
 		}
 	}
 	// A branch's counterexample may still pass another branch: keep one b as a whole
-	// rejects, as far as the checker can tell; Subset verifies it.
+	// rejects, as far as the checker can tell; Check verifies it.
 	for _, w := range witnesses {
 		if c.acceptsShape(&b, w.Witness, depth) == no {
 			w.say("the value matches none of ⟨b⟩'s %s branches", g.kw)
@@ -437,43 +439,98 @@ func (c *checker) compare(a, b shape, depth int) Result {
 		return unknown(RuleConstraint, "⟨b⟩ accepts nothing here and no value of ⟨a⟩ could be built")
 	}
 	if a.hasEnum {
-		// a's values are finite: check each one.
-		for _, v := range a.values() {
-			if c.acceptsShape(&a, v, depth) == no {
-				continue
-			}
-			switch c.acceptsShape(&b, v, depth) {
-			case no:
-				rule := RuleConstraint
-				if typeOf(v)&c.allowedTypes(b) == 0 {
-					rule = RuleType
-				}
-				return incompatible(rule, deepCopy(v), "", "⟨a⟩ may produce %s, which ⟨b⟩ rejects", excerpt(v))
-			case maybe:
-				return unknown(RuleConstraint, "cannot tell whether ⟨b⟩ accepts ⟨a⟩'s value %s", excerpt(v))
-			}
-		}
-		return Result{Verdict: Compatible}
+		return c.compareValues(a, b, depth)
 	}
 	ta := a.types
 	if integral(a) {
 		ta &^= tFraction // an integer multipleOf leaves only integers
 	}
 	if missing := ta &^ b.types; missing != 0 {
-		for t := types(1); t <= tFraction; t <<= 1 {
-			if missing&t == 0 {
-				continue
-			}
-			name := t.String()
-			if t == tFraction {
-				name = "non-integer number"
-			}
-			if w, ok := c.pick(a, b, t, depth); ok {
-				return incompatible(RuleType, w, "", "⟨a⟩ may produce %s where ⟨b⟩ requires %s", article(name), b.types.String())
-			}
-			return unknown(RuleType, "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built", article(name), b.types.String())
+		if r, ok := c.missingType(a, b, missing, depth); ok {
+			return r
 		}
 	}
+	if b.hasEnum {
+		if r, ok := c.outsideEnum(a, b, ta, depth); ok {
+			return r
+		}
+	}
+	return c.compareTypes(a, b, ta, depth)
+}
+
+// compareValues decides a ⊆ b when a's values are finite (an enum).
+func (c *checker) compareValues(a, b shape, depth int) Result {
+	// a's values are finite: check each one.
+	for _, v := range a.values() {
+		if c.acceptsShape(&a, v, depth) == no {
+			continue
+		}
+		switch c.acceptsShape(&b, v, depth) {
+		case no:
+			rule := RuleConstraint
+			if typeOf(v)&c.allowedTypes(b) == 0 {
+				rule = RuleType
+			}
+			return incompatible(rule, deepCopy(v), "", "⟨a⟩ may produce %s, which ⟨b⟩ rejects", contract.Excerpt(v))
+		case maybe:
+			return unknown(RuleConstraint, "cannot tell whether ⟨b⟩ accepts ⟨a⟩'s value %s", contract.Excerpt(v))
+		}
+	}
+	return Result{Verdict: Compatible}
+}
+
+// missingType answers when a may produce a type b does not allow (missing: a's types less
+// b's): a value of the first such type, or Unknown when none can be built.
+func (c *checker) missingType(a, b shape, missing types, depth int) (_ Result, ok bool) {
+	for t := types(1); t <= tFraction; t <<= 1 {
+		if missing&t == 0 {
+			continue
+		}
+		name := t.String()
+		if t == tFraction {
+			name = "non-integer number"
+		}
+		if w, ok := c.pick(a, b, t, depth); ok {
+			return incompatible(RuleType, w, "", "⟨a⟩ may produce %s where ⟨b⟩ requires %s", article(name), b.types.String()), true
+		}
+		return unknown(RuleType, "⟨a⟩ may produce %s where ⟨b⟩ requires %s, but no such value could be built", article(name), b.types.String()), true
+	}
+	return Result{}, false
+}
+
+// outsideEnum checks a's types ta against b's enum, where only null and booleans can be
+// enumerated; ok is false when nothing was decided.
+func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok bool) {
+	for t := types(1); t <= tFraction; t <<= 1 {
+		if ta&t == 0 {
+			continue
+		}
+		if t == tNull || t == tBoolean {
+			for _, v := range c.candidates(a, b, t, depth) {
+				if c.acceptsShape(&a, v, depth) != no && c.acceptsShape(&b, v, depth) != yes {
+					return incompatible(RuleConstraint, v, "", "⟨a⟩ may produce %s, which ⟨b⟩'s enum rejects", contract.Excerpt(v)), true
+				}
+			}
+			continue
+		}
+		if t == tString {
+			if r := c.stringsInEnum(a, b, depth); r.Verdict == Incompatible {
+				return r, true
+			} else if r.Verdict == Compatible {
+				continue
+			}
+		}
+		if w, ok := c.pick(a, b, t, depth); ok {
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", contract.Excerpt(w)), true
+		}
+		return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t.String()), true
+	}
+	return Result{}, false
+}
+
+// compareTypes decides a ⊆ b type by type over a's types ta, once the types and enums fit:
+// the first counterexample found is the answer, else the first Unknown.
+func (c *checker) compareTypes(a, b shape, ta types, depth int) Result {
 	var pending *Result
 	keep := func(r Result) {
 		if pending == nil {
@@ -489,7 +546,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			if t == tNull || t == tBoolean {
 				for _, v := range c.candidates(a, b, t, depth) {
 					if c.acceptsShape(&a, v, depth) != no && c.acceptsShape(&b, v, depth) != yes {
-						return incompatible(RuleConstraint, v, "", "⟨a⟩ may produce %s, which ⟨b⟩'s enum rejects", excerpt(v))
+						return incompatible(RuleConstraint, v, "", "⟨a⟩ may produce %s, which ⟨b⟩'s enum rejects", contract.Excerpt(v))
 					}
 				}
 				continue
@@ -502,7 +559,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 				}
 			}
 			if w, ok := c.pick(a, b, t, depth); ok {
-				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
+				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", contract.Excerpt(w))
 			}
 			return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t.String())
 		}
@@ -517,7 +574,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			w, ok = c.pick(a, b, tFraction, depth)
 		}
 		if ok {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", contract.Excerpt(w))
 		}
 		keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
 	}
@@ -529,7 +586,7 @@ func (c *checker) compare(a, b shape, depth int) Result {
 			}
 			if kw != "" {
 				if w, ok := c.pick(a, b, tString, depth); ok {
-					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+					return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", contract.Excerpt(w), kw)
 				}
 				keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s strings satisfy ⟨b⟩'s %s", kw))
 			}
@@ -592,7 +649,7 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 		}
 		for _, w := range cands {
 			if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
-				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which ⟨b⟩'s not excludes", excerpt(w))
+				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which ⟨b⟩'s not excludes", contract.Excerpt(w))
 			}
 		}
 	}
@@ -600,7 +657,7 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 }
 
 // pick finds a value of type t that a may accept and b rejects (as far as the checker can
-// evaluate; Subset verifies the final witness).
+// evaluate; Check verifies the final witness).
 func (c *checker) pick(a, b shape, t types, depth int) (any, bool) {
 	cands := c.candidates(a, b, t, depth)
 	c.spend(2 * len(cands)) // each is judged by both
@@ -695,7 +752,7 @@ func (c *checker) languages(a, b shape, kw string, depth int) (string, Result) {
 	if len(a.formats) > 0 {
 		// a's strings are also of its format: the automaton knows nothing of that.
 		if w, ok := c.pick(a, b, tString, depth); ok {
-			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", contract.Excerpt(w), kw)
 		}
 	}
 	w, found, decided := c.langSearch(a, b, false)
@@ -709,7 +766,7 @@ func (c *checker) languages(a, b shape, kw string, depth int) (string, Result) {
 			} else if b.maxLen >= 0 && n > b.maxLen {
 				kw = "maxLength"
 			}
-			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", excerpt(w), kw)
+			return kw, incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s %s", contract.Excerpt(w), kw)
 		}
 	case decided:
 		for _, f := range b.formats {
@@ -748,7 +805,7 @@ func (c *checker) stringsInEnum(a, b shape, depth int) Result {
 	switch {
 	case found:
 		if c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", contract.Excerpt(w))
 		}
 	case decided:
 		for _, v := range vals {
@@ -794,7 +851,7 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		if !ok {
 			return unknown(RuleRequired, "⟨b⟩ requires '%s' but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ could be built", name)
 		}
-		path := "/" + escapeToken(name)
+		path := "/" + contract.EscapeToken(name)
 		if len(a.props[name]) > 0 {
 			return incompatible(RuleOptional, w, path, "⟨b⟩ requires '%s' but ⟨a⟩ only may emit it: it is optional in ⟨a⟩", name)
 		}
@@ -821,10 +878,10 @@ func (c *checker) objects(a, b shape, depth int) Result {
 				break
 			}
 			w.(map[string]any)[name] = r.Witness
-			r.Witness, r.Path = w, "/"+escapeToken(name)+r.Path
+			r.Witness, r.Path = w, "/"+contract.EscapeToken(name)+r.Path
 			return &r
 		case Unknown:
-			r.Path = "/" + escapeToken(name) + r.Path
+			r.Path = "/" + contract.EscapeToken(name) + r.Path
 		}
 		if r.Verdict == Unknown && pending == nil {
 			pending = &r
@@ -935,7 +992,7 @@ func (c *checker) dependencies(a, b shape, depth int) Result {
 					}
 				}
 				if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
-					return incompatible(RuleRequired, m, "/"+escapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
+					return incompatible(RuleRequired, m, "/"+contract.EscapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
 				}
 			}
 			return unknown(RuleRequired, "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ shows it", d, k)
@@ -1055,7 +1112,7 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 	if a.minItems < b.minItems || (b.maxItems >= 0 && (a.maxItems < 0 || a.maxItems > b.maxItems)) ||
 		(b.unique && !a.unique && (a.maxItems < 0 || a.maxItems > 1)) {
 		if w, ok := c.pick(a, b, tArray, depth); ok {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s item count or uniqueness", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s item count or uniqueness", contract.Excerpt(w))
 		}
 		r := unknown(RuleConstraint, "cannot show ⟨a⟩'s arrays satisfy ⟨b⟩'s minItems, maxItems or uniqueItems")
 		pending = &r
@@ -1102,7 +1159,7 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 			continue
 		}
 		if w, ok := c.pick(a, b, tArray, depth); ok {
-			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s contains", excerpt(w))
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s contains", contract.Excerpt(w))
 		}
 		if pending == nil {
 			r := unknown(RuleConstraint, "cannot show ⟨a⟩'s arrays satisfy ⟨b⟩'s contains")

@@ -1,11 +1,13 @@
-package contract
+package subset
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/contract"
 	"math/big"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -276,9 +278,9 @@ func subsetCases() []subsetCase {
 	}
 }
 
-func compileBoth(t testing.TB, a, b string) (*Schema, *Schema) {
+func compileBoth(t testing.TB, a, b string) (*contract.Schema, *contract.Schema) {
 	t.Helper()
-	c, err := NewCompiler(Options{})
+	c, err := contract.NewCompiler(contract.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +297,7 @@ func compileBoth(t testing.TB, a, b string) (*Schema, *Schema) {
 
 func mustParse(t testing.TB, doc string) any {
 	t.Helper()
-	v, err := ParseJSON([]byte(doc))
+	v, err := contract.ParseJSON([]byte(doc))
 	if err != nil {
 		t.Fatalf("parse %s: %v", doc, err)
 	}
@@ -310,8 +312,8 @@ func TestSubsetTable(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			a, b := compileBoth(t, tc.a, tc.b)
-			r := Subset(a, b)
-			t.Logf("%v %s %q: %s (witness %s)", r.Verdict, r.Rule, r.Path, r.Reason, excerpt(r.Witness))
+			r := Check(a, b)
+			t.Logf("%v %s %q: %s (witness %s)", r.Verdict, r.Rule, r.Path, r.Reason, contract.Excerpt(r.Witness))
 			if r.Verdict != tc.verdict {
 				t.Fatalf("verdict %v, want %v (%+v)", r.Verdict, tc.verdict, r)
 			}
@@ -334,16 +336,16 @@ func TestSubsetTable(t *testing.T) {
 	}
 }
 
-func checkWitness(t *testing.T, a, b *Schema, r Result) {
+func checkWitness(t *testing.T, a, b *contract.Schema, r Result) {
 	t.Helper()
 	if r.Reason == "" {
 		t.Error("incompatible without a reason")
 	}
 	if vs := a.Validate(r.Witness, "en"); len(vs) > 0 {
-		t.Errorf("witness %s fails a: %v", excerpt(r.Witness), vs)
+		t.Errorf("witness %s fails a: %v", contract.Excerpt(r.Witness), vs)
 	}
 	if vs := b.Validate(r.Witness, "en"); len(vs) == 0 {
-		t.Errorf("witness %s passes b", excerpt(r.Witness))
+		t.Errorf("witness %s passes b", contract.Excerpt(r.Witness))
 	}
 }
 
@@ -351,18 +353,18 @@ func TestSubsetSeed(t *testing.T) {
 	a, b := compileBoth(t,
 		`{"type":"object","required":["status","recommendations"],"properties":{"status":{"type":"string"},"recommendations":{"type":"array","items":{"type":"string"}}}}`,
 		`{"type":"object","required":["status","recommendations","priority"],"properties":{"status":{"type":"string"},"recommendations":{"type":"array","items":{"type":"string"}},"priority":{"type":"number"}}}`)
-	r := Subset(a, b)
+	r := Check(a, b)
 	if r.Verdict != Incompatible || r.Rule != RuleRequired || r.Path != "/priority" || !strings.Contains(r.Reason, "'priority'") {
 		t.Fatalf("got %+v", r)
 	}
 	checkWitness(t, a, b, r)
-	if r := Subset(b, a); r.Verdict != Compatible {
+	if r := Check(b, a); r.Verdict != Compatible {
 		t.Errorf("reverse: %+v", r)
 	}
 }
 
 func TestSubsetEffective(t *testing.T) {
-	c, err := NewCompiler(Options{Standard: standard(t)})
+	c, err := contract.NewCompiler(contract.Options{Standard: standard(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,10 +380,10 @@ func TestSubsetEffective(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := Subset(eff, in); r.Verdict != Compatible {
+	if r := Check(eff, in); r.Verdict != Compatible {
 		t.Errorf("effective into input: %+v", r)
 	}
-	if r := Subset(c.Standard(), in); r.Verdict != Incompatible || r.Rule != RuleRequired {
+	if r := Check(c.Standard(), in); r.Verdict != Incompatible || r.Rule != RuleRequired {
 		t.Errorf("standard into input: %+v", r)
 	} else {
 		checkWitness(t, c.Standard(), in, r)
@@ -407,7 +409,7 @@ func TestSubsetSamples(t *testing.T) {
 				}
 				accepted++
 				if vs := b.Validate(v, "en"); len(vs) > 0 {
-					t.Errorf("%s passes a but fails b: %v", excerpt(v), vs)
+					t.Errorf("%s passes a but fails b: %v", contract.Excerpt(v), vs)
 				}
 			}
 			t.Logf("%d of 50 samples valid for a", accepted)
@@ -592,13 +594,23 @@ func sizeRange(m map[string]any, minKey, maxKey string, hi int) (int, int) {
 	return lo, max(hi, lo)
 }
 
+// standard is seam's standard output contract, as the contract package's tests read it.
+func standard(t testing.TB) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../../schemas/node-output.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func anyList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
 
 func fmtFloat(f float64) string {
-	n, _, _ := normalize(f, "")
+	n, _ := contract.Normalize(f)
 	return string(n.(json.Number))
 }
 
@@ -633,12 +645,12 @@ func FuzzSubset(f *testing.F) {
 	f.Add(`{"anyOf":[{"$ref":"#"},{"$ref":"#"}],"required":["a","b"],"properties":{"a":{"$ref":"#"},"b":{"$ref":"#"}}}`,
 		`{"oneOf":[{"$ref":"#"},{"$ref":"#"}],"properties":{"a":{"$ref":"#"}}}`)
 	f.Fuzz(func(t *testing.T, a, b string) {
-		va, err1 := ParseJSON([]byte(a))
-		vb, err2 := ParseJSON([]byte(b))
+		va, err1 := contract.ParseJSON([]byte(a))
+		vb, err2 := contract.ParseJSON([]byte(b))
 		if err1 != nil || err2 != nil {
 			return
 		}
-		c, err := NewCompiler(Options{})
+		c, err := contract.NewCompiler(contract.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -648,7 +660,7 @@ func FuzzSubset(f *testing.F) {
 			return
 		}
 		start := time.Now()
-		r := Subset(sa, sb)
+		r := Check(sa, sb)
 		if d := time.Since(start); d > 5*time.Second {
 			t.Fatalf("took %v", d)
 		}
@@ -661,7 +673,7 @@ func FuzzSubset(f *testing.F) {
 			for range 20 {
 				v := generate(rnd, va, va, 0)
 				if len(sa.Validate(v, "en")) == 0 && len(sb.Validate(v, "en")) > 0 {
-					t.Fatalf("compatible, but %s passes a and fails b", excerpt(v))
+					t.Fatalf("compatible, but %s passes a and fails b", contract.Excerpt(v))
 				}
 			}
 		}
@@ -710,7 +722,7 @@ func TestSubsetLimits(t *testing.T) {
 			if c.work > maxSubsetWork+maxSubsetWork/10 {
 				t.Errorf("%d units of work, budget %d", c.work, maxSubsetWork)
 			}
-			r := Subset(a, b)
+			r := Check(a, b)
 			t.Logf("%v after %d units: %s", r.Verdict, c.work, r.Reason)
 			if r.Verdict == tc.not {
 				t.Errorf("verdict %v: %+v", r.Verdict, r)
@@ -722,13 +734,14 @@ func TestSubsetLimits(t *testing.T) {
 	}
 }
 
-// TestSubsetNumbersBeyondLimits: a source a program builds may hold numbers ParseJSON refuses;
-// the checker reads none of them, and never answers Compatible from them.
+// TestSubsetNumbersBeyondLimits: a source a program builds may hold numbers
+// contract.ParseJSON refuses; the checker reads none of them, and never answers Compatible
+// from them.
 func TestSubsetNumbersBeyondLimits(t *testing.T) {
 	_, b := compileBoth(t, `{}`, `{"type":"string"}`)
-	for _, n := range []json.Number{"1e2000", "-1e-5000", json.Number("1" + strings.Repeat("0", MaxNumberDigits))} {
+	for _, n := range []json.Number{"1e2000", "-1e-5000", json.Number("1" + strings.Repeat("0", contract.MaxNumberDigits))} {
 		src := map[string]any{"enum": []any{n}}
-		r := SubsetSource(src, b, func() (*Schema, error) { return nil, errors.New("not compiled") })
+		r := CheckSource(src, b, func() (*contract.Schema, error) { return nil, errors.New("not compiled") })
 		if r.Verdict == Compatible {
 			t.Errorf("%.20s: %+v", n, r)
 		}
@@ -755,7 +768,7 @@ func TestSubsetBudget(t *testing.T) {
 	if c.work <= maxSubsetWork || c.work > maxSubsetWork+maxSubsetWork/10 {
 		t.Errorf("%d units of work, want just past the budget of %d", c.work, maxSubsetWork)
 	}
-	r := Subset(sa, sb)
+	r := Check(sa, sb)
 	want := fmt.Sprintf("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
 	if r.Verdict != Unknown || r.Reason != want {
 		t.Errorf("got %v %q, want unknown %q", r.Verdict, r.Reason, want)
@@ -777,7 +790,7 @@ func TestSubsetLargeEnums(t *testing.T) {
 	if r := c.sub(roots(a, "a"), roots(b, "b"), 0); r.Verdict != Compatible {
 		t.Errorf("%v: %s", r.Verdict, r.Reason)
 	}
-	if r := Subset(b, a); r.Verdict != Incompatible || fmt.Sprint(r.Witness) != "5000.5" {
+	if r := Check(b, a); r.Verdict != Incompatible || fmt.Sprint(r.Witness) != "5000.5" {
 		t.Errorf("reverse: %v %v: %s", r.Verdict, r.Witness, r.Reason)
 	}
 }
@@ -816,7 +829,7 @@ func TestSubsetPaths(t *testing.T) {
 		}
 		delete(want, tc.name)
 		a, b := compileBoth(t, tc.a, tc.b)
-		if r := Subset(a, b); r.Path != p {
+		if r := Check(a, b); r.Path != p {
 			t.Errorf("%s: path %q, want %q (%+v)", tc.name, r.Path, p, r)
 		}
 	}
@@ -833,7 +846,7 @@ func TestSubsetReverse(t *testing.T) {
 	for _, tc := range subsetCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			b, a := compileBoth(t, tc.a, tc.b)
-			r := Subset(a, b)
+			r := Check(a, b)
 			counts[r.Verdict]++
 			switch r.Verdict {
 			case Incompatible:
@@ -843,7 +856,7 @@ func TestSubsetReverse(t *testing.T) {
 				for range 50 {
 					v := generate(rnd, src, src, 0)
 					if len(a.Validate(v, "en")) == 0 && len(b.Validate(v, "en")) > 0 {
-						t.Errorf("%s passes a but fails b", excerpt(v))
+						t.Errorf("%s passes a but fails b", contract.Excerpt(v))
 					}
 				}
 			}
@@ -854,7 +867,7 @@ func TestSubsetReverse(t *testing.T) {
 
 // TestSubsetRandomPairs draws schema pairs from a small grammar of the modelled keywords and
 // checks every Compatible answer on samples of a (Incompatible witnesses are verified by
-// Subset itself and again here).
+// Check itself and again here).
 func TestSubsetRandomPairs(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 6))
 	n := 3000
@@ -876,7 +889,7 @@ func TestSubsetRandomPairs(t *testing.T) {
 		ja, _ := json.Marshal(as)
 		jb, _ := json.Marshal(bs)
 		a, b := compileBoth(t, string(ja), string(jb))
-		r := Subset(a, b)
+		r := Check(a, b)
 		counts[r.Verdict]++
 		switch r.Verdict {
 		case Incompatible:
@@ -886,7 +899,7 @@ func TestSubsetRandomPairs(t *testing.T) {
 			for range 30 {
 				v := generate(rnd, src, src, 0)
 				if len(a.Validate(v, "en")) == 0 && len(b.Validate(v, "en")) > 0 {
-					t.Fatalf("compatible, but %s passes a and fails b\na: %s\nb: %s", excerpt(v), ja, jb)
+					t.Fatalf("compatible, but %s passes a and fails b\na: %s\nb: %s", contract.Excerpt(v), ja, jb)
 				}
 			}
 		}
@@ -1117,10 +1130,10 @@ func TestSubsetNamed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		a, b := compileBoth(t, tc.a, tc.b)
-		if got := SubsetNamed(a, b, "producer.json", "consumer.json").Reason; got != tc.want {
+		if got := CheckNamed(a, b, "producer.json", "consumer.json").Reason; got != tc.want {
 			t.Errorf("%s ⊆ %s: reason %q, want %q", tc.a, tc.b, got, tc.want)
 		}
-		if got := Subset(a, b).Reason; got != tc.wantAB {
+		if got := Check(a, b).Reason; got != tc.wantAB {
 			t.Errorf("%s ⊆ %s: unnamed reason %q, want %q", tc.a, tc.b, got, tc.wantAB)
 		}
 	}

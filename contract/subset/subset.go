@@ -1,4 +1,6 @@
-package contract
+// Package subset decides whether every value one JSON Schema accepts is accepted by another,
+// with a witness value when not.
+package subset
 
 // The static subset checker: does every instance a producer's schema accepts also satisfy the
 // consumer's? It answers Compatible only from sufficient conditions it can prove keyword by
@@ -13,6 +15,7 @@ package contract
 
 import (
 	"fmt"
+	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
 	"slices"
 	"strings"
@@ -48,7 +51,7 @@ const (
 	RuleOptional   = "optional"   // a field a only may emit cannot satisfy b's requirement
 )
 
-// Result is the answer of Subset.
+// Result is the answer of Check.
 type Result struct {
 	Verdict Verdict
 	// Reason is a sentence saying why (empty for Compatible).
@@ -69,7 +72,7 @@ type Result struct {
 // answer is Unknown.
 const (
 	maxSubsetDepth = 48 // nesting of compared pairs
-	// maxSubsetWork is the budget of one Subset call, in units of work: a compared pair, an
+	// maxSubsetWork is the budget of one Check call, in units of work: a compared pair, an
 	// evaluation or a built value costs stepCost; each schema object, keyword, property and
 	// enum value flattened or merged costs 1.
 	maxSubsetWork = 200000
@@ -83,34 +86,30 @@ const (
 	formatCost      = 2000 // compiling a format's schema, to evaluate it
 )
 
-// Subset reports whether every instance a (the producer) accepts is accepted by b (the
+// Check reports whether every instance a (the producer) accepts is accepted by b (the
 // consumer): a ⊆ b. Only local $refs ("#", "#/$defs/…") are followed. A keyword the checker
 // does not model makes the answer Unknown when b has it; when a has it, it is dropped —
 // every keyword only narrows a schema, so the wider a still proves Compatible soundly — and a
 // counterexample that a's dropped keywords reject fails verification, giving Unknown.
-func Subset(a, b *Schema) Result {
-	return SubsetNamed(a, b, "a", "b")
+func Check(a, b *contract.Schema) Result {
+	return CheckNamed(a, b, "a", "b")
 }
 
-// SubsetNamed is Subset with the schemas called nameA and nameB in the reason (their file
+// CheckNamed is Check with the schemas called nameA and nameB in the reason (their file
 // names, say) instead of a and b.
-func SubsetNamed(a, b *Schema, nameA, nameB string) Result {
-	return named(subset(roots(a, "a"), b, a.formatAnnotated(), func() (*Schema, error) { return a, nil }), nameA, nameB)
+func CheckNamed(a, b *contract.Schema, nameA, nameB string) Result {
+	return named(run(roots(a, "a"), b, a.FormatAnnotated(), func() (*contract.Schema, error) { return a, nil }), nameA, nameB)
 }
 
-// formatAnnotated reports whether s was compiled with format as an annotation
-// (Options.AnnotateFormat): then format constrains nothing.
-func (s *Schema) formatAnnotated() bool { return s.owner != nil && s.owner.annotateFormat }
-
-// SubsetSource is Subset for a producer schema given as a decoded JSON value (numbers as
+// CheckSource is Check for a producer schema given as a decoded JSON value (numbers as
 // json.Number, local $refs only), such as a schema a program builds. compile, which must
 // compile src, is called only when a witness has to be verified: most answers need no
 // compiled producer, and compiling is the dearest part of a check.
 //
 // src's format keywords are read as b's are: assertions, or with b compiled under
-// Options.AnnotateFormat, annotations (compile must then compile src so too).
-func SubsetSource(src any, b *Schema, compile func() (*Schema, error)) Result {
-	return named(subset([]node{{v: src, root: src, key: "a#"}}, b, b.formatAnnotated(), compile), "a", "b")
+// contract.Options.AnnotateFormat, annotations (compile must then compile src so too).
+func CheckSource(src any, b *contract.Schema, compile func() (*contract.Schema, error)) Result {
+	return named(run([]node{{v: src, root: src, key: "a#"}}, b, b.FormatAnnotated(), compile), "a", "b")
 }
 
 // Reasons name the two schemas ⟨a⟩ and ⟨b⟩ until named replaces those with their names.
@@ -120,8 +119,8 @@ func named(r Result, nameA, nameB string) Result {
 	return r
 }
 
-func subset(as []node, b *Schema, annotatedA bool, compileA func() (*Schema, error)) Result {
-	c := &checker{assumed: make(map[string]int), annotated: [2]bool{annotatedA, b.formatAnnotated()}}
+func run(as []node, b *contract.Schema, annotatedA bool, compileA func() (*contract.Schema, error)) Result {
+	c := &checker{assumed: make(map[string]int), annotated: [2]bool{annotatedA, b.FormatAnnotated()}}
 	r := c.sub(as, roots(b, "b"), 0)
 	if r.Verdict == Compatible {
 		return Result{Verdict: Compatible}
@@ -201,9 +200,9 @@ type node struct {
 
 // roots is the conjunction a Schema stands for: its source, or an effective schema's parts,
 // each its own document.
-func roots(s *Schema, side string) []node {
-	if s.effective {
-		if m, ok := s.source.(map[string]any); ok {
+func roots(s *contract.Schema, side string) []node {
+	if s.IsEffective() {
+		if m, ok := s.Source().(map[string]any); ok {
 			if parts, ok := m["allOf"].([]any); ok {
 				out := make([]node, len(parts))
 				for i, p := range parts {
@@ -213,14 +212,14 @@ func roots(s *Schema, side string) []node {
 			}
 		}
 	}
-	return []node{{v: s.source, root: s.source, key: side + "#"}}
+	return []node{{v: s.Source(), root: s.Source(), key: side + "#"}}
 }
 
 // child is the subschema of n under the given keyword path.
 func (n node) child(v any, tokens ...string) node {
 	k := n.key
 	for _, t := range tokens {
-		k += "/" + escapeToken(t)
+		k += "/" + contract.EscapeToken(t)
 	}
 	return node{v: v, root: n.root, key: k, lost: n.lost}
 }
@@ -230,7 +229,7 @@ func (n node) resolve(ref string) (node, bool) {
 	if n.lost || !strings.HasPrefix(ref, "#") {
 		return node{}, false
 	}
-	frag := fragmentPointer(ref[1:])
+	frag := contract.FragmentPointer(ref[1:])
 	if frag != "" && !strings.HasPrefix(frag, "/") {
 		return node{}, false // an anchor
 	}
@@ -238,8 +237,7 @@ func (n node) resolve(ref string) (node, bool) {
 	doc, _, _ := strings.Cut(n.key, "#")
 	key := doc + "#"
 	if frag != "" {
-		for _, t := range strings.Split(frag[1:], "/") {
-			t = unescapeToken(t)
+		for _, t := range contract.PointerTokens(frag) {
 			switch c := v.(type) {
 			case map[string]any:
 				x, ok := c[t]
@@ -250,7 +248,7 @@ func (n node) resolve(ref string) (node, bool) {
 			default:
 				return node{}, false
 			}
-			key += "/" + escapeToken(t)
+			key += "/" + contract.EscapeToken(t)
 		}
 	}
 	if _, ok := v.(map[string]any); !ok {

@@ -1,4 +1,4 @@
-package contract
+package subset
 
 import (
 	"encoding/json"
@@ -215,7 +215,7 @@ func (c *checker) stringOK(s *shape, v string) tri {
 	return r
 }
 
-// regexp compiles a pattern once per Subset call.
+// regexp compiles a pattern once per Check call.
 func (c *checker) regexp(src string) (*regexp.Regexp, error) {
 	if re, ok := c.regexps[src]; ok {
 		return re, nil
@@ -233,7 +233,7 @@ func (c *checker) regexp(src string) (*regexp.Regexp, error) {
 }
 
 // formatOK evaluates format f on v with the validator's own format checks: a schema of that
-// format alone, compiled once per Subset call (when a format has to be evaluated at all).
+// format alone, compiled once per Check call (when a format has to be evaluated at all).
 func (c *checker) formatOK(f, v string) tri {
 	fs, ok := c.formats[f]
 	if !ok {

@@ -1,14 +1,15 @@
-package contract
+package subset
 
 import (
 	"fmt"
+	"github.com/seam-dag/seam/contract"
 	"slices"
 	"testing"
 	"time"
 )
 
 // subsetCorpus is the benchmark's corpus of schemas, by keyword family: every ordered pair
-// within a family is a Subset call (15 families of 6 to 8 schemas: 861 pairs), both
+// within a family is a Check call (15 families of 6 to 8 schemas: 861 pairs), both
 // directions, compatible, incompatible and undecided ones alike.
 var subsetCorpus = map[string][]string{
 	"types": {
@@ -111,12 +112,12 @@ var subsetCorpus = map[string][]string{
 
 type subsetPair struct {
 	name string
-	a, b *Schema
+	a, b *contract.Schema
 }
 
 func subsetPairs(tb testing.TB) []subsetPair {
 	tb.Helper()
-	c, err := NewCompiler(Options{})
+	c, err := contract.NewCompiler(contract.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -127,9 +128,9 @@ func subsetPairs(tb testing.TB) []subsetPair {
 	}
 	slices.Sort(families)
 	for _, f := range families {
-		var ss []*Schema
+		var ss []*contract.Schema
 		for i, src := range subsetCorpus[f] {
-			v, err := ParseJSON([]byte(src))
+			v, err := contract.ParseJSON([]byte(src))
 			if err != nil {
 				tb.Fatalf("%s/%d: %v", f, i, err)
 			}
@@ -158,7 +159,7 @@ func TestSubsetCorpus(t *testing.T) {
 	var witnesses []any
 	results := make([]Result, len(pairs))
 	for i, p := range pairs {
-		results[i] = Subset(p.a, p.b)
+		results[i] = Check(p.a, p.b)
 		if results[i].Verdict == Incompatible {
 			witnesses = append(witnesses, results[i].Witness)
 			if len(p.a.Validate(results[i].Witness, "en")) > 0 || len(p.b.Validate(results[i].Witness, "en")) == 0 {
@@ -187,16 +188,16 @@ func TestSubsetCorpus(t *testing.T) {
 	}
 }
 
-// BenchmarkSubsetCorpus times every Subset call of the corpus and reports the median time per
+// BenchmarkSubsetCorpus times every Check call of the corpus and reports the median time per
 // call and the fraction decided (compatible or incompatible). Reproduce with
 //
-//	go test -run '^$' -bench SubsetCorpus -benchtime 20x -count 5 -cpu 1 ./contract/
+//	go test -run '^$' -bench SubsetCorpus -benchtime 20x -count 5 -cpu 1 ./contract/subset/
 func BenchmarkSubsetCorpus(b *testing.B) {
 	pairs := subsetPairs(b)
 	best := make([]time.Duration, len(pairs))
 	decided := 0
 	for i, p := range pairs {
-		if r := Subset(p.a, p.b); r.Verdict != Unknown {
+		if r := Check(p.a, p.b); r.Verdict != Unknown {
 			decided++
 		}
 		best[i] = time.Duration(1<<63 - 1)
@@ -204,7 +205,7 @@ func BenchmarkSubsetCorpus(b *testing.B) {
 	for b.Loop() {
 		for i, p := range pairs {
 			t0 := time.Now()
-			Subset(p.a, p.b)
+			Check(p.a, p.b)
 			best[i] = min(best[i], time.Since(t0))
 		}
 	}

@@ -1,4 +1,4 @@
-package contract
+package subset
 
 import (
 	"fmt"
@@ -44,7 +44,7 @@ func (m reason) in(lang i18n.Lang) string {
 	return fmt.Sprintf(f, args...)
 }
 
-// ReasonIn is Reason in lang ("en" or "ja"), with the schemas called as SubsetNamed was told.
+// ReasonIn is Reason in lang ("en" or "ja"), with the schemas called as CheckNamed was told.
 func (r Result) ReasonIn(lang i18n.Lang) string {
 	if r.why.format == "" {
 		return r.Reason

@@ -1,4 +1,4 @@
-package contract
+package subset
 
 import (
 	"regexp/syntax"
@@ -271,6 +271,24 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 		}
 	}
 	progs := slices.Concat(sa.progs, sb.progs)
+	reps, ok := c.runeClasses(progs)
+	if !ok {
+		return "", false, false
+	}
+	// Past cap, lengths no longer tell states apart.
+	cap := 0
+	for _, n := range []int{sa.minLen, sa.maxLen, sb.minLen, sb.maxLen} {
+		cap = max(cap, n+1)
+	}
+	if cap > maxLangLength {
+		return "", false, false
+	}
+	return c.langWalk(sa, sb, progs, reps, cap, wantB)
+}
+
+// runeClasses is one representative rune of each class of runes progs all treat alike; ok is
+// false past the budget or maxLangClasses.
+func (c *checker) runeClasses(progs []*langProg) (_ []rune, ok bool) {
 	// The rune classes, without surrogates (no JSON string holds one).
 	bounds := []rune{0, 0xD800, 0xE000, unicode.MaxRune + 1}
 	for _, lp := range progs {
@@ -290,7 +308,7 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 		}
 	}
 	if !c.spend(len(bounds) * (1 + len(ins)) / 8) {
-		return "", false, false
+		return nil, false
 	}
 	var reps []rune
 	class := map[string]int{}
@@ -315,16 +333,15 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 		}
 	}
 	if len(reps) > maxLangClasses {
-		return "", false, false
+		return nil, false
 	}
-	// Past cap, lengths no longer tell states apart.
-	cap := 0
-	for _, n := range []int{sa.minLen, sa.maxLen, sb.minLen, sb.maxLen} {
-		cap = max(cap, n+1)
-	}
-	if cap > maxLangLength {
-		return "", false, false
-	}
+	return reps, true
+}
+
+// langWalk runs progs (sa's, then sb's) side by side over the rune classes reps, breadth
+// first, for a string sa accepts and sb accepts exactly when wantB; past cap, states already
+// seen are not visited again.
+func (c *checker) langWalk(sa, sb langSide, progs []*langProg, reps []rune, cap int, wantB bool) (w string, found, decided bool) {
 	type visit struct {
 		states []int
 		parent int // index in the previous level (or the visit list past cap), -1 at the root

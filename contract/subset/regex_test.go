@@ -1,4 +1,4 @@
-package contract
+package subset
 
 import (
 	"encoding/json"
@@ -27,7 +27,7 @@ func FuzzSubsetPatterns(f *testing.F) {
 		ja, _ := json.Marshal(sa)
 		jb, _ := json.Marshal(sb)
 		a, b := compileBoth(t, string(ja), string(jb))
-		r := Subset(a, b)
+		r := Check(a, b)
 		switch r.Verdict {
 		case Incompatible:
 			checkWitness(t, a, b, r)
