@@ -95,10 +95,10 @@ func TestN8NExecutionArgumentErrors(t *testing.T) {
 	}{
 		{map[string]any{"start_date": "yesterday"},
 			`start_date "yesterday" is not an ISO 8601 date or time: want e.g. 2026-01-02 or 2026-01-02T15:04:05Z`,
-			`start_date "yesterday" は ISO 8601 の日付でも時刻でもありません：2026-01-02 や 2026-01-02T15:04:05Z のように指定してください`},
+			`start_date "yesterday" は ISO 8601 の日付でも時刻でもありません。2026-01-02 や 2026-01-02T15:04:05Z のように指定してください`},
 		{map[string]any{"end_date": "2026-01-02 10:00"},
 			`end_date "2026-01-02 10:00" is not an ISO 8601 date or time: want e.g. 2026-01-02 or 2026-01-02T15:04:05Z`,
-			`end_date "2026-01-02 10:00" は ISO 8601 の日付でも時刻でもありません：2026-01-02 や 2026-01-02T15:04:05Z のように指定してください`},
+			`end_date "2026-01-02 10:00" は ISO 8601 の日付でも時刻でもありません。2026-01-02 や 2026-01-02T15:04:05Z のように指定してください`},
 		{map[string]any{"start_date": "2026-02-01", "end_date": "2026-01-31"},
 			"start_date 2026-02-01 is after end_date 2026-01-31: no execution can be in between",
 			"start_date 2026-02-01 が end_date 2026-01-31 より後です：その間に入る実行はありません"},

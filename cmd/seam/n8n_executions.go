@@ -179,7 +179,7 @@ func writeListing(w io.Writer, l n8n.ExecutionListing, lang i18n.Lang) error {
 	})
 	counts := make([]string, len(statuses))
 	for i, st := range statuses {
-		counts[i] = i18n.Sprintf(lang, "%d %s", l.Counts[st], st)
+		counts[i] = i18n.Sprintf(lang, "%[1]d %[2]s", l.Counts[st], st)
 	}
 	line := i18n.Sprintf(lang, "%d executions", l.Count)
 	if l.Count == 1 {

@@ -463,7 +463,7 @@ var jaCore = map[string]string{
 	// service: what a run service says outside the CLI's own lines.
 	"1 lint warning (seam lint %s shows them)":                                     "lint 警告 1 件（seam lint %s で表示）",
 	"%d lint warnings (seam lint %s shows them)":                                   "lint 警告 %d 件（seam lint %s で表示）",
-	"%s changed since run %s: nodes whose definition or input changed run again":   "%s は実行 %s の後に変更されています: 定義か入力の変わったノードは再実行します",
+	"%s changed since run %s: nodes whose definition or input changed run again":   "%s は実行 %s の後に変更されています：定義か入力の変わったノードは再実行します",
 	"run %s is recorded as running but not by this process: stop it where it runs": "実行 %s は running と記録されていますが、このプロセスの実行ではありません: 実行しているところで停止してください",
 	// cmd/seam: seam n8n validate, seam lint's summary, seam validate's violation lines
 	"%s: valid — %s, %s (profile %s)\n":   "%s: 有効 — %s、%s（プロファイル %s）\n",
