@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/internal/httpserve"
 	"net"
 	"net/http"
 	"net/netip"
@@ -179,45 +179,8 @@ const codeServerBusy = -32000
 // clients hold open (GET) end at once, and requests in flight get at most grace to finish
 // before their connections are closed.
 func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
-	defer endStreams()
-	hs := &http.Server{
-		Handler:           endOnShutdown(streams, h),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	hs.RegisterOnShutdown(endStreams)
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("mcp http: serve %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
-	defer cancel()
-	err := hs.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = hs.Close() // requests still running after the grace period
-	}
-	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	if err != nil {
-		return fmt.Errorf("mcp http: shut down %s: %w", ln.Addr(), err)
+	if err := httpserve.Serve(ctx, ln, h, grace); err != nil {
+		return fmt.Errorf("mcp http: %w", err)
 	}
 	return nil
-}
-
-// endOnShutdown cancels the context of GET requests (the long-lived event streams, which
-// never become idle) when streams is done, so that a shutdown need not wait for them.
-func endOnShutdown(streams context.Context, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodGet {
-			ctx, cancel := context.WithCancel(r.Context())
-			defer cancel()
-			defer context.AfterFunc(streams, cancel)()
-			r = r.WithContext(ctx)
-		}
-		h.ServeHTTP(w, r)
-	})
 }

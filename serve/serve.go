@@ -15,8 +15,8 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
-	"errors"
 	"fmt"
+	"github.com/seam-dag/seam/internal/httpserve"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -301,37 +301,8 @@ func (s *Server) lang(r *http.Request) i18n.Lang {
 // Serve serves h on ln until ctx is cancelled, then shuts down: the event streams end at
 // once, and other requests get at most grace to finish.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
-	defer endStreams()
-	hs := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			// SSE streams never become idle: a shutdown ends them instead of waiting.
-			rctx, cancel := context.WithCancel(r.Context())
-			defer cancel()
-			defer context.AfterFunc(streams, cancel)()
-			h.ServeHTTP(w, r.WithContext(rctx))
-		}),
-		ReadHeaderTimeout: 10 * time.Second,
-	}
-	hs.RegisterOnShutdown(endStreams)
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), grace)
-	defer cancel()
-	err := hs.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		err = hs.Close()
-	}
-	if serr := <-done; !errors.Is(serr, http.ErrServerClosed) {
-		err = errors.Join(err, serr)
-	}
-	if err != nil {
-		return fmt.Errorf("serve: shut down %s: %w", ln.Addr(), err)
+	if err := httpserve.Serve(ctx, ln, h, grace); err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	return nil
 }
