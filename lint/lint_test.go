@@ -466,6 +466,32 @@ func TestLintJapanese(t *testing.T) {
 	}
 }
 
+// TestLintJapaneseReason checks that an edge lint cannot prove says the checker's reason in
+// the findings' language too.
+func TestLintJapaneseReason(t *testing.T) {
+	d, ds := loadTest(t, head+lintProducer+`  c:
+    type: echo
+    input: {o: "${{ nodes.p.output.data.s }}"}
+    contract:
+      input: {type: object, required: [o], properties: {o: {if: {type: string}, then: {maxLength: 3}}}}
+`)
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	for _, tt := range []struct {
+		lang i18n.Lang
+		want string
+	}{
+		{i18n.English, "which the checker does not model"},
+		{i18n.Japanese, "チェッカーがモデル化していない"},
+	} {
+		fs := Lint(context.Background(), d, Options{Lang: tt.lang})
+		if len(fs) != 1 || fs[0].Code != CodeUnknown || !strings.Contains(fs[0].Message, tt.want) {
+			t.Errorf("%s: findings %v, want one %s saying %q", tt.lang, fs, CodeUnknown, tt.want)
+		}
+	}
+}
+
 // TestCELSchema checks the schemas CEL's types map to.
 func TestCELSchema(t *testing.T) {
 	// The expressions name params only; the loader's environment declares it the same way.
