@@ -84,7 +84,7 @@ func traceModes(b *testing.B) ([]traceMode, *otlptest.Receiver, *discardExporter
 // (mode/off) and its ratio of CPU time to off's (mode/off-cpu). Shapes: BenchmarkEngine's const
 // shapes at 1k nodes, and 10 ms nodes (probe with sleep) as a chain and wide. Run with:
 //
-//	go test ./dag -run '^$' -bench BenchmarkEngineTrace -benchtime 20x -count 5
+//	go test ./engine -run '^$' -bench BenchmarkEngineTrace -benchtime 20x -count 5
 func BenchmarkEngineTrace(b *testing.B) {
 	cases := []struct {
 		name  string
