@@ -83,6 +83,7 @@ type runner struct {
 	// Spans, when tracing: the run's, and each node's once started (engine_trace.go).
 	runSpan   trace.Span
 	nodeSpans []trace.Span
+	pureBatch pureBatch
 }
 
 // nodeRun is a node that started: one unit, or one per foreach item.
@@ -604,8 +605,7 @@ func (r *runner) job(ctx context.Context, u *unit) job {
 // isPure reports whether u's node is of a pure type (nodes.Pure): quick, and safe to run
 // on the scheduler's goroutine.
 func (r *runner) isPure(u *unit) bool {
-	_, pure := r.d.Nodes[u.nr.idx].Type.(nodes.Pure)
-	return pure
+	return r.pure(u.nr.idx)
 }
 
 // work runs one attempt on a worker goroutine: the node's Run under its timeout, then the

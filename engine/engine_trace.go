@@ -14,12 +14,29 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/nodes"
 )
 
 // Tracing: a run is a seam.run span, each node a seam.node span under it, each attempt a
 // seam.attempt span under its node. Every span is started and ended on the scheduler
 // goroutine; a node type runs in its attempt's context, and processes get the attempt's W3C
 // trace context as TRACEPARENT and TRACESTATE. Nothing is traced when RunOptions.Tracer is nil.
+//
+// Pure nodes (nodes.Pure: const, transform) cost the engine a few µs, less than their two
+// spans would, and start no process and send no request that could continue the trace. So a
+// pure node gets its spans only when it has something to tell: from its first attempt that
+// failed, broke its contract or was canceled on (opened then, with the times they had), or
+// when it settles other than passed. Pure nodes that simply passed are listed instead on one
+// seam.pure span per batch of up to pureBatchMax, under the run's span.
+
+// pureBatchMax bounds the node ids on one seam.pure span.
+const pureBatchMax = 64
+
+// pureBatch is the pure nodes that passed and are not on a seam.pure span yet.
+type pureBatch struct {
+	ids        []string
+	start, end time.Time
+}
 
 // maxAttrLen bounds the strings put in attributes and events: reasons can quote outputs.
 const maxAttrLen = 256
@@ -73,6 +90,43 @@ func (r *runner) startRun(ctx context.Context, params map[string]any) context.Co
 	return ctx
 }
 
+// pure reports whether node i is of a pure type.
+func (r *runner) pure(i int32) bool {
+	_, ok := r.d.Nodes[i].Type.(nodes.Pure)
+	return ok
+}
+
+// addPure puts node i, which passed without a span of its own, on the pending seam.pure span.
+func (r *runner) addPure(i int32, start, end time.Time) {
+	b := &r.pureBatch
+	if len(b.ids) == 0 || start.Before(b.start) {
+		b.start = start
+	}
+	if len(b.ids) == 0 || end.After(b.end) {
+		b.end = end
+	}
+	b.ids = append(b.ids, clip(r.d.Nodes[i].ID))
+	if len(b.ids) == pureBatchMax {
+		r.flushPure()
+	}
+}
+
+// flushPure ends the pending seam.pure span, if any: from the first of its nodes' starts to
+// the last of their ends.
+func (r *runner) flushPure() {
+	b := &r.pureBatch
+	if len(b.ids) == 0 {
+		return
+	}
+	_, span := r.opts.Tracer.Start(trace.ContextWithSpan(context.Background(), r.runSpan), "seam.pure",
+		trace.WithTimestamp(b.start), trace.WithAttributes(
+			attribute.StringSlice("seam.nodes", b.ids), // copied: b.ids is reused
+			attribute.Int("seam.node_count", len(b.ids)),
+		))
+	span.End(trace.WithTimestamp(b.end))
+	b.ids = b.ids[:0]
+}
+
 // endRun ends the run's span with the run's status, and counts the run.
 func (r *runner) endRun(ctx context.Context) {
 	res := r.res
@@ -82,6 +136,7 @@ func (r *runner) endRun(ctx context.Context) {
 	if r.runSpan == nil {
 		return
 	}
+	r.flushPure()
 	r.runSpan.SetAttributes(attribute.String("seam.status", string(res.Status)))
 	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
 		msg := "the run " + string(res.Status)
@@ -93,10 +148,20 @@ func (r *runner) endRun(ctx context.Context) {
 	r.runSpan.End(trace.WithTimestamp(res.Ended))
 }
 
-// startNode starts node i's span, when the node starts or (for a node settled without
-// running) when it settles.
+// startNode starts node i's span when the node starts, unless it is pure (see above). The
+// pure nodes that passed so far are flushed first, so that a seam.pure span does not stretch
+// over the nodes that start after it.
 func (r *runner) startNode(ctx context.Context, i int32, at time.Time) {
-	if r.runSpan == nil || r.nodeSpans[i] != nil {
+	if r.runSpan == nil || r.pure(i) {
+		return
+	}
+	r.flushPure()
+	r.openNode(ctx, i, at)
+}
+
+// openNode starts node i's span at at, unless it has one.
+func (r *runner) openNode(ctx context.Context, i int32, at time.Time) {
+	if r.nodeSpans[i] != nil {
 		return
 	}
 	node := r.d.Nodes[i]
@@ -121,7 +186,11 @@ func (r *runner) endNode(i int32) {
 	if start.IsZero() {
 		start = nr.Ended
 	}
-	r.startNode(context.Background(), i, start)
+	if r.nodeSpans[i] == nil && nr.Status == dag.NodePassed && r.pure(i) {
+		r.addPure(i, start, nr.Ended)
+		return
+	}
+	r.openNode(context.Background(), i, start)
 	span := r.nodeSpans[i]
 	span.SetAttributes(
 		attribute.String("seam.status", string(nr.Status)),
@@ -146,13 +215,22 @@ func (r *runner) startAttempt(ctx context.Context, u *unit) (context.Context, []
 		return ctx, nil
 	}
 	i := u.nr.idx
+	if r.pure(i) {
+		return ctx, nil // its span, if it gets one, is opened when it ends: endAttempt
+	}
 	r.startNode(ctx, i, time.Now())
+	ctx, u.span = r.opts.Tracer.Start(trace.ContextWithSpan(ctx, r.nodeSpans[i]), "seam.attempt",
+		trace.WithAttributes(attemptAttrs(u)...))
+	return ctx, traceEnv(u.span.SpanContext())
+}
+
+// attemptAttrs are the attributes an attempt's span starts with.
+func attemptAttrs(u *unit) []attribute.KeyValue {
 	attrs := []attribute.KeyValue{attribute.Int("seam.attempt", u.attempts)}
 	if u.item >= 0 {
 		attrs = append(attrs, attribute.Int("seam.item", u.item))
 	}
-	ctx, u.span = r.opts.Tracer.Start(trace.ContextWithSpan(ctx, r.nodeSpans[i]), "seam.attempt", trace.WithAttributes(attrs...))
-	return ctx, traceEnv(u.span.SpanContext())
+	return attrs
 }
 
 // traceEnv is sc as W3C trace context in a process's environment: TRACEPARENT, and
@@ -183,7 +261,16 @@ func (r *runner) endAttempt(a attempt, status dag.NodeStatus) {
 		}
 	}
 	if u.span == nil {
-		return
+		// A pure node's attempt: it gets its span, and its node one, once the node has
+		// something to tell.
+		i := u.nr.idx
+		if r.runSpan == nil || !r.pure(i) ||
+			r.nodeSpans[i] == nil && status == dag.NodePassed && a.valid && len(a.violations) == 0 {
+			return
+		}
+		r.openNode(context.Background(), i, r.res.Nodes[i].Started)
+		_, u.span = r.opts.Tracer.Start(trace.ContextWithSpan(context.Background(), r.nodeSpans[i]), "seam.attempt",
+			trace.WithTimestamp(a.started), trace.WithAttributes(attemptAttrs(u)...))
 	}
 	span := u.span
 	u.span = nil

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -245,5 +247,115 @@ func TestTraceEnv(t *testing.T) {
 				t.Errorf("traceEnv = %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestRunTracePure checks which nodes get spans: an exec node always, a pure node only when
+// it has something to tell (a violation, an error, a skip), and the pure nodes that passed
+// as the ids of seam.pure spans of at most pureBatchMax under the run, each listed once.
+func TestRunTracePure(t *testing.T) {
+	noLeaks(t)
+	var src strings.Builder
+	src.WriteString(`version: 1
+name: pure
+nodes:
+  shout: {type: transform, with: {program: '{status: "pass", summary: "up"}'}}
+  show: {type: exec, needs: [shout], with: {command: [echo, ok], output: text}}
+  classify:
+    type: const
+    with: {value: {status: pass, summary: classified, data: {confidence: 0.4}}}
+    contract: {output: {properties: {data: {required: [label]}}}}
+  oops: {type: transform, with: {program: 'error("boom")'}}
+  later: {type: const, needs: [oops], with: {value: {status: pass, summary: never}}}
+`)
+	passed := []string{"shout"}
+	for i := range pureBatchMax + 6 { // two seam.pure spans at least
+		fmt.Fprintf(&src, "  p%d: {type: const, with: {value: {status: pass, summary: p}}}\n", i)
+		passed = append(passed, fmt.Sprintf("p%d", i))
+	}
+	d := load(t, newRecorder(), src.String())
+	res, spans := traced(t, context.Background(), d, RunOptions{})
+	if res.Status != dag.RunFailed {
+		t.Fatalf("run %s", res.Status)
+	}
+	var run tracetest.SpanStub
+	nodeSpans := map[string]tracetest.SpanStub{}
+	attempts := map[trace.SpanID][]tracetest.SpanStub{} // by the node span
+	var pure []tracetest.SpanStub
+	for _, s := range spans {
+		switch s.Name {
+		case "seam.run":
+			run = s
+		case "seam.node":
+			nodeSpans[attrs(s.Attributes)["seam.node"]] = s
+		case "seam.attempt":
+			attempts[s.Parent.SpanID()] = append(attempts[s.Parent.SpanID()], s)
+		case "seam.pure":
+			pure = append(pure, s)
+		}
+	}
+	want := map[string]struct {
+		status   string
+		attempts int
+		code     codes.Code
+		event    string // of the attempt
+	}{
+		"show":     {"passed", 1, codes.Unset, ""},
+		"classify": {"failed", 1, codes.Error, "contract.violation"},
+		"oops":     {"failed", 1, codes.Error, ""},
+		"later":    {"skipped", 0, codes.Unset, ""},
+	}
+	if len(nodeSpans) != len(want) {
+		t.Errorf("node spans for %v, want only %v", slices.Sorted(maps.Keys(nodeSpans)), slices.Sorted(maps.Keys(want)))
+	}
+	for id, w := range want {
+		s, ok := nodeSpans[id]
+		if !ok {
+			t.Errorf("no span for %s", id)
+			continue
+		}
+		a, att := attrs(s.Attributes), attempts[s.SpanContext.SpanID()]
+		if s.Parent.SpanID() != run.SpanContext.SpanID() || a["seam.status"] != w.status || s.Status.Code != w.code || len(att) != w.attempts {
+			t.Errorf("%s: %v, status %v, %d attempt spans", id, a, s.Status, len(att))
+			continue
+		}
+		if w.attempts == 0 {
+			continue
+		}
+		if att[0].Status.Code != w.code || att[0].StartTime.Before(s.StartTime) || att[0].EndTime.After(s.EndTime) {
+			t.Errorf("%s's attempt: status %v, %v–%v in the node's %v–%v", id, att[0].Status, att[0].StartTime, att[0].EndTime, s.StartTime, s.EndTime)
+		}
+		if w.event != "" {
+			ev := att[0].Events
+			if len(ev) != 1 || ev[0].Name != w.event || attrs(ev[0].Attributes)["seam.pointer"] != "/data/label" {
+				t.Errorf("%s's attempt events: %v", id, ev)
+			}
+		}
+	}
+	if a := attrs(attempts[nodeSpans["oops"].SpanContext.SpanID()][0].Attributes); !strings.Contains(a["seam.error"], "boom") {
+		t.Errorf("oops's attempt: %v", a)
+	}
+	var listed []string
+	for _, s := range pure {
+		var ids []string
+		var n int64
+		for _, kv := range s.Attributes {
+			switch kv.Key {
+			case "seam.nodes":
+				ids = kv.Value.AsStringSlice()
+			case "seam.node_count":
+				n = kv.Value.AsInt64()
+			}
+		}
+		if s.Parent.SpanID() != run.SpanContext.SpanID() || len(ids) == 0 || len(ids) > pureBatchMax || int64(len(ids)) != n ||
+			s.EndTime.Before(s.StartTime) {
+			t.Errorf("seam.pure span: %d ids, count %d, parent %s, %v–%v", len(ids), n, s.Parent.SpanID(), s.StartTime, s.EndTime)
+		}
+		listed = append(listed, ids...)
+	}
+	slices.Sort(listed)
+	slices.Sort(passed)
+	if !slices.Equal(listed, passed) {
+		t.Errorf("seam.pure spans list %v, want %v", listed, passed)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -206,6 +207,12 @@ func value(v *commonpb.AnyValue) string {
 		return fmt.Sprint(x.BoolValue)
 	case *commonpb.AnyValue_DoubleValue:
 		return fmt.Sprint(x.DoubleValue)
+	case *commonpb.AnyValue_ArrayValue: // e.g. seam.pure's seam.nodes: [a,b]
+		vs := make([]string, len(x.ArrayValue.GetValues()))
+		for k, e := range x.ArrayValue.GetValues() {
+			vs[k] = value(e)
+		}
+		return "[" + strings.Join(vs, ",") + "]"
 	}
 	return v.String()
 }
