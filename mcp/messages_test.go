@@ -212,6 +212,8 @@ func TestMessagesFollowLang(t *testing.T) {
 			[]string{`引数：status "failing"：running, success, warn, failed, canceled のいずれかを指定してください`}},
 		{"compatibility", "check_compatibility", map[string]any{"a": map[string]any{"type": "string"}, "b": map[string]any{"type": "string"}}, "",
 			[]string{"compatible"}, []string{"互換性があります"}},
+		{"incompatibility", "check_compatibility", map[string]any{"a": map[string]any{"type": "object"}, "b": map[string]any{"type": "object", "required": []any{"k"}}}, "",
+			[]string{"incompatible: b requires 'k' but a does not guarantee it"}, []string{"互換性がありません：b は 'k' を必須としていますが、a はそれを保証しません"}},
 	}
 	for _, lang := range []string{"en", "ja"} {
 		cs := serveLang(t, root, lang)

@@ -163,10 +163,10 @@ func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest,
 		return message{}, nil, err
 	}
 	r := subset.Check(a, b)
-	res := compatResult{Verdict: r.Verdict.String(), Reason: r.Reason, Path: r.Path, Rule: r.Rule, Witness: r.Witness}
-	// The reason is the contract package's, in English.
-	if r.Reason != "" {
-		return msgf("%v: %s", verdictMessage(r.Verdict), r.Reason), res, nil
+	reason := r.ReasonIn(s.opts.Lang)
+	res := compatResult{Verdict: r.Verdict.String(), Reason: reason, Path: r.Path, Rule: r.Rule, Witness: r.Witness}
+	if reason != "" {
+		return msgf("%v: %s", verdictMessage(r.Verdict), reason), res, nil
 	}
 	return verdictMessage(r.Verdict), res, nil
 }

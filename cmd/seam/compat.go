@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/seam-dag/seam/internal/i18n"
 
 	"github.com/spf13/cobra"
 
@@ -25,6 +26,10 @@ schema error.`,
   seam compat producer.json consumer.json --json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
 			c, err := e.compiler(contract.Options{})
 			if err != nil {
 				return usage(err)
@@ -39,9 +44,9 @@ schema error.`,
 			}
 			res := subset.CheckNamed(a, b, args[0], args[1]) // the reason names the files
 			if asJSON {
-				err = printCompatJSON(e, res)
+				err = printCompatJSON(e, res, l)
 			} else {
-				err = printCompat(e, res)
+				err = printCompat(e, res, l)
 			}
 			if err != nil {
 				return err
@@ -57,12 +62,14 @@ schema error.`,
 	return cmd
 }
 
-func printCompat(e *env, res subset.Result) error {
+// printCompat writes the verdict and, unless compatible, the reason in lang: the verdict word
+// stays English, as scripts read it.
+func printCompat(e *env, res subset.Result, lang i18n.Lang) error {
 	if res.Verdict == subset.Compatible {
 		_, err := fmt.Fprintln(e.stdout, "compatible")
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %s\n", res.Verdict, res.Reason)
+	fmt.Fprintf(e.stdout, "%s: %s\n", res.Verdict, res.ReasonIn(lang))
 	if res.Path != "" {
 		fmt.Fprintf(e.stdout, "  at: %s\n", res.Path)
 	}
@@ -79,7 +86,7 @@ func printCompat(e *env, res subset.Result) error {
 	return nil
 }
 
-func printCompatJSON(e *env, res subset.Result) error {
+func printCompatJSON(e *env, res subset.Result, lang i18n.Lang) error {
 	out := struct {
 		Verdict string `json:"verdict"`
 		Reason  string `json:"reason,omitempty"`
@@ -87,7 +94,7 @@ func printCompatJSON(e *env, res subset.Result) error {
 		Rule    string `json:"rule,omitempty"`
 		// Raw JSON, so that a witness that is null is written, and only a missing one left out.
 		Witness json.RawMessage `json:"witness,omitempty"`
-	}{Verdict: res.Verdict.String(), Reason: res.Reason, Path: res.Path, Rule: res.Rule}
+	}{Verdict: res.Verdict.String(), Reason: res.ReasonIn(lang), Path: res.Path, Rule: res.Rule}
 	if res.Verdict == subset.Incompatible {
 		w, err := json.Marshal(res.Witness)
 		if err != nil {
