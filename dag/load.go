@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -334,7 +335,7 @@ func (ds Diagnostics) sort() {
 }
 
 // yamlLine matches the position yaml.v3 puts in its syntax errors.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // parse decodes the one YAML document of the file.
 func (l *loader) parse() (*yaml.Node, bool) {
@@ -374,7 +375,7 @@ func (l *loader) parse() (*yaml.Node, bool) {
 // prefix of the file that parses into one that does not (binary search, O(log n) parses);
 // the column is that line's first character.
 func (l *loader) syntaxError(err error) {
-	msg := strings.TrimPrefix(yamlLine.ReplaceAllString(err.Error(), ""), "yaml: ")
+	msg := strings.TrimPrefix(yamlLine().ReplaceAllString(err.Error(), ""), "yaml: ")
 	starts := l.starts
 	lo, hi := 0, len(starts)-1 // the first lo lines parse, the first hi do not
 	for hi-lo > 1 {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -13,7 +14,7 @@ import (
 // n8nKeys are the keys of the DAG's `n8n:` block: how its n8n.* nodes reach n8n.
 var n8nKeys = []string{"url", "api_key_env", "insecure"}
 
-var envVarName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envVarName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // n8nDefaults reads the `n8n:` block and writes its keys into the `with` of every node whose
 // type starts with "n8n.", unless the node sets them itself. It works on the YAML, before
@@ -39,7 +40,7 @@ func (l *loader) n8nDefaults(fs fieldSet) {
 	}
 	if v, ok := block.get("api_key_env"); ok {
 		if s, ok := l.str(v, "n8n.api_key_env"); ok {
-			if !envVarName.MatchString(s) {
+			if !envVarName().MatchString(s) {
 				l.addAt(v.val, CodeInvalid, i18n.Format(l.lang, "name the environment variable that holds the key, e.g. `api_key_env: N8N_API_KEY`; never write the key itself"),
 					i18n.Sprintf(l.lang, "n8n.api_key_env must be an environment variable name, not %q", s))
 			} else {

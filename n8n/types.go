@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/seam-dag/seam/nodes"
@@ -85,7 +86,7 @@ func (f *family) gate(ctx context.Context, w *Workflow, with map[string]any) (ma
 	}, nil
 }
 
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // conn reads the connection keys of with: the base URL and whether plain http is allowed.
 func (f *family) conn(with map[string]any) (base string, insecure bool, err error) {
@@ -117,7 +118,7 @@ func (f *family) client(with map[string]any) (*Client, error) {
 	if keyEnv == "" {
 		keyEnv = EnvAPIKey
 	}
-	if !envName.MatchString(keyEnv) {
+	if !envName().MatchString(keyEnv) {
 		return nil, configErr("/api_key_env", i18n.M("%q is not an environment variable name", keyEnv))
 	}
 	key := f.opts.Getenv(keyEnv)

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -217,13 +218,13 @@ func explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, op
 
 // subRunID finds the sub-run a dag node's reason names: "sub-run ID (NAME) failed: …", or
 // its Japanese (dag/subdag.go says it in the run's language).
-var subRunID = regexp.MustCompile(`(?:\bsub-run|サブ実行) (\S+) \(`)
+var subRunID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\bsub-run|サブ実行) (\S+) \(`) })
 
 // explainSubRun explains the first failed node of the sub-run that reason, a dag node's of
 // run parent, names; nil when it names none that parent started (a store from before
 // sub-runs were recorded, a sub-run that never started, or one without a failed node).
 func explainSubRun(ctx context.Context, s Store, parent, reason string, opts ExplainOptions, depth int) (*Explanation, error) {
-	m := subRunID.FindStringSubmatch(reason)
+	m := subRunID().FindStringSubmatch(reason)
 	if m == nil {
 		return nil, nil
 	}
@@ -386,7 +387,9 @@ func StatusText[S ~string](lang i18n.Lang, st S) string {
 
 // refPattern matches a string that is exactly one plain reference, like
 // ${{ nodes.a.output.data.items[0] }}; anything richer is shown as an expression.
-var refPattern = regexp.MustCompile(`^\$\{\{\s*((?:nodes\.[A-Za-z_][\w-]*\.output|params)(?:\.[A-Za-z_][\w-]*|\[\d+\])*)\s*\}\}$`)
+var refPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\$\{\{\s*((?:nodes\.[A-Za-z_][\w-]*\.output|params)(?:\.[A-Za-z_][\w-]*|\[\d+\])*)\s*\}\}$`)
+})
 
 // plainRef returns the path a scalar that is one plain reference names: ["nodes", id,
 // fields...] (output fields) or ["params", fields...]; nil for anything else.
@@ -394,7 +397,7 @@ func plainRef(n *yaml.Node) []string {
 	if n == nil || n.Kind != yaml.ScalarNode {
 		return nil
 	}
-	m := refPattern.FindStringSubmatch(strings.TrimSpace(n.Value))
+	m := refPattern().FindStringSubmatch(strings.TrimSpace(n.Value))
 	if m == nil {
 		return nil
 	}

@@ -138,6 +138,6 @@ func Lookup(lang Lang, format string) (string, bool) {
 	if lang != Japanese {
 		return format, true
 	}
-	f, ok := ja[format]
+	f, ok := ja()[format]
 	return f, ok
 }

@@ -163,7 +163,7 @@ func verbs(format string) []string {
 func TestCatalogComplete(t *testing.T) {
 	found := formats(t)
 	for f, where := range found {
-		j, ok := ja[f]
+		j, ok := ja()[f]
 		if !ok {
 			t.Errorf("%s: no Japanese for %q", where, f)
 			continue
@@ -172,7 +172,7 @@ func TestCatalogComplete(t *testing.T) {
 			t.Errorf("%s: %q takes %v, its Japanese %q takes %v", where, f, verbs(f), j, verbs(j))
 		}
 	}
-	for f := range ja {
+	for f := range ja() {
 		if _, ok := found[f]; !ok {
 			t.Errorf("the catalog has %q, which no code says", f)
 		}
@@ -314,7 +314,7 @@ func TestPlural(t *testing.T) {
 
 // TestCatalogParts: where two parts of the catalog have one format, they say it alike.
 func TestCatalogParts(t *testing.T) {
-	parts := map[string]map[string]string{"jaCore": jaCore, "jaN8NValidate": jaN8NValidate, "jaLint": jaLint, "jaMCP": jaMCP, "jaContract": jaContract}
+	parts := map[string]map[string]string{"jaCore": jaCore(), "jaN8NValidate": jaN8NValidate(), "jaLint": jaLint(), "jaMCP": jaMCP(), "jaContract": jaContract()}
 	seen := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(parts)) {
 		for en, j := range parts[name] {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/suggest"
@@ -53,9 +54,13 @@ func splitExpression(s string) []chunk {
 
 // References to other nodes by name in expressions and code.
 var (
-	refPattern = regexp.MustCompile(`\$(?:node\[\s*|\(\s*|items\(\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*[\)\],]`)
-	jsonUse    = regexp.MustCompile(`\$json\b`)
-	looksExpr  = regexp.MustCompile(`\{\{[^}]*\$(?:json|node|input|\(|items|now|today|env|vars|execution|workflow)`)
+	refPattern = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\$(?:node\[\s*|\(\s*|items\(\s*)("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*[\)\],]`)
+	})
+	jsonUse   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$json\b`) })
+	looksExpr = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\{\{[^}]*\$(?:json|node|input|\(|items|now|today|env|vars|execution|workflow)`)
+	})
 )
 
 func codeField(name string) bool {
@@ -80,7 +85,7 @@ func (c *checker) expressions() {
 				return
 			}
 			if !strings.HasPrefix(s, "=") {
-				if strings.Contains(s, "{{") && looksExpr.MatchString(s) {
+				if strings.Contains(s, "{{") && looksExpr().MatchString(s) {
 					c.add(issue{code: "EXPRESSION_MISSING_EQUALS", node: n, args: []any{path}})
 				}
 				return
@@ -89,7 +94,7 @@ func (c *checker) expressions() {
 			codes := c.expression(n, path, s[1:])
 			for _, code := range codes {
 				c.refs(n, path, code)
-				if noInput && !jsonReported && jsonUse.MatchString(code) {
+				if noInput && !jsonReported && jsonUse().MatchString(code) {
 					jsonReported = true
 					c.add(issue{code: "JSON_WITHOUT_INPUT", node: n, args: []any{path}})
 				}
@@ -240,7 +245,7 @@ func (c *checker) refFix(name string) string {
 // refNames extracts the literal node names of $node["X"], $('X') and $items("X").
 func refNames(code string) []string {
 	var out []string
-	for _, m := range refPattern.FindAllStringSubmatch(code, -1) {
+	for _, m := range refPattern().FindAllStringSubmatch(code, -1) {
 		q := m[1]
 		body := q[1 : len(q)-1]
 		if strings.Contains(body, "${") {
