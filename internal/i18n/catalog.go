@@ -7,18 +7,21 @@ import "sync"
 // read-only data, built on first use (a Japanese message) rather than at start-up, where it
 // cost every command about 1 ms and 230 kB; nothing writes to it after.
 var ja = sync.OnceValue(func() map[string]string {
-	return join(jaCore(), jaN8NValidate(), jaLint(), jaMCP(), jaContract(), jaSubset())
-})
-
-// join is the union of parts; TestCatalogParts checks they agree where they overlap.
-func join(parts ...map[string]string) map[string]string {
 	all := map[string]string{}
-	for _, p := range parts {
+	for _, p := range catalogParts() {
 		for en, j := range p {
 			all[en] = j
 		}
 	}
 	return all
+})
+
+// catalogParts are the parts of the catalog by name, one per area of seam.
+func catalogParts() map[string]map[string]string {
+	return map[string]map[string]string{
+		"jaCore": jaCore(), "jaN8NValidate": jaN8NValidate(), "jaLint": jaLint(),
+		"jaMCP": jaMCP(), "jaContract": jaContract(), "jaSubset": jaSubset(),
+	}
 }
 
 // jaCore is the Japanese of the engine, the loader, the node types, the run store, explain and

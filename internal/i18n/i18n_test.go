@@ -314,7 +314,7 @@ func TestPlural(t *testing.T) {
 
 // TestCatalogParts: where two parts of the catalog have one format, they say it alike.
 func TestCatalogParts(t *testing.T) {
-	parts := map[string]map[string]string{"jaCore": jaCore(), "jaN8NValidate": jaN8NValidate(), "jaLint": jaLint(), "jaMCP": jaMCP(), "jaContract": jaContract()}
+	parts := catalogParts()
 	seen := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(parts)) {
 		for en, j := range parts[name] {
