@@ -217,7 +217,7 @@ func explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, op
 }
 
 // subRunID finds the sub-run a dag node's reason names: "sub-run ID (NAME) failed: …", or
-// its Japanese (dag/subdag.go says it in the run's language).
+// its Japanese (engine/subdag.go says it in the run's language).
 var subRunID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\bsub-run|サブ実行) (\S+) \(`) })
 
 // explainSubRun explains the first failed node of the sub-run that reason, a dag node's of

@@ -47,7 +47,7 @@ func jaCore() map[string]string {
 		", ":          "、",
 		// A status counted, "成功 3"; the explicit indexes keep it apart from mcp's "%d %s".
 		"%[1]d %[2]s": "%[2]s %[1]d",
-		// The engine's reasons (dag/engine*.go, dag/subdag.go).
+		// The engine's reasons (engine/engine*.go, engine/subdag.go).
 		"params break the DAG's params schema": "params が DAG の params スキーマに違反しています",
 		"run %s: record the run: %w":           "実行 %s: 実行を記録できません: %w",
 		"run store: %v":                        "実行ストア: %v",
