@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
 
 func TestOrder(t *testing.T) {
@@ -178,7 +180,7 @@ func TestLoadAllocsScale(t *testing.T) {
 	}
 	allocs := func(src []byte) float64 {
 		return testing.AllocsPerRun(1, func() {
-			d, err := LoadBytes(context.Background(), "big.yaml", src, LoadOptions{Types: loadTestTypes()})
+			d, err := LoadBytes(context.Background(), "big.yaml", src, LoadOptions{Types: nodestest.LoadTypes()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,7 +216,7 @@ func BenchmarkLoad(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			for b.Loop() {
-				if _, err := LoadBytes(context.Background(), "big.yaml", src, LoadOptions{Types: loadTestTypes()}); err != nil {
+				if _, err := LoadBytes(context.Background(), "big.yaml", src, LoadOptions{Types: nodestest.LoadTypes()}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -223,7 +225,7 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 func BenchmarkTopoOrder(b *testing.B) {
-	d, err := LoadBytes(context.Background(), "big.yaml", bigDAG(100_000, chainNeeds), LoadOptions{Types: loadTestTypes()})
+	d, err := LoadBytes(context.Background(), "big.yaml", bigDAG(100_000, chainNeeds), LoadOptions{Types: nodestest.LoadTypes()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
 
 // nestedItems is a schema in YAML flow style whose items nest depth levels below it.
@@ -57,7 +58,7 @@ func TestLoadLimits(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadBytes(context.Background(), filepath.Join(dir, "t.yaml"), []byte(tt.src), LoadOptions{Types: loadTestTypes()})
+			_, err := LoadBytes(context.Background(), filepath.Join(dir, "t.yaml"), []byte(tt.src), LoadOptions{Types: nodestest.LoadTypes()})
 			var ds Diagnostics
 			if err != nil && !errors.As(err, &ds) {
 				t.Fatalf("LoadBytes: %v", err)

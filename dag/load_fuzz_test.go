@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
 
 // FuzzLoad feeds arbitrary files to the loader: it must never panic, and it must either
@@ -18,7 +19,7 @@ func FuzzLoad(f *testing.F) {
 	// The built-in types (their checks run at load time) and the test types.
 	types := nodes.Builtin()
 	for _, name := range []string{"echo", "jq"} {
-		t, _ := loadTestTypes().Lookup(name)
+		t, _ := nodestest.LoadTypes().Lookup(name)
 		types.Add(t)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

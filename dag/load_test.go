@@ -12,62 +12,12 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/contract"
-	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
-
-// loadTestType is a node type with fixed schemas and an optional check, for loader tests.
-type loadTestType struct {
-	name, config, output string
-	check                func(map[string]any) error
-}
-
-func (t loadTestType) Name() string { return t.name }
-func (t loadTestType) Doc() string  { return "test type " + t.name }
-func (t loadTestType) ConfigSchema() []byte {
-	if t.config == "" {
-		return nil
-	}
-	return []byte(t.config)
-}
-func (t loadTestType) OutputSchema() []byte {
-	if t.output == "" {
-		return nil
-	}
-	return []byte(t.output)
-}
-func (t loadTestType) Run(context.Context, *nodes.Call) (*nodes.Result, error) {
-	return nil, errors.New("loader tests do not run nodes")
-}
-
-// loadTestChecked is a loadTestType whose check runs at load time.
-type loadTestChecked struct{ loadTestType }
-
-func (t loadTestChecked) Check(with map[string]any) error { return t.check(with) }
-
-// loadTestTypes: const (with.value), echo (with.text, promises data.text), jq (checks its
-// program: "BAD" in it is an error at that offset).
-func loadTestTypes() *nodes.Registry {
-	return nodes.NewRegistry(
-		loadTestType{name: "const",
-			config: `{"type":"object","required":["value"],"additionalProperties":false,"properties":{"value":{}}}`},
-		loadTestType{name: "echo",
-			config: `{"type":"object","additionalProperties":false,"properties":{"text":{"type":"string"},"count":{"type":"integer"}}}`,
-			output: `{"type":"object","required":["data"],"properties":{"data":{"type":"object","required":["text"]}}}`},
-		loadTestChecked{loadTestType{name: "jq",
-			config: `{"type":"object","required":["program"],"properties":{"program":{"type":"string"}}}`,
-			check: func(with map[string]any) error {
-				p, _ := with["program"].(string)
-				if i := strings.Index(p, "BAD"); i >= 0 {
-					return &nodes.ConfigError{Path: "/program", Offset: i, Err: errors.New("syntax error: unexpected token BAD")}
-				}
-				return nil
-			}}},
-	)
-}
 
 func loadTest(t *testing.T, src string) (*DAG, Diagnostics) {
 	t.Helper()
-	d, err := LoadBytes(context.Background(), "testdata/t.yaml", []byte(src), LoadOptions{Types: loadTestTypes()})
+	d, err := LoadBytes(context.Background(), "testdata/t.yaml", []byte(src), LoadOptions{Types: nodestest.LoadTypes()})
 	if err == nil {
 		return d, nil
 	}
@@ -566,7 +516,7 @@ func TestLoadSchemaFile(t *testing.T) {
 }
 
 func TestLoadUnreadable(t *testing.T) {
-	_, err := Load(context.Background(), filepath.Join(t.TempDir(), "missing.yaml"), LoadOptions{Types: loadTestTypes()})
+	_, err := Load(context.Background(), filepath.Join(t.TempDir(), "missing.yaml"), LoadOptions{Types: nodestest.LoadTypes()})
 	var ds Diagnostics
 	if err == nil || errors.As(err, &ds) || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Load of a missing file: %v, want a plain not-exist error", err)
@@ -576,7 +526,7 @@ func TestLoadUnreadable(t *testing.T) {
 func TestLoadCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := LoadBytes(ctx, "t.yaml", []byte(head+"  a: {type: const, with: {value: 1}}\n"), LoadOptions{Types: loadTestTypes()})
+	_, err := LoadBytes(ctx, "t.yaml", []byte(head+"  a: {type: const, with: {value: 1}}\n"), LoadOptions{Types: nodestest.LoadTypes()})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("LoadBytes with a canceled context: %v", err)
 	}

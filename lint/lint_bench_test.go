@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
 
 // lintBenchDAG generates a DAG of n nodes in layers of 10, as a realistic pipeline: every
@@ -129,7 +130,7 @@ func BenchmarkLintLoad(b *testing.B) {
 		src, _ := lintBenchDAG(n)
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := dag.LoadBytes(context.Background(), "bench.yaml", []byte(src), dag.LoadOptions{Types: loadTestTypes()}); err != nil {
+				if _, err := dag.LoadBytes(context.Background(), "bench.yaml", []byte(src), dag.LoadOptions{Types: nodestest.LoadTypes()}); err != nil {
 					b.Fatal(err)
 				}
 			}

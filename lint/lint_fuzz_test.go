@@ -9,6 +9,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
 
 // FuzzLint lints whatever loads: Lint must never panic, must finish in bounded time, and
@@ -25,7 +26,7 @@ func FuzzLint(f *testing.F) {
 	}
 	types := nodes.Builtin()
 	for _, name := range []string{"echo", "jq"} {
-		t, _ := loadTestTypes().Lookup(name)
+		t, _ := nodestest.LoadTypes().Lookup(name)
 		types.Add(t)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"fmt"
-	"github.com/seam-dag/seam/internal/httpserve"
 	"net"
 	"net/http"
 	"net/netip"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seam-dag/seam/internal/httpserve"
 )
 
 // HTTPPath is the path the streamable HTTP transport is served on.

@@ -2,11 +2,11 @@ package mcp
 
 import (
 	"context"
-	"github.com/seam-dag/seam/internal/i18n"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // progressQueue is how many notifications wait for a slow client; past it steps are dropped

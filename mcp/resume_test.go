@@ -1,11 +1,12 @@
 package mcp
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestResumeRunWarnsFileChanged checks, over a client session, that resume_run says as

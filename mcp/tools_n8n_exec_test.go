@@ -1,10 +1,10 @@
 package mcp
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
 	"testing"
 	"time"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
 )

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/seam-dag/seam/nodes"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/seam-dag/seam/nodes"
 )
 
 // Config configures a Client.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/seam-dag/seam/contract"
-	"github.com/seam-dag/seam/internal/i18n"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +14,9 @@ import (
 	"testing"
 	"testing/iotest"
 	"time"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func runExec(t *testing.T, ctx context.Context, call *Call) (*Result, error) {

@@ -16,7 +16,6 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"github.com/seam-dag/seam/internal/httpserve"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -27,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"

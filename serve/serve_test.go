@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
 	"io"
 	"io/fs"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
 

@@ -8,12 +8,12 @@ package service
 import (
 	"context"
 	"errors"
-	"github.com/seam-dag/seam/internal/i18n"
 	"log/slog"
 	"sync"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 )
 

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"github.com/seam-dag/seam/internal/i18n"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/pgtest"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"

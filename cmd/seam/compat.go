@@ -3,12 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/seam-dag/seam/internal/i18n"
 
 	"github.com/spf13/cobra"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/contract/subset"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func newCompatCmd(e *env) *cobra.Command {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/seam-dag/seam/internal/i18n"
 	"io"
 	"os"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 )

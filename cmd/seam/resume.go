@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"github.com/seam-dag/seam/internal/i18n"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
 )

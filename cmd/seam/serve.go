@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/seam-dag/seam/internal/i18n"
 	"log/slog"
 	"net"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/serve"

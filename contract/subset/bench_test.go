@@ -2,10 +2,11 @@ package subset
 
 import (
 	"fmt"
-	"github.com/seam-dag/seam/contract"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // subsetCorpus is the benchmark's corpus of schemas, by keyword family: every ordered pair

@@ -2,8 +2,6 @@ package subset
 
 import (
 	"fmt"
-	"github.com/seam-dag/seam/contract"
-	"github.com/seam-dag/seam/internal/i18n"
 	"maps"
 	"math/big"
 	"regexp"
@@ -12,6 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // checker holds one Check call's state; it lives on Check's stack.

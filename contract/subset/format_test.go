@@ -2,8 +2,9 @@ package subset
 
 import (
 	"encoding/json"
-	"github.com/seam-dag/seam/contract"
 	"testing"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // TestAnnotateFormat checks both readings of format: asserted by default (validation rejects

@@ -1,7 +1,6 @@
 package subset
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
 	"go/ast"
 	goparser "go/parser"
 	"go/token"
@@ -11,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestReasonsComplete finds every reason format the checker says (the format argument of

@@ -2,13 +2,14 @@ package subset
 
 import (
 	"encoding/json"
-	"github.com/seam-dag/seam/contract"
 	"maps"
 	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // types is a set of JSON types. Numbers are split into integers and fractions so that

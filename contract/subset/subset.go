@@ -15,10 +15,11 @@ package subset
 
 import (
 	"fmt"
-	"github.com/seam-dag/seam/contract"
-	"github.com/seam-dag/seam/internal/i18n"
 	"slices"
 	"strings"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Verdict is the checker's answer.

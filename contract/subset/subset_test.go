@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/seam-dag/seam/contract"
 	"math/big"
 	"math/rand/v2"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // subsetCase is one pair of schemas and the checker's expected answer; rule "" is not checked.
