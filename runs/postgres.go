@@ -401,13 +401,6 @@ func (s *pgStore) ResumeRun(ctx context.Context, id string, resumes, pid int, ho
 	return session, nil
 }
 
-func (s *pgStore) RecordAttempt(ctx context.Context, a Attempt, output []byte) error {
-	if output != nil {
-		a.Output = output
-	}
-	return s.RecordAttempts(ctx, []Attempt{a})
-}
-
 func (s *pgStore) RecordAttempts(ctx context.Context, batch []Attempt) error {
 	if len(batch) == 0 {
 		return nil
@@ -505,10 +498,6 @@ func outputOfBatch(batch []Attempt) string {
 		}
 	}
 	return ""
-}
-
-func (s *pgStore) FinishRun(ctx context.Context, id string, status dag.RunStatus, ended time.Time) error {
-	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
 }
 
 func (s *pgStore) FinishRunWith(ctx context.Context, id string, f Finish) error {

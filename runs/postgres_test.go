@@ -61,7 +61,7 @@ func TestPostgresPasswordNeverShown(t *testing.T) {
 		t.Errorf("Path() = %q shows the password", s.Path())
 	}
 	msgs := []string{s.Path()}
-	if err := s.RecordAttempt(ctx, Attempt{RunID: "nope", Node: "a", Attempt: 1, Status: "passed"}, nil); err != nil {
+	if err := recordAttempt(ctx, s, Attempt{RunID: "nope", Node: "a", Attempt: 1, Status: "passed"}, nil); err != nil {
 		msgs = append(msgs, err.Error())
 	}
 	for _, bad := range []string{
@@ -200,12 +200,12 @@ func TestPostgresRestart(t *testing.T) {
 					started <- struct{}{}
 				}
 				a := Attempt{RunID: id, Node: fmt.Sprintf("n%03d", i), Item: -1, Attempt: 1, Status: "passed", Final: true}
-				if err := s.RecordAttempt(ctx, a, fmt.Appendf(nil, `{"data":%d}`, i)); err != nil {
+				if err := recordAttempt(ctx, s, a, fmt.Appendf(nil, `{"data":%d}`, i)); err != nil {
 					errs <- err
 					return
 				}
 			}
-			errs <- s.FinishRun(ctx, id, "success", time.Now())
+			errs <- finishRun(ctx, s, id, "success", time.Now())
 		})
 	}
 	for range writers {
@@ -240,14 +240,14 @@ func TestPostgresRestart(t *testing.T) {
 	if err := ctl("down"); err != nil {
 		t.Fatal(err)
 	}
-	err = short.RecordAttempt(ctx, Attempt{RunID: "run-0", Node: "late", Attempt: 1, Status: "passed"}, []byte(`1`))
+	err = recordAttempt(ctx, short, Attempt{RunID: "run-0", Node: "late", Attempt: 1, Status: "passed"}, []byte(`1`))
 	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "record attempt run-0/late #1 in "+Redact(dsn)+": unreachable for 2s (") {
 		t.Errorf("write to a stopped server: %v", err)
 	}
 	if err := ctl("up"); err != nil {
 		t.Fatal(err)
 	}
-	if err := short.RecordAttempt(ctx, Attempt{RunID: "run-0", Node: "late", Attempt: 1, Status: "passed"}, []byte(`1`)); err != nil {
+	if err := recordAttempt(ctx, short, Attempt{RunID: "run-0", Node: "late", Attempt: 1, Status: "passed"}, []byte(`1`)); err != nil {
 		t.Errorf("write once the server is back: %v", err)
 	}
 	if n := count(t, s, `SELECT count(*) FROM attempts WHERE node = 'late'`); n != 1 {

@@ -355,15 +355,6 @@ func (s *sqliteStore) ResumeRun(ctx context.Context, id string, resumes, pid int
 	return session, nil
 }
 
-// RecordAttempt records one attempt and, when output is not nil, the output it produced.
-// It is RecordAttempts with a batch of one.
-func (s *sqliteStore) RecordAttempt(ctx context.Context, a Attempt, output []byte) error {
-	if output != nil {
-		a.Output = output
-	}
-	return s.RecordAttempts(ctx, []Attempt{a})
-}
-
 // RecordAttempts records a batch of attempts, with their outputs, in one transaction and
 // returns once it is committed: the engine calls it before handing any of the outputs
 // downstream, so a crash never loses an output something else has already consumed. One
@@ -478,11 +469,6 @@ func (s *sqliteStore) statements(ctx context.Context) (*stmts, error) {
 	}
 	s.prep = &st
 	return s.prep, nil
-}
-
-// FinishRun sets a run's final status and end time.
-func (s *sqliteStore) FinishRun(ctx context.Context, id string, status dag.RunStatus, ended time.Time) error {
-	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
 }
 
 // FinishRunWith records how a run ended, with its outputs and any last attempts, at once.

@@ -49,13 +49,8 @@ type Store interface {
 	// commit per batch is what makes the store cheap enough to sit in the engine's path (see
 	// docs/performance.md). Identical outputs are stored once and shared between attempts.
 	RecordAttempts(ctx context.Context, batch []Attempt) error
-	// RecordAttempt records one attempt and, when output is not nil, the output it produced.
-	// It is RecordAttempts with a batch of one.
-	RecordAttempt(ctx context.Context, a Attempt, output []byte) error
 	// FinishRunWith records how a run ended, with its outputs and any last attempts, at once.
 	FinishRunWith(ctx context.Context, id string, f Finish) error
-	// FinishRun sets a run's final status and end time.
-	FinishRun(ctx context.Context, id string, status dag.RunStatus, ended time.Time) error
 
 	// GetRun returns a run and its attempts in the order they were recorded, from one
 	// snapshot even while another process is still writing to it.
@@ -222,9 +217,9 @@ type Attempt struct {
 	Reused   bool   // a resume reused an earlier output instead of running the node
 	Key      string // what the attempt ran (dag.AttemptRecord.Key); "" when unknown
 	Reason   string
-	// OutputHash references the stored output (see HashOutput). RecordAttempt fills it in
-	// from the output it is given; set it with a nil output to point at an output already
-	// stored (e.g. reused by a resume).
+	// OutputHash references the stored output (see HashOutput). RecordAttempts fills it in
+	// from Output; set it with a nil Output to point at an output already stored (e.g.
+	// reused by a resume).
 	OutputHash string
 	// Output is the output to store with the attempt (RecordAttempts); nil for none. GetRun
 	// leaves it nil: read the bytes with Store.Output(OutputHash).

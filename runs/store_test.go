@@ -61,7 +61,7 @@ func testRoundTrip(t *testing.T, b backend) {
 	}
 	var want []Attempt
 	for _, x := range attempts {
-		if err := s.RecordAttempt(ctx, x.a, x.out); err != nil {
+		if err := recordAttempt(ctx, s, x.a, x.out); err != nil {
 			t.Fatal(err)
 		}
 		w := x.a
@@ -81,7 +81,7 @@ func testRoundTrip(t *testing.T, b backend) {
 	}
 
 	ended := t0.Add(time.Second)
-	if err := s.FinishRun(ctx, run.ID, "failed", ended); err != nil {
+	if err := finishRun(ctx, s, run.ID, "failed", ended); err != nil {
 		t.Fatal(err)
 	}
 	got, gotAttempts, err := s.GetRun(ctx, run.ID)
@@ -133,7 +133,7 @@ func testOutputStoredOnce(t *testing.T, b backend) {
 			}
 			for i, out := range tt.outputs {
 				a := Attempt{RunID: "r1", Node: "n", Attempt: i + 1, Status: "passed"}
-				if err := s.RecordAttempt(ctx, a, out); err != nil {
+				if err := recordAttempt(ctx, s, a, out); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -158,12 +158,12 @@ func testReuseOutputByHash(t *testing.T, b backend) {
 		}
 	}
 	out := []byte(`{"data":1}`)
-	if err := s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}, out); err != nil {
+	if err := recordAttempt(ctx, s, Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}, out); err != nil {
 		t.Fatal(err)
 	}
 	// A resume points at the earlier output without passing its bytes again.
 	h := HashOutput(out)
-	if err := s.RecordAttempt(ctx, Attempt{RunID: "r2", Node: "n", Attempt: 1, Status: "passed", OutputHash: h}, nil); err != nil {
+	if err := recordAttempt(ctx, s, Attempt{RunID: "r2", Node: "n", Attempt: 1, Status: "passed", OutputHash: h}, nil); err != nil {
 		t.Fatal(err)
 	}
 	_, got, err := s.GetRun(ctx, "r2")
@@ -187,7 +187,7 @@ func testErrors(t *testing.T, b backend) {
 		t.Fatal(err)
 	}
 	ok := Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}
-	if err := s.RecordAttempt(ctx, ok, []byte(`1`)); err != nil {
+	if err := recordAttempt(ctx, s, ok, []byte(`1`)); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -197,16 +197,16 @@ func testErrors(t *testing.T, b backend) {
 		contains string
 	}{
 		{"GetRun unknown", func() error { _, _, err := s.GetRun(ctx, "nope"); return err }, true, "nope"},
-		{"FinishRun unknown", func() error { return s.FinishRun(ctx, "nope", "success", t0) }, true, "nope"},
+		{"FinishRun unknown", func() error { return finishRun(ctx, s, "nope", "success", t0) }, true, "nope"},
 		{"Output unknown", func() error { _, err := s.Output(ctx, HashOutput([]byte("x"))); return err }, true, HashOutput([]byte("x"))},
 		{"attempt for unknown run", func() error {
-			return s.RecordAttempt(ctx, Attempt{RunID: "nope", Node: "n", Attempt: 1, Status: "passed"}, []byte(`1`))
+			return recordAttempt(ctx, s, Attempt{RunID: "nope", Node: "n", Attempt: 1, Status: "passed"}, []byte(`1`))
 		}, true, "nope"},
 		{"attempt referencing a missing output", func() error {
-			return s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, nil)
+			return recordAttempt(ctx, s, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, nil)
 		}, true, "deadbeef"},
 		{"hash does not match output", func() error {
-			return s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, []byte(`1`))
+			return recordAttempt(ctx, s, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, []byte(`1`))
 		}, false, "does not match"},
 		{"batch failing on its second attempt", func() error {
 			return s.RecordAttempts(ctx, []Attempt{
@@ -218,7 +218,7 @@ func testErrors(t *testing.T, b backend) {
 			return s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0})
 		}, false, "create run r1"},
 		{"run without start time", func() error { return s.CreateRun(ctx, Run{ID: "r2", DAG: "d", Status: "running"}) }, false, "required"},
-		{"attempt without node", func() error { return s.RecordAttempt(ctx, Attempt{RunID: "r1", Status: "passed"}, nil) }, false, "required"},
+		{"attempt without node", func() error { return recordAttempt(ctx, s, Attempt{RunID: "r1", Status: "passed"}, nil) }, false, "required"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -469,11 +469,11 @@ func writeAttempts(ctx context.Context, s Store, id string, n int) error {
 			out = []byte(`{"data":"shared"}`) // both writers race to insert this one
 		}
 		a := Attempt{RunID: id, Node: fmt.Sprintf("n%03d", i), Attempt: 1, Status: "passed", Started: time.Now(), Ended: time.Now()}
-		if err := s.RecordAttempt(ctx, a, out); err != nil {
+		if err := recordAttempt(ctx, s, a, out); err != nil {
 			return err
 		}
 	}
-	return s.FinishRun(ctx, id, "success", time.Now())
+	return finishRun(ctx, s, id, "success", time.Now())
 }
 
 // TestConcurrentHandles writes from two Store handles on one file, as two processes would,
@@ -573,7 +573,7 @@ func testCanceledContext(t *testing.T, b backend) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err := s.RecordAttempt(ctx, Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}, []byte(`1`))
+	err := recordAttempt(ctx, s, Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed"}, []byte(`1`))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("RecordAttempt with a canceled context: %v, want context.Canceled", err)
 	}
@@ -652,7 +652,7 @@ func BenchmarkRecordAttempt(b *testing.B) {
 		// Distinct bytes each time, so every attempt inserts an output row as well.
 		copy(out[9:], fmt.Sprintf("%012d", i))
 		a := Attempt{RunID: "bench", Node: "n", Attempt: i, Status: "passed", Started: t0, Ended: t0}
-		if err := s.RecordAttempt(ctx, a, out); err != nil {
+		if err := recordAttempt(ctx, s, a, out); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -679,4 +679,18 @@ func testResumeRun(t *testing.T, b backend) {
 	if _, err := s.ResumeRun(ctx, "nope", 0, 12, "h"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown run: %v", err)
 	}
+}
+
+// recordAttempt records one attempt and, when output is not nil, the output it produced: a
+// batch of one.
+func recordAttempt(ctx context.Context, s Store, a Attempt, output []byte) error {
+	if output != nil {
+		a.Output = output
+	}
+	return s.RecordAttempts(ctx, []Attempt{a})
+}
+
+// finishRun sets a run's final status and end time.
+func finishRun(ctx context.Context, s Store, id string, status dag.RunStatus, ended time.Time) error {
+	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
 }

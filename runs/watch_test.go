@@ -44,12 +44,12 @@ func testWatchRun(t *testing.T, b backend) {
 				t.Fatalf("the watcher did not see attempt %d within 30s", i)
 			}
 		}
-		if err := w.RecordAttempt(ctx, Attempt{RunID: "r1", Node: fmt.Sprintf("n%d", i), Item: -1, Attempt: 1, Status: "passed", Final: true}, nil); err != nil {
+		if err := recordAttempt(ctx, w, Attempt{RunID: "r1", Node: fmt.Sprintf("n%d", i), Item: -1, Attempt: 1, Status: "passed", Final: true}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	<-seen
-	if err := w.FinishRun(ctx, "r1", "success", t0.Add(time.Second)); err != nil {
+	if err := finishRun(ctx, w, "r1", "success", t0.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -44,11 +44,12 @@ func benchServer(b *testing.B, n int) *Server {
 		if i%10 == 0 {
 			status = dag.RunFailed
 			a := runs.Attempt{RunID: id, Node: "n", Item: -1, Type: "const", Attempt: 1, Status: dag.NodeFailed, Final: true, Started: at, Ended: at}
-			if err := st.RecordAttempt(ctx, a, []byte(`{"status":"fail"}`)); err != nil {
+			a.Output = []byte(`{"status":"fail"}`)
+			if err := st.RecordAttempts(ctx, []runs.Attempt{a}); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := st.FinishRun(ctx, id, status, at.Add(time.Second)); err != nil {
+		if err := st.FinishRunWith(ctx, id, runs.Finish{Status: status, Ended: at.Add(time.Second)}); err != nil {
 			b.Fatal(err)
 		}
 	}
