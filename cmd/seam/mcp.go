@@ -94,9 +94,9 @@ the next. See docs/mcp.md.`,
 			if st != nil {
 				defer st.Close()
 			}
-			n8nClient, err := mcpN8N(e)
+			n8nClient, err := envN8N(e)
 			if err != nil {
-				return usage(err)
+				return usage(fmt.Errorf("mcp: %w", err))
 			}
 			srv, err := mcp.NewServer(mcp.Options{
 				Root:       root,
@@ -167,16 +167,16 @@ func mcpStore(ctx context.Context, e *env, sf *storeFlag, readOnly bool) (runs.S
 	return openStoreToRead(ctx, e, sf)
 }
 
-// mcpN8N is the n8n instance the n8n tools operate: $N8N_URL with the key in $N8N_API_KEY.
-// Without both the tools are left out.
-func mcpN8N(e *env) (*n8n.Client, error) {
+// envN8N is the n8n instance of $N8N_URL with the key in $N8N_API_KEY, for the MCP tools and
+// the web view's executions pages; nil when either is unset.
+func envN8N(e *env) (*n8n.Client, error) {
 	url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey)
 	if url == "" || key == "" {
 		return nil, nil
 	}
 	c, err := n8n.New(n8n.Config{URL: url, APIKey: key})
 	if err != nil {
-		return nil, fmt.Errorf("mcp: n8n tools: %w", err)
+		return nil, fmt.Errorf("n8n: %w", err)
 	}
 	return c, nil
 }

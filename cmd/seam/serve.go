@@ -11,7 +11,6 @@ import (
 
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
-	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/serve"
 	"github.com/seam-dag/seam/service"
 )
@@ -79,11 +78,9 @@ See docs/serve.md.`,
 			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
 				pageLang = l // else each page follows the browser
 			}
-			var n8nClient *n8n.Client // the n8n executions pages, with N8N_URL and N8N_API_KEY set
-			if url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey); url != "" && key != "" {
-				if n8nClient, err = n8n.New(n8n.Config{URL: url, APIKey: key}); err != nil {
-					return usage(fmt.Errorf("serve: n8n: %w", err))
-				}
+			n8nClient, err := envN8N(e) // the n8n executions pages
+			if err != nil {
+				return usage(fmt.Errorf("serve: %w", err))
 			}
 			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang,
 				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: n8nClient, Logger: log})
