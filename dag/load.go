@@ -39,6 +39,11 @@ type LoadOptions struct {
 	// Codes, keys, ids and values stay as they are; so do the words seam quotes from others
 	// (YAML, CEL and JSON Schema compiler errors).
 	Lang i18n.Lang
+	// ReadFile, when set, reads the DAG file (Load), its schema files and its sub-DAG files in
+	// place of the file system, each with its path as the loader resolved it: the Temporal
+	// engine records what a DAG reads, and loads it again from that record. MaxFileSize is
+	// then ReadFile's to hold.
+	ReadFile func(path string) ([]byte, error)
 }
 
 // Format defaults, kept in step with schemas/dag.schema.json.
@@ -52,7 +57,7 @@ const (
 // Load reads, parses and checks the DAG file at path. When the file is wrong the error is
 // Diagnostics, holding every problem found; other errors (an unreadable file) are plain.
 func Load(ctx context.Context, path string, opts LoadOptions) (*DAG, error) {
-	src, err := userfile.Read(path, opts.MaxFileSize)
+	src, err := opts.read(path)
 	if err != nil {
 		return nil, fmt.Errorf("load DAG: %w", err)
 	}
@@ -133,11 +138,19 @@ type needsEntry struct {
 }
 
 // compilerOptions are the options of the loader's schema compiler.
+// read reads the file at path, with ReadFile when it is set.
+func (opts LoadOptions) read(path string) ([]byte, error) {
+	if opts.ReadFile != nil {
+		return opts.ReadFile(path)
+	}
+	return userfile.Read(path, opts.MaxFileSize)
+}
+
 func compilerOptions(opts LoadOptions, annotateFormat bool) contract.Options {
 	return contract.Options{
 		Standard:       schemas.NodeOutput,
 		Root:           opts.Root,
-		ReadFile:       func(path string) ([]byte, error) { return userfile.Read(path, opts.MaxFileSize) },
+		ReadFile:       opts.read,
 		AnnotateFormat: annotateFormat,
 	}
 }

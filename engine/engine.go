@@ -136,6 +136,11 @@ func (Embedded) Run(ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunR
 // RunResult with that status. Cancelling ctx cancels running nodes and the nodes not started
 // yet; Run returns once the running ones have returned.
 func Run(ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunResult, error) {
+	return run(ctx, d, opts, nil)
+}
+
+// run is Run, or RunHosted when host is not nil.
+func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunResult, error) {
 	for _, n := range d.Nodes {
 		if n.Type == nil || n.Effective == nil || n.With == nil {
 			return nil, fmt.Errorf("run %s: node %s is not fully loaded (type, with or contract missing)", d.Name, n.ID)
@@ -163,6 +168,9 @@ func Run(ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunResult, erro
 		return nil, fmt.Errorf("run %s: %w", d.Name, err)
 	}
 	now := time.Now()
+	if host != nil {
+		now = host.Now()
+	}
 	if opts.RunID == "" {
 		opts.RunID = NewRunID(now)
 	}
@@ -170,14 +178,17 @@ func Run(ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunResult, erro
 	if err != nil {
 		return nil, err
 	}
+	r.host = host
 	r.scope.Env, r.secrets = env, dag.Secrets(env)
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
 	}
 	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets, lang: opts.Lang}
-	for _, w := range dag.ShortSecrets(d, env) {
-		r.guard.log.Warn(w)
+	if host == nil { // a host's env holds placeholders: its workers warn of real values
+		for _, w := range dag.ShortSecrets(d, env) {
+			r.guard.log.Warn(w)
+		}
 	}
 	if opts.Recorder != nil {
 		var err error
@@ -197,7 +208,11 @@ func Run(ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunResult, erro
 	sub.rec, _ = opts.Recorder.(dag.SubRecorder)
 	ctx = context.WithValue(ctx, subRunKey{}, sub)
 	tctx := r.startRun(ctx, params)
-	r.run(tctx)
+	if host != nil {
+		r.runHosted(tctx)
+	} else {
+		r.run(tctx)
+	}
 	r.endRun(tctx)
 	if opts.Recorder != nil {
 		// The run's end is recorded even when ctx was canceled: canceled is a state too.
@@ -212,8 +227,9 @@ func Run(ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunResult, erro
 
 // backoff is the wait before retry n (1-based): backoff × factor^(n-1), at most max_backoff,
 // with jitter so that nodes failing together do not retry in lockstep. The wait is drawn
-// from [d/2, d).
-func backoff(p dag.Retry, n int) time.Duration {
+// from [d/2, d): jitter, in [0, 1), is where in it. It comes from the host when there is
+// one: a workflow must draw the same numbers when it is replayed.
+func backoff(p dag.Retry, n int, jitter float64) time.Duration {
 	if p.Backoff <= 0 {
 		return 0
 	}
@@ -221,5 +237,21 @@ func backoff(p dag.Retry, n int) time.Duration {
 	if p.MaxBackoff > 0 && d > float64(p.MaxBackoff) {
 		d = float64(p.MaxBackoff)
 	}
-	return time.Duration(d/2 + mrand.Float64()*d/2)
+	return time.Duration(d/2 + jitter*d/2)
+}
+
+// now is the run's clock: the host's when there is one.
+func (r *runner) now() time.Time {
+	if r.host != nil {
+		return r.host.Now()
+	}
+	return time.Now()
+}
+
+// jitter draws the random part of a retry's backoff.
+func (r *runner) jitter() float64 {
+	if r.host != nil {
+		return r.host.Jitter()
+	}
+	return mrand.Float64()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -155,12 +156,12 @@ func TestBackoff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for range 100 {
-			if d := backoff(p, tt.n); d < tt.lo || d >= tt.hi {
+			if d := backoff(p, tt.n, rand.Float64()); d < tt.lo || d >= tt.hi {
 				t.Fatalf("backoff(%d) = %s, want in [%s, %s)", tt.n, d, tt.lo, tt.hi)
 			}
 		}
 	}
-	if d := backoff(dag.Retry{Factor: 2}, 3); d != 0 {
+	if d := backoff(dag.Retry{Factor: 2}, 3, 0.5); d != 0 {
 		t.Errorf("no backoff configured: %s", d)
 	}
 }

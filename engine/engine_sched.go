@@ -80,6 +80,11 @@ type runner struct {
 	// guard turns panics at the boundaries where seam acts on a node's data into failures.
 	guard guard
 
+	// host, when not nil, runs the attempts and keeps the time (RunHosted); hosted is the
+	// state of that loop.
+	host   Host
+	hosted *hostedLoop
+
 	// Spans, when tracing: the run's, and each node's once started (engine_trace.go).
 	runSpan   trace.Span
 	nodeSpans []trace.Span
@@ -326,7 +331,11 @@ func (r *runner) run(ctx context.Context) {
 	close(r.quit)
 	close(jobs)
 	wg.Wait()
+	r.end(ctx)
+}
 
+// end cancels the nodes that did not settle, records the last attempts and concludes the run.
+func (r *runner) end(ctx context.Context) {
 	for i := range r.res.Nodes {
 		if !r.res.Nodes[i].Status.Done() {
 			r.mark(int32(i), dag.NodeCanceled, r.canceled(ctx))
@@ -362,7 +371,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		run.key = r.key(i)
 	}
 	fail := func(reason string, err error, vs []contract.Violation) {
-		nr.Started = time.Now()
+		nr.Started = r.now()
 		// with and input quote resolved values, which may hold secrets.
 		reason = nodes.MaskString(reason, r.secrets)
 		if err != nil {
@@ -377,7 +386,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		r.record(dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
 			Status: dag.NodeFailed, Final: true, Key: run.key, Violations: vs, Reason: reason, Error: nr.Error,
-			Started: nr.Started, Ended: time.Now(),
+			Started: nr.Started, Ended: r.now(),
 		})
 		r.settle(i, dag.NodeFailed, reason)
 	}
@@ -442,7 +451,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			nr.ItemsDone = len(run.units) - run.left
 		}
 	}
-	nr.Status, nr.Started = dag.NodeRunning, time.Now()
+	nr.Status, nr.Started = dag.NodeRunning, r.now()
 	r.startNode(ctx, i, nr.Started)
 	r.emit(NodeStarted, i)
 	if run.left == 0 {
@@ -572,7 +581,7 @@ func (r *runner) reuseItems(run *nodeRun, prev dag.Reused) {
 		if perr != nil || !usable || status == "" {
 			continue // the item runs again, and says what is wrong if it still is
 		}
-		now := time.Now()
+		now := r.now()
 		u.done, u.status, u.output, u.raw, u.valid = true, status, out, p.Output, true
 		u.started, u.ended = now, now
 		run.left--
@@ -798,6 +807,12 @@ func (r *runner) commit(ctx context.Context) {
 	if r.inflight != nil || r.opts.Recorder == nil {
 		return
 	}
+	if r.host != nil {
+		// A host's recorder writes on the scheduler's goroutine (a workflow's activity): at
+		// once, since the nodes waiting on it could not be handed on otherwise.
+		r.commitNow(ctx)
+		return
+	}
 	if len(r.uncommitted) == 0 && len(r.records) < maxPending {
 		// Only pure nodes' attempts wait: nothing needs them soon, so they gather for a
 		// while, but a run watched in the store must not look stuck behind a long node.
@@ -834,7 +849,7 @@ func (r *runner) commitNow(ctx context.Context) {
 		perr := g.call("run store", func() { err = rec.RecordAttempts(context.WithoutCancel(ctx), c.records) })
 		return cmp.Or(perr, err)
 	}
-	if r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 {
+	if r.host != nil || r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 {
 		// Nothing could run meanwhile (a chain): committing here saves starting a goroutine
 		// and two hand-offs, which a chain of nodes pays at every edge.
 		r.committed(ctx, record())
@@ -895,13 +910,17 @@ func (r *runner) decide(node *dag.Node, u *unit, a attempt) (dag.NodeStatus, boo
 		return dag.NodeFailed, true, 0
 	}
 	u.retries++
-	return dag.NodeFailed, false, backoff(node.Retry, u.retries)
+	return dag.NodeFailed, false, backoff(node.Retry, u.retries, r.jitter())
 }
 
 // retryAfter queues u's next attempt once delay has passed.
 func (r *runner) retryAfter(u *unit, delay time.Duration) {
 	if delay <= 0 {
 		r.runnable = append(r.runnable, u)
+		return
+	}
+	if r.host != nil {
+		r.hosted.after(u, delay)
 		return
 	}
 	r.timers[u] = time.AfterFunc(delay, func() {
@@ -986,9 +1005,9 @@ func (r *runner) combine(run *nodeRun) {
 		}
 	}
 	if len(run.units) > 0 {
-		c.started, c.ended = run.units[0].started, time.Now()
+		c.started, c.ended = run.units[0].started, r.now()
 	} else {
-		c.started, c.ended = time.Now(), time.Now()
+		c.started, c.ended = r.now(), r.now()
 	}
 	r.record(dag.AttemptRecord{
 		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: attempts, Item: -1,
@@ -1123,7 +1142,7 @@ func (r *runner) reuse(ctx context.Context, i int32, prev dag.Reused) bool {
 	if status == "" {
 		return false // only passed outputs are reused
 	}
-	now := time.Now()
+	now := r.now()
 	nr := &r.res.Nodes[i]
 	nr.Started, nr.Ended, nr.Reused, nr.Output = now, now, true, out
 	nr.Summary, _ = obj["summary"].(string)
@@ -1196,7 +1215,7 @@ func (r *runner) mark(i int32, status dag.NodeStatus, reason string) {
 	nr := &r.res.Nodes[i]
 	nr.Status, nr.Reason = status, reason
 	if nr.Ended.IsZero() {
-		nr.Ended = time.Now()
+		nr.Ended = r.now()
 	}
 	if !nr.Started.IsZero() {
 		nr.Elapsed = nr.Ended.Sub(nr.Started)
@@ -1293,7 +1312,7 @@ func (r *runner) conclude(ctx context.Context) {
 			res.Outputs[o.Name] = v
 		}
 	}
-	res.Ended = time.Now()
+	res.Ended = r.now()
 	res.Elapsed = res.Ended.Sub(res.Started)
 }
 

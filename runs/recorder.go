@@ -47,6 +47,10 @@ type RecorderOptions struct {
 	// PID and Host identify the recording process; they default to this process and host.
 	PID  int
 	Host string
+	// Decided are the nodes whose final attempt an earlier Recorder of the same run recorded:
+	// FinishRun leaves their state as it is (a run on Temporal is recorded by one Recorder
+	// per write).
+	Decided []string
 }
 
 // NewRecorder returns a recorder of runs of d into s.
@@ -57,7 +61,11 @@ func NewRecorder(s Store, d *dag.DAG, opts RecorderOptions) *Recorder {
 	if opts.Host == "" {
 		opts.Host, _ = os.Hostname() // no host name: stale runs are just not detected
 	}
-	return &Recorder{s: s, d: d, resume: opts.Resume, resumes: opts.Resumes, pid: opts.PID, host: opts.Host, decided: map[string]bool{}}
+	r := &Recorder{s: s, d: d, resume: opts.Resume, resumes: opts.Resumes, pid: opts.PID, host: opts.Host, decided: map[string]bool{}}
+	for _, id := range opts.Decided {
+		r.decided[id] = true
+	}
+	return r
 }
 
 var _ dag.Recorder = (*Recorder)(nil)

@@ -74,6 +74,7 @@ func jaCore() map[string]string {
 		"foreach has %d items, more than max_items (%d); raise max_items or split the list": "foreach の項目が %d 個あり、max_items (%d) を超えています。max_items を上げるかリストを分けてください",
 		"timed out after %s":                    "%s でタイムアウトしました",
 		"the node returned no result":           "ノードが結果を返しませんでした",
+		"no node %s in DAG %s":                  "DAG %[2]s にノード %[1]s はありません",
 		"output breaks its contract":            "出力が契約に違反しています",
 		"attempt %d failed: %s":                 "試行 %d が失敗: %s",
 		"item %d, attempt %d failed: %s":        "項目 %d の試行 %d が失敗: %s",

@@ -1,0 +1,311 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes"
+)
+
+// Host runs a hosted run's attempts and keeps its time, for an engine whose scheduling code
+// must be deterministic: a Temporal workflow runs this package's scheduler through a Host, so
+// that a run means the same on every engine. The scheduler calls it from the goroutine that
+// called RunHosted only.
+type Host interface {
+	// Now is the run's clock.
+	Now() time.Time
+	// Jitter returns a number in [0, 1): the random part of a retry's backoff.
+	Jitter() float64
+	// Start starts an attempt somewhere else; its outcome comes back from Wait. Attempts of
+	// pure node types never come here: the scheduler runs those itself.
+	Start(AttemptRequest)
+	// After makes Wait return a HostEvent with Timer id once d has passed.
+	After(id int, d time.Duration)
+	// Wait blocks until an attempt ends, a timer fires or the run is canceled from outside.
+	Wait() HostEvent
+	// Stop cancels the attempts and timers under way: the attempts' outcomes still come
+	// back from Wait (canceled, or ended meanwhile), the timers' do not.
+	Stop()
+}
+
+// HostEvent is what Wait returns: one of an attempt's outcome, a timer that fired, or the
+// run canceled.
+type HostEvent struct {
+	Outcome  *AttemptOutcome
+	Timer    int
+	Canceled bool
+}
+
+// AttemptRequest is one attempt of a hosted run, as it travels to the machine that runs it:
+// what nodes.Call holds but the run's secrets, which that machine reads itself (EnvValue).
+type AttemptRequest struct {
+	ID      int    `json:"id"` // echoed in the outcome
+	Node    string `json:"node"`
+	Index   int    `json:"index"` // of the node in DAG.Nodes
+	Item    int    `json:"item"` // -1 without foreach
+	Attempt int    `json:"attempt"`
+	// With and Input are JSON: encoded as seam decodes, numbers keep their digits.
+	With       json.RawMessage      `json:"with"`
+	Input      json.RawMessage      `json:"input"`
+	Env        []string             `json:"env,omitempty"`
+	Violations []contract.Violation `json:"violations,omitempty"`
+	// Timeout is the node's, enforced where the attempt runs.
+	Timeout     time.Duration `json:"timeout,omitempty"`
+	OutputLimit int64         `json:"output_limit"`
+	Lang        i18n.Lang     `json:"lang"`
+}
+
+// AttemptOutcome is how a hosted attempt ended, judged where it ran: its output is masked,
+// bounded, parsed and validated against the node's effective contract there.
+type AttemptOutcome struct {
+	ID         int                  `json:"id"`
+	Started    time.Time            `json:"started"`
+	Ended      time.Time            `json:"ended"`
+	Output     []byte               `json:"output,omitempty"` // as the node wrote it; nil when it failed first
+	Valid      bool                 `json:"valid,omitempty"`
+	Violations []contract.Violation `json:"violations,omitempty"`
+	Log        string               `json:"log,omitempty"`
+	Err        string               `json:"err,omitempty"`
+	Reason     string               `json:"reason,omitempty"` // set when it failed before its output was judged
+	TimedOut   bool                 `json:"timed_out,omitempty"`
+	Canceled   bool                 `json:"canceled,omitempty"`
+}
+
+// RunHosted runs d as Run does, with the attempts of its impure nodes run by h and time kept by
+// h. opts.RunID must be set: the host names the run. The run never reads the environment of
+// the process it is scheduled in: each variable d declares under env holds EnvValue's
+// placeholder there, which Attempt replaces with the value where the attempt runs, so no
+// secret enters what the host keeps of the run. Observer events come as in Run; tracing and
+// metrics are the host's business (opts.Tracer and opts.Metrics are ignored).
+func RunHosted(ctx context.Context, d *dag.DAG, opts RunOptions, h Host) (*dag.RunResult, error) {
+	if opts.RunID == "" {
+		return nil, fmt.Errorf("run %s: a hosted run needs its id", d.Name)
+	}
+	opts.Getenv, opts.Tracer, opts.Metrics = EnvValue, nil, nil
+	return run(ctx, d, opts, h)
+}
+
+// EnvValue is the placeholder a hosted run holds for the environment variable name: a string
+// no one writes by chance, long enough to be masked (nodes.MinSecret).
+func EnvValue(name string) string { return envOpen + name + envClose }
+
+const (
+	envOpen  = "\u27e6seam-env:"
+	envClose = "\u27e7"
+)
+
+// hostedLoop is the state runHosted keeps beside the runner's: the units whose attempts or
+// backoff timers are out with the host, by the id they went out with.
+type hostedLoop struct {
+	host   Host
+	out    map[int]*unit
+	timers map[int]*unit
+	next   int
+}
+
+// timeoutTimer is the id of the DAG's timeout among the host's timers.
+const timeoutTimer = -1
+
+func (l *hostedLoop) id(u *unit, m map[int]*unit) int {
+	l.next++
+	m[l.next] = u
+	return l.next
+}
+
+// after asks the host for u's next attempt once delay has passed.
+func (l *hostedLoop) after(u *unit, delay time.Duration) {
+	id := l.id(u, l.timers)
+	l.host.After(id, delay)
+}
+
+// runHosted is run's loop with the host in place of worker goroutines and timers: attempts
+// of impure nodes go out to the host one by one, pure ones run here, and every event comes
+// back through Wait, in an order the host can replay.
+func (r *runner) runHosted(ctx context.Context) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r.cancel = func() { cancel(context.Canceled) }
+	h := r.host
+	l := &hostedLoop{host: h, out: make(map[int]*unit), timers: make(map[int]*unit)}
+	r.hosted = l
+	if r.d.Timeout > 0 {
+		h.After(timeoutTimer, r.d.Timeout)
+	}
+	stop := func(cause error) {
+		if r.stopped {
+			return
+		}
+		cancel(cause)
+		r.stopped = true
+		h.Stop()
+		clear(l.timers) // retries waiting for their backoff will not run
+	}
+	for i := range r.d.Nodes {
+		if r.waiting[i] == 0 {
+			r.ready = append(r.ready, int32(i))
+		}
+	}
+	one := make([]attempt, 1)
+	for {
+		r.stopped = r.stopped || ctx.Err() != nil
+		for r.running < r.concurrency && !r.stopped {
+			if len(r.runnable) > 0 {
+				u := r.popRunnable()
+				j := r.job(ctx, u)
+				if r.isPure(u) {
+					started := r.now()
+					one[0] = work(ctx, j, r.opts.Lang)
+					one[0].started, one[0].ended = started, r.now()
+					r.finish(ctx, one)
+					r.stopped = ctx.Err() != nil
+					continue
+				}
+				r.running++
+				h.Start(r.request(l.id(u, l.out), j))
+				continue
+			}
+			if len(r.ready) == 0 {
+				break
+			}
+			i := r.ready[0]
+			r.ready = r.ready[1:]
+			r.prepare(ctx, i)
+		}
+		if r.running == 0 && len(l.timers) == 0 && (r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
+			break
+		}
+		ev := h.Wait()
+		switch {
+		case ev.Outcome != nil:
+			u, ok := l.out[ev.Outcome.ID]
+			if !ok {
+				continue // not an attempt of this run's: nothing waits for it
+			}
+			delete(l.out, ev.Outcome.ID)
+			r.running--
+			one[0] = r.outcome(u, ev.Outcome)
+			r.finish(ctx, one)
+		case ev.Canceled:
+			stop(context.Canceled)
+		case ev.Timer == timeoutTimer:
+			stop(errRunTimeout)
+		default:
+			if u, ok := l.timers[ev.Timer]; ok {
+				delete(l.timers, ev.Timer)
+				r.runnable = append(r.runnable, u)
+			}
+		}
+	}
+	r.end(ctx)
+}
+
+// request is the attempt j as it goes out to the host under id.
+func (r *runner) request(id int, j job) AttemptRequest {
+	with, _ := json.Marshal(j.call.With) // decoded JSON always encodes
+	input, _ := json.Marshal(j.call.Input)
+	item := j.u.item
+	return AttemptRequest{
+		ID: id, Node: j.node.ID, Index: int(j.u.nr.idx), Item: item, Attempt: j.call.Attempt, With: with, Input: input,
+		Env: j.call.Env, Violations: j.call.Violations, Timeout: j.timeout,
+		OutputLimit: j.call.OutputLimit, Lang: r.opts.Lang,
+	}
+}
+
+// outcome is the attempt of u that o reports, as work would have returned it.
+func (r *runner) outcome(u *unit, o *AttemptOutcome) attempt {
+	a := attempt{
+		u: u, started: o.Started, ended: o.Ended, raw: o.Output, valid: o.Valid,
+		violations: o.Violations, log: o.Log, reason: o.Reason, timedOut: o.TimedOut, canceled: o.Canceled,
+	}
+	if o.Err != "" {
+		a.err = errors.New(o.Err)
+	}
+	if o.Output != nil && o.Reason == "" {
+		// Judged already where it ran; the value is what templates downstream read.
+		if v, err := contract.ParseJSON(o.Output); err == nil {
+			a.output = v
+		}
+	}
+	return a
+}
+
+// Attempt runs one attempt of a hosted run where the host runs it: the type of node req.Node
+// of d under the node's timeout, then its output masked, bounded, parsed and validated, as
+// Run's workers do. getenv reads the variables d declares under env: their placeholders in
+// with and input are replaced by their values, and the values are masked in what the attempt
+// returns. A canceled ctx is a canceled attempt.
+func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(string) string, log *slog.Logger) AttemptOutcome {
+	started := time.Now()
+	fail := func(reason string) AttemptOutcome {
+		return AttemptOutcome{ID: req.ID, Started: started, Ended: time.Now(), Err: reason, Reason: reason}
+	}
+	if req.Index < 0 || req.Index >= len(d.Nodes) || d.Nodes[req.Index].ID != req.Node {
+		return fail(i18n.Sprintf(req.Lang, "no node %s in DAG %s", req.Node, d.Name))
+	}
+	node := d.Nodes[req.Index]
+	env, err := dag.LookupEnv(d, getenv)
+	if err != nil {
+		return fail(err.Error())
+	}
+	secrets := dag.Secrets(env)
+	if log == nil {
+		log = slog.Default()
+	}
+	for _, w := range dag.ShortSecrets(d, env) {
+		log.Warn(w)
+	}
+	with, err := contract.ParseJSON(req.With)
+	if err != nil {
+		return fail(fmt.Sprintf("with: %v", err))
+	}
+	input, err := contract.ParseJSON(req.Input)
+	if err != nil {
+		return fail(fmt.Sprintf("input: %v", err))
+	}
+	w, _ := withEnv(with, env).(map[string]any)
+	call := &nodes.Call{
+		Node: node.ID, With: w, Input: withEnv(input, env), Dir: d.Dir, OutputLimit: req.OutputLimit,
+		Secrets: secrets, Lang: req.Lang, Attempt: req.Attempt, Env: req.Env, Violations: req.Violations,
+	}
+	g := guard{log: log.With("dag", d.Name, "node", node.ID), secrets: secrets, lang: req.Lang}
+	a := work(ctx, job{ctx: ctx, u: &unit{item: req.Item}, node: node, call: call, timeout: req.Timeout, guard: g}, req.Lang)
+	o := AttemptOutcome{
+		ID: req.ID, Started: a.started, Ended: a.ended, Output: a.raw, Valid: a.valid, Violations: a.violations,
+		Log: a.log, Reason: a.reason, TimedOut: a.timedOut, Canceled: a.canceled,
+	}
+	if a.err != nil {
+		o.Err = nodes.MaskString(a.err.Error(), secrets)
+	}
+	return o
+}
+
+// withEnv replaces the env placeholders in v's strings with the variables' values.
+func withEnv(v any, env map[string]string) any {
+	switch v := v.(type) {
+	case string:
+		if !strings.Contains(v, envOpen) {
+			return v
+		}
+		for name, val := range env {
+			v = strings.ReplaceAll(v, EnvValue(name), val)
+		}
+		return v
+	case map[string]any:
+		for k, e := range v {
+			v[k] = withEnv(e, env)
+		}
+	case []any:
+		for k, e := range v {
+			v[k] = withEnv(e, env)
+		}
+	}
+	return v
+}

@@ -1,0 +1,221 @@
+package temporal
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/runs"
+)
+
+// WorkerOptions configure a Worker.
+type WorkerOptions struct {
+	// Client reads a run's bundle from its history when this worker runs an attempt of a run
+	// whose workflow it has not hosted.
+	Client client.Client
+	// Store records the runs this worker hosts; nil records nothing.
+	Store runs.Store
+	// Types are the node types DAGs may use.
+	Types *nodes.Registry
+	// Getenv reads the variables DAGs declare under env, when an attempt runs.
+	Getenv func(string) string
+	// Dir is where bundles are written for attempts to run in; "" is a folder in the
+	// system's temporary directory.
+	Dir string
+	// Logger receives what no run holds (a panic's stack); nil is slog.Default().
+	Logger *slog.Logger
+}
+
+// Worker hosts seam's run workflow and its activities; Register them with a Temporal worker.
+type Worker struct {
+	opts WorkerOptions
+	log  *slog.Logger
+
+	mu      sync.Mutex
+	bundles map[string]*Bundle  // by hash: those seen, for attempts to load
+	loaded  map[string]*dag.DAG // by hash: loaded from the written bundle, for attempts
+}
+
+// maxCached bounds the bundles a worker keeps in memory (each at most MaxBundle).
+const maxCached = 64
+
+// bundleRoot is where a workflow loads its bundle from: a name only, nothing is read there.
+const bundleRoot = "/seam-bundle"
+
+// NewWorker returns a Worker.
+func NewWorker(opts WorkerOptions) *Worker {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Getenv == nil {
+		opts.Getenv = func(string) string { return "" }
+	}
+	if opts.Dir == "" {
+		opts.Dir = filepath.Join(os.TempDir(), "seam-bundles")
+	}
+	return &Worker{opts: opts, log: opts.Logger, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}}
+}
+
+// Registry is where a Worker registers: a Temporal worker.Worker.
+type Registry interface {
+	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
+}
+
+// Register registers the run workflow and the attempt activity with r.
+func (w *Worker) Register(r Registry) {
+	r.RegisterWorkflowWithOptions(w.run, workflow.RegisterOptions{Name: WorkflowName})
+	r.RegisterActivityWithOptions(w.attempt, activity.RegisterOptions{Name: attemptActivity})
+}
+
+func (w *Worker) loadOptions(lang i18n.Lang) dag.LoadOptions {
+	return dag.LoadOptions{Types: w.opts.Types, Lang: lang}
+}
+
+// keep remembers b for the attempts this worker runs.
+func (w *Worker) keep(b *Bundle) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.bundles[b.Hash]; ok {
+		return
+	}
+	if len(w.bundles) >= maxCached {
+		for h := range w.bundles { // any one: a bundle evicted is read again if needed
+			delete(w.bundles, h)
+			delete(w.loaded, h)
+			break
+		}
+	}
+	w.bundles[b.Hash] = b
+}
+
+// attempt is the attempt activity: it runs one attempt of a node, judged here.
+func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOutcome, error) {
+	d, err := w.dag(ctx, in.Bundle)
+	if err != nil {
+		return engine.AttemptOutcome{}, temporal.NewNonRetryableApplicationError(err.Error(), errBundle, nil)
+	}
+	// Heartbeats tell Temporal this worker is alive, and bring it the run's cancellation.
+	hctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		t := time.NewTicker(heartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-hctx.Done():
+				return
+			case <-t.C:
+				activity.RecordHeartbeat(ctx)
+			}
+		}
+	}()
+	o := engine.Attempt(ctx, d, in.Request, w.opts.Getenv, w.log.With("run", in.Run))
+	switch {
+	case o.Canceled, o.Valid:
+		return o, nil
+	case o.Reason != "":
+		return o, temporal.NewNonRetryableApplicationError(o.Reason, errNodeFailed, nil, o)
+	default:
+		return o, temporal.NewNonRetryableApplicationError(fmt.Sprintf("output of %s breaks its contract", in.Request.Node), errContract, nil, o)
+	}
+}
+
+// dag returns the DAG of the bundle hash, written under the worker's folder and loaded.
+func (w *Worker) dag(ctx context.Context, hash string) (*dag.DAG, error) {
+	w.mu.Lock()
+	d, b := w.loaded[hash], w.bundles[hash]
+	w.mu.Unlock()
+	if d != nil {
+		return d, nil
+	}
+	if b == nil {
+		var err error
+		if b, err = w.fetch(ctx, hash); err != nil {
+			return nil, err
+		}
+		w.keep(b)
+	}
+	if err := os.MkdirAll(w.opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("bundle %s: %w", hash, err)
+	}
+	main, err := b.Write(filepath.Join(w.opts.Dir, hash))
+	if err != nil {
+		return nil, err
+	}
+	d, err = dag.Load(ctx, main, w.loadOptions(""))
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s: %w", hash, err)
+	}
+	w.mu.Lock()
+	if _, ok := w.bundles[hash]; ok {
+		w.loaded[hash] = d
+	}
+	w.mu.Unlock()
+	return d, nil
+}
+
+// fetch reads the bundle hash from the input of the workflow whose attempt ctx is.
+func (w *Worker) fetch(ctx context.Context, hash string) (*Bundle, error) {
+	if w.opts.Client == nil {
+		return nil, fmt.Errorf("bundle %s: not seen by this worker, which has no client to read it", hash)
+	}
+	ex := activity.GetInfo(ctx).WorkflowExecution
+	it := w.opts.Client.GetWorkflowHistory(ctx, ex.ID, ex.RunID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	if !it.HasNext() {
+		return nil, fmt.Errorf("bundle %s: the history of %s is empty", hash, ex.ID)
+	}
+	ev, err := it.Next()
+	if err != nil {
+		return nil, fmt.Errorf("bundle %s: read the history of %s: %w", hash, ex.ID, err)
+	}
+	start := ev.GetWorkflowExecutionStartedEventAttributes()
+	if start == nil {
+		return nil, fmt.Errorf("bundle %s: the history of %s does not start with the workflow's input", hash, ex.ID)
+	}
+	var in RunInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(start.GetInput(), &in); err != nil {
+		return nil, fmt.Errorf("bundle %s: decode the input of %s: %w", hash, ex.ID, err)
+	}
+	if err := in.Bundle.Check(); err != nil {
+		return nil, err
+	}
+	if in.Bundle.Hash != hash {
+		return nil, fmt.Errorf("bundle %s: the run %s holds bundle %s", hash, ex.ID, in.Bundle.Hash)
+	}
+	return in.Bundle, nil
+}
+
+// The local activities that record a run, on the worker hosting its workflow. A run on
+// Temporal is recorded with no process of its own (pid -1): it goes on when one worker dies.
+func (w *Worker) recorder() *runs.Recorder {
+	return runs.NewRecorder(w.opts.Store, nil, runs.RecorderOptions{PID: -1, Host: "temporal"})
+}
+
+func (w *Worker) begin(ctx context.Context, run dag.RunRecord) error {
+	return w.recorder().BeginRun(ctx, run)
+}
+
+func (w *Worker) record(ctx context.Context, batch []dag.AttemptRecord) error {
+	return w.recorder().RecordAttempts(ctx, batch)
+}
+
+func (w *Worker) finish(ctx context.Context, in FinishInput) error {
+	rec := runs.NewRecorder(w.opts.Store, nil, runs.RecorderOptions{PID: -1, Host: "temporal", Decided: in.Decided})
+	return rec.FinishRun(ctx, in.Result)
+}

@@ -1,0 +1,294 @@
+package temporal
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+// Names under which the worker registers what it hosts; they are part of the stored
+// histories, so they never change.
+const (
+	WorkflowName    = "seam.run"
+	attemptActivity = "seam.attempt"
+	ProgressQuery   = "seam.progress"
+)
+
+// Error types of the attempt activity's failures that Temporal must not retry: the node ran
+// and failed, or its output broke its contract. seam's own retries decide what follows.
+const (
+	errNodeFailed = "seam.NodeFailed"
+	errContract   = "seam.ContractViolation"
+	errBundle     = "seam.Bundle"
+	errRefused    = "seam.RunRefused"
+)
+
+// RunInput is what the run workflow starts from. It holds no secret: workers read the
+// variables a DAG declares under env themselves.
+type RunInput struct {
+	RunID       string          `json:"run_id"`
+	File        string          `json:"file"` // the DAG file as the client named it
+	Bundle      *Bundle         `json:"bundle"`
+	Params      json.RawMessage `json:"params,omitempty"`
+	Lang        i18n.Lang       `json:"lang,omitempty"`
+	OutputLimit int64           `json:"output_limit,omitempty"`
+}
+
+// WorkflowID is the Temporal workflow id of seam run runID.
+func WorkflowID(runID string) string { return "seam-" + runID }
+
+// Activity timing: a worker that dies mid-attempt stops heartbeating, and Temporal gives the
+// attempt to another worker after heartbeatTimeout. An attempt without a timeout of its own
+// may run for noTimeout.
+const (
+	heartbeatTimeout = 10 * time.Second
+	heartbeatEvery   = 2 * time.Second
+	noTimeout        = 24 * time.Hour
+)
+
+// run is the workflow: the bundle's DAG run by the engine's scheduler, with the attempts of
+// impure nodes as activities and the records written by local activities on this worker.
+func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) {
+	if err := in.Bundle.Check(); err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errBundle, nil)
+	}
+	w.keep(in.Bundle)
+	d, err := in.Bundle.Load(context.Background(), bundleRoot, w.loadOptions(in.Lang))
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("load %s: %v", in.File, err), errBundle, nil)
+	}
+	d.File = in.File
+	var params map[string]any
+	if len(in.Params) > 0 && string(in.Params) != "null" {
+		v, err := contract.ParseJSON(in.Params)
+		if params, _ = v.(map[string]any); err != nil || params == nil {
+			return nil, temporal.NewNonRetryableApplicationError("params are not a JSON object", errRefused, err)
+		}
+	}
+	p := newProgress(d)
+	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() ([]dag.NodeResult, error) { return p.nodes, nil }); err != nil {
+		return nil, err
+	}
+	h := newHost(ctx, in)
+	opts := engine.RunOptions{
+		RunID: in.RunID, Params: params, Lang: in.Lang, OutputLimit: in.OutputLimit,
+		Observer: p, Logger: w.log.With("run", in.RunID),
+	}
+	if w.opts.Store != nil {
+		opts.Recorder = &recorder{ctx: ctx, w: w}
+	}
+	res, err := engine.RunHosted(context.Background(), d, opts, h)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
+	}
+	return res, nil
+}
+
+// progress keeps the nodes' states for the progress query, as the run's events say.
+type progress struct {
+	nodes []dag.NodeResult
+	index map[string]int
+}
+
+func newProgress(d *dag.DAG) *progress {
+	p := &progress{nodes: make([]dag.NodeResult, len(d.Nodes)), index: make(map[string]int, len(d.Nodes))}
+	for i, n := range d.Nodes {
+		p.nodes[i] = dag.NodeResult{ID: n.ID, Type: n.Type.Name(), Status: dag.NodePending}
+		p.index[n.ID] = i
+	}
+	return p
+}
+
+// Event keeps the node's state without its output and log, which the store has.
+func (p *progress) Event(ev engine.Event) {
+	n := ev.Node
+	n.Output, n.Log = nil, ""
+	p.nodes[p.index[n.ID]] = n
+}
+
+// host is the engine.Host of one run workflow: attempts are activities, timers are
+// workflow timers, and every event comes back through one selector in history order.
+type host struct {
+	ctx      workflow.Context // the run's
+	work     workflow.Context // the attempts' and timers': Stop cancels it
+	stop     workflow.CancelFunc
+	sel      workflow.Selector
+	events   []engine.HostEvent
+	canceled bool // the run's context was seen done, and said so
+	in       RunInput
+	seed     uint64
+	draws    uint64
+}
+
+func newHost(ctx workflow.Context, in RunInput) *host {
+	h := &host{ctx: ctx, sel: workflow.NewSelector(ctx), in: in}
+	h.work, h.stop = workflow.WithCancel(ctx)
+	f := fnv.New64a()
+	f.Write([]byte(in.RunID))
+	h.seed = f.Sum64()
+	return h
+}
+
+func (h *host) Now() time.Time { return workflow.Now(h.ctx) }
+
+// Jitter draws from a hash of the run's id and a counter: the same numbers on a replay,
+// without a marker in the history per draw.
+func (h *host) Jitter() float64 {
+	h.draws++
+	f := fnv.New64a()
+	var b [16]byte
+	binary.LittleEndian.PutUint64(b[:8], h.seed)
+	binary.LittleEndian.PutUint64(b[8:], h.draws)
+	f.Write(b[:])
+	return float64(f.Sum64()>>11) / (1 << 53)
+}
+
+// AttemptInput is the attempt activity's input: the attempt, and the bundle it is of by hash
+// (a worker that has not seen it reads it from the run's history).
+type AttemptInput struct {
+	Run     string                `json:"run"`
+	Bundle  string                `json:"bundle"`
+	Request engine.AttemptRequest `json:"request"`
+}
+
+func (h *host) Start(req engine.AttemptRequest) {
+	timeout := noTimeout
+	if req.Timeout > 0 {
+		// The node's timeout is enforced in the activity; this only bounds a lost one.
+		timeout = req.Timeout + time.Minute
+	}
+	ctx := workflow.WithActivityOptions(h.work, workflow.ActivityOptions{
+		ActivityID:          activityID(req),
+		StartToCloseTimeout: timeout,
+		HeartbeatTimeout:    heartbeatTimeout,
+		// Temporal retries only what is not the node's doing (a worker that died); seam's
+		// retry policy runs in the workflow, so a node's failure is not retried here.
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:        time.Second,
+			BackoffCoefficient:     2,
+			MaximumInterval:        time.Minute,
+			NonRetryableErrorTypes: []string{errNodeFailed, errContract, errBundle},
+		},
+	})
+	f := workflow.ExecuteActivity(ctx, attemptActivity, AttemptInput{Run: h.in.RunID, Bundle: h.in.Bundle.Hash, Request: req})
+	id := req.ID
+	h.sel.AddFuture(f, func(f workflow.Future) {
+		var o engine.AttemptOutcome
+		err := f.Get(h.ctx, &o)
+		h.noteCanceled()
+		var app *temporal.ApplicationError
+		switch {
+		case err == nil:
+		case errors.As(err, &app) && app.HasDetails() && app.Details(&o) == nil:
+		case temporal.IsCanceledError(err):
+			now := workflow.Now(h.ctx)
+			o = engine.AttemptOutcome{Started: now, Ended: now, Canceled: true, Err: err.Error()}
+		default:
+			now := workflow.Now(h.ctx)
+			o = engine.AttemptOutcome{Started: now, Ended: now, Err: err.Error(), Reason: err.Error()}
+		}
+		o.ID = id
+		h.events = append(h.events, engine.HostEvent{Outcome: &o})
+	})
+}
+
+// activityID names an attempt by its node, item and attempt number: unique in the run, and
+// readable in Temporal's UI.
+func activityID(req engine.AttemptRequest) string {
+	if req.Item >= 0 {
+		return fmt.Sprintf("%s[%d]#%d", req.Node, req.Item, req.Attempt)
+	}
+	return fmt.Sprintf("%s#%d", req.Node, req.Attempt)
+}
+
+func (h *host) After(id int, d time.Duration) {
+	f := workflow.NewTimer(h.work, d)
+	h.sel.AddFuture(f, func(f workflow.Future) {
+		err := f.Get(h.ctx, nil)
+		h.noteCanceled()
+		if err == nil {
+			h.events = append(h.events, engine.HostEvent{Timer: id})
+		}
+	})
+}
+
+// noteCanceled queues the run's cancellation once it is seen, ahead of what it ended.
+func (h *host) noteCanceled() {
+	if !h.canceled && h.ctx.Err() != nil {
+		h.canceled = true
+		h.events = append(h.events, engine.HostEvent{Canceled: true})
+	}
+}
+
+func (h *host) Wait() engine.HostEvent {
+	for len(h.events) == 0 {
+		h.noteCanceled()
+		if len(h.events) > 0 {
+			break
+		}
+		h.sel.Select(h.ctx)
+	}
+	ev := h.events[0]
+	h.events = h.events[1:]
+	return ev
+}
+
+func (h *host) Stop() { h.stop() }
+
+// recorder records the run through local activities on this worker: their results, not
+// their inputs, enter the history, so outputs are not kept there twice.
+type recorder struct {
+	ctx     workflow.Context
+	w       *Worker
+	decided []string // nodes whose final attempt is recorded
+}
+
+func (r *recorder) local() workflow.Context {
+	// The records of a canceled run are written all the same.
+	ctx, _ := workflow.NewDisconnectedContext(r.ctx)
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout: 2 * time.Minute, // the store retries within this
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+	})
+}
+
+func (r *recorder) BeginRun(_ context.Context, run dag.RunRecord) error {
+	ctx := r.local()
+	return workflow.ExecuteLocalActivity(ctx, r.w.begin, run).Get(ctx, nil)
+}
+
+func (r *recorder) RecordAttempts(_ context.Context, batch []dag.AttemptRecord) error {
+	ctx := r.local()
+	if err := workflow.ExecuteLocalActivity(ctx, r.w.record, batch).Get(ctx, nil); err != nil {
+		return err
+	}
+	for _, a := range batch {
+		if a.Final && a.Item < 0 {
+			r.decided = append(r.decided, a.Node)
+		}
+	}
+	return nil
+}
+
+func (r *recorder) FinishRun(_ context.Context, res *dag.RunResult) error {
+	ctx := r.local()
+	return workflow.ExecuteLocalActivity(ctx, r.w.finish, FinishInput{Result: res, Decided: r.decided}).Get(ctx, nil)
+}
+
+// FinishInput is the finish local activity's input.
+type FinishInput struct {
+	Result  *dag.RunResult `json:"result"`
+	Decided []string       `json:"decided,omitempty"`
+}
