@@ -67,6 +67,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	cmd.Stdin = bytes.NewReader(p.stdin)
 	// Its own group, so that killing it reaches everything it started, not just the leader.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	dieWithParent(cmd.SysProcAttr)
 	// SIGTERM lets scripts clean up; after WaitDelay exec sends SIGKILL to the leader, and
 	// the group gets one below once the leader is gone.
 	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }

@@ -1,0 +1,58 @@
+package temporal
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/contrib/envconfig"
+	tlog "go.temporal.io/sdk/log"
+)
+
+// DefaultTaskQueue is the task queue seam's workflows and workers use unless told otherwise.
+const DefaultTaskQueue = "seam"
+
+// Dial connects to the Temporal server that Temporal's standard settings name: the
+// TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS_* variables, over a
+// profile of Temporal's config file (TEMPORAL_CONFIG_FILE, TEMPORAL_PROFILE) when there is
+// one, as the Temporal CLI reads them; localhost:7233 and namespace default otherwise. The
+// SDK's own log goes to log at warning level and above.
+func Dial(ctx context.Context, getenv func(string) string, log *slog.Logger) (client.Client, error) {
+	opts, err := envconfig.LoadClientOptions(envconfig.LoadClientOptionsRequest{EnvLookup: lookup(getenv)})
+	if err != nil {
+		return nil, fmt.Errorf("temporal settings: %w", err)
+	}
+	opts.Logger = tlog.NewStructuredLogger(slog.New(warnOnly{log.Handler()}))
+	c, err := client.DialContext(ctx, opts)
+	if err != nil {
+		addr := opts.HostPort
+		if addr == "" {
+			addr = client.DefaultHostPort
+		}
+		// The SDK's error names the address only; the API key never appears in it.
+		return nil, fmt.Errorf("connect to Temporal at %s (TEMPORAL_ADDRESS): %w", addr, err)
+	}
+	return c, nil
+}
+
+// lookup reads the environment through getenv.
+type lookup func(string) string
+
+func (l lookup) Environ() []string { return nil }
+
+func (l lookup) LookupEnv(key string) (string, bool) {
+	v := l(key)
+	return v, v != ""
+}
+
+// warnOnly passes on records at warning level and above: the SDK logs every poll at info.
+type warnOnly struct{ slog.Handler }
+
+func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+}
+
+func (w warnOnly) WithAttrs(as []slog.Attr) slog.Handler { return warnOnly{w.Handler.WithAttrs(as)} }
+
+func (w warnOnly) WithGroup(name string) slog.Handler { return warnOnly{w.Handler.WithGroup(name)} }

@@ -1,0 +1,179 @@
+package temporal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+// Engine runs DAGs on Temporal (engine.Engine): it bundles the DAG file with the files it
+// reads, starts the run workflow on the task queue for `seam worker`s to run, tells the
+// observer what the workflow's progress query says, and returns the run's result. The run is
+// recorded by the workers, in their store.
+type Engine struct {
+	Client    client.Client
+	TaskQueue string // "" is DefaultTaskQueue
+	// Load is how DAG files load here (types, size cap): the bundle is read with it.
+	Load dag.LoadOptions
+	// Poll is how often progress is asked for; 0 is 250ms.
+	Poll time.Duration
+}
+
+var _ engine.Engine = (*Engine)(nil)
+
+// Run runs d on Temporal. Cancelling ctx cancels the workflow; Run then returns the canceled
+// run once the workers have recorded it.
+func (e *Engine) Run(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (*dag.RunResult, error) {
+	if opts.RunID == "" {
+		opts.RunID = engine.NewRunID(time.Now())
+	}
+	wr, err := e.Start(ctx, d, opts)
+	if err != nil {
+		return nil, err
+	}
+	return e.Wait(ctx, wr, d, opts)
+}
+
+// Start bundles d and starts its run workflow as run opts.RunID, returning at once.
+func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (client.WorkflowRun, error) {
+	b, err := NewBundle(ctx, d.File, e.Load)
+	if err != nil {
+		return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, err)
+	}
+	if sum := sha256.Sum256(b.Files[b.Main]); hex.EncodeToString(sum[:]) != d.Hash {
+		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %s changed since it was loaded", d.Name, d.File)
+	}
+	var params json.RawMessage
+	if opts.Params != nil {
+		if params, err = json.Marshal(opts.Params); err != nil {
+			return nil, fmt.Errorf("run %s on Temporal: encode params: %w", d.Name, err)
+		}
+	}
+	if opts.RunID == "" {
+		return nil, fmt.Errorf("run %s on Temporal: no run id", d.Name)
+	}
+	queue := e.TaskQueue
+	if queue == "" {
+		queue = DefaultTaskQueue
+	}
+	in := RunInput{RunID: opts.RunID, File: d.File, Bundle: b, Params: params, Lang: opts.Lang, OutputLimit: opts.OutputLimit}
+	wr, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: WorkflowID(opts.RunID), TaskQueue: queue}, WorkflowName, in)
+	if err != nil {
+		return nil, fmt.Errorf("run %s on Temporal: start workflow: %w", d.Name, err)
+	}
+	return wr, nil
+}
+
+// Wait follows the run wr until it ends, telling opts.Observer of its nodes' changes.
+func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, opts engine.RunOptions) (*dag.RunResult, error) {
+	type result struct {
+		res *dag.RunResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		var res dag.RunResult
+		// The result comes once the workers have recorded the run, canceled or not.
+		err := wr.Get(context.WithoutCancel(ctx), &res)
+		done <- result{&res, err}
+	}()
+	poll := e.Poll
+	if poll <= 0 {
+		poll = 250 * time.Millisecond
+	}
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	seen := pending(d)
+	canceled := ctx.Done()
+	for {
+		select {
+		case r := <-done:
+			if r.err != nil {
+				var app *temporal.ApplicationError
+				if errors.As(r.err, &app) && (app.Type() == errRefused || app.Type() == errBundle) {
+					return nil, errors.New(app.Message())
+				}
+				return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, r.err)
+			}
+			res := r.res
+			res.Elapsed = res.Ended.Sub(res.Started)
+			for i := range res.Nodes {
+				n := &res.Nodes[i]
+				if !n.Started.IsZero() && !n.Ended.IsZero() {
+					n.Elapsed = n.Ended.Sub(n.Started)
+				}
+			}
+			report(opts.Observer, opts.RunID, seen, res.Nodes)
+			return res, nil
+		case <-canceled:
+			canceled = nil
+			if err := e.Client.CancelWorkflow(context.WithoutCancel(ctx), wr.GetID(), wr.GetRunID()); err != nil {
+				return nil, fmt.Errorf("cancel run %s on Temporal: %w", d.Name, err)
+			}
+		case <-t.C:
+			if opts.Observer == nil {
+				continue
+			}
+			v, err := e.Client.QueryWorkflow(ctx, wr.GetID(), wr.GetRunID(), ProgressQuery)
+			if err != nil {
+				continue // no worker has taken the run yet, or it just ended
+			}
+			var now []dag.NodeResult
+			if v.Get(&now) == nil && len(now) == len(seen) {
+				report(opts.Observer, opts.RunID, seen, now)
+			}
+		}
+	}
+}
+
+// pending is d's nodes before the run.
+func pending(d *dag.DAG) []dag.NodeResult {
+	out := make([]dag.NodeResult, len(d.Nodes))
+	for i, n := range d.Nodes {
+		out[i] = dag.NodeResult{ID: n.ID, Type: n.Type.Name(), Status: dag.NodePending}
+	}
+	return out
+}
+
+// report tells obs how the nodes changed from seen to now, as the embedded engine would
+// have, and updates seen: a node that ran between two polls starts, then finishes.
+func report(obs engine.Observer, runID string, seen, now []dag.NodeResult) {
+	if obs == nil || len(seen) != len(now) {
+		return
+	}
+	emit := func(kind engine.EventKind, n dag.NodeResult) {
+		obs.Event(engine.Event{Kind: kind, RunID: runID, Node: n})
+	}
+	for i, n := range now {
+		p := seen[i]
+		switch {
+		case n.Status == p.Status && n.Attempts == p.Attempts && n.ItemsDone == p.ItemsDone && n.Reason == p.Reason:
+			continue
+		case n.Status == dag.NodeRunning && p.Status != dag.NodeRunning:
+			emit(engine.NodeStarted, n)
+		case n.Status == dag.NodeRunning && n.ItemsDone != p.ItemsDone:
+			emit(engine.NodeProgress, n)
+		case n.Status == dag.NodeRunning:
+			emit(engine.NodeRetrying, n)
+		case n.Status.Done() && !p.Status.Done():
+			if p.Status == dag.NodePending && !n.Started.IsZero() {
+				started := n
+				started.Status = dag.NodeRunning
+				emit(engine.NodeStarted, started)
+			}
+			emit(engine.NodeFinished, n)
+		}
+		seen[i] = n
+	}
+}
