@@ -7,18 +7,21 @@
 #   - a throwaway PostgreSQL cluster (scripts/pg-server.sh) for the PostgreSQL run store tests,
 #     which read SEAM_TEST_POSTGRES; SEAM_SKIP_POSTGRES=1 skips those tests;
 #   - headless Chromium (scripts/chromium.sh, Debian's package) for the web view's browser
-#     tests, which read SEAM_CHROMIUM; SEAM_SKIP_BROWSER=1 skips those tests.
+#     tests, which read SEAM_CHROMIUM; SEAM_SKIP_BROWSER=1 skips those tests;
+#   - a Temporal dev server (scripts/temporal-server.sh, the CLI built with go install and
+#     cached in ~/.cache/seam) on loopback for the Temporal engine tests, which read
+#     SEAM_TEST_TEMPORAL and SEAM_TEMPORAL_CLI; SEAM_SKIP_TEMPORAL=1 skips those tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start=
+tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start= temporal_env= temporal_start=
 # stop_servers stops whatever was started, on every way out (exit, error, signal).
 stop_servers() {
 	local rc=$?
 	trap - EXIT HUP INT TERM
 	# A start still running stops the server it was starting itself when told to.
 	local p
-	for p in "$n8n_start" "$pg_start" "$chromium_start"; do
+	for p in "$n8n_start" "$pg_start" "$chromium_start" "$temporal_start"; do
 		if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
 			kill -TERM "$p" 2>/dev/null || true
 			wait "$p" 2>/dev/null || true
@@ -30,11 +33,15 @@ stop_servers() {
 	if [ -n "$pg_env" ] && [ -f "$pg_env" ]; then
 		scripts/pg-server.sh stop "$pg_env" || true
 	fi
+	if [ -n "$temporal_env" ] && [ -f "$temporal_env" ]; then
+		scripts/temporal-server.sh stop "$temporal_env" || true
+	fi
 	[ -z "$tmp" ] || rm -rf "$tmp"
 	exit "$rc"
 }
 
-if [ "${SEAM_SKIP_N8N:-}" != 1 ] || [ "${SEAM_SKIP_POSTGRES:-}" != 1 ] || [ "${SEAM_SKIP_BROWSER:-}" != 1 ]; then
+if [ "${SEAM_SKIP_N8N:-}" != 1 ] || [ "${SEAM_SKIP_POSTGRES:-}" != 1 ] || [ "${SEAM_SKIP_BROWSER:-}" != 1 ] ||
+	[ "${SEAM_SKIP_TEMPORAL:-}" != 1 ]; then
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/seam-test.XXXXXX")
 	trap stop_servers EXIT
 	trap 'exit 129' HUP
@@ -55,6 +62,11 @@ fi
 if [ "${SEAM_SKIP_BROWSER:-}" != 1 ]; then
 	scripts/chromium.sh >"$tmp/chromium.path" &
 	chromium_start=$!
+fi
+if [ "${SEAM_SKIP_TEMPORAL:-}" != 1 ]; then
+	temporal_env=$tmp/temporal.env
+	scripts/temporal-server.sh start --env "$temporal_env" >/dev/null &
+	temporal_start=$!
 fi
 
 go mod download
@@ -95,5 +107,16 @@ if [ -n "$chromium_start" ]; then
 	chromium_start=
 	SEAM_CHROMIUM=$(cat "$tmp/chromium.path")
 	export SEAM_CHROMIUM
+fi
+if [ -n "$temporal_start" ]; then
+	if ! wait "$temporal_start"; then
+		temporal_start=
+		echo "test.sh: Temporal did not start (see the temporal-server lines above); SEAM_SKIP_TEMPORAL=1 runs the tests without it" >&2
+		exit 1
+	fi
+	temporal_start=
+	SEAM_TEST_TEMPORAL=$(sed -n 's/^SEAM_TEST_TEMPORAL=//p' "$temporal_env")
+	SEAM_TEMPORAL_CLI=$(sed -n 's/^TEMPORAL_CLI=//p' "$temporal_env")
+	export SEAM_TEST_TEMPORAL SEAM_TEMPORAL_CLI
 fi
 go test -race -count=1 ./...

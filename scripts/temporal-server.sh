@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# Gives tests a real Temporal server: builds the pinned Temporal CLI with `go install` into a
+# cache folder, starts its dev server (`temporal server start-dev`) on loopback with SQLite in
+# a fresh temp folder, tuned for short test runs, and writes an env file that tests read.
+#
+#   scripts/temporal-server.sh install               build the CLI into the cache (skipped when there)
+#   scripts/temporal-server.sh start [--env FILE]    install if needed, start, write FILE
+#                                                    (default $TEMPORAL_FOLDER/env); prints SEAM_TEST_TEMPORAL=...
+#   scripts/temporal-server.sh stop ENVFILE          stop that server and remove its temp folder
+#
+# The env file holds SEAM_TEST_TEMPORAL (host:port of the frontend), TEMPORAL_PID,
+# TEMPORAL_LOG, TEMPORAL_FOLDER and TEMPORAL_CLI (the binary) as KEY=value lines.
+#
+# Environment:
+#   SEAM_TEMPORAL_CACHE    install folder (default $HOME/.cache/seam/temporal-1.5.1)
+#   SEAM_TEMPORAL_PORT     preferred frontend port (default: a free one)
+#   SEAM_TEMPORAL_TIMEOUT  seconds to wait for the server to answer (default 120)
+#
+# Needs go (for the install only) and setsid.
+set -euo pipefail
+
+TEMPORAL_VERSION=1.5.1
+CACHE=${SEAM_TEMPORAL_CACHE:-${HOME:-/root}/.cache/seam/temporal-$TEMPORAL_VERSION}
+CLI="$CACHE/temporal"
+TIMEOUT=${SEAM_TEMPORAL_TIMEOUT:-120}
+
+# Dynamic config for tests (see docs/performance.md): one task-queue partition, so that a poll
+# finds every task at once, and eager workflow and activity start, which skip a round trip
+# through matching when the starter or worker can take the task itself.
+DYNAMIC_CONFIG=(
+	matching.numTaskqueueReadPartitions=1
+	matching.numTaskqueueWritePartitions=1
+	system.enableEagerWorkflowStart=true
+	system.enableActivityEagerExecution=true
+)
+
+log() { printf 'temporal-server: %s\n' "$*" >&2; }
+die() {
+	printf 'temporal-server: error: %s\n' "$*" >&2
+	exit 1
+}
+need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed${2:+ ($2)}"; }
+
+usage() {
+	sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+# installed: whether the CLI is there and runs. (Built with go install, it calls itself
+# version 0.0.0-DEV: the release sets the version at link time; the folder names the pin.)
+installed() {
+	[ -x "$CLI" ] && "$CLI" --version >/dev/null 2>&1
+}
+
+cmd_install() {
+	if installed; then
+		log "Temporal CLI $TEMPORAL_VERSION is installed in $CACHE"
+		return 0
+	fi
+	need go
+	need setsid "util-linux"
+	mkdir -p "$CACHE"
+	# One build at a time per cache folder; a second caller waits, then finds it there.
+	if command -v flock >/dev/null 2>&1; then
+		exec 9>"$CACHE/.lock"
+		if ! flock -n 9; then
+			log "another install into $CACHE is running; waiting for it"
+			flock 9
+		fi
+		if installed; then
+			exec 9>&-
+			log "Temporal CLI $TEMPORAL_VERSION is installed in $CACHE"
+			return 0
+		fi
+	fi
+	# Built into a folder of its own and moved into place, so that no caller ever runs a
+	# half-written binary (also without flock, or beside a build not made by this script).
+	local start=$SECONDS rc=0
+	TMPBIN=$(mktemp -d "$CACHE/.build.XXXXXX")
+	log "building the Temporal CLI $TEMPORAL_VERSION into $CACHE with go install ($(go env GOVERSION); about 5 minutes on an idle machine, longer under load)"
+	# In the background, in a process group of its own: a signal then interrupts the wait
+	# at once, and on_exit stops the whole build (go and its compilers).
+	GOBIN=$TMPBIN GOFLAGS= setsid go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION" \
+		</dev/null >"$TMPBIN/install.log" 2>&1 9>&- &
+	INSTALL_PID=$!
+	wait "$INSTALL_PID" || rc=$?
+	INSTALL_PID=
+	if [ "$rc" -ne 0 ] || [ ! -x "$TMPBIN/temporal" ]; then
+		log "last lines of the go install output:"
+		tail -n 40 "$TMPBIN/install.log" >&2 || true
+		die "go install github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION failed (exit $rc)"
+	fi
+	mv -f "$TMPBIN/temporal" "$CLI"
+	rm -rf "$TMPBIN"
+	TMPBIN=
+	exec 9>&- # so that the server start runs next does not inherit and hold the lock
+	installed || die "built $CLI, but '$CLI --version' fails"
+	log "built the Temporal CLI $TEMPORAL_VERSION in $((SECONDS - start))s: $CLI"
+}
+
+# port_free PORT: whether nothing listens on 127.0.0.1:PORT.
+port_free() {
+	! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# free_port: a port nothing listens on, in the range the system does not hand out itself.
+free_port() {
+	local p
+	for _ in $(seq 50); do
+		p=$((20000 + RANDOM % 12000))
+		port_free "$p" && {
+			echo "$p"
+			return 0
+		}
+	done
+	die "found no free port on 127.0.0.1"
+}
+
+# alive PID: whether PID runs (an exited child of this shell stays a zombie until reaped).
+alive() {
+	local stat
+	stat=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
+}
+
+log_tail() {
+	log "last lines of $1:"
+	tail -n 40 "$1" >&2 || true
+}
+
+# stop_group PID NAME: TERM the process group PID leads, KILL it when it is still there after 10s.
+stop_group() {
+	local pid=$1 i
+	kill -TERM -- "-$pid" 2>/dev/null || return 0
+	for ((i = 0; i < 20; i++)); do
+		kill -0 -- "-$pid" 2>/dev/null || return 0
+		sleep 0.5
+	done
+	log "$2 (process group $pid) did not stop within 10s; killing it"
+	kill -KILL -- "-$pid" 2>/dev/null || true
+	sleep 0.5
+}
+
+# Set by cmd_install and cmd_start, used by on_exit.
+INSTALL_PID= TMPBIN= STARTED_PID= FOLDER=
+# on_exit stops a build or a server left half-done by an error or a signal.
+on_exit() {
+	local rc=$?
+	trap - EXIT HUP INT TERM
+	[ "$rc" -le 128 ] || log "interrupted (exit $rc); cleaning up"
+	[ -z "$INSTALL_PID" ] || stop_group "$INSTALL_PID" "go install"
+	[ -z "$TMPBIN" ] || rm -rf "$TMPBIN"
+	if [ "$rc" -ne 0 ]; then
+		[ -z "$STARTED_PID" ] || stop_group "$STARTED_PID" Temporal
+		[ -z "$FOLDER" ] || rm -rf "$FOLDER"
+	fi
+	exit "$rc"
+}
+
+# answers ADDRESS: whether the frontend at ADDRESS serves and knows the namespace default
+# (the dev server registers it once the frontend is up).
+answers() {
+	"$CLI" operator cluster health --address "$1" --command-timeout 5s >/dev/null 2>&1 &&
+		"$CLI" operator namespace describe --address "$1" --namespace default --command-timeout 5s >/dev/null 2>&1
+}
+
+cmd_start() {
+	local env_file=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--env)
+			[ $# -ge 2 ] || die "--env needs a file"
+			env_file=$2
+			shift 2
+			;;
+		--env=*)
+			env_file=${1#--env=}
+			shift
+			;;
+		*) die "start: unknown argument '$1'" ;;
+		esac
+	done
+	need setsid "util-linux"
+	cmd_install
+	FOLDER=$(mktemp -d "${TMPDIR:-/tmp}/seam-temporal.XXXXXX")
+	touch "$FOLDER/.seam-temporal"
+	: "${env_file:=$FOLDER/env}"
+	local logfile="$FOLDER/temporal.log"
+
+	local dc=() kv
+	for kv in "${DYNAMIC_CONFIG[@]}"; do dc+=(--dynamic-config-value "$kv"); done
+
+	local t0=$SECONDS deadline=$((SECONDS + TIMEOUT))
+	# A chosen port may be taken between the check and the start: try others then.
+	local port=${SEAM_TEMPORAL_PORT:-} tries addr
+	for tries in 1 2 3 4 5; do
+		{ [ -n "$port" ] && port_free "$port"; } || port=$(free_port)
+		addr=127.0.0.1:$port
+		log "starting the Temporal dev server $TEMPORAL_VERSION on $addr, folder $FOLDER"
+		# setsid: a process group of its own, which stop (and a failed start) kill. Without
+		# --db-filename the state is in memory. The HTTP API and /metrics take free ports
+		# of their own (the CLI cannot turn metrics off); the UI is off.
+		setsid "$CLI" server start-dev \
+			--ip 127.0.0.1 --port "$port" --headless --log-level warn "${dc[@]}" \
+			</dev/null >"$logfile" 2>&1 &
+		STARTED_PID=$!
+		until answers "$addr"; do
+			if ! alive "$STARTED_PID"; then
+				break
+			fi
+			if [ "$SECONDS" -ge "$deadline" ]; then
+				log_tail "$logfile"
+				die "Temporal did not answer on $addr within ${TIMEOUT}s"
+			fi
+			sleep 0.5
+		done
+		alive "$STARTED_PID" && break
+		STARTED_PID=
+		if ! grep -q 'address already in use' "$logfile" 2>/dev/null || [ "$tries" -eq 5 ]; then
+			log_tail "$logfile"
+			die "the Temporal dev server exited before it answered"
+		fi
+		log "a port was taken; trying others"
+		port=
+	done
+
+	mkdir -p "$(dirname "$env_file")"
+	cat >"$env_file" <<EOF
+SEAM_TEST_TEMPORAL=$addr
+TEMPORAL_PID=$STARTED_PID
+TEMPORAL_LOG=$logfile
+TEMPORAL_FOLDER=$FOLDER
+TEMPORAL_CLI=$CLI
+EOF
+	trap - EXIT HUP INT TERM
+	log "Temporal is up on $addr after $((SECONDS - t0))s; env in $env_file; stop with: $0 stop $env_file"
+	echo "SEAM_TEST_TEMPORAL=$addr"
+}
+
+# env_value FILE KEY: the value of KEY=... in FILE, without sourcing the file.
+env_value() {
+	sed -n "s/^$2=//p" "$1" | tail -n 1
+}
+
+cmd_stop() {
+	[ $# -eq 1 ] || die "usage: $0 stop ENVFILE"
+	local env_file=$1
+	[ -f "$env_file" ] || die "no env file $env_file"
+	local pid folder
+	pid=$(env_value "$env_file" TEMPORAL_PID)
+	folder=$(env_value "$env_file" TEMPORAL_FOLDER)
+	case $pid in '' | *[!0-9]*) die "no valid TEMPORAL_PID in $env_file" ;; esac
+	if kill -0 -- "-$pid" 2>/dev/null; then
+		log "stopping Temporal (process group $pid)"
+		stop_group "$pid" Temporal
+	else
+		log "Temporal (process group $pid) is not running"
+	fi
+	# Remove only a folder that start made.
+	if [ -n "$folder" ] && [ -f "$folder/.seam-temporal" ]; then
+		rm -rf "$folder"
+		log "removed $folder"
+	fi
+	rm -f "$env_file"
+}
+
+[ $# -ge 1 ] || usage
+cmd=$1
+shift
+case $cmd in install | start)
+	trap on_exit EXIT
+	# A signal goes through exit, so that on_exit stops what is half-done.
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	;;
+esac
+case $cmd in
+install)
+	[ $# -eq 0 ] || die "install takes no arguments"
+	cmd_install
+	;;
+start) cmd_start "$@" ;;
+stop) cmd_stop "$@" ;;
+-h | --help | help) usage ;;
+*) die "unknown command '$cmd' (install, start or stop)" ;;
+esac
