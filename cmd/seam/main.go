@@ -150,6 +150,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newN8NCmd(e),
 		newMCPCmd(e),
 		newServeCmd(e),
+		newWorkerCmd(e),
 		newVersionCmd(e),
 	)
 	return root

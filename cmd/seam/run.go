@@ -30,6 +30,7 @@ type runFlags struct {
 	noStore    bool   // --no-store
 	resume     string // --resume: the id of the run to continue
 	traceFile  string
+	ef         engineFlag
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -84,6 +85,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().StringVar(&rf.traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
 	rf.sf.add(cmd)
 	rf.sf.addNoMigrate(cmd)
+	rf.ef.add(cmd)
 	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	return cmd
@@ -92,9 +94,9 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 // runService is the run service of seam run: runs recorded in st (nil: --no-store),
 // instrumented by tel, lint timed for its span, paths shown relative to the current
 // directory.
-func runService(e *env, st runs.Store, lang i18n.Lang, tel *runTelemetry) *service.Service {
+func runService(e *env, st runs.Store, eng engine.Engine, lang i18n.Lang, tel *runTelemetry) *service.Service {
 	return service.New(service.Options{
-		Store: st, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)),
+		Store: st, Engine: eng, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)),
 		ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint,
 	})
 }
@@ -112,7 +114,12 @@ func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[
 		}
 		defer st.Close()
 	}
-	svc := runService(e, st, lang, tel)
+	eng, closeEngine, err := rf.ef.open(ctx, e, lang)
+	if err != nil {
+		return err
+	}
+	defer closeEngine()
+	svc := runService(e, st, eng, lang, tel)
 	defer svc.Close()
 	return runAndShow(e, d, lang, rf, service.Request{Params: params, NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {
 		return svc.Start(ctx, d, req)
