@@ -35,6 +35,9 @@ type Options struct {
 	// Instrument, when not nil, is applied to the options of every run before it starts: the
 	// CLI sets its tracer, metrics and the secrets its exporters mask there.
 	Instrument func(*engine.RunOptions, *dag.DAG)
+	// Engines are the engines run_dag's engine argument may name besides "embedded", this
+	// server's (the default): the CLI offers "temporal" when started with --engine temporal.
+	Engines map[string]engine.Engine
 	// ReadOnly registers only the tools that change nothing (no run_dag).
 	ReadOnly bool
 	// Version is the server version announced to clients.

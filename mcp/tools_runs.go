@@ -81,6 +81,7 @@ type RunInput struct {
 	Params map[string]any `json:"params,omitempty" jsonschema:"the run's parameters, checked against the DAG's params schema (list_dags shows it)"`
 	Wait   bool           `json:"wait,omitempty" jsonschema:"return when the run has finished, with its result, instead of at once with its id"`
 	NoLint bool           `json:"no_lint,omitempty" jsonschema:"run even when lint finds errors"`
+	Engine string         `json:"engine,omitempty" jsonschema:"where the nodes run: embedded (this server, the default) or temporal (seam workers, when the server offers it)"`
 	Common
 }
 
@@ -190,11 +191,31 @@ func (s *server) runDAG(ctx context.Context, req *sdk.CallToolRequest, in RunInp
 	if err != nil {
 		return message{}, nil, err
 	}
+	eng, err := s.engine(in.Engine)
+	if err != nil {
+		return message{}, nil, err
+	}
 	started := func(id string) message {
 		return msgf("run %s of %s started: get_run shows how it goes, cancel_run stops it", id, d.Name)
 	}
-	return s.start(ctx, req, d, name, in.Wait, service.Request{Params: params, NoLint: in.NoLint}, started,
+	return s.start(ctx, req, d, name, in.Wait, service.Request{Params: params, NoLint: in.NoLint, Engine: eng}, started,
 		func(ctx context.Context, sr service.Request) (*service.Run, error) { return s.svc.Start(ctx, d, sr) })
+}
+
+// engine is the engine run_dag's argument names: nil for this server's own.
+func (s *server) engine(name string) (engine.Engine, error) {
+	if name == "" || name == "embedded" {
+		return nil, nil
+	}
+	if e, ok := s.opts.Engines[name]; ok {
+		return e, nil
+	}
+	names := []string{"embedded"}
+	for n := range s.opts.Engines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return nil, fail(CodeInvalidArgument, nil, "unknown engine %q: this server offers %s", name, strings.Join(names, ", "))
 }
 
 // start starts the run of d with begin and answers: at once with the run's id (started says

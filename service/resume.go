@@ -94,7 +94,7 @@ func (s *Service) Resume(ctx context.Context, rs *Resumable, d *dag.DAG, req Req
 	}
 	opts := engine.RunOptions{RunID: r.ID, Params: rs.Params, Reuse: reuse}
 	rec := runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes})
-	return s.launch(ctx, d, opts, rec, req.Observer)
+	return s.launch(ctx, d, opts, rec, req.Observer, nil)
 }
 
 // showPath is path as messages show it (Options.ShowPath).

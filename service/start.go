@@ -24,6 +24,9 @@ type Request struct {
 	// Warn, when not nil, hears what does not stop the run, before the run starts: lint's
 	// warnings (*LintWarnings) and, for a resume, a changed DAG file (*ChangedWarning).
 	Warn func(error)
+	// Engine, when not nil, runs this run in place of the Service's engine (Start only: a
+	// resume runs on the Service's).
+	Engine engine.Engine
 }
 
 // LintWarnings says lint found warnings, and no error, in the DAG about to run.
@@ -81,7 +84,7 @@ func (s *Service) Start(ctx context.Context, d *dag.DAG, req Request) (*Run, err
 	if s.opts.Store != nil {
 		rec = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
 	}
-	return s.launch(ctx, d, opts, rec, req.Observer)
+	return s.launch(ctx, d, opts, rec, req.Observer, req.Engine)
 }
 
 // check refuses params that break d's params schema, then lints d with them unless noLint,
@@ -123,7 +126,11 @@ func (s *Service) check(ctx context.Context, d *dag.DAG, params map[string]any, 
 }
 
 // launch runs d with opts on a goroutine of its own, recorded by rec when not nil.
-func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions, rec dag.Recorder, obs engine.Observer) (*Run, error) {
+// eng runs it when not nil, else the Service's engine.
+func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions, rec dag.Recorder, obs engine.Observer, eng engine.Engine) (*Run, error) {
+	if eng == nil {
+		eng = s.opts.Engine
+	}
 	run := &Run{ID: opts.RunID, DAG: d, recorded: make(chan struct{}), done: make(chan struct{})}
 	opts.Lang, opts.Getenv, opts.Logger, opts.Observer = s.opts.Lang, s.opts.Getenv, s.opts.Logger, obs
 	var b *began
@@ -157,7 +164,7 @@ func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions
 				s.crashed(context.WithoutCancel(ctx), cancel, run, b, p)
 			}
 		}()
-		run.res, run.err = s.opts.Engine.Run(ctx, d, opts)
+		run.res, run.err = eng.Run(ctx, d, opts)
 	}()
 	return run, nil
 }

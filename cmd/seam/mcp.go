@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/mcp"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/runs"
@@ -25,6 +26,7 @@ func newMCPCmd(e *env) *cobra.Command {
 		readOnly bool
 		httpAddr string
 		sf       storeFlag
+		ef       engineFlag
 		maxFrame int
 		sessions mcp.HTTPOptions
 	)
@@ -98,7 +100,17 @@ the next. See docs/mcp.md.`,
 			if err != nil {
 				return usage(fmt.Errorf("mcp: %w", err))
 			}
+			eng, closeEngine, err := ef.open(ctx, e, l)
+			if err != nil {
+				return err
+			}
+			defer closeEngine()
+			var engines map[string]engine.Engine
+			if eng != nil {
+				engines = map[string]engine.Engine{"temporal": eng}
+			}
 			srv, err := mcp.NewServer(mcp.Options{
+				Engines:    engines,
 				Root:       root,
 				Types:      registry(e),
 				Store:      st,
@@ -132,6 +144,7 @@ the next. See docs/mcp.md.`,
 	cmd.Flags().DurationVar(&sessions.SessionTimeout, "session-timeout", mcp.DefaultSessionTimeout, "with --http, close a session its client has sent nothing for this `long`")
 	cmd.Flags().IntVar(&sessions.MaxSessions, "max-sessions", mcp.DefaultMaxSessions, "with --http, the most sessions open at once")
 	sf.add(cmd)
+	ef.add(cmd, "temporal also offers run_dag the engine argument temporal: runs on seam workers (docs/temporal.md) (default: $SEAM_ENGINE, then embedded only)")
 	sf.addNoMigrate(cmd)
 	return cmd
 }

@@ -85,7 +85,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().StringVar(&rf.traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
 	rf.sf.add(cmd)
 	rf.sf.addNoMigrate(cmd)
-	rf.ef.add(cmd)
+	rf.ef.add(cmd, "where the run's nodes run: embedded (this process) or temporal (seam workers; docs/temporal.md) (default: $SEAM_ENGINE, then embedded)")
 	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	return cmd

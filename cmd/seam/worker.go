@@ -21,8 +21,8 @@ type engineFlag struct {
 	name, queue string
 }
 
-func (ef *engineFlag) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&ef.name, "engine", "", "where the run's nodes run: embedded (this process) or temporal (seam workers; docs/temporal.md) (default: $SEAM_ENGINE, then embedded)")
+func (ef *engineFlag) add(cmd *cobra.Command, usage string) {
+	cmd.Flags().StringVar(&ef.name, "engine", "", usage)
 	cmd.Flags().StringVar(&ef.queue, "task-queue", "", "the Temporal task queue the workers poll (default: $SEAM_TASK_QUEUE, then "+temporal.DefaultTaskQueue+")")
 }
 

@@ -86,6 +86,7 @@ func jaMCP() map[string]string {
 		"%s was not run: lint found %v (lint_dag shows them; no_lint: true runs it anyway)": "%s は実行されませんでした：lint で%vが見つかりました（lint_dag で確認できます。no_lint: true で強行できます）",
 		"%s was not run: the server is shutting down":                                       "%s は実行されませんでした：サーバーが停止処理中です",
 		"run %s of %s started: get_run shows how it goes, cancel_run stops it":              "実行 %s（%s）を開始しました：経過は get_run で確認でき、cancel_run で停止できます",
+		"unknown engine %q: this server offers %s":                                          "不明なエンジン %q：このサーバーが提供するのは %s です",
 		"run %s: %v":           "%s を実行できません：%v",
 		"run %s of %s: %s":     "実行 %s（%s）：%s",
 		"run %s of %s: %s: %s": "実行 %s（%s）：%s：%s",

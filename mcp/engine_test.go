@@ -1,0 +1,62 @@
+package mcp
+
+import (
+	"log/slog"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/temporaltest"
+	"github.com/seam-dag/seam/temporal"
+)
+
+func TestRunDAGUnknownEngine(t *testing.T) {
+	cs := connect(t, testRoot(t), true)
+	r := call(t, cs, "run_dag", map[string]any{"path": "dags/hello.yaml", "engine": "nosuch", "wait": true})
+	if errCode(r) != CodeInvalidArgument {
+		t.Fatalf("code %q, want %q: %v", errCode(r), CodeInvalidArgument, r.env)
+	}
+	if msg, _ := r.env["message"].(string); msg != `unknown engine "nosuch": this server offers embedded` {
+		t.Errorf("message %q", msg)
+	}
+}
+
+// TestRunDAGOnTemporal runs a DAG through run_dag on a Temporal worker in this process, which
+// records it in the server's store: get_run finds it there.
+func TestRunDAGOnTemporal(t *testing.T) {
+	addr := temporaltest.Server(t)
+	c, err := client.Dial(client.Options{HostPort: addr, Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st := tempStore(t)
+	queue := "mcp-" + engine.NewRunID(time.Now())
+	w := worker.New(c, queue, worker.Options{})
+	temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: st, Types: testTypes()}).Register(w)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	eng := &temporal.Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: testTypes()}}
+	cs := connectWith(t, Options{Root: testRoot(t), Store: st, Engines: map[string]engine.Engine{"temporal": eng}})
+	r := call(t, cs, "run_dag", map[string]any{"path": "dags/fan-in.yaml", "engine": "temporal", "wait": true})
+	d := r.data()
+	if d["status"] != "warn" { // west warns, as on the embedded engine
+		t.Fatalf("run_dag on temporal: %v", r.env)
+	}
+	id, _ := d["id"].(string)
+	g := call(t, cs, "get_run", map[string]any{"id": id})
+	if g.data()["status"] != "warn" {
+		t.Errorf("get_run %s: %v", id, g.env)
+	}
+	u := call(t, cs, "run_dag", map[string]any{"path": "dags/hello.yaml", "engine": "nosuch"})
+	if msg, _ := u.env["message"].(string); msg != `unknown engine "nosuch": this server offers embedded, temporal` {
+		t.Errorf("message %q", msg)
+	}
+}
