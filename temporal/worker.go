@@ -51,6 +51,10 @@ type Worker struct {
 	loaded  map[string]*dag.DAG // by hash: loaded from the written bundle, for attempts
 }
 
+// MaxInlineOutput caps a node's output on Temporal, in bytes: outputs travel in the
+// workflow's history, whose payloads Temporal caps at 2 MB.
+const MaxInlineOutput = 1 << 20
+
 // maxCached bounds the bundles a worker keeps in memory (each at most MaxBundle).
 const maxCached = 64
 
@@ -126,6 +130,12 @@ func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOu
 		}
 	}()
 	o := engine.Attempt(ctx, d, in.Request, w.opts.Getenv, w.log.With("run", in.Run))
+	if len(o.Output) > MaxInlineOutput {
+		// Temporal refuses a result over 2 MB, and would retry the attempt for ever.
+		o.Output, o.Valid, o.Violations = nil, false, nil
+		o.Reason = i18n.Sprintf(in.Request.Lang, "the output is over the %d bytes a run on Temporal carries (docs/temporal.md)", MaxInlineOutput)
+		o.Err = o.Reason
+	}
 	switch {
 	case o.Canceled, o.Valid:
 		return o, nil

@@ -93,8 +93,17 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
 	}
+	if b, err := json.Marshal(res); err != nil || len(b) > maxResult {
+		// Temporal refuses a result over 2 MB; the store has every output.
+		for i := range res.Nodes {
+			res.Nodes[i].Output, res.Nodes[i].Log = nil, ""
+		}
+	}
 	return res, nil
 }
+
+// maxResult is the size of a run's result above which it leaves out its nodes' outputs.
+const maxResult = 1 << 20
 
 // progress keeps the nodes' states for the progress query, as the run's events say.
 type progress struct {

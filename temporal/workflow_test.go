@@ -3,6 +3,7 @@ package temporal
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -87,5 +88,31 @@ func TestWorkflowExamples(t *testing.T) {
 				t.Errorf("stored status %s, want %s", r.Status, got.Status)
 			}
 		})
+	}
+}
+
+// TestWorkflowOutputOverInline fails a node whose output Temporal could not carry, saying
+// why, rather than letting Temporal retry the attempt for ever.
+func TestWorkflowOutputOverInline(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "big.yaml")
+	src := `version: 1
+name: big
+nodes:
+  big:
+    type: exec
+    with:
+      command: [sh, -c, 'printf "{\"status\":\"pass\",\"summary\":\"%s\"}" "$(head -c 1100000 /dev/zero | tr "\0" a)"']
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, got, _ := runBoth(t, path, nil)
+	if want.Status != dag.RunSuccess {
+		t.Fatalf("embedded: %s", want.Status)
+	}
+	n := got.Nodes[0]
+	if n.Status != dag.NodeFailed || n.Reason != "the output is over the 1048576 bytes a run on Temporal carries (docs/temporal.md)" {
+		t.Errorf("big on Temporal: %s %q", n.Status, n.Reason)
 	}
 }

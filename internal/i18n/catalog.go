@@ -79,6 +79,7 @@ func jaCore() map[string]string {
 		"--concurrency %d: want 1 to %d":                     "--concurrency %d: 1 から %d を指定してください",
 		"unknown engine %q: embedded or temporal":            "不明なエンジン %q: embedded か temporal を指定してください",
 		"--resume runs on the embedded engine only: leave out --engine %s (and $SEAM_ENGINE); a run that ran on Temporal resumes here from the shared store": "--resume は組み込みエンジンでのみ実行できます: --engine %s（と $SEAM_ENGINE）を外してください。Temporal で実行したランも共有ストアからここで再開できます",
+		"the output is over the %d bytes a run on Temporal carries (docs/temporal.md)":                                                                       "出力が Temporal 上のランで運べる %d バイトを超えています（docs/temporal.md）",
 		"no node %s in DAG %s":                  "DAG %[2]s にノード %[1]s はありません",
 		"output breaks its contract":            "出力が契約に違反しています",
 		"attempt %d failed: %s":                 "試行 %d が失敗: %s",
