@@ -50,6 +50,10 @@ type RunOptions struct {
 	// Parent and ParentNode name the run and `dag` node this run is the sub-run of; the
 	// `dag` node type sets them.
 	Parent, ParentNode string
+	// Started, when not nil, is called by an engine that records the run elsewhere (Temporal's
+	// workers) once the run is under way there; the embedded engine records it through
+	// Recorder.BeginRun instead.
+	Started func()
 	// Logger receives what a person operating seam should see and no node result holds: the
 	// stack of a panic recovered into a node's failure, a secret too short to be masked. nil
 	// logs to slog.Default().

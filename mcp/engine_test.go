@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,6 +55,21 @@ func TestRunDAGOnTemporal(t *testing.T) {
 	g := call(t, cs, "get_run", map[string]any{"id": id})
 	if g.data()["status"] != "warn" {
 		t.Errorf("get_run %s: %v", id, g.env)
+	}
+	// Without wait, run_dag answers once the workflow has started; a worker records the run.
+	a := call(t, cs, "run_dag", map[string]any{"path": "dags/hello.yaml", "engine": "temporal"})
+	msg, _ := a.env["message"].(string)
+	id, _ = strings.CutPrefix(msg, "run ")
+	id, _, _ = strings.Cut(id, " ")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		g := call(t, cs, "get_run", map[string]any{"id": id})
+		if s := g.data()["status"]; s == "success" {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("run %s (%q) did not succeed: %v", id, msg, g.env)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	u := call(t, cs, "run_dag", map[string]any{"path": "dags/hello.yaml", "engine": "nosuch"})
 	if msg, _ := u.env["message"].(string); msg != `unknown engine "nosuch": this server offers embedded, temporal` {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
@@ -137,6 +138,7 @@ func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions
 	if rec != nil {
 		b = &began{Recorder: rec, ch: run.recorded}
 		opts.Recorder = b
+		opts.Started = b.started
 	}
 	if s.opts.Instrument != nil {
 		s.opts.Instrument(&opts, d)
@@ -195,18 +197,22 @@ func (s *Service) crashed(ctx context.Context, cancel context.CancelCauseFunc, r
 
 // began wraps a run's recorder to tell when the run is in the store: a front end that does
 // not wait for the run answers then, so that whoever asks finds the run at once.
+// An engine that records the run elsewhere (Temporal) says so through started instead.
 type began struct {
 	dag.Recorder
-	ch chan struct{}
+	ch   chan struct{}
+	once sync.Once
 }
 
 func (b *began) BeginRun(ctx context.Context, run dag.RunRecord) error {
 	if err := b.Recorder.BeginRun(ctx, run); err != nil {
 		return err
 	}
-	close(b.ch)
+	b.started()
 	return nil
 }
+
+func (b *began) started() { b.once.Do(func() { close(b.ch) }) }
 
 // Sub records the sub-runs of dag nodes as the wrapped recorder does, if it does.
 func (b *began) Sub(d *dag.DAG) dag.Recorder {

@@ -42,6 +42,9 @@ func (e *Engine) Run(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (*
 	if err != nil {
 		return nil, err
 	}
+	if opts.Started != nil {
+		opts.Started() // a worker records it as it takes it
+	}
 	return e.Wait(ctx, wr, d, opts)
 }
 
