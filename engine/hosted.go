@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
@@ -274,6 +277,9 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 	call := &nodes.Call{
 		Node: node.ID, With: w, Input: withEnv(input, env), Dir: d.Dir, OutputLimit: req.OutputLimit,
 		Secrets: secrets, Lang: req.Lang, Attempt: req.Attempt, Env: req.Env, Violations: req.Violations,
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		call.Env = append(slices.Clip(call.Env), traceEnv(sc)...)
 	}
 	g := guard{log: log.With("dag", d.Name, "node", node.ID), secrets: secrets, lang: req.Lang}
 	a := work(ctx, job{ctx: ctx, u: &unit{item: req.Item}, node: node, call: call, timeout: req.Timeout, guard: g}, req.Lang)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
@@ -39,6 +41,10 @@ type WorkerOptions struct {
 	Dir string
 	// Logger receives what no run holds (a panic's stack); nil is slog.Default().
 	Logger *slog.Logger
+	// Tracer, when not nil, traces each attempt (seam.attempt), under the activity's span
+	// when the client traces Temporal (Dial with a tracer); a node's processes get its
+	// TRACEPARENT.
+	Tracer trace.Tracer
 }
 
 // Worker hosts seam's run workflow and its activities; Register them with a Temporal worker.
@@ -129,6 +135,15 @@ func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOu
 			}
 		}
 	}()
+	if w.opts.Tracer != nil {
+		var span trace.Span
+		ctx, span = w.opts.Tracer.Start(ctx, "seam.attempt", trace.WithAttributes(
+			attribute.String("seam.run_id", in.Run),
+			attribute.String("seam.node", in.Request.Node),
+			attribute.Int("seam.attempt", in.Request.Attempt),
+		))
+		defer span.End()
+	}
 	o := engine.Attempt(ctx, d, in.Request, w.opts.Getenv, w.log.With("run", in.Run))
 	if len(o.Output) > MaxInlineOutput {
 		// Temporal refuses a result over 2 MB, and would retry the attempt for ever.

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/seam-dag/seam/dag"
@@ -62,7 +63,7 @@ func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.
 	if err != nil {
 		return nil, nil, usage(err)
 	}
-	c, err := temporal.Dial(ctx, e.getenv, slog.New(slog.NewTextHandler(e.stderr, nil)))
+	c, err := temporal.Dial(ctx, e.getenv, slog.New(slog.NewTextHandler(e.stderr, nil)), e.tracer())
 	if err != nil {
 		return nil, nil, usage(err)
 	}
@@ -101,8 +102,14 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 				return usage(i18n.Errorf(l, "--concurrency %d: want 1 to %d", concurrency, maxWorkerConcurrency))
 			}
 			ctx := cmd.Context()
+			// Attempts are traced as seam run's are (OTEL_* variables), under Temporal's spans.
+			tel, err := setupTelemetry(ctx, e, "")
+			if err != nil {
+				return err
+			}
+			defer tel.shutdown(ctx)
 			log := slog.New(slog.NewTextHandler(e.stderr, nil))
-			c, err := temporal.Dial(ctx, e.getenv, log)
+			c, err := temporal.Dial(ctx, e.getenv, log, e.tracer())
 			if err != nil {
 				return usage(err)
 			}
@@ -118,7 +125,7 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 				MaxConcurrentLocalActivityExecutionSize: concurrency,
 			})
 			temporal.NewWorker(temporal.WorkerOptions{
-				Client: c, Store: st, Types: registry(e), Getenv: e.getenv, Logger: log,
+				Client: c, Store: st, Types: registry(e), Getenv: e.getenv, Logger: log, Tracer: e.tracer(),
 			}).Register(w)
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker on task queue %s: %w", q, err)
@@ -141,3 +148,11 @@ const (
 	defaultWorkerConcurrency = 16
 	maxWorkerConcurrency     = 1024
 )
+
+// tracer is the tracer of seam's telemetry once set up, or nil when nothing is traced.
+func (e *env) tracer() trace.Tracer {
+	if e.tel == nil || e.tel.tel.Tracer == nil {
+		return nil
+	}
+	return e.tel.tel.Tracer
+}

@@ -1,0 +1,80 @@
+package temporal
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/temporaltest"
+)
+
+// TestTracingLinksRun runs a DAG on the dev server with Temporal's interceptor on the client
+// and the worker: starting the run, the workflow, the activity and seam's attempt span are
+// one trace, the attempt under the activity that ran it.
+func TestTracingLinksRun(t *testing.T) {
+	addr := temporaltest.Server(t)
+	sr := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sr))
+	tracer := tp.Tracer("seam-test")
+	ti, err := Tracing(tracer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.Dial(client.Options{HostPort: addr, Interceptors: []interceptor.ClientInterceptor{ti},
+		Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	queue := "trace-" + engine.NewRunID(time.Now())
+	w := worker.New(c, queue, worker.Options{})
+	NewWorker(WorkerOptions{Client: c, Types: types(), Tracer: tracer, Dir: t.TempDir()}).Register(w)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	ctx := context.Background()
+	path := filepath.Join("..", "dags", "hello.yaml")
+	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := &Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: types()}}
+	res, err := eng.Run(ctx, d, engine.RunOptions{})
+	if err != nil || res.Status != dag.RunSuccess {
+		t.Fatalf("run: %v %v", res, err)
+	}
+	if err := tp.ForceFlush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]sdktrace.ReadOnlySpan{}
+	for _, s := range sr.Ended() {
+		byName[s.Name()] = s
+	}
+	names := []string{"StartWorkflow:seam.run", "RunWorkflow:seam.run", "StartActivity:seam.attempt", "RunActivity:seam.attempt", "seam.attempt"}
+	for _, n := range names {
+		if byName[n] == nil {
+			t.Fatalf("no span %s among %d spans", n, len(sr.Ended()))
+		}
+	}
+	trace := byName["StartWorkflow:seam.run"].SpanContext().TraceID()
+	for _, n := range names {
+		if got := byName[n].SpanContext().TraceID(); got != trace {
+			t.Errorf("span %s in trace %s, want %s", n, got, trace)
+		}
+	}
+	if p, a := byName["seam.attempt"].Parent().SpanID(), byName["RunActivity:seam.attempt"].SpanContext().SpanID(); p != a {
+		t.Errorf("seam.attempt's parent %s, want the RunActivity span %s", p, a)
+	}
+}
