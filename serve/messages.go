@@ -78,6 +78,7 @@ func texts() []i18n.Message {
 		i18n.M("Violations"),
 		i18n.M("The process that ran this run is gone: it stopped without recording an end. Resume it to run what did not pass."),
 		i18n.M("Run even if lint finds errors (seam run --no-lint)"),
+		i18n.M("Engine"),
 		i18n.M("Log out"),
 	}
 }

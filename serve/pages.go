@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -521,6 +522,10 @@ type dagData struct {
 	Fields     []field
 	FormErrors []string
 	NoLint     bool // the form asked to run despite lint's errors
+	// Engines name the engines the form offers when there is a choice, "embedded" first;
+	// Engine is the one chosen.
+	Engines []string
+	Engine  string
 }
 
 func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
@@ -532,6 +537,13 @@ func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) dagData(r *http.Request) (*dagData, int) {
 	ctx, l := r.Context(), s.lang(r)
 	d := &dagData{Path: r.PathValue("path")}
+	if len(s.opts.Engines) > 0 {
+		d.Engines = append(d.Engines, "embedded")
+		for name := range s.opts.Engines {
+			d.Engines = append(d.Engines, name)
+		}
+		slices.Sort(d.Engines[1:])
+	}
 	p, err := s.resolve(d.Path, l)
 	if err != nil {
 		d.LoadErrors = []string{err.Error()}
@@ -582,7 +594,17 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.NoLint = r.PostForm.Get("nolint") == "on"
-	run, err := s.opts.Service.Start(context.WithoutCancel(r.Context()), d.DAG, service.Request{Params: params, NoLint: d.NoLint})
+	req := service.Request{Params: params, NoLint: d.NoLint}
+	if d.Engine = r.PostForm.Get("engine"); d.Engine != "" && d.Engine != "embedded" {
+		eng, ok := s.opts.Engines[d.Engine]
+		if !ok {
+			d.FormErrors = []string{i18n.Sprintf(l, "unknown engine %q: this server offers %s", d.Engine, strings.Join(d.Engines, ", "))}
+			s.render(w, r, http.StatusBadRequest, "dag", d)
+			return
+		}
+		req.Engine = eng
+	}
+	run, err := s.opts.Service.Start(context.WithoutCancel(r.Context()), d.DAG, req)
 	if err != nil {
 		var pe *engine.ParamsError
 		if errors.As(err, &pe) {

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
@@ -74,6 +75,9 @@ type Options struct {
 	Loopback bool
 	// MaxFileSize caps a DAG file read under the root (userfile.DefaultMaxSize when 0).
 	MaxFileSize int64
+	// Engines are the engines the run form offers besides the Service's own ("embedded"):
+	// the CLI offers "temporal" when started with --engine temporal.
+	Engines map[string]engine.Engine
 	// N8N, when not nil, is the n8n instance whose executions the n8n pages list.
 	N8N *n8n.Client
 	// Logger receives what a page cannot say (a failed write); nil is slog.Default().

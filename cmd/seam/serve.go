@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/serve"
@@ -23,6 +24,7 @@ func newServeCmd(e *env) *cobra.Command {
 		addr, root string
 		readOnly   bool
 		sf         storeFlag
+		ef         engineFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -82,7 +84,16 @@ See docs/serve.md.`,
 			if err != nil {
 				return usage(fmt.Errorf("serve: %w", err))
 			}
-			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang,
+			eng, closeEngine, err := ef.open(ctx, e, l)
+			if err != nil {
+				return err
+			}
+			defer closeEngine()
+			var engines map[string]engine.Engine
+			if eng != nil {
+				engines = map[string]engine.Engine{"temporal": eng}
+			}
+			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang, Engines: engines,
 				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: n8nClient, Logger: log})
 			if err != nil {
 				return usage(err)
@@ -104,6 +115,7 @@ See docs/serve.md.`,
 	cmd.Flags().StringVar(&root, "root", ".", "the directory whose DAG files the DAGs page lists and runs")
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons)")
 	sf.add(cmd)
+	ef.add(cmd, "temporal also offers the temporal engine in the run form: runs on seam workers (docs/temporal.md) (default: $SEAM_ENGINE, then embedded only)")
 	sf.addNoMigrate(cmd)
 	return cmd
 }

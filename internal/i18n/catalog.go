@@ -589,6 +589,7 @@ func jaCore() map[string]string {
 		"Violations":         "違反",
 		"The process that ran this run is gone: it stopped without recording an end. Resume it to run what did not pass.": "この実行を動かしていたプロセスはもうありません（終了を記録せずに止まりました）。再開すると、成功しなかったノードを実行します。",
 		"Run even if lint finds errors (seam run --no-lint)":                                                              "lint がエラーを見つけても実行する（seam run --no-lint）",
+		"Engine":  "エンジン",
 		"Log out": "ログアウト",
 	}
 }
