@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -140,6 +141,68 @@ nodes:
 	if got := strings.Join(flaky, " "); got != `[1,"failed",false] [2,"failed",false] [3,"passed",true]` {
 		t.Errorf("flaky's stored attempts: %s", got)
 	}
+}
+
+// TestWorkflowRetryWaits checks what ends a retry's backoff early: the run's cancellation
+// and its timeout, as on the embedded engine; and items of a foreach retried one by one.
+func TestWorkflowRetryWaits(t *testing.T) {
+	const flaky = `
+    retry: {attempts: 3, backoff: 5s}
+    with: {shell: true, command: 'echo x >> flaky.count; echo busy >&2; exit 75'}`
+	t.Run("cancel", func(t *testing.T) {
+		path := writeDAG(t, "version: 1\nname: wait\nnodes:\n  flaky:\n    type: exec"+flaky+"\n  after: {type: exec, needs: [flaky], with: "+pass("after")+"}\n")
+		p := runPair(t, path, pairOptions{cancelAfter: 300 * time.Millisecond})
+		p.same(t)
+		if p.hosted.Status != dag.RunCanceled || node(t, p.hosted, "flaky").Attempts != 1 {
+			t.Errorf("run %s, flaky %s after %d attempts", p.hosted.Status, node(t, p.hosted, "flaky").Status, node(t, p.hosted, "flaky").Attempts)
+		}
+		if n := countLines(t, filepath.Join(p.workerDir, p.bundle.Hash, "flaky.count")); n != 1 {
+			t.Errorf("flaky ran %d times", n)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		path := writeDAG(t, "version: 1\nname: wait\ntimeout: 300ms\nnodes:\n  flaky:\n    type: exec"+flaky+"\n  after: {type: exec, needs: [flaky], with: "+pass("after")+"}\n")
+		p := runPair(t, path, pairOptions{})
+		p.same(t)
+		if p.hosted.Status != dag.RunFailed || p.hosted.Error != "the run timed out after 300ms" {
+			t.Errorf("run %s (%q)", p.hosted.Status, p.hosted.Error)
+		}
+	})
+	t.Run("foreach items", func(t *testing.T) {
+		// Item i fails its first i attempts.
+		path := writeDAG(t, `version: 1
+name: items
+nodes:
+  each:
+    type: exec
+    foreach: [0, 1, 2]
+    retry: {attempts: 3, backoff: 20ms}
+    with:
+      shell: true
+      command: |
+        echo x >> item${{ item }}.count
+        if [ $(wc -l < item${{ item }}.count) -le ${{ item }} ]; then echo "item ${{ item }} busy" >&2; exit 75; fi
+        echo '{"status": "pass", "summary": "item ${{ item }}"}'
+`)
+		var f inFlight
+		p := runPair(t, path, pairOptions{setup: f.listen})
+		p.same(t)
+		if n := node(t, p.hosted, "each"); n.Status != dag.NodePassed || n.Attempts != 3 {
+			t.Errorf("each: %s after %d attempts (%q)", n.Status, n.Attempts, n.Reason)
+		}
+		for i := range 3 {
+			if n := countLines(t, filepath.Join(p.workerDir, p.bundle.Hash, "item"+strconv.Itoa(i)+".count")); n != i+1 {
+				t.Errorf("item %d ran %d times, want %d", i, n, i+1)
+			}
+		}
+		ids := map[string]bool{}
+		for _, a := range f.activities {
+			ids[activityID(a.Request)] = true
+		}
+		if len(ids) != 6 || !ids["each[2]#3"] {
+			t.Errorf("activity ids %v, want 6 distinct, each[2]#3 among them", ids)
+		}
+	})
 }
 
 func countLines(t *testing.T, path string) int {

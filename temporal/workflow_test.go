@@ -55,6 +55,8 @@ type pair struct {
 	hostedStore            runs.Store
 	bundle                 *Bundle
 	workerDir              string // the worker's bundles are under it, by hash
+	// progress is what the progress query answered once the workflow completed.
+	progress []dag.NodeResult
 }
 
 const pairRunID = "r1"
@@ -113,6 +115,13 @@ func runPair(t *testing.T, path string, o pairOptions) *pair {
 		if err := env.GetWorkflowResult(&p.hosted); err != nil {
 			t.Fatal(err)
 		}
+		v, err := env.QueryWorkflow(ProgressQuery)
+		if err != nil {
+			t.Fatalf("query %s: %v", ProgressQuery, err)
+		}
+		if err := v.Get(&p.progress); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return p
 }
@@ -159,6 +168,14 @@ func (p *pair) same(t *testing.T) {
 		if a, b := jsonOf(n.Output), jsonOf(w.Output); a != b {
 			t.Errorf("node %s output %s, embedded %s", n.ID, a, b)
 		}
+	}
+	for i, n := range p.progress {
+		if w := got.Nodes[i]; n.ID != w.ID || n.Status != w.Status || n.Attempts != w.Attempts || n.Output != nil {
+			t.Errorf("progress: node %s %s after %d attempts (output %v), the result's %s %s after %d", n.ID, n.Status, n.Attempts, n.Output, w.ID, w.Status, w.Attempts)
+		}
+	}
+	if len(p.progress) != len(got.Nodes) {
+		t.Errorf("progress: %d nodes, want %d", len(p.progress), len(got.Nodes))
 	}
 	if a, b := jsonOf(got.Outputs), jsonOf(want.Outputs); a != b {
 		t.Errorf("outputs %s, embedded %s", a, b)
