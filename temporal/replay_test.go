@@ -2,11 +2,14 @@ package temporal
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
@@ -23,7 +26,12 @@ import (
 // replay on the current workflow code, or the runs under way when a worker is upgraded fail.
 const historiesDir = "testdata/histories"
 
-// TestReplayHistories replays each stored history on the run workflow as it is now.
+// historyToken is the value of SEAM_TEST_TOKEN, which testdata/secrets.yaml reads, when a
+// history is recorded: no history may hold it.
+const historyToken = "h1story-t0ken-value"
+
+// TestReplayHistories replays each stored history on the run workflow as it is now, and checks
+// that none holds the secret its run read.
 func TestReplayHistories(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(historiesDir, "*.json"))
 	if err != nil {
@@ -41,6 +49,9 @@ func TestReplayHistories(t *testing.T) {
 			r.RegisterWorkflowWithOptions(w.run, workflow.RegisterOptions{Name: WorkflowName})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(quietLogger(), path); err != nil {
 				t.Fatalf("replay %s: %v", path, err)
+			}
+			if s := holding(t, path, historyToken); s != "" {
+				t.Errorf("%s holds the secret: %s", path, s)
 			}
 		})
 	}
@@ -66,19 +77,30 @@ func TestRecordHistories(t *testing.T) {
 	defer c.Close()
 	const queue = "seam-record-histories"
 	wk := worker.New(c, queue, worker.Options{})
-	w := NewWorker(WorkerOptions{Client: c, Store: openStore(t), Types: types(), Dir: t.TempDir()})
+	getenv := func(name string) string {
+		if name == "SEAM_TEST_TOKEN" {
+			return historyToken
+		}
+		return ""
+	}
+	w := NewWorker(WorkerOptions{Client: c, Store: openStore(t), Types: types(), Dir: t.TempDir(), Getenv: getenv})
 	w.Register(wk)
 	if err := wk.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer wk.Stop()
-	// The DAG files run, by the name of their history file.
-	dags := map[string]string{
-		"replay":       "testdata/replay.yaml",
-		"retry-repair": "../dags/retry-repair.yaml",
-		"foreach":      "../dags/foreach.yaml",
+	// The DAG files run, by the name of their history file; cancel cancels the run once
+	// the node it names runs.
+	dags := []struct{ name, path, cancel string }{
+		{"replay", "testdata/replay.yaml", ""},
+		{"retry-repair", "../dags/retry-repair.yaml", ""},
+		{"foreach", "../dags/foreach.yaml", ""},
+		{"cancel", "testdata/cancel.yaml", "slow"},
+		{"timeout", "testdata/timeout.yaml", ""},
+		{"secrets", "testdata/secrets.yaml", ""},
 	}
-	for name, path := range dags {
+	for _, tt := range dags {
+		name, path := tt.name, tt.path
 		b, err := NewBundle(ctx, path, dag.LoadOptions{Types: types()})
 		if err != nil {
 			t.Fatal(err)
@@ -88,6 +110,12 @@ func TestRecordHistories(t *testing.T) {
 		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: WorkflowID(runID), TaskQueue: queue}, WorkflowName, in)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if tt.cancel != "" {
+			waitRunning(t, c, run, tt.cancel)
+			if err := c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()); err != nil {
+				t.Fatal(err)
+			}
 		}
 		var res dag.RunResult
 		if err := run.Get(ctx, &res); err != nil {
@@ -116,4 +144,63 @@ func TestRecordHistories(t *testing.T) {
 		}
 		t.Logf("%s: run %s (%s), %d events", dst, res.Status, strings.Join(statuses, ", "), len(h.Events))
 	}
+}
+
+// holding returns the first string in the JSON file at path that holds secret, as it is or
+// in a base64 payload, or "".
+func holding(t *testing.T, path, secret string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v any) string
+	walk = func(v any) string {
+		switch v := v.(type) {
+		case string:
+			if d, err := base64.StdEncoding.DecodeString(v); err == nil && strings.Contains(string(d), secret) || strings.Contains(v, secret) {
+				return v
+			}
+		case map[string]any:
+			for _, e := range v {
+				if s := walk(e); s != "" {
+					return s
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if s := walk(e); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	return walk(v)
+}
+
+// waitRunning waits until the progress query says the node id runs.
+func waitRunning(t *testing.T, c client.Client, run client.WorkflowRun, id string) {
+	t.Helper()
+	for range 300 {
+		v, err := c.QueryWorkflow(context.Background(), run.GetID(), run.GetRunID(), ProgressQuery)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var nodes []dag.NodeResult
+		if err := v.Get(&nodes); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range nodes {
+			if n.ID == id && n.Status == dag.NodeRunning {
+				return
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s did not start", id)
 }
