@@ -14,6 +14,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/temporalproto"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
@@ -76,19 +77,25 @@ func TestRecordHistories(t *testing.T) {
 	}
 	defer c.Close()
 	const queue = "seam-record-histories"
-	wk := worker.New(c, queue, worker.Options{})
 	getenv := func(name string) string {
 		if name == "SEAM_TEST_TOKEN" {
 			return historyToken
 		}
 		return ""
 	}
-	w := NewWorker(WorkerOptions{Client: c, Store: openStore(t), Types: types(), Dir: t.TempDir(), Getenv: getenv})
-	w.Register(wk)
-	if err := wk.Start(); err != nil {
-		t.Fatal(err)
+	// One worker hosts the workflows, another the attempts: the second reads each bundle
+	// from the run's history, as a worker that did not start the run does.
+	flows, attempts := worker.New(c, queue, worker.Options{}), worker.New(c, queue, worker.Options{})
+	host := NewWorker(WorkerOptions{Client: c, Store: openStore(t), Types: types(), Dir: t.TempDir()})
+	flows.RegisterWorkflowWithOptions(host.run, workflow.RegisterOptions{Name: WorkflowName})
+	runner := NewWorker(WorkerOptions{Client: c, Types: types(), Dir: t.TempDir(), Getenv: getenv})
+	attempts.RegisterActivityWithOptions(runner.attempt, activity.RegisterOptions{Name: attemptActivity})
+	for _, wk := range []worker.Worker{flows, attempts} {
+		if err := wk.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer wk.Stop()
 	}
-	defer wk.Stop()
 	// The DAG files run, by the name of their history file; cancel cancels the run once
 	// the node it names runs.
 	dags := []struct{ name, path, cancel string }{
