@@ -18,6 +18,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // pass is the with of an exec node printing a passing output with summary s.
@@ -637,4 +638,34 @@ nodes:
 	if n.Status != dag.NodeFailed || !strings.Contains(n.Reason, "SEAM_TEST_TOKEN (listed at ") {
 		t.Errorf("echo: %s (%q)", n.Status, n.Reason)
 	}
+}
+
+// TestWorkflowJapanese checks that a run in Japanese gives the reasons and violations the
+// embedded engine gives, those judged on the worker included.
+func TestWorkflowJapanese(t *testing.T) {
+	path := writeDAG(t, `version: 1
+name: ja
+nodes:
+  slow: {type: exec, timeout: 100ms, with: {command: [sleep, "5"]}}
+  broken:
+    type: exec
+    with: `+pass("broken")+`
+    contract: {output: {type: object, required: [risks]}}
+  long: {type: exec, foreach: [1, 2], max_items: 1, with: `+pass("long")+`}
+`)
+	p := runPair(t, path, pairOptions{lang: i18n.Japanese})
+	p.same(t)
+	for _, id := range []string{"slow", "broken", "long"} {
+		if n := node(t, p.hosted, id); n.Status != dag.NodeFailed || !japanese(n.Reason) {
+			t.Errorf("%s: %s (%q), want failed saying why in Japanese", id, n.Status, n.Reason)
+		}
+	}
+	if vs := node(t, p.hosted, "broken").Violations; len(vs) != 1 || !japanese(vs[0].Message) {
+		t.Errorf("broken's violations %+v", vs)
+	}
+}
+
+// japanese reports whether s holds kana or kanji.
+func japanese(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x3040 && r <= 0x9fff })
 }

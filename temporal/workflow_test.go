@@ -19,6 +19,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
@@ -33,6 +34,7 @@ func types() *nodes.Registry {
 // pairOptions say how runPair runs a DAG.
 type pairOptions struct {
 	params map[string]any
+	lang   i18n.Lang
 	getenv func(string) string // both engines' environment; nil reads none
 	// cancelAfter cancels both runs once it has passed (0: never): the embedded one by its
 	// context, the workflow by Temporal's cancellation.
@@ -81,12 +83,12 @@ func runPair(t *testing.T, path string, o pairOptions) *pair {
 		time.AfterFunc(o.cancelAfter, cancel)
 	}
 	rec := runs.NewRecorder(p.embeddedStore, d, runs.RecorderOptions{})
-	p.embedded, p.embeddedErr = engine.Run(rctx, d, engine.RunOptions{RunID: pairRunID, Params: o.params, Getenv: getenv, Recorder: rec})
+	p.embedded, p.embeddedErr = engine.Run(rctx, d, engine.RunOptions{RunID: pairRunID, Params: o.params, Lang: o.lang, Getenv: getenv, Recorder: rec})
 
 	if p.bundle, err = NewBundle(ctx, path, dag.LoadOptions{Types: reg}); err != nil {
 		t.Fatal(err)
 	}
-	in := RunInput{RunID: pairRunID, File: path, Bundle: p.bundle, Params: o.rawParams}
+	in := RunInput{RunID: pairRunID, File: path, Bundle: p.bundle, Params: o.rawParams, Lang: o.lang}
 	if in.Params == nil {
 		in.Params, _ = json.Marshal(o.params)
 	}
