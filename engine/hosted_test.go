@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -149,5 +151,150 @@ func TestRunHostedNeedsID(t *testing.T) {
 	d := load(t, newRecorder(), "version: 1\nname: t\nnodes:\n  a: {type: probe}\n")
 	if _, err := RunHosted(context.Background(), d, RunOptions{}, nil); err == nil || err.Error() != "run t: a hosted run needs its id" {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// stackHost is a Host that runs each attempt at once where it is started and hands the
+// outcomes back last first, on a clock of its own that moves only to fire a timer: a run on it
+// must mean what it means on Run whatever order attempts end in.
+type stackHost struct {
+	t       *testing.T
+	d       *dag.DAG
+	now     time.Time
+	events  []HostEvent // a stack
+	timers  map[int]time.Time
+	started []AttemptRequest
+	after   map[int]time.Duration // the delays asked for, by timer id
+	stops   int
+	cancel  bool // the next Wait says the run is canceled
+}
+
+func newStackHost(t *testing.T, d *dag.DAG) *stackHost {
+	return &stackHost{t: t, d: d, now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), timers: map[int]time.Time{}, after: map[int]time.Duration{}}
+}
+
+func (h *stackHost) Now() time.Time  { return h.now }
+func (h *stackHost) Jitter() float64 { return 0.5 }
+
+func (h *stackHost) Start(req AttemptRequest) {
+	h.started = append(h.started, req)
+	o := Attempt(context.Background(), h.d, req, func(string) string { return "" }, nil)
+	o.Started, o.Ended = h.now, h.now
+	h.events = append(h.events, HostEvent{Outcome: &o})
+}
+
+func (h *stackHost) After(id int, d time.Duration) {
+	h.timers[id] = h.now.Add(d)
+	h.after[id] = d
+}
+
+func (h *stackHost) Wait() HostEvent {
+	if h.cancel {
+		h.cancel = false
+		return HostEvent{Canceled: true}
+	}
+	if n := len(h.events); n > 0 {
+		ev := h.events[n-1]
+		h.events = h.events[:n-1]
+		return ev
+	}
+	first, at := 0, time.Time{}
+	for id, t := range h.timers {
+		if at.IsZero() || t.Before(at) || t.Equal(at) && id < first {
+			first, at = id, t
+		}
+	}
+	if at.IsZero() {
+		h.t.Fatal("the run waits for nothing")
+	}
+	delete(h.timers, first)
+	h.now = at
+	return HostEvent{Timer: first}
+}
+
+func (h *stackHost) Stop() {
+	h.stops++
+	clear(h.timers)
+}
+
+// TestRunHostedOrder checks a hosted run whose attempts end last first: foreach items keep
+// their input order, retries wait on the host's timers for the backoff its jitter gives, and
+// the run's times are the host's clock.
+func TestRunHostedOrder(t *testing.T) {
+	src := `version: 1
+name: hosted
+timeout: 1h
+nodes:
+  each: {type: probe, foreach: [0, 1, 2, 3], concurrency: 4, with: {out: {status: pass, summary: "item ${{ item }}"}}}
+  flaky: {type: probe, retry: {attempts: 3, backoff: 20ms, factor: 2}, with: {fail_attempts: 2}}
+  sum: {type: probe, input: "${{ nodes.each.output.data.items }}"}
+`
+	want := mustRun(t, load(t, newRecorder(), src), RunOptions{})
+	d := load(t, newRecorder(), src)
+	h := newStackHost(t, d)
+	start := h.now
+	got, err := RunHosted(context.Background(), d, RunOptions{RunID: "r1"}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != want.Status || jsonText(got.Outputs) != jsonText(want.Outputs) {
+		t.Errorf("run %s, embedded %s", got.Status, want.Status)
+	}
+	for i, n := range got.Nodes {
+		w := want.Nodes[i]
+		if n.Status != w.Status || n.Attempts != w.Attempts || jsonText(n.Output) != jsonText(w.Output) {
+			t.Errorf("%s: %s after %d, output %s; embedded %s after %d, output %s", n.ID, n.Status, n.Attempts, jsonText(n.Output), w.Status, w.Attempts, jsonText(w.Output))
+		}
+	}
+	if !got.Started.Equal(start) {
+		t.Errorf("the run started at %s, the host's clock said %s", got.Started, start)
+	}
+	// Two backoffs of flaky, 1s and 2s with jitter 0.5, and the run's timeout.
+	p := d.ByID["flaky"].Retry
+	wantAfter := []time.Duration{backoff(p, 1, 0.5), backoff(p, 2, 0.5)}
+	var after []time.Duration
+	for id, dur := range h.after {
+		if id == timeoutTimer {
+			if dur != time.Hour {
+				t.Errorf("the run's timeout timer: %s", dur)
+			}
+			continue
+		}
+		after = append(after, dur)
+	}
+	slices.Sort(after)
+	if !slices.Equal(after, wantAfter) {
+		t.Errorf("backoffs %v, want %v", after, wantAfter)
+	}
+	if !got.Ended.Equal(start.Add(wantAfter[0] + wantAfter[1])) {
+		t.Errorf("the run ended at %s, want the host's clock after both backoffs", got.Ended)
+	}
+	if n := len(h.started); n != 4+3+1 {
+		t.Errorf("%d attempts went to the host, want 8", n)
+	}
+}
+
+func jsonText(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// TestRunHostedCancel checks a hosted run canceled while an attempt is out: the host is
+// stopped once, the attempt's outcome is still taken, and what had not started is canceled.
+func TestRunHostedCancel(t *testing.T) {
+	d := load(t, newRecorder(), `version: 1
+name: hosted
+nodes:
+  a: {type: probe}
+  b: {type: probe, needs: [a], retry: {attempts: 2}}
+`)
+	h := newStackHost(t, d)
+	h.cancel = true
+	res, err := RunHosted(context.Background(), d, RunOptions{RunID: "r1"}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != dag.RunCanceled || h.stops != 1 || len(h.started) != 1 {
+		t.Errorf("run %s, host stopped %d times, %d attempts started", res.Status, h.stops, len(h.started))
+	}
+	if a, b := res.Nodes[0], res.Nodes[1]; a.Status != dag.NodePassed || b.Status != dag.NodeCanceled {
+		t.Errorf("a %s, b %s", a.Status, b.Status)
 	}
 }
