@@ -3,14 +3,23 @@ package temporal
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
+	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
@@ -22,71 +31,232 @@ func types() *nodes.Registry {
 	return reg
 }
 
-// runBoth runs the DAG file at path on the embedded engine and on the workflow in Temporal's
-// test environment, recording the workflow's run in a store, and returns both results.
-func runBoth(t *testing.T, path string, params map[string]any) (embedded, hosted *dag.RunResult, st runs.Store) {
+// pairOptions say how runPair runs a DAG.
+type pairOptions struct {
+	params map[string]any
+	lang   i18n.Lang
+	getenv func(string) string // both engines' environment; nil reads none
+	// cancelAfter cancels both runs once it has passed (0: never): the embedded one by its
+	// context, the workflow by Temporal's cancellation.
+	cancelAfter time.Duration
+	// setup is called on the test environment before the workflow starts (listeners).
+	setup func(*testsuite.TestWorkflowEnvironment)
+	// bundle, when set, changes the bundle before the workflow gets it.
+	bundle func(*Bundle)
+	// rawParams, when set, is the workflow's params as they travel (the embedded run gets
+	// params).
+	rawParams json.RawMessage
+}
+
+// pair is one DAG file run on the embedded engine and as the workflow in Temporal's test
+// environment, each recorded in a store of its own.
+type pair struct {
+	embedded, hosted       *dag.RunResult
+	embeddedErr, hostedErr error // the runs' errors (refused before they started)
+	embeddedStore          runs.Store
+	hostedStore            runs.Store
+	bundle                 *Bundle
+	workerDir              string // the worker's bundles are under it, by hash
+	// progress is what the progress query answered once the workflow completed.
+	progress []dag.NodeResult
+}
+
+const pairRunID = "r1"
+
+// runPair runs the DAG file at path on both engines.
+func runPair(t *testing.T, path string, o pairOptions) *pair {
 	t.Helper()
 	ctx := context.Background()
 	reg := types()
+	getenv := o.getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	p := &pair{embeddedStore: openStore(t), hostedStore: openStore(t), workerDir: t.TempDir()}
 	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if embedded, err = engine.Run(ctx, d, engine.RunOptions{Params: params}); err != nil {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if o.cancelAfter > 0 {
+		time.AfterFunc(o.cancelAfter, cancel)
+	}
+	rec := runs.NewRecorder(p.embeddedStore, d, runs.RecorderOptions{})
+	p.embedded, p.embeddedErr = engine.Run(rctx, d, engine.RunOptions{RunID: pairRunID, Params: o.params, Lang: o.lang, Getenv: getenv, Recorder: rec})
+
+	if p.bundle, err = NewBundle(ctx, path, dag.LoadOptions{Types: reg}); err != nil {
 		t.Fatal(err)
 	}
-	st, err = runs.Open(ctx, filepath.Join(t.TempDir(), "seam.db"))
+	in := RunInput{RunID: pairRunID, File: path, Bundle: p.bundle, Params: o.rawParams, Lang: o.lang}
+	if in.Params == nil {
+		in.Params, _ = json.Marshal(o.params)
+	}
+	if o.bundle != nil {
+		b := *p.bundle
+		b.Files = maps.Clone(p.bundle.Files)
+		o.bundle(&b)
+		in.Bundle = &b
+	}
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := s.NewTestWorkflowEnvironment()
+	w := NewWorker(WorkerOptions{Store: p.hostedStore, Types: reg, Dir: p.workerDir, Getenv: getenv})
+	w.Register(env)
+	if o.setup != nil {
+		o.setup(env)
+	}
+	if o.cancelAfter > 0 {
+		env.RegisterDelayedCallback(env.CancelWorkflow, o.cancelAfter)
+	}
+	env.ExecuteWorkflow(WorkflowName, in)
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("the workflow did not complete")
+	}
+	if p.hostedErr = env.GetWorkflowError(); p.hostedErr == nil {
+		if err := env.GetWorkflowResult(&p.hosted); err != nil {
+			t.Fatal(err)
+		}
+		v, err := env.QueryWorkflow(ProgressQuery)
+		if err != nil {
+			t.Fatalf("query %s: %v", ProgressQuery, err)
+		}
+		if err := v.Get(&p.progress); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+func openStore(t *testing.T) runs.Store {
+	t.Helper()
+	st, err := runs.Open(context.Background(), filepath.Join(t.TempDir(), "seam.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	b, err := NewBundle(ctx, path, dag.LoadOptions{Types: reg})
+	return st
+}
+
+// ran returns both results, failing the test when a run was refused.
+func (p *pair) ran(t *testing.T) (embedded, hosted *dag.RunResult) {
+	t.Helper()
+	if p.embeddedErr != nil || p.hostedErr != nil {
+		t.Fatalf("embedded: %v; workflow: %v", p.embeddedErr, p.hostedErr)
+	}
+	return p.embedded, p.hosted
+}
+
+// same checks that both engines gave the run and each node the same status, attempts,
+// reason, repair, violations and output, and that both stores hold the same run.
+func (p *pair) same(t *testing.T) {
+	t.Helper()
+	want, got := p.ran(t)
+	if got.Status != want.Status || got.Error != want.Error {
+		t.Errorf("run %s (%q), embedded %s (%q)", got.Status, got.Error, want.Status, want.Error)
+	}
+	if len(got.Nodes) != len(want.Nodes) {
+		t.Fatalf("%d nodes, embedded %d", len(got.Nodes), len(want.Nodes))
+	}
+	for i, n := range got.Nodes {
+		w := want.Nodes[i]
+		if n.ID != w.ID || n.Status != w.Status || n.Attempts != w.Attempts || n.Reason != w.Reason || n.Repaired != w.Repaired || n.Summary != w.Summary {
+			t.Errorf("node %s: %s after %d attempts (%q, repaired %t), embedded %s %s after %d (%q, repaired %t)",
+				n.ID, n.Status, n.Attempts, n.Reason, n.Repaired, w.ID, w.Status, w.Attempts, w.Reason, w.Repaired)
+		}
+		if a, b := jsonOf(n.Violations), jsonOf(w.Violations); a != b {
+			t.Errorf("node %s violations %s, embedded %s", n.ID, a, b)
+		}
+		if a, b := jsonOf(n.Output), jsonOf(w.Output); a != b {
+			t.Errorf("node %s output %s, embedded %s", n.ID, a, b)
+		}
+	}
+	for i, n := range p.progress {
+		if w := got.Nodes[i]; n.ID != w.ID || n.Status != w.Status || n.Attempts != w.Attempts || n.Output != nil {
+			t.Errorf("progress: node %s %s after %d attempts (output %v), the result's %s %s after %d", n.ID, n.Status, n.Attempts, n.Output, w.ID, w.Status, w.Attempts)
+		}
+	}
+	if len(p.progress) != len(got.Nodes) {
+		t.Errorf("progress: %d nodes, want %d", len(p.progress), len(got.Nodes))
+	}
+	if a, b := jsonOf(got.Outputs), jsonOf(want.Outputs); a != b {
+		t.Errorf("outputs %s, embedded %s", a, b)
+	}
+	wr, wa := stored(t, p.embeddedStore)
+	gr, ga := stored(t, p.hostedStore)
+	if gr.Status != wr.Status || gr.Status != got.Status {
+		t.Errorf("stored status %s, embedded's %s, the workflow's result %s", gr.Status, wr.Status, got.Status)
+	}
+	if a, b := attemptList(ga), attemptList(wa); a != b {
+		t.Errorf("stored attempts:\n%s\nembedded:\n%s", a, b)
+	}
+}
+
+// stored returns the run pairRunID as st holds it.
+func stored(t *testing.T, st runs.Store) (*runs.Run, []runs.Attempt) {
+	t.Helper()
+	r, as, err := st.GetRun(context.Background(), pairRunID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s testsuite.WorkflowTestSuite
-	env := s.NewTestWorkflowEnvironment()
-	w := NewWorker(WorkerOptions{Store: st, Types: reg, Dir: t.TempDir()})
-	w.Register(env)
-	p, _ := json.Marshal(params)
-	env.ExecuteWorkflow(WorkflowName, RunInput{RunID: "r1", File: path, Bundle: b, Params: p})
-	if !env.IsWorkflowCompleted() {
-		t.Fatal("the workflow did not complete")
+	return r, as
+}
+
+// attemptList lists what must match between the engines' stored attempts, one per line, in
+// an order that does not depend on how concurrent nodes interleaved.
+func attemptList(as []runs.Attempt) string {
+	lines := make([]string, len(as))
+	for i, a := range as {
+		lines[i] = fmt.Sprintf("%s[%d]#%d %s final=%t repaired=%t reason=%q violations=%d output=%t",
+			a.Node, a.Item, a.Attempt, a.Status, a.Final, a.Repaired, a.Reason, len(a.Violations), a.OutputHash != "")
 	}
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatalf("workflow: %v", err)
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
 	}
-	if err := env.GetWorkflowResult(&hosted); err != nil {
+	return string(b)
+}
+
+// writeDAG writes src as a DAG file in a folder of its own and returns its path.
+func writeDAG(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dag.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return embedded, hosted, st
+	return path
+}
+
+// node returns the node id of res.
+func node(t *testing.T, res *dag.RunResult, id string) dag.NodeResult {
+	t.Helper()
+	for _, n := range res.Nodes {
+		if n.ID == id {
+			return n
+		}
+	}
+	t.Fatalf("no node %s in the result", id)
+	return dag.NodeResult{}
+}
+
+// errorText is the message of a workflow's error, down to the application error's own.
+func errorText(err error) string {
+	var s []string
+	for ; err != nil; err = errors.Unwrap(err) {
+		s = append(s, err.Error())
+	}
+	return strings.Join(s, " <- ")
 }
 
 func TestWorkflowExamples(t *testing.T) {
 	for _, name := range []string{"hello", "fan-in", "foreach", "retry-repair", "broken-contract", "transform", "sub-dag"} {
 		t.Run(name, func(t *testing.T) {
-			want, got, st := runBoth(t, filepath.Join("..", "dags", name+".yaml"), nil)
-			if got.Status != want.Status {
-				t.Errorf("status %s, embedded %s", got.Status, want.Status)
-			}
-			for i, n := range got.Nodes {
-				w := want.Nodes[i]
-				if n.ID != w.ID || n.Status != w.Status || n.Attempts != w.Attempts || n.Reason != w.Reason {
-					t.Errorf("node %s: %s after %d attempts (%q), embedded %s %s after %d (%q)", n.ID, n.Status, n.Attempts, n.Reason, w.ID, w.Status, w.Attempts, w.Reason)
-				}
-				a, _ := json.Marshal(n.Output)
-				b, _ := json.Marshal(w.Output)
-				if string(a) != string(b) {
-					t.Errorf("node %s output %s, embedded %s", n.ID, a, b)
-				}
-			}
-			r, _, err := st.GetRun(context.Background(), "r1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Status != got.Status {
-				t.Errorf("stored status %s, want %s", r.Status, got.Status)
-			}
+			runPair(t, filepath.Join("..", "dags", name+".yaml"), pairOptions{}).same(t)
 		})
 	}
 }
@@ -94,24 +264,18 @@ func TestWorkflowExamples(t *testing.T) {
 // TestWorkflowOutputOverInline fails a node whose output Temporal could not carry, saying
 // why, rather than letting Temporal retry the attempt for ever.
 func TestWorkflowOutputOverInline(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "big.yaml")
-	src := `version: 1
+	p := runPair(t, writeDAG(t, `version: 1
 name: big
 nodes:
   big:
     type: exec
     with:
       command: [sh, -c, 'printf "{\"status\":\"pass\",\"summary\":\"%s\"}" "$(head -c 1100000 /dev/zero | tr "\0" a)"']
-`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+`), pairOptions{})
+	if p.embedded.Status != dag.RunSuccess || p.hostedErr != nil {
+		t.Fatalf("embedded: %s; workflow: %v", p.embedded.Status, p.hostedErr)
 	}
-	want, got, _ := runBoth(t, path, nil)
-	if want.Status != dag.RunSuccess {
-		t.Fatalf("embedded: %s", want.Status)
-	}
-	n := got.Nodes[0]
+	n := node(t, p.hosted, "big")
 	if n.Status != dag.NodeFailed || n.Reason != "the output is over the 1048576 bytes a run on Temporal carries (docs/temporal.md)" {
 		t.Errorf("big on Temporal: %s %q", n.Status, n.Reason)
 	}

@@ -1,0 +1,94 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/nodes"
+)
+
+// TestAttemptActivity runs the attempt activity on its own: how it fails when it cannot have
+// the run's DAG, and the errors Temporal must not retry.
+func TestAttemptActivity(t *testing.T) {
+	ctx := context.Background()
+	path := writeDAG(t, `version: 1
+name: act
+nodes:
+  ok: {type: exec, with: `+pass("ok")+`}
+  broken:
+    type: exec
+    with: `+pass("broken")+`
+    contract: {output: {type: object, required: [risks]}}
+  sub: {type: dag, needs: [ok], with: {file: sub.yaml}}
+`)
+	sub := "version: 1\nname: sub\nnodes:\n  a: {type: const, with: {value: {status: pass, summary: a}}}\n"
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "sub.yaml"), []byte(sub), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBundle(ctx, path, dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	request := func(node string, index int) AttemptInput {
+		return AttemptInput{Run: "r1", Bundle: b.Hash, Request: engine.AttemptRequest{
+			Node: node, Index: index, Item: -1, Attempt: 1, With: []byte(`{}`), Input: []byte(`null`), OutputLimit: nodes.DefaultOutputLimit,
+		}}
+	}
+	tests := []struct {
+		name  string
+		types *nodes.Registry
+		seen  bool
+		in    AttemptInput
+		typ   string // the error's type; "" for none
+		msg   string
+	}{
+		{"a bundle this worker has not seen, without a client", types(), false, request("ok", 0), errBundle,
+			"bundle " + b.Hash + ": not seen by this worker, which has no client to read it"},
+		{"a bundle whose DAG this worker cannot load", nodes.Builtin(), true, request("ok", 0), errBundle, "unknown node type"},
+		{"a node not in the DAG", types(), true, request("gone", 0), errNodeFailed, "no node gone in DAG act"},
+		{"an output breaking its contract", types(), true, request("broken", 1), errContract, "output of broken breaks its contract"},
+		{"a passing attempt", types(), true, request("ok", 0), "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// The attempt's own with is the node's resolved with; the tests' nodes print
+			// what their DAG says, so send it.
+			if tt.in.Request.Node == "ok" || tt.in.Request.Node == "broken" {
+				tt.in.Request.With = []byte(`{"command": ["echo", "{\"status\": \"pass\", \"summary\": \"x\"}"]}`)
+			}
+			w := NewWorker(WorkerOptions{Types: tt.types, Dir: t.TempDir()})
+			if tt.seen {
+				w.keep(b)
+			}
+			var s testsuite.WorkflowTestSuite
+			s.SetLogger(quietLogger())
+			env := s.NewTestActivityEnvironment()
+			env.RegisterActivityWithOptions(w.attempt, activity.RegisterOptions{Name: attemptActivity})
+			v, err := env.ExecuteActivity(attemptActivity, tt.in)
+			if tt.typ == "" {
+				var o engine.AttemptOutcome
+				if err != nil || v.Get(&o) != nil || !o.Valid {
+					t.Fatalf("err %v, outcome %+v", err, o)
+				}
+				return
+			}
+			var app *temporal.ApplicationError
+			if !errors.As(err, &app) {
+				t.Fatalf("err %v, want an application error", err)
+			}
+			if app.Type() != tt.typ || !app.NonRetryable() || !strings.Contains(app.Message(), tt.msg) {
+				t.Errorf("%s error %q (non-retryable %t), want %s with %q", app.Type(), app.Message(), app.NonRetryable(), tt.typ, tt.msg)
+			}
+		})
+	}
+}
