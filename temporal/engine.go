@@ -1,6 +1,7 @@
 package temporal
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -50,6 +51,9 @@ func (e *Engine) Run(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (*
 
 // Start bundles d and starts its run workflow as run opts.RunID, returning at once.
 func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (client.WorkflowRun, error) {
+	if err := envComputed(d, opts.Lang); err != nil {
+		return nil, err
+	}
 	b, err := NewBundle(ctx, d.File, e.Load)
 	if err != nil {
 		return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, err)
@@ -179,4 +183,43 @@ func report(obs engine.Observer, runID string, seen, now []dag.NodeResult) {
 		}
 		seen[i] = n
 	}
+}
+
+// envComputed refuses a DAG that computes with a variable it declares under env (in when,
+// foreach, or an expression of with or input that is more than the variable
+// itself): the workflow holds placeholders of those, and only workers read their values,
+// into with and input as they are.
+func envComputed(d *dag.DAG, lang i18n.Lang) error {
+	refuse := func(where string, e *dag.Expr) error {
+		for _, r := range e.Refs() {
+			if r.Root == "env" && len(r.Path) > 0 {
+				return i18n.Errorf(lang, "%s computes with env.%s, which a run on Temporal cannot do: the workflow holds a placeholder, only workers read the value; use the variable as a whole in with or input, or run on the embedded engine", where, r.Path[0])
+			}
+		}
+		return nil
+	}
+	for _, n := range d.Nodes {
+		if n.When != nil {
+			if err := refuse(i18n.Sprintf(lang, "node %s: when", n.ID), n.When); err != nil {
+				return err
+			}
+		}
+		var err error
+		if n.Foreach != nil {
+			n.Foreach.WalkExprs(func(e *dag.Expr) { err = cmp.Or(err, refuse(i18n.Sprintf(lang, "node %s: foreach", n.ID), e)) })
+		}
+		for _, t := range []*dag.Template{n.With, n.Input} {
+			if t != nil {
+				t.WalkExprs(func(e *dag.Expr) {
+					if !e.IsPath() {
+						err = cmp.Or(err, refuse(i18n.Sprintf(lang, "node %s: an expression", n.ID), e))
+					}
+				})
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil // outputs may not read env at all (dag's SEAM-E113)
 }

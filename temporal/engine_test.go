@@ -1,0 +1,43 @@
+package temporal
+
+import (
+	"context"
+	"testing"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/engine"
+)
+
+// TestEngineRefusesEnvComputed: a DAG that computes with an env variable cannot run on
+// Temporal, where the workflow holds placeholders; using the variable as a whole can.
+func TestEngineRefusesEnvComputed(t *testing.T) {
+	head := "version: 1\nname: e\nenv: [SEAM_TEST_MODE]\nnodes:\n"
+	for _, tc := range []struct{ name, nodes, want string }{
+		{"when", "  a:\n    type: const\n    when: \"${{ env.SEAM_TEST_MODE == 'prod' }}\"\n    with: {value: {status: pass, summary: x}}\n",
+			"node a: when computes with env.SEAM_TEST_MODE, which a run on Temporal cannot do: the workflow holds a placeholder, only workers read the value; use the variable as a whole in with or input, or run on the embedded engine"},
+		{"foreach", "  a:\n    type: const\n    foreach: \"${{ [env.SEAM_TEST_MODE] }}\"\n    with: {value: {status: pass, summary: x}}\n",
+			"node a: foreach computes with env.SEAM_TEST_MODE"},
+		{"expression", "  a:\n    type: const\n    with: {value: {status: pass, summary: \"${{ size(env.SEAM_TEST_MODE) > 3 ? 'long' : 'short' }}\"}}\n",
+			"node a: an expression computes with env.SEAM_TEST_MODE"},
+		{"as a whole", "  a:\n    type: const\n    with: {value: {status: pass, summary: \"mode ${{ env.SEAM_TEST_MODE }}\"}}\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := dag.LoadBytes(context.Background(), "e.yaml", []byte(head+tc.nodes), dag.LoadOptions{Types: types()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = envComputed(d, "en")
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || len(err.Error()) < len(tc.want) || err.Error()[:len(tc.want)] != tc.want):
+				t.Errorf("error %v, want it to start %q", err, tc.want)
+			}
+			if tc.want != "" {
+				if _, err := (&Engine{}).Start(context.Background(), d, engine.RunOptions{RunID: "r"}); err == nil {
+					t.Error("Start ran it")
+				}
+			}
+		})
+	}
+}
