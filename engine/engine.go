@@ -39,6 +39,9 @@ type RunOptions struct {
 	// Reuse holds, by node id, outputs of an earlier run (a resume): a node whose key is
 	// unchanged is settled with that output instead of running.
 	Reuse map[string]dag.Reused
+	// Resumes is, with Reuse, the run's resume count as read when deciding to resume it: an
+	// engine that records elsewhere (Temporal) hands it to the recorder there.
+	Resumes int
 	// Tracer, when not nil, traces the run: seam.run → seam.node → seam.attempt spans, under
 	// the span in Run's context if any (engine_trace.go).
 	Tracer trace.Tracer

@@ -47,6 +47,9 @@ type RecorderOptions struct {
 	// PID and Host identify the recording process; they default to this process and host.
 	PID  int
 	Host string
+	// Session is the resume session an earlier Recorder of the same run began (its
+	// Session), for a Recorder made per write (a run on Temporal).
+	Session int
 	// Decided are the nodes whose final attempt an earlier Recorder of the same run recorded:
 	// FinishRun leaves their state as it is (a run on Temporal is recorded by one Recorder
 	// per write).
@@ -61,7 +64,7 @@ func NewRecorder(s Store, d *dag.DAG, opts RecorderOptions) *Recorder {
 	if opts.Host == "" {
 		opts.Host, _ = os.Hostname() // no host name: stale runs are just not detected
 	}
-	r := &Recorder{s: s, d: d, resume: opts.Resume, resumes: opts.Resumes, pid: opts.PID, host: opts.Host, decided: map[string]bool{}}
+	r := &Recorder{s: s, d: d, resume: opts.Resume, resumes: opts.Resumes, pid: opts.PID, host: opts.Host, session: opts.Session, decided: map[string]bool{}}
 	for _, id := range opts.Decided {
 		r.decided[id] = true
 	}
@@ -105,6 +108,10 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 		Parent: run.Parent, ParentNode: run.ParentNode,
 	})
 }
+
+// Session is the run's session in the store: 0 for its first, one more for each resume; set
+// by BeginRun.
+func (r *Recorder) Session() int { return r.session }
 
 var _ dag.SubRecorder = (*Recorder)(nil)
 

@@ -25,8 +25,7 @@ type Request struct {
 	// Warn, when not nil, hears what does not stop the run, before the run starts: lint's
 	// warnings (*LintWarnings) and, for a resume, a changed DAG file (*ChangedWarning).
 	Warn func(error)
-	// Engine, when not nil, runs this run in place of the Service's engine (Start only: a
-	// resume runs on the Service's).
+	// Engine, when not nil, runs this run in place of the Service's engine.
 	Engine engine.Engine
 }
 

@@ -75,6 +75,12 @@ func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) 
 		queue = DefaultTaskQueue
 	}
 	in := RunInput{RunID: opts.RunID, File: d.File, Bundle: b, Params: params, Lang: opts.Lang, OutputLimit: opts.OutputLimit}
+	if opts.Reuse != nil {
+		in.Resume = &Resume{Resumes: opts.Resumes, Reuse: opts.Reuse}
+		if r, err := json.Marshal(in.Resume); err != nil || len(r) > MaxBundle {
+			return nil, i18n.Errorf(opts.Lang, "resume %s on Temporal: the outputs it reuses hold over %d bytes, more than a workflow's input may; resume it on the embedded engine", opts.RunID, MaxBundle)
+		}
+	}
 	wr, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: WorkflowID(opts.RunID), TaskQueue: queue}, WorkflowName, in)
 	if err != nil {
 		return nil, fmt.Errorf("run %s on Temporal: start workflow: %w", d.Name, err)

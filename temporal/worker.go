@@ -228,19 +228,24 @@ func (w *Worker) fetch(ctx context.Context, hash string) (*Bundle, error) {
 
 // The local activities that record a run, on the worker hosting its workflow. A run on
 // Temporal is recorded with no process of its own (pid -1): it goes on when one worker dies.
-func (w *Worker) recorder() *runs.Recorder {
-	return runs.NewRecorder(w.opts.Store, nil, runs.RecorderOptions{PID: -1, Host: "temporal"})
+func (w *Worker) recorder(o runs.RecorderOptions) *runs.Recorder {
+	o.PID, o.Host = -1, "temporal"
+	return runs.NewRecorder(w.opts.Store, nil, o)
 }
 
-func (w *Worker) begin(ctx context.Context, run dag.RunRecord) error {
-	return w.recorder().BeginRun(ctx, run)
+// begin records the run's start, or its resume, and returns its session.
+func (w *Worker) begin(ctx context.Context, in BeginInput) (int, error) {
+	rec := w.recorder(runs.RecorderOptions{Resume: in.Run.Resumed, Resumes: in.Resumes})
+	if err := rec.BeginRun(ctx, in.Run); err != nil {
+		return 0, err
+	}
+	return rec.Session(), nil
 }
 
-func (w *Worker) record(ctx context.Context, batch []dag.AttemptRecord) error {
-	return w.recorder().RecordAttempts(ctx, batch)
+func (w *Worker) record(ctx context.Context, in RecordInput) error {
+	return w.recorder(runs.RecorderOptions{Session: in.Session}).RecordAttempts(ctx, in.Batch)
 }
 
 func (w *Worker) finish(ctx context.Context, in FinishInput) error {
-	rec := runs.NewRecorder(w.opts.Store, nil, runs.RecorderOptions{PID: -1, Host: "temporal", Decided: in.Decided})
-	return rec.FinishRun(ctx, in.Result)
+	return w.recorder(runs.RecorderOptions{Session: in.Session, Decided: in.Decided}).FinishRun(ctx, in.Result)
 }

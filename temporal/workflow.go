@@ -44,6 +44,15 @@ type RunInput struct {
 	Params      json.RawMessage `json:"params,omitempty"`
 	Lang        i18n.Lang       `json:"lang,omitempty"`
 	OutputLimit int64           `json:"output_limit,omitempty"`
+	// Resume, when set, continues the stored run of the same id (seam run --resume).
+	Resume *Resume `json:"resume,omitempty"`
+}
+
+// Resume is what a resumed run reuses: the outputs of the nodes that passed, by node id
+// (engine.RunOptions.Reuse), and the run's resume count as the client read it.
+type Resume struct {
+	Resumes int                   `json:"resumes"`
+	Reuse   map[string]dag.Reused `json:"reuse"`
 }
 
 // WorkflowID is the Temporal workflow id of seam run runID.
@@ -86,8 +95,14 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		RunID: in.RunID, Params: params, Lang: in.Lang, OutputLimit: in.OutputLimit,
 		Observer: p, Logger: w.log.With("run", in.RunID),
 	}
+	if in.Resume != nil {
+		opts.Reuse = in.Resume.Reuse
+		if opts.Reuse == nil {
+			opts.Reuse = map[string]dag.Reused{} // a resume all the same
+		}
+	}
 	if w.opts.Store != nil {
-		opts.Recorder = &recorder{ctx: ctx, w: w}
+		opts.Recorder = &recorder{ctx: ctx, w: w, in: in}
 	}
 	res, err := engine.RunHosted(context.Background(), d, opts, h)
 	if err != nil {
@@ -261,6 +276,8 @@ func (h *host) Stop() { h.stop() }
 type recorder struct {
 	ctx     workflow.Context
 	w       *Worker
+	in      RunInput
+	session int      // the store's session of this run, as BeginRun began it
 	decided []string // nodes whose final attempt is recorded
 }
 
@@ -275,12 +292,28 @@ func (r *recorder) local() workflow.Context {
 
 func (r *recorder) BeginRun(_ context.Context, run dag.RunRecord) error {
 	ctx := r.local()
-	return workflow.ExecuteLocalActivity(ctx, r.w.begin, run).Get(ctx, nil)
+	in := BeginInput{Run: run}
+	if r.in.Resume != nil {
+		in.Resumes = r.in.Resume.Resumes
+	}
+	return workflow.ExecuteLocalActivity(ctx, r.w.begin, in).Get(ctx, &r.session)
+}
+
+// BeginInput is the begin local activity's input.
+type BeginInput struct {
+	Run     dag.RunRecord `json:"run"`
+	Resumes int           `json:"resumes,omitempty"`
+}
+
+// RecordInput is the record local activity's input.
+type RecordInput struct {
+	Session int                 `json:"session,omitempty"`
+	Batch   []dag.AttemptRecord `json:"batch"`
 }
 
 func (r *recorder) RecordAttempts(_ context.Context, batch []dag.AttemptRecord) error {
 	ctx := r.local()
-	if err := workflow.ExecuteLocalActivity(ctx, r.w.record, batch).Get(ctx, nil); err != nil {
+	if err := workflow.ExecuteLocalActivity(ctx, r.w.record, RecordInput{Session: r.session, Batch: batch}).Get(ctx, nil); err != nil {
 		return err
 	}
 	for _, a := range batch {
@@ -293,11 +326,12 @@ func (r *recorder) RecordAttempts(_ context.Context, batch []dag.AttemptRecord) 
 
 func (r *recorder) FinishRun(_ context.Context, res *dag.RunResult) error {
 	ctx := r.local()
-	return workflow.ExecuteLocalActivity(ctx, r.w.finish, FinishInput{Result: res, Decided: r.decided}).Get(ctx, nil)
+	return workflow.ExecuteLocalActivity(ctx, r.w.finish, FinishInput{Session: r.session, Result: res, Decided: r.decided}).Get(ctx, nil)
 }
 
 // FinishInput is the finish local activity's input.
 type FinishInput struct {
+	Session int            `json:"session,omitempty"`
 	Result  *dag.RunResult `json:"result"`
 	Decided []string       `json:"decided,omitempty"`
 }

@@ -12,12 +12,6 @@ import (
 // (the DAG moved), with the params it started with: the run service says why not when it
 // cannot be resumed.
 func resumeRun(ctx context.Context, e *env, rf *runFlags, args []string, lang i18n.Lang, tel *runTelemetry) error {
-	if name, err := rf.ef.resolve(e, lang); err != nil {
-		return err
-	} else if name != "embedded" {
-		// The run may have run on Temporal: its store is shared, so it resumes here.
-		return usage(i18n.Errorf(lang, "--resume runs on the embedded engine only: leave out --engine %s (and $SEAM_ENGINE); a run that ran on Temporal resumes here from the shared store", name))
-	}
 	var st runs.Store
 	if !rf.noStore {
 		var err error
@@ -27,7 +21,13 @@ func resumeRun(ctx context.Context, e *env, rf *runFlags, args []string, lang i1
 		}
 		defer st.Close()
 	}
-	svc := runService(e, st, nil, lang, tel)
+	// Either engine resumes a run of either: the store is what they share.
+	eng, closeEngine, err := rf.ef.open(ctx, e, lang)
+	if err != nil {
+		return err
+	}
+	defer closeEngine()
+	svc := runService(e, st, eng, lang, tel)
 	defer svc.Close()
 	check := service.ResumeCheck{ParamsGiven: rf.paramsFile != "" || len(rf.params) > 0}
 	if len(args) > 0 {
