@@ -71,6 +71,16 @@ func TestRunDAGOnTemporal(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	// A failed run resumes on Temporal, reusing what passed.
+	f := call(t, cs, "run_dag", map[string]any{"path": "dags/broken-contract.yaml", "engine": "temporal", "wait": true})
+	fid, _ := f.data()["id"].(string)
+	if f.data()["status"] != "failed" {
+		t.Fatalf("broken-contract on temporal: %v", f.env)
+	}
+	rr := call(t, cs, "resume_run", map[string]any{"id": fid, "engine": "temporal", "wait": true})
+	if rr.data()["status"] != "failed" || rr.data()["id"] != fid {
+		t.Errorf("resume_run on temporal: %v", rr.env)
+	}
 	u := call(t, cs, "run_dag", map[string]any{"path": "dags/hello.yaml", "engine": "nosuch"})
 	if msg, _ := u.env["message"].(string); msg != `unknown engine "nosuch": this server offers embedded, temporal` {
 		t.Errorf("message %q", msg)

@@ -362,6 +362,7 @@ type ResumeInput struct {
 	ID     string `json:"id" jsonschema:"the run to resume (one that failed or was canceled), or \"latest\""`
 	Wait   bool   `json:"wait,omitempty" jsonschema:"return when the run has finished, with its result, instead of at once"`
 	NoLint bool   `json:"no_lint,omitempty" jsonschema:"resume even when lint finds errors in the DAG file"`
+	Engine string `json:"engine,omitempty" jsonschema:"where the nodes run, whichever engine the run ran on: embedded (the default) or temporal (when the server offers it)"`
 	Common
 }
 
@@ -371,6 +372,10 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 	}
 	if in.ID == "" {
 		return message{}, nil, emptyID("id")
+	}
+	eng, err := s.engine(in.Engine)
+	if err != nil {
+		return message{}, nil, err
 	}
 	rs, err := s.svc.Resumable(ctx, in.ID, service.ResumeCheck{})
 	var nr *service.NotResumableError
@@ -398,7 +403,7 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 		return msgf("run %s of %s resumed: get_run shows how it goes, cancel_run stops it", id, d.Name)
 	}
 	// The run keeps its id and params; the store's resume check refuses a second resume at once.
-	return s.start(ctx, req, d, verbatim(path), in.Wait, service.Request{NoLint: in.NoLint}, started,
+	return s.start(ctx, req, d, verbatim(path), in.Wait, service.Request{NoLint: in.NoLint, Engine: eng}, started,
 		func(ctx context.Context, sr service.Request) (*service.Run, error) {
 			run, err := s.svc.Resume(ctx, rs, d, sr)
 			if errors.As(err, &nr) {
