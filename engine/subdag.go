@@ -68,25 +68,57 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, ctx.Err())
 	}
+	b, err := subOutput(lang, d.Name, res)
+	if err != nil {
+		return nil, fmt.Errorf("dag %s: %w", file, err)
+	}
+	return &nodes.Result{Output: b, Log: subLog(lang, res)}, nil
+}
+
+// subOutput is a `dag` node's output for res, the sub-run of the DAG called name: the
+// sub-DAG's outputs as its data, and how the sub-run went as its status and summary.
+func subOutput(lang i18n.Lang, name string, res *dag.RunResult) ([]byte, error) {
 	out := map[string]any{"data": res.Outputs}
 	if res.Outputs == nil {
 		out["data"] = map[string]any{}
 	}
 	switch res.Status {
 	case dag.RunSuccess:
-		out["status"], out["summary"] = "pass", i18n.Sprintf(lang, "%s succeeded: %s", d.Name, countNodes(lang, res))
+		out["status"], out["summary"] = "pass", i18n.Sprintf(lang, "%s succeeded: %s", name, countNodes(lang, res))
 	case dag.RunWarn:
-		out["status"], out["summary"] = "warn", i18n.Sprintf(lang, "%s warned: %s", d.Name, countNodes(lang, res))
+		out["status"], out["summary"] = "warn", i18n.Sprintf(lang, "%s warned: %s", name, countNodes(lang, res))
 	default:
 		// The sub-run's id leads to it: seam runs show and explain follow it (runs.subRunID
 		// finds it in either language).
-		out["status"], out["summary"] = "fail", i18n.Sprintf(lang, "sub-run %s (%s) %s: %s", res.ID, d.Name, res.Status.Text(lang), firstFailure(lang, res))
+		out["status"], out["summary"] = "fail", i18n.Sprintf(lang, "sub-run %s (%s) %s: %s", res.ID, name, res.Status.Text(lang), firstFailure(lang, res))
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		return nil, fmt.Errorf("dag %s: encode outputs: %w", file, err)
+		return nil, fmt.Errorf("encode outputs: %w", err)
 	}
-	return &nodes.Result{Output: b, Log: subLog(lang, res)}, nil
+	return b, nil
+}
+
+// SubRunOutcome is the outcome of the attempt req of a `dag` node of d whose sub-run a host
+// ran itself (Temporal: as a child workflow), from res, the sub-run's result: the node's
+// output is made of it as the `dag` node type makes it, and judged as Attempt judges.
+func SubRunOutcome(d *dag.DAG, req AttemptRequest, res *dag.RunResult, started, ended time.Time) AttemptOutcome {
+	o := AttemptOutcome{ID: req.ID, Started: started, Ended: ended}
+	if req.Index < 0 || req.Index >= len(d.Nodes) || d.Nodes[req.Index].ID != req.Node {
+		o.Reason = i18n.Sprintf(req.Lang, "no node %s in DAG %s", req.Node, d.Name)
+		o.Err = o.Reason
+		return o
+	}
+	node := d.Nodes[req.Index]
+	b, err := subOutput(req.Lang, res.DAG, res)
+	if err != nil {
+		o.Err, o.Reason = err.Error(), err.Error()
+		return o
+	}
+	a := attempt{raw: b}
+	a.judge(&nodes.Result{Output: b}, node.Effective, req.Lang)
+	o.Output, o.Valid, o.Violations, o.Log = b, a.valid, a.violations, subLog(req.Lang, res)
+	return o
 }
 
 // subRunKey is the context key of the subRunParent a run hands its `dag` nodes: the context

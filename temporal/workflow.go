@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"path"
+	"path/filepath"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -46,6 +48,9 @@ type RunInput struct {
 	OutputLimit int64           `json:"output_limit,omitempty"`
 	// Resume, when set, continues the stored run of the same id (seam run --resume).
 	Resume *Resume `json:"resume,omitempty"`
+	// Parent and ParentNode name the run and `dag` node this run is the sub-run of.
+	Parent     string `json:"parent,omitempty"`
+	ParentNode string `json:"parent_node,omitempty"`
 }
 
 // Resume is what a resumed run reuses: the outputs of the nodes that passed, by node id
@@ -90,9 +95,10 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() ([]dag.NodeResult, error) { return p.nodes, nil }); err != nil {
 		return nil, err
 	}
-	h := newHost(ctx, in)
+	h := newHost(ctx, in, d)
 	opts := engine.RunOptions{
 		RunID: in.RunID, Params: params, Lang: in.Lang, OutputLimit: in.OutputLimit,
+		Parent: in.Parent, ParentNode: in.ParentNode,
 		Observer: p, Logger: w.log.With("run", in.RunID),
 	}
 	if in.Resume != nil {
@@ -145,19 +151,21 @@ func (p *progress) Event(ev engine.Event) {
 // host is the engine.Host of one run workflow: attempts are activities, timers are
 // workflow timers, and every event comes back through one selector in history order.
 type host struct {
+	d        *dag.DAG
 	ctx      workflow.Context // the run's
 	work     workflow.Context // the attempts' and timers': Stop cancels it
 	stop     workflow.CancelFunc
 	sel      workflow.Selector
 	events   []engine.HostEvent
 	canceled bool // the run's context was seen done, and said so
+	stopped  bool // Stop canceled the attempts
 	in       RunInput
 	seed     uint64
 	draws    uint64
 }
 
-func newHost(ctx workflow.Context, in RunInput) *host {
-	h := &host{ctx: ctx, sel: workflow.NewSelector(ctx), in: in}
+func newHost(ctx workflow.Context, in RunInput, d *dag.DAG) *host {
+	h := &host{d: d, ctx: ctx, sel: workflow.NewSelector(ctx), in: in}
 	h.work, h.stop = workflow.WithCancel(ctx)
 	f := fnv.New64a()
 	f.Write([]byte(in.RunID))
@@ -188,6 +196,10 @@ type AttemptInput struct {
 }
 
 func (h *host) Start(req engine.AttemptRequest) {
+	if h.d.Nodes[req.Index].Type.Name() == "dag" {
+		h.startSub(req)
+		return
+	}
 	timeout := noTimeout
 	if req.Timeout > 0 {
 		// The node's timeout is enforced in the activity; this only bounds a lost one.
@@ -226,6 +238,65 @@ func (h *host) Start(req engine.AttemptRequest) {
 		o.ID = id
 		h.events = append(h.events, engine.HostEvent{Outcome: &o})
 	})
+}
+
+// startSub runs the sub-DAG of the `dag` node attempt req as a child workflow: the same
+// bundle with the sub-DAG file as its DAG, the node's input as its params, recorded as a
+// sub-run of this run. Cancelling this run cancels it.
+func (h *host) startSub(req engine.AttemptRequest) {
+	started := workflow.Now(h.ctx)
+	var with struct {
+		File string `json:"file"`
+	}
+	_ = json.Unmarshal(req.With, &with) // the config schema made it an object with a file
+	fail := func(msg string) {
+		h.events = append(h.events, engine.HostEvent{Outcome: &engine.AttemptOutcome{ID: req.ID, Started: started, Ended: started, Err: msg, Reason: msg}})
+	}
+	b := *h.in.Bundle
+	b.Main = path.Clean(path.Join(path.Dir(b.Main), filepath.ToSlash(with.File)))
+	if _, ok := b.Files[b.Main]; !ok {
+		fail(fmt.Sprintf("dag %s: not in the run's bundle", with.File))
+		return
+	}
+	b.Hash = b.hash()
+	id := subRunID(started, h.in.RunID, req)
+	ctx := workflow.WithChildOptions(h.work, workflow.ChildWorkflowOptions{WorkflowID: WorkflowID(id)})
+	in := RunInput{
+		RunID: id, File: filepath.Join(filepath.Dir(h.in.File), with.File), Bundle: &b, Params: req.Input,
+		Lang: req.Lang, OutputLimit: req.OutputLimit, Parent: h.in.RunID, ParentNode: req.Node,
+	}
+	f := workflow.ExecuteChildWorkflow(ctx, WorkflowName, in)
+	h.sel.AddFuture(f, func(f workflow.Future) {
+		var res dag.RunResult
+		err := f.Get(h.ctx, &res)
+		h.noteCanceled()
+		now := workflow.Now(h.ctx)
+		var o engine.AttemptOutcome
+		var app *temporal.ApplicationError
+		switch {
+		case h.canceled || h.stopped || temporal.IsCanceledError(err):
+			// A sub-run ended by this run's cancel is canceled, as the `dag` type says.
+			o = engine.AttemptOutcome{ID: req.ID, Started: started, Ended: now, Canceled: true, Err: "canceled"}
+		case err == nil:
+			o = engine.SubRunOutcome(h.d, req, &res, started, now)
+		case errors.As(err, &app):
+			msg := fmt.Sprintf("dag %s: %s", with.File, app.Message())
+			o = engine.AttemptOutcome{ID: req.ID, Started: started, Ended: now, Err: msg, Reason: msg}
+		default:
+			msg := fmt.Sprintf("dag %s: %v", with.File, err)
+			o = engine.AttemptOutcome{ID: req.ID, Started: started, Ended: now, Err: msg, Reason: msg}
+		}
+		h.events = append(h.events, engine.HostEvent{Outcome: &o})
+	})
+}
+
+// subRunID names the sub-run of attempt req of run parent, started at now: a run id as
+// engine.NewRunID makes them, its random part drawn from what names the attempt, so that a
+// replay names it the same.
+func subRunID(now time.Time, parent string, req engine.AttemptRequest) string {
+	f := fnv.New32a()
+	fmt.Fprintf(f, "%s\x00%s\x00%d\x00%d", parent, req.Node, req.Item, req.Attempt)
+	return fmt.Sprintf("%s-%08x", now.UTC().Format("20060102T150405.000"), f.Sum32())
 }
 
 // activityID names an attempt by its node, item and attempt number: unique in the run, and
@@ -269,7 +340,10 @@ func (h *host) Wait() engine.HostEvent {
 	return ev
 }
 
-func (h *host) Stop() { h.stop() }
+func (h *host) Stop() {
+	h.stopped = true
+	h.stop()
+}
 
 // recorder records the run through local activities on this worker: their results, not
 // their inputs, enter the history, so outputs are not kept there twice.

@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
@@ -278,5 +280,50 @@ nodes:
 	n := node(t, p.hosted, "big")
 	if n.Status != dag.NodeFailed || n.Reason != "the output is over the 1048576 bytes a run on Temporal carries (docs/temporal.md)" {
 		t.Errorf("big on Temporal: %s %q", n.Status, n.Reason)
+	}
+}
+
+// TestWorkflowSubDAGCancel: a `dag` node's sub-run is a child workflow, recorded as a sub-run
+// of the run; cancelling the run cancels it, and its node, as on the embedded engine.
+func TestWorkflowSubDAGCancel(t *testing.T) {
+	path := writeDAG(t, `version: 1
+name: parent
+nodes:
+  child:
+    type: dag
+    with: {file: child.yaml}
+`)
+	child := `version: 1
+name: child
+nodes:
+  slow: {type: exec, with: {command: [sleep, "5"]}}
+`
+	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "child.yaml"), []byte(child), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var children []string
+	p := runPair(t, path, pairOptions{cancelAfter: 500 * time.Millisecond, setup: func(env *testsuite.TestWorkflowEnvironment) {
+		env.SetOnChildWorkflowStartedListener(func(info *workflow.Info, _ workflow.Context, _ converter.EncodedValues) {
+			children = append(children, info.WorkflowExecution.ID)
+		})
+	}})
+	if p.hosted.Status != dag.RunCanceled || node(t, p.hosted, "child").Status != dag.NodeCanceled {
+		t.Fatalf("run %s, child %s (%q); want both canceled; embedded %s %q", p.hosted.Status, node(t, p.hosted, "child").Status, node(t, p.hosted, "child").Reason, p.embedded.Status, node(t, p.embedded, "child").Reason)
+	}
+	if len(children) != 1 {
+		t.Fatalf("child workflows started: %v, want one", children)
+	}
+	list, _, err := p.hostedStore.ListRuns(t.Context(), runs.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sub *runs.Run
+	for i := range list {
+		if list[i].Parent == pairRunID {
+			sub = &list[i]
+		}
+	}
+	if sub == nil || sub.ParentNode != "child" || sub.Status != dag.RunCanceled || "seam-"+sub.ID != children[0] {
+		t.Errorf("stored sub-run %+v (child workflow %v), want one of %s/child, canceled", sub, children, pairRunID)
 	}
 }
