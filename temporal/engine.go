@@ -29,6 +29,8 @@ type Engine struct {
 	Load dag.LoadOptions
 	// Poll is how often progress is asked for; 0 is 250ms.
 	Poll time.Duration
+	// Detach makes Run return once the run has started, as running: the workers go on.
+	Detach bool
 }
 
 var _ engine.Engine = (*Engine)(nil)
@@ -45,6 +47,9 @@ func (e *Engine) Run(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (*
 	}
 	if opts.Started != nil {
 		opts.Started() // a worker records it as it takes it
+	}
+	if e.Detach {
+		return &dag.RunResult{ID: opts.RunID, DAG: d.Name, File: d.File, Status: dag.RunRunning, Started: time.Now()}, nil
 	}
 	return e.Wait(ctx, wr, d, opts)
 }

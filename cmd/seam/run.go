@@ -85,6 +85,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().StringVar(&rf.traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
 	rf.sf.add(cmd)
 	rf.sf.addNoMigrate(cmd)
+	cmd.Flags().BoolVar(&rf.ef.detach, "detach", false, "with --engine temporal: print the run's id once it has started, and leave it to the workers (seam runs watch follows it)")
 	rf.ef.add(cmd, "where the run's nodes run: embedded (this process) or temporal (seam workers; docs/temporal.md) (default: $SEAM_ENGINE, then embedded)")
 	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
@@ -130,7 +131,7 @@ func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[
 // ended. Warnings that do not stop the run go to stderr, before it starts.
 func runAndShow(e *env, d *dag.DAG, lang i18n.Lang, rf *runFlags, req service.Request, start func(service.Request) (*service.Run, error)) error {
 	var disp display
-	if !rf.asJSON {
+	if !rf.asJSON && !rf.ef.detach {
 		disp = newDisplay(e, e.stdout, d, lang)
 		req.Observer = disp
 	}
@@ -142,6 +143,12 @@ func runAndShow(e *env, d *dag.DAG, lang i18n.Lang, rf *runFlags, req service.Re
 	res, err := run.Wait()
 	if err != nil {
 		return notStarted(e, d, lang, err)
+	}
+	if res.Status == dag.RunRunning && !rf.asJSON {
+		// --detach: the id alone on stdout, for scripts; how to follow it on stderr.
+		fmt.Fprintln(e.stdout, res.ID)
+		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "run %s of %s started on Temporal; seam runs watch %s follows it\n", res.ID, d.Name, res.ID))
+		return nil
 	}
 	if rf.asJSON {
 		b, err := json.MarshalIndent(res, "", "  ")

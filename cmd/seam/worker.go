@@ -20,6 +20,7 @@ import (
 // engineFlag is --engine and --task-queue of the commands that start runs.
 type engineFlag struct {
 	name, queue string
+	detach      bool // seam run --detach: start on Temporal and return
 }
 
 func (ef *engineFlag) add(cmd *cobra.Command, usage string) {
@@ -56,6 +57,9 @@ func taskQueue(e *env, flag string) string {
 // open returns the engine to run with (nil: the embedded one) and what closes it.
 func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.Engine, func(), error) {
 	name, err := ef.resolve(e, lang)
+	if err == nil && ef.detach && name == "embedded" {
+		err = usage(i18n.Errorf(lang, "--detach needs --engine temporal: the embedded engine runs the nodes in this process"))
+	}
 	if err != nil || name == "embedded" {
 		return nil, func() {}, err
 	}
@@ -67,7 +71,8 @@ func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.
 	if err != nil {
 		return nil, nil, usage(err)
 	}
-	eng := &temporal.Engine{Client: c, TaskQueue: taskQueue(e, ef.queue), Load: dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: lang}}
+	eng := &temporal.Engine{Client: c, TaskQueue: taskQueue(e, ef.queue), Detach: ef.detach,
+		Load: dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: lang}}
 	return eng, c.Close, nil
 }
 
