@@ -142,15 +142,9 @@ func (r *runner) runHosted(ctx context.Context) {
 	if r.d.Timeout > 0 {
 		h.After(timeoutTimer, r.d.Timeout)
 	}
-	stop := func(cause error) {
-		if r.stopped {
-			return
-		}
-		cancel(cause)
-		r.stopped = true
-		h.Stop()
-		clear(l.timers) // retries waiting for their backoff will not run
-	}
+	// halted is set once the host was told to stop: when the run's context is done, whether
+	// by the host's cancel, the DAG's timeout or a store that failed.
+	halted := false
 	for i := range r.d.Nodes {
 		if r.waiting[i] == 0 {
 			r.ready = append(r.ready, int32(i))
@@ -158,7 +152,11 @@ func (r *runner) runHosted(ctx context.Context) {
 	}
 	one := make([]attempt, 1)
 	for {
-		r.stopped = r.stopped || ctx.Err() != nil
+		if r.stopped = ctx.Err() != nil; r.stopped && !halted {
+			halted = true
+			h.Stop()
+			clear(l.timers) // retries waiting for their backoff will not run
+		}
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
 				u := r.popRunnable()
@@ -197,9 +195,9 @@ func (r *runner) runHosted(ctx context.Context) {
 			one[0] = r.outcome(u, ev.Outcome)
 			r.finish(ctx, one)
 		case ev.Canceled:
-			stop(context.Canceled)
+			cancel(context.Canceled)
 		case ev.Timer == timeoutTimer:
-			stop(errRunTimeout)
+			cancel(errRunTimeout)
 		default:
 			if u, ok := l.timers[ev.Timer]; ok {
 				delete(l.timers, ev.Timer)
