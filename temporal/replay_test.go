@@ -105,6 +105,7 @@ func TestRecordHistories(t *testing.T) {
 		{"cancel", "testdata/cancel.yaml", "slow"},
 		{"timeout", "testdata/timeout.yaml", ""},
 		{"secrets", "testdata/secrets.yaml", ""},
+		{"sub-dag", "../dags/sub-dag.yaml", ""},
 	}
 	for _, tt := range dags {
 		name, path := tt.name, tt.path
