@@ -469,3 +469,56 @@ func TestTemporalEngineErrors(t *testing.T) {
 		}
 	}
 }
+
+// canceledDAG's node slow runs until it is canceled, and says its pid in %[1]s/slow.pid.
+const canceledDAG = `version: 1
+name: canceled
+nodes:
+  quick:
+    type: exec
+    with: {command: [echo, '{"status":"pass","summary":"quick"}']}
+  slow:
+    type: exec
+    needs: [quick]
+    with: {command: 'echo "$$" > %[1]s/slow.pid; exec sleep 60', shell: true, output: text}
+  after:
+    type: exec
+    needs: [slow]
+    with: {command: 'touch %[1]s/after.ran; echo "{\"status\":\"pass\",\"summary\":\"after\"}"', shell: true}
+`
+
+// TestTemporalCancel interrupts (SIGINT) `seam run --engine temporal` mid-node, as the
+// embedded engine's tests do: seam exits 130 once the node's process is gone, the node after
+// it never runs, and the store's run is canceled.
+func TestTemporalCancel(t *testing.T) {
+	env := temporalEnv(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "canceled.yaml"), fmt.Appendf(nil, canceledDAG, dir), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "s.db")
+	startWorker(t, dir, env, store)
+	run, out := startSeam(t, dir, env, "run", "--engine", "temporal", "--store", store, "canceled.yaml")
+	var pid int
+	waitFor(t, "node slow to start", func() bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "slow.pid"))
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		return pid > 0
+	})
+	if err := run.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	run.Wait()
+	if code := run.ProcessState.ExitCode(); code != 130 {
+		t.Errorf("seam run interrupted: exit %d, want 130\n%s", code, out)
+	}
+	if !processGone(pid) {
+		t.Errorf("node slow's process %d outlived its canceled run", pid)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "after.ran")); err == nil {
+		t.Errorf("node after ran after the run was canceled")
+	}
+	if r, _ := latestRun(t, store); r == nil || r.Status != "canceled" {
+		t.Errorf("the store's run: %+v, want canceled", r)
+	}
+}
