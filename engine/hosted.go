@@ -50,7 +50,7 @@ type AttemptRequest struct {
 	ID      int    `json:"id"` // echoed in the outcome
 	Node    string `json:"node"`
 	Index   int    `json:"index"` // of the node in DAG.Nodes
-	Item    int    `json:"item"` // -1 without foreach
+	Item    int    `json:"item"`  // -1 without foreach
 	Attempt int    `json:"attempt"`
 	// With and Input are JSON: encoded as seam decodes, numbers keep their digits.
 	With       json.RawMessage      `json:"with"`
