@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -79,7 +80,13 @@ func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) 
 	if queue == "" {
 		queue = DefaultTaskQueue
 	}
-	in := RunInput{RunID: opts.RunID, File: d.File, Bundle: b, Params: params, Lang: opts.Lang, OutputLimit: opts.OutputLimit}
+	// The workers record the file by its absolute path here, where --resume and explain find
+	// it: a relative one would be taken from the worker's directory.
+	file, err := filepath.Abs(d.File)
+	if err != nil {
+		return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, err)
+	}
+	in := RunInput{RunID: opts.RunID, File: file, Bundle: b, Params: params, Lang: opts.Lang, OutputLimit: opts.OutputLimit}
 	if opts.Reuse != nil {
 		in.Resume = &Resume{Resumes: opts.Resumes, Reuse: opts.Reuse}
 		if r, err := json.Marshal(in.Resume); err != nil || len(r) > MaxBundle {
@@ -125,6 +132,7 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 				return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, r.err)
 			}
 			res := r.res
+			res.File = d.File // as it was named here, like the embedded engine's result
 			res.Elapsed = res.Ended.Sub(res.Started)
 			for i := range res.Nodes {
 				n := &res.Nodes[i]

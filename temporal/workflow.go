@@ -209,6 +209,9 @@ func (h *host) Start(req engine.AttemptRequest) {
 		ActivityID:          activityID(req),
 		StartToCloseTimeout: timeout,
 		HeartbeatTimeout:    heartbeatTimeout,
+		// A canceled run ends once its attempts have: their processes killed, as on the
+		// embedded engine, not left running while the run is recorded canceled.
+		WaitForCancellation: true,
 		// Temporal retries only what is not the node's doing (a worker that died); seam's
 		// retry policy runs in the workflow, so a node's failure is not retried here.
 		RetryPolicy: &temporal.RetryPolicy{
