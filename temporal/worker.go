@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/seam-dag/seam/dag"
@@ -69,6 +70,15 @@ func NewWorker(opts WorkerOptions) *Worker {
 		opts.Dir = filepath.Join(os.TempDir(), "seam-bundles")
 	}
 	return &Worker{opts: opts, log: opts.Logger, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}}
+}
+
+// SDKWorkerOptions are the options of the Temporal worker that hosts a Worker, running at
+// most concurrency attempts at once.
+func SDKWorkerOptions(concurrency int) worker.Options {
+	return worker.Options{
+		MaxConcurrentActivityExecutionSize:      concurrency,
+		MaxConcurrentLocalActivityExecutionSize: concurrency,
+	}
 }
 
 // Registry is where a Worker registers: a Temporal worker.Worker.

@@ -113,10 +113,7 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 			}
 			defer st.Close()
 			q := taskQueue(e, queue)
-			w := worker.New(c, q, worker.Options{
-				MaxConcurrentActivityExecutionSize:      concurrency,
-				MaxConcurrentLocalActivityExecutionSize: concurrency,
-			})
+			w := worker.New(c, q, temporal.SDKWorkerOptions(concurrency))
 			temporal.NewWorker(temporal.WorkerOptions{
 				Client: c, Store: st, Types: registry(e), Getenv: e.getenv, Logger: log,
 			}).Register(w)
