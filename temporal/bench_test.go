@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,8 +27,11 @@ import (
 // The benchmarks below run the same DAG of exec nodes on the embedded engine and on Temporal
 // (an in-process worker polling the dev server that scripts/temporal-server.sh starts, with
 // Engine as the client), both recording into a SQLite store, as `seam run` and `seam worker`
-// do. Every iteration runs the two one after the other, alternating which goes first, so that
-// load on the shared machine hits both alike; the metrics are medians over the iterations:
+// do. Sub-benchmarks: engine=embedded and engine=temporal run one engine (ms/node, and this
+// process's CPU per node: the worker's and the client's work, the nodes' processes but not the
+// server's); interleaved runs the two one after the other in every iteration, alternating
+// which goes first, so that load on the shared machine hits both alike, and reports medians
+// over the iterations:
 //
 //	embedded-ms, temporal-ms  wall time of one run, start to result
 //	overhead-ms/node          (temporal − embedded) ÷ nodes, per iteration
@@ -41,12 +45,12 @@ import (
 // BenchmarkChain runs a chain of 50 exec nodes: every node waits for the one before, so each
 // pays the whole round trip from its scheduling to its result being handed on.
 func BenchmarkChain(b *testing.B) {
-	benchBoth(b, execDAG("chain", 50, 8))
+	benchEngines(b, execDAG("chain", 50, 8))
 }
 
 // BenchmarkWide runs 200 independent exec nodes, 32 at a time on both engines.
 func BenchmarkWide(b *testing.B) {
-	benchBoth(b, execDAG("wide", 200, 32))
+	benchEngines(b, execDAG("wide", 200, 32))
 }
 
 // execDAG is a DAG of n exec nodes running printf, as a chain or all independent.
@@ -62,8 +66,8 @@ func execDAG(shape string, n, concurrency int) string {
 	return s.String()
 }
 
-// benchBoth runs the DAG src on both engines, interleaved, and reports the metrics above.
-func benchBoth(b *testing.B, src string) {
+// benchEngines runs the DAG src on each engine and on both interleaved.
+func benchEngines(b *testing.B, src string) {
 	addr := temporaltest.Server(b)
 	ctx := context.Background()
 	dir := b.TempDir()
@@ -104,9 +108,10 @@ func benchBoth(b *testing.B, src string) {
 	eng := &Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: reg}}
 
 	count := 0
-	run := func(temporal bool) time.Duration {
+	runID := func() string { return fmt.Sprintf("%s-%d", queue, count) }
+	run := func(b *testing.B, temporal bool) time.Duration {
 		count++
-		opts := engine.RunOptions{RunID: fmt.Sprintf("%s-%d", queue, count)}
+		opts := engine.RunOptions{RunID: runID()}
 		start := time.Now()
 		var res *dag.RunResult
 		if temporal {
@@ -124,28 +129,52 @@ func benchBoth(b *testing.B, src string) {
 		}
 		return elapsed
 	}
-	_ = run(true) // the first run on Temporal creates the task queue and fills caches
+	_ = run(b, true) // the first run on Temporal creates the task queue and fills caches
 
-	var te, tt []time.Duration
-	var over, ratio []float64
-	i := 0
-	for b.Loop() {
-		var e, t time.Duration
-		if i%2 == 0 {
-			e, t = run(false), run(true)
-		} else {
-			t, e = run(true), run(false)
-		}
-		i++
-		te, tt = append(te, e), append(tt, t)
-		over = append(over, float64(t-e)/float64(time.Millisecond)/float64(n))
-		ratio = append(ratio, float64(t)/float64(e))
+	for _, name := range []string{"embedded", "temporal"} {
+		b.Run("engine="+name, func(b *testing.B) {
+			var ts []time.Duration
+			cpu := cpuTime()
+			for b.Loop() {
+				ts = append(ts, run(b, name == "temporal"))
+			}
+			b.ReportMetric(float64(median(ts).Microseconds())/1000/float64(n), "ms/node")
+			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N*n), "cpu-ms/node")
+			if name == "temporal" {
+				b.ReportMetric(float64(countEvents(b, c, WorkflowID(runID())))/float64(n), "events/node")
+			}
+		})
 	}
-	b.ReportMetric(float64(median(te).Microseconds())/1000, "embedded-ms")
-	b.ReportMetric(float64(median(tt).Microseconds())/1000, "temporal-ms")
-	b.ReportMetric(median(over), "overhead-ms/node")
-	b.ReportMetric(median(ratio), "ratio")
-	b.ReportMetric(float64(countEvents(b, c, WorkflowID(fmt.Sprintf("%s-%d", queue, count))))/float64(n), "events/node")
+	b.Run("interleaved", func(b *testing.B) {
+		var te, tt []time.Duration
+		var over, ratio []float64
+		i := 0
+		for b.Loop() {
+			var e, t time.Duration
+			if i%2 == 0 {
+				e, t = run(b, false), run(b, true)
+			} else {
+				t, e = run(b, true), run(b, false)
+			}
+			i++
+			te, tt = append(te, e), append(tt, t)
+			over = append(over, float64(t-e)/float64(time.Millisecond)/float64(n))
+			ratio = append(ratio, float64(t)/float64(e))
+		}
+		b.ReportMetric(float64(median(te).Microseconds())/1000, "embedded-ms")
+		b.ReportMetric(float64(median(tt).Microseconds())/1000, "temporal-ms")
+		b.ReportMetric(median(over), "overhead-ms/node")
+		b.ReportMetric(median(ratio), "ratio")
+	})
+}
+
+// cpuTime is the CPU time this process and its waited-for children have used.
+func cpuTime() time.Duration {
+	var self, children syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &self) != nil || syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children) != nil {
+		return 0
+	}
+	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + children.Utime.Nano() + children.Stime.Nano())
 }
 
 // countEvents counts the history events of the workflow id's last run.
