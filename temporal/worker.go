@@ -73,11 +73,15 @@ func NewWorker(opts WorkerOptions) *Worker {
 }
 
 // SDKWorkerOptions are the options of the Temporal worker that hosts a Worker, running at
-// most concurrency attempts at once.
+// most concurrency attempts at once. A workflow task may take as many of its attempts
+// eagerly (on this worker, without a trip through the task queue) as the worker has free
+// slots, not the SDK's 3: a fan-out then costs the server half the CPU; what does not fit
+// goes through the task queue to other workers (docs/performance.md).
 func SDKWorkerOptions(concurrency int) worker.Options {
 	return worker.Options{
-		MaxConcurrentActivityExecutionSize:      concurrency,
-		MaxConcurrentLocalActivityExecutionSize: concurrency,
+		MaxConcurrentActivityExecutionSize:          concurrency,
+		MaxConcurrentLocalActivityExecutionSize:     concurrency,
+		MaxEagerActivityReservationsPerWorkflowTask: &concurrency,
 	}
 }
 
