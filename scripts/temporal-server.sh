@@ -25,13 +25,18 @@ CLI="$CACHE/temporal"
 TIMEOUT=${SEAM_TEMPORAL_TIMEOUT:-120}
 
 # Dynamic config for tests (see docs/performance.md): one task-queue partition, so that a poll
-# finds every task at once, and eager workflow and activity start, which skip a round trip
-# through matching when the starter or worker can take the task itself.
+# finds every task at once; eager workflow and activity start, which skip a round trip
+# through matching when the starter or worker can take the task itself; and history's task
+# queues read as often as they have work (by default 20 reads a second each, on the dev
+# server's one shard: a chain of nodes then waits ~25 ms per node for its workflow task).
 DYNAMIC_CONFIG=(
 	matching.numTaskqueueReadPartitions=1
 	matching.numTaskqueueWritePartitions=1
 	system.enableEagerWorkflowStart=true
 	system.enableActivityEagerExecution=true
+	history.transferProcessorMaxPollRPS=10000
+	history.timerProcessorMaxPollRPS=10000
+	history.visibilityProcessorMaxPollRPS=10000
 )
 
 log() { printf 'temporal-server: %s\n' "$*" >&2; }

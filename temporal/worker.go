@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/seam-dag/seam/dag"
@@ -79,6 +80,22 @@ func NewWorker(opts WorkerOptions) *Worker {
 		opts.Dir = filepath.Join(os.TempDir(), "seam-bundles")
 	}
 	return &Worker{opts: opts, log: opts.Logger, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}}
+}
+
+// SDKWorkerOptions are the options of the Temporal worker that hosts a Worker, running at
+// most concurrency attempts at once. A workflow task may take as many of its attempts
+// eagerly (on this worker, without a trip through the task queue) as the worker has free
+// slots, not the SDK's 3: a fan-out then costs the server half the CPU; what does not fit
+// goes through the task queue to other workers (docs/performance.md).
+func SDKWorkerOptions(concurrency int) worker.Options {
+	return worker.Options{
+		MaxConcurrentActivityExecutionSize:          concurrency,
+		MaxConcurrentLocalActivityExecutionSize:     concurrency,
+		MaxEagerActivityReservationsPerWorkflowTask: &concurrency,
+		// Heartbeats go out as attempts send them, not batched over 80% of their timeout:
+		// their answers bring a canceled run's cancellation to its attempts.
+		MaxHeartbeatThrottleInterval: time.Second,
+	}
 }
 
 // Registry is where a Worker registers: a Temporal worker.Worker.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 	"go.opentelemetry.io/otel/trace"
@@ -126,13 +125,7 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 			}
 			defer st.Close()
 			q := taskQueue(e, queue)
-			w := worker.New(c, q, worker.Options{
-				MaxConcurrentActivityExecutionSize:      concurrency,
-				MaxConcurrentLocalActivityExecutionSize: concurrency,
-				// Heartbeats go out as attempts send them, not batched over 80% of their
-				// timeout: their answers bring a canceled run's cancellation to its attempts.
-				MaxHeartbeatThrottleInterval: time.Second,
-			})
+			w := worker.New(c, q, temporal.SDKWorkerOptions(concurrency))
 			temporal.NewWorker(temporal.WorkerOptions{
 				Client: c, Store: st, Types: registry(e), Getenv: e.getenv, Logger: log, Tracer: e.tracer(),
 			}).Register(w)
