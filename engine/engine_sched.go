@@ -808,9 +808,13 @@ func (r *runner) commit(ctx context.Context) {
 		return
 	}
 	if r.host != nil {
-		// A host's recorder writes on the scheduler's goroutine (a workflow's activity): at
-		// once, since the nodes waiting on it could not be handed on otherwise.
-		r.commitNow(ctx)
+		// A host's recorder writes on the scheduler's goroutine, each write a step in the
+		// host's history: at once for the nodes waiting to be handed on, while the attempts
+		// of pure nodes gather until then, until maxPending, or until the scheduler waits
+		// for the host (runHosted).
+		if len(r.uncommitted) > 0 || len(r.records) >= maxPending {
+			r.commitNow(ctx)
+		}
 		return
 	}
 	if len(r.uncommitted) == 0 && len(r.records) < maxPending {

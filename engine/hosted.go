@@ -183,6 +183,7 @@ func (r *runner) runHosted(ctx context.Context) {
 		if r.running == 0 && len(l.timers) == 0 && (r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
+		r.commitNow(ctx) // what gathered is in the store before the run waits
 		ev := h.Wait()
 		switch {
 		case ev.Outcome != nil:

@@ -114,13 +114,31 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
 	}
-	if b, err := json.Marshal(res); err != nil || len(b) > maxResult {
-		// Temporal refuses a result over 2 MB; the store has every output.
-		for i := range res.Nodes {
-			res.Nodes[i].Output, res.Nodes[i].Log = nil, ""
+	return compact(res), nil
+}
+
+// compact keeps res within maxResult, as Temporal refuses a result over 2 MB; the store has
+// it all. It leaves out the nodes' outputs, logs and violations first, then the nodes that
+// passed.
+func compact(res *dag.RunResult) *dag.RunResult {
+	if b, err := json.Marshal(res); err == nil && len(b) <= maxResult {
+		return res
+	}
+	for i := range res.Nodes {
+		n := &res.Nodes[i]
+		n.Output, n.Log, n.Violations = nil, "", nil
+	}
+	if b, err := json.Marshal(res); err == nil && len(b) <= maxResult {
+		return res
+	}
+	kept := res.Nodes[:0]
+	for _, n := range res.Nodes {
+		if n.Status != dag.NodePassed {
+			kept = append(kept, n)
 		}
 	}
-	return res, nil
+	res.Nodes = kept
+	return res
 }
 
 // maxResult is the size of a run's result above which it leaves out its nodes' outputs.
