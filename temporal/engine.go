@@ -151,7 +151,11 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 			if opts.Observer == nil {
 				continue
 			}
-			v, err := e.Client.QueryWorkflow(ctx, wr.GetID(), wr.GetRunID(), ProgressQuery)
+			// A query waits for a worker, which may be busy or gone: it must not hold up the
+			// result.
+			qctx, cancel := context.WithTimeout(ctx, queryTimeout)
+			v, err := e.Client.QueryWorkflow(qctx, wr.GetID(), wr.GetRunID(), ProgressQuery)
+			cancel()
 			if err != nil {
 				continue // no worker has taken the run yet, or it just ended
 			}
@@ -162,6 +166,9 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 		}
 	}
 }
+
+// queryTimeout bounds each progress query.
+const queryTimeout = 2 * time.Second
 
 // pending is d's nodes before the run.
 func pending(d *dag.DAG) []dag.NodeResult {
