@@ -1,13 +1,11 @@
 package mcp
 
 import (
-	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/seam-dag/seam/dag"
@@ -30,20 +28,11 @@ func TestRunDAGUnknownEngine(t *testing.T) {
 // TestRunDAGOnTemporal runs a DAG through run_dag on a Temporal worker in this process, which
 // records it in the server's store: get_run finds it there.
 func TestRunDAGOnTemporal(t *testing.T) {
-	addr := temporaltest.Server(t)
-	c, err := client.Dial(client.Options{HostPort: addr, Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := temporaltest.Client(t, client.Options{})
 	st := tempStore(t)
-	queue := "mcp-" + engine.NewRunID(time.Now())
-	w := worker.New(c, queue, worker.Options{})
-	temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: st, Types: testTypes()}).Register(w)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	queue := temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
+		temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: st, Types: testTypes(), Dir: t.TempDir()}).Register(w)
+	})
 	eng := &temporal.Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: testTypes()}}
 	cs := connectWith(t, Options{Root: testRoot(t), Store: st, Engines: map[string]engine.Engine{"temporal": eng}})
 	r := call(t, cs, "run_dag", map[string]any{"path": "dags/fan-in.yaml", "engine": "temporal", "wait": true})

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/seam-dag/seam/dag"
@@ -22,22 +20,13 @@ import (
 // started on it is recorded by the worker in the server's store, and an unknown engine is
 // refused, naming those offered.
 func TestServeRunFormEngine(t *testing.T) {
-	addr := temporaltest.Server(t)
-	c, err := client.Dial(client.Options{HostPort: addr, Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	queue := "serve-" + engine.NewRunID(time.Now())
-	eng := &temporal.Engine{Client: c, TaskQueue: queue}
+	c := temporaltest.Client(t, client.Options{})
+	eng := &temporal.Engine{Client: c}
 	f := newFixture(t, Options{Engines: map[string]engine.Engine{"temporal": eng}})
 	eng.Load = dag.LoadOptions{Types: f.types}
-	w := worker.New(c, queue, worker.Options{})
-	temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: f.st, Types: f.types, Dir: t.TempDir()}).Register(w)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	eng.TaskQueue = temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
+		temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: f.st, Types: f.types, Dir: t.TempDir()}).Register(w)
+	})
 
 	hc := jarClient(t, f)
 	_, page := f.get(hc, "/dags/greet.yaml")

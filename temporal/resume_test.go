@@ -2,15 +2,12 @@ package temporal
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/seam-dag/seam/dag"
@@ -21,20 +18,11 @@ import (
 // TestResumeOnTemporal resumes a failed run on the dev server: the node that passed is reused,
 // the one that failed runs again, and the store has one run, resumed once, that succeeded.
 func TestResumeOnTemporal(t *testing.T) {
-	addr := temporaltest.Server(t)
-	c, err := client.Dial(client.Options{HostPort: addr, Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := temporaltest.Client(t, client.Options{})
 	st := openStore(t)
-	queue := "resume-" + engine.NewRunID(time.Now())
-	w := worker.New(c, queue, worker.Options{})
-	NewWorker(WorkerOptions{Client: c, Store: st, Types: types(), Dir: t.TempDir()}).Register(w)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	queue := temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
+		NewWorker(WorkerOptions{Client: c, Store: st, Types: types(), Dir: t.TempDir()}).Register(w)
+	})
 
 	dir := t.TempDir()
 	fixed := filepath.Join(dir, "fixed")

@@ -2,16 +2,13 @@ package temporal
 
 import (
 	"context"
-	"log/slog"
 	"path/filepath"
 	"testing"
-	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/interceptor"
-	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/seam-dag/seam/dag"
@@ -23,7 +20,7 @@ import (
 // and the worker: starting the run, the workflow, the activity and seam's attempt span are
 // one trace, the attempt under the activity that ran it.
 func TestTracingLinksRun(t *testing.T) {
-	addr := temporaltest.Server(t)
+	temporaltest.Server(t) // skips before anything is set up without a server
 	sr := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(sr))
 	tracer := tp.Tracer("seam-test")
@@ -31,19 +28,10 @@ func TestTracingLinksRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.Dial(client.Options{HostPort: addr, Interceptors: []interceptor.ClientInterceptor{ti},
-		Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	queue := "trace-" + engine.NewRunID(time.Now())
-	w := worker.New(c, queue, worker.Options{})
-	NewWorker(WorkerOptions{Client: c, Types: types(), Tracer: tracer, Dir: t.TempDir()}).Register(w)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	c := temporaltest.Client(t, client.Options{Interceptors: []interceptor.ClientInterceptor{ti}})
+	queue := temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
+		NewWorker(WorkerOptions{Client: c, Types: types(), Tracer: tracer, Dir: t.TempDir()}).Register(w)
+	})
 	ctx := context.Background()
 	path := filepath.Join("..", "dags", "hello.yaml")
 	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: types()})

@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/mcp"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/runs"
@@ -100,15 +99,11 @@ the next. See docs/mcp.md.`,
 			if err != nil {
 				return usage(fmt.Errorf("mcp: %w", err))
 			}
-			eng, closeEngine, err := ef.open(ctx, e, l)
+			engines, closeEngines, err := ef.offered(ctx, e, l)
 			if err != nil {
 				return err
 			}
-			defer closeEngine()
-			var engines map[string]engine.Engine
-			if eng != nil {
-				engines = map[string]engine.Engine{"temporal": eng}
-			}
+			defer closeEngines()
 			srv, err := mcp.NewServer(mcp.Options{
 				Engines:    engines,
 				Root:       root,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/serve"
@@ -84,15 +83,11 @@ See docs/serve.md.`,
 			if err != nil {
 				return usage(fmt.Errorf("serve: %w", err))
 			}
-			eng, closeEngine, err := ef.open(ctx, e, l)
+			engines, closeEngines, err := ef.offered(ctx, e, l)
 			if err != nil {
 				return err
 			}
-			defer closeEngine()
-			var engines map[string]engine.Engine
-			if eng != nil {
-				engines = map[string]engine.Engine{"temporal": eng}
-			}
+			defer closeEngines()
 			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang, Engines: engines,
 				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: n8nClient, Logger: log})
 			if err != nil {

@@ -76,6 +76,16 @@ func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.
 	return eng, c.Close, nil
 }
 
+// offered returns the engines a server offers its clients besides the embedded one: temporal
+// with --engine temporal, none otherwise; and what closes them.
+func (ef *engineFlag) offered(ctx context.Context, e *env, lang i18n.Lang) (map[string]engine.Engine, func(), error) {
+	eng, closeEngine, err := ef.open(ctx, e, lang)
+	if err != nil || eng == nil {
+		return nil, closeEngine, err
+	}
+	return map[string]engine.Engine{"temporal": eng}, closeEngine, nil
+}
+
 func newWorkerCmd(e *env) *cobra.Command {
 	var (
 		sf          storeFlag

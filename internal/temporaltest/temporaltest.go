@@ -4,8 +4,15 @@
 package temporaltest
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
 	"os"
 	"testing"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
 )
 
 // Env names the variable that gives the tests a server: the host:port of its frontend, whose
@@ -35,4 +42,36 @@ func lookup(t testing.TB, name, need string) string {
 		t.Skip(name + " is not set: " + need + " (set by scripts/test.sh; SEAM_SKIP_TEMPORAL=1 skips)")
 	}
 	return v
+}
+
+// Client dials the server in Env with opts, the SDK's log discarded unless opts has one, and
+// closes it when the test ends; it skips the test when Env is not set.
+func Client(t testing.TB, opts client.Options) client.Client {
+	t.Helper()
+	opts.HostPort = Server(t)
+	if opts.Logger == nil {
+		opts.Logger = log.NewStructuredLogger(slog.New(slog.DiscardHandler))
+	}
+	c, err := client.Dial(opts)
+	if err != nil {
+		t.Fatalf("dial Temporal at %s: %v", opts.HostPort, err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// Worker starts an SDK worker of c on a task queue of its own, with what register registers,
+// stops it when the test ends, and returns the queue.
+func Worker(t testing.TB, c client.Client, opts worker.Options, register func(worker.Worker)) string {
+	t.Helper()
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	queue := "test-" + hex.EncodeToString(b[:])
+	w := worker.New(c, queue, opts)
+	register(w)
+	if err := w.Start(); err != nil {
+		t.Fatalf("start worker on %s: %v", queue, err)
+	}
+	t.Cleanup(w.Stop)
+	return queue
 }
