@@ -126,6 +126,12 @@ type Engine interface {
 	Run(ctx context.Context, d *dag.DAG, opts RunOptions) (*dag.RunResult, error)
 }
 
+// Canceler is an engine that runs runs on another system (Temporal), where one can be
+// canceled by its id from any process.
+type Canceler interface {
+	Cancel(ctx context.Context, runID string) error
+}
+
 // Embedded is the engine that runs DAGs in this process, with Run.
 type Embedded struct{}
 

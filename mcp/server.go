@@ -87,8 +87,10 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	// cancel_run reaches the runs on Temporal when the server offers it.
+	elsewhere, _ := opts.Engines["temporal"].(engine.Canceler)
 	svc := service.New(service.Options{Store: opts.Store, Lang: opts.Lang, Getenv: opts.Getenv,
-		Logger: opts.Log, Instrument: opts.Instrument, ShowPath: r.rel})
+		Logger: opts.Log, Instrument: opts.Instrument, ShowPath: r.rel, Elsewhere: elsewhere})
 	s := &server{root: r, opts: opts, types: opts.Types, svc: svc}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "seam", Title: "seam: DAGs with output contracts", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions: "seam runs DAGs defined in YAML and validates every node output against its contract. " +

@@ -38,6 +38,10 @@ type Recorder struct {
 	decided map[string]bool
 }
 
+// HostTemporal is the host recorded for the runs on Temporal: they have no process of their
+// own (PID -1), and go on when a worker dies.
+const HostTemporal = "temporal"
+
 // RecorderOptions configure a Recorder.
 type RecorderOptions struct {
 	// Resume continues the stored run of the same id (engine.RunOptions.Reuse) instead of

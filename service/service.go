@@ -24,6 +24,9 @@ type Options struct {
 	Store runs.Store
 	// Engine runs the DAGs; nil is engine.Embedded.
 	Engine engine.Engine
+	// Elsewhere, when not nil, cancels the runs recorded as running on Temporal
+	// (runs.HostTemporal), which no process of their own runs.
+	Elsewhere engine.Canceler
 	// Lang is the language of the errors' and warnings' messages, of lint findings and of
 	// what the engine says: "en" (default) or "ja".
 	Lang i18n.Lang

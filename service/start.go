@@ -224,7 +224,8 @@ func (b *began) Sub(d *dag.DAG) dag.Recorder {
 // Cancel cancels run id, which this Service started and is still running: its running nodes
 // are told to stop, the others do not start, and it is recorded canceled. Otherwise it says
 // why not: a *NotFoundError, a *NotRunningError (another process runs it, or it has ended),
-// or ErrNoStore when there is no store to tell.
+// or ErrNoStore when there is no store to tell. A run running on Temporal is canceled there
+// when the Service has Options.Elsewhere.
 func (s *Service) Cancel(ctx context.Context, id string) error {
 	s.mu.Lock()
 	c, ok := s.active[id]
@@ -242,6 +243,9 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 	r, _, err := s.get(ctx, st, id)
 	if err != nil {
 		return err
+	}
+	if r.Status == dag.RunRunning && r.Host == runs.HostTemporal && s.opts.Elsewhere != nil {
+		return s.opts.Elsewhere.Cancel(ctx, r.ID)
 	}
 	return &NotRunningError{ID: r.ID, Status: r.Status, lang: s.opts.Lang}
 }

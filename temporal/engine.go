@@ -55,6 +55,16 @@ func (e *Engine) Run(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (*
 	return e.Wait(ctx, wr, d, opts)
 }
 
+// Cancel cancels run runID on Temporal: its workflow records it canceled.
+func (e *Engine) Cancel(ctx context.Context, runID string) error {
+	if err := e.Client.CancelWorkflow(ctx, WorkflowID(runID), ""); err != nil {
+		return fmt.Errorf("cancel run %s on Temporal: %w", runID, err)
+	}
+	return nil
+}
+
+var _ engine.Canceler = (*Engine)(nil)
+
 // Start bundles d and starts its run workflow as run opts.RunID, returning at once.
 func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (client.WorkflowRun, error) {
 	if err := envComputed(d, opts.Lang); err != nil {

@@ -246,7 +246,7 @@ func (w *Worker) fetch(ctx context.Context, hash string) (*Bundle, error) {
 // The local activities that record a run, on the worker hosting its workflow. A run on
 // Temporal is recorded with no process of its own (pid -1): it goes on when one worker dies.
 func (w *Worker) recorder(o runs.RecorderOptions) *runs.Recorder {
-	o.PID, o.Host = -1, "temporal"
+	o.PID, o.Host = -1, runs.HostTemporal
 	return runs.NewRecorder(w.opts.Store, nil, o)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/service"
 )
 
 func newRunsCmd(e *env) *cobra.Command {
@@ -25,7 +27,7 @@ func newRunsCmd(e *env) *cobra.Command {
 		Long: `List and show the runs recorded in the run store (` + defaultStore + ` unless --store or
 $SEAM_STORE say otherwise). seam explain RUN NODE says why a node failed.`,
 	}
-	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e))
+	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e))
 	return cmd
 }
 
@@ -459,3 +461,43 @@ func toAttemptJSON(a *runs.Attempt) attemptJSON {
 }
 
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func newRunsCancelCmd(e *env) *cobra.Command {
+	var sf storeFlag
+	cmd := &cobra.Command{
+		Use:   "cancel RUN",
+		Short: "Cancel a run that runs on Temporal, from any machine",
+		Long: `Cancel a run recorded as running on Temporal (seam run --engine temporal): its workflow is
+canceled, its running nodes are told to stop, and the workers record it canceled. A run on the
+embedded engine stops where it runs (Ctrl-C or SIGTERM to its seam run).
+
+Exit status: 0 once Temporal has the cancel (seam runs watch RUN follows it to its end), 1
+when the run is not running on Temporal, 2 for a usage error or a run that is not in the store.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			ctx := cmd.Context()
+			st, err := openStoreToRead(ctx, e, &sf)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			svc := service.New(service.Options{Store: st, Lang: l, Elsewhere: &dialCanceler{e: e}})
+			var nr *service.NotRunningError
+			switch err := svc.Cancel(ctx, args[0]); {
+			case errors.As(err, &nr):
+				return failedWith(err)
+			case err != nil:
+				return usage(err)
+			}
+			fmt.Fprint(e.stdout, i18n.Sprintf(l, "run %s: Temporal has the cancel; seam runs watch %s follows it to its end\n", args[0], args[0]))
+			return nil
+		},
+	}
+	sf.add(cmd)
+	return cmd
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/serve"
@@ -72,9 +73,16 @@ See docs/serve.md.`,
 				defer st.Close()
 			}
 			log := slog.New(slog.NewTextHandler(e.stderr, nil))
+			engines, closeEngines, err := ef.offered(ctx, e, l)
+			if err != nil {
+				return err
+			}
+			defer closeEngines()
+			elsewhere, _ := engines["temporal"].(engine.Canceler) // the cancel button reaches runs on Temporal
 			svc := service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, Logger: log,
-				ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint})
-			defer svc.Close() // before the store closes: the runs still going are recorded canceled
+				ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint, Elsewhere: elsewhere})
+			// Before the store and the engines close: the runs still going are recorded canceled.
+			defer svc.Close()
 			var pageLang i18n.Lang
 			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
 				pageLang = l // else each page follows the browser
@@ -83,11 +91,6 @@ See docs/serve.md.`,
 			if err != nil {
 				return usage(fmt.Errorf("serve: %w", err))
 			}
-			engines, closeEngines, err := ef.offered(ctx, e, l)
-			if err != nil {
-				return err
-			}
-			defer closeEngines()
 			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang, Engines: engines,
 				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: n8nClient, Logger: log})
 			if err != nil {

@@ -569,3 +569,51 @@ func TestTemporalDetachResume(t *testing.T) {
 		t.Errorf("stored run %s %s, resumed %d times; want %s success, once", r.ID, r.Status, r.Resumes, id)
 	}
 }
+
+// TestTemporalRunsCancel cancels a detached run on Temporal from another process: the worker
+// records it canceled and the node after the slow one never runs; a run that has ended, or
+// that is not in the store, is refused.
+func TestTemporalRunsCancel(t *testing.T) {
+	env := temporalEnv(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "canceled.yaml"), fmt.Appendf(nil, canceledDAG, dir), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "s.db")
+	startWorker(t, dir, env, store)
+	out, errOut, code := seamEnv(t, dir, env, "run", "--engine", "temporal", "--detach", "--store", store, "canceled.yaml")
+	id := strings.TrimSpace(out)
+	if code != 0 {
+		t.Fatalf("run --detach: exit %d\n%s%s", code, out, errOut)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for { // until slow runs
+		if _, err := os.Stat(filepath.Join(dir, "slow.pid")); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatal("slow never started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	out, errOut, code = seamEnv(t, dir, env, "runs", "cancel", "--store", store, id)
+	if want := "run " + id + ": Temporal has the cancel; seam runs watch " + id + " follows it to its end\n"; code != 0 || out != want {
+		t.Fatalf("runs cancel: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if out, errOut, code := seamEnv(t, dir, env, "runs", "watch", "--store", store, id); code != 1 {
+		t.Fatalf("runs watch: exit %d, want 1 (canceled)\n%s%s", code, out, errOut)
+	}
+	r, _ := latestRun(t, store)
+	if r.Status != dag.RunCanceled {
+		t.Errorf("stored run %s, want canceled", r.Status)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "after.ran")); err == nil {
+		t.Error("after ran")
+	}
+	_, errOut, code = seamEnv(t, dir, env, "runs", "cancel", "--store", store, id)
+	if want := "seam: run " + id + " has already finished: canceled"; code != 1 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("runs cancel of an ended run: exit %d, want 1 with %q:\n%s", code, want, errOut)
+	}
+	if _, errOut, code = seamEnv(t, dir, env, "runs", "cancel", "--store", store, "nosuch"); code != 2 {
+		t.Errorf("runs cancel nosuch: exit %d, want 2:\n%s", code, errOut)
+	}
+}

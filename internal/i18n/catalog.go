@@ -86,6 +86,7 @@ func jaCore() map[string]string {
 		"resume %s on Temporal: the outputs it reuses hold over %d bytes, more than a workflow's input may; resume it on the embedded engine": "Temporal で %s を再開できません: 再利用する出力がワークフローの入力の上限 %d バイトを超えています。組み込みエンジンで再開してください",
 		"--detach needs --engine temporal: the embedded engine runs the nodes in this process":                                                "--detach には --engine temporal が必要です: 組み込みエンジンはこのプロセスでノードを実行します",
 		"run %s of %s started on Temporal; seam runs watch %s follows it\n":                                                                   "ラン %s（%s）を Temporal で開始しました。seam runs watch %s で追跡できます\n",
+		"run %s: Temporal has the cancel; seam runs watch %s follows it to its end\n":                                                         "ラン %s: Temporal がキャンセルを受け付けました。seam runs watch %s で終了まで追跡できます\n",
 		"no node %s in DAG %s":                  "DAG %[2]s にノード %[1]s はありません",
 		"output breaks its contract":            "出力が契約に違反しています",
 		"attempt %d failed: %s":                 "試行 %d が失敗: %s",
