@@ -6,6 +6,8 @@ import (
 	"log/slog"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seam-dag/seam/internal/i18n"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/contrib/envconfig"
 	topentelemetry "go.temporal.io/sdk/contrib/opentelemetry"
@@ -25,14 +27,14 @@ const DefaultTaskQueue = "seam"
 // With a tracer, Temporal's OpenTelemetry interceptor traces starting a run, the workflow and
 // each activity, propagating the trace through Temporal's headers; workers made with the
 // client trace what they run the same way.
-func Dial(ctx context.Context, getenv func(string) string, log *slog.Logger, tracer trace.Tracer) (client.Client, error) {
-	opts, err := envconfig.LoadClientOptions(envconfig.LoadClientOptionsRequest{EnvLookup: lookup(getenv)})
+func Dial(ctx context.Context, o DialOptions) (client.Client, error) {
+	opts, err := envconfig.LoadClientOptions(envconfig.LoadClientOptionsRequest{EnvLookup: lookup(o.Getenv)})
 	if err != nil {
-		return nil, fmt.Errorf("temporal settings: %w", err)
+		return nil, i18n.Errorf(o.Lang, "Temporal's settings: %w", err)
 	}
-	opts.Logger = tlog.NewStructuredLogger(slog.New(warnOnly{log.Handler()}))
-	if tracer != nil {
-		ti, err := Tracing(tracer)
+	opts.Logger = tlog.NewStructuredLogger(slog.New(warnOnly{o.Logger.Handler()}))
+	if o.Tracer != nil {
+		ti, err := Tracing(o.Tracer)
 		if err != nil {
 			return nil, err
 		}
@@ -45,9 +47,17 @@ func Dial(ctx context.Context, getenv func(string) string, log *slog.Logger, tra
 			addr = client.DefaultHostPort
 		}
 		// The SDK's error names the address only; the API key never appears in it.
-		return nil, fmt.Errorf("connect to Temporal at %s (TEMPORAL_ADDRESS): %w", addr, err)
+		return nil, i18n.Errorf(o.Lang, "connect to Temporal at %s (TEMPORAL_ADDRESS): %w", addr, err)
 	}
 	return c, nil
+}
+
+// DialOptions configure Dial.
+type DialOptions struct {
+	Getenv func(string) string // reads the TEMPORAL_* variables
+	Logger *slog.Logger        // receives the SDK's warnings and errors
+	Tracer trace.Tracer        // nil traces nothing
+	Lang   i18n.Lang           // of the errors
 }
 
 // lookup reads the environment through getenv.

@@ -64,7 +64,7 @@ func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.
 	if err != nil {
 		return nil, nil, usage(err)
 	}
-	c, err := temporal.Dial(ctx, e.getenv, slog.New(slog.NewTextHandler(e.stderr, nil)), e.tracer())
+	c, err := temporal.Dial(ctx, temporal.DialOptions{Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)), Tracer: e.tracer(), Lang: lang})
 	if err != nil {
 		return nil, nil, usage(err)
 	}
@@ -92,10 +92,13 @@ func (e *env) tracer() trace.Tracer {
 }
 
 // dialCanceler cancels a run on Temporal, connecting only when there is one to cancel.
-type dialCanceler struct{ e *env }
+type dialCanceler struct {
+	e    *env
+	lang i18n.Lang
+}
 
 func (d *dialCanceler) Cancel(ctx context.Context, runID string) error {
-	c, err := temporal.Dial(ctx, d.e.getenv, slog.New(slog.NewTextHandler(d.e.stderr, nil)), nil)
+	c, err := temporal.Dial(ctx, temporal.DialOptions{Getenv: d.e.getenv, Logger: slog.New(slog.NewTextHandler(d.e.stderr, nil)), Lang: d.lang})
 	if err != nil {
 		return err
 	}

@@ -486,7 +486,7 @@ when the run is not running on Temporal, 2 for a usage error or a run that is no
 				return err
 			}
 			defer st.Close()
-			svc := service.New(service.Options{Store: st, Lang: l, Elsewhere: &dialCanceler{e: e}})
+			svc := service.New(service.Options{Store: st, Lang: l, Elsewhere: &dialCanceler{e: e, lang: l}})
 			var nr *service.NotRunningError
 			switch err := svc.Cancel(ctx, args[0]); {
 			case errors.As(err, &nr):

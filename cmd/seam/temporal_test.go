@@ -459,6 +459,7 @@ func TestTemporalEngineErrors(t *testing.T) {
 		{[]string{"SEAM_ENGINE=nosuch"}, []string{"run", "small.yaml"}, `seam: unknown engine "nosuch": embedded or temporal`},
 		{[]string{"TEMPORAL_ADDRESS=" + closed}, []string{"run", "--engine", "temporal", "small.yaml"}, "seam: connect to Temporal at " + closed + " (TEMPORAL_ADDRESS): "},
 		{[]string{"TEMPORAL_ADDRESS=" + closed}, []string{"worker"}, "seam: connect to Temporal at " + closed + " (TEMPORAL_ADDRESS): "},
+		{[]string{"TEMPORAL_ADDRESS=" + closed}, []string{"--lang", "ja", "worker"}, "seam: Temporal（" + closed + "、TEMPORAL_ADDRESS）に接続できません: "},
 		{nil, []string{"run", "--detach", "small.yaml"}, "seam: --detach needs --engine temporal: the embedded engine runs the nodes in this process"},
 		{nil, []string{"--lang", "ja", "run", "--detach", "small.yaml"}, "seam: --detach には --engine temporal が必要です: 組み込みエンジンはこのプロセスでノードを実行します"},
 		{nil, []string{"worker", "--concurrency", "0"}, "seam: --concurrency 0: want 1 to 1024"},

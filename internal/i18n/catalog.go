@@ -87,6 +87,8 @@ func jaCore() map[string]string {
 		"--detach needs --engine temporal: the embedded engine runs the nodes in this process":                                                "--detach には --engine temporal が必要です: 組み込みエンジンはこのプロセスでノードを実行します",
 		"run %s of %s started on Temporal; seam runs watch %s follows it\n":                                                                   "ラン %s（%s）を Temporal で開始しました。seam runs watch %s で追跡できます\n",
 		"run %s: Temporal has the cancel; seam runs watch %s follows it to its end\n":                                                         "ラン %s: Temporal がキャンセルを受け付けました。seam runs watch %s で終了まで追跡できます\n",
+		"connect to Temporal at %s (TEMPORAL_ADDRESS): %w":                                                                                    "Temporal（%s、TEMPORAL_ADDRESS）に接続できません: %w",
+		"Temporal's settings: %w":               "Temporal の設定: %w",
 		"no node %s in DAG %s":                  "DAG %[2]s にノード %[1]s はありません",
 		"output breaks its contract":            "出力が契約に違反しています",
 		"attempt %d failed: %s":                 "試行 %d が失敗: %s",
