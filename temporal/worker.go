@@ -37,8 +37,8 @@ type WorkerOptions struct {
 	Types *nodes.Registry
 	// Getenv reads the variables DAGs declare under env, when an attempt runs.
 	Getenv func(string) string
-	// Dir is where bundles are written for attempts to run in; "" is a folder in the
-	// system's temporary directory.
+	// Dir is where bundles are written for attempts to run in; "" is a folder of the
+	// worker's own in the system's temporary directory, removed by Close (a Dir given is left).
 	Dir string
 	// Logger receives what no run holds (a panic's stack); nil is slog.Default().
 	Logger *slog.Logger
@@ -56,6 +56,7 @@ type Worker struct {
 	mu      sync.Mutex
 	bundles map[string]*Bundle  // by hash: those seen, for attempts to load
 	loaded  map[string]*dag.DAG // by hash: loaded from the written bundle, for attempts
+	tmp     string              // the folder made for Dir when none was given, once made
 }
 
 // MaxInlineOutput caps a node's output on Temporal, in bytes: outputs travel in the
@@ -75,9 +76,6 @@ func NewWorker(opts WorkerOptions) *Worker {
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
-	}
-	if opts.Dir == "" {
-		opts.Dir = filepath.Join(os.TempDir(), "seam-bundles")
 	}
 	return &Worker{opts: opts, log: opts.Logger, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}}
 }
@@ -193,10 +191,11 @@ func (w *Worker) dag(ctx context.Context, hash string) (*dag.DAG, error) {
 		}
 		w.keep(b)
 	}
-	if err := os.MkdirAll(w.opts.Dir, 0o755); err != nil {
+	dir, err := w.dir()
+	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", hash, err)
 	}
-	main, err := b.Write(filepath.Join(w.opts.Dir, hash))
+	main, err := b.Write(filepath.Join(dir, hash))
 	if err != nil {
 		return nil, err
 	}
@@ -210,6 +209,36 @@ func (w *Worker) dag(ctx context.Context, hash string) (*dag.DAG, error) {
 	}
 	w.mu.Unlock()
 	return d, nil
+}
+
+// dir is where bundles are written: Dir, or a folder of the worker's own made on first use.
+func (w *Worker) dir() (string, error) {
+	if w.opts.Dir != "" {
+		return w.opts.Dir, os.MkdirAll(w.opts.Dir, 0o755)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.tmp == "" {
+		d, err := os.MkdirTemp("", "seam-bundles-")
+		if err != nil {
+			return "", err
+		}
+		w.tmp = d
+	}
+	return w.tmp, nil
+}
+
+// Close removes the folder the worker made for bundles, if it made one. Call it once the
+// Temporal worker hosting it has stopped.
+func (w *Worker) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.tmp == "" {
+		return nil
+	}
+	err := os.RemoveAll(w.tmp)
+	w.tmp = ""
+	return err
 }
 
 // fetch reads the bundle hash from the input of the workflow whose attempt ctx is.

@@ -92,3 +92,34 @@ nodes:
 		})
 	}
 }
+
+// TestWorkerBundleFolder: a worker given no Dir writes the bundles its attempts run in under a
+// folder of its own, which Close removes.
+func TestWorkerBundleFolder(t *testing.T) {
+	path := writeDAG(t, "version: 1\nname: f\nnodes:\n  ok: {type: exec, with: "+pass("ok")+"}\n")
+	b, err := NewBundle(context.Background(), path, dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWorker(WorkerOptions{Types: types()})
+	w.keep(b)
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(quietLogger())
+	env := s.NewTestActivityEnvironment()
+	env.RegisterActivityWithOptions(w.attempt, activity.RegisterOptions{Name: attemptActivity})
+	in := AttemptInput{Run: "r1", Bundle: b.Hash, Request: engine.AttemptRequest{Node: "ok", Item: -1, Attempt: 1,
+		With: []byte(`{"command": ["echo", "{\"status\": \"pass\", \"summary\": \"x\"}"]}`), Input: []byte(`null`), OutputLimit: nodes.DefaultOutputLimit}}
+	if _, err := env.ExecuteActivity(attemptActivity, in); err != nil {
+		t.Fatal(err)
+	}
+	dir := w.tmp
+	if _, err := os.Stat(filepath.Join(dir, b.Hash, "dag.yaml")); dir == "" || err != nil {
+		t.Fatalf("no bundle written under the worker's folder %q: %v", dir, err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("the worker's folder %s is still there after Close (%v)", dir, err)
+	}
+}

@@ -62,9 +62,11 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 			defer st.Close()
 			q := taskQueue(e, queue)
 			w := worker.New(c, q, temporal.SDKWorkerOptions(concurrency))
-			temporal.NewWorker(temporal.WorkerOptions{
+			tw := temporal.NewWorker(temporal.WorkerOptions{
 				Client: c, Store: st, Types: registry(e), Getenv: e.getenv, Logger: log, Tracer: e.tracer(),
-			}).Register(w)
+			})
+			defer tw.Close() // its bundles' folder, once the SDK's worker has stopped
+			tw.Register(w)
 			if err := w.Start(); err != nil {
 				return fmt.Errorf("start worker on task queue %s: %w", q, err)
 			}
