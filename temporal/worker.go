@@ -170,10 +170,19 @@ func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOu
 	case o.Canceled, o.Valid:
 		return o, nil
 	case o.Reason != "":
-		return o, temporal.NewNonRetryableApplicationError(o.Reason, errNodeFailed, nil, o)
+		return o, nodeError(o.Reason, errNodeFailed, o)
 	default:
-		return o, temporal.NewNonRetryableApplicationError(fmt.Sprintf("output of %s breaks its contract", in.Request.Node), errContract, nil, o)
+		return o, nodeError(fmt.Sprintf("output of %s breaks its contract", in.Request.Node), errContract, o)
 	}
+}
+
+// nodeError is the failure of an attempt that ran and failed, or whose output broke its
+// contract: never retried by Temporal, carrying the outcome, and benign, since nodes fail in
+// the normal course of things (the SDK logs it at debug level, not as an error).
+func nodeError(msg, typ string, o engine.AttemptOutcome) error {
+	return temporal.NewApplicationErrorWithOptions(msg, typ, temporal.ApplicationErrorOptions{
+		NonRetryable: true, Details: []any{o}, Category: temporal.ApplicationErrorCategoryBenign,
+	})
 }
 
 // dag returns the DAG of the bundle hash, written under the worker's folder and loaded.
