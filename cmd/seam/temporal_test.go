@@ -618,3 +618,29 @@ func TestTemporalRunsCancel(t *testing.T) {
 		t.Errorf("runs cancel nosuch: exit %d, want 2:\n%s", code, errOut)
 	}
 }
+
+// TestTemporalAPIKeyNeverShown: the API key in TEMPORAL_API_KEY appears in no message when the
+// server cannot be reached, from seam run or seam worker.
+func TestTemporalAPIKeyNeverShown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs seam as a process")
+	}
+	dir := writeDAGs(t, map[string]string{"small.yaml": smallDAG})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	const key = "tmprl-api-key-4f8a9c2e1d7b"
+	env := []string{"TEMPORAL_ADDRESS=" + closed, "TEMPORAL_API_KEY=" + key}
+	for _, args := range [][]string{{"run", "--engine", "temporal", "small.yaml"}, {"worker"}} {
+		out, errOut, code := seamEnv(t, dir, env, args...)
+		if code != 2 || !strings.Contains(errOut, "connect to Temporal at "+closed) {
+			t.Errorf("seam %s: exit %d, want 2 saying it cannot connect:\n%s", strings.Join(args, " "), code, errOut)
+		}
+		if strings.Contains(out+errOut, key) {
+			t.Errorf("seam %s shows the API key:\n%s%s", strings.Join(args, " "), out, errOut)
+		}
+	}
+}
