@@ -93,6 +93,10 @@ func SDKWorkerOptions(concurrency int) worker.Options {
 		// Heartbeats go out as attempts send them, not batched over 80% of their timeout:
 		// their answers bring a canceled run's cancellation to its attempts.
 		MaxHeartbeatThrottleInterval: time.Second,
+		// A workflow task runs a run's pure nodes at once: up to the ~10,000 nodes a 1 MiB
+		// bundle holds, about a second on a loaded machine, which the SDK's default 1 s would
+		// take for a deadlock. Workflow tasks still time out at the server's 10 s.
+		DeadlockDetectionTimeout: 5 * time.Second,
 	}
 }
 
