@@ -108,6 +108,12 @@ func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[
 	if err != nil {
 		return err
 	}
+	// The engine first: a server that cannot be reached leaves no new store behind.
+	eng, closeEngine, err := rf.ef.open(ctx, e, lang)
+	if err != nil {
+		return err
+	}
+	defer closeEngine()
 	var st runs.Store
 	if !rf.noStore {
 		if st, err = openStore(ctx, e, &rf.sf); err != nil {
@@ -115,11 +121,6 @@ func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[
 		}
 		defer st.Close()
 	}
-	eng, closeEngine, err := rf.ef.open(ctx, e, lang)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
 	svc := runService(e, st, eng, lang, tel)
 	defer svc.Close()
 	return runAndShow(e, d, lang, rf, service.Request{Params: params, NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {

@@ -643,4 +643,8 @@ func TestTemporalAPIKeyNeverShown(t *testing.T) {
 			t.Errorf("seam %s shows the API key:\n%s%s", strings.Join(args, " "), out, errOut)
 		}
 	}
+	// Refused before anything ran: no store was made for the run.
+	if _, err := os.Stat(filepath.Join(dir, ".seam")); !os.IsNotExist(err) {
+		t.Errorf("a run that could not reach Temporal left a store behind (%v)", err)
+	}
 }
