@@ -119,4 +119,6 @@ if [ -n "$temporal_start" ]; then
 	SEAM_TEMPORAL_CLI=$(sed -n 's/^TEMPORAL_CLI=//p' "$temporal_env")
 	export SEAM_TEST_TEMPORAL SEAM_TEMPORAL_CLI
 fi
-go test -race -count=1 ./...
+# The Temporal, PostgreSQL and n8n tests start many processes: on a loaded 2-core machine the
+# cmd/seam package alone can pass go test's default 10 minutes.
+go test -race -count=1 -timeout 30m ./...

@@ -35,6 +35,7 @@ func temporalEnv(t *testing.T) []string {
 		t.Skip("runs seam as a process")
 	}
 	addr := temporaltest.Server(t)
+	plainSeam(t)
 	var b [8]byte
 	rand.Read(b[:])
 	return []string{"TEMPORAL_ADDRESS=" + addr, "SEAM_TASK_QUEUE=test-" + hex.EncodeToString(b[:])}
@@ -248,7 +249,6 @@ nodes:
 // they took, and asserts nothing about it.
 func TestTemporalConcurrentRuns(t *testing.T) {
 	env := temporalEnv(t)
-	plainSeam(t)
 	dir := writeDAGs(t, map[string]string{"small.yaml": smallDAG})
 	store := filepath.Join(dir, "s.db")
 	for range 2 {
@@ -299,19 +299,34 @@ func TestTemporalConcurrentRuns(t *testing.T) {
 }
 
 // plainSeam puts a seam built without the race detector first on PATH when the tests run
-// with it: a hundred race-instrumented processes at once would swamp a small machine.
+// with it: the Temporal tests start many seam processes (a hundred at once in one), which
+// race-instrumented would swamp a small machine. It is built once per test binary, into the
+// user's cache folder, where the next run overwrites it.
 func plainSeam(t *testing.T) {
 	t.Helper()
 	if !raceEnabled {
 		return
 	}
-	bin := t.TempDir()
-	build := exec.Command("go", "build", "-o", filepath.Join(bin, "seam"), ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := plainBuild()
+	if err != nil {
+		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 }
+
+// plainBuild builds seam without the race detector, once, and returns its folder.
+var plainBuild = sync.OnceValues(func() (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(cache, "seam", "test-bin")
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "seam"), ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
 
 // secretDAG reads SEAM_TEST_TOKEN, in an exec node's command and in a const node's value.
 const secretDAG = `version: 1
