@@ -374,6 +374,9 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	}
 	fail := func(reason string, err error, vs []contract.Violation) {
 		nr.Started = r.now()
+		if r.hosted != nil && r.hosted.refs {
+			reason += r.refHint(i)
+		}
 		// with and input quote resolved values, which may hold secrets.
 		reason = nodes.MaskString(reason, r.secrets)
 		if err != nil {
@@ -487,7 +490,8 @@ func (r *runner) call(i int32, node *dag.Node) (*nodes.Call, string, error, []co
 	if err != nil {
 		return nil, i18n.Sprintf(r.opts.Lang, "input could not be resolved: %v", err), err, nil
 	}
-	if node.InputContract != nil {
+	if node.InputContract != nil && !(r.hosted != nil && r.hosted.refs && holdsRef(input)) {
+		// (An input holding outputs by reference is checked where they are read: Attempt.)
 		if vs := node.InputContract.ValidateInput(input, r.opts.Lang); len(vs) > 0 {
 			return nil, i18n.Sprintf(r.opts.Lang, "input breaks its contract"), nil, vs
 		}

@@ -217,6 +217,17 @@ func (r *runner) runHosted(ctx context.Context) {
 	r.end(ctx)
 }
 
+// refHint says why node i may have failed before it ran, when one of its dependencies'
+// outputs travelled by reference: the workflow holds only its stub.
+func (r *runner) refHint(i int32) string {
+	for _, j := range r.deps[r.depStart[i]:r.depStart[i+1]] {
+		if _, ok := refHash(r.handed[j]); ok {
+			return i18n.Sprintf(r.opts.Lang, " (the output of %s travelled by reference: here it shows its status and summary only; pass it whole, as %s, to read the rest; docs/temporal.md)", r.d.Nodes[j].ID, "${{ nodes."+r.d.Nodes[j].ID+".output }}")
+		}
+	}
+	return ""
+}
+
 // request is the attempt j as it goes out to the host under id.
 func (r *runner) request(id int, j job) AttemptRequest {
 	with, _ := json.Marshal(j.call.With) // decoded JSON always encodes
@@ -292,6 +303,14 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 		}
 		if err != nil {
 			return fail(err.Error())
+		}
+		if node.InputContract != nil {
+			// Skipped by the scheduler, which saw the stubs only.
+			if vs := node.InputContract.ValidateInput(input, req.Lang); len(vs) > 0 {
+				o := fail(i18n.Sprintf(req.Lang, "input breaks its contract"))
+				o.Violations = vs
+				return o
+			}
 		}
 	}
 	w, _ := with.(map[string]any)
