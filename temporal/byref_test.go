@@ -3,14 +3,18 @@ package temporal
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -170,5 +174,31 @@ nodes:
 	n, e := node(t, hosted, "contracted"), node(t, p.embedded, "contracted")
 	if n.Status != dag.NodeFailed || n.Reason != e.Reason || jsonOf(n.Violations) != jsonOf(e.Violations) || len(n.Violations) != 1 {
 		t.Errorf("contracted: %s %q %s; embedded %s %q %s", n.Status, n.Reason, jsonOf(n.Violations), e.Status, e.Reason, jsonOf(e.Violations))
+	}
+}
+
+// TestWorkerByReferenceStoreFails: an output that must travel by reference but cannot be
+// stored fails its node, saying why, rather than going inline.
+func TestWorkerByReferenceStoreFails(t *testing.T) {
+	path := writeDAG(t, "version: 1\nname: f\nnodes:\n  big: {type: exec, with: {command: [cat]}}\n")
+	b, err := NewBundle(context.Background(), path, dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t)
+	st.Close() // a store that refuses every write
+	w := NewWorker(WorkerOptions{Types: types(), Store: st, Dir: t.TempDir()})
+	w.keep(b)
+	var s testsuite.WorkflowTestSuite
+	s.SetLogger(quietLogger())
+	env := s.NewTestActivityEnvironment()
+	env.RegisterActivityWithOptions(w.attempt, activity.RegisterOptions{Name: attemptActivity})
+	big, _ := json.Marshal(map[string]any{"status": "pass", "summary": "big", "data": strings.Repeat("a", ByReference)})
+	in := AttemptInput{Run: "r1", Bundle: b.Hash, Request: engine.AttemptRequest{Node: "big", Item: -1, Attempt: 1,
+		With: []byte(`{"command": ["cat"]}`), Input: big, OutputLimit: nodes.DefaultOutputLimit}}
+	_, err = env.ExecuteActivity(attemptActivity, in)
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != errNodeFailed || !strings.HasPrefix(app.Message(), "store the output by reference: store output ") {
+		t.Fatalf("err %v, want %s saying the output could not be stored", err, errNodeFailed)
 	}
 }
