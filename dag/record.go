@@ -67,8 +67,11 @@ type AttemptRecord struct {
 	Reused bool
 	// Key identifies what the attempt ran: the node's definition and its resolved `with` and
 	// input. A resume reuses a passed output only when the key is unchanged.
-	Key        string
-	Output     []byte // the output as the node printed it; nil when there was none
+	Key    string
+	Output []byte // the output as the node printed it; nil when there was none
+	// OutputHash, with a nil Output, names the output already stored under that hash
+	// (runs.Store.PutOutput): one that travelled by reference. Empty otherwise.
+	OutputHash string `json:",omitempty"`
 	Violations []contract.Violation
 	Reason     string
 	Error      string

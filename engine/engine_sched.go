@@ -117,6 +117,7 @@ type unit struct {
 	status     dag.NodeStatus
 	output     any // decoded; kept even when it broke the contract
 	raw        []byte
+	ref        string // on a host, the hash of the stored output when raw is its stub (AttemptOutcome.OutputHash)
 	valid      bool
 	violations []contract.Violation
 	reason     string
@@ -146,6 +147,7 @@ type attempt struct {
 	started    time.Time
 	ended      time.Time
 	raw        []byte
+	ref        string // on a host, the hash of the stored output when raw is its stub (AttemptOutcome.OutputHash)
 	output     any
 	valid      bool // output parsed and met the effective contract
 	violations []contract.Violation
@@ -372,6 +374,9 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	}
 	fail := func(reason string, err error, vs []contract.Violation) {
 		nr.Started = r.now()
+		if r.hosted != nil && r.hosted.refs {
+			reason += r.refHint(i)
+		}
 		// with and input quote resolved values, which may hold secrets.
 		reason = nodes.MaskString(reason, r.secrets)
 		if err != nil {
@@ -485,7 +490,8 @@ func (r *runner) call(i int32, node *dag.Node) (*nodes.Call, string, error, []co
 	if err != nil {
 		return nil, i18n.Sprintf(r.opts.Lang, "input could not be resolved: %v", err), err, nil
 	}
-	if node.InputContract != nil {
+	if node.InputContract != nil && !(r.hosted != nil && r.hosted.refs && holdsRef(input)) {
+		// (An input holding outputs by reference is checked where they are read: Attempt.)
 		if vs := node.InputContract.ValidateInput(input, r.opts.Lang); len(vs) > 0 {
 			return nil, i18n.Sprintf(r.opts.Lang, "input breaks its contract"), nil, vs
 		}
@@ -732,6 +738,9 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		if a.err != nil {
 			rec.Error = a.err.Error()
 		}
+		if a.ref != "" {
+			rec.Output, rec.OutputHash = nil, a.ref // in the store already, as raw is a stub
+		}
 		if obj, ok := a.output.(map[string]any); ok && a.valid && status == dag.NodeFailed && a.reason == "" {
 			// The node's own verdict: its summary is the reason, in the store as in the result.
 			rec.Reason, _ = obj["summary"].(string)
@@ -753,7 +762,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 			retry = append(retry, retrying{u, why})
 			continue
 		}
-		u.done, u.status, u.output, u.raw, u.valid = true, status, a.output, a.raw, a.valid
+		u.done, u.status, u.output, u.raw, u.ref, u.valid = true, status, a.output, a.raw, a.ref, a.valid
 		u.violations, u.reason, u.log, u.ended = a.violations, a.reason, a.log, a.ended
 		u.err = rec.Error
 		rec.Repaired = u.repairs > 0 && a.valid
@@ -1057,7 +1066,7 @@ func (r *runner) apply(ctx context.Context, run *nodeRun) {
 	case !u.valid:
 		r.settle(i, dag.NodeFailed, i18n.Sprintf(r.opts.Lang, "output breaks its contract"))
 	default:
-		r.hand(i, u.output, u.raw)
+		r.hand(i, u.output, u.raw, u.ref)
 		obj, _ := u.output.(map[string]any)
 		summary, _ := obj["summary"].(string)
 		nr.Summary = summary
@@ -1077,12 +1086,18 @@ func (r *runner) apply(ctx context.Context, run *nodeRun) {
 }
 
 // hand makes node i's validated output visible downstream. Only a validated output crosses
-// the edge, and only once it is recorded.
-func (r *runner) hand(i int32, output any, raw []byte) {
+// the edge, and only once it is recorded. ref, when set, is the hash of the stored output
+// that raw stands for (by reference, on a host): the key hashes that output, as the
+// embedded engine would.
+func (r *runner) hand(i int32, output any, raw []byte, ref string) {
 	r.scope.Outputs[r.d.Nodes[i].ID] = output
 	r.handed[i] = output
 	if r.keyed {
-		r.handedHash[i] = sha256.Sum256(raw)
+		if ref == "" || hex.DecodedLen(len(ref)) != len(r.handedHash[i]) {
+			r.handedHash[i] = sha256.Sum256(raw)
+		} else if _, err := hex.Decode(r.handedHash[i][:], []byte(ref)); err != nil {
+			r.handedHash[i] = sha256.Sum256(raw)
+		}
 	}
 }
 
@@ -1156,7 +1171,7 @@ func (r *runner) reuse(ctx context.Context, i int32, prev dag.Reused) bool {
 		Started: now, Ended: now,
 	})
 	// The output is in the store already, from the run being resumed.
-	r.hand(i, out, prev.Output)
+	r.hand(i, out, prev.Output, "")
 	r.settle(i, status, "")
 	return true
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -69,10 +70,13 @@ type AttemptRequest struct {
 // AttemptOutcome is how a hosted attempt ended, judged where it ran: its output is masked,
 // bounded, parsed and validated against the node's effective contract there.
 type AttemptOutcome struct {
-	ID         int                  `json:"id"`
-	Started    time.Time            `json:"started"`
-	Ended      time.Time            `json:"ended"`
-	Output     []byte               `json:"output,omitempty"` // as the node wrote it; nil when it failed first
+	ID      int       `json:"id"`
+	Started time.Time `json:"started"`
+	Ended   time.Time `json:"ended"`
+	Output  []byte    `json:"output,omitempty"` // as the node wrote it; nil when it failed first
+	// OutputHash, when set, says the output travelled by reference: it is stored under this
+	// hash (runs.Store.PutOutput), and Output is its stub (RefStub).
+	OutputHash string               `json:"output_hash,omitempty"`
 	Valid      bool                 `json:"valid,omitempty"`
 	Violations []contract.Violation `json:"violations,omitempty"`
 	Log        string               `json:"log,omitempty"`
@@ -112,6 +116,9 @@ type hostedLoop struct {
 	out    map[int]*unit
 	timers map[int]*unit
 	next   int
+	// refs is set once the run holds an output by reference (RefKey): from then on a pure
+	// node whose with or input holds one runs through the host, where it is read whole.
+	refs bool
 }
 
 // timeoutTimer is the id of the DAG's timeout among the host's timers.
@@ -137,7 +144,7 @@ func (r *runner) runHosted(ctx context.Context) {
 	defer cancel(nil)
 	r.cancel = func() { cancel(context.Canceled) }
 	h := r.host
-	l := &hostedLoop{host: h, out: make(map[int]*unit), timers: make(map[int]*unit)}
+	l := &hostedLoop{host: h, out: make(map[int]*unit), timers: make(map[int]*unit), refs: holdsRef(r.scope.Params)}
 	r.hosted = l
 	if r.d.Timeout > 0 {
 		h.After(timeoutTimer, r.d.Timeout)
@@ -161,7 +168,7 @@ func (r *runner) runHosted(ctx context.Context) {
 			if len(r.runnable) > 0 {
 				u := r.popRunnable()
 				j := r.job(ctx, u)
-				if r.isPure(u) {
+				if r.isPure(u) && !(l.refs && (holdsRef(j.call.With) || holdsRef(j.call.Input))) {
 					started := r.now()
 					one[0] = work(ctx, j, r.opts.Lang)
 					one[0].started, one[0].ended = started, r.now()
@@ -194,6 +201,7 @@ func (r *runner) runHosted(ctx context.Context) {
 			delete(l.out, ev.Outcome.ID)
 			r.running--
 			one[0] = r.outcome(u, ev.Outcome)
+			l.refs = l.refs || one[0].ref != ""
 			r.finish(ctx, one)
 		case ev.Canceled:
 			cancel(context.Canceled)
@@ -207,6 +215,17 @@ func (r *runner) runHosted(ctx context.Context) {
 		}
 	}
 	r.end(ctx)
+}
+
+// refHint says why node i may have failed before it ran, when one of its dependencies'
+// outputs travelled by reference: the workflow holds only its stub.
+func (r *runner) refHint(i int32) string {
+	for _, j := range r.deps[r.depStart[i]:r.depStart[i+1]] {
+		if _, ok := refHash(r.handed[j]); ok {
+			return i18n.Sprintf(r.opts.Lang, " (the output of %s travelled by reference: here it shows its status and summary only; pass it whole, as %s, to read the rest; docs/temporal.md)", r.d.Nodes[j].ID, "${{ nodes."+r.d.Nodes[j].ID+".output }}")
+		}
+	}
+	return ""
 }
 
 // request is the attempt j as it goes out to the host under id.
@@ -226,12 +245,14 @@ func (r *runner) outcome(u *unit, o *AttemptOutcome) attempt {
 	a := attempt{
 		u: u, started: o.Started, ended: o.Ended, raw: o.Output, valid: o.Valid,
 		violations: o.Violations, log: o.Log, reason: o.Reason, timedOut: o.TimedOut, canceled: o.Canceled,
+		ref: o.OutputHash,
 	}
 	if o.Err != "" {
 		a.err = errors.New(o.Err)
 	}
 	if o.Output != nil && o.Reason == "" {
-		// Judged already where it ran; the value is what templates downstream read.
+		// Judged already where it ran; the value is what templates downstream read (a stub
+		// when the output travelled by reference).
 		if v, err := contract.ParseJSON(o.Output); err == nil {
 			a.output = v
 		}
@@ -243,8 +264,10 @@ func (r *runner) outcome(u *unit, o *AttemptOutcome) attempt {
 // of d under the node's timeout, then its output masked, bounded, parsed and validated, as
 // Run's workers do. getenv reads the variables d declares under env: their placeholders in
 // with and input are replaced by their values, and the values are masked in what the attempt
-// returns. A canceled ctx is a canceled attempt.
-func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(string) string, log *slog.Logger) AttemptOutcome {
+// returns. The outputs with and input hold by reference (RefKey) are read with fetch and put
+// in place of their stubs, as the node would have got them on the embedded engine. A
+// canceled ctx is a canceled attempt.
+func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(string) string, fetch Fetch, log *slog.Logger) AttemptOutcome {
 	started := time.Now()
 	fail := func(reason string) AttemptOutcome {
 		return AttemptOutcome{ID: req.ID, Started: started, Ended: time.Now(), Err: reason, Reason: reason}
@@ -272,9 +295,27 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 	if err != nil {
 		return fail(fmt.Sprintf("input: %v", err))
 	}
-	w, _ := withEnv(with, env).(map[string]any)
+	with, input = withEnv(with, env), withEnv(input, env)
+	if bytes.Contains(req.With, refKeyJSON) || bytes.Contains(req.Input, refKeyJSON) {
+		x := expander{ctx: ctx, fetch: fetch, node: node.ID, lang: req.Lang, limit: refLimit(req.OutputLimit)}
+		if with, err = x.expand(with); err == nil {
+			input, err = x.expand(input)
+		}
+		if err != nil {
+			return fail(err.Error())
+		}
+		if node.InputContract != nil {
+			// Skipped by the scheduler, which saw the stubs only.
+			if vs := node.InputContract.ValidateInput(input, req.Lang); len(vs) > 0 {
+				o := fail(i18n.Sprintf(req.Lang, "input breaks its contract"))
+				o.Violations = vs
+				return o
+			}
+		}
+	}
+	w, _ := with.(map[string]any)
 	call := &nodes.Call{
-		Node: node.ID, With: w, Input: withEnv(input, env), Dir: d.Dir, OutputLimit: req.OutputLimit,
+		Node: node.ID, With: w, Input: input, Dir: d.Dir, OutputLimit: req.OutputLimit,
 		Secrets: secrets, Lang: req.Lang, Attempt: req.Attempt, Env: req.Env, Violations: req.Violations,
 	}
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {

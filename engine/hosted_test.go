@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -37,11 +38,20 @@ nodes:
 	unset := func(string) string { return "" }
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
+	big := `{"data":"` + strings.Repeat("x", 1000) + `","status":"pass","summary":"big"}` // keys in the order they encode
+	stub := string(RefStub([]byte(big), "h1"))
+	stored := func(_ context.Context, hash string) ([]byte, error) {
+		if hash != "h1" {
+			return nil, errors.New("output " + hash + ": not found")
+		}
+		return []byte(big), nil
+	}
 	tests := []struct {
 		name   string
 		ctx    context.Context
 		req    AttemptRequest
 		getenv func(string) string
+		fetch  Fetch
 		check  func(t *testing.T, o AttemptOutcome)
 	}{{
 		name: "the placeholder is the value on the node, masked in its output",
@@ -110,6 +120,34 @@ nodes:
 		req:   req(AttemptRequest{Node: "a", Index: 0, Item: -1, With: []byte(`{`)}),
 		check: failed(0, "with: "),
 	}, {
+		name:  "outputs by reference, in with and input, are read whole",
+		req:   req(AttemptRequest{Node: "a", Index: 0, Item: -1, Attempt: 1, With: []byte(`{"x": [` + stub + `]}`), Input: []byte(stub)}),
+		fetch: stored,
+		check: func(t *testing.T, o AttemptOutcome) {
+			c := rec.calls["a"][len(rec.calls["a"])-1]
+			if jsonText(c.With["x"]) != "["+big+"]" || jsonText(c.Input) != big {
+				t.Errorf("the node got with %.80s, input %.80s", jsonText(c.With), jsonText(c.Input))
+			}
+		},
+	}, {
+		name:  "an output by reference without a store",
+		req:   req(AttemptRequest{Node: "a", Index: 0, Item: -1, With: []byte(`{}`), Input: []byte(stub)}),
+		check: failed(0, "a gets output h1 by reference, and this worker has no run store to read it from"),
+	}, {
+		name:  "an output by reference the store does not have",
+		req:   req(AttemptRequest{Node: "a", Index: 0, Item: -1, With: []byte(`{}`), Input: []byte(`{"$seam_output": "h2"}`)}),
+		fetch: stored,
+		check: failed(0, "a gets output h2 by reference, which could not be read: output h2: not found"),
+	}, {
+		name: "outputs by reference over the limit together",
+		req: func() AttemptRequest {
+			r := req(AttemptRequest{Node: "a", Index: 0, Item: -1, With: []byte(`{}`), Input: []byte("[" + strings.Repeat(stub+",", 3) + stub + "]")})
+			r.OutputLimit = 1000 // 4000 bytes in all: four outputs of 1045 are over
+			return r
+		}(),
+		fetch: stored,
+		check: failed(0, "a gets outputs by reference over 4000 bytes in all (docs/limits.md)"),
+	}, {
 		name:  "input that is not JSON",
 		req:   req(AttemptRequest{Node: "a", Index: 0, Item: -1, With: []byte(`{}`), Input: []byte(`nul`)}),
 		check: failed(0, "input: "),
@@ -123,7 +161,7 @@ nodes:
 			if getenv == nil {
 				getenv = set
 			}
-			tt.check(t, Attempt(ctx, d, tt.req, getenv, nil))
+			tt.check(t, Attempt(ctx, d, tt.req, getenv, tt.fetch, nil))
 		})
 	}
 }
@@ -178,7 +216,7 @@ func (h *stackHost) Jitter() float64 { return 0.5 }
 
 func (h *stackHost) Start(req AttemptRequest) {
 	h.started = append(h.started, req)
-	o := Attempt(context.Background(), h.d, req, func(string) string { return "" }, nil)
+	o := Attempt(context.Background(), h.d, req, func(string) string { return "" }, nil, nil)
 	o.Started, o.Ended = h.now, h.now
 	h.events = append(h.events, HostEvent{Outcome: &o})
 }
@@ -296,5 +334,23 @@ nodes:
 	}
 	if a, b := res.Nodes[0], res.Nodes[1]; a.Status != dag.NodePassed || b.Status != dag.NodeCanceled {
 		t.Errorf("a %s, b %s", a.Status, b.Status)
+	}
+}
+
+// TestRefStub: a stub holds the hash, and the output's status and summary when it has them,
+// a long summary cut so that the stub stays small.
+func TestRefStub(t *testing.T) {
+	long := strings.Repeat("é", MaxStubSummary) // two bytes each: cut on a boundary
+	tests := []struct{ output, want string }{
+		{`{"status":"warn","summary":"s","data":{"n":1}}`, `{"$seam_output":"h","status":"warn","summary":"s"}`},
+		{`{"data":[1,2]}`, `{"$seam_output":"h"}`},
+		{`[1,2]`, `{"$seam_output":"h"}`},
+		{`not json`, `{"$seam_output":"h"}`},
+		{`{"status":"pass","summary":"` + long + `"}`, `{"$seam_output":"h","status":"pass","summary":"` + long[:MaxStubSummary] + `…"}`},
+	}
+	for _, tt := range tests {
+		if got := string(RefStub([]byte(tt.output), "h")); got != tt.want {
+			t.Errorf("RefStub(%.40s) = %.80s, want %.80s", tt.output, got, tt.want)
+		}
 	}
 }

@@ -574,6 +574,18 @@ func (s *pgStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, error
 	return r, attempts, nil
 }
 
+func (s *pgStore) PutOutput(ctx context.Context, output []byte) (string, error) {
+	h := HashOutput(output)
+	err := s.retry(ctx, func(ctx context.Context) error {
+		_, err := s.pool.Exec(ctx, `INSERT INTO outputs (hash, size, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING`, h, len(output), output)
+		return err
+	})
+	if err != nil {
+		return "", s.scrub(fmt.Errorf("store output %s in %s: %w", h, s.where, err))
+	}
+	return h, nil
+}
+
 func (s *pgStore) Output(ctx context.Context, hash string) ([]byte, error) {
 	var b []byte
 	err := s.retry(ctx, func(ctx context.Context) error {

@@ -158,7 +158,7 @@ func (r *Recorder) attempt(a *dag.AttemptRecord) Attempt {
 	return Attempt{
 		RunID: runID, Session: r.session, Node: a.Node, Item: item, Type: a.Type,
 		Attempt: a.Attempt, Status: a.Status, Final: a.Final, Repaired: a.Repaired,
-		Reused: a.Reused, Key: a.Key, Reason: a.Reason, Output: a.Output,
+		Reused: a.Reused, Key: a.Key, Reason: a.Reason, Output: a.Output, OutputHash: a.OutputHash,
 		Violations: a.Violations, Error: a.Error, Log: a.Log, Started: a.Started, Ended: a.Ended,
 	}
 }

@@ -552,6 +552,19 @@ func (s *sqliteStore) Output(ctx context.Context, hash string) ([]byte, error) {
 	return b, nil
 }
 
+// PutOutput stores output alone and returns its hash.
+func (s *sqliteStore) PutOutput(ctx context.Context, output []byte) (string, error) {
+	h := HashOutput(output)
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO outputs (hash, size, data) VALUES (?, ?, ?)`, h, len(output), output)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("store output %s in %s: %w", h, s.path, err)
+	}
+	return h, nil
+}
+
 // ListRuns returns runs matching f, newest first, and the cursor for the next page ("" when
 // this is the last page).
 func (s *sqliteStore) ListRuns(ctx context.Context, f Filter) ([]Run, string, error) {

@@ -57,6 +57,10 @@ type Store interface {
 	GetRun(ctx context.Context, id string) (*Run, []Attempt, error)
 	// Output returns the output stored under hash.
 	Output(ctx context.Context, hash string) ([]byte, error)
+	// PutOutput stores output alone, ahead of the attempt that will point at it (an
+	// Attempt with OutputHash and a nil Output), and returns its hash (HashOutput). Storing
+	// an output already there changes nothing.
+	PutOutput(ctx context.Context, output []byte) (string, error)
 	// ListRuns returns runs matching f, newest first, and the cursor for the next page (""
 	// when this is the last page).
 	ListRuns(ctx context.Context, f Filter) ([]Run, string, error)

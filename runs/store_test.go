@@ -178,6 +178,39 @@ func testReuseOutputByHash(t *testing.T, b backend) {
 	}
 }
 
+func TestPutOutput(t *testing.T) { eachBackend(t, testPutOutput) }
+
+// testPutOutput: an output stored alone, twice, is one row, reads back whole, and an attempt
+// recorded afterwards may point at it by its hash.
+func testPutOutput(t *testing.T, b backend) {
+	ctx := context.Background()
+	s, _ := b.open(t)
+	out := bytes.Repeat([]byte("x"), 300<<10)
+	out = append(append([]byte(`"`), out...), '"')
+	for range 2 {
+		h, err := s.PutOutput(ctx, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h != HashOutput(out) {
+			t.Fatalf("PutOutput = %s, want %s", h, HashOutput(out))
+		}
+	}
+	if n := count(t, s, `SELECT count(*) FROM outputs`); n != 1 {
+		t.Errorf("outputs rows = %d, want 1", n)
+	}
+	got, err := s.Output(ctx, HashOutput(out))
+	if err != nil || !bytes.Equal(got, out) {
+		t.Fatalf("Output = %d bytes (%v), want the %d stored", len(got), err, len(out))
+	}
+	if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := recordAttempt(ctx, s, Attempt{RunID: "r1", Node: "n", Attempt: 1, Status: "passed", OutputHash: HashOutput(out)}, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestErrors(t *testing.T) { eachBackend(t, testErrors) }
 
 func testErrors(t *testing.T, b backend) {

@@ -59,9 +59,14 @@ type Worker struct {
 	tmp     string              // the folder made for Dir when none was given, once made
 }
 
-// MaxInlineOutput caps a node's output on Temporal, in bytes: outputs travel in the
-// workflow's history, whose payloads Temporal caps at 2 MB.
+// MaxInlineOutput caps a node's output on Temporal when the worker has no store, in bytes:
+// outputs travel in the workflow's history, whose payloads Temporal caps at 2 MB.
 const MaxInlineOutput = 1 << 20
+
+// ByReference is the size in bytes above which an output travels by reference when the
+// worker has a store: the output is stored there (content-addressed) and the history carries
+// its stub (engine.RefStub), so no payload in it comes near Temporal's 2 MB.
+const ByReference = 256 << 10
 
 // maxCached bounds the bundles a worker keeps in memory (each at most MaxBundle).
 const maxCached = 64
@@ -163,7 +168,22 @@ func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOu
 		))
 		defer span.End()
 	}
-	o := engine.Attempt(ctx, d, in.Request, w.opts.Getenv, w.log.With("run", in.Run))
+	var fetch engine.Fetch
+	if w.opts.Store != nil {
+		fetch = w.opts.Store.Output
+	}
+	o := engine.Attempt(ctx, d, in.Request, w.opts.Getenv, fetch, w.log.With("run", in.Run))
+	if w.opts.Store != nil && len(o.Output) > ByReference {
+		// Validated on the whole output already; the workflow sees its stub.
+		h, err := w.opts.Store.PutOutput(ctx, o.Output)
+		if err != nil {
+			o.Output, o.Valid, o.Violations = nil, false, nil
+			o.Reason = i18n.Sprintf(in.Request.Lang, "store the output by reference: %v", err)
+			o.Err = o.Reason
+		} else {
+			o.Output, o.OutputHash = engine.RefStub(o.Output, h), h
+		}
+	}
 	if len(o.Output) > MaxInlineOutput {
 		// Temporal refuses a result over 2 MB, and would retry the attempt for ever.
 		o.Output, o.Valid, o.Violations = nil, false, nil

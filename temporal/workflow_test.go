@@ -48,6 +48,9 @@ type pairOptions struct {
 	// rawParams, when set, is the workflow's params as they travel (the embedded run gets
 	// params).
 	rawParams json.RawMessage
+	// noStore gives the worker no store: the run is not recorded, and outputs cannot travel
+	// by reference.
+	noStore bool
 }
 
 // pair is one DAG file run on the embedded engine and as the workflow in Temporal's test
@@ -103,7 +106,11 @@ func runPair(t *testing.T, path string, o pairOptions) *pair {
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := s.NewTestWorkflowEnvironment()
-	w := NewWorker(WorkerOptions{Store: p.hostedStore, Types: reg, Dir: p.workerDir, Getenv: getenv})
+	wo := WorkerOptions{Store: p.hostedStore, Types: reg, Dir: p.workerDir, Getenv: getenv}
+	if o.noStore {
+		wo.Store = nil
+	}
+	w := NewWorker(wo)
 	w.Register(env)
 	if o.setup != nil {
 		o.setup(env)
@@ -150,8 +157,10 @@ func (p *pair) ran(t *testing.T) (embedded, hosted *dag.RunResult) {
 }
 
 // same checks that both engines gave the run and each node the same status, attempts,
-// reason, repair, violations and output, and that both stores hold the same run.
-func (p *pair) same(t *testing.T) {
+// reason, repair, violations and output, and that both stores hold the same run. The nodes
+// byRef name have an output that travelled by reference: on Temporal the result holds its
+// stub, with the status and summary of the embedded engine's output.
+func (p *pair) same(t *testing.T, byRef ...string) {
 	t.Helper()
 	want, got := p.ran(t)
 	if got.Status != want.Status || got.Error != want.Error {
@@ -169,8 +178,14 @@ func (p *pair) same(t *testing.T) {
 		if a, b := jsonOf(n.Violations), jsonOf(w.Violations); a != b {
 			t.Errorf("node %s violations %s, embedded %s", n.ID, a, b)
 		}
-		if a, b := jsonOf(n.Output), jsonOf(w.Output); a != b {
-			t.Errorf("node %s output %s, embedded %s", n.ID, a, b)
+		if slices.Contains(byRef, n.ID) {
+			stub, _ := n.Output.(map[string]any)
+			obj, _ := w.Output.(map[string]any)
+			if _, ok := stub[engine.RefKey].(string); !ok || stub["status"] != obj["status"] || stub["summary"] != obj["summary"] || len(stub) != 3 {
+				t.Errorf("node %s output %.200s, want the stub of the embedded output", n.ID, jsonOf(n.Output))
+			}
+		} else if a, b := jsonOf(n.Output), jsonOf(w.Output); a != b {
+			t.Errorf("node %s output %.200s, embedded %.200s", n.ID, a, b)
 		}
 	}
 	for i, n := range p.progress {
@@ -263,24 +278,28 @@ func TestWorkflowExamples(t *testing.T) {
 	}
 }
 
-// TestWorkflowOutputOverInline fails a node whose output Temporal could not carry, saying
-// why, rather than letting Temporal retry the attempt for ever.
+// TestWorkflowOutputOverInline: a worker without a store fails a node whose output Temporal
+// could not carry, saying why, rather than letting Temporal retry the attempt for ever; a
+// worker with one passes it by reference.
 func TestWorkflowOutputOverInline(t *testing.T) {
-	p := runPair(t, writeDAG(t, `version: 1
+	path := writeDAG(t, `version: 1
 name: big
 nodes:
   big:
     type: exec
     with:
-      command: [sh, -c, 'printf "{\"status\":\"pass\",\"summary\":\"%s\"}" "$(head -c 1100000 /dev/zero | tr "\0" a)"']
-`), pairOptions{})
+      command: [sh, -c, 'printf "{\"status\":\"pass\",\"summary\":\"big\",\"data\":{\"s\":\"%s\"}}" "$(head -c 1100000 /dev/zero | tr "\0" a)"']
+`)
+	p := runPair(t, path, pairOptions{noStore: true})
 	if p.embedded.Status != dag.RunSuccess || p.hostedErr != nil {
-		t.Fatalf("embedded: %s; workflow: %v", p.embedded.Status, p.hostedErr)
+		t.Fatalf("embedded: %s %q; workflow: %v", p.embedded.Status, node(t, p.embedded, "big").Reason, p.hostedErr)
 	}
 	n := node(t, p.hosted, "big")
 	if n.Status != dag.NodeFailed || n.Reason != "the output is over the 1048576 bytes a run on Temporal carries (docs/temporal.md)" {
-		t.Errorf("big on Temporal: %s %q", n.Status, n.Reason)
+		t.Errorf("big on Temporal without a store: %s %q", n.Status, n.Reason)
 	}
+	p = runPair(t, path, pairOptions{})
+	p.same(t, "big")
 }
 
 // TestWorkflowSubDAGCancel: a `dag` node's sub-run is a child workflow, recorded as a sub-run
