@@ -403,3 +403,27 @@ nodes:
 		}
 	}
 }
+
+// TestRunHostedBadCheckpoint refuses a checkpoint that is not of the DAG's run, saying why.
+func TestRunHostedBadCheckpoint(t *testing.T) {
+	d := load(t, newRecorder(), "version: 1\nname: t\nnodes:\n  a: {type: probe}\n  b: {type: probe, needs: [a]}\n")
+	tests := []struct {
+		name string
+		cp   Checkpoint
+		want string
+	}{
+		{"another DAG's", Checkpoint{States: "p"}, "run t: checkpoint of 1 nodes, DAG t has 2"},
+		{"a state without its values", Checkpoint{States: "p."}, `run t: checkpoint: node a: state 'p' without its values`},
+		{"an unknown state", Checkpoint{States: "x.", Attempts: []int{1}, Begun: []int64{0}, Took: []int64{0}, Summaries: []string{""}}, `run t: checkpoint: node a: state 'x' without its values`},
+		{"an output of a node not settled", Checkpoint{States: "..", Outputs: []CheckpointOutput{{Node: 1, Output: []byte(`{}`)}}}, "run t: checkpoint: an output of node 1, which did not settle"},
+		{"a note out of place", Checkpoint{States: "..", Notes: []CheckpointNote{{Node: 0, Reason: "x"}}}, "run t: checkpoint: a note on node 0, which did not settle or is out of order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := RunHosted(context.Background(), d, RunOptions{RunID: "r1", Checkpoint: &tt.cp}, newStackHost(t, d))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("err = %v, want %s", err, tt.want)
+			}
+		})
+	}
+}

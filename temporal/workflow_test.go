@@ -423,3 +423,30 @@ func (p *pair) bundleNode(t *testing.T, i int) string {
 	}
 	return p.embedded.Nodes[i].ID
 }
+
+// TestWorkflowContinueAsNewTooLarge fails the run, recorded and saying why, when its input
+// to go on in a new history would be over what Temporal takes (a bundle made larger than a
+// client would send, standing for a large bundle with a large checkpoint).
+func TestWorkflowContinueAsNewTooLarge(t *testing.T) {
+	p := runPair(t, writeDAG(t, `version: 1
+name: chain
+nodes:
+  a: {type: exec, with: {command: [printf, a], output: text}}
+  b: {type: exec, needs: [a], with: {command: [printf, b], output: text}}
+`), pairOptions{split: true, bundle: func(b *Bundle) {
+		b.Files["big.bin"] = make([]byte, 1600<<10)
+		b.Hash = b.hash()
+	}})
+	_, got := p.ran(t)
+	const msg = "the run cannot go on in a new Temporal history: its bundle and the state of its 2 nodes hold"
+	if len(p.inputs) != 1 || got.Status != dag.RunFailed || !strings.HasPrefix(got.Error, msg) || !strings.Contains(got.Error, "split the DAG into sub-DAGs") {
+		t.Fatalf("%d histories, run %s: %q", len(p.inputs), got.Status, got.Error)
+	}
+	if a, b := node(t, got, "a"), node(t, got, "b"); a.Status != dag.NodePassed || b.Status != dag.NodeCanceled || b.Reason != got.Error {
+		t.Errorf("a %s, b %s (%q)", a.Status, b.Status, b.Reason)
+	}
+	r, as := stored(t, p.hostedStore)
+	if r.Status != dag.RunFailed || len(as) != 2 || as[1].Node != "b" || as[1].Status != dag.NodeCanceled {
+		t.Errorf("stored run %s, attempts %s", r.Status, attemptList(as))
+	}
+}
