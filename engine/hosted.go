@@ -87,13 +87,14 @@ type AttemptOutcome struct {
 }
 
 // RunHosted runs d as Run does, with the attempts of its impure nodes run by h and time kept by
-// h. opts.RunID must be set: the host names the run. When h asks for it (Host.Split), the
-// run stops between attempts and RunHosted returns a *SplitError with its checkpoint; with
-// opts.Checkpoint set, RunHosted goes on from one, the run being recorded already. The run never reads the environment of
+// h. opts.RunID must be set: the host names the run. The run never reads the environment of
 // the process it is scheduled in: each variable d declares under env holds EnvValue's
 // placeholder there, which Attempt replaces with the value where the attempt runs, so no
 // secret enters what the host keeps of the run. Observer events come as in Run; tracing and
 // metrics are the host's business (opts.Tracer and opts.Metrics are ignored).
+//
+// When h asks for it (Host.Split), the run stops between attempts and RunHosted returns a
+// *SplitError with its checkpoint; with opts.Checkpoint set, RunHosted goes on from one.
 func RunHosted(ctx context.Context, d *dag.DAG, opts RunOptions, h Host) (*dag.RunResult, error) {
 	if opts.RunID == "" {
 		return nil, fmt.Errorf("run %s: a hosted run needs its id", d.Name)
@@ -118,13 +119,13 @@ type hostedLoop struct {
 	out    map[int]*unit
 	timers map[int]*unit
 	next   int
-	// moved is set once an attempt went out or a pure node ran: a run splits only after
-	// that, so that it cannot go from history to history without doing anything.
+	// moved is set once an attempt started here: a run splits only after that, so that it
+	// cannot go from history to history without doing anything.
 	moved bool
 	// draining is set once the host asked for a split: what is under way ends, nothing new
 	// is prepared.
 	draining bool
-	split    *Checkpoint
+	split    *Checkpoint // set when the run stopped to go on elsewhere
 }
 
 // timeoutTimer is the id of the DAG's timeout among the host's timers.
