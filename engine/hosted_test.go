@@ -427,3 +427,22 @@ func TestRunHostedBadCheckpoint(t *testing.T) {
 		})
 	}
 }
+
+// TestRunHostedCheckpointTimeout: a run that goes on from a checkpoint has what remains of
+// the DAG's timeout, counted from when the run started.
+func TestRunHostedCheckpointTimeout(t *testing.T) {
+	d := load(t, newRecorder(), "version: 1\nname: t\ntimeout: 1h\nnodes:\n  a: {type: probe}\n  b: {type: probe, needs: [a]}\n")
+	h := newStackHost(t, d)
+	cp := Checkpoint{Started: h.now.Add(-40 * time.Minute), States: "p.", Attempts: []int{1}, Begun: []int64{0}, Took: []int64{0}, Summaries: []string{"a ran"},
+		Outputs: []CheckpointOutput{{Node: 0, Output: []byte(`{"status":"pass","summary":"a ran"}`)}}}
+	res, err := RunHosted(context.Background(), d, RunOptions{RunID: "r1", Checkpoint: &cp}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.after[timeoutTimer] != 20*time.Minute || res.Status != dag.RunSuccess || len(h.started) != 1 || !res.Started.Equal(cp.Started) {
+		t.Errorf("timeout timer %s, run %s, %d attempts, started %s", h.after[timeoutTimer], res.Status, len(h.started), res.Started)
+	}
+	if a := res.Nodes[0]; a.Status != dag.NodePassed || a.Summary != "a ran" || jsonText(a.Output) != `{"status":"pass","summary":"a ran"}` {
+		t.Errorf("a restored as %s %q, output %s", a.Status, a.Summary, jsonText(a.Output))
+	}
+}
