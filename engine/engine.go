@@ -57,6 +57,10 @@ type RunOptions struct {
 	// workers) once the run is under way there; the embedded engine records it through
 	// Recorder.BeginRun instead.
 	Started func()
+	// Checkpoint, when not nil, is where a hosted run goes on from (RunHosted, SplitError):
+	// its settled nodes are as they were, without observer events, and the run is not begun
+	// again with the recorder, which has it already. Run ignores it.
+	Checkpoint *Checkpoint
 	// Logger receives what a person operating seam should see and no node result holds: the
 	// stack of a panic recovered into a node's failure, a secret too short to be masked. nil
 	// logs to slog.Default().
@@ -192,6 +196,13 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 		return nil, err
 	}
 	r.host = host
+	if host == nil {
+		r.opts.Checkpoint = nil
+	} else if opts.Checkpoint != nil {
+		if err := r.restore(opts.Checkpoint); err != nil {
+			return nil, fmt.Errorf("run %s: %w", d.Name, err)
+		}
+	}
 	r.scope.Env, r.secrets = env, dag.Secrets(env)
 	log := opts.Logger
 	if log == nil {
@@ -203,7 +214,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 			r.guard.log.Warn(w)
 		}
 	}
-	if opts.Recorder != nil {
+	if opts.Recorder != nil && r.opts.Checkpoint == nil {
 		var err error
 		perr := r.guard.call("run store", func() {
 			err = opts.Recorder.BeginRun(ctx, dag.RunRecord{
@@ -223,6 +234,9 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	tctx := r.startRun(ctx, params)
 	if host != nil {
 		r.runHosted(tctx)
+		if cp := r.hosted.split; cp != nil {
+			return nil, &SplitError{Checkpoint: cp}
+		}
 	} else {
 		r.run(tctx)
 	}

@@ -38,6 +38,10 @@ type Host interface {
 	// Stop cancels the attempts and timers under way: the attempts' outcomes still come
 	// back from Wait (canceled, or ended meanwhile), the timers' do not.
 	Stop()
+	// Split says whether the run should go on elsewhere (a new history). Once it says so,
+	// no node is prepared any more; when the attempts under way and their retries are over,
+	// RunHosted records what gathered and returns a *SplitError with the checkpoint.
+	Split() bool
 }
 
 // HostEvent is what Wait returns: one of an attempt's outcome, a timer that fired, or the
@@ -92,6 +96,9 @@ type AttemptOutcome struct {
 // placeholder there, which Attempt replaces with the value where the attempt runs, so no
 // secret enters what the host keeps of the run. Observer events come as in Run; tracing and
 // metrics are the host's business (opts.Tracer and opts.Metrics are ignored).
+//
+// When h asks for it (Host.Split), the run stops between attempts and RunHosted returns a
+// *SplitError with its checkpoint; with opts.Checkpoint set, RunHosted goes on from one.
 func RunHosted(ctx context.Context, d *dag.DAG, opts RunOptions, h Host) (*dag.RunResult, error) {
 	if opts.RunID == "" {
 		return nil, fmt.Errorf("run %s: a hosted run needs its id", d.Name)
@@ -119,6 +126,13 @@ type hostedLoop struct {
 	// refs is set once the run holds an output by reference (RefKey): from then on a pure
 	// node whose with or input holds one runs through the host, where it is read whole.
 	refs bool
+	// moved is set once an attempt started here: a run splits only after that, so that it
+	// cannot go from history to history without doing anything.
+	moved bool
+	// draining is set once the host asked for a split: what is under way ends, nothing new
+	// is prepared.
+	draining bool
+	split    *Checkpoint // set when the run stopped to go on elsewhere
 }
 
 // timeoutTimer is the id of the DAG's timeout among the host's timers.
@@ -147,13 +161,13 @@ func (r *runner) runHosted(ctx context.Context) {
 	l := &hostedLoop{host: h, out: make(map[int]*unit), timers: make(map[int]*unit), refs: holdsRef(r.scope.Params)}
 	r.hosted = l
 	if r.d.Timeout > 0 {
-		h.After(timeoutTimer, r.d.Timeout)
+		h.After(timeoutTimer, r.timeoutLeft())
 	}
 	// halted is set once the host was told to stop: when the run's context is done, whether
 	// by the host's cancel, the DAG's timeout or a store that failed.
 	halted := false
 	for i := range r.d.Nodes {
-		if r.waiting[i] == 0 {
+		if r.waiting[i] == 0 && r.res.Nodes[i].Status == dag.NodePending { // not restored settled
 			r.ready = append(r.ready, int32(i))
 		}
 	}
@@ -164,9 +178,13 @@ func (r *runner) runHosted(ctx context.Context) {
 			h.Stop()
 			clear(l.timers) // retries waiting for their backoff will not run
 		}
+		if r.splitNow(ctx) {
+			return
+		}
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
 				u := r.popRunnable()
+				l.moved = true
 				j := r.job(ctx, u)
 				if r.isPure(u) && !(l.refs && (holdsRef(j.call.With) || holdsRef(j.call.Input))) {
 					started := r.now()
@@ -180,7 +198,7 @@ func (r *runner) runHosted(ctx context.Context) {
 				h.Start(r.request(l.id(u, l.out), j))
 				continue
 			}
-			if len(r.ready) == 0 {
+			if len(r.ready) == 0 || l.draining {
 				break
 			}
 			i := r.ready[0]
@@ -226,6 +244,38 @@ func (r *runner) refHint(i int32) string {
 		}
 	}
 	return ""
+}
+
+// splitNow asks the host whether the run should go on elsewhere, while there is something
+// left to prepare, and once it said so and nothing is under way, records what gathered and
+// keeps the checkpoint in r.hosted.split. It reports whether the run stops here for that.
+func (r *runner) splitNow(ctx context.Context) bool {
+	l := r.hosted
+	if r.stopped || len(r.ready) == 0 || !l.moved {
+		return false
+	}
+	if !l.draining && l.host.Split() {
+		l.draining = true
+	}
+	if !l.draining || r.running > 0 || len(l.timers) > 0 || len(r.runnable) > 0 {
+		return false
+	}
+	r.commitNow(ctx)
+	if ctx.Err() != nil || r.storeErr != nil {
+		return false // the run ends here instead, as it failed or was canceled
+	}
+	l.split = r.checkpoint()
+	return true
+}
+
+// timeoutLeft is what remains of the DAG's timeout: all of it, unless the run went on from a
+// checkpoint.
+func (r *runner) timeoutLeft() time.Duration {
+	if r.opts.Checkpoint == nil {
+		return r.d.Timeout
+	}
+	// A timer of nothing would never fire on some hosts: a moment stands for it.
+	return max(r.d.Timeout-r.now().Sub(r.res.Started), time.Millisecond)
 }
 
 // request is the attempt j as it goes out to the host under id.

@@ -205,6 +205,8 @@ type stackHost struct {
 	after   map[int]time.Duration // the delays asked for, by timer id
 	stops   int
 	cancel  bool // the next Wait says the run is canceled
+	// splitAfter, when not 0, makes Split say yes once that many attempts have started.
+	splitAfter int
 }
 
 func newStackHost(t *testing.T, d *dag.DAG) *stackHost {
@@ -249,6 +251,8 @@ func (h *stackHost) Wait() HostEvent {
 	h.now = at
 	return HostEvent{Timer: first}
 }
+
+func (h *stackHost) Split() bool { return h.splitAfter > 0 && len(h.started) >= h.splitAfter }
 
 func (h *stackHost) Stop() {
 	h.stops++
@@ -352,5 +356,147 @@ func TestRefStub(t *testing.T) {
 		if got := string(RefStub([]byte(tt.output), "h")); got != tt.want {
 			t.Errorf("RefStub(%.40s) = %.80s, want %.80s", tt.output, got, tt.want)
 		}
+	}
+}
+// TestRunHostedSplit checks a hosted run that goes on from a checkpoint, split after each
+// number of attempts in turn, again and again: it ends as the run that never split (statuses,
+// attempts, reasons, the DAG's outputs), each attempt runs once, the run is begun with the
+// recorder once and each node's final attempt recorded once, and a checkpoint holds the
+// outputs still read only.
+func TestRunHostedSplit(t *testing.T) {
+	src := `version: 1
+name: split
+outputs:
+  first: "${{ nodes.a.output.data.n }}"
+  each: "${{ nodes.each.output.summary }}"
+nodes:
+  a: {type: probe, with: {out: {status: pass, summary: "from a", data: {n: 1}}}}
+  b: {type: probe, needs: [a]}
+  skip: {type: probe, needs: [a], when: "${{ false }}"}
+  c: {type: probe, needs: [b], retry: {attempts: 2}, with: {fail_attempts: 1}}
+  d: {type: probe, needs: [c], with: {out: {status: warn, summary: "n is ${{ nodes.a.output.data.n }}"}}}
+  each: {type: probe, needs: [d], foreach: [1, 2]}
+  e: {type: probe, needs: [each]}
+  f: {type: probe, needs: [e]}
+`
+	whole := load(t, newRecorder(), src)
+	want, err := RunHosted(context.Background(), whole, RunOptions{RunID: "r1"}, newStackHost(t, whole))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const attempts = 9 // a, b, c twice, d, two items, e, f
+	for after := 1; after < attempts; after++ {
+		rec := newRecorder()
+		d := load(t, rec, src)
+		store := &memRecorder{rec: rec, d: d}
+		opts := RunOptions{RunID: "r1", Recorder: store}
+		var got *dag.RunResult
+		splits := 0
+		for got == nil {
+			h := newStackHost(t, d)
+			h.splitAfter = after
+			res, err := RunHosted(context.Background(), d, opts, h)
+			var split *SplitError
+			switch {
+			case errors.As(err, &split):
+				splits++
+				b, _ := json.Marshal(split.Checkpoint)
+				var cp Checkpoint
+				if err := json.Unmarshal(b, &cp); err != nil {
+					t.Fatal(err)
+				}
+				opts.Checkpoint = &cp
+				if after == 5 && splits == 1 {
+					// a, b, skip, c, d settled: each reads d, the DAG's outputs read a.
+					var kept []string
+					for _, o := range cp.Outputs {
+						kept = append(kept, d.Nodes[o.Node].ID)
+					}
+					if !slices.Equal(kept, []string{"a", "d"}) || cp.States != "pspww..." && cp.States != "ppspw..." {
+						t.Errorf("checkpoint after 5 attempts: states %s, outputs of %v", cp.States, kept)
+					}
+				}
+			case err != nil:
+				t.Fatal(err)
+			default:
+				got = res
+			}
+			if splits > attempts {
+				t.Fatalf("split %d times", splits)
+			}
+		}
+		if splits == 0 {
+			t.Errorf("after %d: never split", after)
+		}
+		if got.Status != want.Status || jsonText(got.Outputs) != jsonText(want.Outputs) || !got.Started.Equal(want.Started) {
+			t.Errorf("after %d: run %s, outputs %s; whole %s, %s", after, got.Status, jsonText(got.Outputs), want.Status, jsonText(want.Outputs))
+		}
+		for i, n := range got.Nodes {
+			w := want.Nodes[i]
+			if n.Status != w.Status || n.Attempts != w.Attempts || n.Reason != w.Reason || n.Summary != w.Summary || n.ItemsDone != w.ItemsDone {
+				t.Errorf("after %d: %s: %s after %d (%q %q); whole %s after %d (%q %q)", after, n.ID, n.Status, n.Attempts, n.Reason, n.Summary, w.Status, w.Attempts, w.Reason, w.Summary)
+			}
+		}
+		runs := 0
+		for _, calls := range rec.calls {
+			runs += len(calls)
+		}
+		final := map[string]int{}
+		for _, a := range store.records {
+			if a.Final && a.Item < 0 {
+				final[a.Node]++
+			}
+		}
+		if runs != attempts || len(store.begun) != 1 || store.done == nil || len(final) != len(d.Nodes)-1 {
+			t.Errorf("after %d: %d attempts ran, begun %d times, finished %t, final attempts %v", after, runs, len(store.begun), store.done != nil, final)
+		}
+		for id, n := range final {
+			if n != 1 {
+				t.Errorf("after %d: %d final attempts of %s", after, n, id)
+			}
+		}
+	}
+}
+
+// TestRunHostedBadCheckpoint refuses a checkpoint that is not of the DAG's run, saying why.
+func TestRunHostedBadCheckpoint(t *testing.T) {
+	d := load(t, newRecorder(), "version: 1\nname: t\nnodes:\n  a: {type: probe}\n  b: {type: probe, needs: [a]}\n")
+	tests := []struct {
+		name string
+		cp   Checkpoint
+		want string
+	}{
+		{"another DAG's", Checkpoint{States: "p"}, "run t: checkpoint of 1 nodes, DAG t has 2"},
+		{"a state without its values", Checkpoint{States: "p."}, `run t: checkpoint: node a: state 'p' without its values`},
+		{"an unknown state", Checkpoint{States: "x.", Attempts: []int{1}, Begun: []int64{0}, Took: []int64{0}, Summaries: []string{""}}, `run t: checkpoint: node a: state 'x' without its values`},
+		{"an output of a node not settled", Checkpoint{States: "..", Outputs: []CheckpointOutput{{Node: 1, Output: []byte(`{}`)}}}, "run t: checkpoint: an output of node 1, which did not settle"},
+		{"a note out of place", Checkpoint{States: "..", Notes: []CheckpointNote{{Node: 0, Reason: "x"}}}, "run t: checkpoint: a note on node 0, which did not settle or is out of order"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := RunHosted(context.Background(), d, RunOptions{RunID: "r1", Checkpoint: &tt.cp}, newStackHost(t, d))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("err = %v, want %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRunHostedCheckpointTimeout: a run that goes on from a checkpoint has what remains of
+// the DAG's timeout, counted from when the run started.
+func TestRunHostedCheckpointTimeout(t *testing.T) {
+	d := load(t, newRecorder(), "version: 1\nname: t\ntimeout: 1h\nnodes:\n  a: {type: probe}\n  b: {type: probe, needs: [a]}\n")
+	h := newStackHost(t, d)
+	cp := Checkpoint{Started: h.now.Add(-40 * time.Minute), States: "p.", Attempts: []int{1}, Begun: []int64{0}, Took: []int64{0}, Summaries: []string{"a ran"},
+		Outputs: []CheckpointOutput{{Node: 0, Output: []byte(`{"status":"pass","summary":"a ran"}`)}}}
+	res, err := RunHosted(context.Background(), d, RunOptions{RunID: "r1", Checkpoint: &cp}, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.after[timeoutTimer] != 20*time.Minute || res.Status != dag.RunSuccess || len(h.started) != 1 || !res.Started.Equal(cp.Started) {
+		t.Errorf("timeout timer %s, run %s, %d attempts, started %s", h.after[timeoutTimer], res.Status, len(h.started), res.Started)
+	}
+	if a := res.Nodes[0]; a.Status != dag.NodePassed || a.Summary != "a ran" || jsonText(a.Output) != `{"status":"pass","summary":"a ran"}` {
+		t.Errorf("a restored as %s %q, output %s", a.Status, a.Summary, jsonText(a.Output))
 	}
 }

@@ -119,7 +119,8 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 	done := make(chan result, 1)
 	go func() {
 		var res dag.RunResult
-		// The result comes once the workers have recorded the run, canceled or not.
+		// The result comes once the workers have recorded the run, canceled or not; Get
+		// follows the run from history to history as it continues as new.
 		err := wr.Get(context.WithoutCancel(ctx), &res)
 		done <- result{&res, err}
 	}()
@@ -154,7 +155,8 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 			return res, nil
 		case <-canceled:
 			canceled = nil
-			if err := e.Client.CancelWorkflow(context.WithoutCancel(ctx), wr.GetID(), wr.GetRunID()); err != nil {
+			// The run's latest history: it may have continued as new since it started.
+			if err := e.Client.CancelWorkflow(context.WithoutCancel(ctx), wr.GetID(), ""); err != nil {
 				return nil, fmt.Errorf("cancel run %s on Temporal: %w", d.Name, err)
 			}
 		case <-t.C:
@@ -164,7 +166,7 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 			// A query waits for a worker, which may be busy or gone: it must not hold up the
 			// result.
 			qctx, cancel := context.WithTimeout(ctx, queryTimeout)
-			v, err := e.Client.QueryWorkflow(qctx, wr.GetID(), wr.GetRunID(), ProgressQuery)
+			v, err := e.Client.QueryWorkflow(qctx, wr.GetID(), "", ProgressQuery) // the latest history's
 			cancel()
 			if err != nil {
 				continue // no worker has taken the run yet, or it just ended

@@ -64,7 +64,9 @@ func quietLogger() log.Logger { return log.NewStructuredLogger(slog.New(slog.Dis
 // SEAM_RECORD_HISTORIES set to a Temporal server's address (`temporal server start-dev`), it
 // runs a few DAG files there on a worker of its own and writes their histories to historiesDir.
 // Record again only when a workflow change is versioned (workflow.GetVersion), keeping the old
-// histories beside the new.
+// histories beside the new; SEAM_RECORD_ONLY=NAME records only the history NAME.
+// "continue-as-new" needs a server that suggests continue-as-new after 40 events
+// (testdata/histories/README.md): it writes the run's first history and its last.
 func TestRecordHistories(t *testing.T) {
 	addr := os.Getenv("SEAM_RECORD_HISTORIES")
 	if addr == "" {
@@ -106,9 +108,13 @@ func TestRecordHistories(t *testing.T) {
 		{"timeout", "testdata/timeout.yaml", ""},
 		{"secrets", "testdata/secrets.yaml", ""},
 		{"sub-dag", "../dags/sub-dag.yaml", ""},
+		{"continue-as-new", "testdata/continue.yaml", ""},
 	}
 	for _, tt := range dags {
 		name, path := tt.name, tt.path
+		if only := os.Getenv("SEAM_RECORD_ONLY"); only != "" && only != name {
+			continue
+		}
 		b, err := NewBundle(ctx, path, dag.LoadOptions{Types: types()})
 		if err != nil {
 			t.Fatal(err)
@@ -119,6 +125,7 @@ func TestRecordHistories(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		first := run.GetRunID() // Get moves run on to the latest run of the workflow
 		if tt.cancel != "" {
 			waitRunning(t, c, run, tt.cancel)
 			if err := c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()); err != nil {
@@ -129,29 +136,41 @@ func TestRecordHistories(t *testing.T) {
 		if err := run.Get(ctx, &res); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		var h historypb.History
-		it := c.GetWorkflowHistory(ctx, run.GetID(), run.GetRunID(), false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		for it.HasNext() {
-			ev, err := it.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Events = append(h.Events, ev)
+		histories := map[string]string{name: first}
+		if name == "continue-as-new" {
+			histories[name+"-last"] = "" // the latest run of the workflow
 		}
-		out, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(&h)
+		for file, runID := range histories {
+			n := writeHistory(t, c, run.GetID(), runID, filepath.Join(historiesDir, file+".json"))
+			var statuses []string
+			for _, n := range res.Nodes {
+				statuses = append(statuses, n.ID+" "+string(n.Status))
+			}
+			t.Logf("%s: run %s (%s), %d events", file, res.Status, strings.Join(statuses, ", "), n)
+		}
+	}
+}
+
+// writeHistory writes the history of run runID of workflow id to dst and returns its length.
+func writeHistory(t *testing.T, c client.Client, id, runID, dst string) int {
+	t.Helper()
+	var h historypb.History
+	it := c.GetWorkflowHistory(context.Background(), id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for it.HasNext() {
+		ev, err := it.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
-		dst := filepath.Join(historiesDir, name+".json")
-		if err := os.WriteFile(dst, append(out, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		var statuses []string
-		for _, n := range res.Nodes {
-			statuses = append(statuses, n.ID+" "+string(n.Status))
-		}
-		t.Logf("%s: run %s (%s), %d events", dst, res.Status, strings.Join(statuses, ", "), len(h.Events))
+		h.Events = append(h.Events, ev)
 	}
+	out, err := temporalproto.CustomJSONMarshalOptions{Indent: "  "}.Marshal(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, append(out, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return len(h.Events)
 }
 
 // holding returns the first string in the JSON file at path that holds secret, as it is or

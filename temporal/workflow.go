@@ -51,6 +51,19 @@ type RunInput struct {
 	// Parent and ParentNode name the run and `dag` node this run is the sub-run of.
 	Parent     string `json:"parent,omitempty"`
 	ParentNode string `json:"parent_node,omitempty"`
+	// Checkpoint, when set, is where the run goes on from: it continued as new from a
+	// history that had grown too long (splitEvents).
+	Checkpoint *engine.Checkpoint `json:"checkpoint,omitempty"`
+	// Recorded is how the history before recorded the run, for this one to go on with it.
+	Recorded *Recorded `json:"recorded,omitempty"`
+}
+
+// Recorded is what a run's recorder carries from one history to the next.
+type Recorded struct {
+	Session int `json:"session,omitempty"`
+	// Undecided are the nodes settled in the checkpoint whose final attempt is not recorded
+	// (skipped ones): the run's end records them. A few, where all the others would be many.
+	Undecided []int `json:"undecided,omitempty"`
 }
 
 // Resume is what a resumed run reuses: the outputs of the nodes that passed, by node id
@@ -92,6 +105,15 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		}
 	}
 	p := newProgress(d)
+	if in.Checkpoint != nil {
+		nodes, err := in.Checkpoint.Results(d)
+		if err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
+		}
+		for _, n := range nodes {
+			p.Event(engine.Event{Node: n})
+		}
+	}
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() ([]dag.NodeResult, error) { return p.nodes, nil }); err != nil {
 		return nil, err
 	}
@@ -107,12 +129,79 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 			opts.Reuse = map[string]dag.Reused{} // a resume all the same
 		}
 	}
+	var rec *recorder
 	if w.opts.Store != nil {
-		opts.Recorder = &recorder{ctx: ctx, w: w, in: in}
+		rec = &recorder{ctx: ctx, w: w, in: in}
+		if in.Recorded != nil {
+			rec.goOn(d, in.Checkpoint, in.Recorded)
+		}
+		opts.Recorder = rec
 	}
+	opts.Checkpoint = in.Checkpoint
 	res, err := engine.RunHosted(context.Background(), d, opts, h)
+	if split := (*engine.SplitError)(nil); errors.As(err, &split) {
+		return goOn(ctx, in, d, split.Checkpoint, rec)
+	}
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
+	}
+	return compact(res), nil
+}
+
+// splitEvents is the length of a run's history past which the run goes on in a new history
+// (continue-as-new) at its next pause between attempts, as Temporal ends a history at 51,200
+// events. The rest covers what is under way when it is passed: a wide DAG lets its attempts
+// under way end first, up to about 2,500 nodes at 4.3 events each.
+const splitEvents = 40000
+
+// maxInput bounds a run's input as it continues as new: the bundle and the checkpoint,
+// encoded, within the 2 MiB Temporal allows a payload.
+const maxInput = 2<<20 - 16<<10
+
+// Split is asked between attempts: the run goes on in a new history once this one passed
+// splitEvents, or Temporal suggests it (its own limits on a history's events or size).
+func (h *host) Split() bool {
+	info := workflow.GetInfo(h.ctx)
+	return info.GetCurrentHistoryLength() >= splitEvents || info.GetContinueAsNewSuggested()
+}
+
+// goOn continues run in as new from cp: the same input, with the checkpoint and the
+// recorder's state (a resume's outputs only for the nodes not settled yet). An input that
+// Temporal would refuse fails the run, recorded as such, rather than the workflow.
+func goOn(ctx workflow.Context, in RunInput, d *dag.DAG, cp *engine.Checkpoint, rec *recorder) (*dag.RunResult, error) {
+	next := in
+	next.Checkpoint = cp
+	if in.Resume != nil {
+		r := *in.Resume
+		r.Reuse = make(map[string]dag.Reused)
+		for i, n := range d.Nodes {
+			if p, ok := in.Resume.Reuse[n.ID]; ok && cp.States[i] == '.' {
+				r.Reuse[n.ID] = p
+			}
+		}
+		next.Resume = &r
+	}
+	if rec != nil {
+		next.Recorded = rec.state(d, cp)
+	}
+	b, err := json.Marshal(next)
+	if err == nil && len(b) <= maxInput {
+		return nil, workflow.NewContinueAsNewError(ctx, WorkflowName, next)
+	}
+	msg := i18n.Sprintf(in.Lang, "the run cannot go on in a new Temporal history: its bundle and the state of its %d nodes hold %d bytes, over the %d a workflow's input may; split the DAG into sub-DAGs (dag nodes), or run it on the embedded engine",
+		len(d.Nodes), len(b), maxInput)
+	nodes, _ := cp.Results(d) // it came from this DAG's run
+	now := workflow.Now(ctx)
+	for i := range nodes {
+		if n := &nodes[i]; !n.Status.Done() {
+			n.Status, n.Reason, n.Ended = dag.NodeCanceled, msg, now
+		}
+	}
+	res := &dag.RunResult{ID: in.RunID, DAG: d.Name, File: in.File, Status: dag.RunFailed, Started: cp.Started, Ended: now, Nodes: nodes, Error: msg}
+	if rec != nil {
+		if err := rec.FinishRun(context.Background(), res); err != nil {
+			res.Error += "; " + i18n.Sprintf(in.Lang, "run store: %v", err)
+		}
 	}
 	return compact(res), nil
 }
@@ -417,6 +506,38 @@ func (r *recorder) RecordAttempts(_ context.Context, batch []dag.AttemptRecord) 
 		}
 	}
 	return nil
+}
+
+// state is what the recorder carries to the history that goes on from cp.
+func (r *recorder) state(d *dag.DAG, cp *engine.Checkpoint) *Recorded {
+	decided := make(map[string]bool, len(r.decided))
+	for _, id := range r.decided {
+		decided[id] = true
+	}
+	s := &Recorded{Session: r.session}
+	for i, n := range d.Nodes {
+		if cp.States[i] != '.' && !decided[n.ID] {
+			s.Undecided = append(s.Undecided, i)
+		}
+	}
+	return s
+}
+
+// goOn takes the state the history before carried (state).
+func (r *recorder) goOn(d *dag.DAG, cp *engine.Checkpoint, s *Recorded) {
+	r.session = s.Session
+	if cp == nil {
+		return
+	}
+	undecided := make(map[int]bool, len(s.Undecided))
+	for _, i := range s.Undecided {
+		undecided[i] = true
+	}
+	for i, n := range d.Nodes {
+		if i < len(cp.States) && cp.States[i] != '.' && !undecided[i] {
+			r.decided = append(r.decided, n.ID)
+		}
+	}
 }
 
 func (r *recorder) FinishRun(_ context.Context, res *dag.RunResult) error {

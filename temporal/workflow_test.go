@@ -51,6 +51,10 @@ type pairOptions struct {
 	// noStore gives the worker no store: the run is not recorded, and outputs cannot travel
 	// by reference.
 	noStore bool
+	// split makes each history the workflow runs in as long as splitEvents, so that it
+	// continues as new at its first pause after an attempt; each next history runs in an
+	// environment of its own, from the input it continued with.
+	split bool
 }
 
 // pair is one DAG file run on the embedded engine and as the workflow in Temporal's test
@@ -64,6 +68,8 @@ type pair struct {
 	workerDir              string // the worker's bundles are under it, by hash
 	// progress is what the progress query answered once the workflow completed.
 	progress []dag.NodeResult
+	// inputs are what each history of the workflow started from, in turn.
+	inputs []RunInput
 }
 
 const pairRunID = "r1"
@@ -105,22 +111,37 @@ func runPair(t *testing.T, path string, o pairOptions) *pair {
 	}
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
-	env := s.NewTestWorkflowEnvironment()
 	wo := WorkerOptions{Store: p.hostedStore, Types: reg, Dir: p.workerDir, Getenv: getenv}
 	if o.noStore {
 		wo.Store = nil
 	}
 	w := NewWorker(wo)
-	w.Register(env)
-	if o.setup != nil {
-		o.setup(env)
-	}
-	if o.cancelAfter > 0 {
-		env.RegisterDelayedCallback(env.CancelWorkflow, o.cancelAfter)
-	}
-	env.ExecuteWorkflow(WorkflowName, in)
-	if !env.IsWorkflowCompleted() {
-		t.Fatal("the workflow did not complete")
+	var env *testsuite.TestWorkflowEnvironment
+	for {
+		env = s.NewTestWorkflowEnvironment()
+		w.Register(env)
+		if o.setup != nil {
+			o.setup(env)
+		}
+		if o.cancelAfter > 0 {
+			env.RegisterDelayedCallback(env.CancelWorkflow, o.cancelAfter)
+		}
+		if o.split {
+			env.SetCurrentHistoryLength(splitEvents)
+		}
+		p.inputs = append(p.inputs, in)
+		env.ExecuteWorkflow(WorkflowName, in)
+		if !env.IsWorkflowCompleted() {
+			t.Fatal("the workflow did not complete")
+		}
+		var next *workflow.ContinueAsNewError
+		if !errors.As(env.GetWorkflowError(), &next) {
+			break
+		}
+		in = RunInput{}
+		if err := converter.GetDefaultDataConverter().FromPayloads(next.Input, &in); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if p.hostedErr = env.GetWorkflowError(); p.hostedErr == nil {
 		if err := env.GetWorkflowResult(&p.hosted); err != nil {
@@ -344,5 +365,107 @@ nodes:
 	}
 	if sub == nil || sub.ParentNode != "child" || sub.Status != dag.RunCanceled || "seam-"+sub.ID != children[0] {
 		t.Errorf("stored sub-run %+v (child workflow %v), want one of %s/child, canceled", sub, children, pairRunID)
+	}
+}
+
+// TestWorkflowContinueAsNew runs a chain of exec nodes whose workflow continues as new at
+// every pause its history allows (splitEvents): it ends as on the embedded engine (same
+// statuses, attempts, DAG outputs, stored attempts, each once), recorded as one run, and
+// each history after the first starts from a checkpoint and the run's store session.
+func TestWorkflowContinueAsNew(t *testing.T) {
+	const n = 30
+	var b strings.Builder
+	b.WriteString("version: 1\nname: chain\noutputs:\n  first: \"${{ nodes.n0.output.summary }}\"\n  last: \"${{ nodes.n29.output.summary }}\"\nnodes:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  n%d: {type: exec, with: {command: [printf, n%d], output: text}", i, i)
+		if i > 0 {
+			fmt.Fprintf(&b, ", needs: [n%d]", i-1)
+		}
+		b.WriteString("}\n")
+	}
+	b.WriteString("  skipped: {type: exec, needs: [n3], when: \"${{ false }}\", with: {command: [\"true\"]}}\n")
+	p := runPair(t, writeDAG(t, b.String()), pairOptions{split: true})
+	want, got := p.ran(t)
+	if len(p.inputs) < 3 {
+		t.Fatalf("%d histories, want at least 3", len(p.inputs))
+	}
+	if got.Status != want.Status || jsonOf(got.Outputs) != jsonOf(want.Outputs) || jsonOf(got.Outputs) == "null" {
+		t.Errorf("run %s, outputs %s; embedded %s, %s", got.Status, jsonOf(got.Outputs), want.Status, jsonOf(want.Outputs))
+	}
+	for i, node := range got.Nodes {
+		w := want.Nodes[i]
+		if node.ID != w.ID || node.Status != w.Status || node.Attempts != w.Attempts || node.Reason != w.Reason || node.Summary != w.Summary {
+			t.Errorf("node %s: %s after %d (%q %q), embedded %s after %d (%q %q)", node.ID, node.Status, node.Attempts, node.Reason, node.Summary, w.Status, w.Attempts, w.Reason, w.Summary)
+		}
+	}
+	for i, n := range p.progress {
+		if w := got.Nodes[i]; n.ID != w.ID || n.Status != w.Status || n.Attempts != w.Attempts {
+			t.Errorf("progress of the last history: node %s %s after %d attempts, the result's %s after %d", n.ID, n.Status, n.Attempts, w.Status, w.Attempts)
+		}
+	}
+	for k, in := range p.inputs[1:] {
+		if in.Checkpoint == nil || in.Recorded == nil || in.Recorded.Session != p.inputs[len(p.inputs)-1].Recorded.Session || in.Resume != nil {
+			t.Fatalf("history %d started from checkpoint %v, recorded %+v, resume %v", k+1, in.Checkpoint != nil, in.Recorded, in.Resume)
+		}
+		// Each checkpoint holds the outputs still read: the last settled node's, for the
+		// next, and n0's, for the DAG's outputs.
+		var kept []string
+		for _, o := range in.Checkpoint.Outputs {
+			kept = append(kept, p.bundleNode(t, o.Node))
+		}
+		if len(kept) > 2 || !slices.Contains(kept, "n0") {
+			t.Errorf("history %d: the checkpoint holds the outputs of %v", k+1, kept)
+		}
+	}
+	runsList, _, err := p.hostedStore.ListRuns(t.Context(), runs.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runsList) != 1 {
+		t.Errorf("%d runs stored, want 1", len(runsList))
+	}
+	wr, wa := stored(t, p.embeddedStore)
+	gr, ga := stored(t, p.hostedStore)
+	if gr.Status != wr.Status {
+		t.Errorf("stored status %s, embedded's %s", gr.Status, wr.Status)
+	}
+	if a, b := attemptList(ga), attemptList(wa); a != b {
+		t.Errorf("stored attempts:\n%s\nembedded:\n%s", a, b)
+	}
+}
+
+// bundleNode names node i of the pair's DAG.
+func (p *pair) bundleNode(t *testing.T, i int) string {
+	t.Helper()
+	if i < 0 || i >= len(p.embedded.Nodes) {
+		t.Fatalf("no node %d", i)
+	}
+	return p.embedded.Nodes[i].ID
+}
+
+// TestWorkflowContinueAsNewTooLarge fails the run, recorded and saying why, when its input
+// to go on in a new history would be over what Temporal takes (a bundle made larger than a
+// client would send, standing for a large bundle with a large checkpoint).
+func TestWorkflowContinueAsNewTooLarge(t *testing.T) {
+	p := runPair(t, writeDAG(t, `version: 1
+name: chain
+nodes:
+  a: {type: exec, with: {command: [printf, a], output: text}}
+  b: {type: exec, needs: [a], with: {command: [printf, b], output: text}}
+`), pairOptions{split: true, bundle: func(b *Bundle) {
+		b.Files["big.bin"] = make([]byte, 1600<<10)
+		b.Hash = b.hash()
+	}})
+	_, got := p.ran(t)
+	const msg = "the run cannot go on in a new Temporal history: its bundle and the state of its 2 nodes hold"
+	if len(p.inputs) != 1 || got.Status != dag.RunFailed || !strings.HasPrefix(got.Error, msg) || !strings.Contains(got.Error, "split the DAG into sub-DAGs") {
+		t.Fatalf("%d histories, run %s: %q", len(p.inputs), got.Status, got.Error)
+	}
+	if a, b := node(t, got, "a"), node(t, got, "b"); a.Status != dag.NodePassed || b.Status != dag.NodeCanceled || b.Reason != got.Error {
+		t.Errorf("a %s, b %s (%q)", a.Status, b.Status, b.Reason)
+	}
+	r, as := stored(t, p.hostedStore)
+	if r.Status != dag.RunFailed || len(as) != 2 || as[1].Node != "b" || as[1].Status != dag.NodeCanceled {
+		t.Errorf("stored run %s, attempts %s", r.Status, attemptList(as))
 	}
 }

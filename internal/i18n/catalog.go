@@ -89,6 +89,10 @@ func jaCore() map[string]string {
 		"node %s: when":          "ノード %s の when",
 		"node %s: an expression": "ノード %s の式",
 		"node %s: foreach":       "ノード %s の foreach",
+
+		// temporal: a run's continue-as-new
+		"the run cannot go on in a new Temporal history: its bundle and the state of its %d nodes hold %d bytes, over the %d a workflow's input may; split the DAG into sub-DAGs (dag nodes), or run it on the embedded engine": "実行を Temporal の新しい履歴で続けられません: バンドルと %d ノードの状態が %d バイトあり、ワークフローの入力の上限 %d バイトを超えています。DAG をサブ DAG (dag ノード) に分けるか、組み込みエンジンで実行してください",
+
 		"resume %s on Temporal: the outputs it reuses hold over %d bytes, more than a workflow's input may; resume it on the embedded engine": "Temporal で %s を再開できません: 再利用する出力がワークフローの入力の上限 %d バイトを超えています。組み込みエンジンで再開してください",
 		"--detach needs --engine temporal: the embedded engine runs the nodes in this process":                                                "--detach には --engine temporal が必要です: 組み込みエンジンはこのプロセスでノードを実行します",
 		"run %s of %s started on Temporal; seam runs watch %s follows it\n":                                                                   "ラン %s（%s）を Temporal で開始しました。seam runs watch %s で追跡できます\n",
