@@ -358,6 +358,7 @@ func TestRefStub(t *testing.T) {
 		}
 	}
 }
+
 // TestRunHostedSplit checks a hosted run that goes on from a checkpoint, split after each
 // number of attempts in turn, again and again: it ends as the run that never split (statuses,
 // attempts, reasons, the DAG's outputs), each attempt runs once, the run is begun with the
