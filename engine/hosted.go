@@ -158,7 +158,7 @@ func (r *runner) runHosted(ctx context.Context) {
 	defer cancel(nil)
 	r.cancel = func() { cancel(context.Canceled) }
 	h := r.host
-	l := &hostedLoop{host: h, out: make(map[int]*unit), timers: make(map[int]*unit), refs: holdsRef(r.scope.Params)}
+	l := &hostedLoop{host: h, out: make(map[int]*unit), timers: make(map[int]*unit), refs: holdsRef(r.scope.Params) || slices.ContainsFunc(r.handed, holdsRef)}
 	r.hosted = l
 	if r.d.Timeout > 0 {
 		h.After(timeoutTimer, r.timeoutLeft())

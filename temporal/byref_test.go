@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"slices"
 	"testing"
 
 	"go.temporal.io/sdk/activity"
@@ -200,5 +201,35 @@ func TestWorkerByReferenceStoreFails(t *testing.T) {
 	var app *temporal.ApplicationError
 	if !errors.As(err, &app) || app.Type() != errNodeFailed || !strings.HasPrefix(app.Message(), "store the output by reference: store output ") {
 		t.Fatalf("err %v, want %s saying the output could not be stored", err, errNodeFailed)
+	}
+}
+
+// TestWorkflowByReferenceSplit: a run holding an output by reference that continues as new at
+// every pause still reads it whole where it is read, the transform included, and ends as on
+// the embedded engine.
+func TestWorkflowByReferenceSplit(t *testing.T) {
+	var started []string
+	p := runPair(t, writeDAG(t, byRefDAG), pairOptions{split: true, setup: func(env *testsuite.TestWorkflowEnvironment) {
+		env.SetOnActivityStartedListener(func(_ *activity.Info, _ context.Context, args converter.EncodedValues) {
+			var in AttemptInput
+			if err := args.Get(&in); err != nil {
+				t.Error(err)
+			}
+			started = append(started, in.Request.Node)
+		})
+	}})
+	// Nodes that settled in an earlier history show no output in the result (the store has
+	// it): their statuses and summaries say what they read.
+	want, got := p.ran(t)
+	for i, n := range got.Nodes {
+		if w := want.Nodes[i]; n.Status != w.Status || n.Summary != w.Summary {
+			t.Errorf("node %s: %s %q, embedded %s %q", n.ID, n.Status, n.Summary, w.Status, w.Summary)
+		}
+	}
+	if len(p.inputs) < 2 {
+		t.Errorf("the run went through %d histories, want it to continue as new", len(p.inputs))
+	}
+	if !slices.Contains(started, "measure") {
+		t.Errorf("the transform reading the whole output ran in the workflow (activities: %v)", started)
 	}
 }
