@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.temporal.io/sdk/activity"
