@@ -41,7 +41,7 @@ func resumeRun(ctx context.Context, e *env, rf *runFlags, args []string, lang i1
 	if err != nil {
 		return err
 	}
-	return runAndShow(e, d, lang, rf, service.Request{NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {
+	return runAndShow(ctx, e, st, d, lang, rf, service.Request{NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {
 		return svc.Resume(ctx, rs, d, req)
 	})
 }

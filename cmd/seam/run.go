@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
@@ -123,14 +124,15 @@ func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[
 	}
 	svc := runService(e, st, eng, lang, tel)
 	defer svc.Close()
-	return runAndShow(e, d, lang, rf, service.Request{Params: params, NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {
+	return runAndShow(ctx, e, st, d, lang, rf, service.Request{Params: params, NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {
 		return svc.Start(ctx, d, req)
 	})
 }
 
 // runAndShow starts the run of d with start, showing its progress unless --json, then how it
-// ended. Warnings that do not stop the run go to stderr, before it starts.
-func runAndShow(e *env, d *dag.DAG, lang i18n.Lang, rf *runFlags, req service.Request, start func(service.Request) (*service.Run, error)) error {
+// ended. Warnings that do not stop the run go to stderr, before it starts. st is the run
+// store (nil with --no-store).
+func runAndShow(ctx context.Context, e *env, st runs.Store, d *dag.DAG, lang i18n.Lang, rf *runFlags, req service.Request, start func(service.Request) (*service.Run, error)) error {
 	var disp display
 	if !rf.asJSON && !rf.ef.detach {
 		disp = newDisplay(e, e.stdout, d, lang)
@@ -146,7 +148,12 @@ func runAndShow(e *env, d *dag.DAG, lang i18n.Lang, rf *runFlags, req service.Re
 		return notStarted(e, d, lang, err)
 	}
 	if res.Status == dag.RunRunning && !rf.asJSON {
-		// --detach: the id alone on stdout, for scripts; how to follow it on stderr.
+		// --detach: the id alone on stdout, for scripts, once a worker has the run, so that
+		// seam runs watch finds it; how to follow it on stderr.
+		if !recorded(ctx, st, res.ID) {
+			fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: no worker has taken run %s in %s: is a seam worker polling task queue %s? The run waits on Temporal until one does.\n",
+				res.ID, detachWait, taskQueue(e, rf.ef.queue)))
+		}
 		fmt.Fprintln(e.stdout, res.ID)
 		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "run %s of %s started on Temporal; seam runs watch %s follows it\n", res.ID, d.Name, res.ID))
 		return nil
@@ -167,6 +174,29 @@ func runAndShow(e *env, d *dag.DAG, lang i18n.Lang, rf *runFlags, req service.Re
 		return failed()
 	}
 	return nil
+}
+
+// detachWait bounds how long --detach waits for a worker to take the run.
+const detachWait = 30 * time.Second
+
+// recorded waits until run id is in st, for at most detachWait; without a store it does not
+// wait.
+func recorded(ctx context.Context, st runs.Store, id string) bool {
+	if st == nil {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, detachWait)
+	defer cancel()
+	for {
+		if _, _, err := st.GetRun(ctx, id); err == nil {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // warnRun prints on stderr what the run service warns of before a run.

@@ -41,6 +41,20 @@ func temporalEnv(t *testing.T) []string {
 	return []string{"TEMPORAL_ADDRESS=" + addr, "SEAM_TASK_QUEUE=test-" + hex.EncodeToString(b[:])}
 }
 
+// workerWith writes the DAG file name from dagFmt (its %[1]s is the test's folder) into a
+// folder of the test's own, and starts a seam worker recording into a store there.
+func workerWith(t *testing.T, name, dagFmt string) (env []string, dir, store string) {
+	t.Helper()
+	env = temporalEnv(t)
+	dir = t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), fmt.Appendf(nil, dagFmt, dir), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store = filepath.Join(dir, "s.db")
+	startWorker(t, dir, env, store)
+	return env, dir, store
+}
+
 // startWorker starts `seam worker` recording into store, and returns it; the test kills it
 // at its end and shows what it said when the test failed.
 func startWorker(t *testing.T, dir string, env []string, store string) *exec.Cmd {
@@ -508,13 +522,7 @@ nodes:
 // embedded engine's tests do: seam exits 130 once the node's process is gone, the node after
 // it never runs, and the store's run is canceled.
 func TestTemporalCancel(t *testing.T) {
-	env := temporalEnv(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "canceled.yaml"), fmt.Appendf(nil, canceledDAG, dir), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	store := filepath.Join(dir, "s.db")
-	startWorker(t, dir, env, store)
+	env, dir, store := workerWith(t, "canceled.yaml", canceledDAG)
 	run, out := startSeam(t, dir, env, "run", "--engine", "temporal", "--store", store, "canceled.yaml")
 	var pid int
 	waitFor(t, "node slow to start", func() bool {
@@ -556,13 +564,7 @@ nodes:
 // TestTemporalDetachResume starts a run with --detach (its id alone on stdout), follows it
 // with runs watch until it fails, then resumes it on Temporal: a is reused, b runs again.
 func TestTemporalDetachResume(t *testing.T) {
-	env := temporalEnv(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "flaky.yaml"), fmt.Appendf(nil, resumableDAG, dir), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	store := filepath.Join(dir, "s.db")
-	startWorker(t, dir, env, store)
+	env, dir, store := workerWith(t, "flaky.yaml", resumableDAG)
 	out, errOut, code := seamEnv(t, dir, env, "run", "--engine", "temporal", "--detach", "--store", store, "flaky.yaml")
 	id := strings.TrimSpace(out)
 	if code != 0 || strings.Contains(id, " ") || !strings.Contains(errOut, "seam runs watch "+id+" follows it") {
@@ -590,13 +592,7 @@ func TestTemporalDetachResume(t *testing.T) {
 // records it canceled and the node after the slow one never runs; a run that has ended, or
 // that is not in the store, is refused.
 func TestTemporalRunsCancel(t *testing.T) {
-	env := temporalEnv(t)
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "canceled.yaml"), fmt.Appendf(nil, canceledDAG, dir), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	store := filepath.Join(dir, "s.db")
-	startWorker(t, dir, env, store)
+	env, dir, store := workerWith(t, "canceled.yaml", canceledDAG)
 	out, errOut, code := seamEnv(t, dir, env, "run", "--engine", "temporal", "--detach", "--store", store, "canceled.yaml")
 	id := strings.TrimSpace(out)
 	if code != 0 {
