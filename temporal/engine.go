@@ -201,6 +201,9 @@ func report(obs engine.Observer, runID string, seen, now []dag.NodeResult) {
 		obs.Event(engine.Event{Kind: kind, RunID: runID, Node: n})
 	}
 	for i, n := range now {
+		if !n.Started.IsZero() && !n.Ended.IsZero() {
+			n.Elapsed = n.Ended.Sub(n.Started) // not in JSON, which the query's answer is
+		}
 		p := seen[i]
 		switch {
 		case n.Status == p.Status && n.Attempts == p.Attempts && n.ItemsDone == p.ItemsDone && n.Reason == p.Reason:
