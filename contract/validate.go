@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -234,6 +235,9 @@ func join(parent, name string) string {
 // emit reports e as one violation at its instance location; kw is the keyword jsonschema's kind
 // names ("" for its own KeywordPath).
 func (f *flattener) emit(e *jsonschema.ValidationError, kwLoc, kw string) {
+	if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
+		e.InstanceLocation = f.nameOwner(e.InstanceLocation, k.Property)
+	}
 	val, field := f.locate(e.InstanceLocation)
 	var msg string
 	check := checkConstraint
@@ -326,6 +330,59 @@ func (f *flattener) add(tokens []string, kw, value, msg string, check int) {
 		owner:  len(tokens) - 1,
 		check:  check,
 	})
+}
+
+// nameOwner is where the object holding the property name lies, given tokens, where
+// jsonschema says it lies. jsonschema v6 reports a propertyNames error with its validator's
+// location slice itself, not a copy, and the validators of sibling properties share its
+// backing array: one validated later can overwrite any of its tokens. When the object at
+// tokens has no such name, the place is the object at the same depth that has it and shares
+// the most tokens with what was reported (the first in key order among equals).
+func (f *flattener) nameOwner(tokens []string, name string) []string {
+	tokens = slices.Clone(tokens)
+	if obj, ok := f.value(tokens).(map[string]any); ok {
+		if _, has := obj[name]; has {
+			return tokens
+		}
+	}
+	best, score := tokens, -1
+	var walk func(v any, path []string)
+	walk = func(v any, path []string) {
+		if len(path) == len(tokens) {
+			if obj, ok := v.(map[string]any); ok {
+				if _, has := obj[name]; has {
+					n := 0
+					for i := range path {
+						if path[i] == tokens[i] {
+							n++
+						}
+					}
+					if n > score {
+						best, score = slices.Clone(path), n
+					}
+				}
+			}
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k], append(path, k))
+			}
+		case []any:
+			for i, e := range x {
+				walk(e, append(path, strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(f.root, nil)
+	return best
+}
+
+// value is the instance's value at tokens, or nil.
+func (f *flattener) value(tokens []string) any {
+	v, _ := f.locate(tokens)
+	return v
 }
 
 // keyword turns an evaluation path in URL fragment form into a JSON Pointer.

@@ -1,0 +1,34 @@
+package contract
+
+import "testing"
+
+// TestPropertyNamesPointer: a property name that breaks propertyNames is reported at the
+// object that holds it, whatever order the validator visits its siblings in (jsonschema v6
+// shares their location slice; see flattener.nameOwner).
+func TestPropertyNamesPointer(t *testing.T) {
+	c, err := NewCompiler(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Inline("names", parse(t, `{"properties": {
+		"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"},
+		"vars": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+		"deep": {"type": "object", "properties": {"x": {"type": "object"},
+			"m": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := parse(t, `{"a": "1", "b": "2", "c": "3", "vars": {"1x": 1, "ok": 2},
+		"deep": {"x": {"k": 1}, "m": {"2y": 1}}}`)
+	// Map order is random: enough tries make the wrong order come up.
+	for range 64 {
+		got := map[string]string{}
+		for _, vi := range s.Validate(v, "en") {
+			got[vi.Pointer] = vi.Message
+		}
+		if got["/vars"] != "field 'vars' has an invalid property name '1x'" ||
+			got["/deep/m"] != "field 'deep.m' has an invalid property name '2y'" || len(got) != 2 {
+			t.Fatalf("violations %v", got)
+		}
+	}
+}
