@@ -529,40 +529,14 @@ func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok boo
 	return Result{}, false
 }
 
-// compareTypes decides a ⊆ b type by type over a's types ta, once the types and enums fit:
-// the first counterexample found is the answer, else the first Unknown.
+// compareTypes decides a ⊆ b type by type over a's types ta, once the types and enums fit
+// (missingType and outsideEnum decided nothing): the first counterexample found is the
+// answer, else the first Unknown.
 func (c *checker) compareTypes(a, b shape, ta types, depth int) Result {
 	var pending *Result
 	keep := func(r Result) {
 		if pending == nil {
 			pending = &r
-		}
-	}
-	// b's enum against a's infinite sets: only null and booleans can be enumerated.
-	if b.hasEnum {
-		for t := types(1); t <= tFraction; t <<= 1 {
-			if ta&t == 0 {
-				continue
-			}
-			if t == tNull || t == tBoolean {
-				for _, v := range c.candidates(a, b, t, depth) {
-					if c.acceptsShape(&a, v, depth) != no && c.acceptsShape(&b, v, depth) != yes {
-						return incompatible(RuleConstraint, v, "", "⟨a⟩ may produce %s, which ⟨b⟩'s enum rejects", contract.Excerpt(v))
-					}
-				}
-				continue
-			}
-			if t == tString {
-				if r := c.stringsInEnum(a, b, depth); r.Verdict == Incompatible {
-					return r
-				} else if r.Verdict == Compatible {
-					continue
-				}
-			}
-			if w, ok := c.pick(a, b, t, depth); ok {
-				return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", contract.Excerpt(w))
-			}
-			return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t.String())
 		}
 	}
 	if ta&tNumber != 0 && !numbersFit(a, b, ta&tFraction == 0) {
