@@ -137,23 +137,10 @@ func (c *checker) splitProducer(a, b shape, depth int) Result {
 		return unknown("", "too many nested anyOf/oneOf alternatives to compare")
 	}
 	g, rest := splitFirst(a)
-	var first *Result
-	for _, br := range g.branches {
+	return every(g.branches, func(br node) Result {
 		// For oneOf this drops the "only one" condition, which widens a: still sound.
-		r := c.shapes(c.merge(rest, c.flatten([]node{br}, true)), b, depth)
-		switch r.Verdict {
-		case Incompatible:
-			return r
-		case Unknown:
-			if first == nil {
-				first = &r
-			}
-		}
-	}
-	if first != nil {
-		return *first
-	}
-	return Result{Verdict: Compatible}
+		return c.shapes(c.merge(rest, c.flatten([]node{br}, true)), b, depth)
+	})
 }
 
 func (c *checker) splitConsumer(a, b shape, depth int) Result {

@@ -356,11 +356,19 @@ func lcmRats(rs []*big.Rat) *big.Rat {
 // splitAndProve decides a ⊆ b over a partition of a: every part must be; one that is not
 // gives the counterexample.
 func (c *checker) splitAndProve(parts []shape, b shape, depth int) Result {
-	var first *Result
 	c.spend(stepCost * len(parts))
-	for _, p := range parts {
+	return every(parts, func(p shape) Result {
 		p.splits++
-		r := c.shapes(p, b, depth)
+		return c.shapes(p, b, depth)
+	})
+}
+
+// every decides what holds when each of xs must: the first counterexample prove finds, at
+// once, else the first Unknown, else Compatible.
+func every[T any](xs []T, prove func(T) Result) Result {
+	var first *Result
+	for _, x := range xs {
+		r := prove(x)
 		switch r.Verdict {
 		case Incompatible:
 			return r
