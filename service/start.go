@@ -236,11 +236,7 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 	if ok {
 		return nil
 	}
-	st, err := s.store()
-	if err != nil {
-		return err
-	}
-	r, _, err := s.get(ctx, st, id)
+	r, _, err := s.Show(ctx, id)
 	if err != nil {
 		return err
 	}
