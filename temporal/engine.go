@@ -182,7 +182,8 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 // queryTimeout bounds each progress query.
 const queryTimeout = 2 * time.Second
 
-// pending is d's nodes before the run.
+// pending is d's nodes before the run: what the client starts from, and the workflow's
+// progress too.
 func pending(d *dag.DAG) []dag.NodeResult {
 	out := make([]dag.NodeResult, len(d.Nodes))
 	for i, n := range d.Nodes {

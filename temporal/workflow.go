@@ -240,9 +240,8 @@ type progress struct {
 }
 
 func newProgress(d *dag.DAG) *progress {
-	p := &progress{nodes: make([]dag.NodeResult, len(d.Nodes)), index: make(map[string]int, len(d.Nodes))}
+	p := &progress{nodes: pending(d), index: make(map[string]int, len(d.Nodes))}
 	for i, n := range d.Nodes {
-		p.nodes[i] = dag.NodeResult{ID: n.ID, Type: n.Type.Name(), Status: dag.NodePending}
 		p.index[n.ID] = i
 	}
 	return p
