@@ -2,6 +2,8 @@ package temporal
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
@@ -39,5 +41,28 @@ func TestEngineRefusesEnvComputed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEngineStartRefuses: Start refuses, before it asks Temporal anything, a DAG file that
+// changed since it was loaded and a resume whose reused outputs could not travel in the
+// workflow's input.
+func TestEngineStartRefuses(t *testing.T) {
+	ctx := context.Background()
+	path := writeDAG(t, "version: 1\nname: s\nnodes:\n  a: {type: const, with: {value: {status: pass, summary: a}}}\n")
+	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{Load: dag.LoadOptions{Types: types()}} // no client: nothing may reach Temporal
+	big := engine.RunOptions{RunID: "r1", Reuse: map[string]dag.Reused{"a": {Key: "k", Output: make([]byte, MaxBundle)}}}
+	if _, err := e.Start(ctx, d, big); err == nil || err.Error() != fmt.Sprintf("resume r1 on Temporal: the outputs it reuses hold over %d bytes, more than a workflow's input may; resume it on the embedded engine", MaxBundle) {
+		t.Errorf("resume too big: %v", err)
+	}
+	if err := os.WriteFile(path, []byte("version: 1\nname: s\nnodes:\n  a: {type: const, with: {value: {status: pass, summary: b}}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Start(ctx, d, engine.RunOptions{RunID: "r2"}); err == nil || err.Error() != "run s on Temporal: "+path+" changed since it was loaded" {
+		t.Errorf("changed file: %v", err)
 	}
 }

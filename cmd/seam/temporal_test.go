@@ -478,6 +478,10 @@ func TestTemporalEngineErrors(t *testing.T) {
 	}
 	closed := l.Addr().String()
 	l.Close()
+	badConfig := filepath.Join(dir, "temporal.toml")
+	if err := os.WriteFile(badConfig, []byte("[profile.default\naddress = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		env  []string
 		args []string
@@ -491,6 +495,8 @@ func TestTemporalEngineErrors(t *testing.T) {
 		{[]string{"TEMPORAL_ADDRESS=" + closed}, []string{"--lang", "ja", "worker"}, "seam: Temporal（" + closed + "、TEMPORAL_ADDRESS）に接続できません: "},
 		{nil, []string{"run", "--detach", "small.yaml"}, "seam: --detach needs --engine temporal: the embedded engine runs the nodes in this process"},
 		{nil, []string{"--lang", "ja", "run", "--detach", "small.yaml"}, "seam: --detach には --engine temporal が必要です: 組み込みエンジンはこのプロセスでノードを実行します"},
+		{[]string{"TEMPORAL_CONFIG_FILE=" + badConfig}, []string{"run", "--engine", "temporal", "small.yaml"}, "seam: Temporal's settings: "},
+		{[]string{"TEMPORAL_CONFIG_FILE=" + badConfig}, []string{"--lang", "ja", "worker"}, "seam: Temporal の設定: "},
 		{nil, []string{"worker", "--concurrency", "0"}, "seam: --concurrency 0: want 1 to 1024"},
 		{nil, []string{"--lang", "ja", "worker", "--concurrency", "1025"}, "seam: --concurrency 1025: 1 から 1024 を指定してください"},
 	} {
