@@ -620,7 +620,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 		// A minimal answer shows outputs only as the summary of a node that did not pass:
 		// reading the others would be most of its cost.
 		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != dag.NodePassed) {
-			out, err := st.Output(ctx, a.OutputHash)
+			out, err := runs.AttemptOutput(ctx, st, &a)
 			if err != nil {
 				return message{}, nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
 			}

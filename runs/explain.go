@@ -190,7 +190,7 @@ func explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, op
 	input := inputBroken(f.Reason)
 	var output any
 	if !input && f.OutputHash != "" {
-		b, err := s.Output(ctx, f.OutputHash)
+		b, err := AttemptOutput(ctx, s, f)
 		if err != nil && !errors.Is(err, ErrNotFound) {
 			return nil, fmt.Errorf("explain %s in run %s: %w", node, r.ID, err)
 		}

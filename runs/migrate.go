@@ -115,6 +115,16 @@ func migrations() []string {
 		`ALTER TABLE runs ADD COLUMN parent TEXT NOT NULL DEFAULT '';      -- the parent run's id
 	ALTER TABLE runs ADD COLUMN parent_node TEXT NOT NULL DEFAULT ''; -- the dag node in it
 	CREATE INDEX runs_parent ON runs (parent, parent_node, id) WHERE parent != '';`,
+
+		// 4: packs. The attempts of pure nodes are stored a batch to a row, outputs inline
+		// (pack.go): a row each cost the store 4–6× what the engine spends on such a node.
+		// A pack takes one seq in its run's order, shared with the attempts.
+		`CREATE TABLE attempt_packs (
+		run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		seq    INTEGER NOT NULL,
+		data   BLOB NOT NULL, -- the attempts, encoded (runs/pack.go)
+		PRIMARY KEY (run_id, seq)
+	) WITHOUT ROWID;`,
 	}
 }
 

@@ -545,7 +545,6 @@ func (s *pgStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, error
 		attempts []Attempt
 	)
 	err := s.readTx(ctx, func(tx pgx.Tx) error {
-		attempts = attempts[:0]
 		var err error
 		r, err = scanRun(tx.QueryRow(ctx, `SELECT `+runColumns+` FROM runs WHERE id = $1`, id))
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -554,24 +553,31 @@ func (s *pgStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, error
 		if err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE run_id = $1 ORDER BY seq`, id)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			a, err := scanAttempt(rows, id)
-			if err != nil {
-				return err
-			}
-			attempts = append(attempts, a)
-		}
-		return rows.Err()
+		attempts, err = pgAttempts(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return nil, nil, s.scrub(fmt.Errorf("get run %s from %s: %w", id, s.where, err))
 	}
 	return r, attempts, nil
+}
+
+// pgAttempts reads run id's attempts within tx, in the order they were recorded.
+func pgAttempts(ctx context.Context, tx pgx.Tx, id string) ([]Attempt, error) {
+	rows, err := tx.Query(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE run_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var as []Attempt
+	for rows.Next() {
+		a, err := scanAttempt(rows, id)
+		if err != nil {
+			return nil, err
+		}
+		as = append(as, a)
+	}
+	return as, rows.Err()
 }
 
 func (s *pgStore) PutOutput(ctx context.Context, output []byte) (string, error) {
@@ -629,7 +635,6 @@ func (s *pgStore) ListRuns(ctx context.Context, f Filter) ([]Run, string, error)
 func (s *pgStore) Reusable(ctx context.Context, id string) (map[string]dag.Reused, error) {
 	var out map[string]dag.Reused
 	err := s.readTx(ctx, func(tx pgx.Tx) error {
-		out = map[string]dag.Reused{}
 		var one int
 		err := tx.QueryRow(ctx, `SELECT 1 FROM runs WHERE id = $1`, id).Scan(&one)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -638,21 +643,30 @@ func (s *pgStore) Reusable(ctx context.Context, id string) (map[string]dag.Reuse
 		if err != nil {
 			return err
 		}
-		for _, q := range []struct {
-			sql  string
-			read func(rowScanner, map[string]dag.Reused) error
-		}{{reusableNodesSQL, reusableNodes}, {reusableItemsSQL, reusableItems}} {
-			rows, err := tx.Query(ctx, q.sql, id)
-			if err != nil {
-				return err
-			}
-			err = q.read(rows, out)
-			rows.Close()
-			if err != nil {
-				return err
-			}
+		as, err := pgAttempts(ctx, tx, id)
+		if err != nil {
+			return err
 		}
-		return nil
+		out, err = reusable(as, func(hashes []string) (map[string][]byte, error) {
+			rows, err := tx.Query(ctx, `SELECT hash, data FROM outputs WHERE hash = ANY($1)`, hashes)
+			if err != nil {
+				return nil, err
+			}
+			defer rows.Close()
+			m := make(map[string][]byte, len(hashes))
+			for rows.Next() {
+				var (
+					h string
+					b []byte
+				)
+				if err := rows.Scan(&h, &b); err != nil {
+					return nil, err
+				}
+				m[h] = b
+			}
+			return m, rows.Err()
+		})
+		return err
 	})
 	if err != nil {
 		return nil, s.scrub(fmt.Errorf("read reusable outputs of run %s from %s: %w", id, s.where, err))

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/nodes"
 )
 
 // writeTimeout bounds each write of a Recorder. Writes ignore the run's cancellation (a
@@ -146,10 +147,15 @@ func (r *Recorder) RecordAttempts(ctx context.Context, batch []dag.AttemptRecord
 
 func (r *Recorder) attempt(a *dag.AttemptRecord) Attempt {
 	item := a.Item
+	n := r.node(a.Node)
 	// Only a foreach node has items; whatever the engine puts in Item for another node, its
 	// attempts are of the node itself.
-	if n := r.node(a.Node); n != nil && n.Foreach == nil {
+	if n != nil && n.Foreach == nil {
 		item = -1
+	}
+	pure := false
+	if n != nil {
+		_, pure = n.Type.(nodes.Pure)
 	}
 	runID := a.RunID
 	if runID == "" {
@@ -160,6 +166,7 @@ func (r *Recorder) attempt(a *dag.AttemptRecord) Attempt {
 		Attempt: a.Attempt, Status: a.Status, Final: a.Final, Repaired: a.Repaired,
 		Reused: a.Reused, Key: a.Key, Reason: a.Reason, Output: a.Output, OutputHash: a.OutputHash,
 		Violations: a.Violations, Error: a.Error, Log: a.Log, Started: a.Started, Ended: a.Ended,
+		Pure: pure,
 	}
 }
 
@@ -215,71 +222,75 @@ func (r *Recorder) writeContext(ctx context.Context) (context.Context, context.C
 	return context.WithTimeout(context.WithoutCancel(ctx), d)
 }
 
-// The queries of Reusable, in PostgreSQL's notation ($1); SQLite's replaces $1 with ?1.
-const (
-	// The last deciding node-level attempt of each node, across sessions.
-	reusableNodesSQL = `SELECT a.node, a.status, a.key, o.data
-		FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
-		WHERE a.run_id = $1 AND a.seq IN (SELECT max(seq) FROM attempts
-		                 WHERE run_id = $1 AND final AND item = -1 GROUP BY node)`
-	// The last attempt of each foreach item, across sessions. An item's passing attempt is
-	// its last one: a pass is never retried.
-	reusableItemsSQL = `SELECT a.node, a.item, a.status, a.key, o.data
-		FROM attempts a LEFT JOIN outputs o ON o.hash = a.output_hash
-		WHERE a.run_id = $1 AND a.seq IN (SELECT max(seq) FROM attempts
-		                 WHERE run_id = $1 AND item >= 0 GROUP BY node, item)`
-)
-
-// rowScanner is the part of database/sql's and pgx's rows that Reusable reads.
-type rowScanner interface {
-	Next() bool
-	Scan(dest ...any) error
-	Err() error
-}
-
-// reusableNodes adds to out the nodes of rows (reusableNodesSQL) whose output may be reused.
-func reusableNodes(rows rowScanner, out map[string]dag.Reused) error {
-	for rows.Next() {
-		var (
-			node, status, key string
-			data              []byte
-		)
-		if err := rows.Scan(&node, &status, &key, &data); err != nil {
-			return err
-		}
-		if reusableStatus(status) && key != "" && data != nil {
-			out[node] = dag.Reused{Key: key, Output: data}
+// reusable returns what a resume of a run may reuse (Store.Reusable) from its attempts, in
+// the order they were recorded: for each node, the output of its last deciding node-level
+// attempt, if that passed or warned and has a key; for a foreach node not reusable as a
+// whole, the outputs of the items whose last attempt passed or warned (an item's pass is
+// never retried). outputs reads the stored outputs of the attempts chosen, by hash, all at
+// once; an output it does not return is not reused.
+func reusable(as []Attempt, outputs func(hashes []string) (map[string][]byte, error)) (map[string]dag.Reused, error) {
+	type item struct {
+		node string
+		item int
+	}
+	nodes, items := map[string]*Attempt{}, map[item]*Attempt{}
+	for i := range as {
+		a := &as[i]
+		switch {
+		case a.Item < 0 && a.Final:
+			nodes[a.Node] = a
+		case a.Item >= 0:
+			items[item{a.Node, a.Item}] = a
 		}
 	}
-	return rows.Err()
-}
-
-// reusableItems adds to out the items of rows (reusableItemsSQL) of foreach nodes not
-// reusable as a whole whose last attempt passed or warned.
-func reusableItems(rows rowScanner, out map[string]dag.Reused) error {
-	for rows.Next() {
-		var (
-			node, status, key string
-			item              int
-			data              []byte
-		)
-		if err := rows.Scan(&node, &item, &status, &key, &data); err != nil {
-			return err
+	ok := func(a *Attempt) bool {
+		return reusableStatus(a.Status) && a.Key != "" && a.OutputHash != ""
+	}
+	var hashes []string
+	for _, a := range nodes {
+		if ok(a) && a.Output == nil {
+			hashes = append(hashes, a.OutputHash)
 		}
-		if !reusableStatus(status) || key == "" || data == nil || out[node].Output != nil {
+	}
+	for _, a := range items {
+		if ok(a) && a.Output == nil {
+			hashes = append(hashes, a.OutputHash)
+		}
+	}
+	stored := map[string][]byte{}
+	if len(hashes) > 0 {
+		var err error
+		if stored, err = outputs(hashes); err != nil {
+			return nil, err
+		}
+	}
+	output := func(a *Attempt) []byte {
+		if a.Output != nil {
+			return a.Output
+		}
+		return stored[a.OutputHash]
+	}
+	out := map[string]dag.Reused{}
+	for node, a := range nodes {
+		if b := output(a); ok(a) && b != nil {
+			out[node] = dag.Reused{Key: a.Key, Output: b}
+		}
+	}
+	for k, a := range items {
+		b := output(a)
+		if !ok(a) || b == nil || out[k.node].Output != nil {
 			continue
 		}
-		r := out[node]
+		r := out[k.node]
 		if r.Items == nil {
 			r.Items = map[int]dag.Reused{}
 		}
-		r.Items[item] = dag.Reused{Key: key, Output: data}
-		out[node] = r
+		r.Items[k.item] = dag.Reused{Key: a.Key, Output: b}
+		out[k.node] = r
 	}
-	return rows.Err()
+	return out, nil
 }
 
-func reusableStatus(status string) bool {
-	s := dag.NodeStatus(status)
+func reusableStatus(s dag.NodeStatus) bool {
 	return s == dag.NodePassed || s == dag.NodeWarned
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -281,9 +282,7 @@ func connect(ctx context.Context, db *sql.DB) error {
 func (s *sqliteStore) Close() error {
 	s.prepMu.Lock()
 	if s.prep != nil {
-		for _, q := range []*sql.Stmt{s.prep.runExists, s.prep.outputExists, s.prep.insertOutput, s.prep.insertAttempt} {
-			q.Close() // closing the database below reports what matters
-		}
+		s.prep.close() // closing the database below reports what matters
 		s.prep = nil
 	}
 	s.prepMu.Unlock()
@@ -383,26 +382,44 @@ func (s *sqliteStore) RecordAttempts(ctx context.Context, batch []Attempt) error
 	return nil
 }
 
-// insertAttempts writes a prepared batch within tx.
+// insertAttempts writes a prepared batch within tx: each run of packable attempts (pack.go)
+// as one pack, the others as rows, in the batch's order.
 func (s *sqliteStore) insertAttempts(ctx context.Context, tx *sql.Tx, batch []Attempt, rows []attemptRow) error {
+	if len(batch) == 0 {
+		return nil
+	}
 	st, err := s.statements(ctx)
 	if err != nil {
 		return err
 	}
-	checked := ""
-	for i := range batch {
+	var (
+		run string
+		seq int64 // the last seq of run
+	)
+	for i := 0; i < len(batch); {
 		a := &batch[i]
-		// The foreign key would refuse an unknown run too, but with an unhelpful message.
-		if a.RunID != checked {
-			var one int
-			err := tx.StmtContext(ctx, st.runExists).QueryRowContext(ctx, a.RunID).Scan(&one)
+		if a.RunID != run {
+			// The foreign key would refuse an unknown run too, but with an unhelpful message.
+			err := tx.StmtContext(ctx, st.lastSeq).QueryRowContext(ctx, a.RunID).Scan(&seq)
 			if errors.Is(err, sql.ErrNoRows) {
 				return fmt.Errorf("run %s: %w", a.RunID, ErrNotFound)
 			}
 			if err != nil {
 				return err
 			}
-			checked = a.RunID
+			run = a.RunID
+		}
+		seq++
+		if packable(a) {
+			j := i + 1
+			for j < len(batch) && batch[j].RunID == run && packable(&batch[j]) {
+				j++
+			}
+			if _, err := tx.StmtContext(ctx, st.insertPack).ExecContext(ctx, run, seq, encodePack(nil, batch[i:j], rows[i:j])); err != nil {
+				return fmt.Errorf("attempts %s to %s: %w", a.Node, batch[j-1].Node, err)
+			}
+			i = j
+			continue
 		}
 		if a.Output != nil {
 			if _, err := tx.StmtContext(ctx, st.insertOutput).ExecContext(ctx, a.OutputHash, len(a.Output), a.Output); err != nil {
@@ -420,11 +437,12 @@ func (s *sqliteStore) insertAttempts(ctx context.Context, tx *sql.Tx, batch []At
 			}
 		}
 		if _, err := tx.StmtContext(ctx, st.insertAttempt).ExecContext(ctx,
-			a.RunID, a.Session, a.Node, a.Item, a.Attempt, a.Type, string(a.Status), a.Final, a.Repaired,
+			a.RunID, seq, a.Session, a.Node, a.Item, a.Attempt, a.Type, string(a.Status), a.Final, a.Repaired,
 			a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error, a.Log,
 			timeToDB(a.Started), timeToDB(a.Ended)); err != nil {
 			return fmt.Errorf("attempt %s #%d: %w", a.Node, a.Attempt, err)
 		}
+		i++
 	}
 	return nil
 }
@@ -432,7 +450,7 @@ func (s *sqliteStore) insertAttempts(ctx context.Context, tx *sql.Tx, batch []At
 // stmts are the statements of the write path, prepared once per store: parsing SQL costs
 // more than the inserts themselves.
 type stmts struct {
-	runExists, outputExists, insertOutput, insertAttempt *sql.Stmt
+	lastSeq, outputExists, insertOutput, insertAttempt, insertPack *sql.Stmt
 }
 
 func (s *sqliteStore) statements(ctx context.Context) (*stmts, error) {
@@ -442,33 +460,42 @@ func (s *sqliteStore) statements(ctx context.Context) (*stmts, error) {
 		return s.prep, nil
 	}
 	var st stmts
-	for _, p := range []struct {
+	all := []struct {
 		to  **sql.Stmt
 		sql string
 	}{
-		{&st.runExists, `SELECT 1 FROM runs WHERE id = ?`},
+		// The last seq of a run, in the attempts and the packs that share its order; no row
+		// when there is no such run.
+		{&st.lastSeq, `SELECT max(
+			(SELECT COALESCE(max(seq), 0) FROM attempts WHERE run_id = ?1),
+			(SELECT COALESCE(max(seq), 0) FROM attempt_packs WHERE run_id = ?1))
+			FROM runs WHERE id = ?1`},
 		{&st.outputExists, `SELECT 1 FROM outputs WHERE hash = ?`},
 		{&st.insertOutput, `INSERT OR IGNORE INTO outputs (hash, size, data) VALUES (?, ?, ?)`},
-		// seq is the next in the run: the last key of the run's range of the primary key.
 		{&st.insertAttempt, `INSERT INTO attempts (run_id, seq, session, node, item, attempt, type,
 			status, final, repaired, reused, key, reason, output_hash, violations, error, log,
-			started, ended)
-			VALUES (?1, (SELECT COALESCE(max(seq), 0) + 1 FROM attempts WHERE run_id = ?1),
-			        ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-	} {
+			started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&st.insertPack, `INSERT INTO attempt_packs (run_id, seq, data) VALUES (?, ?, ?)`},
+	}
+	for _, p := range all {
 		stmt, err := s.db.PrepareContext(ctx, p.sql)
 		if err != nil {
-			for _, q := range []*sql.Stmt{st.runExists, st.outputExists, st.insertOutput, st.insertAttempt} {
-				if q != nil {
-					q.Close()
-				}
-			}
+			st.close()
 			return nil, fmt.Errorf("prepare: %w", err)
 		}
 		*p.to = stmt
 	}
 	s.prep = &st
 	return s.prep, nil
+}
+
+// close closes the statements prepared so far.
+func (st *stmts) close() {
+	for _, q := range []*sql.Stmt{st.lastSeq, st.outputExists, st.insertOutput, st.insertAttempt, st.insertPack} {
+		if q != nil {
+			q.Close()
+		}
+	}
 }
 
 // FinishRunWith records how a run ended, with its outputs and any last attempts, at once.
@@ -519,24 +546,68 @@ func (s *sqliteStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, e
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE run_id = ? ORDER BY seq`, id)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			a, err := scanAttempt(rows, id)
-			if err != nil {
-				return err
-			}
-			attempts = append(attempts, a)
-		}
-		return rows.Err()
+		attempts, err = readAttempts(ctx, tx, id)
+		return err
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("get run %s from %s: %w", id, s.path, err)
 	}
 	return r, attempts, nil
+}
+
+// readAttempts reads run id's attempts within tx, in the order they were recorded: its rows
+// and its packs, unpacked, merged by seq.
+func readAttempts(ctx context.Context, tx *sql.Tx, id string) ([]Attempt, error) {
+	type pack struct {
+		seq  int64
+		data []byte
+	}
+	var packs []pack
+	prows, err := tx.QueryContext(ctx, `SELECT seq, data FROM attempt_packs WHERE run_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer prows.Close()
+	for prows.Next() {
+		var p pack
+		if err := prows.Scan(&p.seq, &p.data); err != nil {
+			return nil, err
+		}
+		packs = append(packs, p)
+	}
+	if err := prows.Err(); err != nil {
+		return nil, err
+	}
+	var as []Attempt
+	unpack := func(before int64) error {
+		for len(packs) > 0 && packs[0].seq < before {
+			if as, err = decodePack(as, packs[0].data, id); err != nil {
+				return fmt.Errorf("attempts #%d: %w", packs[0].seq, err)
+			}
+			packs = packs[1:]
+		}
+		return nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT `+attemptColumns+`, seq FROM attempts WHERE run_id = ? ORDER BY seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int64
+		a, err := scanAttempt(rows, id, &seq)
+		if err != nil {
+			return nil, err
+		}
+		if err := unpack(seq); err != nil {
+			return nil, err
+		}
+		as = append(as, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return as, unpack(math.MaxInt64)
 }
 
 // Output returns the output stored under hash.
@@ -621,7 +692,7 @@ func (s *sqliteStore) readTx(ctx context.Context, fn func(*sql.Tx) error) error 
 
 // Reusable implements Store.
 func (s *sqliteStore) Reusable(ctx context.Context, id string) (map[string]dag.Reused, error) {
-	out := map[string]dag.Reused{}
+	var out map[string]dag.Reused
 	err := s.readTx(ctx, func(tx *sql.Tx) error {
 		var one int
 		err := tx.QueryRowContext(ctx, `SELECT 1 FROM runs WHERE id = ?`, id).Scan(&one)
@@ -631,21 +702,26 @@ func (s *sqliteStore) Reusable(ctx context.Context, id string) (map[string]dag.R
 		if err != nil {
 			return err
 		}
-		for _, q := range []struct {
-			sql  string
-			read func(rowScanner, map[string]dag.Reused) error
-		}{{reusableNodesSQL, reusableNodes}, {reusableItemsSQL, reusableItems}} {
-			rows, err := tx.QueryContext(ctx, strings.ReplaceAll(q.sql, "$1", "?1"), id)
-			if err != nil {
-				return err
-			}
-			err = q.read(rows, out)
-			rows.Close()
-			if err != nil {
-				return err
-			}
+		as, err := readAttempts(ctx, tx, id)
+		if err != nil {
+			return err
 		}
-		return nil
+		out, err = reusable(as, func(hashes []string) (map[string][]byte, error) {
+			m := make(map[string][]byte, len(hashes))
+			for _, h := range hashes {
+				var b []byte
+				err := tx.QueryRowContext(ctx, `SELECT data FROM outputs WHERE hash = ?`, h).Scan(&b)
+				if errors.Is(err, sql.ErrNoRows) {
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				m[h] = b
+			}
+			return m, nil
+		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read reusable outputs of run %s from %s: %w", id, s.path, err)

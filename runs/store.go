@@ -226,8 +226,13 @@ type Attempt struct {
 	// reused by a resume).
 	OutputHash string
 	// Output is the output to store with the attempt (RecordAttempts); nil for none. GetRun
-	// leaves it nil: read the bytes with Store.Output(OutputHash).
-	Output     []byte
+	// leaves it nil, but for a packed attempt (Pure), whose output is stored with it: read
+	// the bytes with AttemptOutput.
+	Output []byte
+	// Pure marks the attempt of a pure node (nodes.Pure): a resume computes it again, so the
+	// SQLite store keeps the pure attempts of a batch packed in one row (pack.go), which
+	// costs a fraction of a row each. GetRun sets it on the attempts it read from a pack.
+	Pure       bool
 	Violations []contract.Violation
 	Error      string
 	Log        string
@@ -250,6 +255,35 @@ type Filter struct {
 // ErrResumed is returned (wrapped) by ResumeRun when another process resumed the run since
 // its caller read it.
 var ErrResumed = errors.New("resumed by another process meanwhile")
+
+// AttemptOutput returns the output of an attempt GetRun returned: the bytes that came with
+// it (a packed attempt's, see Attempt.Pure), or those stored under its OutputHash; nil when
+// it has none.
+func AttemptOutput(ctx context.Context, s Store, a *Attempt) ([]byte, error) {
+	if a.Output != nil || a.OutputHash == "" {
+		return a.Output, nil
+	}
+	return s.Output(ctx, a.OutputHash)
+}
+
+// RunOutput returns the output an attempt of run id stored under hash: from the outputs all
+// runs share, or packed with its attempt.
+func RunOutput(ctx context.Context, s Store, id, hash string) ([]byte, error) {
+	out, err := s.Output(ctx, hash)
+	if !errors.Is(err, ErrNotFound) {
+		return out, err
+	}
+	_, as, rerr := s.GetRun(ctx, id)
+	if rerr != nil {
+		return nil, rerr
+	}
+	for i := range as {
+		if as[i].Output != nil && as[i].OutputHash == hash {
+			return as[i].Output, nil
+		}
+	}
+	return nil, err
+}
 
 // HashOutput returns the key an output is stored under: the hex SHA-256 of its bytes.
 func HashOutput(output []byte) string {
@@ -373,16 +407,17 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 	return &r, nil
 }
 
-// scanAttempt reads one row of run id's attempts selected with attemptColumns.
-func scanAttempt(row interface{ Scan(...any) error }, id string) (Attempt, error) {
+// scanAttempt reads one row of run id's attempts selected with attemptColumns, and then
+// the columns selected after them into more.
+func scanAttempt(row interface{ Scan(...any) error }, id string, more ...any) (Attempt, error) {
 	a := Attempt{RunID: id}
 	var (
 		viol           *string
 		started, ended *int64
 	)
-	if err := row.Scan(&a.Session, &a.Node, &a.Item, &a.Type, &a.Attempt, &a.Status,
+	if err := row.Scan(append([]any{&a.Session, &a.Node, &a.Item, &a.Type, &a.Attempt, &a.Status,
 		&a.Final, &a.Repaired, &a.Reused, &a.Key, &a.Reason, &a.OutputHash,
-		&viol, &a.Error, &a.Log, &started, &ended); err != nil {
+		&viol, &a.Error, &a.Log, &started, &ended}, more...)...); err != nil {
 		return a, err
 	}
 	if viol != nil {

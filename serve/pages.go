@@ -268,7 +268,7 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 		}
 		if f.OutputHash != "" {
 			p.OutputHash = f.OutputHash
-			out, err := s.opts.Service.Output(ctx, f.OutputHash)
+			out, err := s.opts.Service.AttemptOutput(ctx, f)
 			if err != nil {
 				p.Err = err.Error()
 			} else {
@@ -378,7 +378,7 @@ type nodeEvent struct {
 // output sends a stored output as a JSON download.
 func (s *Server) output(w http.ResponseWriter, r *http.Request) {
 	h := r.PathValue("hash")
-	out, err := s.opts.Service.Output(r.Context(), h)
+	out, err := s.opts.Service.Output(r.Context(), r.PathValue("id"), h)
 	if err != nil {
 		s.fail(w, r, http.StatusNotFound, err)
 		return

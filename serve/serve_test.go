@@ -230,6 +230,26 @@ func TestServeHeaders(t *testing.T) {
 	}
 }
 
+// TestServeOutputDownload: a node's output downloads from its run's page, the output of a
+// pure node too (the store keeps it packed with its attempt); an unknown output is a 404.
+func TestServeOutputDownload(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("script.yaml", nil, true)
+	_, page := f.get(nil, "/runs/"+id+"?node=evil")
+	link := regexp.MustCompile(`href="(/runs/[^"]+/outputs/[0-9a-f]{64})" download`).FindStringSubmatch(page)
+	if link == nil {
+		t.Fatalf("no download link on the page:\n%s", page)
+	}
+	resp, body := f.get(nil, link[1])
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" || !strings.Contains(body, `"summary":"\u003cscript\u003edocument.title='pwned'`) {
+		t.Errorf("download: %d %q %q; want 200, JSON, the output as it is", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	resp, body = f.get(nil, "/runs/"+id+"/outputs/"+strings.Repeat("0", 64))
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(body, "not found") {
+		t.Errorf("unknown output: %d %q; want 404 saying not found", resp.StatusCode, body)
+	}
+}
+
 // TestServeRunForm: the server checks a run form's params again: a value the schema refuses
 // or that is not of its type is said on the form (400), and nothing runs.
 func TestServeRunForm(t *testing.T) {

@@ -1,13 +1,26 @@
 package service
 
-import "context"
+import (
+	"context"
 
-// Output returns the stored output whose hash an attempt names (runs.Attempt.OutputHash):
+	"github.com/seam-dag/seam/runs"
+)
+
+// Output returns the output an attempt of run id stored under hash (runs.Attempt.OutputHash):
 // the run store masks secrets before it keeps one, so a front end may show it as it is.
-func (s *Service) Output(ctx context.Context, hash string) ([]byte, error) {
+func (s *Service) Output(ctx context.Context, id, hash string) ([]byte, error) {
 	st, err := s.store()
 	if err != nil {
 		return nil, err
 	}
-	return st.Output(ctx, hash)
+	return runs.RunOutput(ctx, st, id, hash)
+}
+
+// AttemptOutput returns the output of an attempt Show returned (runs.AttemptOutput).
+func (s *Service) AttemptOutput(ctx context.Context, a *runs.Attempt) ([]byte, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	return runs.AttemptOutput(ctx, st, a)
 }
