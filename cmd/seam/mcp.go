@@ -156,11 +156,12 @@ type serverSetup struct {
 	closeEngines func()
 }
 
-// openServerSetup checks the n8n instance of $N8N_URL (envN8N) first, so that a bad one leaves
-// no new store behind; sets up telemetry (runs are traced as seam run's are, from the OTEL_*
-// variables; before the node types, whose HTTP clients it instruments); then opens the run
-// store (mcpStore) and the engines --engine offers. cmd names the command in a usage error.
-// On an error it closes what it had opened.
+// openServerSetup checks the n8n instance of $N8N_URL (envN8N); sets up telemetry (runs are
+// traced as seam run's are, from the OTEL_* variables; before the node types, whose HTTP
+// clients it instruments); reaches the engines --engine offers; and opens the run store
+// (mcpStore) last, so that a bad $N8N_URL or a Temporal that does not answer leaves no new
+// store behind. cmd names the command in a usage error. On an error it closes what it had
+// opened.
 func openServerSetup(ctx context.Context, e *env, cmd string, sf *storeFlag, ef *engineFlag, readOnly bool, l i18n.Lang) (*serverSetup, error) {
 	n8nClient, err := envN8N(e)
 	if err != nil {
@@ -171,12 +172,12 @@ func openServerSetup(ctx context.Context, e *env, cmd string, sf *storeFlag, ef 
 		return nil, err
 	}
 	s := &serverSetup{tel: tel, n8n: n8nClient}
-	if s.store, err = mcpStore(ctx, e, sf, readOnly); err != nil {
+	if s.engines, s.closeEngines, err = ef.offered(ctx, e, l); err != nil {
+		s.closeEngines = nil // what offered returns with an error is not to be called
 		s.close(ctx)
 		return nil, err
 	}
-	if s.engines, s.closeEngines, err = ef.offered(ctx, e, l); err != nil {
-		s.closeEngines = nil // what offered returns with an error is not to be called
+	if s.store, err = mcpStore(ctx, e, sf, readOnly); err != nil {
 		s.close(ctx)
 		return nil, err
 	}
