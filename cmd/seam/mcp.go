@@ -214,5 +214,5 @@ func envN8N(e *env) (*n8n.Client, error) {
 	if url == "" || key == "" {
 		return nil, nil
 	}
-	return n8n.New(n8n.Config{URL: url, APIKey: key}) // its errors start "n8n: 
+	return n8n.New(n8n.Config{URL: url, APIKey: key}) // its errors start "n8n:
 }
