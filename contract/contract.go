@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 
@@ -315,7 +314,7 @@ func (c *Compiler) compileError(location string, err error) error {
 		return fmt.Errorf("schema %s: %w", location, load.Err)
 	case errors.As(err, &meta):
 		doc, frag := splitURL(meta.URL)
-		ptr, msg := metaschemaProblem(meta.Err)
+		ptr, msg := metaschemaProblem(ValueAt(c.docs.get(doc), FragmentPointer(frag)), meta.Err)
 		return &SchemaError{Location: c.name(doc), Pointer: FragmentPointer(frag) + ptr, Err: errors.New(msg)}
 	case errors.As(err, &regex):
 		doc, frag := splitURL(regex.URL)
@@ -325,9 +324,9 @@ func (c *Compiler) compileError(location string, err error) error {
 	return &SchemaError{Location: location, Err: err}
 }
 
-// metaschemaProblem picks the most specific failure of a schema against its metaschema: the
+// metaschemaProblem picks the most specific failure of schema against its metaschema: the
 // deepest leaf, whose instance location is a pointer into the schema.
-func metaschemaProblem(err error) (ptr, msg string) {
+func metaschemaProblem(schema any, err error) (ptr, msg string) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return "", err.Error()
@@ -341,7 +340,8 @@ func metaschemaProblem(err error) (ptr, msg string) {
 		if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
 			// Its causes validated the name alone, so their locations start over: the name
 			// is the place, the first cause the reason.
-			loc = append(slices.Clip(loc), k.Property)
+			// jsonschema may have overwritten its location (see nameOwner).
+			loc = append(nameOwner(schema, loc, k.Property), k.Property)
 			for len(leaf.Causes) > 0 {
 				leaf = leaf.Causes[0]
 			}

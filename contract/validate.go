@@ -236,7 +236,7 @@ func join(parent, name string) string {
 // names ("" for its own KeywordPath).
 func (f *flattener) emit(e *jsonschema.ValidationError, kwLoc, kw string) {
 	if k, ok := e.ErrorKind.(*kind.PropertyNames); ok {
-		e.InstanceLocation = f.nameOwner(e.InstanceLocation, k.Property)
+		e.InstanceLocation = nameOwner(f.root, e.InstanceLocation, k.Property)
 	}
 	val, field := f.locate(e.InstanceLocation)
 	var msg string
@@ -332,15 +332,16 @@ func (f *flattener) add(tokens []string, kw, value, msg string, check int) {
 	})
 }
 
-// nameOwner is where the object holding the property name lies, given tokens, where
+// nameOwner is where in root the object holding the property name lies, given tokens, where
 // jsonschema says it lies. jsonschema v6 reports a propertyNames error with its validator's
 // location slice itself, not a copy, and the validators of sibling properties share its
 // backing array: one validated later can overwrite any of its tokens. When the object at
 // tokens has no such name, the place is the object at the same depth that has it and shares
 // the most tokens with what was reported (the first in key order among equals).
-func (f *flattener) nameOwner(tokens []string, name string) []string {
+func nameOwner(root any, tokens []string, name string) []string {
 	tokens = slices.Clone(tokens)
-	if obj, ok := f.value(tokens).(map[string]any); ok {
+	v, _ := Lookup(root, tokens)
+	if obj, ok := v.(map[string]any); ok {
 		if _, has := obj[name]; has {
 			return tokens
 		}
@@ -375,14 +376,8 @@ func (f *flattener) nameOwner(tokens []string, name string) []string {
 			}
 		}
 	}
-	walk(f.root, nil)
+	walk(root, nil)
 	return best
-}
-
-// value is the instance's value at tokens, or nil.
-func (f *flattener) value(tokens []string) any {
-	v, _ := f.locate(tokens)
-	return v
 }
 
 // keyword turns an evaluation path in URL fragment form into a JSON Pointer.

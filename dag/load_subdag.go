@@ -17,7 +17,7 @@ import (
 // back to a file being loaded (a cycle between files), and its params schema becomes the
 // node's input contract unless the node declares one.
 func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
-	if _, ok := n.Type.(interface{ runsDAGFile() }); !ok || src.withNode == nil {
+	if _, ok := n.Type.(RunsDAGFile); !ok || src.withNode == nil {
 		return
 	}
 	var fv *yaml.Node
@@ -102,7 +102,11 @@ func unwrapPathError(err error) error {
 // schema as the node's input contract unless the node declares one.
 type SubDAGType struct{}
 
-// runsDAGFile marks the types whose nodes the loader loads a DAG file for.
+// RunsDAGFile is implemented by the types whose nodes run another DAG file: those that embed
+// SubDAGType, whatever their name. The loader loads the file along with the DAG; a host runs
+// such a node as a run of its own (on Temporal, a child workflow).
+type RunsDAGFile interface{ runsDAGFile() }
+
 func (SubDAGType) runsDAGFile() {}
 
 func (SubDAGType) Name() string { return "dag" }

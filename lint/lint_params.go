@@ -68,7 +68,7 @@ func (l *linter) paramAt(t *dag.Template, ptr string) (name string, v any, given
 // consumer names what receives a param's value: "the sub-DAG score", "score's
 // contract.input" or "score's configuration (…)".
 func (t lintText) consumer(n *dag.Node, p place) string {
-	if !p.isWith && n.Type != nil && n.Type.Name() == "dag" {
+	if _, sub := n.Type.(dag.RunsDAGFile); sub && !p.isWith {
 		return i18n.Sprintf(t.lang, "the sub-DAG %s", n.ID)
 	}
 	return t.contract(p)

@@ -16,7 +16,7 @@ type message struct {
 }
 
 // msgf is a message. format must be a literal with an entry in the catalog, with the same
-// verbs (internal/i18n's TestCatalogComplete and messages_test.go check both).
+// verbs, translated (internal/i18n's TestCatalogComplete checks all three).
 func msgf(format string, args ...any) message { return message{format: format, args: args} }
 
 // verbatim is text seam does not write (the n8n client's errors, the workflow validator's

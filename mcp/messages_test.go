@@ -1,13 +1,6 @@
 package mcp
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"path/filepath"
-	"reflect"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -16,115 +9,6 @@ import (
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
 )
-
-// formatArgs are the functions whose argument at the index is a literal the catalog
-// translates: a message format, or a noun howMany counts.
-var formatArgs = map[string]int{"msgf": 0, "fail": 2, "howMany": 1}
-
-// verbRE matches a fmt verb with its flags, argument index, width and precision.
-var verbRE = regexp.MustCompile(`%[-+# 0]*(?:\[\d+\])?(?:\d+|\*)?(?:\.(?:\d+|\*)?)?[a-zA-Z%]`)
-
-func verbs(format string) []string {
-	var out []string
-	for _, v := range verbRE.FindAllString(format, -1) {
-		if v != "%%" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// literal is the value of a string literal, or of literals joined with +.
-func literal(e ast.Expr) (string, bool) {
-	switch e := e.(type) {
-	case *ast.BasicLit:
-		if e.Kind != token.STRING {
-			return "", false
-		}
-		s, err := strconv.Unquote(e.Value)
-		return s, err == nil
-	case *ast.ParenExpr:
-		return literal(e.X)
-	case *ast.BinaryExpr:
-		x, okx := literal(e.X)
-		y, oky := literal(e.Y)
-		return x + y, e.Op == token.ADD && okx && oky
-	}
-	return "", false
-}
-
-// TestMessageCatalog checks that every message the package writes has its Japanese: each
-// format given to msgf and fail, and each noun given to howMany, is a literal with an entry in
-// the i18n catalog taking the same verbs in the same order.
-func TestMessageCatalog(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	used := map[string]map[string]string{"msgf": {}, "howMany": {}} // literal → where
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			fn, ok := call.Fun.(*ast.Ident)
-			if !ok {
-				return true
-			}
-			i, ok := formatArgs[fn.Name]
-			if !ok || i >= len(call.Args) {
-				return true
-			}
-			at := fset.Position(call.Pos()).String()
-			s, ok := literal(call.Args[i])
-			if !ok {
-				t.Errorf("%s: %s's argument %d is not a string literal: the catalog cannot be checked", at, fn.Name, i+1)
-				return true
-			}
-			kind := "msgf"
-			if fn.Name == "howMany" {
-				kind = "howMany"
-			}
-			used[kind][s] = at
-			return true
-		})
-	}
-	if len(used["msgf"]) < 50 || len(used["howMany"]) < 5 {
-		t.Fatalf("found %d formats and %d nouns: the parsing misses calls", len(used["msgf"]), len(used["howMany"]))
-	}
-	letters := regexp.MustCompile(`[a-zA-Z]`)
-	for format, at := range used["msgf"] {
-		ja, ok := i18n.Lookup(i18n.Japanese, format)
-		switch {
-		case !ok:
-			t.Errorf("%s: %q has no Japanese", at, format)
-		case !reflect.DeepEqual(verbs(format), verbs(ja)):
-			t.Errorf("%s: %q takes %v, its Japanese %q takes %v", at, format, verbs(format), ja, verbs(ja))
-		case ja == format && letters.MatchString(verbRE.ReplaceAllString(format, "")):
-			t.Errorf("%s: %q is not translated", at, format)
-		}
-	}
-	for noun, at := range used["howMany"] {
-		for _, f := range []string{"%[1]d " + noun, "%[1]d " + noun + "s"} {
-			ja, ok := i18n.Lookup(i18n.Japanese, f)
-			if !ok {
-				t.Errorf("%s: the noun %q has no Japanese", at, noun)
-			} else if v := verbs(ja); !reflect.DeepEqual(v, []string{"%[1]d"}) {
-				t.Errorf("%s: the Japanese %q of %q takes %v, want %%[1]d", at, ja, noun, v)
-			}
-		}
-	}
-	// That the catalog holds nothing no code says is internal/i18n's TestCatalogComplete.
-}
 
 func TestMessageText(t *testing.T) {
 	tests := []struct {

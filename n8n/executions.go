@@ -280,32 +280,6 @@ func (c *Client) ExecutionDetail(ctx context.Context, id ID, includeData bool) (
 	return d, nil
 }
 
-// runData is the part of an execution's data that Detail reads.
-type runData struct {
-	ResultData struct {
-		Error *struct {
-			Message     string `json:"message"`
-			Description string `json:"description"`
-			Node        *struct {
-				Name string `json:"name"`
-			} `json:"node"`
-		} `json:"error"`
-		LastNodeExecuted string `json:"lastNodeExecuted"`
-		RunData          map[string][]struct {
-			StartTime       int64  `json:"startTime"` // Unix milliseconds
-			ExecutionIndex  *int64 `json:"executionIndex"`
-			ExecutionTime   int64  `json:"executionTime"`
-			ExecutionStatus string `json:"executionStatus"`
-			Error           *struct {
-				Message string `json:"message"`
-			} `json:"error"`
-			// Items by connection type (main, ai_tool…), then output; an output n8n did not
-			// take is null.
-			Data map[string][][]json.RawMessage `json:"data"`
-		} `json:"runData"`
-	} `json:"resultData"`
-}
-
 // Detail reads an execution fetched with its data (includeData) into an ExecutionDetail.
 func Detail(e *Execution) (*ExecutionDetail, error) {
 	d := &ExecutionDetail{NodeExecutions: []NodeExecution{}, Data: e.Data}
@@ -318,12 +292,12 @@ func Detail(e *Execution) (*ExecutionDetail, error) {
 		}
 	}
 	d.ExecutionSummary = Summarize(e, name)
-	if len(e.Data) == 0 || string(e.Data) == "null" {
+	if !e.hasData() {
 		return d, nil
 	}
-	var rd runData
-	if err := json.Unmarshal(e.Data, &rd); err != nil {
-		return nil, fmt.Errorf("execution %s: read data: %w", e.ID, err)
+	rd, err := e.readData()
+	if err != nil {
+		return nil, err
 	}
 	r := rd.ResultData
 	for nodeName, runs := range r.RunData {

@@ -17,38 +17,57 @@ type Outcome struct {
 	Items []any
 }
 
-// executionData is the part of an execution's data that Outcome reads.
+// executionData is the part of an execution's data (fetched with includeData) that Outcome and
+// Detail read.
 type executionData struct {
 	ResultData struct {
 		Error *struct {
-			Message string `json:"message"`
-			Node    *struct {
+			Message     string `json:"message"`
+			Description string `json:"description"`
+			Node        *struct {
 				Name string `json:"name"`
 			} `json:"node"`
 		} `json:"error"`
-		LastNodeExecuted string `json:"lastNodeExecuted"`
-		RunData          map[string][]struct {
-			Error *struct {
-				Message string `json:"message"`
-			} `json:"error"`
-			Data struct {
-				Main [][]struct {
-					JSON any `json:"json"`
-				} `json:"main"`
-			} `json:"data"`
-		} `json:"runData"`
+		LastNodeExecuted string               `json:"lastNodeExecuted"`
+		RunData          map[string][]nodeRun `json:"runData"`
 	} `json:"resultData"`
+}
+
+// nodeRun is one run of a node in an execution's data.
+type nodeRun struct {
+	StartTime       int64  `json:"startTime"` // Unix milliseconds
+	ExecutionIndex  *int64 `json:"executionIndex"`
+	ExecutionTime   int64  `json:"executionTime"`
+	ExecutionStatus string `json:"executionStatus"`
+	Error           *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+	// Items by connection type (main, ai_tool…), then output; an output n8n did not take is
+	// null. They stay undecoded: Detail only counts them, Outcome decodes the last node's.
+	Data map[string][][]json.RawMessage `json:"data"`
+}
+
+// hasData tells whether the execution was fetched with its data.
+func (e *Execution) hasData() bool { return len(e.Data) > 0 && string(e.Data) != "null" }
+
+// readData decodes the execution's data; it must have some (hasData).
+func (e *Execution) readData() (*executionData, error) {
+	var d executionData
+	if err := json.Unmarshal(e.Data, &d); err != nil {
+		return nil, fmt.Errorf("execution %s: read data: %w", e.ID, err)
+	}
+	return &d, nil
 }
 
 // Outcome reads the execution's data, which must have been fetched (includeData).
 func (e *Execution) Outcome() (Outcome, error) {
 	var o Outcome
-	if len(e.Data) == 0 || string(e.Data) == "null" {
+	if !e.hasData() {
 		return o, fmt.Errorf("execution %s has no data (fetch it with includeData)", e.ID)
 	}
-	var d executionData
-	if err := json.Unmarshal(e.Data, &d); err != nil {
-		return o, fmt.Errorf("execution %s: read data: %w", e.ID, err)
+	d, err := e.readData()
+	if err != nil {
+		return o, err
 	}
 	rd := d.ResultData
 	o.LastNode = rd.LastNodeExecuted
@@ -67,8 +86,14 @@ func (e *Execution) Outcome() (Outcome, error) {
 		o.Error = last.Error.Message
 	}
 	o.Items = []any{}
-	for _, out := range last.Data.Main {
-		for _, it := range out {
+	for i, out := range last.Data["main"] {
+		for j, raw := range out {
+			var it struct {
+				JSON any `json:"json"`
+			}
+			if err := json.Unmarshal(raw, &it); err != nil {
+				return Outcome{}, fmt.Errorf("execution %s: read data: node %q, output %d, item %d: %w", e.ID, o.LastNode, i, j, err)
+			}
 			o.Items = append(o.Items, it.JSON)
 		}
 	}

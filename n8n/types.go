@@ -766,7 +766,7 @@ func executionSummary(e *Execution, name string, withData bool) map[string]any {
 	if s.RetrySuccessID != "" {
 		m["retrySuccessId"] = string(s.RetrySuccessID)
 	}
-	if withData && len(e.Data) > 0 && string(e.Data) != "null" {
+	if withData && e.hasData() {
 		if o, err := e.Outcome(); err == nil {
 			if o.LastNode != "" {
 				m["lastNode"] = o.LastNode

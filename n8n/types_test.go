@@ -222,22 +222,6 @@ func TestExecutionsSentence(t *testing.T) {
 	}
 }
 
-func TestOutcome(t *testing.T) {
-	e := &Execution{ID: "3"}
-	if _, err := e.Outcome(); err == nil || err.Error() != "execution 3 has no data (fetch it with includeData)" {
-		t.Fatalf("error = %v", err)
-	}
-	e.Data = json.RawMessage(`{"resultData": 5}`)
-	if _, err := e.Outcome(); err == nil || !strings.HasPrefix(err.Error(), "execution 3: read data: ") {
-		t.Fatalf("error = %v", err)
-	}
-	e.Data = json.RawMessage(`{"resultData":{"lastNodeExecuted":"B","runData":{"B":[{"data":{"main":[[{"json":{"a":1}}],[{"json":{"b":2}}]]}}]}}}`)
-	o, err := e.Outcome()
-	if err != nil || o.LastNode != "B" || len(o.Items) != 2 || o.Error != "" {
-		t.Fatalf("outcome %+v, %v", o, err)
-	}
-}
-
 // TestWebhookTimeouts: timeout bounds the call, and with wait the wait for the execution,
 // which a fake n8n keeps running.
 func TestWebhookTimeouts(t *testing.T) {

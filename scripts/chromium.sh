@@ -6,11 +6,9 @@
 #   scripts/chromium.sh    install if needed, print the path of the chromium binary
 set -euo pipefail
 
-log() { printf 'chromium: %s\n' "$*" >&2; }
-die() {
-	printf 'chromium: error: %s\n' "$*" >&2
-	exit 1
-}
+LOG_NAME=chromium
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # find_bin: the chromium binary, if installed.
 find_bin() {

@@ -29,17 +29,9 @@ TIMEOUT=${SEAM_N8N_TIMEOUT:-180}
 OWNER_EMAIL=owner@seam.test
 OWNER_PASSWORD=Seam-test-1234
 
-log() { printf 'n8n-server: %s\n' "$*" >&2; }
-die() {
-	printf 'n8n-server: error: %s\n' "$*" >&2
-	exit 1
-}
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed${2:+ ($2)}"; }
-
-usage() {
-	sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+LOG_NAME=n8n-server
+# shellcheck source=scripts/lib.sh
+. "$SCRIPT_DIR/lib.sh"
 
 # json_get PATH: prints the value at PATH (like .data.rawApiKey) of the JSON on stdin; arrays
 # and objects are printed as JSON. Fails when the value is missing or null.
@@ -76,18 +68,11 @@ cmd_install() {
 		return 0
 	fi
 	mkdir -p "$CACHE"
-	# One install at a time per cache folder; a second caller waits, then finds it complete.
-	if command -v flock >/dev/null 2>&1; then
-		exec 9>"$CACHE/.lock"
-		if ! flock -n 9; then
-			log "another install into $CACHE is running; waiting for it"
-			flock 9
-		fi
-		if install_complete; then
-			exec 9>&-
-			log "n8n $N8N_VERSION is installed in $CACHE"
-			return 0
-		fi
+	install_lock "$CACHE" # a second caller waits, then finds the install complete
+	if install_complete; then
+		exec 9>&-
+		log "n8n $N8N_VERSION is installed in $CACHE"
+		return 0
 	fi
 	# n8n's sqlite3 fetches a prebuilt binary from a host that may be out of reach; it then
 	# compiles itself with node-gyp, which needs a compiler and Node's headers (no download).
@@ -139,29 +124,6 @@ cmd_install() {
 	log "installed n8n $N8N_VERSION in $((SECONDS - start))s, $(du -sh "$CACHE" | cut -f1) in $CACHE"
 }
 
-# port_free PORT: whether PORT can be bound on 127.0.0.1.
-port_free() {
-	node -e '
-		const s = require("net").createServer();
-		s.once("error", () => process.exit(1));
-		s.listen(+process.argv[1], "127.0.0.1", () => s.close(() => process.exit(0)));' "$1"
-}
-
-# free_port [EXCEPT]: a port the system hands out as free on 127.0.0.1, other than EXCEPT.
-free_port() {
-	local p
-	for _ in 1 2 3 4 5; do
-		p=$(node -e '
-			const s = require("net").createServer();
-			s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => console.log(p)); });')
-		[ "$p" != "${1:-}" ] && {
-			echo "$p"
-			return 0
-		}
-	done
-	die "found no free port on 127.0.0.1"
-}
-
 # Set by cmd_start, used by its cleanup on failure.
 STARTED_PID=
 USER_FOLDER=
@@ -170,11 +132,7 @@ start_failed() {
 	trap - EXIT HUP INT TERM
 	if [ "$rc" -ne 0 ]; then
 		[ "$rc" -le 128 ] || log "interrupted (exit $rc); stopping n8n"
-		if [ -n "$STARTED_PID" ]; then
-			kill -TERM -- "-$STARTED_PID" 2>/dev/null || true
-			sleep 2
-			kill -KILL -- "-$STARTED_PID" 2>/dev/null || true
-		fi
+		[ -z "$STARTED_PID" ] || stop_group "$STARTED_PID" n8n
 		if [ -n "$USER_FOLDER" ] && [ -z "${SEAM_N8N_KEEP:-}" ]; then
 			rm -rf "$USER_FOLDER"
 		elif [ -n "$USER_FOLDER" ]; then
@@ -184,43 +142,14 @@ start_failed() {
 	exit "$rc"
 }
 
-# alive PID: whether PID runs (an exited child of this shell stays a zombie until reaped).
-alive() {
-	local stat
-	stat=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
-}
-
-log_tail() {
-	log "last lines of $1:"
-	tail -n 60 "$1" >&2 || true
-}
-
 cmd_start() {
-	local env_file=
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--env)
-			[ $# -ge 2 ] || die "--env needs a file"
-			env_file=$2
-			shift 2
-			;;
-		--env=*)
-			env_file=${1#--env=}
-			shift
-			;;
-		*) die "start: unknown argument '$1'" ;;
-		esac
-	done
+	start_args "$@"
+	local env_file=$ENV_FILE
 	need curl
 	need setsid "util-linux"
 	cmd_install
 
-	trap start_failed EXIT
-	# A signal goes through exit, so that start_failed stops a half-started server.
-	trap 'exit 129' HUP
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
+	on_exit start_failed # stops a half-started server
 	USER_FOLDER=$(mktemp -d "${TMPDIR:-/tmp}/seam-n8n.XXXXXX")
 	touch "$USER_FOLDER/.seam-n8n"
 	: "${env_file:=$USER_FOLDER/env}"
@@ -261,11 +190,11 @@ cmd_start() {
 	local deadline=$((SECONDS + TIMEOUT))
 	until curl -fsS -o /dev/null --max-time 5 "$url/healthz/readiness" 2>/dev/null; do
 		if ! alive "$STARTED_PID"; then
-			log_tail "$logfile"
+			log_tail "$logfile" 60
 			die "n8n exited before it was ready"
 		fi
 		if [ "$SECONDS" -ge "$deadline" ]; then
-			log_tail "$logfile"
+			log_tail "$logfile" 60
 			die "n8n was not ready on $url/healthz/readiness within ${TIMEOUT}s"
 		fi
 		sleep 1
@@ -284,12 +213,16 @@ cmd_start() {
 		tries=$((tries + 1))
 		code=$("${curl_rest[@]}" -X POST --data "$body" "$url/rest/owner/setup") || code=000
 		[ "$code" = 200 ] && break
+		if ! alive "$STARTED_PID"; then
+			log_tail "$logfile" 60
+			die "n8n exited before its owner was created"
+		fi
 		if [ "$code" != 404 ] && [ "$code" != 000 ] && [ "$code" != 503 ]; then
-			log_tail "$logfile"
+			log_tail "$logfile" 60
 			die "POST /rest/owner/setup answered $code: $(head -c 500 "$resp")"
 		fi
 		if [ "$SECONDS" -ge "$deadline" ]; then
-			log_tail "$logfile"
+			log_tail "$logfile" 60
 			die "POST /rest/owner/setup still answered $code after ${TIMEOUT}s"
 		fi
 		sleep 1
@@ -309,10 +242,7 @@ cmd_start() {
 	api_key=$(json_get .data.rawApiKey <"$resp") || die "POST /rest/api-keys: no data.rawApiKey in the answer"
 	rm -f "$resp"
 
-	mkdir -p "$(dirname "$env_file")"
-	(
-		umask 077
-		cat >"$env_file" <<EOF
+	write_env "$env_file" <<EOF
 N8N_URL=$url
 N8N_API_KEY=$api_key
 N8N_PID=$STARTED_PID
@@ -321,59 +251,14 @@ N8N_LOG=$logfile
 N8N_EMAIL=$OWNER_EMAIL
 N8N_PASSWORD=$OWNER_PASSWORD
 EOF
-	)
 	trap - EXIT HUP INT TERM
 	log "n8n is up after $((SECONDS - t0))s; env in $env_file; stop with: $0 stop $env_file"
 	echo "N8N_URL=$url"
 }
 
-# env_value FILE KEY: the value of KEY=... in FILE, without sourcing the file.
-env_value() {
-	sed -n "s/^$2=//p" "$1" | tail -n 1
-}
-
 cmd_stop() {
 	[ $# -eq 1 ] || die "usage: $0 stop ENVFILE"
-	local env_file=$1
-	[ -f "$env_file" ] || die "no env file $env_file"
-	local pid folder
-	pid=$(env_value "$env_file" N8N_PID)
-	folder=$(env_value "$env_file" N8N_USER_FOLDER)
-	case $pid in '' | *[!0-9]*) die "no valid N8N_PID in $env_file" ;; esac
-	if kill -0 -- "-$pid" 2>/dev/null; then
-		log "stopping n8n (process group $pid)"
-		kill -TERM -- "-$pid" 2>/dev/null || true
-		local i
-		for ((i = 0; i < 30; i++)); do
-			kill -0 -- "-$pid" 2>/dev/null || break
-			sleep 0.5
-		done
-		if kill -0 -- "-$pid" 2>/dev/null; then
-			log "n8n did not stop within 15s; killing it"
-			kill -KILL -- "-$pid" 2>/dev/null || true
-			sleep 0.5
-		fi
-	else
-		log "n8n (process group $pid) is not running"
-	fi
-	# Remove only a folder that start made.
-	if [ -n "$folder" ] && [ -f "$folder/.seam-n8n" ]; then
-		rm -rf "$folder"
-		log "removed $folder"
-	fi
-	rm -f "$env_file"
+	stop_server "$1" N8N_PID N8N_USER_FOLDER .seam-n8n n8n 15
 }
 
-[ $# -ge 1 ] || usage
-cmd=$1
-shift
-case $cmd in
-install)
-	[ $# -eq 0 ] || die "install takes no arguments"
-	cmd_install
-	;;
-start) cmd_start "$@" ;;
-stop) cmd_stop "$@" ;;
--h | --help | help) usage ;;
-*) die "unknown command '$cmd' (install, start or stop)" ;;
-esac
+main 12 "install start stop" "$@"

@@ -23,16 +23,9 @@ set -euo pipefail
 TIMEOUT=${SEAM_PG_TIMEOUT:-60}
 DB_USER=seam
 
-log() { printf 'pg-server: %s\n' "$*" >&2; }
-die() {
-	printf 'pg-server: error: %s\n' "$*" >&2
-	exit 1
-}
-
-usage() {
-	sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+LOG_NAME=pg-server
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # bin_dir: the folder of initdb and pg_ctl, the newest of Debian's versions first.
 bin_dir() {
@@ -91,29 +84,6 @@ as_user() {
 	fi
 }
 
-# port_free PORT: whether nothing listens on 127.0.0.1:PORT.
-port_free() {
-	! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-# free_port: a port nothing listens on, in the range the system does not hand out itself.
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 12000))
-		port_free "$p" && {
-			echo "$p"
-			return 0
-		}
-	done
-	die "found no free port on 127.0.0.1"
-}
-
-# env_value FILE KEY: the value of KEY=... in FILE, without sourcing the file.
-env_value() {
-	sed -n "s/^$2=//p" "$1" | tail -n 1
-}
-
 # Set by cmd_start, used by its cleanup on failure.
 FOLDER= PG_USER= BIN= DATA=
 start_failed() {
@@ -130,30 +100,13 @@ start_failed() {
 }
 
 cmd_start() {
-	local env_file=
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--env)
-			[ $# -ge 2 ] || die "--env needs a file"
-			env_file=$2
-			shift 2
-			;;
-		--env=*)
-			env_file=${1#--env=}
-			shift
-			;;
-		*) die "start: unknown argument '$1'" ;;
-		esac
-	done
+	start_args "$@"
+	local env_file=$ENV_FILE
 	cmd_install
 	BIN=$(bin_dir)
 	PG_USER=$(os_user)
 
-	trap start_failed EXIT
-	# A signal goes through exit, so that start_failed stops a half-started server.
-	trap 'exit 129' HUP
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
+	on_exit start_failed # stops a half-started server
 	FOLDER=$(mktemp -d "${TMPDIR:-/tmp}/seam-pg.XXXXXX")
 	touch "$FOLDER/.seam-pg"
 	DATA=$FOLDER/data
@@ -172,7 +125,7 @@ cmd_start() {
 	as_user "$PG_USER" "$BIN/initdb" -D "$DATA" -U "$DB_USER" --pwfile="$pwfile" \
 		--auth=scram-sha-256 --encoding=UTF8 --locale=C.UTF-8 >"$FOLDER/initdb.log" 2>&1 ||
 		{
-			tail -n 30 "$FOLDER/initdb.log" >&2
+			log_tail "$FOLDER/initdb.log" 30
 			die "initdb failed"
 		}
 	rm -f "$pwfile"
@@ -187,7 +140,7 @@ cmd_start() {
 			break
 		fi
 		if ! grep -q 'could not bind\|Address already in use' "$logfile" 2>/dev/null || [ "$tries" -eq 5 ]; then
-			tail -n 30 "$logfile" >&2 || true
+			log_tail "$logfile" 30
 			die "pg_ctl could not start PostgreSQL"
 		fi
 		log "port $port was taken; trying another"
@@ -195,10 +148,7 @@ cmd_start() {
 	done
 
 	local dsn="postgres://$DB_USER:$password@127.0.0.1:$port/postgres?sslmode=disable"
-	mkdir -p "$(dirname "$env_file")"
-	(
-		umask 077
-		cat >"$env_file" <<EOF
+	write_env "$env_file" <<EOF
 SEAM_TEST_POSTGRES=$dsn
 PG_BIN=$BIN
 PG_DATA=$DATA
@@ -207,7 +157,6 @@ PG_PORT=$port
 PG_OS_USER=$PG_USER
 PG_LOG=$logfile
 EOF
-	)
 	trap - EXIT HUP INT TERM
 	log "PostgreSQL $("$BIN/postgres" --version | awk '{print $3}') is up on 127.0.0.1:$port after $((SECONDS - t0))s; env in $env_file; stop with: $0 stop $env_file"
 	echo "PG_PORT=$port"
@@ -257,27 +206,8 @@ cmd_stop() {
 	else
 		log "PostgreSQL in $DATA is not running"
 	fi
-	# Remove only a folder that start made.
-	if [ -n "$FOLDER" ] && [ -f "$FOLDER/.seam-pg" ]; then
-		rm -rf "$FOLDER"
-		log "removed $FOLDER"
-	fi
+	remove_folder "$FOLDER" .seam-pg
 	rm -f "$env_file"
 }
 
-[ $# -ge 1 ] || usage
-cmd=$1
-shift
-case $cmd in
-install)
-	[ $# -eq 0 ] || die "install takes no arguments"
-	cmd_install
-	;;
-start) cmd_start "$@" ;;
-restart) cmd_restart "$@" ;;
-down) cmd_down "$@" ;;
-up) cmd_up "$@" ;;
-stop) cmd_stop "$@" ;;
--h | --help | help) usage ;;
-*) die "unknown command '$cmd' (install, start, restart, down, up or stop)" ;;
-esac
+main 15 "install start restart down up stop" "$@"

@@ -39,17 +39,9 @@ DYNAMIC_CONFIG=(
 	history.visibilityProcessorMaxPollRPS=10000
 )
 
-log() { printf 'temporal-server: %s\n' "$*" >&2; }
-die() {
-	printf 'temporal-server: error: %s\n' "$*" >&2
-	exit 1
-}
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed${2:+ ($2)}"; }
-
-usage() {
-	sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-	exit 2
-}
+LOG_NAME=temporal-server
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # installed: whether the CLI is there and runs. (Built with go install, it calls itself
 # version 0.0.0-DEV: the release sets the version at link time; the folder names the pin.)
@@ -58,6 +50,7 @@ installed() {
 }
 
 cmd_install() {
+	on_exit cleanup
 	if installed; then
 		log "Temporal CLI $TEMPORAL_VERSION is installed in $CACHE"
 		return 0
@@ -65,18 +58,11 @@ cmd_install() {
 	need go
 	need setsid "util-linux"
 	mkdir -p "$CACHE"
-	# One build at a time per cache folder; a second caller waits, then finds it there.
-	if command -v flock >/dev/null 2>&1; then
-		exec 9>"$CACHE/.lock"
-		if ! flock -n 9; then
-			log "another install into $CACHE is running; waiting for it"
-			flock 9
-		fi
-		if installed; then
-			exec 9>&-
-			log "Temporal CLI $TEMPORAL_VERSION is installed in $CACHE"
-			return 0
-		fi
+	install_lock "$CACHE" # a second caller waits, then finds the CLI there
+	if installed; then
+		exec 9>&-
+		log "Temporal CLI $TEMPORAL_VERSION is installed in $CACHE"
+		return 0
 	fi
 	# Built into a folder of its own and moved into place, so that no caller ever runs a
 	# half-written binary (also without flock, or beside a build not made by this script).
@@ -84,7 +70,7 @@ cmd_install() {
 	TMPBIN=$(mktemp -d "$CACHE/.build.XXXXXX")
 	log "building the Temporal CLI $TEMPORAL_VERSION into $CACHE with go install ($(go env GOVERSION); about 5 minutes on an idle machine, longer under load)"
 	# In the background, in a process group of its own: a signal then interrupts the wait
-	# at once, and on_exit stops the whole build (go and its compilers).
+	# at once, and cleanup stops the whole build (go and its compilers).
 	GOBIN=$TMPBIN GOFLAGS= setsid go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION" \
 		</dev/null >"$TMPBIN/install.log" 2>&1 9>&- &
 	INSTALL_PID=$!
@@ -103,53 +89,10 @@ cmd_install() {
 	log "built the Temporal CLI $TEMPORAL_VERSION in $((SECONDS - start))s: $CLI"
 }
 
-# port_free PORT: whether nothing listens on 127.0.0.1:PORT.
-port_free() {
-	! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-# free_port: a port nothing listens on, in the range the system does not hand out itself.
-free_port() {
-	local p
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 12000))
-		port_free "$p" && {
-			echo "$p"
-			return 0
-		}
-	done
-	die "found no free port on 127.0.0.1"
-}
-
-# alive PID: whether PID runs (an exited child of this shell stays a zombie until reaped).
-alive() {
-	local stat
-	stat=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
-	[ -n "$stat" ] && [ "${stat%% *}" != Z ]
-}
-
-log_tail() {
-	log "last lines of $1:"
-	tail -n 40 "$1" >&2 || true
-}
-
-# stop_group PID NAME: TERM the process group PID leads, KILL it when it is still there after 10s.
-stop_group() {
-	local pid=$1 i
-	kill -TERM -- "-$pid" 2>/dev/null || return 0
-	for ((i = 0; i < 20; i++)); do
-		kill -0 -- "-$pid" 2>/dev/null || return 0
-		sleep 0.5
-	done
-	log "$2 (process group $pid) did not stop within 10s; killing it"
-	kill -KILL -- "-$pid" 2>/dev/null || true
-	sleep 0.5
-}
-
-# Set by cmd_install and cmd_start, used by on_exit.
+# Set by cmd_install and cmd_start, used by cleanup.
 INSTALL_PID= TMPBIN= STARTED_PID= FOLDER=
-# on_exit stops a build or a server left half-done by an error or a signal.
-on_exit() {
+# cleanup stops a build or a server left half-done by an error or a signal.
+cleanup() {
 	local rc=$?
 	trap - EXIT HUP INT TERM
 	[ "$rc" -le 128 ] || log "interrupted (exit $rc); cleaning up"
@@ -170,21 +113,9 @@ answers() {
 }
 
 cmd_start() {
-	local env_file=
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--env)
-			[ $# -ge 2 ] || die "--env needs a file"
-			env_file=$2
-			shift 2
-			;;
-		--env=*)
-			env_file=${1#--env=}
-			shift
-			;;
-		*) die "start: unknown argument '$1'" ;;
-		esac
-	done
+	on_exit cleanup
+	start_args "$@"
+	local env_file=$ENV_FILE
 	need setsid "util-linux"
 	cmd_install
 	FOLDER=$(mktemp -d "${TMPDIR:-/tmp}/seam-temporal.XXXXXX")
@@ -229,8 +160,7 @@ cmd_start() {
 		port=
 	done
 
-	mkdir -p "$(dirname "$env_file")"
-	cat >"$env_file" <<EOF
+	write_env "$env_file" <<EOF
 SEAM_TEST_TEMPORAL=$addr
 TEMPORAL_PID=$STARTED_PID
 TEMPORAL_LOG=$logfile
@@ -242,51 +172,9 @@ EOF
 	echo "SEAM_TEST_TEMPORAL=$addr"
 }
 
-# env_value FILE KEY: the value of KEY=... in FILE, without sourcing the file.
-env_value() {
-	sed -n "s/^$2=//p" "$1" | tail -n 1
-}
-
 cmd_stop() {
 	[ $# -eq 1 ] || die "usage: $0 stop ENVFILE"
-	local env_file=$1
-	[ -f "$env_file" ] || die "no env file $env_file"
-	local pid folder
-	pid=$(env_value "$env_file" TEMPORAL_PID)
-	folder=$(env_value "$env_file" TEMPORAL_FOLDER)
-	case $pid in '' | *[!0-9]*) die "no valid TEMPORAL_PID in $env_file" ;; esac
-	if kill -0 -- "-$pid" 2>/dev/null; then
-		log "stopping Temporal (process group $pid)"
-		stop_group "$pid" Temporal
-	else
-		log "Temporal (process group $pid) is not running"
-	fi
-	# Remove only a folder that start made.
-	if [ -n "$folder" ] && [ -f "$folder/.seam-temporal" ]; then
-		rm -rf "$folder"
-		log "removed $folder"
-	fi
-	rm -f "$env_file"
+	stop_server "$1" TEMPORAL_PID TEMPORAL_FOLDER .seam-temporal Temporal
 }
 
-[ $# -ge 1 ] || usage
-cmd=$1
-shift
-case $cmd in install | start)
-	trap on_exit EXIT
-	# A signal goes through exit, so that on_exit stops what is half-done.
-	trap 'exit 129' HUP
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
-	;;
-esac
-case $cmd in
-install)
-	[ $# -eq 0 ] || die "install takes no arguments"
-	cmd_install
-	;;
-start) cmd_start "$@" ;;
-stop) cmd_stop "$@" ;;
--h | --help | help) usage ;;
-*) die "unknown command '$cmd' (install, start or stop)" ;;
-esac
+main 12 "install start stop" "$@"

@@ -13,6 +13,9 @@
 #     SEAM_TEST_TEMPORAL and SEAM_TEMPORAL_CLI; SEAM_SKIP_TEMPORAL=1 skips those tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+LOG_NAME=test.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
 
 tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start= temporal_env= temporal_start=
 # stop_servers stops whatever was started, on every way out (exit, error, signal).
@@ -43,10 +46,7 @@ stop_servers() {
 if [ "${SEAM_SKIP_N8N:-}" != 1 ] || [ "${SEAM_SKIP_POSTGRES:-}" != 1 ] || [ "${SEAM_SKIP_BROWSER:-}" != 1 ] ||
 	[ "${SEAM_SKIP_TEMPORAL:-}" != 1 ]; then
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/seam-test.XXXXXX")
-	trap stop_servers EXIT
-	trap 'exit 129' HUP
-	trap 'exit 130' INT
-	trap 'exit 143' TERM
+	on_exit stop_servers
 fi
 # In the background: the installs (first run only) and the starts overlap vet.
 if [ "${SEAM_SKIP_N8N:-}" != 1 ]; then
@@ -78,46 +78,21 @@ if [ -n "$unformatted" ]; then
 fi
 
 if [ -n "$n8n_start" ]; then
-	if ! wait "$n8n_start"; then
-		n8n_start=
-		echo "test.sh: n8n did not start (see the n8n-server lines above); SEAM_SKIP_N8N=1 runs the tests without it" >&2
-		exit 1
-	fi
-	n8n_start=
-	N8N_URL=$(sed -n 's/^N8N_URL=//p' "$n8n_env")
-	N8N_API_KEY=$(sed -n 's/^N8N_API_KEY=//p' "$n8n_env")
-	export N8N_URL N8N_API_KEY
+	started n8n_start "n8n did not start (see the n8n-server lines above)" SEAM_SKIP_N8N
+	export_env "$n8n_env" N8N_URL N8N_API_KEY
 fi
 if [ -n "$pg_start" ]; then
-	if ! wait "$pg_start"; then
-		pg_start=
-		echo "test.sh: PostgreSQL did not start (see the pg-server lines above); SEAM_SKIP_POSTGRES=1 runs the tests without it" >&2
-		exit 1
-	fi
-	pg_start=
-	SEAM_TEST_POSTGRES=$(sed -n 's/^SEAM_TEST_POSTGRES=//p' "$pg_env")
-	export SEAM_TEST_POSTGRES
+	started pg_start "PostgreSQL did not start (see the pg-server lines above)" SEAM_SKIP_POSTGRES
+	export_env "$pg_env" SEAM_TEST_POSTGRES
 fi
 if [ -n "$chromium_start" ]; then
-	if ! wait "$chromium_start"; then
-		chromium_start=
-		echo "test.sh: Chromium could not be installed (see the chromium lines above); SEAM_SKIP_BROWSER=1 runs the tests without it" >&2
-		exit 1
-	fi
-	chromium_start=
+	started chromium_start "Chromium could not be installed (see the chromium lines above)" SEAM_SKIP_BROWSER
 	SEAM_CHROMIUM=$(cat "$tmp/chromium.path")
 	export SEAM_CHROMIUM
 fi
 if [ -n "$temporal_start" ]; then
-	if ! wait "$temporal_start"; then
-		temporal_start=
-		echo "test.sh: Temporal did not start (see the temporal-server lines above); SEAM_SKIP_TEMPORAL=1 runs the tests without it" >&2
-		exit 1
-	fi
-	temporal_start=
-	SEAM_TEST_TEMPORAL=$(sed -n 's/^SEAM_TEST_TEMPORAL=//p' "$temporal_env")
-	SEAM_TEMPORAL_CLI=$(sed -n 's/^TEMPORAL_CLI=//p' "$temporal_env")
-	export SEAM_TEST_TEMPORAL SEAM_TEMPORAL_CLI
+	started temporal_start "Temporal did not start (see the temporal-server lines above)" SEAM_SKIP_TEMPORAL
+	export_env "$temporal_env" SEAM_TEST_TEMPORAL SEAM_TEMPORAL_CLI=TEMPORAL_CLI
 fi
 # The Temporal, PostgreSQL and n8n tests start many processes: on a loaded 2-core machine the
 # cmd/seam package alone can pass go test's default 10 minutes.

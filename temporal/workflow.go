@@ -302,7 +302,7 @@ type AttemptInput struct {
 }
 
 func (h *host) Start(req engine.AttemptRequest) {
-	if h.d.Nodes[req.Index].Type.Name() == "dag" {
+	if _, sub := h.d.Nodes[req.Index].Type.(dag.RunsDAGFile); sub {
 		h.startSub(req)
 		return
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/mcp"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/runs"
@@ -81,38 +83,20 @@ the next. See docs/mcp.md.`,
 				}
 			}
 			ctx := cmd.Context()
-			// Runs are traced as seam run's are (OTEL_* variables); set up before the node
-			// types, whose HTTP clients it instruments.
-			tel, err := setupTelemetry(ctx, e, "")
+			set, err := openServerSetup(ctx, e, "mcp", &sf, &ef, readOnly, l)
 			if err != nil {
 				return err
 			}
-			defer tel.shutdown(ctx)
-			st, err := mcpStore(ctx, e, &sf, readOnly)
-			if err != nil {
-				return err
-			}
-			if st != nil {
-				defer st.Close()
-			}
-			n8nClient, err := envN8N(e)
-			if err != nil {
-				return usage(fmt.Errorf("mcp: %w", err))
-			}
-			engines, closeEngines, err := ef.offered(ctx, e, l)
-			if err != nil {
-				return err
-			}
-			defer closeEngines()
+			defer set.close(ctx)
 			srv, err := mcp.NewServer(mcp.Options{
-				Engines:    engines,
+				Engines:    set.engines,
 				Root:       root,
 				Types:      registry(e),
-				Store:      st,
+				Store:      set.store,
 				Lang:       l,
 				Getenv:     e.getenv,
-				N8N:        n8nClient,
-				Instrument: tel.apply,
+				N8N:        set.n8n,
+				Instrument: set.tel.apply,
 				ReadOnly:   readOnly,
 				Log:        slog.New(slog.NewTextHandler(e.stderr, nil)),
 			})
@@ -163,6 +147,54 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *mcp.Server, addr string, opt
 	return mcp.ServeHTTP(ctx, ln, mcp.HTTPHandler(srv, opts), mcpShutdownGrace) // errors name "mcp http" and the address
 }
 
+// serverSetup is what seam mcp and seam serve open before they serve.
+type serverSetup struct {
+	tel          *runTelemetry
+	store        runs.Store // nil for a read-only server without a store
+	n8n          *n8n.Client
+	engines      map[string]engine.Engine
+	closeEngines func()
+}
+
+// openServerSetup checks the n8n instance of $N8N_URL (envN8N); sets up telemetry (runs are
+// traced as seam run's are, from the OTEL_* variables; before the node types, whose HTTP
+// clients it instruments); reaches the engines --engine offers; and opens the run store
+// (mcpStore) last, so that a bad $N8N_URL or a Temporal that does not answer leaves no new
+// store behind. cmd names the command in a usage error. On an error it closes what it had
+// opened.
+func openServerSetup(ctx context.Context, e *env, cmd string, sf *storeFlag, ef *engineFlag, readOnly bool, l i18n.Lang) (*serverSetup, error) {
+	n8nClient, err := envN8N(e)
+	if err != nil {
+		return nil, usage(fmt.Errorf("%s: %w", cmd, err))
+	}
+	tel, err := setupTelemetry(ctx, e, "")
+	if err != nil {
+		return nil, err
+	}
+	s := &serverSetup{tel: tel, n8n: n8nClient}
+	if s.engines, s.closeEngines, err = ef.offered(ctx, e, l); err != nil {
+		s.closeEngines = nil // what offered returns with an error is not to be called
+		s.close(ctx)
+		return nil, err
+	}
+	if s.store, err = mcpStore(ctx, e, sf, readOnly); err != nil {
+		s.close(ctx)
+		return nil, err
+	}
+	return s, nil
+}
+
+// close closes the engines, then the store, and shuts telemetry down last.
+func (s *serverSetup) close(ctx context.Context) {
+	if s.closeEngines != nil {
+		s.closeEngines()
+	}
+	if s.store != nil {
+		s.store.Close()
+	}
+	s.tel.shutdown(ctx)
+}
+
 // mcpStore opens the run store: created when missing, unless the server is read-only; a
 // read-only server without a store answers get_run and list_runs with an error.
 func mcpStore(ctx context.Context, e *env, sf *storeFlag, readOnly bool) (runs.Store, error) {
@@ -182,9 +214,5 @@ func envN8N(e *env) (*n8n.Client, error) {
 	if url == "" || key == "" {
 		return nil, nil
 	}
-	c, err := n8n.New(n8n.Config{URL: url, APIKey: key})
-	if err != nil {
-		return nil, fmt.Errorf("n8n: %w", err)
-	}
-	return c, nil
+	return n8n.New(n8n.Config{URL: url, APIKey: key}) // its errors start "n8n:
 }

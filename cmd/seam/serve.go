@@ -60,39 +60,23 @@ See docs/serve.md.`,
 				return usage(err)
 			}
 			ctx := cmd.Context()
-			tel, err := setupTelemetry(ctx, e, "")
+			set, err := openServerSetup(ctx, e, "serve", &sf, &ef, readOnly, l)
 			if err != nil {
 				return err
 			}
-			defer tel.shutdown(ctx)
-			st, err := mcpStore(ctx, e, &sf, readOnly)
-			if err != nil {
-				return err
-			}
-			if st != nil {
-				defer st.Close()
-			}
+			defer set.close(ctx)
 			log := slog.New(slog.NewTextHandler(e.stderr, nil))
-			engines, closeEngines, err := ef.offered(ctx, e, l)
-			if err != nil {
-				return err
-			}
-			defer closeEngines()
-			elsewhere, _ := engines["temporal"].(engine.Canceler) // the cancel button reaches runs on Temporal
-			svc := service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, Logger: log,
-				ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint, Elsewhere: elsewhere})
+			elsewhere, _ := set.engines["temporal"].(engine.Canceler) // the cancel button reaches runs on Temporal
+			svc := service.New(service.Options{Store: set.store, Lang: l, Getenv: e.getenv, Logger: log,
+				ShowPath: displayPath, Instrument: set.tel.apply, AroundLint: set.tel.lint, Elsewhere: elsewhere})
 			// Before the store and the engines close: the runs still going are recorded canceled.
 			defer svc.Close()
 			var pageLang i18n.Lang
 			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
 				pageLang = l // else each page follows the browser
 			}
-			n8nClient, err := envN8N(e) // the n8n executions pages
-			if err != nil {
-				return usage(fmt.Errorf("serve: %w", err))
-			}
-			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang, Engines: engines,
-				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: n8nClient, Logger: log})
+			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang, Engines: set.engines,
+				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: set.n8n, Logger: log})
 			if err != nil {
 				return usage(err)
 			}

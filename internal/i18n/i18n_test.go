@@ -18,7 +18,8 @@ import (
 // formats finds, in the non-test Go files of the module, every string literal given as the
 // format of i18n.Sprintf, i18n.Errorf, i18n.Format, i18n.Plural (both), i18n.M or i18n.Key (and
 // of the same functions within this package, and of mcp's msgf, fail and howMany), with where
-// it stands.
+// it stands. mcp's are never passed on, so one that is not a literal is an error: the catalog
+// could not be checked for it.
 func formats(t *testing.T) map[string]string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
@@ -54,13 +55,15 @@ func formats(t *testing.T) map[string]string {
 				return true
 			}
 			var name string
+			mcpOwn := false
 			switch fn := call.Fun.(type) {
 			case *ast.SelectorExpr:
 				if x, ok := fn.X.(*ast.Ident); ok && x.Name == "i18n" {
 					name = fn.Sel.Name
 				}
 			case *ast.Ident:
-				if inPackage || inMCP && (fn.Name == "msgf" || fn.Name == "fail" || fn.Name == "howMany") {
+				mcpOwn = inMCP && (fn.Name == "msgf" || fn.Name == "fail" || fn.Name == "howMany")
+				if inPackage || mcpOwn {
 					name = fn.Name
 				}
 				if inSubset && (fn.Name == "say" || fn.Name == "msg" || fn.Name == "unknown" || fn.Name == "incompatible") {
@@ -82,11 +85,13 @@ func formats(t *testing.T) map[string]string {
 				at = []int{2}
 			case "howMany":
 				if len(call.Args) == 2 {
-					if lit, ok := call.Args[1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-						noun, _ := strconv.Unquote(lit.Value)
-						found["%[1]d "+noun] = fset.Position(lit.Pos()).String()
-						found["%[1]d "+noun+"s"] = fset.Position(lit.Pos()).String()
+					noun, ok := literal(call.Args[1])
+					if !ok {
+						t.Errorf("%s: howMany's noun is not a string literal: the catalog cannot be checked", fset.Position(call.Args[1].Pos()))
+						return true
 					}
+					found["%[1]d "+noun] = fset.Position(call.Args[1].Pos()).String()
+					found["%[1]d "+noun+"s"] = fset.Position(call.Args[1].Pos()).String()
 				}
 				return true
 			case "Sprintf", "Errorf", "Format":
@@ -103,6 +108,9 @@ func formats(t *testing.T) map[string]string {
 					return true
 				}
 				s, ok := literal(call.Args[i])
+				if !ok && mcpOwn {
+					t.Errorf("%s: %s's format is not a string literal: the catalog cannot be checked", fset.Position(call.Args[i].Pos()), name)
+				}
 				if !ok {
 					return true // a format passed on (Sprintf's own body) is checked where it is written
 				}
@@ -159,17 +167,21 @@ func verbs(format string) []string {
 }
 
 // TestCatalogComplete: every format has its Japanese, which takes the same arguments with the
-// same verbs, and the catalog holds nothing that no code says.
+// same verbs and is translated (not the English again, unless it has no letters outside its
+// verbs or is in sameInJapanese), and the catalog holds nothing that no code says.
 func TestCatalogComplete(t *testing.T) {
 	found := formats(t)
+	letters := regexp.MustCompile(`[a-zA-Z]`)
+	sameInJapanese := map[string]bool{"DAG": true} // formats whose Japanese is the English, letters and all
 	for f, where := range found {
 		j, ok := ja()[f]
-		if !ok {
+		switch {
+		case !ok:
 			t.Errorf("%s: no Japanese for %q", where, f)
-			continue
-		}
-		if !slices.Equal(verbs(f), verbs(j)) {
+		case !slices.Equal(verbs(f), verbs(j)):
 			t.Errorf("%s: %q takes %v, its Japanese %q takes %v", where, f, verbs(f), j, verbs(j))
+		case j == f && !sameInJapanese[f] && letters.MatchString(verb.ReplaceAllString(f, "")):
+			t.Errorf("%s: %q is not translated", where, f)
 		}
 	}
 	for f := range ja() {
