@@ -105,6 +105,23 @@ func NewTransport() *http.Transport {
 	return tr
 }
 
+// redactUserinfo hides what stands between "://" and the last "@" before the host of a URL
+// that does not parse, where a password would be.
+func redactUserinfo(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw
+	}
+	host := strings.IndexAny(rest, "/?#")
+	if host < 0 {
+		host = len(rest)
+	}
+	if at := strings.LastIndex(rest[:host], "@"); at >= 0 {
+		return scheme + "://xxxxx@" + rest[at+1:]
+	}
+	return raw
+}
+
 // baseURL checks an instance's URL and returns it without /api/v1. Plain http:// is refused
 // for a host that is not loopback unless insecure.
 func baseURL(raw string, insecure bool) (*url.URL, error) {
@@ -113,10 +130,15 @@ func baseURL(raw string, insecure bool) (*url.URL, error) {
 	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return nil, fmt.Errorf("n8n: bad URL %q: %w", raw, err)
+		// url's own error quotes the whole URL, a password in it too: give only its reason.
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err
+		}
+		return nil, fmt.Errorf("n8n: bad URL %s: %w", redactUserinfo(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("n8n: bad URL %q: want http(s)://host[:port]", raw)
+		return nil, fmt.Errorf("n8n: bad URL %q: want http(s)://host[:port]", u.Redacted())
 	}
 	if u.User != nil {
 		return nil, fmt.Errorf("n8n: bad URL %s: credentials in the URL are not allowed; use the API key", u.Redacted())

@@ -37,6 +37,9 @@ func TestNewRefuses(t *testing.T) {
 		{"bad scheme", Config{URL: "ftp://n8n.example.com", APIKey: testKey}, "want http(s)://host[:port]"},
 		{"no host", Config{URL: "https://", APIKey: testKey}, "want http(s)://host[:port]"},
 		{"credentials in URL", Config{URL: "https://u:p@n8n.example.com", APIKey: testKey}, "credentials in the URL"},
+		// A URL that does not parse is named without its password.
+		{"unparsable with a password", Config{URL: "https://u:s3cret@n8n.example.com:port", APIKey: testKey}, `n8n: bad URL https://xxxxx@n8n.example.com:port: invalid port ":port" after host`},
+		{"bad scheme with a password", Config{URL: "ftp://u:s3cret@n8n.example.com", APIKey: testKey}, `n8n: bad URL "ftp://u:xxxxx@n8n.example.com": want`},
 		{"plain http off loopback", Config{URL: "http://n8n.example.com:5678", APIKey: testKey}, "refusing plain http:// to n8n.example.com:5678, which is not loopback"},
 		{"plain http to a LAN address", Config{URL: "http://10.0.0.7", APIKey: testKey}, "refusing plain http://"},
 		{"insecure allows it", Config{URL: "http://n8n.example.com", APIKey: testKey, Insecure: true}, ""},
@@ -54,8 +57,8 @@ func TestNewRefuses(t *testing.T) {
 			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 				t.Fatalf("error %v, want it to contain %q", err, tt.want)
 			}
-			if err != nil && strings.Contains(err.Error(), testKey) {
-				t.Fatalf("error shows the key: %v", err)
+			if err != nil && (strings.Contains(err.Error(), testKey) || strings.Contains(err.Error(), "s3cret")) {
+				t.Fatalf("error shows the key or the password: %v", err)
 			}
 		})
 	}
