@@ -60,9 +60,11 @@ type runner struct {
 
 	// records are attempts not yet given to the recorder; flush hands them over before any
 	// output is handed downstream.
-	records  []dag.AttemptRecord
-	cancel   context.CancelFunc
-	storeErr error
+	records []dag.AttemptRecord
+	// lastBatch is the number of records the last commit took.
+	lastBatch int
+	cancel    context.CancelFunc
+	storeErr  error
 
 	finished []*nodeRun // reused by finish
 	// uncommitted are nodes with a final attempt waiting for a commit to be handed on;
@@ -852,6 +854,7 @@ func (r *runner) commitNow(ctx context.Context) {
 		return
 	}
 	c := &inflight{records: r.records, nodes: r.uncommitted}
+	r.lastBatch = len(r.records)
 	r.records, r.uncommitted = nil, nil
 	r.inflight = c
 	rec := r.opts.Recorder
@@ -1184,6 +1187,10 @@ const maxPending = 1024
 // record keeps an attempt for the recorder, if there is one.
 func (r *runner) record(a dag.AttemptRecord) {
 	if r.opts.Recorder != nil {
+		if r.records == nil {
+			// Batches come out alike: the last one's size saves growing this one.
+			r.records = make([]dag.AttemptRecord, 0, r.lastBatch)
+		}
 		r.records = append(r.records, a)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
@@ -44,8 +45,16 @@ const (
 	packHexKey // the key is 64 lowercase hex digits, stored as the 32 bytes they spell
 )
 
-// encodePack appends the pack of as (prepared: OutputHash filled in) to b.
+// encodePack appends the pack of as, prepared, to b.
 func encodePack(b []byte, as []Attempt, rows []attemptRow) []byte {
+	size := 1 + binary.MaxVarintLen64
+	for i := range as {
+		a := &as[i]
+		v, _ := rows[i].violations.(string)
+		// The fixed fields take at most 80 bytes but for very long keys and reasons.
+		size += 80 + len(a.Node) + len(a.Type) + len(a.Key) + len(a.Reason) + len(a.Output) + len(v) + len(a.Error) + len(a.Log)
+	}
+	b = slices.Grow(b, size)
 	b = append(b, packVersion)
 	b = binary.AppendUvarint(b, uint64(len(as)))
 	for i := range as {

@@ -39,7 +39,7 @@ func encodeSample(t *testing.T) ([]Attempt, []byte) {
 	as := packSample()
 	rows := make([]attemptRow, len(as))
 	for i := range as {
-		if err := rows[i].prepare(&as[i]); err != nil {
+		if err := rows[i].prepare(&as[i], false); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -407,7 +407,7 @@ func (s *pgStore) RecordAttempts(ctx context.Context, batch []Attempt) error {
 	}
 	rows := make([]attemptRow, len(batch))
 	for i := range batch {
-		if err := rows[i].prepare(&batch[i]); err != nil {
+		if err := rows[i].prepare(&batch[i], false); err != nil {
 			return err
 		}
 	}
@@ -503,7 +503,7 @@ func outputOfBatch(batch []Attempt) string {
 func (s *pgStore) FinishRunWith(ctx context.Context, id string, f Finish) error {
 	rows := make([]attemptRow, len(f.Attempts))
 	for i := range f.Attempts {
-		if err := rows[i].prepare(&f.Attempts[i]); err != nil {
+		if err := rows[i].prepare(&f.Attempts[i], false); err != nil {
 			return fmt.Errorf("finish run %s: %w", id, err)
 		}
 	}

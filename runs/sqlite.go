@@ -365,7 +365,7 @@ func (s *sqliteStore) RecordAttempts(ctx context.Context, batch []Attempt) error
 	}
 	rows := make([]attemptRow, len(batch))
 	for i := range batch {
-		if err := rows[i].prepare(&batch[i]); err != nil {
+		if err := rows[i].prepare(&batch[i], packable(&batch[i])); err != nil {
 			return err
 		}
 	}
@@ -502,7 +502,7 @@ func (st *stmts) close() {
 func (s *sqliteStore) FinishRunWith(ctx context.Context, id string, f Finish) error {
 	rows := make([]attemptRow, len(f.Attempts))
 	for i := range f.Attempts {
-		if err := rows[i].prepare(&f.Attempts[i]); err != nil {
+		if err := rows[i].prepare(&f.Attempts[i], packable(&f.Attempts[i])); err != nil {
 			return fmt.Errorf("finish run %s: %w", id, err)
 		}
 	}

@@ -310,11 +310,13 @@ type attemptRow struct {
 	outputHash any
 }
 
-func (r *attemptRow) prepare(a *Attempt) error {
+// prepare encodes a; a packed attempt (packable) keeps its output without a hash, which is
+// computed when it is read.
+func (r *attemptRow) prepare(a *Attempt, packed bool) error {
 	if a.RunID == "" || a.Node == "" || a.Status == "" {
 		return fmt.Errorf("record attempt %s/%s: run id, node and status are required", a.RunID, a.Node)
 	}
-	if a.Output != nil {
+	if a.Output != nil && !packed {
 		h := HashOutput(a.Output)
 		if a.OutputHash != "" && a.OutputHash != h {
 			return fmt.Errorf("record attempt %s/%s: output hash %s does not match the output (%s)", a.RunID, a.Node, a.OutputHash, h)
