@@ -191,6 +191,18 @@ func pgMigrations() []string {
 		CONSTRAINT attempts_batch UNIQUE (batch, idx)
 	);
 	CREATE INDEX attempts_output ON attempts (output_hash);`,
+
+		// 2: packs, as SQLite's version 4 (runs/pack.go). A pack draws its seq from the
+		// attempts' sequence, so that both keep the run's order.
+		`CREATE TABLE attempt_packs (
+		run_id TEXT COLLATE "C" NOT NULL CONSTRAINT attempt_packs_run REFERENCES runs (id) ON DELETE CASCADE,
+		seq    BIGINT NOT NULL,
+		batch  TEXT COLLATE "C" NOT NULL, -- as in attempts: a retried write adds nothing
+		idx    INTEGER NOT NULL,          -- the place of its first attempt in that write
+		data   BYTEA NOT NULL,
+		PRIMARY KEY (run_id, seq),
+		CONSTRAINT attempt_packs_batch UNIQUE (batch, idx)
+	);`,
 	}
 }
 

@@ -91,9 +91,9 @@ func TestPackDamaged(t *testing.T) {
 }
 
 // TestPacksInOrder: a batch that mixes pure nodes' attempts with others, across a run and
-// its sub-run, reads back in the order it was recorded, each with its output, on every
-// backend. SQLite packs the runs of pure attempts but for a large output and an output
-// stored before (by reference), which stay rows.
+// its sub-run, reads back in the order it was recorded, each with its output. The runs of
+// pure attempts are packs but for a large output and an output stored before (by
+// reference), which stay rows.
 func TestPacksInOrder(t *testing.T) { eachBackend(t, testPacksInOrder) }
 
 func testPacksInOrder(t *testing.T, b backend) {
@@ -169,13 +169,11 @@ func testPacksInOrder(t *testing.T, b backend) {
 	if _, err := RunOutput(ctx, s, "p", HashOutput([]byte("none"))); !errors.Is(err, ErrNotFound) {
 		t.Errorf("RunOutput of an unknown output: %v, want ErrNotFound", err)
 	}
-	if b.name == "sqlite" {
-		// p1 p2 | p3 | q1 q2 | p4 | p5: five packs; x1, big, ref, x2 are rows.
-		if n := count(t, s, `SELECT count(*) FROM attempt_packs`); n != 5 {
-			t.Errorf("packs = %d, want 5", n)
-		}
-		if n := count(t, s, `SELECT count(*) FROM attempts`); n != 4 {
-			t.Errorf("rows = %d, want 4", n)
-		}
+	// p1 p2 | p3 | q1 q2 | p4 | p5: five packs; x1, big, ref, x2 are rows.
+	if n := count(t, s, `SELECT count(*) FROM attempt_packs`); n != 5 {
+		t.Errorf("packs = %d, want 5", n)
+	}
+	if n := count(t, s, `SELECT count(*) FROM attempts`); n != 4 {
+		t.Errorf("rows = %d, want 4", n)
 	}
 }

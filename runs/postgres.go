@@ -407,7 +407,7 @@ func (s *pgStore) RecordAttempts(ctx context.Context, batch []Attempt) error {
 	}
 	rows := make([]attemptRow, len(batch))
 	for i := range batch {
-		if err := rows[i].prepare(&batch[i], false); err != nil {
+		if err := rows[i].prepare(&batch[i], packable(&batch[i])); err != nil {
 			return err
 		}
 	}
@@ -447,8 +447,24 @@ func (s *pgStore) insertAttempts(ctx context.Context, tx batcher, token string, 
 	}
 	var b pgx.Batch
 	runsSeen := map[string]bool{}
-	for i := range batch {
+	for i := 0; i < len(batch); i++ {
 		a := &batch[i]
+		if !runsSeen[a.RunID] {
+			runsSeen[a.RunID] = true
+			b.Queue(`SELECT pg_notify($1, $2)`, notifyChannel, a.RunID)
+		}
+		if packable(a) {
+			j := i + 1
+			for j < len(batch) && batch[j].RunID == a.RunID && packable(&batch[j]) {
+				j++
+			}
+			b.Queue(`INSERT INTO attempt_packs (run_id, seq, batch, idx, data)
+				VALUES ($1, nextval(pg_get_serial_sequence('attempts', 'seq')), $2, $3, $4)
+				ON CONFLICT (batch, idx) DO NOTHING`,
+				a.RunID, token, i, encodePack(nil, batch[i:j], rows[i:j]))
+			i = j - 1
+			continue
+		}
 		if a.Output != nil {
 			b.Queue(`INSERT INTO outputs (hash, size, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING`,
 				a.OutputHash, len(a.Output), a.Output)
@@ -460,15 +476,11 @@ func (s *pgStore) insertAttempts(ctx context.Context, tx batcher, token string, 
 			a.RunID, token, i, a.Session, a.Node, a.Item, a.Attempt, a.Type, string(a.Status), a.Final,
 			a.Repaired, a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error,
 			a.Log, timeToDB(a.Started), timeToDB(a.Ended))
-		if !runsSeen[a.RunID] {
-			runsSeen[a.RunID] = true
-			b.Queue(`SELECT pg_notify($1, $2)`, notifyChannel, a.RunID)
-		}
 	}
 	err := tx.SendBatch(ctx, &b).Close()
 	// The foreign keys refuse an unknown run or output; say which, as SQLite's store does.
 	switch violated(err) {
-	case "attempts_run":
+	case "attempts_run", "attempt_packs_run":
 		return fmt.Errorf("run %s: %w", runOfBatch(batch, err), ErrNotFound)
 	case "attempts_output":
 		return fmt.Errorf("output %s: %w", outputOfBatch(batch), ErrNotFound)
@@ -503,7 +515,7 @@ func outputOfBatch(batch []Attempt) string {
 func (s *pgStore) FinishRunWith(ctx context.Context, id string, f Finish) error {
 	rows := make([]attemptRow, len(f.Attempts))
 	for i := range f.Attempts {
-		if err := rows[i].prepare(&f.Attempts[i], false); err != nil {
+		if err := rows[i].prepare(&f.Attempts[i], packable(&f.Attempts[i])); err != nil {
 			return fmt.Errorf("finish run %s: %w", id, err)
 		}
 	}
@@ -562,22 +574,45 @@ func (s *pgStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, error
 	return r, attempts, nil
 }
 
-// pgAttempts reads run id's attempts within tx, in the order they were recorded.
+// pgAttempts reads run id's attempts within tx, in the order they were recorded: its rows
+// and its packs, unpacked, merged by seq.
 func pgAttempts(ctx context.Context, tx pgx.Tx, id string) ([]Attempt, error) {
-	rows, err := tx.Query(ctx, `SELECT `+attemptColumns+` FROM attempts WHERE run_id = $1 ORDER BY seq`, id)
+	u := unpacker{id: id}
+	prows, err := tx.Query(ctx, `SELECT seq, data FROM attempt_packs WHERE run_id = $1 ORDER BY seq`, id)
+	if err != nil {
+		return nil, err
+	}
+	for prows.Next() {
+		var p packRow
+		if err := prows.Scan(&p.seq, &p.data); err != nil {
+			prows.Close()
+			return nil, err
+		}
+		u.packs = append(u.packs, p)
+	}
+	prows.Close()
+	if err := prows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err := tx.Query(ctx, `SELECT `+attemptColumns+`, seq FROM attempts WHERE run_id = $1 ORDER BY seq`, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var as []Attempt
 	for rows.Next() {
-		a, err := scanAttempt(rows, id)
+		var seq int64
+		a, err := scanAttempt(rows, id, &seq)
 		if err != nil {
 			return nil, err
 		}
-		as = append(as, a)
+		if err := u.row(seq, a); err != nil {
+			return nil, err
+		}
 	}
-	return as, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return u.done()
 }
 
 func (s *pgStore) PutOutput(ctx context.Context, output []byte) (string, error) {

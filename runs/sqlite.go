@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -558,35 +557,21 @@ func (s *sqliteStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, e
 // readAttempts reads run id's attempts within tx, in the order they were recorded: its rows
 // and its packs, unpacked, merged by seq.
 func readAttempts(ctx context.Context, tx *sql.Tx, id string) ([]Attempt, error) {
-	type pack struct {
-		seq  int64
-		data []byte
-	}
-	var packs []pack
+	u := unpacker{id: id}
 	prows, err := tx.QueryContext(ctx, `SELECT seq, data FROM attempt_packs WHERE run_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, err
 	}
 	defer prows.Close()
 	for prows.Next() {
-		var p pack
+		var p packRow
 		if err := prows.Scan(&p.seq, &p.data); err != nil {
 			return nil, err
 		}
-		packs = append(packs, p)
+		u.packs = append(u.packs, p)
 	}
 	if err := prows.Err(); err != nil {
 		return nil, err
-	}
-	var as []Attempt
-	unpack := func(before int64) error {
-		for len(packs) > 0 && packs[0].seq < before {
-			if as, err = decodePack(as, packs[0].data, id); err != nil {
-				return fmt.Errorf("attempts #%d: %w", packs[0].seq, err)
-			}
-			packs = packs[1:]
-		}
-		return nil
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT `+attemptColumns+`, seq FROM attempts WHERE run_id = ? ORDER BY seq`, id)
 	if err != nil {
@@ -599,15 +584,14 @@ func readAttempts(ctx context.Context, tx *sql.Tx, id string) ([]Attempt, error)
 		if err != nil {
 			return nil, err
 		}
-		if err := unpack(seq); err != nil {
+		if err := u.row(seq, a); err != nil {
 			return nil, err
 		}
-		as = append(as, a)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return as, unpack(math.MaxInt64)
+	return u.done()
 }
 
 // Output returns the output stored under hash.

@@ -230,8 +230,8 @@ type Attempt struct {
 	// the bytes with AttemptOutput.
 	Output []byte
 	// Pure marks the attempt of a pure node (nodes.Pure): a resume computes it again, so the
-	// SQLite store keeps the pure attempts of a batch packed in one row (pack.go), which
-	// costs a fraction of a row each. GetRun sets it on the attempts it read from a pack.
+	// store keeps the pure attempts of a batch packed in one row (pack.go), which costs a
+	// fraction of a row each. GetRun sets it on the attempts it read from a pack.
 	Pure       bool
 	Violations []contract.Violation
 	Error      string
