@@ -42,6 +42,11 @@ func TestExecOutputModes(t *testing.T) {
 		{"input on stdin", map[string]any{"command": []any{"cat"}},
 			map[string]any{"items": []any{"a", 1.5}}, `{"items":["a",1.5]}`},
 		{"null input", map[string]any{"command": []any{"cat"}}, nil, `null`},
+		// Inputs on either side of pipeMin: written ahead, or fed as the process reads.
+		{"input of pipeMin", map[string]any{"command": []any{"cat"}},
+			strings.Repeat("x", pipeMin-2), `"` + strings.Repeat("x", pipeMin-2) + `"`},
+		{"input above pipeMin", map[string]any{"command": []any{"cat"}},
+			strings.Repeat("x", 300_000), `"` + strings.Repeat("x", 300_000) + `"`},
 		{"wrap object", map[string]any{"command": []any{"echo", `{"n": 1}`}, "output": "wrap"},
 			nil, `{"status":"pass","summary":"exited 0","data":{"n":1}}`},
 		{"wrap array", map[string]any{"command": []any{"echo", `[1, "x"]`}, "output": "wrap"},

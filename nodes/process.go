@@ -53,6 +53,10 @@ const markVar = "SEAM_EXEC_ID"
 // carrying the run's mark (markVar), which catches those that left the group (setsid): a
 // node's processes do not outlive it. An error is ctx's, an *OutputLimitError, an
 // *exec.ExitError, or a failure to start.
+// pipeMin is the least a pipe buffers on Linux (one page, even when the user's pipe quota
+// is spent), so that writing that much never waits for a reader.
+const pipeMin = 4096
+
 func runProcess(ctx context.Context, p process) (processResult, error) {
 	var res processResult
 	runCtx, stop := context.WithCancel(ctx) // stop also ends the process on overflow
@@ -64,7 +68,23 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	cmd := exec.CommandContext(runCtx, p.argv[0], p.argv[1:]...)
 	// Last, so that neither seam's environment nor the node's env can replace it.
 	cmd.Dir, cmd.Env = p.dir, append(slices.Clip(p.env), markVar+"="+mark)
-	cmd.Stdin = bytes.NewReader(p.stdin)
+	if len(p.stdin) > pipeMin {
+		cmd.Stdin = bytes.NewReader(p.stdin) // os/exec feeds it as the process reads
+	} else {
+		// Small enough for any pipe's buffer: written before the process starts, it needs
+		// no goroutine to feed it (most inputs; a node's start is on every chain's path).
+		inR, inW, err := os.Pipe()
+		if err != nil {
+			return res, fmt.Errorf("stdin pipe: %w", err)
+		}
+		defer inR.Close()
+		_, err = inW.Write(p.stdin)
+		inW.Close()
+		if err != nil {
+			return res, fmt.Errorf("stdin pipe: %w", err)
+		}
+		cmd.Stdin = inR
+	}
 	// Its own group, so that killing it reaches everything it started, not just the leader.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	dieWithParent(cmd.SysProcAttr)
