@@ -220,8 +220,41 @@ func (u *unpacker) upTo(seq int64) error {
 	return nil
 }
 
-// done unpacks the packs after the last row and returns the run's attempts.
-func (u *unpacker) done() ([]Attempt, error) {
+// rowScanner is the part of database/sql's and pgx's rows that reading attempts uses.
+type rowScanner interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// readPacks reads the run's packs, rows of (seq, data) in the order of seq.
+func (u *unpacker) readPacks(rows rowScanner) error {
+	for rows.Next() {
+		var p packRow
+		if err := rows.Scan(&p.seq, &p.data); err != nil {
+			return err
+		}
+		u.packs = append(u.packs, p)
+	}
+	return rows.Err()
+}
+
+// readRows reads the run's attempt rows, attemptColumns then seq, in the order of seq, and
+// returns all its attempts, the packs' among them.
+func (u *unpacker) readRows(rows rowScanner) ([]Attempt, error) {
+	for rows.Next() {
+		var seq int64
+		a, err := scanAttempt(rows, u.id, &seq)
+		if err != nil {
+			return nil, err
+		}
+		if err := u.row(seq, a); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	err := u.upTo(math.MaxInt64)
 	return u.as, err
 }

@@ -578,20 +578,13 @@ func (s *pgStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, error
 // and its packs, unpacked, merged by seq.
 func pgAttempts(ctx context.Context, tx pgx.Tx, id string) ([]Attempt, error) {
 	u := unpacker{id: id}
-	prows, err := tx.Query(ctx, `SELECT seq, data FROM attempt_packs WHERE run_id = $1 ORDER BY seq`, id)
+	packs, err := tx.Query(ctx, `SELECT seq, data FROM attempt_packs WHERE run_id = $1 ORDER BY seq`, id)
 	if err != nil {
 		return nil, err
 	}
-	for prows.Next() {
-		var p packRow
-		if err := prows.Scan(&p.seq, &p.data); err != nil {
-			prows.Close()
-			return nil, err
-		}
-		u.packs = append(u.packs, p)
-	}
-	prows.Close()
-	if err := prows.Err(); err != nil {
+	err = u.readPacks(packs)
+	packs.Close()
+	if err != nil {
 		return nil, err
 	}
 	rows, err := tx.Query(ctx, `SELECT `+attemptColumns+`, seq FROM attempts WHERE run_id = $1 ORDER BY seq`, id)
@@ -599,20 +592,7 @@ func pgAttempts(ctx context.Context, tx pgx.Tx, id string) ([]Attempt, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var seq int64
-		a, err := scanAttempt(rows, id, &seq)
-		if err != nil {
-			return nil, err
-		}
-		if err := u.row(seq, a); err != nil {
-			return nil, err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return u.done()
+	return u.readRows(rows)
 }
 
 func (s *pgStore) PutOutput(ctx context.Context, output []byte) (string, error) {

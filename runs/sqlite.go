@@ -558,19 +558,13 @@ func (s *sqliteStore) GetRun(ctx context.Context, id string) (*Run, []Attempt, e
 // and its packs, unpacked, merged by seq.
 func readAttempts(ctx context.Context, tx *sql.Tx, id string) ([]Attempt, error) {
 	u := unpacker{id: id}
-	prows, err := tx.QueryContext(ctx, `SELECT seq, data FROM attempt_packs WHERE run_id = ? ORDER BY seq`, id)
+	packs, err := tx.QueryContext(ctx, `SELECT seq, data FROM attempt_packs WHERE run_id = ? ORDER BY seq`, id)
 	if err != nil {
 		return nil, err
 	}
-	defer prows.Close()
-	for prows.Next() {
-		var p packRow
-		if err := prows.Scan(&p.seq, &p.data); err != nil {
-			return nil, err
-		}
-		u.packs = append(u.packs, p)
-	}
-	if err := prows.Err(); err != nil {
+	err = u.readPacks(packs)
+	packs.Close()
+	if err != nil {
 		return nil, err
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT `+attemptColumns+`, seq FROM attempts WHERE run_id = ? ORDER BY seq`, id)
@@ -578,20 +572,7 @@ func readAttempts(ctx context.Context, tx *sql.Tx, id string) ([]Attempt, error)
 		return nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var seq int64
-		a, err := scanAttempt(rows, id, &seq)
-		if err != nil {
-			return nil, err
-		}
-		if err := u.row(seq, a); err != nil {
-			return nil, err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return u.done()
+	return u.readRows(rows)
 }
 
 // Output returns the output stored under hash.
