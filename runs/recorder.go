@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
@@ -37,6 +38,7 @@ type Recorder struct {
 	// decided holds the nodes whose final attempt was recorded in this session, so that
 	// FinishRun records the final state of the others (skipped, failed before running).
 	decided map[string]bool
+	buf     []Attempt // RecordAttempts' batch
 }
 
 // HostTemporal is the host recorded for the runs on Temporal: they have no process of their
@@ -130,7 +132,10 @@ func (r *Recorder) Sub(d *dag.DAG) dag.Recorder {
 func (r *Recorder) RecordAttempts(ctx context.Context, batch []dag.AttemptRecord) error {
 	ctx, cancel := r.writeContext(ctx)
 	defer cancel()
-	as := make([]Attempt, len(batch))
+	// One buffer for every batch: the store keeps none of it, and batches come out alike.
+	as := slices.Grow(r.buf[:0], len(batch))[:len(batch)]
+	r.buf = as
+	defer clear(as) // the outputs are the engine's to drop
 	for i := range batch {
 		as[i] = r.attempt(&batch[i])
 	}
