@@ -177,3 +177,39 @@ func testPacksInOrder(t *testing.T, b backend) {
 		t.Errorf("rows = %d, want 4", n)
 	}
 }
+
+// FuzzDecodePack: whatever a damaged store holds, decoding it returns attempts or an error,
+// never a panic; and what decodes encodes back to the same attempts.
+func FuzzDecodePack(f *testing.F) {
+	f.Add([]byte{packVersion, 0})
+	as := packSample()
+	rows := make([]attemptRow, len(as))
+	for i := range as {
+		if err := rows[i].prepare(&as[i], false); err != nil {
+			f.Fatal(err)
+		}
+	}
+	f.Add(encodePack(nil, as, rows))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := decodePack(nil, data, "r")
+		if err != nil {
+			if !errors.Is(err, errPack) {
+				t.Fatalf("error %v is not errPack", err)
+			}
+			return
+		}
+		rows := make([]attemptRow, len(got))
+		for i := range got {
+			if len(got[i].Violations) == 0 {
+				got[i].Violations = nil // "[]" and none are both no violations
+			}
+			if err := rows[i].prepare(&got[i], true); err != nil {
+				return // decoded, but not what a store would be given (no node, no status)
+			}
+		}
+		again, err := decodePack(nil, encodePack(nil, got, rows), "r")
+		if err != nil || !reflect.DeepEqual(again, got) {
+			t.Fatalf("round trip: %v\n got %+v\nwant %+v", err, again, got)
+		}
+	})
+}
