@@ -53,9 +53,11 @@ type Store interface {
 	FinishRunWith(ctx context.Context, id string, f Finish) error
 
 	// GetRun returns a run and its attempts in the order they were recorded, from one
-	// snapshot even while another process is still writing to it.
+	// snapshot even while another process is still writing to it; packed attempts come
+	// with their outputs.
 	GetRun(ctx context.Context, id string) (*Run, []Attempt, error)
-	// Output returns the output stored under hash.
+	// Output returns the output stored under hash among those all runs share; a packed
+	// attempt's output is with the attempt instead (AttemptOutput, RunOutput find both).
 	Output(ctx context.Context, hash string) ([]byte, error)
 	// PutOutput stores output alone, ahead of the attempt that will point at it (an
 	// Attempt with OutputHash and a nil Output), and returns its hash (HashOutput). Storing
