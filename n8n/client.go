@@ -161,7 +161,8 @@ func redactUserinfo(raw string) string {
 }
 
 // baseURL checks an instance's URL and returns it without /api/v1. Plain http:// is refused
-// for a host that is not loopback unless insecure; the fix named is the one from offers.
+// for a host that is not loopback unless insecure; the fix it names is the one the URL's
+// source (from) offers.
 func baseURL(lang i18n.Lang, raw string, insecure bool, from URLSource) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, i18n.Errorf(lang, "n8n: no URL (set N8N_URL, or url in the node or the DAG's n8n block)")
