@@ -88,7 +88,7 @@ func TestMessagesFollowLang(t *testing.T) {
 			[]string{`workflow "bad" was not written: the runtime validation found 1 error`, "; force: true writes it anyway"},
 			[]string{`ワークフロー "bad" は書き込まれませんでした：runtime の検証でエラー 1 件が見つかりました`, "。force: true で書き込みを強行できます"}},
 		{"n8n unreachable", "list_workflows", map[string]any{}, CodeN8NUnreachable,
-			[]string{"n8n is unreachable: list workflows: "}, []string{"n8n に接続できません：list workflows: "}},
+			[]string{"n8n is unreachable: list workflows: "}, []string{"n8n に接続できません：ワークフロー一覧の取得: "}},
 		{"misspelt argument", "list_runs", map[string]any{"stauts": "failed"}, CodeInvalidArgument,
 			[]string{`arguments: "stauts" is not an argument; did you mean "status"?`}, []string{`引数："stauts" という引数はありません。"status" のことですか？`}},
 		{"status outside its set", "list_runs", map[string]any{"status": "failing"}, CodeInvalidArgument,

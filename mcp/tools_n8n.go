@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/catalog"
 	"github.com/seam-dag/seam/n8n/validate"
@@ -41,7 +42,8 @@ func (s *server) addN8NTools(srv *sdk.Server) error {
 	if s.opts.N8N == nil {
 		return nil
 	}
-	t := &n8nTools{c: s.opts.N8N, cat: &catalog.Loader{}}
+	// The client's own errors, which the answers quote, are said in the server's language.
+	t := &n8nTools{c: s.opts.N8N.In(s.opts.Lang), cat: &catalog.Loader{}}
 	var errs []error
 	errs = append(errs, addTool(srv, s.opts.Lang, &sdk.Tool{
 		Name: "list_workflows",
@@ -465,7 +467,8 @@ func (t *n8nTools) gate(ctx context.Context, w *n8n.Workflow, force bool) (*vali
 	if err != nil {
 		return nil, err
 	}
-	res, err := n8n.Gate(ctx, cat, w, force)
+	// The findings stay in English, as validate_workflow gives them: they are data.
+	res, err := n8n.Gate(ctx, i18n.English, cat, w, force)
 	var ge *n8n.GateError
 	if errors.As(err, &ge) {
 		errs, first := howMany(len(res.Errors), "error"), issueText(res.Errors[0])

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -130,6 +131,36 @@ func TestN8NExecutionStatusesAsTheyAre(t *testing.T) {
 		m := l.minimal().(n8n.ListingMinimal)
 		if m.Executions[0].Status != status || m.Counts[status] != 1 || m.Executions[0].Workflow != "flow" {
 			t.Errorf("%s: %+v", status, m)
+		}
+	}
+}
+
+// TestN8NClientErrorsInServerLanguage: what the n8n client says itself, which the answers
+// quote as it is, is in the server's language too (TestMessagesFollowLang has an unreachable
+// n8n's).
+func TestN8NClientErrorsInServerLanguage(t *testing.T) {
+	tests := []struct {
+		tool   string
+		args   map[string]any
+		code   string
+		en, ja string
+	}{
+		{"get_workflow", map[string]any{"id": "a/b"}, CodeInvalidArgument,
+			`get workflow: id "a/b" is not an n8n id`, `ワークフローの取得: id "a/b" は n8n の id ではありません`},
+		{"get_execution", map[string]any{"id": ".."}, CodeInvalidArgument,
+			`get execution: id ".." is not an n8n id`, `実行の取得: id ".." は n8n の id ではありません`},
+	}
+	for _, lang := range []string{"en", "ja"} {
+		cs := connectWith(t, Options{Root: t.TempDir(), N8N: offlineClient(t), Lang: i18n.Lang(lang)})
+		for _, tc := range tests {
+			r := call(t, cs, tc.tool, tc.args)
+			want := tc.en
+			if lang == "ja" {
+				want = tc.ja
+			}
+			if msg, _ := r.env["message"].(string); errCode(r) != tc.code || !strings.Contains(msg, want) {
+				t.Errorf("%s %s %v: %v, want %s with %q", lang, tc.tool, tc.args, r.env, tc.code, want)
+			}
 		}
 	}
 }

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // ID is an n8n id. n8n sends workflow ids as strings and execution ids as strings or
@@ -38,12 +39,13 @@ func (id *ID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// IDOf turns a configuration value (string, integer, json.Number) into an id.
+// IDOf turns a configuration value (string, integer, json.Number) into an id. Its errors are
+// i18n.Messages, said in the language of whoever prints them.
 func IDOf(v any) (ID, error) {
 	switch x := v.(type) {
 	case string:
 		if strings.TrimSpace(x) == "" {
-			return "", errors.New("id is empty")
+			return "", i18n.M("id is empty")
 		}
 		return ID(x), nil
 	case json.Number:
@@ -56,13 +58,13 @@ func IDOf(v any) (ID, error) {
 		return ID(strconv.FormatUint(x, 10)), nil
 	case float64:
 		if x != float64(int64(x)) {
-			return "", fmt.Errorf("id must be a whole number, got %v", x)
+			return "", i18n.M("id must be a whole number, got %v", x)
 		}
 		return ID(strconv.FormatInt(int64(x), 10)), nil
 	case nil:
-		return "", errors.New("id is missing")
+		return "", i18n.M("id is missing")
 	}
-	return "", fmt.Errorf("id must be a string or a number, got %T", v)
+	return "", i18n.M("id must be a string or a number, got %T", v)
 }
 
 // Tag is a workflow tag.
@@ -185,7 +187,7 @@ func (c *Client) ListWorkflows(ctx context.Context, f WorkflowFilter) (*Page[Wor
 	setIf(q, "projectId", f.ProjectID)
 	p, err := listAll[Workflow](ctx, c, "/workflows", q, f.Limit, f.Cursor, f.All)
 	if err != nil {
-		return nil, fmt.Errorf("list workflows: %w", err)
+		return nil, i18n.Errorf(c.cfg.Lang, "list workflows: %w", err)
 	}
 	return p, nil
 }
@@ -201,7 +203,7 @@ func (c *Client) ListExecutions(ctx context.Context, f ExecutionFilter) (*Page[E
 	}
 	p, err := listAll[Execution](ctx, c, "/executions", q, f.Limit, f.Cursor, f.All)
 	if err != nil {
-		return nil, fmt.Errorf("list executions: %w", err)
+		return nil, i18n.Errorf(c.cfg.Lang, "list executions: %w", err)
 	}
 	return p, nil
 }
@@ -226,7 +228,7 @@ func listAll[T any](ctx context.Context, c *Client, path string, q url.Values, l
 		var p Page[T]
 		if err := c.do(ctx, call{method: "GET", path: path, query: q, idempotent: true}, &p); err != nil {
 			if page > 0 {
-				return nil, fmt.Errorf("page %d: %w", page+1, err)
+				return nil, i18n.Errorf(c.cfg.Lang, "page %d: %w", page+1, err)
 			}
 			return nil, err
 		}
@@ -236,7 +238,7 @@ func listAll[T any](ctx context.Context, c *Client, path string, q url.Values, l
 			return out, nil
 		}
 		if seen[p.NextCursor] || page+1 >= maxPages {
-			return nil, fmt.Errorf("page %d: n8n's cursor does not advance; stopped following it", page+1)
+			return nil, i18n.Errorf(c.cfg.Lang, "page %d: n8n's cursor does not advance; stopped following it", page+1)
 		}
 		seen[p.NextCursor] = true
 		cursor = p.NextCursor
@@ -246,31 +248,32 @@ func listAll[T any](ctx context.Context, c *Client, path string, q url.Values, l
 // InvalidIDError is an id refused before any request: empty, or one that would name another
 // path. Callers tell it from n8n's answers to report it as their caller's mistake.
 type InvalidIDError struct {
-	ID ID
+	ID   ID
+	Lang i18n.Lang // the language Error says it in
 }
 
 func (e *InvalidIDError) Error() string {
 	if strings.TrimSpace(string(e.ID)) == "" {
-		return "id is empty"
+		return i18n.Sprintf(e.Lang, "id is empty")
 	}
-	return fmt.Sprintf("id %q is not an n8n id", string(e.ID))
+	return i18n.Sprintf(e.Lang, "id %q is not an n8n id", string(e.ID))
 }
 
-func idPath(prefix string, id ID, suffix string) (string, error) {
+func (c *Client) idPath(prefix string, id ID, suffix string) (string, error) {
 	if strings.TrimSpace(string(id)) == "" {
-		return "", &InvalidIDError{ID: id}
+		return "", &InvalidIDError{ID: id, Lang: c.cfg.Lang}
 	}
 	// The path is escaped once, when the request's URL is written; an id that would name
 	// another path (a/b, .., ?x) is refused rather than sent with the API key.
 	if s := string(id); s == "." || s == ".." || strings.ContainsAny(s, "/?#%\\") {
-		return "", &InvalidIDError{ID: id}
+		return "", &InvalidIDError{ID: id, Lang: c.cfg.Lang}
 	}
 	return prefix + "/" + string(id) + suffix, nil
 }
 
 // GetWorkflow returns a workflow.
 func (c *Client) GetWorkflow(ctx context.Context, id ID) (*Workflow, error) {
-	return c.workflowCall(ctx, "get workflow", "GET", id, "", nil, true)
+	return c.workflowCall(ctx, i18n.Key("get workflow"), "GET", id, "", nil, true)
 }
 
 // CreateWorkflow creates w (name, nodes, connections, settings, staticData) and returns it
@@ -278,7 +281,7 @@ func (c *Client) GetWorkflow(ctx context.Context, id ID) (*Workflow, error) {
 func (c *Client) CreateWorkflow(ctx context.Context, w *Workflow) (*Workflow, error) {
 	var out Workflow
 	if err := c.do(ctx, call{method: "POST", path: "/workflows", body: w.writable()}, &out); err != nil {
-		return nil, fmt.Errorf("create workflow %q: %w", w.Name, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "create workflow %q: %w", w.Name, err)
 	}
 	return &out, nil
 }
@@ -286,40 +289,40 @@ func (c *Client) CreateWorkflow(ctx context.Context, w *Workflow) (*Workflow, er
 // UpdateWorkflow replaces workflow id by w. Only name, nodes, connections, settings and
 // staticData are sent: the rest is read-only and n8n refuses it.
 func (c *Client) UpdateWorkflow(ctx context.Context, id ID, w *Workflow) (*Workflow, error) {
-	return c.workflowCall(ctx, "update workflow", "PUT", id, "", w.writable(), true)
+	return c.workflowCall(ctx, i18n.Key("update workflow"), "PUT", id, "", w.writable(), true)
 }
 
 // DeleteWorkflow deletes a workflow and returns it as it was.
 func (c *Client) DeleteWorkflow(ctx context.Context, id ID) (*Workflow, error) {
-	return c.workflowCall(ctx, "delete workflow", "DELETE", id, "", nil, true)
+	return c.workflowCall(ctx, i18n.Key("delete workflow"), "DELETE", id, "", nil, true)
 }
 
 // ActivateWorkflow activates a workflow: its triggers and production webhooks start.
 // Activating an active workflow changes nothing, so the call is retried like a GET.
 func (c *Client) ActivateWorkflow(ctx context.Context, id ID) (*Workflow, error) {
-	return c.workflowCall(ctx, "activate workflow", "POST", id, "/activate", nil, true)
+	return c.workflowCall(ctx, i18n.Key("activate workflow"), "POST", id, "/activate", nil, true)
 }
 
 // DeactivateWorkflow deactivates a workflow.
 func (c *Client) DeactivateWorkflow(ctx context.Context, id ID) (*Workflow, error) {
-	return c.workflowCall(ctx, "deactivate workflow", "POST", id, "/deactivate", nil, true)
+	return c.workflowCall(ctx, i18n.Key("deactivate workflow"), "POST", id, "/deactivate", nil, true)
 }
 
 func (c *Client) workflowCall(ctx context.Context, what, method string, id ID, suffix string, body any, idempotent bool) (*Workflow, error) {
-	p, err := idPath("/workflows", id, suffix)
+	p, err := c.idPath("/workflows", id, suffix)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "%s: %w", i18n.Format(c.cfg.Lang, what), err)
 	}
 	var out Workflow
 	if err := c.do(ctx, call{method: method, path: p, body: body, idempotent: idempotent}, &out); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, id, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "%s %s: %w", i18n.Format(c.cfg.Lang, what), id, err)
 	}
 	return &out, nil
 }
 
 // WorkflowTags returns a workflow's tags.
 func (c *Client) WorkflowTags(ctx context.Context, id ID) ([]Tag, error) {
-	return c.tagsCall(ctx, "get tags of workflow", "GET", id, nil)
+	return c.tagsCall(ctx, i18n.Key("get tags of workflow"), "GET", id, nil)
 }
 
 // SetWorkflowTags replaces a workflow's tags by the tags with these ids.
@@ -328,17 +331,17 @@ func (c *Client) SetWorkflowTags(ctx context.Context, id ID, tagIDs []ID) ([]Tag
 	for i, t := range tagIDs {
 		body[i] = map[string]ID{"id": t}
 	}
-	return c.tagsCall(ctx, "set tags of workflow", "PUT", id, body)
+	return c.tagsCall(ctx, i18n.Key("set tags of workflow"), "PUT", id, body)
 }
 
 func (c *Client) tagsCall(ctx context.Context, what, method string, id ID, body any) ([]Tag, error) {
-	p, err := idPath("/workflows", id, "/tags")
+	p, err := c.idPath("/workflows", id, "/tags")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "%s: %w", i18n.Format(c.cfg.Lang, what), err)
 	}
 	tags := []Tag{}
 	if err := c.do(ctx, call{method: method, path: p, body: body, idempotent: true}, &tags); err != nil {
-		return nil, fmt.Errorf("%s %s: %w", what, id, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "%s %s: %w", i18n.Format(c.cfg.Lang, what), id, err)
 	}
 	return tags, nil
 }
@@ -347,16 +350,16 @@ func (c *Client) tagsCall(ctx context.Context, what, method string, id ID, body 
 func (c *Client) CreateTag(ctx context.Context, name string) (*Tag, error) {
 	var t Tag
 	if err := c.do(ctx, call{method: "POST", path: "/tags", body: map[string]string{"name": name}}, &t); err != nil {
-		return nil, fmt.Errorf("create tag %q: %w", name, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "create tag %q: %w", name, err)
 	}
 	return &t, nil
 }
 
 // GetExecution returns an execution, with its data when includeData.
 func (c *Client) GetExecution(ctx context.Context, id ID, includeData bool) (*Execution, error) {
-	p, err := idPath("/executions", id, "")
+	p, err := c.idPath("/executions", id, "")
 	if err != nil {
-		return nil, fmt.Errorf("get execution: %w", err)
+		return nil, i18n.Errorf(c.cfg.Lang, "get execution: %w", err)
 	}
 	var q url.Values
 	if includeData {
@@ -364,20 +367,20 @@ func (c *Client) GetExecution(ctx context.Context, id ID, includeData bool) (*Ex
 	}
 	var e Execution
 	if err := c.do(ctx, call{method: "GET", path: p, query: q, idempotent: true}, &e); err != nil {
-		return nil, fmt.Errorf("get execution %s: %w", id, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "get execution %s: %w", id, err)
 	}
 	return &e, nil
 }
 
 // DeleteExecution deletes an execution and returns it as it was.
 func (c *Client) DeleteExecution(ctx context.Context, id ID) (*Execution, error) {
-	p, err := idPath("/executions", id, "")
+	p, err := c.idPath("/executions", id, "")
 	if err != nil {
-		return nil, fmt.Errorf("delete execution: %w", err)
+		return nil, i18n.Errorf(c.cfg.Lang, "delete execution: %w", err)
 	}
 	var e Execution
 	if err := c.do(ctx, call{method: "DELETE", path: p, idempotent: true}, &e); err != nil {
-		return nil, fmt.Errorf("delete execution %s: %w", id, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "delete execution %s: %w", id, err)
 	}
 	return &e, nil
 }
@@ -385,13 +388,13 @@ func (c *Client) DeleteExecution(ctx context.Context, id ID) (*Execution, error)
 // RetryExecution retries a failed execution; loadWorkflow runs the workflow as saved now
 // instead of as it was. Not retried itself: a second call would run it twice.
 func (c *Client) RetryExecution(ctx context.Context, id ID, loadWorkflow bool) (*Execution, error) {
-	p, err := idPath("/executions", id, "/retry")
+	p, err := c.idPath("/executions", id, "/retry")
 	if err != nil {
-		return nil, fmt.Errorf("retry execution: %w", err)
+		return nil, i18n.Errorf(c.cfg.Lang, "retry execution: %w", err)
 	}
 	var e Execution
 	if err := c.do(ctx, call{method: "POST", path: p, body: map[string]bool{"loadWorkflow": loadWorkflow}}, &e); err != nil {
-		return nil, fmt.Errorf("retry execution %s: %w", id, err)
+		return nil, i18n.Errorf(c.cfg.Lang, "retry execution %s: %w", id, err)
 	}
 	return &e, nil
 }

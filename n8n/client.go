@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -39,7 +40,24 @@ type Config struct {
 	// HTTPClient sends the requests; nil means a client of its own. Share one between
 	// Clients so that they share connections.
 	HTTPClient *http.Client
+	// Lang is the language of the client's errors; "" means English. In gives a client
+	// that speaks another.
+	Lang i18n.Lang
+	// URLFrom says where URL came from, so that an error says how to fix it there.
+	URLFrom URLSource
 }
+
+// URLSource is where a Client's URL and its insecure setting come from.
+type URLSource int
+
+// The sources of the URL: plain http:// to a host that is not loopback is allowed by
+// insecure: true in a DAG (the default), by --insecure on the command line, or not at all
+// for $N8N_URL alone (seam mcp, seam serve).
+const (
+	FromDAG URLSource = iota
+	FromFlag
+	FromEnv
+)
 
 // Defaults of Config.
 const (
@@ -64,12 +82,15 @@ type Client struct {
 // New checks cfg and returns a client. Plain http:// is refused for a host that is not
 // loopback unless cfg.Insecure: the API key would cross the network in clear.
 func New(cfg Config) (*Client, error) {
-	u, err := baseURL(cfg.URL, cfg.Insecure)
+	if cfg.Lang == "" {
+		cfg.Lang = i18n.English
+	}
+	u, err := baseURL(cfg.Lang, cfg.URL, cfg.Insecure, cfg.URLFrom)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.APIKey == "" {
-		return nil, errors.New("n8n: no API key (set N8N_API_KEY, or api_key_env to the variable that holds it)")
+		return nil, i18n.Errorf(cfg.Lang, "n8n: no API key (set N8N_API_KEY, or api_key_env to the variable that holds it)")
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = defaultTimeout
@@ -89,6 +110,23 @@ func New(cfg Config) (*Client, error) {
 	}
 	return &Client{base: u, key: cfg.APIKey, cfg: cfg, http: hc, jitter: rand.Float64}, nil
 }
+
+// In returns a client like c whose errors are said in lang. It shares c's connections: a
+// server that answers each request in its own language calls it per request.
+func (c *Client) In(lang i18n.Lang) *Client {
+	if lang == "" {
+		lang = i18n.English
+	}
+	if lang == c.cfg.Lang {
+		return c
+	}
+	cc := *c
+	cc.cfg.Lang = lang
+	return &cc
+}
+
+// Lang is the language of c's errors.
+func (c *Client) Lang() i18n.Lang { return c.cfg.Lang }
 
 // idleTimeout closes our idle connections before n8n does: Node.js servers close a
 // keep-alive connection idle for 5 s, and a request sent on it at that moment is reset —
@@ -123,10 +161,11 @@ func redactUserinfo(raw string) string {
 }
 
 // baseURL checks an instance's URL and returns it without /api/v1. Plain http:// is refused
-// for a host that is not loopback unless insecure.
-func baseURL(raw string, insecure bool) (*url.URL, error) {
+// for a host that is not loopback unless insecure; the fix it names is the one the URL's
+// source (from) offers.
+func baseURL(lang i18n.Lang, raw string, insecure bool, from URLSource) (*url.URL, error) {
 	if strings.TrimSpace(raw) == "" {
-		return nil, errors.New("n8n: no URL (set N8N_URL, or url in the node or the DAG's n8n block)")
+		return nil, i18n.Errorf(lang, "n8n: no URL (set N8N_URL, or url in the node or the DAG's n8n block)")
 	}
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
@@ -135,16 +174,22 @@ func baseURL(raw string, insecure bool) (*url.URL, error) {
 		if errors.As(err, &uerr) {
 			err = uerr.Err
 		}
-		return nil, fmt.Errorf("n8n: bad URL %s: %w", redactUserinfo(raw), err)
+		return nil, i18n.Errorf(lang, "n8n: bad URL %s: %w", redactUserinfo(raw), err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-		return nil, fmt.Errorf("n8n: bad URL %q: want http(s)://host[:port]", u.Redacted())
+		return nil, i18n.Errorf(lang, "n8n: bad URL %q: want http(s)://host[:port]", u.Redacted())
 	}
 	if u.User != nil {
-		return nil, fmt.Errorf("n8n: bad URL %s: credentials in the URL are not allowed; use the API key", u.Redacted())
+		return nil, i18n.Errorf(lang, "n8n: bad URL %s: credentials in the URL are not allowed; use the API key", u.Redacted())
 	}
 	if u.Scheme == "http" && !insecure && !isLoopback(u.Hostname()) {
-		return nil, fmt.Errorf("n8n: refusing plain http:// to %s, which is not loopback: the API key and the data would travel unencrypted; use https:// or set insecure: true", u.Host)
+		switch from {
+		case FromEnv:
+			return nil, i18n.Errorf(lang, "n8n: refusing plain http:// to %s, which is not loopback: the API key and the data would travel unencrypted; set N8N_URL to an https:// URL", u.Host)
+		case FromFlag:
+			return nil, i18n.Errorf(lang, "n8n: refusing plain http:// to %s, which is not loopback: the API key and the data would travel unencrypted; use https:// or pass --insecure", u.Host)
+		}
+		return nil, i18n.Errorf(lang, "n8n: refusing plain http:// to %s, which is not loopback: the API key and the data would travel unencrypted; use https:// or set insecure: true", u.Host)
 	}
 	u.Path = strings.TrimSuffix(strings.TrimSuffix(u.Path, "/"), "/api/v1")
 	u.RawQuery, u.Fragment = "", ""
@@ -191,6 +236,8 @@ type APIError struct {
 	Status int
 	// Message is n8n's message, or the start of the body when it sent none.
 	Message string
+	// Lang is the language Error says it in; n8n's message stays as n8n wrote it.
+	Lang i18n.Lang
 }
 
 func (e *APIError) Error() string {
@@ -199,7 +246,7 @@ func (e *APIError) Error() string {
 		msg += ": " + e.Message
 	}
 	if e.Status == http.StatusUnauthorized {
-		msg += " (check the API key: N8N_API_KEY, or the variable api_key_env names)"
+		msg += i18n.Sprintf(e.Lang, " (check the API key: N8N_API_KEY, or the variable api_key_env names)")
 	}
 	return msg
 }
@@ -239,7 +286,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 	if cl.body != nil {
 		var err error
 		if body, err = json.Marshal(cl.body); err != nil {
-			return fmt.Errorf("n8n %s %s: encode body: %w", cl.method, cl.path, err)
+			return i18n.Errorf(c.cfg.Lang, "n8n %s %s: encode body: %w", cl.method, cl.path, err)
 		}
 	}
 	u := *c.base
@@ -260,13 +307,13 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 				return &requestError{msg: c.sanitize(fmt.Sprintf("n8n %s %s: %v", cl.method, u.Path, err)), cause: err}
 			}
 			if status >= 400 {
-				return &APIError{Method: cl.method, Path: u.Path, Status: status, Message: c.sanitize(errorMessage(data))}
+				return &APIError{Method: cl.method, Path: u.Path, Status: status, Message: c.sanitize(errorMessage(data)), Lang: c.cfg.Lang}
 			}
 			if out == nil || len(bytes.TrimSpace(data)) == 0 {
 				return nil
 			}
 			if err := json.Unmarshal(data, out); err != nil {
-				return fmt.Errorf("n8n %s %s: decode answer: %w", cl.method, u.Path, err)
+				return i18n.Errorf(c.cfg.Lang, "n8n %s %s: decode answer: %w", cl.method, u.Path, err)
 			}
 			return nil
 		}
@@ -275,7 +322,7 @@ func (c *Client) do(ctx context.Context, cl call, out any) error {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return &requestError{msg: fmt.Sprintf("n8n %s %s: %v while waiting to retry", cl.method, u.Path, ctx.Err()), cause: ctx.Err()}
+			return &requestError{msg: i18n.Sprintf(c.cfg.Lang, "n8n %s %s: %v while waiting to retry", cl.method, u.Path, ctx.Err()), cause: ctx.Err()}
 		case <-t.C:
 		}
 	}
@@ -300,15 +347,15 @@ func (c *Client) send(ctx context.Context, method, u string, body []byte) (data 
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, 0, 0, timeoutCause(ctx, err)
+		return nil, 0, 0, timeoutCause(ctx, c.cfg.Lang, err)
 	}
 	defer resp.Body.Close()
 	data, err = io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
 	if err != nil {
-		return nil, 0, 0, timeoutCause(ctx, fmt.Errorf("read answer: %w", err))
+		return nil, 0, 0, timeoutCause(ctx, c.cfg.Lang, i18n.Errorf(c.cfg.Lang, "read answer: %w", err))
 	}
 	if len(data) > maxResponse {
-		return nil, 0, 0, fmt.Errorf("answer larger than %d MiB", maxResponse>>20)
+		return nil, 0, 0, i18n.Errorf(c.cfg.Lang, "answer larger than %d MiB", maxResponse>>20)
 	}
 	if s := resp.Header.Get("Retry-After"); s != "" {
 		if secs, perr := strconv.Atoi(s); perr == nil && secs >= 0 {
@@ -320,9 +367,9 @@ func (c *Client) send(ctx context.Context, method, u string, body []byte) (data 
 
 // timeoutCause names the per-request timeout when it is what stopped the request, since
 // the transport only says "context deadline exceeded".
-func timeoutCause(ctx context.Context, err error) error {
+func timeoutCause(ctx context.Context, lang i18n.Lang, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("%w (request timed out)", err)
+		return i18n.Errorf(lang, "%w (request timed out)", err)
 	}
 	return err
 }

@@ -42,6 +42,10 @@ func TestNewRefuses(t *testing.T) {
 		{"bad scheme with a password", Config{URL: "ftp://u:s3cret@n8n.example.com", APIKey: testKey}, `n8n: bad URL "ftp://u:xxxxx@n8n.example.com": want`},
 		{"plain http off loopback", Config{URL: "http://n8n.example.com:5678", APIKey: testKey}, "refusing plain http:// to n8n.example.com:5678, which is not loopback"},
 		{"plain http to a LAN address", Config{URL: "http://10.0.0.7", APIKey: testKey}, "refusing plain http://"},
+		// The fix named is the one the URL's source offers: $N8N_URL alone has no insecure.
+		{"plain http in a DAG", Config{URL: "http://10.0.0.7", APIKey: testKey}, "; use https:// or set insecure: true"},
+		{"plain http from a flag", Config{URL: "http://10.0.0.7", APIKey: testKey, URLFrom: FromFlag}, "; use https:// or pass --insecure"},
+		{"plain http from $N8N_URL", Config{URL: "http://10.0.0.7", APIKey: testKey, URLFrom: FromEnv}, "unencrypted; set N8N_URL to an https:// URL"},
 		{"insecure allows it", Config{URL: "http://n8n.example.com", APIKey: testKey, Insecure: true}, ""},
 		{"https", Config{URL: "https://n8n.example.com/api/v1/", APIKey: testKey}, ""},
 		{"loopback v4", Config{URL: "http://127.0.0.1:5678", APIKey: testKey}, ""},

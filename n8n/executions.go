@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // ExecutionSummary is an execution as lists show it: n8n's record, with the workflow's name
@@ -142,7 +143,7 @@ func (c *Client) ExecutionList(ctx context.Context, q ExecutionQuery) (*Executio
 			break
 		}
 		if seen[p.NextCursor] || out.Pages >= maxPages {
-			return nil, fmt.Errorf("list executions: page %d: n8n's cursor does not advance; stopped following it", out.Pages)
+			return nil, i18n.Errorf(c.cfg.Lang, "list executions: page %d: n8n's cursor does not advance; stopped following it", out.Pages)
 		}
 		seen[p.NextCursor] = true
 		cursor = p.NextCursor
@@ -199,7 +200,7 @@ func (c *Client) WorkflowNames(ctx context.Context, ids []ID) (map[ID]string, er
 				names[id] = w.Name
 			case StatusCode(err) == http.StatusNotFound:
 			case first == nil:
-				first = fmt.Errorf("the name of workflow %s: %w", id, err)
+				first = i18n.Errorf(c.cfg.Lang, "the name of workflow %s: %w", id, err)
 			}
 		})
 	}
@@ -270,7 +271,7 @@ func (c *Client) ExecutionDetail(ctx context.Context, id ID, includeData bool) (
 	if err != nil {
 		return nil, err
 	}
-	d, err := Detail(e)
+	d, err := Detail(c.cfg.Lang, e)
 	if err != nil {
 		return nil, err
 	}
@@ -280,8 +281,9 @@ func (c *Client) ExecutionDetail(ctx context.Context, id ID, includeData bool) (
 	return d, nil
 }
 
-// Detail reads an execution fetched with its data (includeData) into an ExecutionDetail.
-func Detail(e *Execution) (*ExecutionDetail, error) {
+// Detail reads an execution fetched with its data (includeData) into an ExecutionDetail; its
+// errors are said in lang.
+func Detail(lang i18n.Lang, e *Execution) (*ExecutionDetail, error) {
 	d := &ExecutionDetail{NodeExecutions: []NodeExecution{}, Data: e.Data}
 	name := ""
 	nodes := map[string]WorkflowNode{}
@@ -295,7 +297,7 @@ func Detail(e *Execution) (*ExecutionDetail, error) {
 	if !e.hasData() {
 		return d, nil
 	}
-	rd, err := e.readData()
+	rd, err := e.readData(lang)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func TestParseDate(t *testing.T) {
@@ -47,7 +49,7 @@ func TestDetailShapes(t *testing.T) {
 			"Loop":[{"startTime":1767322800010,"executionTime":5,"data":{"main":[[{"json":{}}],null]}},
 			        {"startTime":1767322800020,"executionTime":7,"data":{"main":[[{"json":{}},{"json":{}}]]}}],
 			"Fail":[{"startTime":1767322800030,"executionTime":2,"error":{"message":"boom"}}]}}}`)}
-	d, err := Detail(e)
+	d, err := Detail(i18n.English, e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/catalog"
 	"github.com/seam-dag/seam/n8n/n8ntest"
@@ -41,7 +42,7 @@ func TestGate(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := n8n.Gate(context.Background(), cat, tc.w, tc.force)
+			res, err := n8n.Gate(context.Background(), i18n.English, cat, tc.w, tc.force)
 			if res == nil {
 				t.Fatalf("no result (error %v)", err)
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
 	"github.com/seam-dag/seam/nodes"
@@ -448,6 +449,13 @@ func TestWrongAPIKey(t *testing.T) {
 	}
 	if strings.Contains(msg, wrong) {
 		t.Fatal("the error shows the key")
+	}
+
+	// In a Japanese run the client's words are Japanese; n8n's own message stays as n8n said it.
+	_, err = typ.Run(context.Background(), &nodes.Call{With: map[string]any{"api_key_env": "MY_N8N_KEY"}, Lang: i18n.Japanese})
+	want = "実行一覧の取得: n8n GET /api/v1/executions: HTTP 401 Unauthorized: unauthorized（API キーを確認してください: N8N_API_KEY か、api_key_env が指す変数）"
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
 	}
 
 	// An unset key variable is said so, by name.

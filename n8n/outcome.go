@@ -2,7 +2,8 @@ package n8n
 
 import (
 	"encoding/json"
-	"fmt"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Outcome is what an execution's data says about how it ended.
@@ -51,21 +52,22 @@ type nodeRun struct {
 func (e *Execution) hasData() bool { return len(e.Data) > 0 && string(e.Data) != "null" }
 
 // readData decodes the execution's data; it must have some (hasData).
-func (e *Execution) readData() (*executionData, error) {
+func (e *Execution) readData(lang i18n.Lang) (*executionData, error) {
 	var d executionData
 	if err := json.Unmarshal(e.Data, &d); err != nil {
-		return nil, fmt.Errorf("execution %s: read data: %w", e.ID, err)
+		return nil, i18n.Errorf(lang, "execution %s: read data: %w", e.ID, err)
 	}
 	return &d, nil
 }
 
-// Outcome reads the execution's data, which must have been fetched (includeData).
-func (e *Execution) Outcome() (Outcome, error) {
+// Outcome reads the execution's data, which must have been fetched (includeData). Its
+// errors are said in lang.
+func (e *Execution) Outcome(lang i18n.Lang) (Outcome, error) {
 	var o Outcome
 	if !e.hasData() {
-		return o, fmt.Errorf("execution %s has no data (fetch it with includeData)", e.ID)
+		return o, i18n.Errorf(lang, "execution %s has no data (fetch it with includeData)", e.ID)
 	}
-	d, err := e.readData()
+	d, err := e.readData(lang)
 	if err != nil {
 		return o, err
 	}
@@ -92,7 +94,7 @@ func (e *Execution) Outcome() (Outcome, error) {
 				JSON any `json:"json"`
 			}
 			if err := json.Unmarshal(raw, &it); err != nil {
-				return Outcome{}, fmt.Errorf("execution %s: read data: node %q, output %d, item %d: %w", e.ID, o.LastNode, i, j, err)
+				return Outcome{}, i18n.Errorf(lang, "execution %s: read data: node %q, output %d, item %d: %w", e.ID, o.LastNode, i, j, err)
 			}
 			o.Items = append(o.Items, it.JSON)
 		}

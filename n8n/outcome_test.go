@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestOutcome reads executions' data as n8n writes it: the last node's last run's items on all
@@ -48,7 +50,7 @@ func TestOutcome(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := &Execution{ID: "3", Data: json.RawMessage(tt.data)}
-			got, err := e.Outcome()
+			got, err := e.Outcome(i18n.English)
 			if err != nil || !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Outcome() = %#v, %v\nwant %#v", got, err, tt.want)
 			}
@@ -75,7 +77,7 @@ func TestOutcomeErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := &Execution{ID: "3", Data: json.RawMessage(tt.data)}
-			if _, err := e.Outcome(); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			if _, err := e.Outcome(i18n.English); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error = %v\nwant %s", err, tt.want)
 			}
 		})

@@ -63,16 +63,16 @@ type family struct {
 // gate validates w with the runtime profile before create or update writes it, and refuses a
 // workflow n8n would reject or that would break when it runs, unless with.force is true. It
 // returns what the node's output records of the check.
-func (f *family) gate(ctx context.Context, w *Workflow, with map[string]any) (map[string]any, error) {
+func (f *family) gate(ctx context.Context, lang i18n.Lang, w *Workflow, with map[string]any) (map[string]any, error) {
 	force, err := optBool(with, "force")
 	if err != nil {
 		return nil, err
 	}
 	cat, err := f.catalog.Get()
 	if err != nil {
-		return nil, fmt.Errorf("n8n node catalog: %w", err)
+		return nil, i18n.Errorf(lang, "n8n node catalog: %w", err)
 	}
-	res, err := Gate(ctx, cat, w, force)
+	res, err := Gate(ctx, lang, cat, w, force)
 	var ge *GateError
 	if errors.As(err, &ge) {
 		return nil, &nodes.ConfigError{Path: "/workflow", Offset: -1, Err: ge}
@@ -89,7 +89,7 @@ func (f *family) gate(ctx context.Context, w *Workflow, with map[string]any) (ma
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // conn reads the connection keys of with: the base URL and whether plain http is allowed.
-func (f *family) conn(with map[string]any) (base string, insecure bool, err error) {
+func (f *family) conn(with map[string]any, lang i18n.Lang) (base string, insecure bool, err error) {
 	base, err = optString(with, "url")
 	if err != nil {
 		return "", false, err
@@ -98,16 +98,17 @@ func (f *family) conn(with map[string]any) (base string, insecure bool, err erro
 		base = f.opts.Getenv(EnvURL)
 	}
 	if base == "" {
-		return "", false, errors.New("no n8n URL: set url in the node's with or the DAG's n8n block, or N8N_URL")
+		return "", false, i18n.Errorf(lang, "no n8n URL: set url in the node's with or the DAG's n8n block, or N8N_URL")
 	}
 	insecure, err = optBool(with, "insecure")
 	return base, insecure, err
 }
 
 // client makes a client from the node's configuration. The key is read now, from the
-// variable api_key_env names, and goes nowhere but the request header.
-func (f *family) client(with map[string]any) (*Client, error) {
-	base, insecure, err := f.conn(with)
+// variable api_key_env names, and goes nowhere but the request header. The client says its
+// errors in lang, the run's.
+func (f *family) client(with map[string]any, lang i18n.Lang) (*Client, error) {
+	base, insecure, err := f.conn(with, lang)
 	if err != nil {
 		return nil, err
 	}
@@ -123,10 +124,10 @@ func (f *family) client(with map[string]any) (*Client, error) {
 	}
 	key := f.opts.Getenv(keyEnv)
 	if key == "" {
-		return nil, fmt.Errorf("no n8n API key: the environment variable %s is empty or unset", keyEnv)
+		return nil, i18n.Errorf(lang, "no n8n API key: the environment variable %s is empty or unset", keyEnv)
 	}
 	cfg := f.opts.Client
-	cfg.URL, cfg.APIKey, cfg.Insecure, cfg.HTTPClient = base, key, insecure, f.opts.HTTPClient
+	cfg.URL, cfg.APIKey, cfg.Insecure, cfg.HTTPClient, cfg.Lang = base, key, insecure, f.opts.HTTPClient, lang
 	return New(cfg)
 }
 
@@ -303,7 +304,7 @@ func (t *workflowsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resul
 	if fl.Limit, fl.Cursor, fl.All, err = paging(w, 250); err != nil {
 		return nil, err
 	}
-	c, err := t.f.client(w)
+	c, err := t.f.client(w, call.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -405,7 +406,7 @@ func (t *workflowsGet) Run(ctx context.Context, call *nodes.Call) (*nodes.Result
 	if err != nil {
 		return nil, err
 	}
-	c, err := t.f.client(call.With)
+	c, err := t.f.client(call.With, call.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -479,11 +480,11 @@ func (t *workflowsCreate) Run(ctx context.Context, call *nodes.Call) (*nodes.Res
 	if err != nil {
 		return nil, err
 	}
-	c, err := t.f.client(call.With)
+	c, err := t.f.client(call.With, call.Lang)
 	if err != nil {
 		return nil, err
 	}
-	checked, err := t.f.gate(ctx, w, call.With)
+	checked, err := t.f.gate(ctx, call.Lang, w, call.With)
 	if err != nil {
 		return nil, err
 	}
@@ -494,7 +495,7 @@ func (t *workflowsCreate) Run(ctx context.Context, call *nodes.Call) (*nodes.Res
 	if activate {
 		a, err := c.ActivateWorkflow(ctx, created.ID)
 		if err != nil {
-			return nil, fmt.Errorf("created workflow %s but could not activate it: %w", created.ID, err)
+			return nil, i18n.Errorf(call.Lang, "created workflow %s but could not activate it: %w", created.ID, err)
 		}
 		created = a
 	}
@@ -527,11 +528,11 @@ func (t *workflowsUpdate) Run(ctx context.Context, call *nodes.Call) (*nodes.Res
 	if err != nil {
 		return nil, err
 	}
-	c, err := t.f.client(call.With)
+	c, err := t.f.client(call.With, call.Lang)
 	if err != nil {
 		return nil, err
 	}
-	checked, err := t.f.gate(ctx, w, call.With)
+	checked, err := t.f.gate(ctx, call.Lang, w, call.With)
 	if err != nil {
 		return nil, err
 	}
@@ -572,7 +573,7 @@ func (t *workflowsActivate) Run(ctx context.Context, call *nodes.Call) (*nodes.R
 	if err != nil {
 		return nil, err
 	}
-	c, err := t.f.client(call.With)
+	c, err := t.f.client(call.With, call.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -686,7 +687,7 @@ func (t *executionsList) Run(ctx context.Context, call *nodes.Call) (*nodes.Resu
 	if fl.Limit, fl.Cursor, fl.All, err = paging(w, MaxExecutionsPage); err != nil {
 		return nil, err
 	}
-	c, err := t.f.client(w)
+	c, err := t.f.client(w, call.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -767,7 +768,7 @@ func executionSummary(e *Execution, name string, withData bool) map[string]any {
 		m["retrySuccessId"] = string(s.RetrySuccessID)
 	}
 	if withData && e.hasData() {
-		if o, err := e.Outcome(); err == nil {
+		if o, err := e.Outcome(i18n.English); err == nil { // its error is not shown
 			if o.LastNode != "" {
 				m["lastNode"] = o.LastNode
 			}
@@ -816,7 +817,7 @@ func (t *executionsGet) Run(ctx context.Context, call *nodes.Call) (*nodes.Resul
 	if err != nil {
 		return nil, err
 	}
-	c, err := t.f.client(call.With)
+	c, err := t.f.client(call.With, call.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -824,7 +825,7 @@ func (t *executionsGet) Run(ctx context.Context, call *nodes.Call) (*nodes.Resul
 	if err != nil {
 		return nil, err
 	}
-	d, err := Detail(e)
+	d, err := Detail(call.Lang, e)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (t *validateType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result
 	}
 	var wf *validate.Workflow
 	if id != "" {
-		c, err := t.f.client(call.With)
+		c, err := t.f.client(call.With, call.Lang)
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +106,7 @@ func (t *validateType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result
 	}
 	cat, err := t.f.catalog.Get()
 	if err != nil {
-		return nil, fmt.Errorf("n8n node catalog: %w", err)
+		return nil, i18n.Errorf(call.Lang, "n8n node catalog: %w", err)
 	}
 	res, err := validate.Validate(ctx, wf, validate.Options{Profile: profile, Catalog: cat})
 	if err != nil {

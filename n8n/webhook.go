@@ -175,11 +175,12 @@ func (t *webhookType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result,
 	if err != nil {
 		return nil, err
 	}
-	base, insecure, err := t.f.conn(call.With)
+	lang := call.Lang
+	base, insecure, err := t.f.conn(call.With, lang)
 	if err != nil {
 		return nil, err
 	}
-	what := fmt.Sprintf("webhook %s %s", cfg.method, cfg.path)
+	what := i18n.Sprintf(lang, "webhook %s %s", cfg.method, cfg.path)
 	// timeout bounds everything: finding the workflow, the call, and waiting.
 	ctx, cancel := context.WithTimeout(ctx, cfg.timeout)
 	defer cancel()
@@ -188,18 +189,18 @@ func (t *webhookType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result,
 	var newest int64 = -1
 	if cfg.wait {
 		// The API key is needed to find the execution; the webhook itself needs none.
-		if c, err = t.f.client(call.With); err != nil {
+		if c, err = t.f.client(call.With, lang); err != nil {
 			return nil, err
 		}
 		if cfg.workflowID == "" {
 			if cfg.workflowID, err = findWebhookWorkflow(ctx, c, cfg.method, cfg.path); err != nil {
-				return nil, fmt.Errorf("%s: %w", what, err)
+				return nil, i18n.Errorf(lang, "%s: %w", what, err)
 			}
 		}
 		// What exists before the call is not ours.
 		p, err := c.ListExecutions(ctx, ExecutionFilter{WorkflowID: cfg.workflowID, Limit: pollPage})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+			return nil, i18n.Errorf(lang, "%s: %w", what, err)
 		}
 		baseline = make(map[ID]bool, len(p.Data))
 		for _, e := range p.Data {
@@ -210,18 +211,18 @@ func (t *webhookType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result,
 		}
 	}
 	// Checked like the API's URL: a webhook call may carry secrets too.
-	u, err := baseURL(base, insecure)
+	u, err := baseURL(lang, base, insecure, FromDAG)
 	if err != nil {
 		return nil, err
 	}
 
 	reqID := newRequestID()
-	status, resp, err := t.send(ctx, u.String(), cfg, reqID, call.OutputLimit)
+	status, resp, err := t.send(ctx, lang, u.String(), cfg, reqID, call.OutputLimit)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%s: no answer within %s; raise timeout to wait longer", what, cfg.timeout)
+			return nil, i18n.Errorf(lang, "%s: no answer within %s; raise timeout to wait longer", what, cfg.timeout)
 		}
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, i18n.Errorf(lang, "%s: %w", what, err)
 	}
 	data := map[string]any{"statusCode": status, "response": resp}
 	if status >= 400 && (!cfg.wait || status < 500) {
@@ -235,16 +236,16 @@ func (t *webhookType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result,
 
 	e, err := t.await(ctx, c, cfg, reqID, baseline, newest)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, i18n.Errorf(lang, "%s: %w", what, err)
 	}
 	name := ""
 	if e.WorkflowData != nil {
 		name = e.WorkflowData.Name
 	}
 	m := executionSummary(e, name, false)
-	o, err := e.Outcome()
+	o, err := e.Outcome(lang)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil, i18n.Errorf(lang, "%s: %w", what, err)
 	}
 	if o.LastNode != "" {
 		m["lastNode"] = o.LastNode
@@ -299,7 +300,7 @@ func newRequestID() string {
 }
 
 // send calls the webhook and reads its answer.
-func (t *webhookType) send(ctx context.Context, base string, cfg webhookConfig, reqID string, limit int64) (int, any, error) {
+func (t *webhookType) send(ctx context.Context, lang i18n.Lang, base string, cfg webhookConfig, reqID string, limit int64) (int, any, error) {
 	u := base + "/webhook/" + cfg.path
 	if len(cfg.query) > 0 {
 		u += "?" + cfg.query.Encode()
@@ -308,7 +309,7 @@ func (t *webhookType) send(ctx context.Context, base string, cfg webhookConfig, 
 	if cfg.hasBody {
 		b, err := json.Marshal(cfg.body)
 		if err != nil {
-			return 0, nil, fmt.Errorf("encode body: %w", err)
+			return 0, nil, i18n.Errorf(lang, "encode body: %w", err)
 		}
 		body = bytes.NewReader(b)
 	}
@@ -334,10 +335,10 @@ func (t *webhookType) send(ctx context.Context, base string, cfg webhookConfig, 
 	}
 	raw, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
-		return 0, nil, fmt.Errorf("read answer: %w", err)
+		return 0, nil, i18n.Errorf(lang, "read answer: %w", err)
 	}
 	if int64(len(raw)) > limit {
-		return 0, nil, &nodes.OutputLimitError{Limit: limit}
+		return 0, nil, &nodes.OutputLimitError{Limit: limit, Lang: lang}
 	}
 	var v any
 	if len(bytes.TrimSpace(raw)) > 0 && json.Unmarshal(raw, &v) == nil {
@@ -375,7 +376,7 @@ func findWebhookWorkflow(ctx context.Context, c *Client, method, path string) (I
 	active := true
 	p, err := c.ListWorkflows(ctx, WorkflowFilter{Active: &active, All: true, Limit: 250})
 	if err != nil {
-		return "", fmt.Errorf("find the workflow of the webhook: %w", err)
+		return "", i18n.Errorf(c.Lang(), "find the workflow of the webhook: %w", err)
 	}
 	var found []ID
 	for _, w := range p.Data {
@@ -388,11 +389,11 @@ func findWebhookWorkflow(ctx context.Context, c *Client, method, path string) (I
 	}
 	switch len(found) {
 	case 0:
-		return "", fmt.Errorf("no active workflow has a Webhook node for %s %s; activate it, or set workflowId", method, path)
+		return "", i18n.Errorf(c.Lang(), "no active workflow has a Webhook node for %s %s; activate it, or set workflowId", method, path)
 	case 1:
 		return found[0], nil
 	}
-	return "", fmt.Errorf("%d active workflows have a Webhook node for %s %s; set workflowId", len(found), method, path)
+	return "", i18n.Errorf(c.Lang(), "%d active workflows have a Webhook node for %s %s; set workflowId", len(found), method, path)
 }
 
 func webhookMatches(n map[string]any, method, path string) bool {
@@ -433,7 +434,7 @@ func (t *webhookType) await(ctx context.Context, c *Client, cfg webhookConfig, r
 	for {
 		p, err := c.ListExecutions(ctx, ExecutionFilter{WorkflowID: cfg.workflowID, Limit: pollPage})
 		if err != nil {
-			return nil, waitErr(ctx, cfg, pending, err)
+			return nil, waitErr(ctx, c.Lang(), cfg, pending, err)
 		}
 		pending = pending[:0]
 		for i := range p.Data {
@@ -442,12 +443,12 @@ func (t *webhookType) await(ctx context.Context, c *Client, cfg webhookConfig, r
 				continue
 			}
 			if !Done(e.Status) {
-				pending = append(pending, fmt.Sprintf("execution %s is %s", e.ID, e.Status))
+				pending = append(pending, i18n.Sprintf(c.Lang(), "execution %s is %s", e.ID, e.Status))
 				continue
 			}
 			full, err := c.GetExecution(ctx, e.ID, true)
 			if err != nil {
-				return nil, waitErr(ctx, cfg, pending, err)
+				return nil, waitErr(ctx, c.Lang(), cfg, pending, err)
 			}
 			checked[e.ID] = true
 			switch carriesRequest(full, reqID) {
@@ -466,21 +467,21 @@ func (t *webhookType) await(ctx context.Context, c *Client, cfg webhookConfig, r
 		select {
 		case <-ctx.Done():
 			tm.Stop()
-			return nil, waitErr(ctx, cfg, pending, ctx.Err())
+			return nil, waitErr(ctx, c.Lang(), cfg, pending, ctx.Err())
 		case <-tm.C:
 		}
 	}
 }
 
-func waitErr(ctx context.Context, cfg webhookConfig, pending []string, err error) error {
+func waitErr(ctx context.Context, lang i18n.Lang, cfg webhookConfig, pending []string, err error) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		msg := fmt.Sprintf("no finished execution of workflow %s within %s", cfg.workflowID, cfg.timeout)
 		if len(pending) > 0 {
-			msg += " (" + strings.Join(pending, ", ") + ")"
+			return i18n.Errorf(lang, "no finished execution of workflow %s within %s (%s); raise timeout to wait longer",
+				cfg.workflowID, cfg.timeout, strings.Join(pending, i18n.Sprintf(lang, ", ")))
 		}
-		return fmt.Errorf("%s; raise timeout to wait longer", msg)
+		return i18n.Errorf(lang, "no finished execution of workflow %s within %s; raise timeout to wait longer", cfg.workflowID, cfg.timeout)
 	}
-	return fmt.Errorf("wait for the execution of workflow %s: %w", cfg.workflowID, err)
+	return i18n.Errorf(lang, "wait for the execution of workflow %s: %w", cfg.workflowID, err)
 }
 
 // newer reports whether id is above the newest id seen before the call, when both are

@@ -28,7 +28,7 @@ func (s *Server) executionsPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	eq := n8n.ExecutionQuery{ExecutionFilter: n8n.ExecutionFilter{WorkflowID: n8n.ID(d.Workflow), Status: d.Status, Limit: 20, Cursor: q.Get("cursor")}}
-	p, err := s.opts.N8N.ExecutionList(r.Context(), eq)
+	p, err := s.opts.N8N.In(s.lang(r)).ExecutionList(r.Context(), eq)
 	if err != nil {
 		d.Err = err.Error()
 		s.render(w, r, n8nCode(err), "executions", d)
@@ -50,7 +50,8 @@ func (s *Server) executionsPage(w http.ResponseWriter, r *http.Request) {
 
 // executionPage shows one execution: its status, its error, and what each node did.
 func (s *Server) executionPage(w http.ResponseWriter, r *http.Request) {
-	d, err := s.opts.N8N.ExecutionDetail(r.Context(), n8n.ID(r.PathValue("id")), false)
+	// The client's errors are said in the page's language.
+	d, err := s.opts.N8N.In(s.lang(r)).ExecutionDetail(r.Context(), n8n.ID(r.PathValue("id")), false)
 	if err != nil {
 		s.fail(w, r, n8nCode(err), err)
 		return

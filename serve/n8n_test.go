@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
 )
 
@@ -42,7 +43,14 @@ func TestServeN8NExecutions(t *testing.T) {
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(page, "--status &#34;bogus&#34;: want one of") {
 		t.Errorf("a bogus status: %d\n%s", resp.StatusCode, page)
 	}
-	if resp, _ := f.get(nil, "/n8n/executions/999999999"); resp.StatusCode != http.StatusNotFound {
-		t.Errorf("an execution n8n does not have: %d, want 404", resp.StatusCode)
+	resp, page = f.get(nil, "/n8n/executions/999999999")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(page, "get execution 999999999: n8n GET /api/v1/executions/999999999: HTTP 404 Not Found") {
+		t.Errorf("an execution n8n does not have: %d, want 404 and the client's error\n%s", resp.StatusCode, page)
+	}
+	// In Japanese the client's own words are Japanese too.
+	f.srv.opts.Lang = i18n.Japanese
+	resp, page = f.get(nil, "/n8n/executions/999999999")
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(page, "実行 999999999 の取得: n8n GET /api/v1/executions/999999999: HTTP 404 Not Found") {
+		t.Errorf("in Japanese, an execution n8n does not have: %d\n%s", resp.StatusCode, page)
 	}
 }

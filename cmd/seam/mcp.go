@@ -163,7 +163,7 @@ type serverSetup struct {
 // store behind. cmd names the command in a usage error. On an error it closes what it had
 // opened.
 func openServerSetup(ctx context.Context, e *env, cmd string, sf *storeFlag, ef *engineFlag, readOnly bool, l i18n.Lang) (*serverSetup, error) {
-	n8nClient, err := envN8N(e)
+	n8nClient, err := envN8N(e, l)
 	if err != nil {
 		return nil, usage(fmt.Errorf("%s: %w", cmd, err))
 	}
@@ -208,11 +208,12 @@ func mcpStore(ctx context.Context, e *env, sf *storeFlag, readOnly bool) (runs.S
 }
 
 // envN8N is the n8n instance of $N8N_URL with the key in $N8N_API_KEY, for the MCP tools and
-// the web view's executions pages; nil when either is unset.
-func envN8N(e *env) (*n8n.Client, error) {
+// the web view's executions pages; nil when either is unset. Its errors are said in lang (the
+// web view asks it for each page's own).
+func envN8N(e *env, lang i18n.Lang) (*n8n.Client, error) {
 	url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey)
 	if url == "" || key == "" {
 		return nil, nil
 	}
-	return n8n.New(n8n.Config{URL: url, APIKey: key}) // its errors start "n8n:
+	return n8n.New(n8n.Config{URL: url, APIKey: key, Lang: lang, URLFrom: n8n.FromEnv}) // its errors start "n8n:
 }

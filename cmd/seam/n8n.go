@@ -63,7 +63,7 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 			var res *validate.Result
 			name := ""
 			if id != "" {
-				wf, err := fetchWorkflow(cmd.Context(), e, id, insecure)
+				wf, err := fetchWorkflow(cmd.Context(), e, lang, id, insecure)
 				if err != nil {
 					return err // a usage error (exit 2) for wrong input, exit 1 when n8n cannot answer
 				}
@@ -113,12 +113,12 @@ Exit status: 0 valid (warnings allowed), 1 errors, 2 usage or input error.`,
 }
 
 // fetchWorkflow gets a workflow with the n8n client, from $N8N_URL with $N8N_API_KEY.
-func fetchWorkflow(ctx context.Context, e *env, id string, insecure bool) (*n8n.Workflow, error) {
+func fetchWorkflow(ctx context.Context, e *env, lang i18n.Lang, id string, insecure bool) (*n8n.Workflow, error) {
 	url, key := e.getenv(n8n.EnvURL), e.getenv(n8n.EnvAPIKey)
 	if url == "" || key == "" {
 		return nil, usage(errors.New("--id needs N8N_URL and N8N_API_KEY"))
 	}
-	c, err := n8n.New(n8n.Config{URL: url, APIKey: key, Insecure: insecure})
+	c, err := n8n.New(n8n.Config{URL: url, APIKey: key, Insecure: insecure, Lang: lang, URLFrom: n8n.FromFlag})
 	if err != nil {
 		return nil, usage(fmt.Errorf("--id: %w", err))
 	}

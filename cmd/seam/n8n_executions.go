@@ -55,7 +55,7 @@ func n8nClient(e *env, lang i18n.Lang, insecure bool) (*n8n.Client, error) {
 	if url == "" || key == "" {
 		return nil, usage(errors.New(i18n.Sprintf(lang, "set N8N_URL and N8N_API_KEY to the n8n instance and its API key")))
 	}
-	c, err := n8n.New(n8n.Config{URL: url, APIKey: key, Insecure: insecure})
+	c, err := n8n.New(n8n.Config{URL: url, APIKey: key, Insecure: insecure, Lang: lang, URLFrom: n8n.FromFlag})
 	if err != nil {
 		return nil, usage(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/catalog"
 	"github.com/seam-dag/seam/n8n/n8ntest"
@@ -313,7 +314,7 @@ func TestN8NAgreesAI(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, err := e.Outcome()
+			o, err := e.Outcome(i18n.English)
 			if err != nil {
 				t.Fatal(err)
 			}
