@@ -131,6 +131,8 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	seen := pending(d)
+	// now is the nodes as the progress answers say, ask what to ask next.
+	now, ask := pending(d), ProgressAsk{}
 	canceled := ctx.Done()
 	for {
 		select {
@@ -166,13 +168,15 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 			// A query waits for a worker, which may be busy or gone: it must not hold up the
 			// result.
 			qctx, cancel := context.WithTimeout(ctx, queryTimeout)
-			v, err := e.Client.QueryWorkflow(qctx, wr.GetID(), "", ProgressQuery) // the latest history's
+			v, err := e.Client.QueryWorkflow(qctx, wr.GetID(), "", ProgressSinceQuery, ask) // the latest history's
 			cancel()
 			if err != nil {
 				continue // no worker has taken the run yet, or it just ended
 			}
-			var now []dag.NodeResult
-			if v.Get(&now) == nil && len(now) == len(seen) {
+			var a ProgressAnswer
+			if v.Get(&a) == nil {
+				a.apply(ask, now, d)
+				ask = ProgressAsk{History: a.History, Seq: a.Seq}
 				report(opts.Observer, opts.RunID, seen, now)
 			}
 		}

@@ -25,7 +25,11 @@ import (
 const (
 	WorkflowName    = "seam.run"
 	attemptActivity = "seam.attempt"
-	ProgressQuery   = "seam.progress"
+	// ProgressQuery answers every node's state; ProgressSinceQuery (a ProgressAsk) only the
+	// nodes that changed since the asker's last answer, which the client polls: a run of
+	// 10,000 nodes answered all of them, 1.8 MB, every 250 ms.
+	ProgressQuery      = "seam.progress"
+	ProgressSinceQuery = "seam.progress.since"
 )
 
 // Error types of the attempt activity's failures that Temporal must not retry: the node ran
@@ -115,6 +119,12 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		}
 	}
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() ([]dag.NodeResult, error) { return p.nodes, nil }); err != nil {
+		return nil, err
+	}
+	history := workflow.GetInfo(ctx).WorkflowExecution.RunID
+	if err := workflow.SetQueryHandler(ctx, ProgressSinceQuery, func(ask ProgressAsk) (ProgressAnswer, error) {
+		return p.since(history, ask), nil
+	}); err != nil {
 		return nil, err
 	}
 	h := newHost(ctx, in, d)
@@ -233,14 +243,17 @@ func compact(res *dag.RunResult) *dag.RunResult {
 // maxResult is the size of a run's result above which it leaves out its nodes' outputs.
 const maxResult = 1 << 20
 
-// progress keeps the nodes' states for the progress query, as the run's events say.
+// progress keeps the nodes' states for the progress queries, as the run's events say.
 type progress struct {
 	nodes []dag.NodeResult
 	index map[string]int
+	// seq counts the events; changed holds, by node, the seq of its last one (0: none).
+	seq     int
+	changed []int
 }
 
 func newProgress(d *dag.DAG) *progress {
-	p := &progress{nodes: pending(d), index: make(map[string]int, len(d.Nodes))}
+	p := &progress{nodes: pending(d), index: make(map[string]int, len(d.Nodes)), changed: make([]int, len(d.Nodes))}
 	for i, n := range d.Nodes {
 		p.index[n.ID] = i
 	}
@@ -251,7 +264,54 @@ func newProgress(d *dag.DAG) *progress {
 func (p *progress) Event(ev engine.Event) {
 	n := ev.Node
 	n.Output, n.Log = nil, ""
-	p.nodes[p.index[n.ID]] = n
+	i := p.index[n.ID]
+	p.nodes[i] = n
+	p.seq++
+	p.changed[i] = p.seq
+}
+
+// ProgressAsk is the question of ProgressSinceQuery: the history and Seq of the asker's
+// last answer, zero for none.
+type ProgressAsk struct {
+	History string `json:"history,omitempty"`
+	Seq     int    `json:"seq,omitempty"`
+}
+
+// ProgressAnswer is the nodes whose state changed since a ProgressAsk: all that left
+// pending, when the ask was of another history (the run continued as new) or of none.
+type ProgressAnswer struct {
+	History string           `json:"history"` // the workflow run that answers
+	Seq     int              `json:"seq"`
+	Changed []int            `json:"changed,omitempty"` // the nodes' places in the DAG
+	Nodes   []dag.NodeResult `json:"nodes,omitempty"`   // their states, in Changed's order
+}
+
+// since answers ask in the workflow run history.
+func (p *progress) since(history string, ask ProgressAsk) ProgressAnswer {
+	a := ProgressAnswer{History: history, Seq: p.seq}
+	after := ask.Seq
+	if ask.History != history {
+		after = 0
+	}
+	for i, c := range p.changed {
+		if c > after {
+			a.Changed = append(a.Changed, i)
+			a.Nodes = append(a.Nodes, p.nodes[i])
+		}
+	}
+	return a
+}
+
+// apply brings nodes, the asker's copy (pending before its first answer), up to a.
+func (a ProgressAnswer) apply(ask ProgressAsk, nodes []dag.NodeResult, d *dag.DAG) {
+	if ask.History != a.History {
+		copy(nodes, pending(d)) // a full answer names only the nodes that left pending
+	}
+	for k, i := range a.Changed {
+		if i >= 0 && i < len(nodes) && k < len(a.Nodes) {
+			nodes[i] = a.Nodes[k]
+		}
+	}
 }
 
 // host is the engine.Host of one run workflow: attempts are activities, timers are

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -153,6 +154,29 @@ func runPair(t *testing.T, path string, o pairOptions) *pair {
 		}
 		if err := v.Get(&p.progress); err != nil {
 			t.Fatal(err)
+		}
+		// The client's query: a first answer brings pending nodes to the same; asked again,
+		// nothing changed since.
+		v, err = env.QueryWorkflow(ProgressSinceQuery, ProgressAsk{})
+		if err != nil {
+			t.Fatalf("query %s: %v", ProgressSinceQuery, err)
+		}
+		var a ProgressAnswer
+		if err := v.Get(&a); err != nil {
+			t.Fatal(err)
+		}
+		got := pending(d)
+		a.apply(ProgressAsk{}, got, d)
+		if !reflect.DeepEqual(got, p.progress) {
+			t.Errorf("progress from %s:\n got %+v\nwant %+v", ProgressSinceQuery, got, p.progress)
+		}
+		v, err = env.QueryWorkflow(ProgressSinceQuery, ProgressAsk{History: a.History, Seq: a.Seq})
+		if err != nil {
+			t.Fatalf("query %s: %v", ProgressSinceQuery, err)
+		}
+		var again ProgressAnswer
+		if err := v.Get(&again); err != nil || len(again.Changed) != 0 || again.Seq != a.Seq {
+			t.Errorf("asked again: %+v, %v; want no change at seq %d", again, err, a.Seq)
 		}
 	}
 	return p
@@ -468,4 +492,46 @@ nodes:
 	if r.Status != dag.RunFailed || len(as) != 2 || as[1].Node != "b" || as[1].Status != dag.NodeCanceled {
 		t.Errorf("stored run %s, attempts %s", r.Status, attemptList(as))
 	}
+}
+
+// TestProgressSince: the progress answer holds the nodes that changed since the asker's
+// last answer, all that left pending for an asker of another history or of none, and the
+// client's copy follows the workflow's.
+func TestProgressSince(t *testing.T) {
+	d, err := dag.LoadBytes(context.Background(), "p.yaml", []byte(`version: 1
+name: p
+nodes:
+  a: {type: const, with: {value: {status: pass, summary: a}}}
+  b: {type: const, with: {value: {status: pass, summary: b}}}
+  c: {type: const, with: {value: {status: pass, summary: c}}}
+`), dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProgress(d)
+	client := pending(d)
+	ask := ProgressAsk{}
+	step := func(history string, want []int) {
+		t.Helper()
+		a := p.since(history, ask)
+		if !slices.Equal(a.Changed, want) {
+			t.Errorf("ask %+v of %s: changed %v, want %v", ask, history, a.Changed, want)
+		}
+		a.apply(ask, client, d)
+		if !reflect.DeepEqual(client, p.nodes) {
+			t.Errorf("the client's copy:\n got %+v\nwant %+v", client, p.nodes)
+		}
+		ask = ProgressAsk{History: a.History, Seq: a.Seq}
+	}
+	step("h1", nil)
+	p.Event(engine.Event{Node: dag.NodeResult{ID: "b", Type: "const", Status: dag.NodeRunning}})
+	step("h1", []int{1})
+	step("h1", nil)
+	p.Event(engine.Event{Node: dag.NodeResult{ID: "b", Type: "const", Status: dag.NodePassed, Attempts: 1}})
+	p.Event(engine.Event{Node: dag.NodeResult{ID: "c", Type: "const", Status: dag.NodeRunning}})
+	step("h1", []int{1, 2})
+	// The run continued as new: its new history answers every node that left pending.
+	p.Event(engine.Event{Node: dag.NodeResult{ID: "a", Type: "const", Status: dag.NodeSkipped}})
+	step("h2", []int{0, 1, 2})
+	step("h2", nil)
 }
