@@ -464,6 +464,17 @@ func decodeAll(s string) string {
 	return all.String()
 }
 
+// closedAddr returns a loopback address where nothing listens: a server that does not answer.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
 // TestTemporalEngineErrors checks the usage errors of the Temporal engine's flags, in
 // English and Japanese: an unknown engine, a server that does not answer, --detach on the
 // embedded engine and a worker's --concurrency out of range.
@@ -472,12 +483,7 @@ func TestTemporalEngineErrors(t *testing.T) {
 		t.Skip("runs seam as a process")
 	}
 	dir := writeDAGs(t, map[string]string{"small.yaml": smallDAG})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().String()
-	l.Close()
+	closed := closedAddr(t)
 	badConfig := filepath.Join(dir, "temporal.toml")
 	if err := os.WriteFile(badConfig, []byte("[profile.default\naddress = 1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -643,12 +649,7 @@ func TestTemporalAPIKeyNeverShown(t *testing.T) {
 		t.Skip("runs seam as a process")
 	}
 	dir := writeDAGs(t, map[string]string{"small.yaml": smallDAG})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	closed := l.Addr().String()
-	l.Close()
+	closed := closedAddr(t)
 	const key = "tmprl-api-key-4f8a9c2e1d7b"
 	env := []string{"TEMPORAL_ADDRESS=" + closed, "TEMPORAL_API_KEY=" + key}
 	for _, args := range [][]string{{"run", "--engine", "temporal", "small.yaml"}, {"worker"}} {
