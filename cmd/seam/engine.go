@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.opentelemetry.io/otel/trace"
+	"go.temporal.io/sdk/client"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
@@ -64,7 +65,7 @@ func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.
 	if err != nil {
 		return nil, nil, usage(err)
 	}
-	c, err := temporal.Dial(ctx, temporal.DialOptions{Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)), Tracer: e.tracer(), Lang: lang})
+	c, err := e.dialTemporal(ctx, lang)
 	if err != nil {
 		return nil, nil, usage(err)
 	}
@@ -83,6 +84,12 @@ func (ef *engineFlag) offered(ctx context.Context, e *env, lang i18n.Lang) (map[
 	return map[string]engine.Engine{"temporal": eng}, closeEngine, nil
 }
 
+// dialTemporal connects to Temporal with its standard settings from the environment, logging
+// to stderr and tracing with seam's telemetry.
+func (e *env) dialTemporal(ctx context.Context, lang i18n.Lang) (client.Client, error) {
+	return temporal.Dial(ctx, temporal.DialOptions{Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)), Tracer: e.tracer(), Lang: lang})
+}
+
 // tracer is the tracer of seam's telemetry once set up, or nil when nothing is traced.
 func (e *env) tracer() trace.Tracer {
 	if e.tel == nil || e.tel.tel.Tracer == nil {
@@ -98,7 +105,7 @@ type dialCanceler struct {
 }
 
 func (d *dialCanceler) Cancel(ctx context.Context, runID string) error {
-	c, err := temporal.Dial(ctx, temporal.DialOptions{Getenv: d.e.getenv, Logger: slog.New(slog.NewTextHandler(d.e.stderr, nil)), Lang: d.lang})
+	c, err := d.e.dialTemporal(ctx, d.lang)
 	if err != nil {
 		return err
 	}

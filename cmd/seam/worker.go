@@ -50,7 +50,7 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 			}
 			defer tel.shutdown(ctx)
 			log := slog.New(slog.NewTextHandler(e.stderr, nil))
-			c, err := temporal.Dial(ctx, temporal.DialOptions{Getenv: e.getenv, Logger: log, Tracer: e.tracer(), Lang: l})
+			c, err := e.dialTemporal(ctx, l)
 			if err != nil {
 				return usage(err)
 			}
