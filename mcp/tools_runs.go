@@ -210,12 +210,7 @@ func (s *server) engine(name string) (engine.Engine, error) {
 	if e, ok := s.opts.Engines[name]; ok {
 		return e, nil
 	}
-	names := []string{"embedded"}
-	for n := range s.opts.Engines {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return nil, fail(CodeInvalidArgument, nil, "unknown engine %q: this server offers %s", name, strings.Join(names, ", "))
+	return nil, fail(CodeInvalidArgument, nil, "unknown engine %q: this server offers %s", name, strings.Join(service.Offered(s.opts.Engines), ", "))
 }
 
 // start starts the run of d with begin and answers: at once with the run's id (started says

@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -538,11 +537,7 @@ func (s *Server) dagData(r *http.Request) (*dagData, int) {
 	ctx, l := r.Context(), s.lang(r)
 	d := &dagData{Path: r.PathValue("path")}
 	if len(s.opts.Engines) > 0 {
-		d.Engines = append(d.Engines, "embedded")
-		for name := range s.opts.Engines {
-			d.Engines = append(d.Engines, name)
-		}
-		slices.Sort(d.Engines[1:])
+		d.Engines = service.Offered(s.opts.Engines)
 	}
 	p, err := s.resolve(d.Path, l)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
@@ -27,6 +28,17 @@ type Request struct {
 	Warn func(error)
 	// Engine, when not nil, runs this run in place of the Service's engine.
 	Engine engine.Engine
+}
+
+// Offered names the engines a front end offers: "embedded" (the Service's own), then those of
+// others by name.
+func Offered(others map[string]engine.Engine) []string {
+	names := []string{"embedded"}
+	for name := range others {
+		names = append(names, name)
+	}
+	slices.Sort(names[1:])
+	return names
 }
 
 // LintWarnings says lint found warnings, and no error, in the DAG about to run.
