@@ -213,3 +213,37 @@ func FuzzDecodePack(f *testing.F) {
 		}
 	})
 }
+
+// TestDamagedPackInStore: a pack the store holds that does not decode fails the reading of
+// its run, saying which run and which pack, rather than leaving its attempts out.
+func TestDamagedPackInStore(t *testing.T) { eachBackend(t, testDamagedPackInStore) }
+
+func testDamagedPackInStore(t *testing.T, b backend) {
+	ctx := context.Background()
+	s, where := b.open(t)
+	if err := s.CreateRun(ctx, Run{ID: "p", DAG: "d", Status: dag.RunRunning, Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordAttempts(ctx, []Attempt{{RunID: "p", Node: "a", Item: -1, Attempt: 1, Status: dag.NodePassed, Output: []byte(`{}`), Pure: true}}); err != nil {
+		t.Fatal(err)
+	}
+	switch s := s.(type) {
+	case *sqliteStore:
+		_, err := s.db.ExecContext(ctx, `UPDATE attempt_packs SET data = X'09'`)
+		if err != nil {
+			t.Fatal(err)
+		}
+	case *pgStore:
+		if _, err := s.pool.Exec(ctx, `UPDATE attempt_packs SET data = '\x09'`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := s.GetRun(ctx, "p")
+	want := "get run p from " + Redact(where) + ": attempts #1: damaged attempt pack: version 9, this seam reads 1"
+	if err == nil || err.Error() != want {
+		t.Errorf("GetRun of a damaged pack: %v, want %q", err, want)
+	}
+	if _, err := s.Reusable(ctx, "p"); err == nil || !strings.Contains(err.Error(), "damaged attempt pack") {
+		t.Errorf("Reusable of a damaged pack: %v, want it said", err)
+	}
+}

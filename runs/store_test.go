@@ -235,6 +235,9 @@ func testErrors(t *testing.T, b backend) {
 		{"attempt for unknown run", func() error {
 			return recordAttempt(ctx, s, Attempt{RunID: "nope", Node: "n", Attempt: 1, Status: "passed"}, []byte(`1`))
 		}, true, "nope"},
+		{"packed attempt for unknown run", func() error {
+			return recordAttempt(ctx, s, Attempt{RunID: "nope", Node: "n", Attempt: 1, Status: "passed", Pure: true}, []byte(`1`))
+		}, true, "record attempt nope/n #1 in "},
 		{"attempt referencing a missing output", func() error {
 			return recordAttempt(ctx, s, Attempt{RunID: "r1", Node: "m", Attempt: 1, Status: "passed", OutputHash: "deadbeef"}, nil)
 		}, true, "deadbeef"},
@@ -273,6 +276,9 @@ func testErrors(t *testing.T, b backend) {
 	}
 	if n := count(t, s, `SELECT count(*) FROM outputs`); n != 1 {
 		t.Errorf("outputs rows = %d after failed writes, want 1", n)
+	}
+	if n := count(t, s, `SELECT count(*) FROM attempt_packs`); n != 0 {
+		t.Errorf("packs = %d after failed writes, want 0", n)
 	}
 }
 
