@@ -115,13 +115,20 @@ func (r *runner) checkpoint() *Checkpoint {
 }
 
 // stillRead lists the settled nodes with an output handed on that a node not settled yet
-// reads (as a dependency: its key hashes it, its default input holds it; or in a template),
-// or that the DAG's outputs read, in the DAG's order.
+// reads (a dependency: its templates, its key, its default input), or that the DAG's outputs
+// read, in the DAG's order. A node's Deps hold every node its templates refer to.
 func (r *runner) stillRead(states []byte) []int32 {
 	read := make([]bool, len(r.d.Nodes))
-	var index map[string]int32
-	refs := func(rs []dag.Ref) {
-		for _, ref := range rs {
+	for j := range r.d.Nodes {
+		if states[j] == '.' {
+			for _, i := range r.deps[r.depStart[j]:r.depStart[j+1]] {
+				read[i] = true
+			}
+		}
+	}
+	var index map[string]int32 // built only when the DAG's outputs read nodes
+	for _, o := range r.d.Outputs {
+		for _, ref := range o.Value.Refs() {
 			if ref.Root != "nodes" {
 				continue
 			}
@@ -135,25 +142,6 @@ func (r *runner) stillRead(states []byte) []int32 {
 				read[i] = true
 			}
 		}
-	}
-	for j, node := range r.d.Nodes {
-		if states[j] != '.' {
-			continue
-		}
-		for _, i := range r.deps[r.depStart[j]:r.depStart[j+1]] {
-			read[i] = true
-		}
-		for _, t := range []*dag.Template{node.With, node.Input, node.Foreach} {
-			if t != nil {
-				refs(t.Refs())
-			}
-		}
-		if node.When != nil {
-			refs(node.When.Refs())
-		}
-	}
-	for _, o := range r.d.Outputs {
-		refs(o.Value.Refs())
 	}
 	var out []int32
 	for i, ok := range read {
