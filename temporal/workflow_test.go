@@ -534,4 +534,13 @@ nodes:
 	p.Event(engine.Event{Node: dag.NodeResult{ID: "a", Type: "const", Status: dag.NodeSkipped}})
 	step("h2", []int{0, 1, 2})
 	step("h2", nil)
+	// A history that goes on from a checkpoint answers the nodes it settled, not the others.
+	p = newProgress(d)
+	p.restore([]dag.NodeResult{
+		{ID: "a", Type: "const", Status: dag.NodePassed, Attempts: 1},
+		{ID: "b", Type: "const", Status: dag.NodePending},
+		{ID: "c", Type: "const", Status: dag.NodeSkipped},
+	})
+	step("h3", []int{0, 2})
+	step("h3", nil)
 }
