@@ -473,7 +473,7 @@ func (h *host) startSub(req engine.AttemptRequest) {
 func subRunID(now time.Time, parent string, req engine.AttemptRequest) string {
 	f := fnv.New32a()
 	fmt.Fprintf(f, "%s\x00%s\x00%d\x00%d", parent, req.Node, req.Item, req.Attempt)
-	return fmt.Sprintf("%s-%08x", now.UTC().Format("20060102T150405.000"), f.Sum32())
+	return engine.RunIDOf(now, [4]byte(f.Sum(nil)))
 }
 
 // activityID names an attempt by its node, item and attempt number: unique in the run, and
