@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/seam-dag/seam/contract"
@@ -64,10 +66,11 @@ type SplitError struct {
 
 func (e *SplitError) Error() string { return "the run goes on from a checkpoint" }
 
-// checkpointLetters are the letters of Checkpoint.States by status.
-var checkpointLetters = map[dag.NodeStatus]byte{
-	dag.NodePassed: 'p', dag.NodeWarned: 'w', dag.NodeFailed: 'f', dag.NodeSkipped: 's', dag.NodeCanceled: 'c',
-}
+// checkpointLetters are the letters of Checkpoint.States, each that of the status at its
+// place in checkpointStatuses.
+const checkpointLetters = "pwfsc"
+
+var checkpointStatuses = [len(checkpointLetters)]dag.NodeStatus{dag.NodePassed, dag.NodeWarned, dag.NodeFailed, dag.NodeSkipped, dag.NodeCanceled}
 
 // checkpoint is the run so far, which must be between attempts: every node settled or not
 // yet prepared.
@@ -78,12 +81,12 @@ func (r *runner) checkpoint() *Checkpoint {
 	us := func(d time.Duration) int64 { return d.Microseconds() }
 	for i := range r.res.Nodes {
 		nr := &r.res.Nodes[i]
-		letter, ok := checkpointLetters[nr.Status]
-		if !ok {
+		k := slices.Index(checkpointStatuses[:], nr.Status)
+		if k < 0 {
 			states[i] = '.'
 			continue
 		}
-		states[i] = letter
+		states[i] = checkpointLetters[k]
 		cp.Attempts = append(cp.Attempts, nr.Attempts)
 		from := r.res.Started
 		if nr.Started.IsZero() {
@@ -115,13 +118,20 @@ func (r *runner) checkpoint() *Checkpoint {
 }
 
 // stillRead lists the settled nodes with an output handed on that a node not settled yet
-// reads (as a dependency: its key hashes it, its default input holds it; or in a template),
-// or that the DAG's outputs read, in the DAG's order.
+// reads (a dependency: its templates, its key, its default input), or that the DAG's outputs
+// read, in the DAG's order. A node's Deps hold every node its templates refer to.
 func (r *runner) stillRead(states []byte) []int32 {
 	read := make([]bool, len(r.d.Nodes))
-	var index map[string]int32
-	refs := func(rs []dag.Ref) {
-		for _, ref := range rs {
+	for j := range r.d.Nodes {
+		if states[j] == '.' {
+			for _, i := range r.deps[r.depStart[j]:r.depStart[j+1]] {
+				read[i] = true
+			}
+		}
+	}
+	var index map[string]int32 // built only when the DAG's outputs read nodes
+	for _, o := range r.d.Outputs {
+		for _, ref := range o.Value.Refs() {
 			if ref.Root != "nodes" {
 				continue
 			}
@@ -135,25 +145,6 @@ func (r *runner) stillRead(states []byte) []int32 {
 				read[i] = true
 			}
 		}
-	}
-	for j, node := range r.d.Nodes {
-		if states[j] != '.' {
-			continue
-		}
-		for _, i := range r.deps[r.depStart[j]:r.depStart[j+1]] {
-			read[i] = true
-		}
-		for _, t := range []*dag.Template{node.With, node.Input, node.Foreach} {
-			if t != nil {
-				refs(t.Refs())
-			}
-		}
-		if node.When != nil {
-			refs(node.When.Refs())
-		}
-	}
-	for _, o := range r.d.Outputs {
-		refs(o.Value.Refs())
 	}
 	var out []int32
 	for i, ok := range read {
@@ -177,17 +168,12 @@ func (cp *Checkpoint) Results(d *dag.DAG) ([]dag.NodeResult, error) {
 		if cp.States[i] == '.' {
 			continue
 		}
-		status := dag.NodeStatus("")
-		for s, l := range checkpointLetters {
-			if l == cp.States[i] {
-				status = s
-			}
-		}
-		if status == "" || k >= len(cp.Attempts) || k >= len(cp.Begun) || k >= len(cp.Took) || k >= len(cp.Summaries) {
+		l := strings.IndexByte(checkpointLetters, cp.States[i])
+		if l < 0 || k >= len(cp.Attempts) || k >= len(cp.Begun) || k >= len(cp.Took) || k >= len(cp.Summaries) {
 			return nil, fmt.Errorf("checkpoint: node %s: state %q without its values", node.ID, cp.States[i])
 		}
 		nr := &out[i]
-		nr.Status, nr.Attempts, nr.Summary = status, cp.Attempts[k], cp.Summaries[k]
+		nr.Status, nr.Attempts, nr.Summary = checkpointStatuses[l], cp.Attempts[k], cp.Summaries[k]
 		var note CheckpointNote
 		if len(notes) > 0 && notes[0].Node == i {
 			note, notes = notes[0], notes[1:]

@@ -118,7 +118,13 @@ func pointerOrRoot(p string) string {
 func NewRunID(now time.Time) string {
 	var b [4]byte
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return now.UTC().Format("20060102T150405.000") + "-" + hex.EncodeToString(b[:])
+	return RunIDOf(now, b)
+}
+
+// RunIDOf is the run id NewRunID makes at now when it draws random: for a host that must
+// name a run the same again (Temporal's replay), random drawn from what names the run.
+func RunIDOf(now time.Time, random [4]byte) string {
+	return now.UTC().Format("20060102T150405.000") + "-" + hex.EncodeToString(random[:])
 }
 
 // Engine runs loaded DAGs: the embedded scheduler (Embedded) now, an engine that hands the

@@ -41,10 +41,13 @@ nodes:
 	big := `{"data":"` + strings.Repeat("x", 1000) + `","status":"pass","summary":"big"}` // keys in the order they encode
 	stub := string(RefStub([]byte(big), "h1"))
 	stored := func(_ context.Context, hash string) ([]byte, error) {
-		if hash != "h1" {
-			return nil, errors.New("output " + hash + ": not found")
+		switch hash {
+		case "h1":
+			return []byte(big), nil
+		case "broken":
+			return []byte(`{"status":`), nil
 		}
-		return []byte(big), nil
+		return nil, errors.New("output " + hash + ": not found")
 	}
 	tests := []struct {
 		name   string
@@ -138,6 +141,11 @@ nodes:
 		req:   req(AttemptRequest{Node: "a", Index: 0, Item: -1, With: []byte(`{}`), Input: []byte(`{"$seam_output": "h2"}`)}),
 		fetch: stored,
 		check: failed(0, "a gets output h2 by reference, which could not be read: output h2: not found"),
+	}, {
+		name:  "an output by reference the store holds broken",
+		req:   req(AttemptRequest{Node: "a", Index: 0, Item: -1, With: []byte(`{}`), Input: []byte(`{"$seam_output": "broken"}`)}),
+		fetch: stored,
+		check: failed(0, "a gets output broken by reference, which is not JSON: "),
 	}, {
 		name: "outputs by reference over the limit together",
 		req: func() AttemptRequest {

@@ -3,8 +3,6 @@ package temporal
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +13,6 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
-	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/seam-dag/seam/dag"
@@ -68,7 +65,7 @@ func execDAG(shape string, n, concurrency int) string {
 
 // benchEngines runs the DAG src on each engine and on both interleaved.
 func benchEngines(b *testing.B, src string) {
-	addr := temporaltest.Server(b)
+	temporaltest.Server(b) // skips before anything is set up without a server
 	ctx := context.Background()
 	dir := b.TempDir()
 	path := filepath.Join(dir, "bench.yaml")
@@ -91,20 +88,10 @@ func benchEngines(b *testing.B, src string) {
 	}
 	embeddedStore, workerStore := open("embedded.db"), open("worker.db")
 
-	quiet := tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	c, err := client.Dial(client.Options{HostPort: addr, Logger: quiet})
-	if err != nil {
-		b.Fatalf("dial Temporal at %s: %v", addr, err)
-	}
-	b.Cleanup(c.Close)
-	// A task queue of this benchmark's own: no other worker of the server takes its tasks.
-	queue := fmt.Sprintf("bench-%d", time.Now().UnixNano())
-	wk := worker.New(c, queue, SDKWorkerOptions(max(d.Concurrency, 16)))
-	NewWorker(WorkerOptions{Client: c, Store: workerStore, Types: reg, Dir: filepath.Join(dir, "bundles")}).Register(wk)
-	if err := wk.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(wk.Stop)
+	c := temporaltest.Client(b, client.Options{})
+	queue := temporaltest.Worker(b, c, SDKWorkerOptions(max(d.Concurrency, 16)), func(w worker.Worker) {
+		NewWorker(WorkerOptions{Client: c, Store: workerStore, Types: reg, Dir: filepath.Join(dir, "bundles")}).Register(w)
+	})
 	eng := &Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: reg}}
 
 	count := 0

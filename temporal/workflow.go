@@ -114,9 +114,7 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		if err != nil {
 			return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
 		}
-		for _, n := range nodes {
-			p.Event(engine.Event{Node: n})
-		}
+		p.restore(nodes)
 	}
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() ([]dag.NodeResult, error) { return p.nodes, nil }); err != nil {
 		return nil, err
@@ -268,6 +266,16 @@ func (p *progress) Event(ev engine.Event) {
 	p.nodes[i] = n
 	p.seq++
 	p.changed[i] = p.seq
+}
+
+// restore takes the nodes a checkpoint settled as changed in this history, so that its first
+// answer to any asker names them; the nodes still pending need no word.
+func (p *progress) restore(nodes []dag.NodeResult) {
+	for _, n := range nodes {
+		if n.Status != dag.NodePending {
+			p.Event(engine.Event{Node: n})
+		}
+	}
 }
 
 // ProgressAsk is the question of ProgressSinceQuery: the history and Seq of the asker's
@@ -465,7 +473,7 @@ func (h *host) startSub(req engine.AttemptRequest) {
 func subRunID(now time.Time, parent string, req engine.AttemptRequest) string {
 	f := fnv.New32a()
 	fmt.Fprintf(f, "%s\x00%s\x00%d\x00%d", parent, req.Node, req.Item, req.Attempt)
-	return fmt.Sprintf("%s-%08x", now.UTC().Format("20060102T150405.000"), f.Sum32())
+	return engine.RunIDOf(now, [4]byte(f.Sum(nil)))
 }
 
 // activityID names an attempt by its node, item and attempt number: unique in the run, and

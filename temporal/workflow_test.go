@@ -534,4 +534,47 @@ nodes:
 	p.Event(engine.Event{Node: dag.NodeResult{ID: "a", Type: "const", Status: dag.NodeSkipped}})
 	step("h2", []int{0, 1, 2})
 	step("h2", nil)
+	// A history that goes on from a checkpoint answers the nodes it settled, not the others.
+	p = newProgress(d)
+	p.restore([]dag.NodeResult{
+		{ID: "a", Type: "const", Status: dag.NodePassed, Attempts: 1},
+		{ID: "b", Type: "const", Status: dag.NodePending},
+		{ID: "c", Type: "const", Status: dag.NodeSkipped},
+	})
+	step("h3", []int{0, 2})
+	step("h3", nil)
+}
+
+// TestCompact: a run's result over maxResult leaves out its nodes' outputs, logs and
+// violations first, then the nodes that passed; one within it is left whole.
+func TestCompact(t *testing.T) {
+	big := strings.Repeat("x", maxResult)
+	node := func(id string, status dag.NodeStatus, summary string) dag.NodeResult {
+		return dag.NodeResult{ID: id, Status: status, Summary: summary, Output: map[string]any{"s": "out"}, Log: "log"}
+	}
+	tests := []struct {
+		name    string
+		nodes   []dag.NodeResult
+		ids     []string // the nodes kept
+		outputs bool     // whether they keep their outputs and logs
+	}{
+		{"within", []dag.NodeResult{node("a", dag.NodePassed, ""), node("b", dag.NodeFailed, "")}, []string{"a", "b"}, true},
+		{"a large log", []dag.NodeResult{node("a", dag.NodePassed, ""), {ID: "b", Status: dag.NodeFailed, Log: big}}, []string{"a", "b"}, false},
+		{"large summaries", []dag.NodeResult{node("a", dag.NodePassed, big), node("b", dag.NodeFailed, "")}, []string{"b"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := compact(&dag.RunResult{ID: "r1", Status: dag.RunFailed, Nodes: tt.nodes})
+			var ids []string
+			for _, n := range res.Nodes {
+				ids = append(ids, n.ID)
+				if kept := n.Output != nil && n.Log != ""; kept != tt.outputs {
+					t.Errorf("%s: output %v, log %.10q; want them kept: %t", n.ID, n.Output, n.Log, tt.outputs)
+				}
+			}
+			if !slices.Equal(ids, tt.ids) {
+				t.Errorf("nodes %v, want %v", ids, tt.ids)
+			}
+		})
+	}
 }
