@@ -798,7 +798,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 	// computes that again, so a crash loses nothing handed on, and a chain of pure nodes does
 	// not wait for a commit at every edge.
 	for _, run := range finished {
-		if _, pure := r.d.Nodes[run.idx].Type.(nodes.Pure); pure || r.opts.Recorder == nil {
+		if r.pure(run.idx) || r.opts.Recorder == nil {
 			r.apply(ctx, run)
 		} else {
 			r.uncommitted = append(r.uncommitted, run)
