@@ -36,9 +36,7 @@ func temporalEnv(t *testing.T) []string {
 	}
 	addr := temporaltest.Server(t)
 	plainSeam(t)
-	var b [8]byte
-	rand.Read(b[:])
-	return []string{"TEMPORAL_ADDRESS=" + addr, "SEAM_TASK_QUEUE=test-" + hex.EncodeToString(b[:])}
+	return []string{"TEMPORAL_ADDRESS=" + addr, "SEAM_TASK_QUEUE=" + temporaltest.Queue()}
 }
 
 // workerWith writes the DAG file name from dagFmt (its %[1]s is the test's folder) into a

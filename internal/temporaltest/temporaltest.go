@@ -60,13 +60,19 @@ func Client(t testing.TB, opts client.Options) client.Client {
 	return c
 }
 
+// Queue returns a task queue name of its own, so that the workers of one test never take
+// another's runs.
+func Queue() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "test-" + hex.EncodeToString(b[:])
+}
+
 // Worker starts an SDK worker of c on a task queue of its own, with what register registers,
 // stops it when the test ends, and returns the queue.
 func Worker(t testing.TB, c client.Client, opts worker.Options, register func(worker.Worker)) string {
 	t.Helper()
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	queue := "test-" + hex.EncodeToString(b[:])
+	queue := Queue()
 	w := worker.New(c, queue, opts)
 	register(w)
 	if err := w.Start(); err != nil {
