@@ -138,8 +138,16 @@ func (c *checker) splitProducer(a, b shape, depth int) Result {
 	}
 	g, rest := splitFirst(a)
 	return every(g.branches, func(br node) Result {
-		// For oneOf this drops the "only one" condition, which widens a: still sound.
-		return c.shapes(c.merge(rest, c.flatten([]node{br}, true)), b, depth)
+		part := c.merge(rest, c.flatten([]node{br}, true))
+		if g.kw == "oneOf" {
+			// Exactly one branch: this one, and none of the others.
+			for _, other := range g.branches {
+				if other.key != br.key {
+					part.nots = append(part.nots, other)
+				}
+			}
+		}
+		return c.shapes(part, b, depth)
 	})
 }
 
@@ -805,6 +813,7 @@ func stringsFit(a, b shape) string {
 }
 
 func (c *checker) objects(a, b shape, depth int) Result {
+	a.required = requiredClosure(a)
 	for _, name := range b.required {
 		if slices.Contains(a.required, name) {
 			continue
@@ -826,6 +835,11 @@ func (c *checker) objects(a, b shape, depth int) Result {
 		pending = &r
 	}
 	if r := c.dependencies(a, b, depth); r.Verdict == Incompatible {
+		return r
+	} else if r.Verdict == Unknown && pending == nil {
+		pending = &r
+	}
+	if r := c.memberNames(a, b, depth); r.Verdict == Incompatible {
 		return r
 	} else if r.Verdict == Unknown && pending == nil {
 		pending = &r
@@ -932,6 +946,86 @@ func (c *checker) memberCounts(a, b shape, depth int) Result {
 		return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce an object with %d members, outside ⟨b⟩'s minProperties or maxProperties", len(w.(map[string]any)))
 	}
 	return unknown(RuleConstraint, "cannot show ⟨a⟩'s objects satisfy ⟨b⟩'s minProperties or maxProperties")
+}
+
+// requiredClosure is the members s's objects all have: the required ones, and those a
+// dependentRequired of theirs requires.
+func requiredClosure(s shape) []string {
+	out := slices.Clone(s.required)
+	for i := 0; i < len(out); i++ {
+		for _, d := range s.depReq[out[i]] {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// memberNames decides b's propertyNames: every name a's objects may have is one b's
+// propertyNames accept. The names a allows are its named members, and, when a is not closed,
+// the strings its own propertyNames accept — only those matching its patterns when an
+// additionalProperties false closes it to them. A name a allows and b rejects makes the
+// counterexample, an object of a with that member.
+func (c *checker) memberNames(a, b shape, depth int) Result {
+	if len(b.propNames) == 0 {
+		return Result{Verdict: Compatible}
+	}
+	var closed *addl
+	for i, ad := range a.addls {
+		if ad.n.v == false {
+			closed = &a.addls[i]
+			break
+		}
+	}
+	// Each set of names a allows, as a conjunction of string schemas.
+	var sets [][]node
+	for _, name := range a.names() {
+		if closed == nil || !closed.applies(name) {
+			sets = append(sets, []node{{v: map[string]any{"const": name}, key: "~name:" + name}})
+		}
+	}
+	names := func(extra map[string]any, key string) []node {
+		return append([]node{{v: extra, key: key}}, a.propNames...)
+	}
+	if closed == nil {
+		sets = append(sets, names(map[string]any{"type": "string"}, "~names"))
+	} else {
+		for _, p := range closed.patterns {
+			sets = append(sets, names(map[string]any{"type": "string", "pattern": p.src}, "~names:"+p.src))
+		}
+	}
+	var pending *Result
+	for _, set := range sets {
+		for _, pn := range b.propNames {
+			r := c.sub(set, []node{pn}, depth+1)
+			switch r.Verdict {
+			case Compatible:
+				continue
+			case Incompatible:
+				name, isStr := r.Witness.(string)
+				w, ok := c.minimalOf(a, tObject, depth)
+				if m, isMap := w.(map[string]any); ok && isMap && isStr {
+					if _, has := m[name]; !has {
+						if v, ok := c.minimal(a.memberSchemas(name), depth+1); ok {
+							m[name] = v
+						}
+					}
+					if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
+						return incompatible(RuleConstraint, m, "", "⟨a⟩ may produce a member named %s, which ⟨b⟩'s propertyNames rejects", contract.Excerpt(name))
+					}
+				}
+			}
+			if pending == nil {
+				u := unknown(RuleConstraint, "cannot show the member names of ⟨a⟩ satisfy ⟨b⟩'s propertyNames")
+				pending = &u
+			}
+		}
+	}
+	if pending != nil {
+		return *pending
+	}
+	return Result{Verdict: Compatible}
 }
 
 // dependencies decides b's dependentRequired: where a member k is there, so are its

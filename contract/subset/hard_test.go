@@ -21,7 +21,7 @@ import (
 // schemas of a family is a pair, with its true answer written in the file.
 
 // hardDecidedFloor is the share of the corpus that must be decided, in per mille: it only rises.
-const hardDecidedFloor = 780
+const hardDecidedFloor = 940
 
 type hardFamily struct {
 	Name    string            `json:"name"`
@@ -160,6 +160,7 @@ func TestHardCorpus(t *testing.T) {
 		for _, v := range vs {
 			if vs := p.b.Validate(v, "en"); len(vs) > 0 {
 				t.Errorf("%s: judged compatible, but %s passes the producer and fails the consumer: %v", p.name, contract.Excerpt(v), vs[0].Message)
+				break
 			}
 		}
 	}

@@ -107,9 +107,9 @@ func TestSubsetReasonIn(t *testing.T) {
 		{`{"type":["string","integer"]}`, `{"anyOf":[{"type":"string"},{"type":"boolean"}]}`,
 			"the value matches none of consumer.json's anyOf branches",
 			"その値は consumer.json の anyOf のどの分岐にも一致しません"},
-		{`{"type":"string","format":"date"}`, `{"type":"object","propertyNames":{"maxLength":1}}`,
-			"consumer.json uses propertyNames, which the checker does not model",
-			"consumer.json はチェッカーがモデル化していない propertyNames を使っています"},
+		{`{"type":"string","format":"date"}`, `{"type":"array","unevaluatedItems":false}`,
+			"consumer.json uses unevaluatedItems, which the checker does not model",
+			"consumer.json はチェッカーがモデル化していない unevaluatedItems を使っています"},
 	}
 	for _, tc := range tests {
 		a, b := compileBoth(t, tc.a, tc.b)

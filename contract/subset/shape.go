@@ -379,13 +379,19 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		case "dependentRequired":
 			ok = s.addDependentRequired(x)
 		case "propertyNames":
-			// Kept to judge and build a producer's objects; a consumer's is not modelled.
 			s.propNames = append(s.propNames, n.child(x, "propertyNames"))
-			ok = producer
+		case "if":
+			s.addIf(n, v)
+		case "then", "else":
+			// Read with if; without it they assert nothing.
+		case "dependentSchemas":
+			ok = s.addDependentSchemas(n, x)
+		case "unevaluatedProperties":
+			ok = s.addUnevaluated(n, v)
 		case "minContains", "maxContains":
 			// Read with contains; without it they assert nothing.
 		case "not":
-			s.addNot(n, x)
+			s.addNot(n, x, producer)
 		case "uniqueItems":
 			u, isBool := x.(bool)
 			ok = isBool
@@ -509,9 +515,11 @@ func (s *shape) addDependentRequired(x any) bool {
 	return ok
 }
 
-// addNot adds not x: as a narrowing of types or members where its complement is one of
-// those, else as a schema the instance must fail.
-func (s *shape) addNot(n node, x any) {
+// addNot adds not x: as a narrowing of types, bounds or members where its complement is one
+// of those, else as a schema the instance must fail. On the producer's side, a not of several
+// keywords that each apply alone is the alternatives of not each one: split, each is a
+// narrowing.
+func (s *shape) addNot(n node, x any, producer bool) {
 	if t, ok := pureTypes(x, 0); ok {
 		s.types &^= t // the complement of types is types
 	} else if name, ok := notRequired(x); ok {
@@ -527,9 +535,192 @@ func (s *shape) addNot(n node, x any) {
 		}
 		neg := n.child(map[string]any{"not": sub}, "not", "properties", name, "~not")
 		s.props[name] = append(s.props[name], neg)
+	} else if list, ok := notAnyOf(x); ok {
+		// not (x1 or x2 …) is not x1 and not x2 …
+		for i, br := range list {
+			s.addNot(n.child(map[string]any{"not": br}, "not", "anyOf", strconv.Itoa(i)), br, producer)
+		}
+	} else if s.addNotBound(x) {
+	} else if kws, ok := separable(x); ok && producer {
+		g := group{kw: "anyOf"}
+		for _, k := range kws {
+			g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{k: x.(map[string]any)[k]}}, "not~"+contract.EscapeToken(k)))
+		}
+		s.groups = append(s.groups, g)
 	} else if _, ok := doubleNot(x); !ok {
 		s.nots = append(s.nots, n.child(x, "not"))
 	}
+}
+
+// addNotBound adds the complement of a schema of one numeric bound, length or count: a
+// keyword applies to its type only, so its complement is the opposite bound (not minimum 5
+// is exclusiveMaximum 5; not minLength 0, no string). false for any other schema.
+func (s *shape) addNotBound(x any) bool {
+	m, _ := x.(map[string]any)
+	opposite := map[string]string{"minimum": "exclusiveMaximum", "exclusiveMinimum": "maximum",
+		"maximum": "exclusiveMinimum", "exclusiveMaximum": "minimum"}
+	for k, o := range opposite {
+		if onlyKeyword(m, k) {
+			if _, ok := numberOf(m[k]); !ok {
+				return false
+			}
+			return s.addBound(o, m[k])
+		}
+	}
+	counts := map[string]types{"minLength": tString, "maxLength": tString, "minItems": tArray,
+		"maxItems": tArray, "minProperties": tObject, "maxProperties": tObject}
+	for k, t := range counts {
+		if !onlyKeyword(m, k) {
+			continue
+		}
+		i, ok := smallInt(m[k])
+		if !ok {
+			return false
+		}
+		switch {
+		case strings.HasPrefix(k, "min") && i == 0:
+			s.types &^= t // every value of t has at least none
+		case strings.HasPrefix(k, "min"):
+			p := s.count("max" + k[3:])
+			*p = minLimit(*p, i-1)
+		default:
+			p := s.count("min" + k[3:])
+			*p = max(*p, i+1)
+		}
+		return true
+	}
+	return false
+}
+
+// separable lists the asserting keywords of schema x when it has more than one and each
+// asserts alone (none reads another, as additionalProperties reads properties): then not x
+// is anyOf the nots of each.
+func separable(x any) ([]string, bool) {
+	m, _ := x.(map[string]any)
+	var kws []string
+	for k := range m {
+		switch k {
+		case "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+			"multipleOf", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems",
+			"uniqueItems", "minProperties", "maxProperties", "required", "dependentRequired", "propertyNames":
+			kws = append(kws, k)
+		case "properties":
+			if m["patternProperties"] != nil || m["additionalProperties"] != nil || m["unevaluatedProperties"] != nil {
+				return nil, false
+			}
+			kws = append(kws, k)
+		default:
+			if !ignoredKeyword(k) && vocabulary(k) {
+				return nil, false
+			}
+		}
+	}
+	slices.Sort(kws)
+	return kws, len(kws) > 1
+}
+
+// addIf adds v's if/then/else as the alternatives it stands for: anyOf [if ∧ then, not if ∧
+// else], then and else being true when absent.
+func (s *shape) addIf(n node, v map[string]any) {
+	then, ok := v["then"]
+	if !ok {
+		then = true
+	}
+	els, ok := v["else"]
+	if !ok {
+		els = true
+	}
+	s.groups = append(s.groups, group{kw: "anyOf", branches: []node{
+		n.synthetic(map[string]any{"allOf": []any{v["if"], then}}, "if~then"),
+		n.synthetic(map[string]any{"allOf": []any{map[string]any{"not": v["if"]}, els}}, "if~else"),
+	}})
+}
+
+// addDependentSchemas adds each member's dependent schema as the alternatives it stands for:
+// anyOf [not an object, an object without the member, an object with it that the schema
+// accepts]; false when x is not an object.
+func (s *shape) addDependentSchemas(n node, x any) bool {
+	deps, ok := x.(map[string]any)
+	if !ok {
+		return false
+	}
+	others := []any{"null", "boolean", "array", "string", "number"}
+	for _, k := range slices.Sorted(maps.Keys(deps)) {
+		at := "dependentSchemas/" + contract.EscapeToken(k)
+		s.groups = append(s.groups, group{kw: "anyOf", branches: []node{
+			n.synthetic(map[string]any{"type": others}, at+"~other"),
+			n.synthetic(map[string]any{"not": map[string]any{"required": []any{k}}}, at+"~absent"),
+			n.synthetic(map[string]any{"required": []any{k}, "allOf": []any{deps[k]}}, at+"~present"),
+		}})
+	}
+	return true
+}
+
+// addUnevaluated adds v's unevaluatedProperties where the members it applies to are known
+// from the schema alone: v, with its allOf and $refs (every one of which an instance passes),
+// has no alternatives (anyOf, oneOf, if, dependentSchemas) that would evaluate members only
+// when they pass. Then it is an additionalProperties over every name those name and every
+// pattern they have; with an additionalProperties among them, every member is evaluated and
+// it asserts nothing. false when the members are not known so.
+func (s *shape) addUnevaluated(n node, v map[string]any) bool {
+	named := map[string]bool{}
+	var patterns []patternProp
+	all := false
+	hops := 0
+	var walk func(m node, top bool) bool
+	walk = func(m node, top bool) bool {
+		w, isMap := m.v.(map[string]any)
+		if !isMap {
+			return true // a boolean schema evaluates nothing
+		}
+		for _, k := range []string{"anyOf", "oneOf", "if", "dependentSchemas", "$dynamicRef", "$recursiveRef"} {
+			if _, has := w[k]; has {
+				return false
+			}
+		}
+		if _, has := w["unevaluatedProperties"]; has && !top {
+			return false
+		}
+		if props, ok := w["properties"].(map[string]any); ok {
+			for name := range props {
+				named[name] = true
+			}
+		}
+		pp, ok := patternProps(m, w["patternProperties"])
+		if !ok {
+			return false
+		}
+		patterns = append(patterns, pp...)
+		if _, has := w["additionalProperties"]; has {
+			all = true
+		}
+		if ref, has := w["$ref"]; has {
+			r, _ := ref.(string)
+			target, found := m.resolve(r)
+			if hops++; !found || hops > maxRefHops || !walk(target, false) {
+				return false
+			}
+		}
+		if list, has := w["allOf"]; has {
+			parts, ok := list.([]any)
+			if !ok {
+				return false
+			}
+			for i, p := range parts {
+				if !walk(m.child(p, "allOf", strconv.Itoa(i)), false) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk(n, true) {
+		return false
+	}
+	if !all {
+		s.addls = append(s.addls, addl{named: named, patterns: patterns, n: n.child(v["unevaluatedProperties"], "unevaluatedProperties")})
+	}
+	return true
 }
 
 // addGroup adds an anyOf or oneOf (kw) of x's branches; false for anything but a non-empty
@@ -629,6 +820,13 @@ func pureTypes(x any, depth int) (types, bool) {
 		}
 	}
 	return t, seen
+}
+
+// notAnyOf reads {"anyOf": [...]} (with annotations): a not of it is a not of each branch.
+func notAnyOf(x any) ([]any, bool) {
+	m, _ := x.(map[string]any)
+	list, _ := m["anyOf"].([]any)
+	return list, len(list) > 0 && onlyKeyword(m, "anyOf")
 }
 
 // notRequired reads {"required": [name]} (with annotations): the schema of a not that

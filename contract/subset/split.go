@@ -135,6 +135,25 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 		}
 		return parts, true
 	}
+	// A member a says nothing of that a branch requires or names: with it, and without.
+	var others []string
+	for _, br := range branches {
+		for _, name := range slices.Concat(br.required, br.names()) {
+			if !slices.Contains(names, name) && !slices.Contains(others, name) {
+				others = append(others, name)
+			}
+		}
+	}
+	slices.Sort(others)
+	for _, name := range others {
+		with, without := a, a
+		with.required = append(slices.Clone(a.required), name)
+		with.keys = append(slices.Clone(a.keys), "="+name+":present")
+		without.props = maps.Clone(a.props)
+		without.props[name] = append(slices.Clone(a.props[name]), node{v: false, key: "=" + name + ":absent"})
+		without.keys = append(slices.Clone(a.keys), "="+name+":absent")
+		return []shape{with, without}, true
+	}
 	return nil, false
 }
 

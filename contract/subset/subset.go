@@ -225,6 +225,12 @@ func (n node) child(v any, tokens ...string) node {
 	return node{v: v, root: n.root, key: k, lost: n.lost}
 }
 
+// synthetic is a schema the checker writes in n's place (if/then/else as alternatives, say):
+// its $refs resolve in n's document, and name names it among n's keywords.
+func (n node) synthetic(v any, name string) node {
+	return node{v: v, root: n.root, key: n.key + "/" + name, lost: n.lost}
+}
+
 // resolve finds a local $ref's target in n's document; ok is false for anything else.
 func (n node) resolve(ref string) (node, bool) {
 	if n.lost || !strings.HasPrefix(ref, "#") {
