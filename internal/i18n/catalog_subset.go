@@ -11,7 +11,7 @@ func jaSubset() map[string]string {
 		"%s (and no object of ⟨a⟩ could be built around it)":                                                  "%s（そのうえ、それを含む ⟨a⟩ のオブジェクトを組み立てられませんでした）",
 		"a counterexample was built but did not verify: %s":                                                   "反例を組み立てましたが検証に通りませんでした：%s",
 		"a counterexample was built but did not verify: %s; ⟨a⟩'s keywords not modelled: %s":                  "反例を組み立てましたが検証に通りませんでした：%s。⟨a⟩ のモデル化されていないキーワード：%s",
-		"cannot show the member names of ⟨a⟩ satisfy ⟨b⟩'s propertyNames":                                   "⟨a⟩ のメンバー名が ⟨b⟩ の propertyNames を満たすことを示せません",
+		"cannot show the member names of ⟨a⟩ satisfy ⟨b⟩'s propertyNames":                                     "⟨a⟩ のメンバー名が ⟨b⟩ の propertyNames を満たすことを示せません",
 		"⟨a⟩ may produce a member named %s, which ⟨b⟩'s propertyNames rejects":                                "⟨a⟩ は ⟨b⟩ の propertyNames が拒否する名前 %s のメンバーを出力することがあります",
 		"cannot show ⟨a⟩'s arrays satisfy ⟨b⟩'s contains":                                                     "⟨a⟩ の配列が ⟨b⟩ の contains を満たすことを示せません",
 		"cannot show ⟨a⟩'s arrays satisfy ⟨b⟩'s minItems, maxItems or uniqueItems":                            "⟨a⟩ の配列が ⟨b⟩ の minItems、maxItems、uniqueItems を満たすことを示せません",
