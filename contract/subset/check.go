@@ -1072,15 +1072,40 @@ func (k nameClass) keyword() string {
 	return "additionalProperties"
 }
 
-// decides is whether every name of k matches pattern src (yes), none does (no), or some may.
-func (k nameClass) decides(src string) tri {
+// decides is whether every name of k matches pattern src (yes), none does (no), or some may:
+// by their sources, else by their languages — k's pattern within src's, or the two disjoint;
+// src's within one k leaves out.
+func (c *checker) decides(k nameClass, src string) tri {
 	switch {
 	case k.in != nil && k.in.src == src:
 		return yes
 	case slices.ContainsFunc(k.out, func(p patternProp) bool { return p.src == src }):
 		return no
+	case k.in != nil && c.patternWithin(k.in.src, src):
+		return yes
+	case k.in != nil && c.patternsDisjoint(k.in.src, src):
+		return no
+	case slices.ContainsFunc(k.out, func(p patternProp) bool { return c.patternWithin(src, p.src) }):
+		return no
 	}
 	return maybe
+}
+
+// nameShape is the strings pattern src matches, as a shape to search languages with.
+func nameShape(src string) shape {
+	return shape{types: tString, maxLen: -1, maxItems: -1, maxProps: -1, patterns: []string{src}}
+}
+
+// patternWithin proves every string p matches, q matches.
+func (c *checker) patternWithin(p, q string) bool {
+	_, found, decided := c.langSearch(nameShape(p), nameShape(q), false)
+	return decided && !found
+}
+
+// patternsDisjoint proves no string matches both p and q.
+func (c *checker) patternsDisjoint(p, q string) bool {
+	_, found, decided := c.langSearchBoth(nameShape(p), nameShape(q))
+	return decided && !found
 }
 
 // maxPatternSplits bounds the patterns of a whose match a class leaves open and classFits
@@ -1095,14 +1120,14 @@ const maxPatternSplits = 3
 func (c *checker) classFits(a shape, k nameClass, depth int) bool {
 	var open []string
 	for _, p := range a.pprops {
-		if k.decides(p.src) == maybe && !slices.Contains(open, p.src) {
+		if c.decides(k, p.src) == maybe && !slices.Contains(open, p.src) {
 			open = append(open, p.src)
 		}
 	}
 	splits := min(len(open), maxPatternSplits)
 	for mask := 0; mask < 1<<splits; mask++ {
 		matches := func(src string) tri {
-			if t := k.decides(src); t != maybe {
+			if t := c.decides(k, src); t != maybe {
 				return t
 			}
 			if i := slices.Index(open, src); i < splits {

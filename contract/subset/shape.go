@@ -656,48 +656,64 @@ func (s *shape) addDependentSchemas(n node, x any) bool {
 	return true
 }
 
+// evaluated is the member names a schema evaluates whenever an instance passes it: the names
+// of its properties and the patterns of its patternProperties, or every member (all) with an
+// additionalProperties.
+type evaluated struct {
+	named    map[string]bool
+	patterns []patternProp
+	all      bool
+}
+
+// maxEvaluatedBranches bounds the anyOf or oneOf beside an unevaluatedProperties that
+// addUnevaluated splits: 2^n-1 sets of branches that pass.
+const maxEvaluatedBranches = 3
+
 // addUnevaluated adds v's unevaluatedProperties where the members it applies to are known
-// from the schema alone: v, with its allOf and $refs (every one of which an instance passes),
-// has no alternatives (anyOf, oneOf, if, dependentSchemas) that would evaluate members only
-// when they pass. Then it is an additionalProperties over every name those name and every
-// pattern they have; with an additionalProperties among them, every member is evaluated and
-// it asserts nothing. false when the members are not known so.
+// from the schema: v, with its allOf and $refs (every one of which an instance passes), has
+// no alternatives that would evaluate members only when they pass (if, dependentSchemas),
+// but one anyOf or oneOf of up to maxEvaluatedBranches branches. Without it, the keyword is
+// an additionalProperties over every name those name and every pattern they have (none with
+// an additionalProperties among them: every member is evaluated). With it, it is the
+// alternatives of which branches pass: for each set, those branches, the nots of the others,
+// and that additionalProperties over the names they add. false when the members are not
+// known so.
 func (s *shape) addUnevaluated(n node, v map[string]any) bool {
-	named := map[string]bool{}
-	var patterns []patternProp
-	all := false
+	base := evaluated{named: map[string]bool{}}
 	hops := 0
-	var walk func(m node, top bool) bool
-	walk = func(m node, top bool) bool {
+	var walk func(m node, top bool, into *evaluated) bool
+	walk = func(m node, top bool, into *evaluated) bool {
 		w, isMap := m.v.(map[string]any)
 		if !isMap {
 			return true // a boolean schema evaluates nothing
 		}
-		for _, k := range []string{"anyOf", "oneOf", "if", "dependentSchemas", "$dynamicRef", "$recursiveRef"} {
+		for _, k := range []string{"if", "dependentSchemas", "$dynamicRef", "$recursiveRef"} {
 			if _, has := w[k]; has {
 				return false
 			}
 		}
-		if _, has := w["unevaluatedProperties"]; has && !top {
+		_, anyOf := w["anyOf"]
+		_, oneOf := w["oneOf"]
+		if _, has := w["unevaluatedProperties"]; has && !top || (anyOf || oneOf) && !top || anyOf && oneOf {
 			return false
 		}
 		if props, ok := w["properties"].(map[string]any); ok {
 			for name := range props {
-				named[name] = true
+				into.named[name] = true
 			}
 		}
 		pp, ok := patternProps(m, w["patternProperties"])
 		if !ok {
 			return false
 		}
-		patterns = append(patterns, pp...)
+		into.patterns = append(into.patterns, pp...)
 		if _, has := w["additionalProperties"]; has {
-			all = true
+			into.all = true
 		}
 		if ref, has := w["$ref"]; has {
 			r, _ := ref.(string)
 			target, found := m.resolve(r)
-			if hops++; !found || hops > maxRefHops || !walk(target, false) {
+			if hops++; !found || hops > maxRefHops || !walk(target, false, into) {
 				return false
 			}
 		}
@@ -707,19 +723,74 @@ func (s *shape) addUnevaluated(n node, v map[string]any) bool {
 				return false
 			}
 			for i, p := range parts {
-				if !walk(m.child(p, "allOf", strconv.Itoa(i)), false) {
+				if !walk(m.child(p, "allOf", strconv.Itoa(i)), false, into) {
 					return false
 				}
 			}
 		}
 		return true
 	}
-	if !walk(n, true) {
+	if !walk(n, true, &base) {
 		return false
 	}
-	if !all {
-		s.addls = append(s.addls, addl{named: named, patterns: patterns, n: n.child(v["unevaluatedProperties"], "unevaluatedProperties")})
+	kw := "anyOf"
+	if _, ok := v["oneOf"]; ok {
+		kw = "oneOf"
 	}
+	list, hasGroup := v[kw].([]any)
+	if !hasGroup {
+		if _, has := v[kw]; has {
+			return false
+		}
+		if !base.all {
+			s.addls = append(s.addls, addl{named: base.named, patterns: base.patterns, n: n.child(v["unevaluatedProperties"], "unevaluatedProperties")})
+		}
+		return true
+	}
+	if len(list) == 0 || len(list) > maxEvaluatedBranches {
+		return false
+	}
+	evals := make([]evaluated, len(list))
+	for i, br := range list {
+		evals[i] = evaluated{named: map[string]bool{}}
+		if !walk(n.child(br, kw, strconv.Itoa(i)), false, &evals[i]) {
+			return false
+		}
+	}
+	g := group{kw: "anyOf"}
+	for set := 1; set < 1<<len(list); set++ {
+		if kw == "oneOf" && set&(set-1) != 0 {
+			continue // exactly one branch passes
+		}
+		var parts []any
+		props, patterns, all := map[string]any{}, map[string]any{}, base.all
+		for name := range base.named {
+			props[name] = true
+		}
+		for _, p := range base.patterns {
+			patterns[p.src] = true
+		}
+		for i, br := range list {
+			if set&(1<<i) == 0 {
+				parts = append(parts, map[string]any{"not": br})
+				continue
+			}
+			parts = append(parts, br)
+			all = all || evals[i].all
+			for name := range evals[i].named {
+				props[name] = true
+			}
+			for _, p := range evals[i].patterns {
+				patterns[p.src] = true
+			}
+		}
+		alt := map[string]any{"allOf": parts}
+		if !all {
+			alt["properties"], alt["patternProperties"], alt["additionalProperties"] = props, patterns, v["unevaluatedProperties"]
+		}
+		g.branches = append(g.branches, n.synthetic(alt, "unevaluatedProperties~"+strconv.Itoa(set)))
+	}
+	s.groups = append(s.groups, g)
 	return true
 }
 
