@@ -2,6 +2,8 @@ package subset
 
 import (
 	"encoding/json"
+	"math/rand/v2"
+	"regexp"
 	"testing"
 
 	"github.com/seam-dag/seam/contract"
@@ -66,6 +68,49 @@ func TestAnnotateFormat(t *testing.T) {
 			if r := Check(b, strict); r.Verdict != Incompatible {
 				t.Errorf("annotated date-time into asserted date-time: %+v, want incompatible", r)
 			}
+		}
+	}
+}
+
+// TestFormatLanguages checks that every string the validator takes as a format is in the
+// language formatLanguage gives it: strings near the format's own (each character replaced,
+// removed or doubled, and random ones of its alphabet) that pass the format match the
+// pattern.
+func TestFormatLanguages(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 29))
+	for _, f := range []string{"date", "uuid"} {
+		re := regexp.MustCompile(formatLanguage(f))
+		c := &checker{assumed: map[string]int{}}
+		const alphabet = "0123456789-+ :aAfFgT.Z\u0660"
+		var cands []string
+		for _, w := range formatSamples(f) {
+			cands = append(cands, w)
+			rs := []rune(w)
+			for i := range rs {
+				for _, r := range alphabet {
+					cands = append(cands, string(rs[:i])+string(r)+string(rs[i+1:]), string(rs[:i])+string(r)+string(rs[i:]))
+				}
+				cands = append(cands, string(rs[:i])+string(rs[i+1:]))
+			}
+		}
+		for range 20000 {
+			b := make([]rune, rnd.IntN(40))
+			for i := range b {
+				b[i] = []rune(alphabet)[rnd.IntN(len([]rune(alphabet)))]
+			}
+			cands = append(cands, string(b))
+		}
+		valid := 0
+		for _, w := range cands {
+			if c.formatOK(f, w) == yes {
+				valid++
+				if !re.MatchString(w) {
+					t.Errorf("%s: %q is valid but outside %s", f, w, re)
+				}
+			}
+		}
+		if valid < 10 {
+			t.Errorf("%s: only %d valid strings tried", f, valid)
 		}
 	}
 }

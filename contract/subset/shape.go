@@ -272,10 +272,33 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 	if (producer && c.annotated[0]) || (!producer && c.annotated[1]) {
 		s.formats = nil
 	}
+	if producer {
+		// A producer's strings of a format are within the format's language, if known:
+		// narrowing it so proves what the format alone implies (a date is 10 characters).
+		for _, f := range s.formats {
+			if p := formatLanguage(f); p != "" && !slices.Contains(s.patterns, p) {
+				s.patterns = append(s.patterns, p)
+			}
+		}
+	}
 	if s.types == 0 || (s.hasEnum && len(s.enum) == 0) {
 		s.never = true
 	}
 	return s
+}
+
+// formatLanguage is a pattern every string of format f matches, as the validator checks f
+// (jsonschema's format functions), for the formats whose strings have a fixed shape; "" for
+// the others. A date is time.Parse's "2006-01-02": four, two and two digits; a uuid, five
+// groups of 8, 4, 4, 4 and 12 hexadecimal digits.
+func formatLanguage(f string) string {
+	switch f {
+	case "date":
+		return "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+	case "uuid":
+		return "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+	}
+	return ""
 }
 
 // draft2020 reports whether a $schema value names draft 2020-12, the draft modelled here.

@@ -536,7 +536,7 @@ func formatSamples(f string) []string {
 	case "date-time":
 		return []string{"2024-01-02T03:04:05Z"}
 	case "date":
-		return []string{"2024-01-02"}
+		return []string{"2024-01-02", "1999-12-31"}
 	case "time":
 		return []string{"03:04:05Z"}
 	case "duration":
