@@ -763,7 +763,7 @@ func (c *checker) stringsInEnum(a, b shape, depth int) Result {
 			size += len(x)
 		}
 	}
-	if len(alts) > maxEnumerated || size > maxLangLength {
+	if len(alts) > maxEnumLanguage || size > maxLangLength {
 		return Result{Verdict: Unknown}
 	}
 	bb := b
@@ -905,7 +905,10 @@ func (c *checker) objects(a, b shape, depth int) Result {
 			continue
 		}
 		// Not proved: look for a name of the class where a's member breaks b's.
-		for _, name := range part.names(a, b, names) {
+		for _, name := range part.names(a, b, names, c.allowedNames(a)) {
+			if slices.ContainsFunc(a.propNames, func(pn node) bool { return c.accepts([]node{pn}, name, depth+1) == no }) {
+				continue // a has no member of that name
+			}
 			if r := check(name, a.memberSchemas(name), b.memberSchemas(name)); r != nil {
 				return *r
 			}
@@ -1057,6 +1060,25 @@ func (c *checker) dependencies(a, b shape, depth int) Result {
 	return Result{Verdict: Compatible}
 }
 
+// allowedNames lists a few names a's propertyNames allow, for a counterexample: the strings
+// of their enums, a string of their patterns.
+func (c *checker) allowedNames(a shape) []string {
+	if len(a.propNames) == 0 {
+		return nil
+	}
+	s := c.flatten(a.propNames, true)
+	var out []string
+	for _, v := range s.values() {
+		if name, ok := v.(string); ok && len(out) < 8 {
+			out = append(out, name)
+		}
+	}
+	if w, ok := c.stringOf(s); ok {
+		out = append(out, w.(string))
+	}
+	return out
+}
+
 // nameClass is the set of member names (not named in properties) one schema of b applies
 // to: the names pattern in matches, or those no pattern of out matches.
 type nameClass struct {
@@ -1159,8 +1181,8 @@ func (c *checker) classFits(a shape, k nameClass, depth int) bool {
 // names lists a few member names of class k that neither a nor b names in properties (taken
 // from names), for a counterexample: plain ones, and a sample match of every pattern, also
 // behind a letter (which an unanchored pattern still matches and an anchored one may not).
-func (k nameClass) names(a, b shape, named []string) []string {
-	cands := []string{"x", "y", "x1", "_", "0"}
+func (k nameClass) names(a, b shape, named, extra []string) []string {
+	cands := append([]string{"x", "y", "x1", "_", "0"}, extra...)
 	for _, p := range slices.Concat(a.pprops, b.pprops) {
 		if w, ok := sampleMatch(p.re); ok {
 			cands = append(cands, w, "x"+w)
@@ -1240,6 +1262,9 @@ func (c *checker) arrays(a, b shape, depth int) Result {
 			continue
 		}
 		if w, ok := c.pick(a, b, tArray, depth); ok {
+			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s contains", contract.Excerpt(w))
+		}
+		if w, ok := c.tooManyContained(a, rule, depth); ok && c.acceptsShape(&a, w, depth) != no && c.acceptsShape(&b, w, depth) == no {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which breaks ⟨b⟩'s contains", contract.Excerpt(w))
 		}
 		if pending == nil {
@@ -1327,16 +1352,45 @@ func (c *checker) containsFits(a shape, rule containsRule, depth int) bool {
 			return true
 		}
 	}
-	if a.minItems < rule.min {
-		return false
-	}
-	last := a.prefixLen()
-	for i := 0; i <= last && (a.maxItems < 0 || i < a.maxItems); i++ {
+	// The items every array of a has (its first minItems) that rule's schema takes: those
+	// of a prefix index whose schemas fit it, and every one from the prefix on when the
+	// schema there fits.
+	last, sure := a.prefixLen(), 0
+	for i := 0; i <= last && i < a.minItems; i++ {
 		if c.sub(a.itemSchemas(i), []node{rule.n}, depth+1).Verdict != Compatible {
-			return false
+			continue
+		}
+		if i == last {
+			sure += a.minItems - last
+		} else {
+			sure++
 		}
 	}
-	return true
+	return sure >= rule.min
+}
+
+// tooManyContained builds an array of a with one item more than rule's maxContains allows,
+// each one both an item of a and one rule's schema takes, distinct, as far as the checker
+// can tell.
+func (c *checker) tooManyContained(a shape, rule containsRule, depth int) (any, bool) {
+	n := max(rule.max+1, a.minItems)
+	if rule.max < 0 || n > maxWitnessItems || (a.maxItems >= 0 && n > a.maxItems) {
+		return nil, false
+	}
+	out := make([]any, n)
+	seen := map[string]bool{}
+	for i := range out {
+		ns := a.itemSchemas(i)
+		if i <= rule.max {
+			ns = append(ns, rule.n)
+		}
+		v, ok := c.distinctItem(ns, true, seen, depth)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
 }
 
 // article puts "a" or "an" before a type name (in English; Japanese has none).

@@ -17,8 +17,11 @@ import (
 // Bounds on the splitting.
 const (
 	maxEnumerated = 64 // numbers of a bounded range of multiples checked one by one
-	maxTagValues  = 16 // values of a tag split on
-	maxCuts       = 8  // bounds of b's branches a numeric range is cut at
+	// maxEnumLanguage bounds the strings of an enum compared as a language (their
+	// alternation, an automaton of at most maxLangLength characters' states).
+	maxEnumLanguage = 1024
+	maxTagValues    = 16 // values of a tag split on
+	maxCuts         = 8  // bounds of b's branches a numeric range is cut at
 )
 
 // splitA partitions a for b's first group; ok is false when a cannot be split usefully.

@@ -164,6 +164,9 @@ func subsetCases() []subsetCase {
 		{"empty array lacks contains", `{"type":"array","items":{"type":"string"}}`, `{"type":"array","contains":{"type":"string"}}`, cNo, RuleConstraint},
 		{"maxContains exceeded", `{"type":"array","items":{"type":"integer"}}`, `{"type":"array","contains":{"type":"integer"},"minContains":0,"maxContains":1}`, cNo, RuleConstraint},
 		{"contains producer against items", `{"type":"array","contains":{"type":"string"}}`, `{"type":"array","items":{"type":"string"}}`, cNo, RuleType},
+		{"contains from prefix items", `{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}],"minItems":2}`, `{"type":"array","contains":{"type":"string"},"minContains":2}`, cOK, ""},
+		{"maxContains exceeded by distinct items", `{"type":"array","contains":{"const":"a"},"maxContains":1,"items":{"enum":["a","b"]}}`,
+			`{"type":"array","contains":{"type":"string"},"maxContains":1}`, cNo, RuleConstraint},
 		{"contains not shown", `{"type":"array","items":{"type":"integer"},"minItems":1}`, `{"type":"array","contains":{"type":"integer","minimum":0}}`, cNo, RuleConstraint},
 		// not.
 		{"enum avoids not const", `{"enum":["low","high"]}`, `{"not":{"const":"medium"}}`, cOK, ""},
@@ -240,6 +243,7 @@ func subsetCases() []subsetCase {
 		{"propertyNames within", `{"type":"object","propertyNames":{"pattern":"^[a-c]{1,2}$"}}`, `{"type":"object","propertyNames":{"maxLength":3}}`, cOK, ""},
 		{"propertyNames of closed members", `{"type":"object","properties":{"id":{},"tag":{}},"additionalProperties":false}`, `{"type":"object","propertyNames":{"enum":["id","tag","name"]}}`, cOK, ""},
 		{"propertyNames rejects a name", `{"type":"object","propertyNames":{"maxLength":5}}`, `{"type":"object","propertyNames":{"maxLength":3}}`, cNo, RuleConstraint},
+		{"closed against propertyNames' enum", `{"type":"object","propertyNames":{"enum":["id","tag"]}}`, `{"type":"object","properties":{"id":{}},"additionalProperties":false}`, cNo, RuleConstraint},
 		{"propertyNames rejects a required name", `{"type":"object","required":["ID"]}`, `{"type":"object","propertyNames":{"pattern":"^[a-z]+$"}}`, cNo, RuleConstraint},
 		// if/then/else, dependentSchemas and unevaluatedProperties, as the alternatives they are.
 		{"if then consumer", `{"type":"object","required":["kind","n"],"properties":{"kind":{"const":"card"}}}`,
@@ -823,6 +827,26 @@ func TestSubsetLargeEnums(t *testing.T) {
 	}
 	if r := Check(b, a); r.Verdict != Incompatible || fmt.Sprint(r.Witness) != "5000.5" {
 		t.Errorf("reverse: %v %v: %s", r.Verdict, r.Witness, r.Reason)
+	}
+}
+
+// TestSubsetEnumLanguage: a pattern's strings are compared with an enum of hundreds of
+// strings as languages, the enum's being their alternation.
+func TestSubsetEnumLanguage(t *testing.T) {
+	names := make([]string, 200)
+	for i := range names {
+		names[i] = fmt.Sprintf(`"item-%03d"`, i)
+	}
+	enum := `{"enum":[` + strings.Join(names, ",") + `]}`
+	a, b := compileBoth(t, `{"type":"string","pattern":"^item-[01][0-9]{2}$"}`, enum)
+	if r := Check(a, b); r.Verdict != Compatible {
+		t.Errorf("%v: %s", r.Verdict, r.Reason)
+	}
+	a, b = compileBoth(t, `{"type":"string","pattern":"^item-[0-2][0-9]{2}$"}`, enum)
+	if r := Check(a, b); r.Verdict != Incompatible {
+		t.Errorf("wider: %v: %s", r.Verdict, r.Reason)
+	} else {
+		checkWitness(t, a, b, r)
 	}
 }
 

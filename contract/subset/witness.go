@@ -89,7 +89,10 @@ func (c *checker) minimalOf(s shape, t types, depth int) (any, bool) {
 		return nil, false
 	}
 	if s.hasEnum {
-		for _, v := range s.values() {
+		// From the variant's choice on, so that other variants build other values.
+		vs := s.values()
+		for k := range vs {
+			v := vs[(c.choose(len(vs))+k)%len(vs)]
 			if typeOf(v) == t && c.acceptsShape(&s, v, depth) != no {
 				return deepCopy(v), true
 			}
