@@ -20,8 +20,12 @@ import (
 // large enums against patterns, recursive $refs, asserted formats. Every ordered pair of two
 // schemas of a family is a pair, with its true answer written in the file.
 
-// hardDecidedFloor is the share of the corpus that must be decided, in per mille: it only rises.
-const hardDecidedFloor = 990
+// The shares of each corpus that must be decided, in per mille: they only rise. holdout.json
+// was written after the checker's changes for hard.json, and was not tuned to.
+const (
+	hardDecidedFloor    = 990
+	holdoutDecidedFloor = 983
+)
 
 type hardFamily struct {
 	Name    string            `json:"name"`
@@ -38,9 +42,9 @@ type hardPair struct {
 	beyond bool // the corpus believes it undecidable here
 }
 
-func hardPairs(tb testing.TB) []hardPair {
+func hardPairs(tb testing.TB, file string) []hardPair {
 	tb.Helper()
-	raw, err := os.ReadFile("testdata/hard.json")
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,7 +52,7 @@ func hardPairs(tb testing.TB) []hardPair {
 		Families []hardFamily `json:"families"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		tb.Fatalf("read testdata/hard.json: %v", err)
+		tb.Fatalf("read %s: %v", file, err)
 	}
 	c, err := contract.NewCompiler(contract.Options{})
 	if err != nil {
@@ -102,16 +106,25 @@ func namesKeyword(reason string) bool {
 	})
 }
 
-// TestHardCorpus runs every pair of the hard corpus: no answer may be wrong, a witness must
-// pass the producer and fail the consumer under the validator, a compatible answer must hold
-// on samples of the producer, and an unknown must name the keyword it could not decide and
-// the instance location. It prints the share decided, which must stay above
-// hardDecidedFloor.
+// TestHardCorpus runs every pair of the hard corpus: see checkCorpus.
 func TestHardCorpus(t *testing.T) {
-	pairs := hardPairs(t)
+	pairs := hardPairs(t, "testdata/hard.json")
 	if len(pairs) < 300 {
 		t.Fatalf("%d pairs, want at least 300", len(pairs))
 	}
+	checkCorpus(t, pairs, hardDecidedFloor)
+}
+
+// TestHoldoutCorpus runs every pair of the held-out corpus: see checkCorpus.
+func TestHoldoutCorpus(t *testing.T) {
+	checkCorpus(t, hardPairs(t, "testdata/holdout.json"), holdoutDecidedFloor)
+}
+
+// checkCorpus checks the answer of every pair: none may be wrong, a witness must pass the
+// producer and fail the consumer under the validator, a compatible answer must hold on
+// samples of the producer, and an unknown must name the keyword it could not decide and the
+// instance location. It prints the share decided, which must stay above floor (per mille).
+func checkCorpus(t *testing.T, pairs []hardPair, floor int) {
 	results := make([]Result, len(pairs))
 	var pool []any // values to sample producers with: every witness, and values built below
 	for i, p := range pairs {
@@ -167,8 +180,8 @@ func TestHardCorpus(t *testing.T) {
 	t.Logf("compatible answers checked on %d samples of their producers (%d answers without one)", samples, unsampled)
 	t.Logf("decided %d of %d pairs (%.1f %%), %d wrong; %d decided of those the corpus believes beyond reach",
 		decided, len(pairs), 100*float64(decided)/float64(len(pairs)), wrong, beyond)
-	if decided*1000 < hardDecidedFloor*len(pairs) {
-		t.Errorf("decided %d of %d pairs, below the floor of %.1f %%", decided, len(pairs), float64(hardDecidedFloor)/10)
+	if decided*1000 < floor*len(pairs) {
+		t.Errorf("decided %d of %d pairs, below the floor of %.1f %%", decided, len(pairs), float64(floor)/10)
 	}
 }
 
@@ -208,7 +221,7 @@ func producerSamples(rnd *rand.Rand, a *contract.Schema, pool []any) []any {
 //
 //	go test -run '^$' -bench HardCorpus -benchtime 5x -count 5 -cpu 1 ./contract/subset/
 func BenchmarkHardCorpus(b *testing.B) {
-	pairs := hardPairs(b)
+	pairs := hardPairs(b, "testdata/hard.json")
 	best := make([]time.Duration, len(pairs))
 	decided := 0
 	for i, p := range pairs {
