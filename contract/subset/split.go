@@ -118,6 +118,17 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 			}
 		}
 		if !m.hasEnum || len(vals) < 2 || len(vals) > maxTagValues || !slices.Contains(a.required, name) {
+			// By type where a branch tells the member's types apart; else, by presence only.
+			typed := slices.ContainsFunc(branches, func(br shape) bool {
+				ms := br.memberSchemas(name)
+				return len(ms) > 0 && c.flatten(ms, false).types&m.types != m.types
+			})
+			if !typed {
+				if !slices.Contains(a.required, name) {
+					return presenceSplit(a, name), true
+				}
+				continue
+			}
 			if parts, ok := splitMemberType(a, name, m.types); ok {
 				return parts, true
 			}
@@ -148,16 +159,21 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 		}
 	}
 	slices.Sort(others)
-	for _, name := range others {
-		with, without := a, a
-		with.required = append(slices.Clone(a.required), name)
-		with.keys = append(slices.Clone(a.keys), "="+name+":present")
-		without.props = maps.Clone(a.props)
-		without.props[name] = append(slices.Clone(a.props[name]), node{v: false, key: "=" + name + ":absent"})
-		without.keys = append(slices.Clone(a.keys), "="+name+":absent")
-		return []shape{with, without}, true
+	if len(others) > 0 {
+		return presenceSplit(a, others[0]), true
 	}
 	return nil, false
+}
+
+// presenceSplit splits a into its objects with member name and those without.
+func presenceSplit(a shape, name string) []shape {
+	with, without := a, a
+	with.required = append(slices.Clone(a.required), name)
+	with.keys = append(slices.Clone(a.keys), "="+name+":present")
+	without.props = maps.Clone(a.props)
+	without.props[name] = append(slices.Clone(a.props[name]), node{v: false, key: "=" + name + ":absent"})
+	without.keys = append(slices.Clone(a.keys), "="+name+":absent")
+	return []shape{with, without}
 }
 
 // splitMemberType splits a by the type of member name (of types ts): one part per type, and

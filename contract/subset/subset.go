@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -77,6 +78,10 @@ const (
 	// evaluation or a built value costs stepCost; each schema object, keyword, property and
 	// enum value flattened or merged costs 1.
 	maxSubsetWork = 200000
+	// maxSubsetTime bounds one Check call's time as well: work is counted in units whose
+	// time varies (a big enum, a long pattern), and a loaded machine is slower. Past it the
+	// budget is spent.
+	maxSubsetTime = 200 * time.Millisecond
 	stepCost      = 10
 	maxRefHops    = 32 // $ref hops while flattening one conjunction
 	maxSplits     = 12 // nested anyOf/oneOf alternatives split along one comparison
@@ -121,14 +126,14 @@ func named(r Result, nameA, nameB string) Result {
 }
 
 func run(as []node, b *contract.Schema, annotatedA bool, compileA func() (*contract.Schema, error)) Result {
-	c := &checker{assumed: make(map[string]int), annotated: [2]bool{annotatedA, b.FormatAnnotated()}}
+	c := &checker{assumed: make(map[string]int), annotated: [2]bool{annotatedA, b.FormatAnnotated()}, deadline: time.Now().Add(maxSubsetTime)}
 	r := c.sub(as, roots(b, "b"), 0)
 	if r.Verdict == Compatible {
 		return Result{Verdict: Compatible}
 	}
 	if r.Verdict == Unknown && c.work > maxSubsetWork {
 		// Whatever part was cut short, that is why there is no answer.
-		r.say("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
+		r.say("the comparison exceeded the checker's budget of %d units of work or %d ms", maxSubsetWork, maxSubsetTime.Milliseconds())
 		return r
 	}
 	if r.Verdict == Unknown {

@@ -811,9 +811,24 @@ func TestSubsetBudget(t *testing.T) {
 		t.Errorf("%d units of work, want just past the budget of %d", c.work, maxSubsetWork)
 	}
 	r := Check(sa, sb)
-	want := fmt.Sprintf("the comparison exceeded the checker's budget of %d units of work", maxSubsetWork)
+	want := fmt.Sprintf("the comparison exceeded the checker's budget of %d units of work or %d ms", maxSubsetWork, maxSubsetTime.Milliseconds())
 	if r.Verdict != Unknown || r.Reason != want {
 		t.Errorf("got %v %q, want unknown %q", r.Verdict, r.Reason, want)
+	}
+}
+
+// TestSubsetDeadline: once the time limit has passed, the budget is spent and the
+// comparison is unknown, however little work it counted; without a deadline the same pair is
+// decided.
+func TestSubsetDeadline(t *testing.T) {
+	a, b := compileBoth(t, `{"type":"object","properties":{"a":{"type":"integer"}}}`, `{"type":"object","properties":{"a":{"type":"number"}}}`)
+	c := &checker{assumed: make(map[string]int), deadline: time.Now().Add(-time.Second)}
+	if r := c.sub(roots(a, "a"), roots(b, "b"), 0); r.Verdict != Unknown || c.work <= maxSubsetWork {
+		t.Errorf("past the deadline: %v after %d units of work", r.Verdict, c.work)
+	}
+	c = &checker{assumed: make(map[string]int)}
+	if r := c.sub(roots(a, "a"), roots(b, "b"), 0); r.Verdict != Compatible {
+		t.Errorf("without a deadline: %v: %s", r.Verdict, r.Reason)
 	}
 }
 

@@ -21,7 +21,7 @@ func jaSubset() map[string]string {
 		"cannot show ⟨a⟩'s strings satisfy ⟨b⟩'s %s":                                                          "⟨a⟩ の文字列が ⟨b⟩ の %s を満たすことを示せません",
 		"cannot show ⟨a⟩'s values avoid ⟨b⟩'s not":                                                            "⟨a⟩ の値が ⟨b⟩ の not に当たらないことを示せません",
 		"cannot tell whether ⟨b⟩ accepts ⟨a⟩'s value %s":                                                      "⟨b⟩ が ⟨a⟩ の値 %s を受け入れるか判断できません",
-		"the comparison exceeded the checker's budget of %d units of work":                                    "比較がチェッカーの作業量の上限（%d 単位）を超えました",
+		"the comparison exceeded the checker's budget of %d units of work or %d ms":                           "比較がチェッカーの上限（作業量 %d 単位または %d ミリ秒）を超えました",
 		"the comparison exceeded the checker's budget":                                                        "比較がチェッカーの作業量の上限を超えました",
 		"the schemas nest or recurse too deeply to compare":                                                   "スキーマの入れ子または再帰が深すぎて比較できません",
 		"the value matches none of ⟨b⟩'s %s branches":                                                         "その値は ⟨b⟩ の %s のどの分岐にも一致しません",
