@@ -557,7 +557,21 @@ func (c *checker) compareTypes(a, b shape, ta types, depth int) Result {
 		if ok {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", contract.Excerpt(w))
 		}
-		keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
+		// Finitely many numbers (a bounded range of multiples): each one, as a's other
+		// keywords (its nots) leave it.
+		nums := a
+		nums.types &= tNumber
+		if e, ok := c.enumerate(nums); ok {
+			switch r := c.compareValues(e, b, depth); r.Verdict {
+			case Incompatible:
+				return r
+			case Compatible:
+				ta &^= tNumber
+			}
+		}
+		if ta&tNumber != 0 {
+			keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
+		}
 	}
 	if ta&tString != 0 {
 		if kw := stringsFit(a, b); kw != "" {
@@ -1124,6 +1138,24 @@ func (c *checker) decides(k nameClass, src string) tri {
 	return maybe
 }
 
+// namesOutside proves that a's propertyNames allow no name of class k: every name they allow
+// matches one of k's out patterns, or none matches k's pattern.
+func (c *checker) namesOutside(a shape, k nameClass, depth int) bool {
+	if len(a.propNames) == 0 {
+		return false
+	}
+	names := append([]node{{v: map[string]any{"type": "string"}, key: "~names"}}, a.propNames...)
+	if k.in != nil {
+		s := c.flatten(names, true)
+		s.patterns = append(slices.Clone(s.patterns), k.in.src)
+		_, found, decided := c.langSearch(s, shape{}, true)
+		return decided && !found // other keywords of theirs only narrow the names further
+	}
+	return slices.ContainsFunc(k.out, func(p patternProp) bool {
+		return c.sub(names, []node{{v: map[string]any{"pattern": p.src}, key: "~pattern:" + p.src}}, depth+1).Verdict == Compatible
+	})
+}
+
 // nameShape is the strings pattern src matches, as a shape to search languages with.
 func nameShape(src string) shape {
 	return shape{types: tString, maxLen: -1, maxItems: -1, maxProps: -1, patterns: []string{src}}
@@ -1151,6 +1183,9 @@ const maxPatternSplits = 3
 // maxPatternSplits others are split on, both ways; past them, a schema that depends on one is
 // left out, which only widens a.
 func (c *checker) classFits(a shape, k nameClass, depth int) bool {
+	if c.namesOutside(a, k, depth) {
+		return true // a has no member of the class
+	}
 	var open []string
 	for _, p := range a.pprops {
 		if c.decides(k, p.src) == maybe && !slices.Contains(open, p.src) {

@@ -23,8 +23,8 @@ import (
 // The shares of each corpus that must be decided, in per mille: they only rise. holdout.json
 // was written after the checker's changes for hard.json, and was not tuned to.
 const (
-	hardDecidedFloor    = 990
-	holdoutDecidedFloor = 983
+	hardDecidedFloor    = 1000
+	holdoutDecidedFloor = 1000
 )
 
 type hardFamily struct {

@@ -171,6 +171,8 @@ func subsetCases() []subsetCase {
 		{"empty array lacks contains", `{"type":"array","items":{"type":"string"}}`, `{"type":"array","contains":{"type":"string"}}`, cNo, RuleConstraint},
 		{"maxContains exceeded", `{"type":"array","items":{"type":"integer"}}`, `{"type":"array","contains":{"type":"integer"},"minContains":0,"maxContains":1}`, cNo, RuleConstraint},
 		{"contains producer against items", `{"type":"array","contains":{"type":"string"}}`, `{"type":"array","items":{"type":"string"}}`, cNo, RuleType},
+		{"repeated items against uniqueItems", `{"type":"array","prefixItems":[{"const":"urgent"}],"items":{"enum":["low","high"]},"minItems":1}`,
+			`{"type":"array","items":{"enum":["urgent","low","high"]},"uniqueItems":true}`, cNo, RuleConstraint},
 		{"contains from prefix items", `{"type":"array","prefixItems":[{"type":"string"},{"type":"string"}],"minItems":2}`, `{"type":"array","contains":{"type":"string"},"minContains":2}`, cOK, ""},
 		{"maxContains exceeded by distinct items", `{"type":"array","contains":{"const":"a"},"maxContains":1,"items":{"enum":["a","b"]}}`,
 			`{"type":"array","contains":{"type":"string"},"maxContains":1}`, cNo, RuleConstraint},
@@ -251,6 +253,8 @@ func subsetCases() []subsetCase {
 		{"propertyNames of closed members", `{"type":"object","properties":{"id":{},"tag":{}},"additionalProperties":false}`, `{"type":"object","propertyNames":{"enum":["id","tag","name"]}}`, cOK, ""},
 		{"propertyNames rejects a name", `{"type":"object","propertyNames":{"maxLength":5}}`, `{"type":"object","propertyNames":{"maxLength":3}}`, cNo, RuleConstraint},
 		{"closed against propertyNames' enum", `{"type":"object","propertyNames":{"enum":["id","tag"]}}`, `{"type":"object","properties":{"id":{}},"additionalProperties":false}`, cNo, RuleConstraint},
+		{"propertyNames leave no member to additional", `{"type":"object","propertyNames":{"pattern":"^[a-z_]+$"},"additionalProperties":{"type":"number"}}`,
+			`{"type":"object","patternProperties":{"^[a-z_]+$":{"type":"number"}},"additionalProperties":false}`, cOK, ""},
 		{"propertyNames rejects a required name", `{"type":"object","required":["ID"]}`, `{"type":"object","propertyNames":{"pattern":"^[a-z]+$"}}`, cNo, RuleConstraint},
 		// if/then/else, dependentSchemas and unevaluatedProperties, as the alternatives they are.
 		{"if then consumer", `{"type":"object","required":["kind","n"],"properties":{"kind":{"const":"card"}}}`,
@@ -276,6 +280,8 @@ func subsetCases() []subsetCase {
 		{"unevaluatedProperties beside many branches", `{"type":"object"}`,
 			`{"anyOf":[{"properties":{"a":{}}},{"properties":{"b":{}}},{"properties":{"c":{}}},{"properties":{"d":{}}}],"unevaluatedProperties":false}`, cUn, ""},
 		// oneOf's exclusivity in the producer, not over unions.
+		{"exclusive multiples within a range", `{"oneOf":[{"type":"integer","multipleOf":3,"minimum":0,"maximum":12},{"type":"integer","multipleOf":4,"minimum":0,"maximum":12}]}`,
+			`{"type":"integer","minimum":1,"maximum":12}`, cOK, ""},
 		{"oneOf producer exclusive", `{"oneOf":[{"type":"integer","minimum":0},{"type":"integer","maximum":10}]}`, `{"type":"integer","minimum":11}`, cNo, RuleConstraint},
 		{"not anyOf producer", `{"not":{"anyOf":[{"type":"string","maxLength":0},{"type":["null","boolean","object","array","number"]}]}}`, `{"type":"string","minLength":1}`, cOK, ""},
 		{"unique from a finite set", `{"type":"array","items":{"enum":["a","b"]},"uniqueItems":true}`, `{"type":"array","maxItems":2}`, cOK, ""},

@@ -252,6 +252,15 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 		if v, ok := c.mixedArray(a, max(a.minItems, 2), depth); ok {
 			out = append(out, v)
 		}
+		// Against uniqueItems: the last two items equal, past a's prefixItems (where the
+		// same schemas apply to both).
+		if n := max(a.minItems, a.prefixLen()+2); b.unique && (a.maxItems < 0 || n <= a.maxItems) {
+			if v, ok := c.arrayOf(a, n, depth); ok {
+				arr := v.([]any)
+				arr[n-1] = deepCopy(arr[n-2])
+				out = append(out, arr)
+			}
+		}
 	}
 	return out
 }
