@@ -257,6 +257,13 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 			if inner, ok := doubleNot(v["not"]); ok {
 				add(n.child(inner, "not", "not"))
 			}
+			if list, ok := notAnyOf(v["not"]); ok {
+				// not (x1 or x2 …) is not x1 and not x2 …: each one a schema of the
+				// conjunction (a branch that is itself a not then adds what it negates).
+				for i, br := range list {
+					add(n.synthetic(map[string]any{"not": br}, "not/anyOf/"+strconv.Itoa(i)+"/~not"))
+				}
+			}
 			if all, ok := v["allOf"].([]any); ok {
 				for i, x := range all {
 					add(n.child(x, "allOf", strconv.Itoa(i)))
@@ -558,11 +565,8 @@ func (s *shape) addNot(n node, x any, producer bool) {
 		}
 		neg := n.child(map[string]any{"not": sub}, "not", "properties", name, "~not")
 		s.props[name] = append(s.props[name], neg)
-	} else if list, ok := notAnyOf(x); ok {
-		// not (x1 or x2 …) is not x1 and not x2 …
-		for i, br := range list {
-			s.addNot(n.child(map[string]any{"not": br}, "not", "anyOf", strconv.Itoa(i)), br, producer)
-		}
+	} else if _, ok := notAnyOf(x); ok {
+		// flatten adds the not of each branch.
 	} else if s.addNotBound(x) {
 	} else if kws, ok := separable(x); ok && producer {
 		g := group{kw: "anyOf"}

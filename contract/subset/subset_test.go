@@ -283,6 +283,7 @@ func subsetCases() []subsetCase {
 		{"exclusive multiples within a range", `{"oneOf":[{"type":"integer","multipleOf":3,"minimum":0,"maximum":12},{"type":"integer","multipleOf":4,"minimum":0,"maximum":12}]}`,
 			`{"type":"integer","minimum":1,"maximum":12}`, cOK, ""},
 		{"oneOf producer exclusive", `{"oneOf":[{"type":"integer","minimum":0},{"type":"integer","maximum":10}]}`, `{"type":"integer","minimum":11}`, cNo, RuleConstraint},
+		{"not anyOf of a not", `{"type":"object"}`, `{"not":{"anyOf":[{"pattern":"^a","type":"string"},{"not":{"type":"number"}}]}}`, cNo, RuleType},
 		{"not anyOf producer", `{"not":{"anyOf":[{"type":"string","maxLength":0},{"type":["null","boolean","object","array","number"]}]}}`, `{"type":"string","minLength":1}`, cOK, ""},
 		{"unique from a finite set", `{"type":"array","items":{"enum":["a","b"]},"uniqueItems":true}`, `{"type":"array","maxItems":2}`, cOK, ""},
 		{"split by length", `{"type":"string"}`, `{"anyOf":[{"type":"string","maxLength":5},{"type":"string","minLength":3}]}`, cOK, ""},
@@ -1054,6 +1055,40 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 			map[string]any{"type": pick("integer", "number"), "maximum": num()},
 			map[string]any{"type": pick("integer", "number", "string"), "minimum": num()},
 			map[string]any{"type": pick("string", "null", "object")}}[:2+rnd.IntN(2)]}
+	case 11:
+		// The keywords rewritten as alternatives, and propertyNames.
+		member := func() any { return map[string]any{"a": randomSchema(rnd, depth+1), "b": pick(true, map[string]any{"type": "string"})} }
+		switch rnd.IntN(5) {
+		case 0:
+			s := map[string]any{"type": "object", "if": pick(map[string]any{"properties": map[string]any{"a": map[string]any{"const": json.Number("1")}}},
+				map[string]any{"required": []any{"a"}}, map[string]any{"properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []any{"a"}}),
+				"then": pick(map[string]any{"required": []any{"b"}}, randomSchema(rnd, depth+1))}
+			if rnd.IntN(2) == 0 {
+				s["else"] = pick(map[string]any{"properties": map[string]any{"b": false}}, randomSchema(rnd, depth+1))
+			}
+			return s
+		case 1:
+			return map[string]any{"type": "object", "properties": member(), "dependentSchemas": map[string]any{pick("a", "b").(string): pick(
+				map[string]any{"required": []any{pick("a", "b", "c")}}, map[string]any{"properties": map[string]any{"b": map[string]any{"type": "integer"}}},
+				map[string]any{"maxProperties": json.Number("1")})}}
+		case 2:
+			s := map[string]any{"type": "object", "unevaluatedProperties": pick(false, map[string]any{"type": "string"})}
+			if rnd.IntN(2) == 0 {
+				s["properties"] = map[string]any{"a": randomSchema(rnd, depth+1)}
+			}
+			kw := pick("allOf", "anyOf", "oneOf").(string)
+			s[kw] = []any{map[string]any{"properties": map[string]any{"b": randomSchema(rnd, depth+1)}},
+				map[string]any{"properties": map[string]any{"c": true}, "required": []any{"c"}}, map[string]any{"patternProperties": map[string]any{"^x": true}}}[:1+rnd.IntN(3)]
+			return s
+		case 3:
+			s := map[string]any{"type": "object", "properties": member(), "propertyNames": pick(map[string]any{"pattern": "^[ab]"},
+				map[string]any{"maxLength": json.Number("1")}, map[string]any{"enum": []any{"a", "b"}}, map[string]any{"not": map[string]any{"const": "b"}})}
+			if rnd.IntN(2) == 0 {
+				s["additionalProperties"] = false
+			}
+			return s
+		}
+		return map[string]any{"not": map[string]any{"type": pick("string", "integer", []any{"string", "number"}), "minimum": num(), "maxLength": json.Number("1")}}
 	case 0:
 		return pick(true, false)
 	case 1:
