@@ -1198,7 +1198,7 @@ func (c *checker) classFits(a shape, k nameClass, depth int) bool {
 			if t := c.decides(k, src); t != maybe {
 				return t
 			}
-			if i := slices.Index(open, src); i < splits {
+			if i := slices.Index(open, src); i >= 0 && i < splits {
 				if mask&(1<<i) != 0 {
 					return yes
 				}
