@@ -473,7 +473,7 @@ func TestLintJapaneseReason(t *testing.T) {
     type: echo
     input: {o: "${{ nodes.p.output.data.s }}"}
     contract:
-      input: {type: object, required: [o], properties: {o: {if: {type: string}, then: {maxLength: 3}}}}
+      input: {type: object, required: [o], properties: {o: {contentMediaType: application/json}}}
 `)
 	if ds != nil {
 		t.Fatalf("load: %v", ds)
