@@ -565,17 +565,17 @@ func (s *shape) addNot(n node, x any, producer bool) {
 		}
 		neg := n.child(map[string]any{"not": sub}, "not", "properties", name, "~not")
 		s.props[name] = append(s.props[name], neg)
-	} else if _, ok := notAnyOf(x); ok {
-		// flatten adds the not of each branch.
-	} else if s.addNotBound(x) {
-	} else if kws, ok := separable(x); ok && producer {
-		g := group{kw: "anyOf"}
-		for _, k := range kws {
-			g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{k: x.(map[string]any)[k]}}, "not~"+contract.EscapeToken(k)))
+	} else if _, ok := notAnyOf(x); !ok && !s.addNotBound(x) {
+		// (A not of anyOf, flatten adds as the not of each branch.)
+		if kws, ok := separable(x); ok && producer {
+			g := group{kw: "anyOf"}
+			for _, k := range kws {
+				g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{k: x.(map[string]any)[k]}}, "not~"+contract.EscapeToken(k)))
+			}
+			s.groups = append(s.groups, g)
+		} else if _, ok := doubleNot(x); !ok {
+			s.nots = append(s.nots, n.child(x, "not"))
 		}
-		s.groups = append(s.groups, g)
-	} else if _, ok := doubleNot(x); !ok {
-		s.nots = append(s.nots, n.child(x, "not"))
 	}
 }
 

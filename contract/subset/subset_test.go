@@ -1057,7 +1057,9 @@ func randomSchema(rnd *rand.Rand, depth int) any {
 			map[string]any{"type": pick("string", "null", "object")}}[:2+rnd.IntN(2)]}
 	case 11:
 		// The keywords rewritten as alternatives, and propertyNames.
-		member := func() any { return map[string]any{"a": randomSchema(rnd, depth+1), "b": pick(true, map[string]any{"type": "string"})} }
+		member := func() any {
+			return map[string]any{"a": randomSchema(rnd, depth+1), "b": pick(true, map[string]any{"type": "string"})}
+		}
 		switch rnd.IntN(5) {
 		case 0:
 			s := map[string]any{"type": "object", "if": pick(map[string]any{"properties": map[string]any{"a": map[string]any{"const": json.Number("1")}}},
