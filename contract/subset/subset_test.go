@@ -96,6 +96,7 @@ func subsetCases() []subsetCase {
 		{"missing format", `{"type":"string"}`, `{"type":"string","format":"date-time"}`, cNo, RuleConstraint},
 		{"missing format bounded", `{"type":"string","maxLength":5}`, `{"type":"string","format":"date"}`, cNo, RuleConstraint},
 		{"other format", `{"type":"string","format":"date"}`, `{"type":"string","format":"date-time"}`, cNo, RuleConstraint},
+		{"ipv4 outside an enum of one of its samples", `{"type":"string","format":"ipv4"}`, `{"enum":["192.0.2.1","a@b.co"]}`, cNo, RuleConstraint},
 		{"date within its length", `{"type":"string","format":"date"}`, `{"type":"string","minLength":10,"maxLength":10}`, cOK, ""},
 		{"date within its pattern", `{"type":"string","format":"date"}`, `{"type":"string","pattern":"^\\d{4}-\\d\\d-\\d\\d$"}`, cOK, ""},
 		{"uuid within its length", `{"type":"string","format":"uuid"}`, `{"type":"string","maxLength":36}`, cOK, ""},

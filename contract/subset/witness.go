@@ -558,7 +558,7 @@ func formatSamples(f string) []string {
 	case "hostname", "idn-hostname":
 		return []string{"example.com"}
 	case "ipv4":
-		return []string{"192.0.2.1"}
+		return []string{"192.0.2.1", "198.51.100.7"}
 	case "ipv6":
 		return []string{"2001:db8::1"}
 	case "uri", "iri":
