@@ -505,9 +505,11 @@ func (c *checker) missingType(a, b shape, missing types, depth int) (_ Result, o
 	return Result{}, false
 }
 
-// outsideEnum checks a's types ta against b's enum, where only null and booleans can be
-// enumerated; ok is false when nothing was decided.
+// outsideEnum checks a's types ta against b's enum, type by type: null and booleans, strings
+// as languages, numbers one by one when finitely many; a value outside the enum of any type
+// answers, else the first type not shown inside it. ok is false when every type is.
 func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok bool) {
+	var pending *Result
 	for t := types(1); t <= tFraction; t <<= 1 {
 		if ta&t == 0 {
 			continue
@@ -530,7 +532,25 @@ func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok boo
 		if w, ok := c.pick(a, b, t, depth); ok {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", contract.Excerpt(w)), true
 		}
-		return unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t.String()), true
+		// Finitely many numbers of this type: each one.
+		part := a
+		part.types &= t
+		if e, ok := c.enumerate(part); ok && t&tNumber != 0 {
+			switch r := c.compareValues(e, b, depth); r.Verdict {
+			case Incompatible:
+				return r, true
+			case Compatible:
+				continue
+			}
+		}
+		// Another type may still show a value outside the enum.
+		if pending == nil {
+			u := unknown(RuleConstraint, "⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not", t.String())
+			pending = &u
+		}
+	}
+	if pending != nil {
+		return *pending, true
 	}
 	return Result{}, false
 }

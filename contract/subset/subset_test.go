@@ -62,6 +62,7 @@ func subsetCases() []subsetCase {
 		{"enum superset", `{"enum":["a","b","c"]}`, `{"enum":["a","b"]}`, cNo, RuleConstraint},
 		{"const in enum", `{"const":"pass"}`, `{"enum":["pass","warn","fail"]}`, cOK, ""},
 		{"string into enum", `{"type":"string"}`, `{"enum":["a"]}`, cNo, RuleConstraint},
+		{"fractions outside an enum of numbers", `{"type":"number","minimum":0,"maximum":1}`, `{"enum":[0,0.25,0.5,0.75,1]}`, cNo, RuleConstraint},
 		{"enum into bounds", `{"enum":[1,2]}`, `{"type":"integer","minimum":1}`, cOK, ""},
 		{"enum numbers by value", `{"enum":[1,2.0]}`, `{"enum":[1.0,2]}`, cOK, ""},
 		{"boolean into both", `{"type":"boolean"}`, `{"enum":[true,false]}`, cOK, ""},
