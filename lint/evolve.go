@@ -61,10 +61,23 @@ const (
 // An edge incompatible at both revisions is not reported (seam lint reports it). Every
 // finding carries a Fingerprint. Findings come in file order.
 func Evolve(ctx context.Context, old, cur *dag.DAG, opts EvolveOptions) []Finding {
-	curFs := Lint(ctx, cur, Options{Lang: opts.Lang})
+	// The two revisions share nothing: they are linted side by side.
+	// A panic there is handed to this goroutine, where the caller's recovery sees it, as it
+	// would see one of a sequential Lint.
 	var oldFs []Finding
-	if old != nil {
-		oldFs = Lint(ctx, old, Options{Lang: opts.Lang})
+	var panicked any
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() { panicked = recover() }()
+		if old != nil {
+			oldFs = Lint(ctx, old, Options{Lang: opts.Lang})
+		}
+	}()
+	curFs := Lint(ctx, cur, Options{Lang: opts.Lang})
+	<-done
+	if panicked != nil {
+		panic(panicked)
 	}
 	curBy, curKeys := edgeStates(curFs)
 	oldBy, oldKeys := edgeStates(oldFs)

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -154,12 +156,19 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 // unchanged reports whether every file a DAG read now (path → bytes) holds the same bytes at
 // the revision.
 func (a *against) unchanged(reads map[string][]byte) bool {
-	for path, b := range reads {
+	rels := make(map[string]string, len(reads))
+	for path := range reads {
 		rel, err := a.rel(path)
 		if err != nil {
 			return false
 		}
-		old, err := a.tree.ReadFile(a.revPath(rel), a.limit)
+		rels[path] = a.revPath(rel)
+	}
+	if err := a.tree.ReadFiles(slices.Collect(maps.Values(rels)), a.limit); err != nil {
+		return false
+	}
+	for path, b := range reads {
+		old, err := a.tree.ReadFile(rels[path], a.limit)
 		if err != nil || !bytes.Equal(old, b) {
 			return false
 		}
