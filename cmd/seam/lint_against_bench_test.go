@@ -12,6 +12,20 @@ import (
 	"time"
 )
 
+// TestGateExamples runs the gate over the example DAGs with every file changed in bytes but
+// not in meaning: no edge may move, no guarantee weaken, nothing may fail to load.
+func TestGateExamples(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	files := gateBenchRepo(t, true)
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"lint", "--against", "HEAD"}, files...), strings.NewReader(""), &stdout, &stderr, gateBenchEnv)
+	if code != 0 || stdout.String() != "no problems\n" {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
+	}
+}
+
 // BenchmarkGate compares seam lint --against with seam lint on the repository's example
 // DAGs (dags/ and the schemas they name, without dags/tour, whose bad.yaml does not load),
 // copied into a git repository of their own, side by side in every iteration:
@@ -67,7 +81,7 @@ func gateBenchEnv(k string) string {
 
 // gateBenchRepo copies dags/ (less tour) and schemas/ into a new git repository, commits them,
 // and, when changed, appends a newline to every file it copied; it returns the DAG files.
-func gateBenchRepo(b *testing.B, changed bool) []string {
+func gateBenchRepo(b testing.TB, changed bool) []string {
 	b.Helper()
 	repo := b.TempDir()
 	var copied, dags []string
