@@ -73,7 +73,7 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		}
 		a.from, a.to = from, strings.Trim(filepath.ToSlash(filepath.Clean(revPath)), "/")
 	}
-	files, err := dagFiles(paths, limit)
+	files, err := dagFiles(paths, limit, l)
 	if err != nil {
 		return nil, nil, nil, usage(err)
 	}
@@ -87,19 +87,17 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		}
 		seen[abs] = true
 		fs, subs, err := a.file(ctx, file)
-		all = append(all, fs...)
 		if err != nil {
+			all = append(all, fs...)
 			if loadErr == nil {
 				loadErr = err
 			}
 			continue
 		}
+		fs = pol.Apply(fs, l)
 		found = append(found, fs...)
+		all = append(all, fs...)
 		files = append(files, subs...)
-	}
-	found = pol.Apply(found, l)
-	if loadErr == nil {
-		all = found
 	}
 	return found, all, loadErr, nil
 }
@@ -241,7 +239,7 @@ func subDAGFiles(d *dag.DAG) []string {
 
 // dagFiles are the files paths name: a file as it is, a directory's DAG files (YAML files
 // with a nodes mapping, hidden directories and testdata left out), in path order.
-func dagFiles(paths []string, limit int64) ([]string, error) {
+func dagFiles(paths []string, limit int64, lang i18n.Lang) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -249,6 +247,7 @@ func dagFiles(paths []string, limit int64) ([]string, error) {
 			out = append(out, p) // a file, or one that cannot be read: loading says why
 			continue
 		}
+		n := len(out)
 		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -269,6 +268,10 @@ func dagFiles(paths []string, limit int64) ([]string, error) {
 		})
 		if err != nil {
 			return nil, fmt.Errorf("walk %s: %w", p, err)
+		}
+		if len(out) == n {
+			// Nothing judged is not a clean result: the path is likely wrong.
+			return nil, i18n.Errorf(lang, "%s holds no DAG file (a YAML file with nodes)", p)
 		}
 	}
 	return out, nil

@@ -35,6 +35,7 @@ func jaGate() map[string]string {
 		"%s is over the limit of %d bytes at %s":                    "%s は %[3]s で上限 %[2]d バイトを超えています",
 		"--against: want a revision (main) or REV:path, not %q":     "--against: リビジョン（main）か REV:path を指定してください（%q ではありません）",
 		"--against %s: name exactly one path, the one %s was at %s": "--against %s: パスを 1 つだけ指定してください（%[3]s で %[2]s にあったもの）",
+		"%s holds no DAG file (a YAML file with nodes)":             "%s に DAG ファイル（nodes を持つ YAML ファイル）がありません",
 		"%s is outside the git repository %s":                       "%s は git リポジトリ %s の外にあります",
 	}
 }
