@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"path"
 	"regexp"
 	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -19,6 +21,19 @@ type Policy struct {
 	// Severity maps a code (SEAM-W305) or a change (newly-unknown) to error, warning, info or
 	// off (the finding is dropped). A code's entry wins over its change's.
 	Severity map[string]string `yaml:"severity"`
+	// Consumers are DAG files in other repositories that read this one's contracts.
+	Consumers []Consumer `yaml:"consumers"`
+}
+
+// Consumer is a directory of DAG files in another git repository that reads this
+// repository's files through a path of its own (a submodule, say): Mount is that path,
+// relative to its top level. Its DAGs are judged with this repository's files as they are
+// now and as they were at the revision, read at Mount.
+type Consumer struct {
+	Repo  string `yaml:"repo"` // a git URL: https://…, ssh, file://…
+	Ref   string `yaml:"ref"`  // a branch or a tag
+	Dir   string `yaml:"dir"`  // the directory of its DAG files; "" for all
+	Mount string `yaml:"mount"`
 }
 
 // Accepted is a finding a team accepts: it is kept, as a note, with the reason.
@@ -47,6 +62,14 @@ func ParsePolicy(src []byte, lang i18n.Lang) (Policy, error) {
 		}
 		if a.Reason == "" {
 			return Policy{}, i18n.Errorf(lang, "policy file: accept[%d]: say why the break is accepted (reason)", i)
+		}
+	}
+	for i, c := range p.Consumers {
+		if c.Repo == "" || c.Ref == "" || c.Mount == "" {
+			return Policy{}, i18n.Errorf(lang, "policy file: consumers[%d]: repo, ref and mount are required", i)
+		}
+		if m := path.Clean(c.Mount); path.IsAbs(m) || m == "." || m == ".." || strings.HasPrefix(m, "../") {
+			return Policy{}, i18n.Errorf(lang, "policy file: consumers[%d]: mount %q must be a path inside the consumer's repository", i, c.Mount)
 		}
 	}
 	for k, v := range p.Severity {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -73,7 +74,8 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		}
 		a.from, a.to = from, strings.Trim(filepath.ToSlash(filepath.Clean(revPath)), "/")
 	}
-	files, err := dagFiles(paths, limit, l)
+	// A repository of contracts alone may have its consumers elsewhere only.
+	files, err := dagFiles(paths, limit, len(pol.Consumers) == 0, l)
 	if err != nil {
 		return nil, nil, nil, usage(err)
 	}
@@ -99,7 +101,111 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		all = append(all, fs...)
 		files = append(files, subs...)
 	}
+	for _, c := range pol.Consumers {
+		fs, err := a.consumer(ctx, c)
+		if err != nil {
+			all = append(all, fs...)
+			if loadErr == nil {
+				loadErr = err
+			}
+			continue
+		}
+		fs = pol.Apply(fs, l)
+		found = append(found, fs...)
+		all = append(all, fs...)
+	}
 	return found, all, loadErr, nil
+}
+
+// consumer judges the DAG files of another repository (c) that read this one's files at
+// c.Mount: each is loaded twice, with this repository's files as they are now and as they
+// were at the revision, its own files from its ref both times. Its findings name its files
+// as repo@ref:path.
+func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding, error) {
+	label := c.Repo + "@" + c.Ref
+	fail := func(err error) ([]lint.Finding, error) {
+		return []lint.Finding{{Pos: dag.Pos{File: label}, Severity: lint.SeverityError, Code: codeUnreadable, Message: err.Error()}}, usage(err)
+	}
+	tmp, err := os.MkdirTemp("", "seam-consumer-")
+	if err != nil {
+		return fail(err)
+	}
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, "repo")
+	if err := gitrev.Clone(ctx, c.Repo, c.Ref, dir, a.lang); err != nil {
+		return fail(err)
+	}
+	ct, err := gitrev.Open(ctx, dir, "HEAD", a.lang)
+	if err != nil {
+		return fail(err)
+	}
+	defer ct.Close()
+	rels, err := ct.Files(ctx, strings.Trim(path.Clean("/"+c.Dir), "/"))
+	if err != nil {
+		return fail(err)
+	}
+	mount := path.Clean(c.Mount)
+	// read reads a file a consumer's DAG names: this repository's through the mount (now,
+	// or at the revision), the consumer's own from its ref.
+	read := func(now bool) func(string) ([]byte, error) {
+		return func(p string) ([]byte, error) {
+			rel, err := filepath.Rel(ct.Root(), p)
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return nil, i18n.Errorf(a.lang, "%s is outside the consumer's repository", p)
+			}
+			rel = filepath.ToSlash(rel)
+			if rest, ok := strings.CutPrefix(rel, mount+"/"); ok {
+				if now {
+					return userfile.Read(filepath.Join(a.tree.Root(), filepath.FromSlash(rest)), a.limit)
+				}
+				return a.tree.ReadFile(a.revPath(rest), a.limit)
+			}
+			return ct.ReadFile(rel, a.limit)
+		}
+	}
+	var out []lint.Finding
+	for _, rel := range rels {
+		if ext := path.Ext(rel); ext != ".yaml" && ext != ".yml" {
+			continue
+		}
+		src, err := ct.ReadFile(rel, a.limit)
+		if err != nil {
+			return fail(err)
+		}
+		var top map[string]yaml.Node
+		if yaml.Unmarshal(src, &top) != nil || top["nodes"].Kind == 0 {
+			continue // not a DAG file
+		}
+		p := filepath.Join(ct.Root(), filepath.FromSlash(rel))
+		name := label + ":" + rel
+		opts := dag.LoadOptions{Types: registry(a.e), MaxFileSize: a.limit, Lang: a.lang}
+		opts.ReadFile = read(true)
+		cur, err := dag.LoadBytes(ctx, p, src, opts)
+		if err == nil {
+			opts.ReadFile = read(false)
+			var old *dag.DAG
+			if old, err = dag.LoadBytes(ctx, p, src, opts); err == nil {
+				for _, f := range lint.Evolve(ctx, old, cur, lint.EvolveOptions{Lang: a.lang, File: name, Against: a.rev}) {
+					if f.Pos.File == p {
+						f.Pos.File = name
+					}
+					out = append(out, f)
+				}
+				continue
+			}
+			name += " (" + i18n.Sprintf(a.lang, "with this repository at %s", a.rev) + ")"
+		}
+		var ds dag.Diagnostics
+		if errors.As(err, &ds) {
+			for i := range ds {
+				if ds[i].Pos.File == p {
+					ds[i].Pos.File = name
+				}
+			}
+		}
+		return loadFindings(name, err), loadFailed(a.e, name, a.lang, err)
+	}
+	return out, nil
 }
 
 // file judges one DAG file: its findings, the sub-DAG files it runs (consumers too), and
@@ -238,8 +344,9 @@ func subDAGFiles(d *dag.DAG) []string {
 }
 
 // dagFiles are the files paths name: a file as it is, a directory's DAG files (YAML files
-// with a nodes mapping, hidden directories and testdata left out), in path order.
-func dagFiles(paths []string, limit int64, lang i18n.Lang) ([]string, error) {
+// with a nodes mapping, hidden directories and testdata left out), in path order. When need
+// is set, a directory without one is an error.
+func dagFiles(paths []string, limit int64, need bool, lang i18n.Lang) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -269,7 +376,7 @@ func dagFiles(paths []string, limit int64, lang i18n.Lang) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("walk %s: %w", p, err)
 		}
-		if len(out) == n {
+		if need && len(out) == n {
 			// Nothing judged is not a clean result: the path is likely wrong.
 			return nil, i18n.Errorf(lang, "%s holds no DAG file (a YAML file with nodes)", p)
 		}

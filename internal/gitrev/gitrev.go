@@ -242,6 +242,39 @@ func (t *Tree) answer(limit int64) (object, error) {
 	return object{oid: f[0], kind: f[1], body: buf[:size]}, nil
 }
 
+// Files lists the files under dir (slash-separated, relative to Root; "" for all) at the
+// commit, in git's order.
+func (t *Tree) Files(ctx context.Context, dir string) ([]string, error) {
+	args := []string{"ls-tree", "-r", "--name-only", "-z", t.commit}
+	if dir != "" {
+		args = append(args, "--", dir)
+	}
+	out, err := git(ctx, t.root, args...)
+	if err != nil {
+		return nil, fmt.Errorf("git ls-tree: %w", err)
+	}
+	var files []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			files = append(files, f)
+		}
+	}
+	return files, nil
+}
+
+// Clone fetches the commit ref names (a branch or a tag) of the repository at url into dir,
+// which must not exist or be empty, without checking anything out: only the objects are
+// there, for Open. Nothing is written anywhere else.
+func Clone(ctx context.Context, url, ref, dir string, lang i18n.Lang) error {
+	if strings.HasPrefix(url, "-") || strings.HasPrefix(ref, "-") {
+		return i18n.Errorf(lang, "consumer %s@%s: neither the repository nor the ref may start with '-'", url, ref)
+	}
+	if _, err := git(ctx, ".", "clone", "--quiet", "--no-checkout", "--depth", "1", "--branch", ref, "--", url, dir); err != nil {
+		return i18n.Errorf(lang, "consumer %s@%s: cannot fetch it: %v", url, ref, err)
+	}
+	return nil
+}
+
 // Close stops the reader.
 func (t *Tree) Close() error {
 	t.mu.Lock()
