@@ -24,7 +24,7 @@ import (
 // Finding is one problem Lint found on an edge, or in a contract.
 type Finding struct {
 	Pos      dag.Pos
-	Severity string // SeverityError or SeverityWarning
+	Severity string // SeverityError, SeverityWarning or (seam lint --against) SeverityInfo
 	Code     string
 	// Producers are the nodes (or "params") whose output the finding is about; Consumer is
 	// the node whose contract.input or `with` is checked.
@@ -35,6 +35,17 @@ type Finding struct {
 	Witness    any
 	HasWitness bool
 	Hint       string
+	// Change and Fingerprint are set by Evolve (seam lint --against): how the finding came
+	// about since the older revision, and a stable identity of it (see evolve.go).
+	Change      string
+	Fingerprint string
+
+	// subject names what an edge finding judges, apart from positions: "input" or "with" (the
+	// consumer's value), "foreach", "ref <expression>"; empty for hygiene. at is the JSON
+	// Pointer in the arriving value where the consumer's demand fails. Evolve pairs findings
+	// of two revisions by them.
+	subject string
+	at      string
 }
 
 func (f Finding) String() string {
@@ -48,6 +59,9 @@ func (f Finding) String() string {
 	}
 	if f.Hint != "" {
 		fmt.Fprintf(&b, "\n  fix: %s", f.Hint)
+	}
+	if f.Fingerprint != "" {
+		fmt.Fprintf(&b, "\n  fingerprint: %s", f.Fingerprint)
 	}
 	return b.String()
 }
@@ -475,12 +489,12 @@ func (l *linter) undeclaredRefs(consumer string, es []*dag.Expr) []Finding {
 				seg := strings.Join(r.Path[:p.undeclared+1], ".")
 				msg, hint := l.text.undeclared(what+"."+seg, producer, seg)
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
-					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
+					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)})
 			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r):
 				seg := strings.Join(r.Path[:p.loose+1], ".")
 				msg, hint := l.text.loose(what+"."+seg, producer, seg)
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeUnknown,
-					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint})
+					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)})
 			}
 		}
 	}
@@ -956,10 +970,14 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 		}
 		return templatePos(t, ptr, n.Pos)
 	}
+	subject := "input"
+	if p.isWith {
+		subject = "with"
+	}
 	src, err := contract.Normalize(s.schema)
 	if err != nil {
 		return []Finding{{Pos: at(""), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
-			Message: l.text.edgeUnknown(edge(prods), l.text.notCompiled(err))}}
+			Message: l.text.edgeUnknown(edge(prods), l.text.notCompiled(err)), subject: subject}}
 	}
 	// The synthesised schema is compiled only to verify a witness (compiling dominates).
 	res := subset.CheckSource(src, b, func() (*contract.Schema, error) {
@@ -971,11 +989,11 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 	case subset.Incompatible:
 		if s.inexact && !trustedDespite(t, b, s, res.Path) && !l.trustedType(t, b, res.Path) {
 			return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
-				Message: l.text.edgeUnknown(edge(prods), l.text.partlyKnown(field(res.Path, nil), p, s.why))}}
+				Message: l.text.edgeUnknown(edge(prods), l.text.partlyKnown(field(res.Path, nil), p, s.why)), subject: subject, at: res.Path}}
 		}
 	default:
 		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
-			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, res.ReasonIn(l.text.lang)))}}
+			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, res.ReasonIn(l.text.lang))), subject: subject, at: res.Path}}
 	}
 	ps, missing := l.producersAt(t, res.Path)
 	if len(ps) == 0 && !missing {
@@ -985,7 +1003,8 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 	if len(ps) == 0 {
 		who = l.text.its(p)
 	}
-	f := Finding{Pos: at(res.Path), Severity: SeverityError, Producers: ps, Consumer: n.ID, Witness: res.Witness, HasWitness: true}
+	f := Finding{Pos: at(res.Path), Severity: SeverityError, Producers: ps, Consumer: n.ID, Witness: res.Witness, HasWitness: true,
+		subject: subject, at: res.Path}
 	var msg string
 	switch res.Rule {
 	case subset.RuleRequired:

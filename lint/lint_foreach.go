@@ -52,7 +52,7 @@ func (l *linter) foreach(n *dag.Node) (*loopItem, []Finding) {
 func (l *linter) foreachList(n *dag.Node, e *dag.Expr, s shape) []Finding {
 	notCompiled := func(err error) []Finding {
 		return []Finding{{Pos: e.Pos, Severity: SeverityWarning, Code: CodeUnknown, Producers: s.producers,
-			Consumer: n.ID, Message: l.text.edgeUnknown(l.foreachEdge(n, s), l.text.notCompiled(err))}}
+			Consumer: n.ID, Message: l.text.edgeUnknown(l.foreachEdge(n, s), l.text.notCompiled(err)), subject: "foreach"}}
 	}
 	if l.lists == nil {
 		var err error
@@ -70,7 +70,7 @@ func (l *linter) foreachList(n *dag.Node, e *dag.Expr, s shape) []Finding {
 	}
 	compile := func() (*contract.Schema, error) { return l.comp.Inline("foreach of "+n.ID, src) }
 	who := l.text.who(s.producers)
-	f := Finding{Pos: e.Pos, Producers: s.producers, Consumer: n.ID}
+	f := Finding{Pos: e.Pos, Producers: s.producers, Consumer: n.ID, subject: "foreach"}
 	// Whatever keywords a partly known value lost, it is narrower than s: if s is never a
 	// list, neither is it.
 	if subset.CheckSource(src, l.notLists, compile).Verdict == subset.Compatible {
@@ -159,7 +159,7 @@ func (l *linter) undeclaredItem(consumer string, r dag.Ref) []Finding {
 	seg := strings.Join(r.Path[:p.undeclared+1], ".")
 	msg, hint := l.text.undeclaredItem(consumer, seg)
 	return []Finding{{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
-		Producers: l.item.producers, Consumer: consumer, Message: msg, Hint: hint}}
+		Producers: l.item.producers, Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)}}
 }
 
 // failedItem is what the engine puts in data.items for an item that failed.

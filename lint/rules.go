@@ -14,6 +14,7 @@ const (
 	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
 	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
 	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
+	CodeWeakened   = "SEAM-W305" // seam lint --against: a producer guarantees less than before
 )
 
 // Severities of a Finding.
@@ -69,4 +70,7 @@ var rules = [...]Rule{
 	{CodeAllReq, "EverythingRequired", SeverityWarning,
 		"A contract requires every field although its consumers read few.",
 		"require only what consumers need."},
+	{CodeWeakened, "WeakenedGuarantee", SeverityWarning,
+		"`seam lint --against`: a node's output contract allows a value it rejected at the older revision, which consumers seam cannot see may not accept.",
+		"keep the old guarantee, or tell the consumers outside the repository and accept the finding's fingerprint in the policy file."},
 }

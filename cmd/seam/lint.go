@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -21,7 +22,7 @@ var lintFormats = []string{"text", "json", "sarif", "github"}
 
 func newLintCmd(e *env) *cobra.Command {
 	var strict bool
-	var format, color string
+	var format, color, againstRev, policy string
 	cmd := &cobra.Command{
 		Use:   "lint FILE...",
 		Short: "Prove, before running, that every edge of a DAG fits its consumer",
@@ -37,11 +38,20 @@ contract hygiene problems are warnings.
 Formats: text (coloured on a terminal unless NO_COLOR is set), json, sarif (SARIF 2.1.0,
 for code scanning) and github (workflow annotations).
 
+With --against REV (a git revision, or REV:path for the path the one PATH had there), lint
+judges a change instead: the DAG files under the PATHS (files or directories, with the
+sub-DAG files they run) are loaded now and at REV, and every edge whose verdict moved is
+reported — newly incompatible (an error, with a witness), newly unknown (a warning), fixed
+(a note) — with a fingerprint; so is a node whose output contract now allows a value it
+rejected (SEAM-W305), for consumers seam cannot see. A contract change no consumer depends
+on is not an error. --policy names a file of accepted fingerprints and severity overrides.
+
 Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 		Example: `  seam lint dags/triage.yaml
   seam lint --strict --format json dags/*.yaml
   seam lint --format sarif dags/*.yaml > seam.sarif
-  seam lint --format github dags/*.yaml   # in a GitHub Actions step`,
+  seam lint --format github dags/*.yaml   # in a GitHub Actions step
+  seam lint --against origin/main dags/   # what this change breaks`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !contains(lintFormats, format) {
@@ -58,26 +68,26 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			if err != nil {
 				return usage(err)
 			}
-			// found are lint's findings; all adds the errors of files that do not load, in
-			// file order, for the machine formats (text prints those on stderr, as every
-			// command does), so that CI never takes a file that does not load for clean.
 			var found, all []lint.Finding
 			var loadErr error
-			for _, file := range args {
-				d, err := dag.Load(cmd.Context(), file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: l})
+			if againstRev != "" {
+				found, all, loadErr, err = lintAgainst(cmd.Context(), e, againstRev, args, policy, l, limit)
 				if err != nil {
-					all = append(all, loadFindings(file, err)...)
-					if err := loadFailed(e, file, l, err); loadErr == nil {
-						loadErr = err
-					}
-					continue
+					return err // nothing could be judged: a bad revision, a bad policy file
 				}
-				for _, f := range lint.Lint(cmd.Context(), d, lint.Options{Lang: l}) {
-					if strict && f.Severity == lint.SeverityWarning && f.Code == lint.CodeUnknown {
-						f.Severity = lint.SeverityError
+			} else {
+				if policy != "" {
+					return usage(i18n.Errorf(l, "--policy applies to --against only"))
+				}
+				found, all, loadErr = lintFiles(cmd.Context(), e, args, l, limit)
+			}
+			if strict {
+				for _, fs := range [][]lint.Finding{found, all} {
+					for i := range fs {
+						if fs[i].Severity == lint.SeverityWarning && fs[i].Code == lint.CodeUnknown {
+							fs[i].Severity = lint.SeverityError
+						}
 					}
-					found = append(found, f)
-					all = append(all, f)
 				}
 			}
 			errs, warns := countFindings(found)
@@ -105,8 +115,31 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "treat unknown compatibility (SEAM-W301) as an error")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
+	cmd.Flags().StringVar(&againstRev, "against", "", "judge the change since this git revision (REV or REV:path): report the edges whose verdict moved")
+	cmd.Flags().StringVar(&policy, "policy", "", "with --against: a YAML file of accepted fingerprints and severity overrides")
 	cmd.Flags().StringVar(&color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	return cmd
+}
+
+// lintFiles lints each DAG file: found are lint's findings; all adds the errors of files that
+// do not load, in file order, for the machine formats (text prints those on stderr, as every
+// command does), so that CI never takes a file that does not load for clean; loadErr is the
+// first load failure.
+func lintFiles(ctx context.Context, e *env, files []string, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr error) {
+	for _, file := range files {
+		d, err := dag.Load(ctx, file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: l})
+		if err != nil {
+			all = append(all, loadFindings(file, err)...)
+			if err := loadFailed(e, file, l, err); loadErr == nil {
+				loadErr = err
+			}
+			continue
+		}
+		fs := lint.Lint(ctx, d, lint.Options{Lang: l})
+		found = append(found, fs...)
+		all = append(all, fs...)
+	}
+	return found, all, loadErr
 }
 
 func contains(list []string, s string) bool {
@@ -118,11 +151,14 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// countFindings counts errors and warnings; notes (seam lint --against's fixed edges and
+// accepted breaks) are neither.
 func countFindings(fs []lint.Finding) (errs, warns int) {
 	for _, f := range fs {
-		if f.Severity == lint.SeverityError {
+		switch f.Severity {
+		case lint.SeverityError:
 			errs++
-		} else {
+		case lint.SeverityWarning:
 			warns++
 		}
 	}
@@ -159,15 +195,20 @@ func printLint(w io.Writer, fs []lint.Finding, errs, warns int, loadFailed bool,
 			return err
 		}
 	}
-	if errs == 0 && warns == 0 {
+	notes := len(fs) - errs - warns
+	if errs == 0 && warns == 0 && notes == 0 {
 		if loadFailed {
 			return nil // not "no problems": stderr says what could not be loaded
 		}
 		_, err := fmt.Fprintln(w, i18n.Sprintf(lang, "no problems"))
 		return err
 	}
-	_, err := io.WriteString(w, i18n.Sprintf(lang, "%s, %s\n",
-		i18n.Plural(lang, errs, "%d error", "%d errors", errs), i18n.Plural(lang, warns, "%d warning", "%d warnings", warns)))
+	es, ws := i18n.Plural(lang, errs, "%d error", "%d errors", errs), i18n.Plural(lang, warns, "%d warning", "%d warnings", warns)
+	if notes > 0 {
+		_, err := io.WriteString(w, i18n.Sprintf(lang, "%s, %s, %s\n", es, ws, i18n.Plural(lang, notes, "%d note", "%d notes", notes)))
+		return err
+	}
+	_, err := io.WriteString(w, i18n.Sprintf(lang, "%s, %s\n", es, ws))
 	return err
 }
 
@@ -181,8 +222,11 @@ func findingText(f lint.Finding, on bool) string {
 		b.WriteString(colour(fmt.Sprintf("%s:%d:%d:", f.Pos.File, f.Pos.Line, f.Pos.Col), sgrPos, true) + " ")
 	}
 	sev := sgrWarning
-	if f.Severity == lint.SeverityError {
+	switch f.Severity {
+	case lint.SeverityError:
 		sev = sgrError
+	case lint.SeverityInfo:
+		sev = sgrDim
 	}
 	fmt.Fprintf(&b, "%s %s %s", colour(f.Severity, sev, true), colour(f.Code, sgrPos, true), f.Message)
 	if f.HasWitness {
@@ -190,6 +234,9 @@ func findingText(f lint.Finding, on bool) string {
 	}
 	if f.Hint != "" {
 		fmt.Fprintf(&b, "\n  %s %s", colour("fix:", sgrDim, true), f.Hint)
+	}
+	if f.Fingerprint != "" {
+		fmt.Fprintf(&b, "\n  %s %s", colour("fingerprint:", sgrDim, true), f.Fingerprint)
 	}
 	return b.String()
 }
@@ -205,13 +252,17 @@ type lintJSON struct {
 	Message   string          `json:"message"`
 	Witness   json.RawMessage `json:"witness,omitempty"` // raw, so that a null witness is kept
 	Fix       string          `json:"fix,omitempty"`
+	// seam lint --against: how the edge moved, and the finding's stable identity.
+	Change      string `json:"change,omitempty"`
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 func printLintJSON(w io.Writer, fs []lint.Finding) error {
 	out := make([]lintJSON, len(fs))
 	for i, f := range fs {
 		out[i] = lintJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Code: f.Code,
-			Producers: f.Producers, Consumer: f.Consumer, Message: f.Message, Fix: f.Hint}
+			Producers: f.Producers, Consumer: f.Consumer, Message: f.Message, Fix: f.Hint,
+			Change: f.Change, Fingerprint: f.Fingerprint}
 		if out[i].Producers == nil {
 			out[i].Producers = []string{}
 		}

@@ -93,12 +93,13 @@ type (
 		Text string `json:"text"`
 	}
 	sarifResult struct {
-		RuleID     string          `json:"ruleId"`
-		RuleIndex  int             `json:"ruleIndex"`
-		Level      string          `json:"level"`
-		Message    sarifMessage    `json:"message"`
-		Locations  []sarifLocation `json:"locations,omitempty"`
-		Properties map[string]any  `json:"properties,omitempty"`
+		RuleID              string            `json:"ruleId"`
+		RuleIndex           int               `json:"ruleIndex"`
+		Level               string            `json:"level"`
+		Message             sarifMessage      `json:"message"`
+		Locations           []sarifLocation   `json:"locations,omitempty"`
+		PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+		Properties          map[string]any    `json:"properties,omitempty"`
 	}
 	sarifLocation struct {
 		PhysicalLocation struct {
@@ -127,7 +128,11 @@ func printLintSARIF(w io.Writer, fs []lint.Finding) error {
 	results := make([]sarifResult, 0, len(fs))
 	for _, f := range fs {
 		text := findingPlain(f)
-		r := sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: f.Severity, Message: sarifMessage{text}}
+		r := sarifResult{RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity), Message: sarifMessage{text}}
+		if f.Fingerprint != "" {
+			// Code scanning matches results across runs by it, as the policy file does.
+			r.PartialFingerprints = map[string]string{"seamGate/v1": f.Fingerprint}
+		}
 		if f.Pos.File != "" {
 			var loc sarifLocation
 			loc.PhysicalLocation.ArtifactLocation.URI = fileURI(f.Pos.File)
@@ -146,6 +151,9 @@ func printLintSARIF(w io.Writer, fs []lint.Finding) error {
 		if f.HasWitness {
 			props["witness"] = f.Witness
 		}
+		if f.Change != "" {
+			props["change"] = f.Change
+		}
 		if len(props) > 0 {
 			r.Properties = props
 		}
@@ -159,6 +167,14 @@ func printLintSARIF(w io.Writer, fs []lint.Finding) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifLevel is a severity as SARIF names it.
+func sarifLevel(severity string) string {
+	if severity == lint.SeverityInfo {
+		return "note"
+	}
+	return severity
 }
 
 // fileURI is a file path as a SARIF artifact URI: relative paths stay relative (to the
@@ -184,7 +200,11 @@ func printLintGitHub(w io.Writer, fs []lint.Finding) error {
 			}
 		}
 		props = append(props, "title="+ghProperty(f.Code))
-		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", f.Severity, strings.Join(props, ","), ghData(text)); err != nil {
+		cmd := f.Severity
+		if cmd == lint.SeverityInfo {
+			cmd = "notice"
+		}
+		if _, err := fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), ghData(text)); err != nil {
 			return err
 		}
 	}
@@ -209,6 +229,9 @@ func findingPlain(f lint.Finding) string {
 	}
 	if f.Hint != "" {
 		text += "\nfix: " + f.Hint
+	}
+	if f.Fingerprint != "" {
+		text += "\nfingerprint: " + f.Fingerprint
 	}
 	return text
 }

@@ -20,7 +20,7 @@ var ja = sync.OnceValue(func() map[string]string {
 func catalogParts() map[string]map[string]string {
 	return map[string]map[string]string{
 		"jaCore": jaCore(), "jaN8NValidate": jaN8NValidate(), "jaLint": jaLint(),
-		"jaMCP": jaMCP(), "jaContract": jaContract(), "jaSubset": jaSubset(), "jaN8NClient": jaN8NClient(),
+		"jaMCP": jaMCP(), "jaContract": jaContract(), "jaSubset": jaSubset(), "jaN8NClient": jaN8NClient(), "jaGate": jaGate(),
 	}
 }
 

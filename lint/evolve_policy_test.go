@@ -1,0 +1,67 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+func TestParsePolicy(t *testing.T) {
+	tests := []struct {
+		name, src string
+		lang      i18n.Lang
+		err       string // "" for none
+	}{
+		{name: "empty", src: ""},
+		{name: "full", src: "accept:\n  - {fingerprint: 0123456789abcdef, reason: billing moved to v2}\nseverity: {SEAM-W305: error, newly-unknown: off}\n"},
+		{name: "unknown key", src: "acept: []\n", err: "field acept not found"},
+		{name: "bad fingerprint", src: "accept:\n  - {fingerprint: 0123, reason: r}\n", err: `accept[0]: fingerprint "0123" is not 16 hexadecimal digits`},
+		{name: "no reason", src: "accept:\n  - {fingerprint: 0123456789abcdef}\n", err: "accept[0]: say why the break is accepted (reason)"},
+		{name: "consumer", src: "consumers:\n  - {repo: file:///r, ref: main, dir: dags, mount: vendor/p}\n"},
+		{name: "consumer mount outside", src: "consumers:\n  - {repo: file:///r, ref: main, mount: ../p}\n",
+			err: `consumers[0]: mount "../p" must be a path inside the consumer's repository`},
+		{name: "bad severity", src: "severity: {SEAM-E301: fatal}\n", err: `severity of SEAM-E301: want error, warning, info or off, not "fatal"`},
+		{name: "bad severity, Japanese", src: "severity: {SEAM-E301: fatal}\n", lang: i18n.Japanese,
+			err: `ポリシーファイル: SEAM-E301 の重大度は error、warning、info、off のいずれかです（"fatal" ではありません）`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParsePolicy([]byte(tt.src), tt.lang)
+			switch {
+			case tt.err == "" && err != nil:
+				t.Fatalf("ParsePolicy: %v", err)
+			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+				t.Fatalf("ParsePolicy: %v, want %q", err, tt.err)
+			}
+		})
+	}
+}
+
+func TestPolicyApply(t *testing.T) {
+	fs := []Finding{
+		{Severity: SeverityError, Code: CodeRequired, Change: ChangeBroken, Fingerprint: "0123456789abcdef", Message: "m1"},
+		{Severity: SeverityError, Code: CodeType, Change: ChangeBroken, Fingerprint: "1111111111111111", Message: "m2"},
+		{Severity: SeverityWarning, Code: CodeUnknown, Change: ChangeUnknown, Fingerprint: "2222222222222222", Message: "m3"},
+		{Severity: SeverityWarning, Code: CodeWeakened, Change: ChangeWeakened, Fingerprint: "3333333333333333", Message: "m4"},
+	}
+	p, err := ParsePolicy([]byte("accept:\n  - {fingerprint: 0123456789abcdef, reason: consumers migrated}\n"+
+		"severity: {SEAM-W305: error, newly-unknown: off, SEAM-E302: warning}\n"), i18n.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := p.Apply(fs, i18n.English)
+	want := []struct{ sev, change, msg string }{
+		{SeverityInfo, ChangeAccepted, "m1 (accepted: consumers migrated)"},
+		{SeverityWarning, ChangeBroken, "m2"},
+		{SeverityError, ChangeWeakened, "m4"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d findings %v, want %d", len(got), got, len(want))
+	}
+	for i, w := range want {
+		if got[i].Severity != w.sev || got[i].Change != w.change || got[i].Message != w.msg {
+			t.Errorf("finding %d: %s %s %q, want %s %s %q", i, got[i].Severity, got[i].Change, got[i].Message, w.sev, w.change, w.msg)
+		}
+	}
+}
