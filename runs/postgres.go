@@ -313,6 +313,7 @@ func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
 	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
 		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
 	}
+	r.storable()
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx,
@@ -359,6 +360,7 @@ func (s *pgStore) notify(ctx context.Context, id string) {
 }
 
 func (s *pgStore) ResumeRun(ctx context.Context, id string, resumes, pid int, host string) (int, error) {
+	host = storableText(host)
 	var session int
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {

@@ -312,12 +312,13 @@ type attemptRow struct {
 	outputHash any
 }
 
-// prepare encodes a; a packed attempt (packable) keeps its output without a hash, which is
-// computed when it is read.
+// prepare encodes a, its text made storable (storableText); a packed attempt (packable) keeps
+// its output without a hash, which is computed when it is read.
 func (r *attemptRow) prepare(a *Attempt, packed bool) error {
 	if a.RunID == "" || a.Node == "" || a.Status == "" {
 		return fmt.Errorf("record attempt %s/%s: run id, node and status are required", a.RunID, a.Node)
 	}
+	a.storable()
 	if a.Output != nil && !packed {
 		h := HashOutput(a.Output)
 		if a.OutputHash != "" && a.OutputHash != h {

@@ -1,0 +1,48 @@
+package runs
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// storableText returns s as both stores keep text: each byte that is not part of valid
+// UTF-8, and each NUL, written as \xHH (a 0xff byte as the four characters \xff). PostgreSQL
+// text holds neither (SQLSTATE 22021), and SQLite would keep them but hand them on to JSON as
+// U+FFFD: escaped, the two stores show the same thing, and show which bytes they were. Node
+// logs and errors quote what programs print, which may be anything. The escape is one-way: a
+// backslash is kept as it is, so text that already held \xff reads back the same.
+func storableText(s string) string {
+	if utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == 0 || r == utf8.RuneError && n == 1 {
+			b.WriteString(`\x`)
+			b.WriteByte(hex[s[i]>>4])
+			b.WriteByte(hex[s[i]&0xf])
+		} else {
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// storable makes the text of a storable as storableText does.
+func (a *Attempt) storable() {
+	for _, p := range []*string{&a.Node, &a.Type, &a.Key, &a.Reason, &a.Error, &a.Log} {
+		*p = storableText(*p)
+	}
+}
+
+// storable makes the text of r storable as storableText does. Params, outputs and violations
+// are JSON that encoding/json wrote, which is valid UTF-8 and escapes NUL.
+func (r *Run) storable() {
+	for _, p := range []*string{&r.DAG, &r.File, &r.FileHash, &r.Host, &r.Parent, &r.ParentNode} {
+		*p = storableText(*p)
+	}
+}
