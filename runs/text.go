@@ -16,20 +16,22 @@ func storableText(s string) string {
 		return s
 	}
 	const hex = "0123456789abcdef"
-	var b strings.Builder
-	b.Grow(len(s) + 16)
+	b := make([]byte, 0, len(s)+len(s)/2)
+	kept := 0 // s[kept:i] is text to copy as it is
 	for i := 0; i < len(s); {
+		if c := s[i]; c != 0 && c < utf8.RuneSelf {
+			i++
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if r == 0 || r == utf8.RuneError && n == 1 {
-			b.WriteString(`\x`)
-			b.WriteByte(hex[s[i]>>4])
-			b.WriteByte(hex[s[i]&0xf])
-		} else {
-			b.WriteString(s[i : i+n])
+			b = append(b, s[kept:i]...)
+			b = append(b, '\\', 'x', hex[s[i]>>4], hex[s[i]&0xf])
+			kept = i + 1
 		}
 		i += n
 	}
-	return b.String()
+	return string(append(b, s[kept:]...))
 }
 
 // storable makes the text of a storable as storableText does.
