@@ -5,10 +5,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
 	mrand "math/rand/v2"
+	"net"
 	"strings"
 	"time"
 
@@ -273,6 +275,12 @@ func (r *runner) finishFailed(finish func(*dag.RunResult) error, err error) {
 	r.res.Outputs, r.res.OutputErrors = nil, nil
 	if r.res.Error == "" {
 		r.res.Error = i18n.Sprintf(r.opts.Lang, "run store: %v", err)
+	}
+	// A store that could not be reached would not take the bare end either: trying would
+	// only wait for it as long again.
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
+		return
 	}
 	if finish(bare) == nil {
 		r.res.Error += i18n.Sprintf(r.opts.Lang, "; the run is recorded as failed, without its last attempts")
