@@ -5,10 +5,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
 	mrand "math/rand/v2"
+	"net"
 	"strings"
 	"time"
 
@@ -249,13 +251,40 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	r.endRun(tctx)
 	if opts.Recorder != nil {
 		// The run's end is recorded even when ctx was canceled: canceled is a state too.
-		var err error
-		perr := r.guard.call("run store", func() { err = opts.Recorder.FinishRun(context.WithoutCancel(ctx), r.res) })
-		if err = cmp.Or(perr, err); err != nil && r.res.Error == "" {
-			r.res.Error = i18n.Sprintf(opts.Lang, "run store: %v", err)
+		finish := func(res *dag.RunResult) error {
+			var err error
+			perr := r.guard.call("run store", func() { err = opts.Recorder.FinishRun(context.WithoutCancel(ctx), res) })
+			return cmp.Or(perr, err)
+		}
+		if err := finish(r.res); err != nil {
+			r.finishFailed(finish, err)
 		}
 	}
 	return r.res, nil
+}
+
+// finishFailed settles a run whose end could not be recorded (err): a run the store still
+// shows running would look running, or interrupted, for ever. It records the run failed
+// with nothing else (no attempts, no outputs), which a store that refused some value of the
+// whole end can still take, and says so; the run fails either way, since its record is not
+// whole.
+func (r *runner) finishFailed(finish func(*dag.RunResult) error, err error) {
+	bare := &dag.RunResult{ID: r.res.ID, DAG: r.res.DAG, File: r.res.File, Status: dag.RunFailed,
+		Started: r.res.Started, Ended: r.res.Ended}
+	r.res.Status = dag.RunFailed
+	r.res.Outputs, r.res.OutputErrors = nil, nil
+	if r.res.Error == "" {
+		r.res.Error = i18n.Sprintf(r.opts.Lang, "run store: %v", err)
+	}
+	// A store that could not be reached would not take the bare end either: trying would
+	// only wait for it as long again.
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
+		return
+	}
+	if finish(bare) == nil {
+		r.res.Error += i18n.Sprintf(r.opts.Lang, "; the run is recorded as failed, without its last attempts")
+	}
 }
 
 // backoff is the wait before retry n (1-based): backoff × factor^(n-1), at most max_backoff,

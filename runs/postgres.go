@@ -35,10 +35,12 @@ const pgWatchFallback = 5 * time.Second
 
 // pgStore is a Store in a PostgreSQL database.
 type pgStore struct {
-	pool     *pgxpool.Pool
-	where    string // the DSN without its password, for messages
-	password string // to take out of any error that might quote it
-	retryFor time.Duration
+	pool  *pgxpool.Pool
+	where string // the DSN without its password, for messages
+	// passwords are the DSN's password as written and as meant (unescaped), to take out of
+	// any error that might quote them.
+	passwords []string
+	retryFor  time.Duration
 }
 
 // openPostgres connects to the database at dsn and brings its schema up to date unless
@@ -78,11 +80,14 @@ func connectPostgres(ctx context.Context, dsn string, o Options) (*pgStore, erro
 	if s.retryFor <= 0 {
 		s.retryFor = DefaultRetryFor
 	}
+	for _, sp := range passwordSpans(dsn) {
+		s.passwords = append(s.passwords, dsn[sp.start:sp.end])
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, s.scrub(fmt.Errorf("open store %s: %w", s.where, err))
 	}
-	s.password = cfg.ConnConfig.Password
+	s.passwords = append(s.passwords, cfg.ConnConfig.Password)
 	// A bound on connecting, so that an unreachable server is retried, not waited for.
 	if cfg.ConnConfig.ConnectTimeout == 0 || cfg.ConnConfig.ConnectTimeout > 10*time.Second {
 		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
@@ -104,10 +109,19 @@ func connectPostgres(ctx context.Context, dsn string, o Options) (*pgStore, erro
 // scrub takes the password out of err's message, should any layer below have quoted it;
 // errors.Is and As still see err.
 func (s *pgStore) scrub(err error) error {
-	if err == nil || s.password == "" || !strings.Contains(err.Error(), s.password) {
+	if err == nil {
 		return err
 	}
-	return &scrubbed{msg: strings.ReplaceAll(err.Error(), s.password, "xxxxx"), err: err}
+	msg := err.Error()
+	for _, p := range s.passwords {
+		if p != "" {
+			msg = strings.ReplaceAll(msg, p, mask)
+		}
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return &scrubbed{msg: msg, err: err}
 }
 
 type scrubbed struct {
@@ -313,6 +327,7 @@ func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
 	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
 		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
 	}
+	r.storable()
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx,
@@ -359,6 +374,7 @@ func (s *pgStore) notify(ctx context.Context, id string) {
 }
 
 func (s *pgStore) ResumeRun(ctx context.Context, id string, resumes, pid int, host string) (int, error) {
+	host = storableText(host)
 	var session int
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {

@@ -11,22 +11,6 @@ import (
 	"github.com/seam-dag/seam/internal/pgtest"
 )
 
-func TestRedact(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{".seam/seam.db", ".seam/seam.db"},
-		{"postgres://u:secret@h:5432/db?sslmode=disable", "postgres://u:xxxxx@h:5432/db?sslmode=disable"},
-		{"postgresql://u@h/db", "postgresql://u@h/db"},
-		{"postgres://u@h/db?password=secret&sslmode=disable", "postgres://u@h/db?password=xxxxx&sslmode=disable"},
-		{"POSTGRES://u:secret@h/db", "postgres://u:xxxxx@h/db"},
-		{"postgres://u:sec%zzret@h/db", "postgres://(unparsable URL)"},
-	}
-	for _, tt := range tests {
-		if got := Redact(tt.in); got != tt.want {
-			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // TestOpenBadURL: a PostgreSQL URL that does not parse is refused with the reason, and
 // without its password; no server is needed to find out.
 func TestOpenBadURL(t *testing.T) {

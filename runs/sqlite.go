@@ -306,6 +306,7 @@ func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
 	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
 		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
 	}
+	r.storable()
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
@@ -329,6 +330,7 @@ func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
 // Resumes as the caller read it: two processes resuming the same run at once would write
 // one run twice, so the second to get here fails with ErrResumed.
 func (s *sqliteStore) ResumeRun(ctx context.Context, id string, resumes, pid int, host string) (int, error) {
+	host = storableText(host)
 	var session int
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx,

@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/url"
 	"strings"
 	"time"
 
@@ -102,6 +101,9 @@ func Open(ctx context.Context, location string) (Store, error) {
 
 // OpenWith is Open with options.
 func OpenWith(ctx context.Context, location string, o Options) (Store, error) {
+	if err := checkLocation(location); err != nil {
+		return nil, err
+	}
 	// Each branch returns a nil Store on error, not a Store holding a nil pointer.
 	if IsPostgres(location) {
 		s, err := openPostgres(ctx, location, o, false)
@@ -121,6 +123,9 @@ func OpenWith(ctx context.Context, location string, o Options) (Store, error) {
 // read (runs list and show, explain, a read-only MCP server): it never creates or migrates
 // a store, and refuses one whose schema is not this seam's.
 func OpenReadOnly(ctx context.Context, location string) (Store, error) {
+	if err := checkLocation(location); err != nil {
+		return nil, err
+	}
 	if IsPostgres(location) {
 		s, err := openPostgres(ctx, location, Options{NoMigrate: true}, true)
 		if err != nil {
@@ -138,6 +143,9 @@ func OpenReadOnly(ctx context.Context, location string) (Store, error) {
 // Migrate brings the store at location up to date and returns its schema version before
 // and after.
 func Migrate(ctx context.Context, location string) (from, to int, err error) {
+	if err := checkLocation(location); err != nil {
+		return 0, 0, err
+	}
 	if IsPostgres(location) {
 		return migratePostgres(ctx, location)
 	}
@@ -148,27 +156,6 @@ func Migrate(ctx context.Context, location string) (from, to int, err error) {
 func IsPostgres(location string) bool {
 	l := strings.ToLower(location)
 	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
-}
-
-// Redact returns location as it may be shown: a PostgreSQL URL without its password (in the
-// user info or a password parameter); a path as it is.
-func Redact(location string) string {
-	if !IsPostgres(location) {
-		return location
-	}
-	u, err := url.Parse(location)
-	if err != nil {
-		// url's own error quotes the whole input: say only which kind of URL it was.
-		return location[:strings.Index(location, ":")] + "://(unparsable URL)"
-	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	if q := u.Query(); q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
-	}
-	return u.String()
 }
 
 // ErrNotFound is returned (wrapped) when a run or an output does not exist.
@@ -312,12 +299,13 @@ type attemptRow struct {
 	outputHash any
 }
 
-// prepare encodes a; a packed attempt (packable) keeps its output without a hash, which is
-// computed when it is read.
+// prepare encodes a, its text made storable (storableText); a packed attempt (packable) keeps
+// its output without a hash, which is computed when it is read.
 func (r *attemptRow) prepare(a *Attempt, packed bool) error {
 	if a.RunID == "" || a.Node == "" || a.Status == "" {
 		return fmt.Errorf("record attempt %s/%s: run id, node and status are required", a.RunID, a.Node)
 	}
+	a.storable()
 	if a.Output != nil && !packed {
 		h := HashOutput(a.Output)
 		if a.OutputHash != "" && a.OutputHash != h {

@@ -139,7 +139,7 @@ func existingStore(e *env, sf *storeFlag) (string, error) {
 		return path, nil
 	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return "", usage(i18n.Errorf(sf.lang, "no run store at %s: `seam run` creates it; --store or $SEAM_STORE name another", path))
+		return "", usage(i18n.Errorf(sf.lang, "no run store at %s: `seam run` creates it; --store or $SEAM_STORE name another", runs.Redact(path)))
 	}
 	return path, nil
 }

@@ -90,6 +90,9 @@ func jaCore() map[string]string {
 		"node %s: an expression": "ノード %s の式",
 		"node %s: foreach":       "ノード %s の foreach",
 
+		// engine/engine.go: a run whose end the store refused.
+		"; the run is recorded as failed, without its last attempts": "。実行は最後の試行を除いて、失敗として記録されました",
+
 		// temporal: a run's continue-as-new
 		"the run cannot go on in a new Temporal history: its bundle and the state of its %d nodes hold %d bytes, over the %d a workflow's input may; split the DAG into sub-DAGs (dag nodes), or run it on the embedded engine": "実行を Temporal の新しい履歴で続けられません: バンドルと %d ノードの状態が %d バイトあり、ワークフローの入力の上限 %d バイトを超えています。DAG をサブ DAG (dag ノード) に分けるか、組み込みエンジンで実行してください",
 
