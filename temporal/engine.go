@@ -70,9 +70,13 @@ func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) 
 	if err := envComputed(d, opts.Lang); err != nil {
 		return nil, err
 	}
-	b, err := NewBundle(ctx, d.File, e.Load)
+	load := e.Load
+	if opts.Lang != "" {
+		load.Lang = opts.Lang
+	}
+	b, err := NewBundle(ctx, d.File, load)
 	if err != nil {
-		return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, err)
+		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %w", d.Name, err)
 	}
 	if sum := sha256.Sum256(b.Files[b.Main]); hex.EncodeToString(sum[:]) != d.Hash {
 		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %s changed since it was loaded", d.Name, d.File)
