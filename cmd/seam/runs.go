@@ -483,7 +483,8 @@ nor Temporal knows.`,
 			}
 			sf.lang = l
 			ctx := cmd.Context()
-			st, err := openStoreToRead(ctx, e, &sf)
+			// Written to when the run is one no worker has taken: it is recorded canceled here.
+			st, err := openStoreToResume(ctx, e, &sf)
 			if err != nil {
 				return err
 			}
