@@ -96,6 +96,9 @@ func (s *shipper) shipExec(n *dag.Node, dir string) error {
 	wd := dir
 	switch v := field(n.With, "dir").(type) {
 	case nil:
+		if n.With.Child("dir") != nil {
+			return nil // a reference computes it
+		}
 	case string:
 		if filepath.IsAbs(v) || strings.Contains(v, "${{") {
 			return nil

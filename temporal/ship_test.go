@@ -180,6 +180,7 @@ func TestBundleRefuses(t *testing.T) {
 		{"too many files", "{command: [ls], dir: many}", prefix("dags/", many), "en",
 			"run s on Temporal: node a: with DIR/dags/many/FILE, the run has more than the 1000 files a run on Temporal carries (docs/limits.md): give the node a dir that holds only what it runs, or install the files on every worker and name them by absolute paths"},
 		{"absolute paths stay as they are", "{command: [/bin/true], dir: /}", nil, "en", ""},
+		{"a dir a reference computes: paths are not known before the run", "{command: [../tools/x.sh], dir: \"${{ run.name }}\"}", map[string]string{"tools/x.sh*": "#!/bin/sh\n"}, "en", ""},
 		{"a missing script fails as on the embedded engine", "{command: [./missing.sh]}", nil, "en", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
