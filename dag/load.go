@@ -773,6 +773,10 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 		if v := deref(f.val); v.Kind == yaml.MappingNode {
 			src.withNode = v
 			n.With = l.template(v)
+			n.WithPos = make(map[string]Pos, len(v.Content)/2)
+			for i := 0; i+1 < len(v.Content); i += 2 {
+				n.WithPos[v.Content[i].Value] = l.pos(deref(v.Content[i+1]))
+			}
 			src.dataRefs = append(src.dataRefs, n.With.Refs()...)
 			src.with = nil
 			if wantsValue(n.Type) {

@@ -74,7 +74,10 @@ type Node struct {
 	// Config is the type's config schema, compiled; `with` is checked against it once resolved.
 	Config *contract.Schema
 	With   *Template // never nil; an empty object when absent
-	Input  *Template // nil: the node receives its upstream outputs keyed by id
+	// WithPos is where each top-level value of `with` is written, by key (for findings
+	// inside one, such as a transform's program).
+	WithPos map[string]Pos
+	Input   *Template // nil: the node receives its upstream outputs keyed by id
 	// InputPos is the position of the node's `input` key (zero when it has none).
 	InputPos Pos
 	Needs    []string

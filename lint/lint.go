@@ -121,6 +121,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		out = append(out, fs...)
 		out = append(out, l.undeclaredRefs(n.ID, nodeExprs(n))...)
 		out = append(out, l.node(n)...)
+		out = append(out, l.transformReads(n)...)
 	}
 	l.consumer, l.item = nil, nil // outputs are read outside any node
 	var outs []*dag.Expr

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -237,7 +238,8 @@ func (b *began) Sub(d *dag.DAG) dag.Recorder {
 // are told to stop, the others do not start, and it is recorded canceled. Otherwise it says
 // why not: a *NotFoundError, a *NotRunningError (another process runs it, or it has ended),
 // or ErrNoStore when there is no store to tell. A run running on Temporal is canceled there
-// when the Service has Options.Elsewhere.
+// when the Service has Options.Elsewhere; so is one that no worker has taken yet, which the
+// store does not hold, when Elsewhere can (a pendingCanceler): it is recorded canceled here.
 func (s *Service) Cancel(ctx context.Context, id string) error {
 	s.mu.Lock()
 	c, ok := s.active[id]
@@ -249,6 +251,10 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 		return nil
 	}
 	r, _, err := s.Show(ctx, id)
+	var nf *NotFoundError
+	if p, ok := s.opts.Elsewhere.(pendingCanceler); ok && errors.As(err, &nf) {
+		return s.cancelPending(ctx, p, id, nf)
+	}
 	if err != nil {
 		return err
 	}
@@ -256,4 +262,34 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 		return s.opts.Elsewhere.Cancel(ctx, r.ID)
 	}
 	return &NotRunningError{ID: r.ID, Status: r.Status, lang: s.opts.Lang}
+}
+
+// pendingCanceler is an Options.Elsewhere that also cancels a run the store does not hold
+// yet: on Temporal, one that no worker has taken. When it ends such a run it returns the run
+// as it started, for the Service to record (no worker will); found is false when it knows no
+// such run.
+type pendingCanceler interface {
+	CancelPending(ctx context.Context, id string) (run *dag.RunRecord, found bool, err error)
+}
+
+// cancelPending cancels run id, which the store does not hold (nf says so), through p, and
+// records it canceled when p ended it before anything ran.
+func (s *Service) cancelPending(ctx context.Context, p pendingCanceler, id string, nf *NotFoundError) error {
+	run, found, err := p.CancelPending(ctx, id)
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return nf
+	case run == nil:
+		return nil // a worker took it meanwhile: it records the cancel
+	}
+	rec := runs.NewRecorder(s.opts.Store, nil, runs.RecorderOptions{PID: -1, Host: runs.HostTemporal})
+	// A worker that took it as it was ended may have begun its record: then it is finished.
+	begun := rec.BeginRun(ctx, *run)
+	res := &dag.RunResult{ID: id, DAG: run.DAG, File: run.File, Status: dag.RunCanceled, Started: run.Started, Ended: time.Now()}
+	if err := rec.FinishRun(ctx, res); err != nil {
+		return i18n.Errorf(s.opts.Lang, "run %s: canceled before a worker took it, but not recorded: %w", id, errors.Join(begun, err))
+	}
+	return nil
 }

@@ -6,13 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 )
 
@@ -20,21 +21,27 @@ import (
 // input, which Temporal caps at 2 MB per payload.
 const MaxBundle = 1 << 20
 
-// Bundle is a DAG as it travels to the workers: the DAG file and every file its loading read
-// (schema files, sub-DAG files), by their paths relative to the folder that holds them all, so
-// that workers need no copy of the repository.
+// Bundle is a DAG as it travels to the workers: the DAG file, every file its loading read
+// (schema files, sub-DAG files) and the files its exec nodes run (shipFiles), by their paths
+// relative to the folder that holds them all, so that workers need no copy of the repository.
 type Bundle struct {
 	Main  string            `json:"main"`  // the DAG file's path in Files
 	Files map[string][]byte `json:"files"` // by slash-separated relative path
-	Hash  string            `json:"hash"`  // hex SHA-256 of the paths and contents
+	// Exec are the files of Files written executable, as they were on the client.
+	Exec []string `json:"exec,omitempty"`
+	// Dirs are the folders exec nodes run in (their dir), written even when empty.
+	Dirs []string `json:"dirs,omitempty"`
+	// Root is the client's folder that the paths of Files are relative to: a DAG that names
+	// a file by its absolute path (a sub-DAG, a schema) finds it in Files under Root.
+	Root string `json:"root,omitempty"`
+	Hash string `json:"hash"` // hex SHA-256 of the paths and contents
 }
 
-// NewBundle loads the DAG file at path with opts, recording each file the load reads, and
-// bundles them.
+// NewBundle loads the DAG file at path with opts, recording each file the load reads, adds
+// the files its exec nodes run (shipFiles), and bundles them. A file it cannot ship, or a
+// bundle over MaxBundle, is refused in opts.Lang.
 func NewBundle(ctx context.Context, path string, opts dag.LoadOptions) (*Bundle, error) {
-	read := map[string][]byte{}
-	var mu sync.Mutex
-	total := 0
+	s := &shipper{lang: opts.Lang, maxFile: opts.MaxFileSize, files: map[string]*shipped{}, dirs: map[string]bool{}}
 	opts.ReadFile = func(p string) ([]byte, error) {
 		b, err := userfile.Read(p, opts.MaxFileSize)
 		if err != nil {
@@ -44,40 +51,46 @@ func NewBundle(ctx context.Context, path string, opts dag.LoadOptions) (*Bundle,
 		if err != nil {
 			return nil, err
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if _, ok := read[abs]; !ok {
-			total += len(b)
-			read[abs] = b
-		}
+		s.add(abs, b, false)
 		return b, nil
 	}
-	if _, err := dag.Load(ctx, path, opts); err != nil {
+	d, err := dag.Load(ctx, path, opts)
+	if err != nil {
 		return nil, err
 	}
-	if total > MaxBundle {
-		return nil, fmt.Errorf("bundle %s: its files hold %d bytes, more than the %d a bundle may", path, total, MaxBundle)
+	if s.total > MaxBundle {
+		return nil, i18n.Errorf(opts.Lang, "bundle %s: its files hold %d bytes, more than the %d a bundle may (docs/limits.md)", path, s.total, MaxBundle)
 	}
 	main, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", path, err)
 	}
+	s.top = filepath.Dir(main)
+	if err := s.ship(ctx, d, opts, map[string]bool{main: true}); err != nil {
+		return nil, err
+	}
 	root := filepath.Dir(main)
-	for p := range read {
+	for p := range s.files {
 		for !within(root, p) {
 			root = filepath.Dir(root)
 		}
 	}
-	b := &Bundle{Files: make(map[string][]byte, len(read))}
-	for p, data := range read {
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return nil, fmt.Errorf("bundle %s: %w", path, err)
-		}
-		b.Files[filepath.ToSlash(rel)] = data
+	rel := func(p string) string {
+		r, _ := filepath.Rel(root, p) // p is within root
+		return filepath.ToSlash(r)
 	}
-	rel, _ := filepath.Rel(root, main) // main is within root
-	b.Main = filepath.ToSlash(rel)
+	b := &Bundle{Files: make(map[string][]byte, len(s.files)), Root: root, Main: rel(main)}
+	for p, f := range s.files {
+		b.Files[rel(p)] = f.data
+		if f.exec {
+			b.Exec = append(b.Exec, rel(p))
+		}
+	}
+	for p := range s.dirs {
+		b.Dirs = append(b.Dirs, rel(p))
+	}
+	slices.Sort(b.Exec)
+	slices.Sort(b.Dirs)
 	b.Hash = b.hash()
 	return b, nil
 }
@@ -100,6 +113,16 @@ func (b *Bundle) hash() string {
 		h.Write(b.Files[n])
 	}
 	fmt.Fprintf(h, "main\x00%s", b.Main)
+	// Only when set, so that the bundles in histories recorded before them hash the same.
+	for _, n := range b.Exec {
+		fmt.Fprintf(h, "\x00exec\x00%s", n)
+	}
+	for _, n := range b.Dirs {
+		fmt.Fprintf(h, "\x00dir\x00%s", n)
+	}
+	if b.Root != "" {
+		fmt.Fprintf(h, "\x00root\x00%s", b.Root)
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -111,9 +134,11 @@ func (b *Bundle) Check() error {
 	if _, ok := b.Files[b.Main]; !ok {
 		return fmt.Errorf("bundle %s: no file %s", b.Hash, b.Main)
 	}
-	for n := range b.Files {
-		if !filepath.IsLocal(filepath.FromSlash(n)) {
-			return fmt.Errorf("bundle %s: path %s leaves the bundle", b.Hash, n)
+	for _, names := range [][]string{slices.Collect(maps.Keys(b.Files)), b.Exec, b.Dirs} {
+		for _, n := range names {
+			if !filepath.IsLocal(filepath.FromSlash(n)) {
+				return fmt.Errorf("bundle %s: path %s leaves the bundle", b.Hash, n)
+			}
 		}
 	}
 	if got := b.hash(); got != b.Hash {
@@ -125,46 +150,72 @@ func (b *Bundle) Check() error {
 // Load loads the bundle's DAG as if its files were under dir, reading them from the bundle.
 func (b *Bundle) Load(ctx context.Context, dir string, opts dag.LoadOptions) (*dag.DAG, error) {
 	opts.ReadFile = func(p string) ([]byte, error) {
-		rel, err := filepath.Rel(dir, p)
-		if err == nil {
+		if rel, err := filepath.Rel(dir, p); err == nil {
 			if data, ok := b.Files[filepath.ToSlash(rel)]; ok {
 				return data, nil
 			}
+		}
+		if n := b.rooted(p); n != "" {
+			return b.Files[n], nil
 		}
 		return nil, fmt.Errorf("bundle %s: no file %s", b.Hash, p)
 	}
 	return dag.Load(ctx, filepath.Join(dir, filepath.FromSlash(b.Main)), opts)
 }
 
+// rooted is the name in Files of the file a DAG names by its absolute path p on the client,
+// or "" when the bundle has none.
+func (b *Bundle) rooted(p string) string {
+	if b.Root == "" || !filepath.IsAbs(p) {
+		return ""
+	}
+	rel, err := filepath.Rel(b.Root, p)
+	if err != nil || !filepath.IsLocal(rel) {
+		return ""
+	}
+	if _, ok := b.Files[filepath.ToSlash(rel)]; !ok {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
 // Write puts the bundle's files under dir (made if need be), once: a folder that holds them
-// already is left as it is. It returns the DAG file's path there.
-func (b *Bundle) Write(dir string) (string, error) {
-	main := filepath.Join(dir, filepath.FromSlash(b.Main))
+// already is left as it is. Scripts keep their executable bit.
+func (b *Bundle) Write(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
-		return main, nil
+		return nil
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".bundle-*")
 	if err != nil {
-		return "", fmt.Errorf("write bundle %s: %w", b.Hash, err)
+		return fmt.Errorf("write bundle %s: %w", b.Hash, err)
 	}
 	defer os.RemoveAll(tmp)
+	for _, n := range b.Dirs {
+		if err := os.MkdirAll(filepath.Join(tmp, filepath.FromSlash(n)), 0o755); err != nil {
+			return fmt.Errorf("write bundle %s: %w", b.Hash, err)
+		}
+	}
 	for n, data := range b.Files {
 		p := filepath.Join(tmp, filepath.FromSlash(n))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return "", fmt.Errorf("write bundle %s: %w", b.Hash, err)
+			return fmt.Errorf("write bundle %s: %w", b.Hash, err)
 		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return "", fmt.Errorf("write bundle %s: %w", b.Hash, err)
+		mode := os.FileMode(0o644)
+		if slices.Contains(b.Exec, n) {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, data, mode); err != nil {
+			return fmt.Errorf("write bundle %s: %w", b.Hash, err)
 		}
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ".complete"), nil, 0o644); err != nil {
-		return "", fmt.Errorf("write bundle %s: %w", b.Hash, err)
+		return fmt.Errorf("write bundle %s: %w", b.Hash, err)
 	}
 	// Another attempt may have written it meanwhile: then its copy stays.
 	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, os.ErrExist) {
 		if _, serr := os.Stat(filepath.Join(dir, ".complete")); serr != nil {
-			return "", fmt.Errorf("write bundle %s: %w", b.Hash, err)
+			return fmt.Errorf("write bundle %s: %w", b.Hash, err)
 		}
 	}
-	return main, nil
+	return nil
 }

@@ -11,8 +11,12 @@ import (
 	"path/filepath"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
+	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
@@ -65,14 +69,87 @@ func (e *Engine) Cancel(ctx context.Context, runID string) error {
 
 var _ engine.Canceler = (*Engine)(nil)
 
+// CancelPending cancels run runID on Temporal, as Cancel does, when a worker has taken it.
+// When none has yet, no worker records it until one takes it, maybe never: it ends the
+// workflow at once (terminated, so that no worker takes it after) and returns the run as it
+// started, for the caller to record canceled. found is false when Temporal has no such run
+// running.
+func (e *Engine) CancelPending(ctx context.Context, runID string) (run *dag.RunRecord, found bool, err error) {
+	id := WorkflowID(runID)
+	desc, err := e.Client.DescribeWorkflowExecution(ctx, id, "")
+	var nf *serviceerror.NotFound
+	switch {
+	case errors.As(err, &nf):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("cancel run %s on Temporal: %w", runID, err)
+	case desc.GetWorkflowExecutionInfo().GetStatus() != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
+		return nil, false, nil
+	}
+	history := desc.GetWorkflowExecutionInfo().GetExecution().GetRunId()
+	in, started, taken, err := e.untaken(ctx, id, history)
+	if err != nil {
+		return nil, true, fmt.Errorf("cancel run %s on Temporal: %w", runID, err)
+	}
+	if taken {
+		return nil, true, e.Cancel(ctx, runID)
+	}
+	if err := e.Client.TerminateWorkflow(ctx, id, history, "canceled before a worker took it"); err != nil {
+		return nil, true, fmt.Errorf("cancel run %s on Temporal: %w", runID, err)
+	}
+	run = &dag.RunRecord{ID: runID, File: in.File, Started: started, Parent: in.Parent, ParentNode: in.ParentNode}
+	if in.Bundle != nil {
+		main := in.Bundle.Files[in.Bundle.Main]
+		sum := sha256.Sum256(main)
+		run.FileHash = hex.EncodeToString(sum[:])
+		var named struct{ Name string }
+		_ = yaml.Unmarshal(main, &named) // it loaded before it started
+		run.DAG = named.Name
+	}
+	if len(in.Params) > 0 {
+		_ = json.Unmarshal(in.Params, &run.Params) // it encoded them
+	}
+	return run, true, nil
+}
+
+// untaken reads the history of workflow id's run history: its input, when it started, and
+// whether a worker has taken a workflow task of it.
+func (e *Engine) untaken(ctx context.Context, id, history string) (in RunInput, started time.Time, taken bool, err error) {
+	it := e.Client.GetWorkflowHistory(ctx, id, history, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for first := true; it.HasNext(); first = false {
+		ev, err := it.Next()
+		if err != nil {
+			return in, started, false, err
+		}
+		if first {
+			start := ev.GetWorkflowExecutionStartedEventAttributes()
+			if start == nil {
+				return in, started, false, fmt.Errorf("the history of %s does not start with the workflow's input", id)
+			}
+			if err := converter.GetDefaultDataConverter().FromPayloads(start.GetInput(), &in); err != nil {
+				return in, started, false, fmt.Errorf("decode the input of %s: %w", id, err)
+			}
+			started = ev.GetEventTime().AsTime()
+		}
+		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_STARTED {
+			return in, started, true, nil
+		}
+	}
+	return in, started, false, nil
+}
+
 // Start bundles d and starts its run workflow as run opts.RunID, returning at once.
 func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) (client.WorkflowRun, error) {
 	if err := envComputed(d, opts.Lang); err != nil {
 		return nil, err
 	}
-	b, err := NewBundle(ctx, d.File, e.Load)
+	load := e.Load
+	if opts.Lang != "" {
+		load.Lang = opts.Lang
+	}
+	b, err := NewBundle(ctx, d.File, load)
 	if err != nil {
-		return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, err)
+		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %w", d.Name, err)
 	}
 	if sum := sha256.Sum256(b.Files[b.Main]); hex.EncodeToString(sum[:]) != d.Hash {
 		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %s changed since it was loaded", d.Name, d.File)

@@ -228,11 +228,13 @@ func (w *Worker) dag(ctx context.Context, hash string) (*dag.DAG, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", hash, err)
 	}
-	main, err := b.Write(filepath.Join(dir, hash))
-	if err != nil {
+	at := filepath.Join(dir, hash)
+	if err := b.Write(at); err != nil {
 		return nil, err
 	}
-	d, err = dag.Load(ctx, main, w.loadOptions(""))
+	// Loaded from the bundle, where a file named by its absolute path is found too; exec
+	// nodes run in the folder written.
+	d, err = b.Load(ctx, at, w.loadOptions(""))
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", hash, err)
 	}

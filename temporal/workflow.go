@@ -430,16 +430,21 @@ func (h *host) startSub(req engine.AttemptRequest) {
 		h.events = append(h.events, engine.HostEvent{Outcome: &engine.AttemptOutcome{ID: req.ID, Started: started, Ended: started, Err: msg, Reason: msg}})
 	}
 	b := *h.in.Bundle
+	file := filepath.Join(filepath.Dir(h.in.File), with.File)
 	b.Main = path.Clean(path.Join(path.Dir(b.Main), filepath.ToSlash(with.File)))
+	if filepath.IsAbs(with.File) {
+		file, b.Main = with.File, b.rooted(with.File)
+	}
 	if _, ok := b.Files[b.Main]; !ok {
-		fail(fmt.Sprintf("dag %s: not in the run's bundle", with.File))
+		// The loader read the file into the bundle: only a bundle made otherwise lacks it.
+		fail(i18n.Sprintf(req.Lang, "dag %s: not in the run's bundle", with.File))
 		return
 	}
 	b.Hash = b.hash()
 	id := subRunID(started, h.in.RunID, req)
 	ctx := workflow.WithChildOptions(h.work, workflow.ChildWorkflowOptions{WorkflowID: WorkflowID(id)})
 	in := RunInput{
-		RunID: id, File: filepath.Join(filepath.Dir(h.in.File), with.File), Bundle: &b, Params: req.Input,
+		RunID: id, File: file, Bundle: &b, Params: req.Input,
 		Lang: req.Lang, OutputLimit: req.OutputLimit, Parent: h.in.RunID, ParentNode: req.Node,
 	}
 	f := workflow.ExecuteChildWorkflow(ctx, WorkflowName, in)

@@ -112,3 +112,14 @@ func (d *dialCanceler) Cancel(ctx context.Context, runID string) error {
 	defer c.Close()
 	return (&temporal.Engine{Client: c}).Cancel(ctx, runID)
 }
+
+// CancelPending cancels a run that the store does not hold, maybe one no worker has taken
+// (service.Service.Cancel records it).
+func (d *dialCanceler) CancelPending(ctx context.Context, runID string) (*dag.RunRecord, bool, error) {
+	c, err := d.e.dialTemporal(ctx, d.lang)
+	if err != nil {
+		return nil, false, err
+	}
+	defer c.Close()
+	return (&temporal.Engine{Client: c}).CancelPending(ctx, runID)
+}

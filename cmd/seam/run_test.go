@@ -47,6 +47,7 @@ func TestRunExamples(t *testing.T) {
 		"foreach.yaml": {0, []string{"✓ triage   passed", "3 items: 3 passed\n", "2 bugs among 3 tickets", "bugs: [101,103]"}},
 		"http.yaml": {0, []string{"✓ bugs", "GET http://127.0.0.1:", "/api/issues: 200 OK",
 			"✓ comment", "201 Created", "open_bugs: 2", "comment_status: 201", " success in "}},
+		"scripts.yaml": {0, []string{"✓ classify", "labelled bug", "✓ count", `label: "bug"`, `count: {"value":4}`}},
 		"sub-dag.yaml": {0, []string{"✓ score", "score succeeded: 1 node: 1 passed", `decision: "fix this week"`}},
 		"broken-contract.yaml": {1, []string{
 			"✗ classify  failed",

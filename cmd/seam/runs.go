@@ -468,11 +468,13 @@ func newRunsCancelCmd(e *env) *cobra.Command {
 		Use:   "cancel RUN",
 		Short: "Cancel a run that runs on Temporal, from any machine",
 		Long: `Cancel a run recorded as running on Temporal (seam run --engine temporal): its workflow is
-canceled, its running nodes are told to stop, and the workers record it canceled. A run on the
-embedded engine stops where it runs (Ctrl-C or SIGTERM to its seam run).
+canceled, its running nodes are told to stop, and the workers record it canceled. A run that no
+worker has taken yet, so not in the store, is ended on Temporal and recorded canceled here. A
+run on the embedded engine stops where it runs (Ctrl-C or SIGTERM to its seam run).
 
 Exit status: 0 once Temporal has the cancel (seam runs watch RUN follows it to its end), 1
-when the run is not running on Temporal, 2 for a usage error or a run that is not in the store.`,
+when the run is not running on Temporal, 2 for a usage error or a run that neither the store
+nor Temporal knows.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := lang(cmd, e)
@@ -481,7 +483,8 @@ when the run is not running on Temporal, 2 for a usage error or a run that is no
 			}
 			sf.lang = l
 			ctx := cmd.Context()
-			st, err := openStoreToRead(ctx, e, &sf)
+			// Written to when the run is one no worker has taken: it is recorded canceled here.
+			st, err := openStoreToResume(ctx, e, &sf)
 			if err != nil {
 				return err
 			}

@@ -70,7 +70,8 @@ func openStore(ctx context.Context, e *env, sf *storeFlag) (runs.Store, error) {
 }
 
 // openStoreToResume opens an existing store for writing, checked as openStore does: a
-// resume must not create an empty one where the user mistyped a path.
+// resume (or a cancel that records a run) must not create an empty one where the user
+// mistyped a path.
 func openStoreToResume(ctx context.Context, e *env, sf *storeFlag) (runs.Store, error) {
 	path, err := existingStore(e, sf)
 	if err != nil {

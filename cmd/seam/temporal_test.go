@@ -640,6 +640,27 @@ func TestTemporalRunsCancel(t *testing.T) {
 	}
 }
 
+// TestTemporalRunsCancelUntaken cancels a run that no worker has taken (none polls its task
+// queue), so not in the store: Temporal ends it, and the store records it canceled.
+func TestTemporalRunsCancelUntaken(t *testing.T) {
+	env := temporalEnv(t)
+	dir := writeDAGs(t, map[string]string{"small.yaml": smallDAG})
+	store := filepath.Join(dir, "s.db")
+	// --detach waits for a worker (30 s), says none took the run, and prints its id.
+	out, errOut, code := seamEnv(t, dir, env, "run", "--engine", "temporal", "--detach", "--store", store, "small.yaml")
+	id := strings.TrimSpace(out)
+	if code != 0 || !strings.Contains(errOut, "no worker has taken run "+id) {
+		t.Fatalf("run --detach: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if out, errOut, code = seamEnv(t, dir, env, "runs", "cancel", "--store", store, id); code != 0 {
+		t.Fatalf("runs cancel: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	r, _ := latestRun(t, store)
+	if r.ID != id || r.Status != dag.RunCanceled || r.DAG != "small" || r.Host != runs.HostTemporal {
+		t.Errorf("stored run %+v, want %s canceled", r, id)
+	}
+}
+
 // TestTemporalAPIKeyNeverShown: the API key in TEMPORAL_API_KEY appears in no message when the
 // server cannot be reached, from seam run or seam worker.
 func TestTemporalAPIKeyNeverShown(t *testing.T) {

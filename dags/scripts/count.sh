@@ -1,0 +1,3 @@
+#!/bin/sh
+# Counts the words of words.txt, beside it.
+wc -w < words.txt
