@@ -69,10 +69,12 @@ func TestMCPCheckHTTPAuth(t *testing.T) {
 		{":8765", "", `listen address ":8765" is not loopback`},
 		{"example.com:80", "", "is not loopback"},
 		{"nonsense", testToken, `listen address "nonsense": want HOST:PORT`},
+		{"127.0.0.1:8765", "short", "SEAM_MCP_TOKEN is 5 characters long: a token needs at least 16"},
+		{"0.0.0.0:8765", "short", "SEAM_MCP_TOKEN is 5 characters long: a token needs at least 16"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.addr+"/"+map[bool]string{true: "token", false: "none"}[tc.token != ""], func(t *testing.T) {
-			err := CheckHTTPAuth(tc.addr, tc.token)
+			err := CheckHTTPAuth(tc.addr, tc.token, "en")
 			switch {
 			case tc.err == "" && err != nil:
 				t.Fatalf("refused: %v", err)

@@ -33,7 +33,7 @@ type page struct {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, d any) {
-	p := page{Lang: s.lang(r), CSRF: s.csrfToken(r), Nav: name, ReadOnly: s.opts.ReadOnly, Auth: s.session != "", N8N: s.opts.N8N != nil, D: d}
+	p := page{Lang: s.lang(r), CSRF: s.csrfToken(r), Nav: name, ReadOnly: s.opts.ReadOnly, Auth: s.tokenMAC != "", N8N: s.opts.N8N != nil, D: d}
 	var b bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&b, name, p); err != nil {
 		s.opts.Logger.Error("seam serve: render", "page", name, "error", err)

@@ -78,7 +78,7 @@ the next. See docs/mcp.md.`,
 			}
 			token := strings.TrimSpace(e.getenv("SEAM_MCP_TOKEN"))
 			if httpAddr != "" {
-				if err := mcp.CheckHTTPAuth(httpAddr, token); err != nil {
+				if err := mcp.CheckHTTPAuth(httpAddr, token, l); err != nil {
 					return usage(fmt.Errorf("mcp --http: %w", err))
 				}
 			}
