@@ -22,13 +22,13 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/service"
@@ -86,8 +86,11 @@ type Options struct {
 
 // Server serves the web view. Build it with New; it is an http.Handler.
 type Server struct {
-	opts  Options
-	root  string // absolute, symbolic links resolved
+	opts Options
+	root string // absolute, symbolic links resolved
+	// files reads every file the server reads: the DAG files and what they load, only
+	// under root.
+	files *userfile.Root
 	mux   *http.ServeMux
 	tmpl  *template.Template
 	texts map[string]i18n.Message
@@ -132,19 +135,15 @@ func New(opts Options) (*Server, error) {
 	if opts.Root == "" {
 		opts.Root = "."
 	}
-	abs, err := filepath.Abs(opts.Root)
+	files, err := userfile.OpenRoot(opts.Root, opts.MaxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("serve: root %s: %w", opts.Root, err)
-	}
-	root, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("serve: root %s: %w", opts.Root, err)
+		return nil, fmt.Errorf("serve: %w", err)
 	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, root: root, key: key, texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, root: files.Dir(), files: files, key: key, texts: map[string]i18n.Message{},
 		sessions: &sessions{expires: map[string]time.Time{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
 		streams: make(chan struct{}, MaxEventStreams)}
 	for _, m := range texts() {

@@ -1,0 +1,200 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/lint"
+)
+
+// dagRow is a row of the DAGs page.
+type dagRow struct {
+	Path, Name       string
+	LoadErrors       int
+	Errors, Warnings int
+	LoadError        string
+}
+
+type dagsData struct {
+	Rows      []dagRow
+	Truncated bool
+}
+
+func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
+	ctx, l := r.Context(), s.lang(r)
+	var d dagsData
+	err := filepath.WalkDir(s.root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is left out
+		}
+		if de.IsDir() {
+			if p != s.root && (strings.HasPrefix(de.Name(), ".") || de.Name() == "node_modules" || de.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !dagName(de.Name()) {
+			return nil
+		}
+		src, err := s.files.Read(p)
+		if err == nil && !looksLikeDAG(src) {
+			return nil
+		}
+		if len(d.Rows) == MaxDAGFiles {
+			d.Truncated = true
+			return filepath.SkipAll
+		}
+		row := dagRow{Path: s.rel(p)}
+		if err != nil {
+			row.LoadError = s.readError(p, err, l).Error()
+		} else {
+			row = s.lintRow(ctx, p, src, l)
+		}
+		d.Rows = append(d.Rows, row)
+		return ctx.Err()
+	})
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "dags", d)
+}
+
+// lintRow loads and lints the DAG file at the real path p, of content src.
+func (s *Server) lintRow(ctx context.Context, p string, src []byte, l i18n.Lang) dagRow {
+	row := dagRow{Path: s.rel(p)}
+	dg, err := s.loadBytes(ctx, p, src, l, s.files.Read)
+	var ds dag.Diagnostics
+	switch {
+	case errors.As(err, &ds):
+		row.LoadErrors = len(ds)
+	case err != nil:
+		row.LoadError = err.Error()
+	default:
+		row.Name = dg.Name
+		for _, f := range lint.Lint(ctx, dg, lint.Options{Lang: l}) {
+			if f.Severity == lint.SeverityError {
+				row.Errors++
+			} else {
+				row.Warnings++
+			}
+		}
+	}
+	return row
+}
+
+// dagName reports whether a file's name may be a DAG file's: *.yaml or *.yml, not hidden.
+func dagName(name string) bool {
+	ext := filepath.Ext(name)
+	return !strings.HasPrefix(name, ".") && (ext == ".yaml" || ext == ".yml")
+}
+
+// dagKey finds the top-level key every DAG file has.
+var dagKey = regexp.MustCompile(`(?m)^nodes[ \t]*:`)
+
+// looksLikeDAG reports whether src may be a DAG file: YAML with a top-level `nodes` key. Other
+// YAML under the root (CI settings, a compose file with passwords) is not shown, not even
+// why it does not load, which would quote it.
+func looksLikeDAG(src []byte) bool { return dagKey.Match(src) }
+
+// resolve turns a path under the root (relative to it, or absolute inside it) into the real
+// path of a DAG file there. Paths leaving the root, also through a symbolic link, and
+// files that cannot be DAG files (hidden ones, in hidden folders, not *.yaml or *.yml) are
+// refused; the messages name the path as given, never the root's.
+func (s *Server) resolve(p string, l i18n.Lang) (string, error) {
+	real, err := s.files.Resolve(p)
+	switch {
+	case errors.Is(err, userfile.ErrOutsideRoot):
+		return "", errors.New(i18n.Sprintf(l, "%s is outside the root", p))
+	case err != nil:
+		return "", errors.New(i18n.Sprintf(l, "no DAG file %s under the root", p))
+	}
+	for _, part := range strings.Split(s.rel(real), "/") {
+		if strings.HasPrefix(part, ".") {
+			return "", errors.New(i18n.Sprintf(l, "%s is not a DAG file: hidden files and folders are not served", p))
+		}
+	}
+	if !dagName(filepath.Base(p)) || !dagName(filepath.Base(real)) {
+		return "", errors.New(i18n.Sprintf(l, "%s is not a DAG file: only *.yaml and *.yml files are served", p))
+	}
+	return real, nil
+}
+
+// rel shows a path under the root relative to it.
+func (s *Server) rel(p string) string { return s.files.Rel(p) }
+
+// readUnderRoot reads a file explain quotes a contract from, only under the root.
+func (s *Server) readUnderRoot(p string) ([]byte, error) { return s.files.Read(p) }
+
+// load loads the DAG file at the real path p; it and every file it loads (sub-DAGs,
+// contracts, $refs) are read under the root.
+func (s *Server) load(ctx context.Context, p string, l i18n.Lang) (*dag.DAG, error) {
+	src, err := s.files.Read(p)
+	if err != nil {
+		return nil, s.readError(p, err, l)
+	}
+	if !looksLikeDAG(src) {
+		return nil, errors.New(i18n.Sprintf(l, "%s is not a DAG file: it has no top-level nodes key", s.rel(p)))
+	}
+	return s.loadBytes(ctx, p, src, l, s.files.Read)
+}
+
+// loadBytes loads src as the DAG file at the real path p, reading what it loads with read.
+// Diagnostics name files relative to the root.
+func (s *Server) loadBytes(ctx context.Context, p string, src []byte, l i18n.Lang, read func(string) ([]byte, error)) (*dag.DAG, error) {
+	d, err := dag.LoadBytes(ctx, p, src, dag.LoadOptions{Types: s.opts.Types, Lang: l, ReadFile: read})
+	var ds dag.Diagnostics
+	if errors.As(err, &ds) {
+		for i := range ds {
+			ds[i].Pos.File = s.rel(ds[i].Pos.File)
+			ds[i].Message = s.hidePaths(ds[i].Message)
+			ds[i].Hint = s.hidePaths(ds[i].Hint)
+		}
+	}
+	return d, err
+}
+
+// absPath finds the absolute paths in a message: a slash after a space, a quote or a
+// parenthesis, up to one of them or a colon.
+var absPath = regexp.MustCompile(`(^|[\s"'(])(/[^\s"'():,;]+)`)
+
+// hidePaths shows the absolute paths in a message relative to the root, and those outside
+// it by their file name only: a page never says where the root or anything else lies.
+func (s *Server) hidePaths(msg string) string {
+	return absPath.ReplaceAllStringFunc(msg, func(m string) string {
+		i := strings.IndexByte(m, '/')
+		p := filepath.Clean(m[i:])
+		if s.files.Inside(p) {
+			return m[:i] + s.rel(p)
+		}
+		return m[:i] + ".../" + filepath.Base(p)
+	})
+}
+
+// readError says why the file at the real path p could not be read, naming it relative to
+// the root.
+func (s *Server) readError(p string, err error, l i18n.Lang) error {
+	var (
+		pe *fs.PathError
+		ue *userfile.Error
+	)
+	switch {
+	case errors.As(err, &ue):
+		err = ue.Err
+	case errors.As(err, &pe):
+		err = pe.Err
+	}
+	if errors.Is(err, os.ErrNotExist) {
+		return errors.New(i18n.Sprintf(l, "no DAG file %s under the root", s.rel(p)))
+	}
+	return errors.New(i18n.Sprintf(l, "%s cannot be read: %v", s.rel(p), err))
+}
