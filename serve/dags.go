@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"io/fs"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -57,7 +59,7 @@ func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			row.LoadError = s.readError(p, err, l).Error()
 		} else {
-			row = s.lintRow(ctx, p, src, l)
+			row = s.cachedRow(ctx, p, src, l)
 		}
 		d.Rows = append(d.Rows, row)
 		return ctx.Err()
@@ -69,10 +71,33 @@ func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "dags", d)
 }
 
-// lintRow loads and lints the DAG file at the real path p, of content src.
-func (s *Server) lintRow(ctx context.Context, p string, src []byte, l i18n.Lang) dagRow {
+// cachedRow is the row of the DAG file at the real path p, of content src: the one
+// remembered while no file its load read has changed, else lintRow's.
+func (s *Server) cachedRow(ctx context.Context, p string, src []byte, l i18n.Lang) dagRow {
+	key := lintKey{path: p, lang: l}
+	if row, ok := s.lints.get(key, src, s.files.Read); ok {
+		return row
+	}
+	var mu sync.Mutex // the loader may read from more than one goroutine
+	files := map[string]digest{p: digestOf(src, nil)}
+	row := s.lintRow(ctx, p, src, l, func(q string) ([]byte, error) {
+		b, err := s.files.Read(q)
+		mu.Lock()
+		files[q] = digestOf(b, err)
+		mu.Unlock()
+		return b, err
+	})
+	if ctx.Err() == nil {
+		s.lints.put(key, lintEntry{files: files, row: row})
+	}
+	return row
+}
+
+// lintRow loads and lints the DAG file at the real path p, of content src, reading what it
+// loads with read.
+func (s *Server) lintRow(ctx context.Context, p string, src []byte, l i18n.Lang, read func(string) ([]byte, error)) dagRow {
 	row := dagRow{Path: s.rel(p)}
-	dg, err := s.loadBytes(ctx, p, src, l, s.files.Read)
+	dg, err := s.loadBytes(ctx, p, src, l, read)
 	var ds dag.Diagnostics
 	switch {
 	case errors.As(err, &ds):
@@ -197,4 +222,70 @@ func (s *Server) readError(p string, err error, l i18n.Lang) error {
 		return errors.New(i18n.Sprintf(l, "no DAG file %s under the root", s.rel(p)))
 	}
 	return errors.New(i18n.Sprintf(l, "%s cannot be read: %v", s.rel(p), err))
+}
+
+// MaxLintCache caps the DAGs page's rows remembered (a row per DAG file and language).
+const MaxLintCache = 2 * MaxDAGFiles
+
+// lintCache remembers the DAGs page's row of each DAG file with a digest of every file its
+// load read: the DAG file, its sub-DAG files, its schema files and their $refs. A row
+// stands while each of them has the same digest; linting 500 files on every visit took
+// seconds of CPU.
+type lintCache struct {
+	mu   sync.Mutex
+	rows map[lintKey]lintEntry
+}
+
+type lintKey struct {
+	path string // real
+	lang i18n.Lang
+}
+
+type lintEntry struct {
+	files map[string]digest // by real path
+	row   dagRow
+}
+
+// digest is a file's SHA-256; zero for a file that could not be read.
+type digest [sha256.Size]byte
+
+func digestOf(b []byte, err error) digest {
+	if err != nil {
+		return digest{}
+	}
+	return sha256.Sum256(b)
+}
+
+// get returns key's row when every file its load read is as it was: the DAG file is src
+// now, the others are read again with read.
+func (c *lintCache) get(key lintKey, src []byte, read func(string) ([]byte, error)) (dagRow, bool) {
+	c.mu.Lock()
+	e, ok := c.rows[key]
+	c.mu.Unlock()
+	if !ok {
+		return dagRow{}, false
+	}
+	for p, d := range e.files {
+		now := digestOf(src, nil)
+		if p != key.path {
+			now = digestOf(read(p))
+		}
+		if now != d {
+			return dagRow{}, false
+		}
+	}
+	return e.row, true
+}
+
+// put remembers e as key's row, forgetting another row when MaxLintCache are.
+func (c *lintCache) put(key lintKey, e lintEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.rows[key]; !ok && len(c.rows) >= MaxLintCache {
+		for k := range c.rows {
+			delete(c.rows, k)
+			break
+		}
+	}
+	c.rows[key] = e
 }

@@ -126,3 +126,62 @@ func TestServeOnlyDAGFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestServeDAGsCache: the DAGs page's row of a DAG file follows every change to the files its
+// load reads — the file, a $ref of its contract file, its sub-DAG file — and comes back as it
+// was when they do.
+func TestServeDAGsCache(t *testing.T) {
+	f := newFixture(t, Options{})
+	const (
+		parent = "version: 1\nname: parent\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: x, data: {v: 1}}}\n    contract: {output: schemas/out.json}\n" +
+			"  b:\n    type: const\n    input: {v: \"${{ nodes.a.output.data.v }}\"}\n    with: {value: {status: pass, summary: y}}\n" +
+			"    contract: {input: {type: object, required: [v], properties: {v: {type: integer}}}}\n" +
+			"  s:\n    type: dag\n    with: {file: sub.yaml}\n"
+		sub     = "version: 1\nname: sub\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: x}}\n"
+		integer = `{"type": "object", "required": ["v"], "properties": {"v": {"type": "integer"}}}`
+	)
+	write(t, f.root, map[string]string{
+		"parent.yaml":       parent,
+		"sub.yaml":          sub,
+		"schemas/out.json":  `{"type": "object", "required": ["data"], "properties": {"data": {"$ref": "defs.json"}}}`,
+		"schemas/defs.json": integer,
+	})
+	row := func() string {
+		t.Helper()
+		_, body := f.get(nil, "/dags")
+		i := strings.Index(body, `<a href="/dags/parent.yaml">`)
+		if i < 0 {
+			t.Fatalf("parent.yaml is not listed:\n%s", body)
+		}
+		return body[i : i+strings.Index(body[i:], "</tr>")]
+	}
+	first := row()
+	if !strings.Contains(first, "parent") || strings.Contains(first, "st-failed") {
+		t.Fatalf("first row %q: want parent, loading, without errors", first)
+	}
+	if again := row(); again != first {
+		t.Fatalf("row %q, then %q with nothing changed", first, again)
+	}
+	for _, tc := range []struct {
+		name, file, content, saying string
+	}{
+		{"a $ref'd schema", "schemas/defs.json", `{"type": "object", "required": ["v"], "properties": {"v": {"type": 3}}}`, "does not load"},
+		{"the sub-DAG", "sub.yaml", "version: 1\nname: sub\nnodes:\n  a: {type: nope}\n", "does not load"},
+		{"the file", "parent.yaml", strings.Replace(parent, "name: parent", "name: renamed", 1), "renamed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old, err := os.ReadFile(filepath.Join(f.root, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			write(t, f.root, map[string]string{tc.file: tc.content})
+			if got := row(); got == first || !strings.Contains(got, tc.saying) {
+				t.Errorf("after changing %s: row %q, want it saying %q", tc.file, got, tc.saying)
+			}
+			write(t, f.root, map[string]string{tc.file: string(old)})
+			if got := row(); got != first {
+				t.Errorf("after changing %s back: row %q, want %q", tc.file, got, first)
+			}
+		})
+	}
+}

@@ -91,6 +91,7 @@ type Server struct {
 	// files reads every file the server reads: the DAG files and what they load, only
 	// under root.
 	files *userfile.Root
+	lints *lintCache // the DAGs page's rows
 	mux   *http.ServeMux
 	tmpl  *template.Template
 	texts map[string]i18n.Message
@@ -143,7 +144,7 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, root: files.Dir(), files: files, key: key, texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, root: files.Dir(), files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, texts: map[string]i18n.Message{},
 		sessions: &sessions{expires: map[string]time.Time{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
 		streams: make(chan struct{}, MaxEventStreams)}
 	for _, m := range texts() {
