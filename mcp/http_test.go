@@ -342,3 +342,41 @@ func TestMCPServeHTTPListenerError(t *testing.T) {
 		t.Errorf("err %v, want the serve error with the address", err)
 	}
 }
+
+// TestMCPHTTPBodyLimit: a request body over HTTPOptions.MaxBody gets 413 and opens no
+// session; one within it is served.
+func TestMCPHTTPBodyLimit(t *testing.T) {
+	srv := newTestServer(t, t.TempDir())
+	ts := httptest.NewServer(HTTPHandler(srv, HTTPOptions{MaxBody: 1024}))
+	defer ts.Close()
+	initialize := func(pad int) *http.Response {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"` + strings.Repeat("x", pad) + `","version":"1"}}}`
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+HTTPPath, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	if resp := initialize(2048); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 2 KiB body: %d, want 413", resp.StatusCode)
+	}
+	n := 0
+	for range srv.Sessions() {
+		n++
+	}
+	if n != 0 {
+		t.Errorf("%d sessions after a refused body, want none", n)
+	}
+	if resp := initialize(10); resp.StatusCode != http.StatusOK {
+		t.Errorf("a small body: %d, want 200", resp.StatusCode)
+	}
+}
