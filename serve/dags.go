@@ -184,8 +184,12 @@ func (s *Server) loadBytes(ctx context.Context, p string, src []byte, l i18n.Lan
 			ds[i].Message = s.hidePaths(ds[i].Message)
 			ds[i].Hint = s.hidePaths(ds[i].Hint)
 		}
+		return nil, ds
 	}
-	return d, err
+	if err != nil {
+		return nil, errors.New(s.hidePaths(err.Error()))
+	}
+	return d, nil
 }
 
 // absPath finds the absolute paths in a message: a slash after a space, a quote or a
