@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -378,5 +380,37 @@ func TestMCPHTTPBodyLimit(t *testing.T) {
 	}
 	if resp := initialize(10); resp.StatusCode != http.StatusOK {
 		t.Errorf("a small body: %d, want 200", resp.StatusCode)
+	}
+}
+
+// TestMCPHTTPSlowClient: a client that sends half a request body and then nothing, before
+// any session, has its connection closed.
+func TestMCPHTTPSlowClient(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	lim := httpserve.Limits{Body: 200 * time.Millisecond}
+	go func() {
+		done <- httpserve.Serve(ctx, ln, HTTPHandler(newTestServer(t, t.TempDir()), HTTPOptions{}), time.Second, lim)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "POST "+HTTPPath+" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":")
+	// The deadline only keeps a server that never closes from hanging the test.
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if b, err := io.ReadAll(c); errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the server kept the connection open (read %q)", b)
 	}
 }
