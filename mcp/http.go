@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/internal/httpserve"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // HTTPPath is the path the streamable HTTP transport is served on.
@@ -40,8 +41,9 @@ func IsLoopback(addr string) (bool, error) {
 }
 
 // CheckHTTPAuth decides whether the server may listen on addr with token: off loopback a
-// token is required. Neither the error nor anything else here ever contains the token.
-func CheckHTTPAuth(addr, token string) error {
+// token is required, and a token set must be long enough (httpserve.CheckToken, said in
+// lang). Neither the error nor anything else here ever contains the token.
+func CheckHTTPAuth(addr, token string, lang i18n.Lang) error {
 	loop, err := IsLoopback(addr)
 	if err != nil {
 		return err
@@ -49,7 +51,7 @@ func CheckHTTPAuth(addr, token string) error {
 	if !loop && token == "" {
 		return fmt.Errorf("listen address %q is not loopback: set SEAM_MCP_TOKEN to a bearer token clients must send, or listen on 127.0.0.1", addr)
 	}
-	return nil
+	return httpserve.CheckToken("SEAM_MCP_TOKEN", token, lang)
 }
 
 // RequireBearer lets through only the requests whose Authorization header is "Bearer
@@ -180,7 +182,7 @@ const codeServerBusy = -32000
 // clients hold open (GET) end at once, and requests in flight get at most grace to finish
 // before their connections are closed.
 func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	if err := httpserve.Serve(ctx, ln, h, grace); err != nil {
+	if err := httpserve.Serve(ctx, ln, h, grace, httpserve.Limits{}); err != nil {
 		return fmt.Errorf("mcp http: %w", err)
 	}
 	return nil

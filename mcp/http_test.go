@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -69,10 +71,12 @@ func TestMCPCheckHTTPAuth(t *testing.T) {
 		{":8765", "", `listen address ":8765" is not loopback`},
 		{"example.com:80", "", "is not loopback"},
 		{"nonsense", testToken, `listen address "nonsense": want HOST:PORT`},
+		{"127.0.0.1:8765", "short", "SEAM_MCP_TOKEN is 5 characters long: a token needs at least 16"},
+		{"0.0.0.0:8765", "short", "SEAM_MCP_TOKEN is 5 characters long: a token needs at least 16"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.addr+"/"+map[bool]string{true: "token", false: "none"}[tc.token != ""], func(t *testing.T) {
-			err := CheckHTTPAuth(tc.addr, tc.token)
+			err := CheckHTTPAuth(tc.addr, tc.token, "en")
 			switch {
 			case tc.err == "" && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -338,5 +342,75 @@ func TestMCPServeHTTPListenerError(t *testing.T) {
 	err = ServeHTTP(t.Context(), ln, http.NotFoundHandler(), time.Second)
 	if err == nil || !strings.Contains(err.Error(), "mcp http: serve "+ln.Addr().String()) || !errors.Is(err, net.ErrClosed) {
 		t.Errorf("err %v, want the serve error with the address", err)
+	}
+}
+
+// TestMCPHTTPBodyLimit: a request body over HTTPOptions.MaxBody gets 413 and opens no
+// session; one within it is served.
+func TestMCPHTTPBodyLimit(t *testing.T) {
+	srv := newTestServer(t, t.TempDir())
+	ts := httptest.NewServer(HTTPHandler(srv, HTTPOptions{MaxBody: 1024}))
+	defer ts.Close()
+	initialize := func(pad int) *http.Response {
+		t.Helper()
+		body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"` + strings.Repeat("x", pad) + `","version":"1"}}}`
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, ts.URL+HTTPPath, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	if resp := initialize(2048); resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 2 KiB body: %d, want 413", resp.StatusCode)
+	}
+	n := 0
+	for range srv.Sessions() {
+		n++
+	}
+	if n != 0 {
+		t.Errorf("%d sessions after a refused body, want none", n)
+	}
+	if resp := initialize(10); resp.StatusCode != http.StatusOK {
+		t.Errorf("a small body: %d, want 200", resp.StatusCode)
+	}
+}
+
+// TestMCPHTTPSlowClient: a client that sends half a request body and then nothing, before
+// any session, has its connection closed.
+func TestMCPHTTPSlowClient(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	lim := httpserve.Limits{Body: 200 * time.Millisecond}
+	go func() {
+		done <- httpserve.Serve(ctx, ln, HTTPHandler(newTestServer(t, t.TempDir()), HTTPOptions{}), time.Second, lim)
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	io.WriteString(c, "POST "+HTTPPath+" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":")
+	// The deadline only keeps a server that never closes from hanging the test.
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	if b, err := io.ReadAll(c); errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("the server kept the connection open (read %q)", b)
 	}
 }

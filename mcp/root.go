@@ -2,9 +2,7 @@ package mcp
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,10 +10,11 @@ import (
 )
 
 // root is the directory every DAG path a client names must stay in, and how much of a file
-// in it the server reads.
+// in it the server reads. Every file the server reads goes through files, which seam serve
+// shares: a DAG under the root cannot load a sub-DAG or a contract outside it.
 type root struct {
-	dir         string // absolute, symlinks resolved
-	maxFileSize int64  // $SEAM_MAX_FILE_SIZE, as the CLI reads it
+	dir   string // absolute, symlinks resolved
+	files *userfile.Root
 }
 
 // newRoot confines the server to dir; getenv (nil reads nothing) gives the file size limit.
@@ -27,38 +26,19 @@ func newRoot(dir string, getenv func(string) string) (root, error) {
 			return root{}, err
 		}
 	}
-	if dir == "" {
-		dir = "."
-	}
-	abs, err := filepath.Abs(dir)
+	files, err := userfile.OpenRoot(dir, limit)
 	if err != nil {
-		return root{}, fmt.Errorf("root %s: %w", dir, err)
+		return root{}, err
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return root{}, fmt.Errorf("root %s: %w", dir, err)
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return root{}, fmt.Errorf("root %s: %w", dir, err)
-	}
-	if !fi.IsDir() {
-		return root{}, fmt.Errorf("root %s: not a directory", dir)
-	}
-	return root{dir: real, maxFileSize: limit}, nil
+	return root{dir: files.Dir(), files: files}, nil
 }
 
 // readFile reads a file under the root: a regular file within the size limit, so that a
 // named pipe or a device there fails the request instead of hanging it.
-func (r root) readFile(real string) ([]byte, error) {
-	return userfile.Read(real, r.maxFileSize)
-}
+func (r root) readFile(p string) ([]byte, error) { return r.files.Read(p) }
 
 // inside reports whether the absolute, clean path p is the root or below it.
-func (r root) inside(p string) bool {
-	rel, err := filepath.Rel(r.dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
+func (r root) inside(p string) bool { return r.files.Inside(p) }
 
 // resolve turns a path a client names (relative to the root, or absolute inside it) into
 // the real path of an existing file under the root. Paths that leave the root, lexically

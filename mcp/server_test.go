@@ -209,9 +209,16 @@ func TestMCPTools(t *testing.T) {
 		{"escape hidden in the middle", "lint_dag", map[string]any{"path": "dags/../../outside/secret.yaml"}, CodeOutsideRoot, "is outside the root", nil},
 		{"absolute path outside", "lint_dag", map[string]any{"path": "/etc/passwd"}, CodeOutsideRoot, `path "/etc/passwd" is outside the root`, nil},
 		{"symlink escape", "lint_dag", map[string]any{"path": "link.yaml"}, CodeOutsideRoot, `path "link.yaml" is a symbolic link to`, nil},
-		{"sub-DAG escape", "run_dag", map[string]any{"path": "sub-escape.yaml", "wait": true}, CodeOutsideRoot, "sub-escape.yaml: node s runs the DAG file", nil},
+		{"sub-DAG escape", "run_dag", map[string]any{"path": "sub-escape.yaml", "wait": true}, CodeOutsideRoot, "sub-escape.yaml names the file", nil},
+		{"sub-DAG escape through a symbolic link", "lint_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  s:\n    type: dag\n    with: {file: link.yaml}\n"}, CodeOutsideRoot, "(inline).yaml names the file", nil},
+		{"sub-DAG escape by an absolute path", "lint_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  s:\n    type: dag\n    with: {file: /etc/passwd}\n"}, CodeOutsideRoot, "(inline).yaml names the file /etc/passwd, which is not under the root", nil},
+		{"contract escape", "lint_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: a}}\n    contract: {output: ../outside/secret.json}\n"}, CodeInvalidDAG, "(inline).yaml does not load: 1 error", func(t *testing.T, d map[string]any) {
+			if b, _ := json.Marshal(d); !strings.Contains(string(b), "outside") || strings.Contains(string(b), "SECRET-abc123") {
+				t.Errorf("details %s: want the schema file said outside the root, not its content", b)
+			}
+		}},
 		{"sub-DAG inside", "lint_dag", map[string]any{"path": "dags/sub-dag.yaml"}, "", "0 errors", nil},
-		{"run inline sub-DAG escape", "run_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  s:\n    type: dag\n    with: {file: ../outside/secret.yaml}\n"}, CodeOutsideRoot, "node s runs the DAG file", nil},
+		{"run inline sub-DAG escape", "run_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  s:\n    type: dag\n    with: {file: ../outside/secret.yaml}\n"}, CodeOutsideRoot, "(inline).yaml names the file", nil},
 		{"run escape", "run_dag", map[string]any{"path": "../outside/secret.yaml", "wait": true}, CodeOutsideRoot, "outside the root", nil},
 		{"run bad params", "run_dag", map[string]any{"path": "greet.yaml", "wait": true, "params": map[string]any{"who": 3}}, CodeInvalidParams, "params break the DAG's params schema", func(t *testing.T, d map[string]any) {}},
 		{"run lint errors", "run_dag", map[string]any{"path": "dags/lint-incompatible.yaml", "wait": true}, CodeLintFailed, "was not run: lint found", nil},

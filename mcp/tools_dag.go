@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 )
 
@@ -47,12 +48,9 @@ func (s *server) loadInput(ctx context.Context, path, src string) (*dag.DAG, mes
 	case path != "" && src != "":
 		return nil, message{}, fail(CodeInvalidArgument, nil, "give either path or yaml, not both")
 	case src != "":
-		real := filepath.Join(s.root.dir, inlineName)
-		d, err := dag.LoadBytes(ctx, real, []byte(src), dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize, Lang: s.opts.Lang})
-		if err := s.loadError(inlineName, err); err != nil {
-			return nil, message{}, err
-		}
-		if err := s.confineSubDAGs(ctx, d, map[string]bool{}); err != nil {
+		rd := &confined{root: s.root}
+		d, err := dag.LoadBytes(ctx, filepath.Join(s.root.dir, inlineName), []byte(src), s.loadOptions(rd))
+		if err := s.loadError(inlineName, err, rd); err != nil {
 			return nil, message{}, err
 		}
 		return d, msgf("the inline DAG"), nil
@@ -69,66 +67,56 @@ func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.loadReal(ctx, path, real)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.confineSubDAGs(ctx, d, map[string]bool{real: true}); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return s.loadReal(ctx, path, real)
 }
 
 func (s *server) loadReal(ctx context.Context, path, real string) (*dag.DAG, error) {
-	d, err := dag.Load(ctx, real, dag.LoadOptions{Types: s.types, Root: s.root.dir, MaxFileSize: s.root.maxFileSize, Lang: s.opts.Lang})
-	if err := s.loadError(path, err); err != nil {
+	rd := &confined{root: s.root}
+	d, err := dag.Load(ctx, real, s.loadOptions(rd))
+	if err := s.loadError(path, err, rd); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// loadError is the answer to a DAG that does not load: its diagnostics, as details.
-func (s *server) loadError(path string, err error) error {
-	var ds dag.Diagnostics
-	switch {
-	case errors.As(err, &ds):
-		return fail(CodeInvalidDAG, newDiagnostics(s.root, ds), "%s does not load: %v", path, howMany(len(ds), "error"))
-	case err != nil:
-		return fail(CodeInvalidDAG, nil, "%s does not load: %v", path, err)
-	}
-	return nil
+// loadOptions load a DAG reading every file through rd: the DAG file, its sub-DAG files at
+// any depth and its schema files, all under the root.
+func (s *server) loadOptions(rd *confined) dag.LoadOptions {
+	return dag.LoadOptions{Types: s.types, Root: s.root.dir, Lang: s.opts.Lang, ReadFile: rd.read}
 }
 
-// confineSubDAGs refuses a DAG whose dag nodes (sub-DAGs, at any depth) name files outside
-// the root: running it would run them.
-func (s *server) confineSubDAGs(ctx context.Context, d *dag.DAG, seen map[string]bool) error {
-	for _, n := range d.Nodes {
-		if n.Type == nil || n.Type.Name() != "dag" {
-			continue
-		}
-		with, _ := n.With.Literal()
-		file, _ := with.(map[string]any)["file"].(string)
-		if file == "" {
-			continue
-		}
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(d.Dir, file)
-		}
-		real, err := s.root.resolve(file)
-		if err != nil {
-			return fail(CodeOutsideRoot, nil, "%s: node %s runs the DAG file %s, which is not under the root %s", s.root.rel(d.File), n.ID, file, s.root.dir)
-		}
-		if seen[real] {
-			continue
-		}
-		seen[real] = true
-		sub, err := s.loadReal(ctx, s.root.rel(real), real)
-		if err != nil {
-			return err
-		}
-		if err := s.confineSubDAGs(ctx, sub, seen); err != nil {
-			return err
-		}
+// confined reads files under the root, remembering the first one refused as outside it.
+type confined struct {
+	root    root
+	outside string
+}
+
+func (c *confined) read(p string) ([]byte, error) {
+	b, err := c.root.readFile(p)
+	if errors.Is(err, userfile.ErrOutsideRoot) && c.outside == "" {
+		c.outside = p
+	}
+	return b, err
+}
+
+// loadError is the answer to a DAG that does not load: its diagnostics, as details. A DAG
+// that names a file outside the root (a sub-DAG, at any depth) is refused as a path outside
+// it: running it would run that file.
+func (s *server) loadError(path string, err error, rd *confined) error {
+	var (
+		ds      dag.Diagnostics
+		details any
+	)
+	if errors.As(err, &ds) {
+		details = newDiagnostics(s.root, ds)
+	}
+	switch {
+	case err != nil && rd.outside != "":
+		return fail(CodeOutsideRoot, details, "%s names the file %s, which is not under the root %s", path, rd.outside, s.root.dir)
+	case ds != nil:
+		return fail(CodeInvalidDAG, details, "%s does not load: %v", path, howMany(len(ds), "error"))
+	case err != nil:
+		return fail(CodeInvalidDAG, nil, "%s does not load: %v", path, err)
 	}
 	return nil
 }

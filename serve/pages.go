@@ -7,18 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
-	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
@@ -33,7 +29,7 @@ type page struct {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, d any) {
-	p := page{Lang: s.lang(r), CSRF: s.csrfToken(r), Nav: name, ReadOnly: s.opts.ReadOnly, Auth: s.session != "", N8N: s.opts.N8N != nil, D: d}
+	p := page{Lang: s.lang(r), CSRF: s.csrfToken(r), Nav: name, ReadOnly: s.opts.ReadOnly, Auth: s.tokenMAC != "", N8N: s.opts.N8N != nil, D: d}
 	var b bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&b, name, p); err != nil {
 		s.opts.Logger.Error("seam serve: render", "page", name, "error", err)
@@ -451,67 +447,6 @@ func (s *Server) refuseReadOnly(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// dagRow is a row of the DAGs page.
-type dagRow struct {
-	Path, Name       string
-	LoadErrors       int
-	Errors, Warnings int
-	LoadError        string
-}
-
-type dagsData struct {
-	Rows      []dagRow
-	Truncated bool
-}
-
-func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
-	ctx, l := r.Context(), s.lang(r)
-	var d dagsData
-	err := filepath.WalkDir(s.root, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // an unreadable folder is left out
-		}
-		if de.IsDir() {
-			if p != s.root && (strings.HasPrefix(de.Name(), ".") || de.Name() == "node_modules" || de.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
-		if len(d.Rows) == MaxDAGFiles {
-			d.Truncated = true
-			return filepath.SkipAll
-		}
-		row := dagRow{Path: s.rel(p)}
-		dg, err := s.load(ctx, p, l)
-		var ds dag.Diagnostics
-		switch {
-		case errors.As(err, &ds):
-			row.LoadErrors = len(ds)
-		case err != nil:
-			row.LoadError = err.Error()
-		default:
-			row.Name = dg.Name
-			for _, f := range lint.Lint(ctx, dg, lint.Options{Lang: l}) {
-				if f.Severity == lint.SeverityError {
-					row.Errors++
-				} else {
-					row.Warnings++
-				}
-			}
-		}
-		d.Rows = append(d.Rows, row)
-		return ctx.Err()
-	})
-	if err != nil {
-		s.fail(w, r, http.StatusInternalServerError, err)
-		return
-	}
-	s.render(w, r, http.StatusOK, "dags", d)
-}
-
 type dagData struct {
 	Path       string
 	DAG        *dag.DAG
@@ -613,65 +548,6 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.started(w, r, run)
-}
-
-// resolve turns a path under the root (relative to it, or absolute inside it) into the
-// real path of a file there; paths leaving the root, also through a symbolic link, are
-// refused.
-func (s *Server) resolve(p string, l i18n.Lang) (string, error) {
-	cand := p
-	if !filepath.IsAbs(cand) {
-		cand = filepath.Join(s.root, cand)
-	}
-	cand = filepath.Clean(cand)
-	if !s.inside(cand) {
-		return "", errors.New(i18n.Sprintf(l, "%s is outside the root %s", p, s.root))
-	}
-	real, err := filepath.EvalSymlinks(cand)
-	if err != nil {
-		return "", errors.New(i18n.Sprintf(l, "no DAG file %s under the root %s", p, s.root))
-	}
-	if !s.inside(real) {
-		return "", errors.New(i18n.Sprintf(l, "%s is outside the root %s", p, s.root))
-	}
-	return real, nil
-}
-
-func (s *Server) inside(p string) bool {
-	rel, err := filepath.Rel(s.root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// rel shows a path under the root relative to it.
-func (s *Server) rel(p string) string {
-	if rel, err := filepath.Rel(s.root, p); err == nil && s.inside(p) {
-		return filepath.ToSlash(rel)
-	}
-	return p
-}
-
-// readUnderRoot reads a file explain quotes a contract from, only under the root.
-func (s *Server) readUnderRoot(p string) ([]byte, error) {
-	real, err := s.resolve(p, "en")
-	if err != nil {
-		return nil, err
-	}
-	return userfile.Read(real, s.maxFileSize())
-}
-
-func (s *Server) maxFileSize() int64 {
-	if s.opts.MaxFileSize > 0 {
-		return s.opts.MaxFileSize
-	}
-	return userfile.DefaultMaxSize
-}
-
-// load loads the DAG file at the real path p.
-func (s *Server) load(ctx context.Context, p string, l i18n.Lang) (*dag.DAG, error) {
-	if _, err := os.Stat(p); err != nil {
-		return nil, err
-	}
-	return dag.Load(ctx, p, dag.LoadOptions{Types: s.opts.Types, MaxFileSize: s.maxFileSize(), Lang: l})
 }
 
 // pretty indents a JSON output and unescapes what encoding/json escapes for HTML (\u003c):

@@ -12,9 +12,9 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -22,13 +22,13 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/service"
@@ -86,18 +86,27 @@ type Options struct {
 
 // Server serves the web view. Build it with New; it is an http.Handler.
 type Server struct {
-	opts    Options
-	root    string // absolute, symbolic links resolved
-	mux     *http.ServeMux
-	tmpl    *template.Template
-	texts   map[string]i18n.Message
-	key     []byte // signs the CSRF tokens; random per process
-	session string // the login cookie's value: a MAC of the token, never the token
-	streams chan struct{}
+	opts Options
+	root string // absolute, symbolic links resolved
+	// files reads every file the server reads: the DAG files and what they load, only
+	// under root.
+	files *userfile.Root
+	lints *lintCache // the DAGs page's rows
+	mux   *http.ServeMux
+	tmpl  *template.Template
+	texts map[string]i18n.Message
+	key   []byte // signs the CSRF tokens; random per process
+	// tokenMAC is the MAC of Options.Token, which a login's is compared with; "" when no
+	// login is asked.
+	tokenMAC string
+	sessions *sessions
+	tries    *tries
+	streams  chan struct{}
 }
 
 // CheckAuth decides whether the server may listen on addr with token: off loopback a token
-// is required. The error never holds the token.
+// is required, and a token set must be long enough (httpserve.CheckToken). The error never
+// holds the token.
 func CheckAuth(addr, token string, lang i18n.Lang) (loopback bool, err error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -109,6 +118,9 @@ func CheckAuth(addr, token string, lang i18n.Lang) (loopback bool, err error) {
 	}
 	if !loopback && token == "" {
 		return false, i18n.Errorf(lang, "listen address %q is not loopback: set SEAM_SERVE_TOKEN to the token the login page asks for, or listen on 127.0.0.1", addr)
+	}
+	if err := httpserve.CheckToken("SEAM_SERVE_TOKEN", token, lang); err != nil {
+		return false, err
 	}
 	return loopback, nil
 }
@@ -124,25 +136,22 @@ func New(opts Options) (*Server, error) {
 	if opts.Root == "" {
 		opts.Root = "."
 	}
-	abs, err := filepath.Abs(opts.Root)
+	files, err := userfile.OpenRoot(opts.Root, opts.MaxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("serve: root %s: %w", opts.Root, err)
-	}
-	root, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return nil, fmt.Errorf("serve: root %s: %w", opts.Root, err)
+		return nil, fmt.Errorf("serve: %w", err)
 	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, root: root, key: key, texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, root: files.Dir(), files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, texts: map[string]i18n.Message{},
+		sessions: &sessions{expires: map[string]time.Time{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
 		streams: make(chan struct{}, MaxEventStreams)}
 	for _, m := range texts() {
 		s.texts[m.In("en")] = m
 	}
 	if opts.Token != "" {
-		s.session = s.mac("session", opts.Token)
+		s.tokenMAC = s.mac("token", opts.Token)
 	}
 	s.tmpl, err = template.New("").Funcs(s.funcs()).ParseFS(assets, "assets/*.html")
 	if err != nil {
@@ -195,7 +204,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		if err := r.ParseForm(); err != nil {
-			http.Error(w, i18n.Sprintf(l, "the form could not be read (at most %d bytes): %v", MaxBody, err), http.StatusRequestEntityTooLarge)
+			if mb := (*http.MaxBytesError)(nil); errors.As(err, &mb) {
+				http.Error(w, i18n.Sprintf(l, "the form could not be read (at most %d bytes): %v", MaxBody, err), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, i18n.Sprintf(l, "the form could not be read: %v", err), http.StatusBadRequest)
 			return
 		}
 		if !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.mac("csrf", csrf))) {
@@ -203,9 +216,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if s.session != "" && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
-		c, err := r.Cookie(sessionCookie)
-		if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.session)) != 1 {
+	if s.tokenMAC != "" && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
+		if !s.loggedIn(r) {
 			if r.Method == http.MethodGet {
 				http.Redirect(w, r, "/login", http.StatusSeeOther)
 				return
@@ -260,32 +272,6 @@ func loopbackHost(host string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "login", loginData{})
-}
-
-type loginData struct{ Wrong bool }
-
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	if s.session == "" {
-		http.Redirect(w, r, "/runs", http.StatusSeeOther)
-		return
-	}
-	got := s.mac("session", r.PostForm.Get("token"))
-	if subtle.ConstantTimeCompare([]byte(got), []byte(s.session)) != 1 {
-		s.render(w, r, http.StatusUnauthorized, "login", loginData{Wrong: true})
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: s.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "/runs", http.StatusSeeOther)
-}
-
-// logout forgets the browser's session cookie.
-func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
-	http.Redirect(w, r, "/login", http.StatusSeeOther)
-}
-
 // lang is the language of the answer to r: Options.Lang, else the first of en and ja the
 // browser prefers.
 func (s *Server) lang(r *http.Request) i18n.Lang {
@@ -305,7 +291,7 @@ func (s *Server) lang(r *http.Request) i18n.Lang {
 // Serve serves h on ln until ctx is cancelled, then shuts down: the event streams end at
 // once, and other requests get at most grace to finish.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	if err := httpserve.Serve(ctx, ln, h, grace); err != nil {
+	if err := httpserve.Serve(ctx, ln, h, grace, httpserve.Limits{}); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

@@ -145,7 +145,8 @@ func TestServeLogin(t *testing.T) {
 	}
 }
 
-// TestServeCheckAuth: off loopback the server refuses to start without a token.
+// TestServeCheckAuth: off loopback the server refuses to start without a token, and
+// anywhere with a token shorter than 16 characters.
 func TestServeCheckAuth(t *testing.T) {
 	for _, tc := range []struct {
 		addr, token string
@@ -157,7 +158,9 @@ func TestServeCheckAuth(t *testing.T) {
 		{"[::1]:8080", "", true, ""},
 		{"0.0.0.0:8080", "", false, `listen address "0.0.0.0:8080" is not loopback: set SEAM_SERVE_TOKEN`},
 		{":8080", "", false, `listen address ":8080" is not loopback`},
-		{"192.168.1.5:8080", "tok", false, ""},
+		{"192.168.1.5:8080", "a-token-of-16-ch", false, ""},
+		{"192.168.1.5:8080", "tok", false, "SEAM_SERVE_TOKEN is 3 characters long: a token needs at least 16"},
+		{"127.0.0.1:8080", "fifteen-chars-x", false, "SEAM_SERVE_TOKEN is 15 characters long: a token needs at least 16"},
 		{"8080", "", false, `listen address "8080": want HOST:PORT`},
 	} {
 		loop, err := CheckAuth(tc.addr, tc.token, "en")

@@ -50,7 +50,8 @@ run_dag, cancel_run, resume_run, create_workflow or update_workflow). Messages f
 --http HOST:PORT serves streamable HTTP at http://HOST:PORT/mcp instead of stdio. Off
 loopback (127.0.0.0/8, ::1, localhost) clients must send "Authorization: Bearer TOKEN"
 with the token in $SEAM_MCP_TOKEN, and the server refuses to start without one; on
-loopback the token is required when it is set. An HTTP session its client has sent nothing
+loopback the token is required when it is set; a token set must have 16 characters or
+more. An HTTP session its client has sent nothing
 for --session-timeout is closed; past --max-sessions open at once, a new one is refused
 with 503.
 
@@ -78,7 +79,7 @@ the next. See docs/mcp.md.`,
 			}
 			token := strings.TrimSpace(e.getenv("SEAM_MCP_TOKEN"))
 			if httpAddr != "" {
-				if err := mcp.CheckHTTPAuth(httpAddr, token); err != nil {
+				if err := mcp.CheckHTTPAuth(httpAddr, token, l); err != nil {
 					return usage(fmt.Errorf("mcp --http: %w", err))
 				}
 			}

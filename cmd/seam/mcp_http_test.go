@@ -32,6 +32,8 @@ func TestMCPHTTPRefuses(t *testing.T) {
 		{"blank token", "192.0.2.1:8765", "   ", `listen address "192.0.2.1:8765" is not loopback: set SEAM_MCP_TOKEN`},
 		{"no port", "127.0.0.1", mcpTestToken, `seam: mcp --http: listen address "127.0.0.1": want HOST:PORT, e.g. 127.0.0.1:8765`},
 		{"address not here", "192.0.2.1:8765", mcpTestToken, "seam: mcp --http: listen tcp 192.0.2.1:8765:"},
+		{"short token off loopback", "192.0.2.1:8765", "short-tok", "seam: mcp --http: SEAM_MCP_TOKEN is 9 characters long: a token needs at least 16, e.g. one that openssl rand -hex 24 draws"},
+		{"short token on loopback", "127.0.0.1:0", "short-tok", "SEAM_MCP_TOKEN is 9 characters long: a token needs at least 16"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -47,7 +49,7 @@ func TestMCPHTTPRefuses(t *testing.T) {
 			if code != 2 || !strings.Contains(stderr.String(), tc.want) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tc.want)
 			}
-			if strings.Contains(stderr.String()+stdout.String(), mcpTestToken) {
+			if tok := strings.TrimSpace(tc.token); tok != "" && strings.Contains(stderr.String()+stdout.String(), tok) {
 				t.Errorf("the token is shown: %q", stderr.String())
 			}
 		})

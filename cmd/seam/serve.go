@@ -36,8 +36,11 @@ under --root with their lint findings, and a form to run one. Running runs updat
 
 On loopback (127.0.0.0/8, ::1, localhost, the default) no login is needed, and requests
 whose Host is not loopback are refused. Off loopback the server refuses to start unless
-$SEAM_SERVE_TOKEN holds a token, which a login page asks for (SEAM_MCP_TOKEN is not read:
-the web view and the MCP server have tokens of their own). --read-only leaves out the run
+$SEAM_SERVE_TOKEN holds a token of 16 characters or more, which a login page asks for
+(SEAM_MCP_TOKEN is not read: the web view and the MCP server have tokens of their own).
+After 5 wrong tokens from one address the login allows one try every 10 s; Log out ends
+the session on the server. Only files under --root are read, DAGs' sub-DAGs and contracts
+included. --read-only leaves out the run
 form and the cancel and resume buttons. With N8N_URL and N8N_API_KEY set, n8n's executions
 have pages too. Pages follow --lang, else the browser's language.
 See docs/serve.md.`,

@@ -1,29 +1,85 @@
 // Package httpserve serves HTTP until a context ends, then shuts down gracefully: the event
-// streams clients hold open end at once, other requests get a grace period.
+// streams clients hold open end at once, other requests get a grace period. While it serves,
+// it bounds what one client may hold: time to send a request's header and body, an idle
+// keep-alive connection, time to take an answer, and connections open at once.
 package httpserve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
-// Serve serves h on ln until ctx is cancelled, then shuts down: the event streams clients
-// hold open (GET requests, which never become idle) end at once, and requests in flight get
-// at most grace to finish before their connections are closed.
-func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
+// Limits bound what one client may hold of a server (docs/limits.md). A zero field is its
+// default.
+type Limits struct {
+	// Header is how long a client may take to send a request's header (default 10 s).
+	Header time.Duration
+	// Body is how long a client may take to send a request's body once its header is in
+	// (default 30 s): a POST trickled a byte at a time is cut off.
+	Body time.Duration
+	// Idle is how long a keep-alive connection may wait for its next request (default 60 s).
+	Idle time.Duration
+	// Write is how long an answer may take to be written (default 60 s), except an event
+	// stream's: a request that accepts text/event-stream (SSE, MCP's streamable HTTP) is
+	// answered for as long as the stream lasts.
+	Write time.Duration
+	// PerClient caps the connections one client address holds open at once (default 64);
+	// one more is closed as soon as it is accepted.
+	PerClient int
+}
+
+// Defaults of Limits.
+const (
+	DefaultHeader    = 10 * time.Second
+	DefaultBody      = 30 * time.Second
+	DefaultIdle      = 60 * time.Second
+	DefaultWrite     = 60 * time.Second
+	DefaultPerClient = 64
+)
+
+func (l Limits) withDefaults() Limits {
+	for _, f := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&l.Header, DefaultHeader}, {&l.Body, DefaultBody}, {&l.Idle, DefaultIdle}, {&l.Write, DefaultWrite}} {
+		if *f.v <= 0 {
+			*f.v = f.def
+		}
+	}
+	if l.PerClient <= 0 {
+		l.PerClient = DefaultPerClient
+	}
+	return l
+}
+
+// Serve serves h on ln within lim until ctx is cancelled, then shuts down: the event streams
+// clients hold open (GET requests, which never become idle) end at once, and requests in
+// flight get at most grace to finish before their connections are closed.
+func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, lim Limits) error {
+	lim = lim.withDefaults()
 	streams, endStreams := context.WithCancel(context.WithoutCancel(ctx))
 	defer endStreams()
+	// No ReadTimeout or WriteTimeout: they hold for the whole connection, and a deadline
+	// passing under an event stream cancels its request. deadlines sets them per request.
 	hs := &http.Server{
-		Handler:           endOnShutdown(streams, h),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           endOnShutdown(streams, deadlines(lim, h)),
+		ReadHeaderTimeout: lim.Header,
+		IdleTimeout:       lim.Idle,
 	}
 	hs.RegisterOnShutdown(endStreams)
 	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
+	go func() { done <- hs.Serve(&perClient{Listener: ln, max: lim.PerClient, open: map[netip.Addr]int{}}) }()
 	select {
 	case err := <-done:
 		return fmt.Errorf("serve %s: %w", ln.Addr(), err)
@@ -56,4 +112,112 @@ func endOnShutdown(streams context.Context, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// deadlines gives each request lim.Body to send its body and lim.Write to take its answer,
+// unless the answer is an event stream. The read deadline is lifted once the body is read:
+// past it the server reads the connection only to notice the client leaving, and a deadline
+// passing then would cancel the request.
+func deadlines(lim Limits, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		// Always set: a keep-alive connection keeps the write deadline of its last request.
+		wd := time.Now().Add(lim.Write)
+		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			wd = time.Time{}
+		}
+		rc.SetWriteDeadline(wd) // fails only for a writer that has no deadlines (tests)
+		if r.Body != nil && r.Body != http.NoBody {
+			rc.SetReadDeadline(time.Now().Add(lim.Body))
+			r.Body = &bodyRead{ReadCloser: r.Body, done: func() { rc.SetReadDeadline(time.Time{}) }}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// bodyRead calls done once its body has been read to the end.
+type bodyRead struct {
+	io.ReadCloser
+	done func()
+	once sync.Once
+}
+
+func (b *bodyRead) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, io.EOF) {
+		b.once.Do(b.done)
+	}
+	return n, err
+}
+
+// perClient closes a connection accepted past max open from its client's address.
+type perClient struct {
+	net.Listener
+	max int
+
+	mu   sync.Mutex
+	open map[netip.Addr]int // connections open by client address; absent is 0
+}
+
+func (l *perClient) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		ip := clientAddr(c.RemoteAddr())
+		l.mu.Lock()
+		if l.open[ip] >= l.max {
+			l.mu.Unlock()
+			c.Close()
+			continue
+		}
+		l.open[ip]++
+		l.mu.Unlock()
+		return &counted{Conn: c, release: func() { l.release(ip) }}, nil
+	}
+}
+
+func (l *perClient) release(ip netip.Addr) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.open[ip]--; l.open[ip] <= 0 {
+		delete(l.open, ip)
+	}
+}
+
+// clientAddr is the address a connection comes from, IPv4 in IPv6 unmapped; the zero Addr
+// for a listener that has none (all such clients then share one count).
+func clientAddr(a net.Addr) netip.Addr {
+	if ap, err := netip.ParseAddrPort(a.String()); err == nil {
+		return ap.Addr().Unmap()
+	}
+	return netip.Addr{}
+}
+
+// counted is a connection that gives back its place once closed.
+type counted struct {
+	net.Conn
+	release func()
+	once    sync.Once
+}
+
+func (c *counted) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
+
+// MinToken is the fewest characters a token that guards a server may have: a short one is
+// guessed.
+const MinToken = 16
+
+// CheckToken refuses a token set in the variable name that is shorter than MinToken; no
+// token ("") passes, the caller decides whether one is needed. The error never holds the
+// token.
+func CheckToken(name, token string, lang i18n.Lang) error {
+	if n := utf8.RuneCountInString(token); token != "" && n < MinToken {
+		return i18n.Errorf(lang, "%s is %d characters long: a token needs at least %d, e.g. one that openssl rand -hex 24 draws", name, n, MinToken)
+	}
+	return nil
 }

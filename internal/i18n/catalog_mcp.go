@@ -44,12 +44,12 @@ func jaMCP() map[string]string {
 		"give path (a DAG file under the root; list_dags lists them) or yaml (a DAG written inline)": "path（ルート下の DAG ファイル。list_dags で一覧できます）か yaml（インラインで書いた DAG）を指定してください",
 		"the inline DAG":       "インライン DAG",
 		"%s does not load: %v": "%s を読み込めません：%v",
-		"%s: node %s runs the DAG file %s, which is not under the root %s": "%s：ノード %s が実行する DAG ファイル %s はルート %s の下にありません",
-		"%s: %v, %v; it can run":      "%s：%v、%v。実行できます",
-		"%s: %v, %v":                  "%s：%v、%v",
-		"list DAG files under %s: %v": "%s の下の DAG ファイルを一覧できません：%v",
-		"list DAG files: %v":          "DAG ファイルを一覧できません：%v",
-		"%v under the root":           "ルートの下に %v",
+		"%s names the file %s, which is not under the root %s":  "%s はファイル %s を指定していますが、それはルート %s の下にありません",
+		"%s: %v, %v; it can run":                                "%s：%v、%v。実行できます",
+		"%s: %v, %v":                                            "%s：%v、%v",
+		"list DAG files under %s: %v":                           "%s の下の DAG ファイルを一覧できません：%v",
+		"list DAG files: %v":                                    "DAG ファイルを一覧できません：%v",
+		"%v under the root":                                     "ルートの下に %v",
 		"%v under the root; %d do not load (lint_dag says why)": "ルートの下に %v。うち %d 件は読み込めません（理由は lint_dag で確認できます）",
 
 		// Contracts (tools_contract.go).

@@ -87,6 +87,11 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return read(f, path, limit)
+}
+
+// read reads the file f opened at path, as Read does.
+func read(f *os.File, path string, limit int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err

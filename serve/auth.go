@@ -1,0 +1,202 @@
+package serve
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"math"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+// Limits of the login (docs/limits.md).
+const (
+	// LoginBurst is how many wrong tokens a client address may send in a row; past it, a
+	// login is refused with 429 before its token is compared.
+	LoginBurst = 5
+	// LoginRefill is how often a client address gets one more try back.
+	LoginRefill = 10 * time.Second
+	// MaxLoginClients caps the client addresses whose wrong tokens are remembered.
+	MaxLoginClients = 10000
+	// SessionTTL is how long a login lasts.
+	SessionTTL = 12 * time.Hour
+	// MaxSessions caps the logins remembered at once; one more ends the oldest.
+	MaxSessions = 1000
+)
+
+// sessions are the logins the server has granted and not ended: a session cookie is valid
+// only while its value is here, so logging out ends it on the server, not only in the
+// browser that sends it.
+type sessions struct {
+	mu      sync.Mutex
+	expires map[string]time.Time // by cookie value
+}
+
+// start grants a new session and returns its cookie value.
+func (ss *sessions) start(now time.Time) string {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand)
+	v := hex.EncodeToString(b)
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if len(ss.expires) >= MaxSessions {
+		oldest := ""
+		for k, t := range ss.expires {
+			if oldest == "" || t.Before(ss.expires[oldest]) {
+				oldest = k
+			}
+		}
+		delete(ss.expires, oldest)
+	}
+	ss.expires[v] = now.Add(SessionTTL)
+	return v
+}
+
+// valid reports whether v is the value of a session granted and not ended or expired.
+func (ss *sessions) valid(v string, now time.Time) bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	t, ok := ss.expires[v]
+	if ok && !now.Before(t) {
+		delete(ss.expires, v)
+		return false
+	}
+	return ok
+}
+
+// end ends the session of cookie value v.
+func (ss *sessions) end(v string) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.expires, v)
+}
+
+// tries slows the guessing of the token: each client address has a bucket of LoginBurst
+// tries that refills one every LoginRefill, and a wrong token takes one.
+type tries struct {
+	mu      sync.Mutex
+	clients map[netip.Addr]bucket
+}
+
+type bucket struct {
+	left float64 // tries left at `at`
+	at   time.Time
+}
+
+// refilled is b at now.
+func (b bucket) refilled(now time.Time) bucket {
+	b.left = math.Min(LoginBurst, b.left+float64(now.Sub(b.at))/float64(LoginRefill))
+	b.at = now
+	return b
+}
+
+// wait is how long ip must wait before its next try; 0 when it may try now.
+func (t *tries) wait(ip netip.Addr, now time.Time) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b, ok := t.clients[ip]
+	if !ok {
+		return 0
+	}
+	if b = b.refilled(now); b.left >= 1 {
+		return 0
+	}
+	return time.Duration((1 - b.left) * float64(LoginRefill))
+}
+
+// wrong takes a try from ip.
+func (t *tries) wrong(ip netip.Addr, now time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b, ok := t.clients[ip]
+	if !ok {
+		if len(t.clients) >= MaxLoginClients {
+			t.forget(now)
+		}
+		b = bucket{left: LoginBurst, at: now}
+	}
+	b = b.refilled(now)
+	b.left--
+	t.clients[ip] = b
+}
+
+// forget drops the addresses whose bucket is full again, which remembers nothing; when none
+// is, one address, which may then try again sooner than it should.
+func (t *tries) forget(now time.Time) {
+	for ip, b := range t.clients {
+		if b.refilled(now).left >= LoginBurst {
+			delete(t.clients, ip)
+		}
+	}
+	for ip := range t.clients {
+		if len(t.clients) < MaxLoginClients {
+			break
+		}
+		delete(t.clients, ip)
+	}
+}
+
+// clientIP is the address a request comes from (behind a reverse proxy, the proxy's).
+func clientIP(r *http.Request) netip.Addr {
+	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
+		return ap.Addr().Unmap()
+	}
+	host, _, _ := net.SplitHostPort(r.RemoteAddr)
+	ip, _ := netip.ParseAddr(host)
+	return ip
+}
+
+// loggedIn reports whether r carries the cookie of a session the server granted.
+func (s *Server) loggedIn(r *http.Request) bool {
+	c, err := r.Cookie(sessionCookie)
+	return err == nil && s.sessions.valid(c.Value, time.Now())
+}
+
+func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
+	s.render(w, r, http.StatusOK, "login", loginData{})
+}
+
+type loginData struct {
+	Wrong bool
+	Wait  string // why the login was refused before the token was compared
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	if s.tokenMAC == "" {
+		http.Redirect(w, r, "/runs", http.StatusSeeOther)
+		return
+	}
+	ip, now := clientIP(r), time.Now()
+	if wait := s.tries.wait(ip, now); wait > 0 {
+		secs := int(math.Ceil(wait.Seconds()))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		s.render(w, r, http.StatusTooManyRequests, "login", loginData{
+			Wait: i18n.Sprintf(s.lang(r), "too many wrong tokens from your address: try again in %d s", secs)})
+		return
+	}
+	got := s.mac("token", r.PostForm.Get("token"))
+	if subtle.ConstantTimeCompare([]byte(got), []byte(s.tokenMAC)) != 1 {
+		s.tries.wrong(ip, now)
+		s.render(w, r, http.StatusUnauthorized, "login", loginData{Wrong: true})
+		return
+	}
+	v := s.sessions.start(now)
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: v, Path: "/", MaxAge: int(SessionTTL.Seconds()), HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "/runs", http.StatusSeeOther)
+}
+
+// logout ends the session on the server, so that a copy of its cookie no longer opens a
+// page, and has the browser forget the cookie.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		s.sessions.end(c.Value)
+	}
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
