@@ -299,7 +299,7 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 		argv[0] = filepath.Join(dir, argv[0])
 	}
 	// exec sets PWD only when it builds the environment itself; shells and os.Getwd trust it.
-	env := append(os.Environ(), "PWD="+dir)
+	env := append(baseEnv(os.Environ()), "PWD="+dir)
 	env = append(env, call.Env...)
 	env = append(env, cfg.env...)
 	p, err := runProcess(ctx, process{
