@@ -35,6 +35,7 @@ type process struct {
 	outputLimit int64     // stdout bytes
 	stderrLimit int       // stderr bytes kept, the tail
 	lang        i18n.Lang // the language of its errors
+	guard       *watchdog // kills its group if seam dies; nil for none
 }
 
 // processResult is what a process left behind; it is filled as far as it got on error.
@@ -115,6 +116,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	if err != nil {
 		return res, err
 	}
+	p.guard.add(cmd.Process.Pid)
 
 	var (
 		wg             sync.WaitGroup
@@ -137,6 +139,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	// member lives: killing the group now reaches only what the command left behind.
 	_ = signalGroup(cmd.Process.Pid, syscall.SIGKILL)
 	killLeftovers(mark)
+	p.guard.remove(cmd.Process.Pid)
 	// A process that left the group and escaped the mark may hold a pipe open for ever; stop
 	// reading then.
 	deadline := time.Now().Add(killGrace)
