@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -9,14 +10,15 @@ import (
 
 // orphanDAG's node starts a shell that starts a sleep, and waits: the sleep is a grandchild
 // of the node's process, which is all the kernel kills with seam (Pdeathsig). Its pid goes
-// to sleep.pid. The sleep outlasts the bound waitFor puts on its death.
+// to sleep.pid in %[1]s (where a worker runs it may not be the DAG's folder). The sleep
+// outlasts the bound waitFor puts on its death.
 const orphanDAG = `version: 1
 name: orphan
 nodes:
   orphan:
     type: exec
     with:
-      command: 'sh -c ''sleep 300 & echo $! > sleep.pid; wait'' & while [ ! -s sleep.pid ]; do sleep 0.01; done; touch started; wait'
+      command: 'cd %[1]s; sh -c ''sleep 300 & echo $! > sleep.pid; wait'' & while [ ! -s sleep.pid ]; do sleep 0.01; done; touch started; wait'
       shell: true
 `
 
@@ -26,7 +28,7 @@ nodes:
 func startOrphan(t *testing.T, env []string, args ...string) (seam int, sleep int, wait func()) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "orphan.yaml"), []byte(orphanDAG), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "orphan.yaml"), fmt.Appendf(nil, orphanDAG, dir), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd, out := startSeam(t, dir, env, args...)
