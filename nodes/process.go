@@ -49,15 +49,16 @@ type processResult struct {
 // node left behind. It is not a secret.
 const markVar = "SEAM_EXEC_ID"
 
-// runProcess runs p in its own process group. The group is killed when ctx is done, when
-// stdout passes its limit, and once the leader has exited; on Linux, so is every process
-// carrying the run's mark (markVar), which catches those that left the group (setsid): a
-// node's processes do not outlive it. An error is ctx's, an *OutputLimitError, an
-// *exec.ExitError, or a failure to start.
 // pipeMin is the least a pipe buffers on Linux (one page, even when the user's pipe quota
 // is spent), so that writing that much never waits for a reader.
 const pipeMin = 4096
 
+// runProcess runs p in its own process group. The group is killed when ctx is done, when
+// stdout passes its limit, and once the leader has exited; on Linux, so is every process
+// carrying the run's mark (markVar), which catches those that left the group (setsid): a
+// node's processes do not outlive it. If seam dies first, the kernel kills the leader
+// (dieWithParent) and p.guard the group. An error is ctx's, an *OutputLimitError, an
+// *exec.ExitError, or a failure to start.
 func runProcess(ctx context.Context, p process) (processResult, error) {
 	var res processResult
 	runCtx, stop := context.WithCancel(ctx) // stop also ends the process on overflow
