@@ -49,7 +49,9 @@ func (g *watchdog) start() {
 	}
 	defer r.Close()
 	cmd := exec.Command("/bin/sh", "-c", watchdogScript)
-	cmd.Stdin, cmd.Env, cmd.Dir = r, []string{}, "/"
+	// Not an empty environment: killLeftovers, which looks at seam's children after every
+	// node, waits on an empty one for a process in the middle of execve to show its own.
+	cmd.Stdin, cmd.Env, cmd.Dir = r, []string{"PATH=/usr/bin:/bin"}, "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
