@@ -212,6 +212,9 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 		}
 	}
 	r.scope.Env, r.secrets = env, dag.Secrets(env)
+	if host == nil { // a host's getenv gives placeholders: its workers add their own
+		r.secrets = withOwnSecrets(r.secrets, getenv)
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()

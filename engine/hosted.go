@@ -330,7 +330,7 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 	if err != nil {
 		return fail(err.Error())
 	}
-	secrets := dag.Secrets(env)
+	secrets := withOwnSecrets(dag.Secrets(env), getenv)
 	if log == nil {
 		log = slog.Default()
 	}

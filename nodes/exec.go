@@ -18,7 +18,9 @@ import (
 
 // execType runs a command with the node's input as JSON on stdin and turns its stdout into
 // the node's output.
-type execType struct{}
+type execType struct {
+	guard *watchdog // kills the commands' groups when seam dies; nil for none
+}
 
 const (
 	defaultStderrLimit = 64 << 10
@@ -257,7 +259,7 @@ func (t execType) Run(ctx context.Context, call *Call) (*Result, error) {
 	return res, MaskError(err, call.Secrets)
 }
 
-func (execType) run(ctx context.Context, call *Call) (*Result, error) {
+func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 	cfg, err := parseExecConfig(call.With, false)
 	if err != nil {
 		return nil, err
@@ -299,7 +301,7 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 		argv[0] = filepath.Join(dir, argv[0])
 	}
 	// exec sets PWD only when it builds the environment itself; shells and os.Getwd trust it.
-	env := append(os.Environ(), "PWD="+dir)
+	env := append(baseEnv(os.Environ()), "PWD="+dir)
 	env = append(env, call.Env...)
 	env = append(env, cfg.env...)
 	p, err := runProcess(ctx, process{
@@ -310,6 +312,7 @@ func (execType) run(ctx context.Context, call *Call) (*Result, error) {
 		outputLimit: call.outputLimit(),
 		stderrLimit: cfg.stderrLimit,
 		lang:        call.Lang,
+		guard:       t.guard,
 	})
 	res := &Result{Log: p.stderr}
 	if err != nil {

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,8 +95,8 @@ func TestExecWrapRefusesNonJSON(t *testing.T) {
 }
 
 func TestExecEnv(t *testing.T) {
-	t.Setenv("SEAM_TEST_OUTER", "outer")
-	with := sh(`printf '%s|%s|%s|%s' "$SEAM_TEST_OUTER" "$SEAM_A" "$SEAM_B" "$SEAM_C"`)
+	t.Setenv("SEAM_B", "outer")
+	with := sh(`printf '%s|%s|%s' "$SEAM_A" "$SEAM_B" "$SEAM_C"`)
 	with["env"] = map[string]any{"SEAM_B": "from with", "SEAM_C": "c"}
 	res, err := runExec(t, t.Context(), &Call{
 		With: with,
@@ -105,8 +106,57 @@ func TestExecEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	// with.env comes last, so it wins over the engine's Call.Env, which wins over seam's own.
-	if got, want := string(res.Output), "outer|from call|from with|c"; got != want {
+	if got, want := string(res.Output), "from call|from with|c"; got != want {
 		t.Errorf("output = %q, want %q", got, want)
+	}
+}
+
+// TestExecEnvBase: a node's process gets a small base of seam's environment and what the
+// DAG gives it, never the rest, seam's own credentials first.
+func TestExecEnvBase(t *testing.T) {
+	for k, v := range map[string]string{
+		"SEAM_STORE":       "postgres://seam:db-password@127.0.0.1/seam",
+		"SEAM_SERVE_TOKEN": "serve-token",
+		"SEAM_MCP_TOKEN":   "mcp-token",
+		"N8N_API_KEY":      "n8n-key",
+		"SEAM_TEST_OUTER":  "outer",
+		"HOME":             "/home/someone",
+		"LC_TIME":          "C.UTF-8",
+		"TZ":               "Asia/Tokyo",
+		"TERM":             "xterm",
+	} {
+		t.Setenv(k, v)
+	}
+	with := sh(`env; env >&2`)
+	with["output"] = "text"
+	with["env"] = map[string]any{"OPTED_IN": "yes"}
+	res, err := runExec(t, t.Context(), &Call{With: with, Env: []string{"SEAM_ATTEMPT=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ Data struct{ Text string } }
+	if err := json.Unmarshal(res.Output, &out); err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]string{"stdout": out.Data.Text, "stderr": res.Log} {
+		vars := map[string]string{}
+		for line := range strings.Lines(got) {
+			k, v, _ := strings.Cut(strings.TrimSuffix(line, "\n"), "=")
+			vars[k] = v
+		}
+		for _, k := range []string{"SEAM_STORE", "SEAM_SERVE_TOKEN", "SEAM_MCP_TOKEN", "N8N_API_KEY", "SEAM_TEST_OUTER", "TERM"} {
+			if v, ok := vars[k]; ok {
+				t.Errorf("%s: the node got %s=%s from seam's environment", name, k, v)
+			}
+		}
+		for k, want := range map[string]string{
+			"PATH": os.Getenv("PATH"), "HOME": "/home/someone", "LC_TIME": "C.UTF-8", "TZ": "Asia/Tokyo",
+			"OPTED_IN": "yes", "SEAM_ATTEMPT": "1",
+		} {
+			if vars[k] != want {
+				t.Errorf("%s: the node got %s=%q, want %q", name, k, vars[k], want)
+			}
+		}
 	}
 }
 

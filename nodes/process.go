@@ -35,6 +35,7 @@ type process struct {
 	outputLimit int64     // stdout bytes
 	stderrLimit int       // stderr bytes kept, the tail
 	lang        i18n.Lang // the language of its errors
+	guard       *watchdog // kills its group if seam dies; nil for none
 }
 
 // processResult is what a process left behind; it is filled as far as it got on error.
@@ -48,15 +49,16 @@ type processResult struct {
 // node left behind. It is not a secret.
 const markVar = "SEAM_EXEC_ID"
 
-// runProcess runs p in its own process group. The group is killed when ctx is done, when
-// stdout passes its limit, and once the leader has exited; on Linux, so is every process
-// carrying the run's mark (markVar), which catches those that left the group (setsid): a
-// node's processes do not outlive it. An error is ctx's, an *OutputLimitError, an
-// *exec.ExitError, or a failure to start.
 // pipeMin is the least a pipe buffers on Linux (one page, even when the user's pipe quota
 // is spent), so that writing that much never waits for a reader.
 const pipeMin = 4096
 
+// runProcess runs p in its own process group. The group is killed when ctx is done, when
+// stdout passes its limit, and once the leader has exited; on Linux, so is every process
+// carrying the run's mark (markVar), which catches those that left the group (setsid): a
+// node's processes do not outlive it. If seam dies first, the kernel kills the leader
+// (dieWithParent) and p.guard the group. An error is ctx's, an *OutputLimitError, an
+// *exec.ExitError, or a failure to start.
 func runProcess(ctx context.Context, p process) (processResult, error) {
 	var res processResult
 	runCtx, stop := context.WithCancel(ctx) // stop also ends the process on overflow
@@ -115,6 +117,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	if err != nil {
 		return res, err
 	}
+	p.guard.add(cmd.Process.Pid)
 
 	var (
 		wg             sync.WaitGroup
@@ -137,6 +140,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	// member lives: killing the group now reaches only what the command left behind.
 	_ = signalGroup(cmd.Process.Pid, syscall.SIGKILL)
 	killLeftovers(mark)
+	p.guard.remove(cmd.Process.Pid)
 	// A process that left the group and escaped the mark may hold a pipe open for ever; stop
 	// reading then.
 	deadline := time.Now().Add(killGrace)

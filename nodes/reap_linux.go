@@ -13,15 +13,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// dieWithParent has the kernel kill a node's process when seam dies, kill -9 included: a
+// Temporal worker that dies must not leave its attempts running while another worker runs
+// them again. It reaches that process only; the watchdog kills the rest of its group.
+func dieWithParent(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
+
 // enableSubreaper makes this process the parent of its orphaned descendants, so that what a
 // node's command leaves behind (a daemon, a `setsid` job) stays in reach of killLeftovers
 // instead of going to init. Setting it again is harmless, so every process start does it and
 // nothing needs to remember whether it was done.
-// dieWithParent has the kernel kill a node's process when seam dies, kill -9 included: a
-// Temporal worker that dies must not leave its attempts running while another worker runs
-// them again.
-func dieWithParent(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
-
 func enableSubreaper() {
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }

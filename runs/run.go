@@ -25,6 +25,9 @@ func (r *Run) Interrupted() bool {
 	if err != nil {
 		return true
 	}
+	// On Linux p holds a pidfd until released: the web view checks at every live update, and
+	// the garbage collector closes them too late (hundreds open under a few streams).
+	defer p.Release()
 	// Signal 0 checks the process exists without disturbing it.
 	err = p.Signal(syscall.Signal(0))
 	return err != nil && !errors.Is(err, syscall.EPERM)

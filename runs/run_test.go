@@ -35,6 +35,36 @@ func TestInterrupted(t *testing.T) {
 	}
 }
 
+// TestInterruptedOpensNothing checks a running run many times, as every live update of the
+// web view does: no check may leave a file descriptor open (on Linux os.FindProcess opens a
+// pidfd, which stayed open until a garbage collection).
+func TestInterruptedOpensNothing(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to count open files")
+	}
+	host, _ := os.Hostname()
+	r := Run{Status: "running", PID: os.Getpid(), Host: host}
+	before := openFiles(t)
+	for range 100 {
+		if r.Interrupted() {
+			t.Fatal("this process's run is interrupted")
+		}
+	}
+	if after := openFiles(t); after != before {
+		t.Errorf("100 checks left %d open files, %d before", after, before)
+	}
+}
+
+// openFiles counts this process's open file descriptors.
+func openFiles(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(fds)
+}
+
 func TestParamsObject(t *testing.T) {
 	tests := []struct {
 		params string

@@ -56,7 +56,7 @@ func explain(ctx context.Context, e *env, sf *storeFlag, id, node string) error 
 	if err != nil {
 		return err
 	}
-	writeExplanation(e.stdout, x, sf.lang)
+	writeExplanation(e.termOut(e.stdout), x, sf.lang)
 	return nil
 }
 

@@ -51,6 +51,9 @@ type env struct {
 	stderr io.Writer
 	getenv func(string) string
 	tel    *runTelemetry // seam run's telemetry, once set up (telemetry.go)
+	// terminal says whether a writer is a terminal, where node text is escaped (termText);
+	// nil asks the terminal itself.
+	terminal func(io.Writer) bool
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {

@@ -25,8 +25,16 @@ type display interface {
 }
 
 // newDisplay picks a live, redrawn display when w is a terminal and plain lines otherwise,
-// in lang. The live display is coloured unless NO_COLOR is set (https://no-color.org).
+// in lang. The live display is coloured unless NO_COLOR is set (https://no-color.org). On a
+// terminal, the nodes' text is escaped (termText).
 func newDisplay(e *env, w io.Writer, d *dag.DAG, lang i18n.Lang) display {
+	if e.isTerminal(w) {
+		return termDisplay{pickDisplay(e, w, d, lang)}
+	}
+	return pickDisplay(e, w, d, lang)
+}
+
+func pickDisplay(e *env, w io.Writer, d *dag.DAG, lang i18n.Lang) display {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		cols, rows, err := term.GetSize(int(f.Fd()))
 		if err != nil {

@@ -168,7 +168,7 @@ func runAndShow(ctx context.Context, e *env, st runs.Store, d *dag.DAG, lang i18
 		disp.finish(res)
 	}
 	if res.Error != "" {
-		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: run %s: %s\n", res.ID, res.Error))
+		fmt.Fprint(e.termOut(e.stderr), i18n.Sprintf(lang, "seam: run %s: %s\n", res.ID, res.Error))
 	}
 	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
 		return failed()

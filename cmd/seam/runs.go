@@ -173,7 +173,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 		}
 		return printJSON(e.stdout, doc)
 	}
-	w := e.stdout
+	w := e.termOut(e.stdout)
 	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r, l)))
 	if r.Parent != "" {
 		fmt.Fprint(w, i18n.Sprintf(l, "sub-run  of run %s, node %s\n", r.Parent, r.ParentNode))
@@ -238,7 +238,7 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 	}
 	defer s.Close()
 	l := sf.lang
-	w := e.stdout
+	w := e.termOut(e.stdout)
 	shown := 0
 	var last *runs.Run
 	err = readService(s, sf).Watch(ctx, id, func(r *runs.Run, as []runs.Attempt) error {

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTermText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain text, ümlaut, 日本語", "plain text, ümlaut, 日本語"},
+		{"lines\n\tand tabs\n", "lines\n\tand tabs\n"},
+		{"\x1b]0;pwned\x07\x1b[31mred", `\x1b]0;pwned\x07\x1b[31mred`},
+		{"over\rwrite\x00\x7f", `over\x0dwrite\x00\x7f`},
+		{"c1 \u009b31m", `c1 \u009b31m`},
+		{"not utf-8 \xff\xfe", `not utf-8 \xff\xfe`},
+	}
+	for _, tt := range tests {
+		if got := termText(tt.in); got != tt.want {
+			t.Errorf("termText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// pwnedDAG's nodes print a window title and a colour change: in a summary, in stderr and in
+// the error that quotes it.
+const pwnedDAG = `version: 1
+name: pwned
+nodes:
+  title:
+    type: exec
+    with: {command: 'printf "\033]0;pwned\007\033[31m"', shell: true, output: text}
+  fails:
+    type: exec
+    with: {command: 'printf "\033]0;pwned\007\033[31m" >&2; exit 1', shell: true}
+`
+
+// TestTerminalEscapesNodeText runs a DAG whose nodes print terminal escapes, then explains
+// the failed one, as seam does on a terminal (e.terminal) and elsewhere: on a terminal,
+// nothing a node printed reaches it raw; elsewhere (a pipe, a file) it is left as it is.
+func TestTerminalEscapesNodeText(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pwned.yaml")
+	if err := os.WriteFile(file, []byte(pwnedDAG), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "s.db")
+	for _, tt := range []struct {
+		terminal bool
+		want     string
+	}{
+		{true, `\x1b]0;pwned\x07\x1b[31m`},
+		{false, "\x1b]0;pwned\x07\x1b[31m"},
+	} {
+		for _, args := range [][]string{{"run", "--store", store, file}, {"explain", "--store", store, "latest", "fails"}} {
+			var out bytes.Buffer
+			e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: func(k string) string {
+				if k == "SEAM_LANG" {
+					return "en"
+				}
+				return ""
+			}, terminal: func(io.Writer) bool { return tt.terminal }}
+			root := newRootCmd(e)
+			root.SetArgs(args)
+			root.ExecuteContext(t.Context()) // the run fails
+			if !strings.Contains(out.String(), tt.want) {
+				t.Errorf("seam %s (terminal %v) does not show %q:\n%s", args[0], tt.terminal, tt.want, out.String())
+			}
+			if tt.terminal && strings.ContainsAny(out.String(), "\x1b\x07") {
+				t.Errorf("seam %s wrote a node's escapes to a terminal raw:\n%q", args[0], out.String())
+			}
+		}
+	}
+}
