@@ -239,14 +239,26 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 	defer s.Close()
 	l := sf.lang
 	w := e.stdout
-	shown := 0
+	// An attempt's finish takes the place of its start record in what the store returns, so
+	// what was printed is told by identity rather than by position.
+	type printed struct {
+		session, item, attempt int
+		node                   string
+		start                  bool
+	}
+	shown := map[printed]bool{}
 	var last *runs.Run
 	err = readService(s, sf).Watch(ctx, id, func(r *runs.Run, as []runs.Attempt) error {
 		if last == nil {
 			fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
 		}
 		last = r
-		for _, a := range as[min(shown, len(as)):] {
+		for _, a := range as {
+			k := printed{a.Session, a.Item, a.Attempt, a.Node, a.IsStart()}
+			if shown[k] {
+				continue
+			}
+			shown[k] = true
 			node := a.Node
 			if a.Item >= 0 {
 				node = fmt.Sprintf("%s[%d]", a.Node, a.Item)
@@ -269,7 +281,6 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 			}
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}
-		shown = len(as)
 		return nil
 	})
 	if err != nil {
