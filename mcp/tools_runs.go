@@ -101,6 +101,8 @@ type runMinimal struct {
 	Status   string         `json:"status"`
 	Nodes    map[string]int `json:"nodes"` // counts by status
 	Problems []nodeProblem  `json:"problems,omitempty"`
+	// Running names the nodes running now (the first few), which no final attempt shows.
+	Running []string `json:"running,omitempty"`
 	// Outputs are the DAG's outputs when small; OutputNames name them otherwise.
 	Outputs     any      `json:"outputs,omitempty"`
 	OutputNames []string `json:"output_names,omitempty"`
@@ -578,6 +580,18 @@ func (r storedRun) minimal() any {
 	for _, n := range order {
 		a := final[n]
 		m.addNode(n, string(a.Status), a.Error, a.Reason, a.Violations, outputSummary(a.Output))
+	}
+	// A node without a final attempt that has one under way (its start is recorded) runs.
+	running := map[string]bool{}
+	for _, a := range r.Attempts {
+		if _, decided := final[a.Node]; decided || running[a.Node] || a.Status != dag.NodeRunning {
+			continue
+		}
+		running[a.Node] = true
+		m.Nodes[string(dag.NodeRunning)]++
+		if len(m.Running) < minimalErrors {
+			m.Running = append(m.Running, a.Node)
+		}
 	}
 	if len(r.Run.Outputs) > 0 {
 		var outs map[string]any
