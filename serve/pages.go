@@ -185,7 +185,25 @@ type nodePanel struct {
 	SubRun      string
 	HasItems    bool
 	ItemsPassed int
+	// FailedItems are the outputs of the foreach items that failed (the first few), which
+	// say why and which the node's output does not hold.
+	FailedItems []itemOutput
 }
+
+// itemOutput is the output of one foreach item's last attempt.
+type itemOutput struct {
+	Item      int
+	Reason    string
+	Output    string
+	Truncated bool
+}
+
+// maxFailedItems bounds the failed items whose outputs a node's panel shows, and
+// maxItemOutput each output shown (the download link has it whole).
+const (
+	maxFailedItems = 10
+	maxItemOutput  = 4 << 10
+)
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -237,6 +255,9 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 		p.Err = i18n.Sprintf(l, "node %s has not run yet", id)
 		return p
 	}
+	// An item's attempts are never final (the node's own record is): an item passed when its
+	// last attempt did, across sessions, since a resume keeps the items that passed.
+	itemPassed := map[int]bool{}
 	for _, a := range as {
 		if a.Node != id {
 			continue
@@ -244,10 +265,31 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 		p.Attempts = append(p.Attempts, a)
 		if a.Item >= 0 {
 			p.HasItems = true
-			if a.Final && (a.Status == dag.NodePassed || a.Status == dag.NodeWarned) {
-				p.ItemsPassed++
+			itemPassed[a.Item] = a.Status == dag.NodePassed || a.Status == dag.NodeWarned
+		}
+	}
+	for _, passed := range itemPassed {
+		if passed {
+			p.ItemsPassed++
+		}
+	}
+	for _, a := range runs.FailedItems(as, id) {
+		if len(p.FailedItems) == maxFailedItems {
+			break
+		}
+		it := itemOutput{Item: a.Item, Reason: a.Reason}
+		if out, err := s.opts.Service.AttemptOutput(ctx, a); err != nil {
+			it.Output = err.Error()
+		} else {
+			if len(out) > maxItemOutput {
+				out, it.Truncated = out[:maxItemOutput], true
+			}
+			it.Output = string(out)
+			if !it.Truncated {
+				it.Output = pretty(out)
 			}
 		}
+		p.FailedItems = append(p.FailedItems, it)
 	}
 	x, err := s.opts.Service.Explain(ctx, run.ID, id, runs.ExplainOptions{Lang: l, ShowPath: s.rel, ReadFile: s.readUnderRoot})
 	if err != nil {
