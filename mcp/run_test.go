@@ -524,3 +524,34 @@ func TestGetRunRunning(t *testing.T) {
 		t.Errorf("raw get_run while sleep runs: its attempt %v, want running, started, not ended", sleep)
 	}
 }
+
+// TestGetRunRawItemOutputs: get_run with raw shows the output of a foreach item that failed,
+// whole, which says why it failed.
+func TestGetRunRawItemOutputs(t *testing.T) {
+	cs, _, st := storeServer(t, testRoot(t))
+	r := call(t, cs, "run_dag", map[string]any{"yaml": `version: 1
+name: items
+nodes:
+  check:
+    type: exec
+    foreach: [pass, fail]
+    with:
+      command: [echo, '{"status": "${{ item }}", "summary": "item said ${{ item }}", "data": {"why": "the item was ${{ item }}"}}']
+`})
+	id, _ := r.data()["id"].(string)
+	if id == "" {
+		t.Fatalf("run_dag: %v", r.env)
+	}
+	waitStatus(t, st, id, "failed")
+	g := call(t, cs, "get_run", map[string]any{"id": id, "raw": true})
+	var item1 map[string]any
+	for _, a := range g.data()["attempts"].([]any) {
+		if a := a.(map[string]any); a["item"] == float64(1) {
+			item1 = a
+		}
+	}
+	out, _ := item1["output"].(map[string]any)
+	if data, _ := out["data"].(map[string]any); data["why"] != "the item was fail" {
+		t.Errorf("raw get_run: item 1's attempt %v, want its output with data.why", item1)
+	}
+}

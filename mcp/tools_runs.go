@@ -546,7 +546,7 @@ type storedAttempt struct {
 	Reused     bool                 `json:"reused,omitempty"`
 	Reason     string               `json:"reason,omitempty"`
 	OutputHash string               `json:"output_hash,omitempty"`
-	Output     json.RawMessage      `json:"output,omitempty"` // final attempts only
+	Output     json.RawMessage      `json:"output,omitempty"` // final attempts and, raw, foreach items
 	Violations []contract.Violation `json:"violations,omitempty"`
 	Error      string               `json:"error,omitempty"`
 	Log        string               `json:"log,omitempty"`
@@ -628,7 +628,9 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 		data.Attempts[i] = newStoredAttempt(a)
 		// A minimal answer shows outputs only as the summary of a node that did not pass:
 		// reading the others would be most of its cost.
-		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != dag.NodePassed) {
+		// A foreach item's attempt is never final: raw shows its output too, which for an
+		// item that failed says why.
+		if a.OutputHash != "" && (a.Final && (in.Raw || a.Status != dag.NodePassed) || in.Raw && a.Item >= 0) {
 			out, err := runs.AttemptOutput(ctx, st, &a)
 			if err != nil {
 				return message{}, nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)
