@@ -89,8 +89,9 @@ func (s *Server) funcs() template.FuncMap {
 			if b.IsZero() {
 				b = time.Now()
 			}
-			return b.Sub(a).Round(time.Millisecond).String()
+			return took(b.Sub(a))
 		},
+		"icon": statusIcon,
 		"pathEsc": func(p string) string { return (&url.URL{Path: p}).EscapedPath() },
 		"json": func(v any) string {
 			b, err := json.MarshalIndent(v, "", "  ")
@@ -100,6 +101,38 @@ func (s *Server) funcs() template.FuncMap {
 			return string(b)
 		},
 	}
+}
+
+// took says how long d is: under a millisecond in µs, not as "0s".
+func took(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// statusIcon marks a node's status in the graph by a sign besides its colour, for those who
+// do not tell the colours apart (seam.js has the same signs, for live updates).
+func statusIcon(status string) string {
+	switch dag.NodeStatus(status) {
+	case dag.NodePassed:
+		return "✓"
+	case dag.NodeWarned:
+		return "!"
+	case dag.NodeFailed:
+		return "✗"
+	case dag.NodeRunning:
+		return "▶"
+	case dag.NodeSkipped:
+		return "-"
+	case dag.NodeCanceled:
+		return "⊘"
+	case runs.Unfinished:
+		return "?"
+	case "":
+		return "" // a DAG's page: no run
+	}
+	return "…" // pending
 }
 
 // runRow is a row of the runs page.

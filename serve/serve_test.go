@@ -494,3 +494,21 @@ func TestServeItemsPanel(t *testing.T) {
 		t.Errorf("check's panel shows the item that passed as failed")
 	}
 }
+
+// TestServeStatusSigns: the graph marks each node's status by a sign besides its colour, and
+// a duration under a millisecond shows in µs, not as 0s.
+func TestServeStatusSigns(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("items.yaml", nil, true)
+	_, page := f.get(nil, "/runs/"+id)
+	for node, sign := range map[string]string{"each": "✓", "check": "✗"} {
+		if !regexp.MustCompile(`data-node="` + node + `">.*?<tspan class="icon">` + sign + `</tspan>`).MatchString(page) {
+			t.Errorf("node %s is not marked %s in the graph:\n%s", node, sign, page)
+		}
+	}
+	id = f.start("script.yaml", nil, true) // a const node: done in microseconds
+	_, page = f.get(nil, "/runs/"+id+"?node=evil")
+	if !regexp.MustCompile(`<td>\d+µs</td>`).MatchString(page) || strings.Contains(page, "<td>0s</td>") {
+		t.Errorf("the const node's duration is not in µs:\n%s", page)
+	}
+}
