@@ -91,7 +91,7 @@ func (s *Server) funcs() template.FuncMap {
 			}
 			return took(b.Sub(a))
 		},
-		"icon": statusIcon,
+		"icon":    statusIcon,
 		"pathEsc": func(p string) string { return (&url.URL{Path: p}).EscapedPath() },
 		"json": func(v any) string {
 			b, err := json.MarshalIndent(v, "", "  ")
