@@ -76,6 +76,12 @@ type runner struct {
 	// commit, so that the store shows them within lingerDelay even while nothing else lands.
 	lingering bool
 	linger    chan struct{}
+	// starts are the attempts of impure nodes handed to workers whose start is not recorded:
+	// one still running after StartDelay is recorded running (recordStarts); a quicker one
+	// costs the store nothing. starting is set while a timer will look at them.
+	starts   []pendingStart
+	starting bool
+	startDue chan struct{}
 
 	// secrets are the values of the DAG's env: masked in everything a node returns.
 	secrets []string
@@ -128,6 +134,8 @@ type unit struct {
 	started    time.Time
 	ended      time.Time
 	span       trace.Span // of the attempt running, when tracing
+	// since is when the attempt under way was handed to a worker; zero once it came back.
+	since time.Time
 	// envBuf backs call.Env: SEAM_ATTEMPT, SEAM_VIOLATIONS, TRACEPARENT, TRACESTATE.
 	envBuf [4]string
 }
@@ -186,6 +194,7 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 		due:         make(chan *unit),
 		commitDone:  make(chan error, 1),
 		linger:      make(chan struct{}),
+		startDue:    make(chan struct{}),
 		quit:        make(chan struct{}),
 		timers:      make(map[*unit]*time.Timer),
 		keyed:       opts.Recorder != nil || opts.Reuse != nil,
@@ -275,6 +284,7 @@ func (r *runner) run(ctx context.Context) {
 				}
 				r.running++
 				jobs <- r.job(ctx, u)
+				r.noteStart(u)
 				continue
 			}
 			if len(r.ready) == 0 {
@@ -319,6 +329,9 @@ func (r *runner) run(ctx context.Context) {
 		case <-r.linger:
 			r.lingering = false
 			r.commitNow(ctx)
+		case <-r.startDue:
+			r.starting = false
+			r.recordStarts(ctx)
 		case u := <-r.due:
 			delete(r.timers, u)
 			r.runnable = append(r.runnable, u)
@@ -729,6 +742,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 	var retry []retrying
 	for _, a := range batch {
 		u := a.u
+		u.since = time.Time{}
 		node := r.d.Nodes[u.nr.idx]
 		status, final, delay := r.decide(node, u, a)
 		r.endAttempt(a, status)
@@ -1179,6 +1193,73 @@ func (r *runner) reuse(ctx context.Context, i int32, prev dag.Reused) bool {
 	r.hand(i, out, prev.Output, "")
 	r.settle(i, status, "")
 	return true
+}
+
+// StartDelay is how long an attempt of an impure node runs before its start is recorded
+// (an attempt with status running), on every engine: a run watched in the store shows a
+// node running within about that, and an attempt that ends sooner, as most do, costs the
+// store no row for its start.
+const StartDelay = 50 * time.Millisecond
+
+// pendingStart is an attempt handed to a worker at since, whose start is not recorded yet.
+type pendingStart struct {
+	u     *unit
+	since time.Time
+}
+
+// noteStart keeps the attempt of u just handed to a worker, when a recorder records the run
+// and u's node is impure: a pure node's attempt takes microseconds.
+func (r *runner) noteStart(u *unit) {
+	if r.opts.Recorder == nil || r.pure(u.nr.idx) {
+		return
+	}
+	u.since = time.Now()
+	r.starts = append(r.starts, pendingStart{u, u.since})
+	if !r.starting {
+		r.startAfter(StartDelay)
+	}
+}
+
+// startAfter makes the scheduler look at the attempts started once d has passed.
+func (r *runner) startAfter(d time.Duration) {
+	r.starting = true
+	time.AfterFunc(d, func() {
+		select {
+		case r.startDue <- struct{}{}:
+		case <-r.quit:
+		}
+	})
+}
+
+// recordStarts records running the attempts under way for StartDelay or more, and commits
+// them: nothing waits for that commit, but a watcher of the store does.
+func (r *runner) recordStarts(ctx context.Context) {
+	now := time.Now()
+	left, recorded := r.starts[:0], false
+	for _, p := range r.starts {
+		u := p.u
+		switch {
+		case u.since != p.since: // it came back, and maybe went out again (noted anew)
+		case now.Sub(p.since) < StartDelay:
+			left = append(left, p)
+		default:
+			node := r.d.Nodes[u.nr.idx]
+			r.record(dag.AttemptRecord{
+				RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: u.attempts, Item: u.item,
+				Status: dag.NodeRunning, Key: u.nr.key, Started: p.since,
+			})
+			recorded = true
+		}
+	}
+	clear(r.starts[len(left):])
+	r.starts = left
+	if len(left) > 0 {
+		// The oldest comes first: noted in the order they started.
+		r.startAfter(StartDelay - now.Sub(left[0].since))
+	}
+	if recorded {
+		r.commitNow(ctx)
+	}
 }
 
 // maxPending bounds the attempts of pure nodes waiting for a commit.

@@ -3,8 +3,10 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -489,5 +491,67 @@ nodes:
 		if num(p, "violations") != 2 || !strings.Contains(p["message"].(string), "required") || strings.Contains(p["message"].(string), "more") {
 			t.Errorf("%s: problem %v, want the first violation and a count of 2", tool, p)
 		}
+	}
+}
+
+// TestGetRunRunning: get_run shows a plain exec node running while it runs, in its minimal
+// answer (counted, and named) and in its raw one (the attempt under way).
+func TestGetRunRunning(t *testing.T) {
+	cs, _, st := storeServer(t, testRoot(t))
+	r := call(t, cs, "run_dag", map[string]any{"yaml": slowDAG})
+	id, _ := r.data()["id"].(string)
+	if id == "" {
+		t.Fatalf("run_dag: %v", r.env)
+	}
+	defer call(t, cs, "cancel_run", map[string]any{"id": id})
+	waitFor(t, func() bool { // sleep's start is recorded
+		_, as, err := st.GetRun(t.Context(), id)
+		return err == nil && slices.ContainsFunc(as, func(a runs.Attempt) bool { return a.Node == "sleep" && a.Status == "running" })
+	})
+	g := call(t, cs, "get_run", map[string]any{"id": id})
+	nodes, _ := g.data()["nodes"].(map[string]any)
+	if num(nodes, "running") != 1 || num(nodes, "passed") != 1 || fmt.Sprint(g.data()["running"]) != "[sleep]" {
+		t.Errorf("get_run while sleep runs: %v, want 1 running (sleep) and 1 passed", g.data())
+	}
+	raw := call(t, cs, "get_run", map[string]any{"id": id, "raw": true})
+	var sleep map[string]any
+	for _, a := range raw.data()["attempts"].([]any) {
+		if a := a.(map[string]any); a["node"] == "sleep" {
+			sleep = a
+		}
+	}
+	if sleep["status"] != "running" || sleep["started"] == nil || sleep["ended"] != nil {
+		t.Errorf("raw get_run while sleep runs: its attempt %v, want running, started, not ended", sleep)
+	}
+}
+
+// TestGetRunRawItemOutputs: get_run with raw shows the output of a foreach item that failed,
+// whole, which says why it failed.
+func TestGetRunRawItemOutputs(t *testing.T) {
+	cs, _, st := storeServer(t, testRoot(t))
+	r := call(t, cs, "run_dag", map[string]any{"yaml": `version: 1
+name: items
+nodes:
+  check:
+    type: exec
+    foreach: [pass, fail]
+    with:
+      command: [echo, '{"status": "${{ item }}", "summary": "item said ${{ item }}", "data": {"why": "the item was ${{ item }}"}}']
+`})
+	id, _ := r.data()["id"].(string)
+	if id == "" {
+		t.Fatalf("run_dag: %v", r.env)
+	}
+	waitStatus(t, st, id, "failed")
+	g := call(t, cs, "get_run", map[string]any{"id": id, "raw": true})
+	var item1 map[string]any
+	for _, a := range g.data()["attempts"].([]any) {
+		if a := a.(map[string]any); a["item"] == float64(1) {
+			item1 = a
+		}
+	}
+	out, _ := item1["output"].(map[string]any)
+	if data, _ := out["data"].(map[string]any); data["why"] != "the item was fail" {
+		t.Errorf("raw get_run: item 1's attempt %v, want its output with data.why", item1)
 	}
 }

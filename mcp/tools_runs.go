@@ -101,6 +101,8 @@ type runMinimal struct {
 	Status   string         `json:"status"`
 	Nodes    map[string]int `json:"nodes"` // counts by status
 	Problems []nodeProblem  `json:"problems,omitempty"`
+	// Running names the nodes running now (the first few), which no final attempt shows.
+	Running []string `json:"running,omitempty"`
 	// Outputs are the DAG's outputs when small; OutputNames name them otherwise.
 	Outputs     any      `json:"outputs,omitempty"`
 	OutputNames []string `json:"output_names,omitempty"`
@@ -544,7 +546,7 @@ type storedAttempt struct {
 	Reused     bool                 `json:"reused,omitempty"`
 	Reason     string               `json:"reason,omitempty"`
 	OutputHash string               `json:"output_hash,omitempty"`
-	Output     json.RawMessage      `json:"output,omitempty"` // final attempts only
+	Output     json.RawMessage      `json:"output,omitempty"` // final attempts and, raw, foreach items
 	Violations []contract.Violation `json:"violations,omitempty"`
 	Error      string               `json:"error,omitempty"`
 	Log        string               `json:"log,omitempty"`
@@ -578,6 +580,18 @@ func (r storedRun) minimal() any {
 	for _, n := range order {
 		a := final[n]
 		m.addNode(n, string(a.Status), a.Error, a.Reason, a.Violations, outputSummary(a.Output))
+	}
+	// A node without a final attempt that has one under way (its start is recorded) runs.
+	running := map[string]bool{}
+	for _, a := range r.Attempts {
+		if _, decided := final[a.Node]; decided || running[a.Node] || a.Status != dag.NodeRunning {
+			continue
+		}
+		running[a.Node] = true
+		m.Nodes[string(dag.NodeRunning)]++
+		if len(m.Running) < minimalErrors {
+			m.Running = append(m.Running, a.Node)
+		}
 	}
 	if len(r.Run.Outputs) > 0 {
 		var outs map[string]any
@@ -614,7 +628,9 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 		data.Attempts[i] = newStoredAttempt(a)
 		// A minimal answer shows outputs only as the summary of a node that did not pass:
 		// reading the others would be most of its cost.
-		if a.OutputHash != "" && a.Final && (in.Raw || a.Status != dag.NodePassed) {
+		// A foreach item's attempt is never final: raw shows its output too, which for an
+		// item that failed says why.
+		if a.OutputHash != "" && (a.Final && (in.Raw || a.Status != dag.NodePassed) || in.Raw && a.Item >= 0) {
 			out, err := runs.AttemptOutput(ctx, st, &a)
 			if err != nil {
 				return message{}, nil, fail(CodeInternal, nil, "read run %s: output of %s: %v", id, a.Node, err)

@@ -255,8 +255,10 @@ func (u *unpacker) readRows(rows rowScanner) ([]Attempt, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	err := u.upTo(math.MaxInt64)
-	return u.as, err
+	if err := u.upTo(math.MaxInt64); err != nil {
+		return nil, err
+	}
+	return dropFinishedStarts(u.as), nil
 }
 
 // packReader reads what encodePack wrote; past the first error every read returns zero.

@@ -1,6 +1,10 @@
 package runs
 
-import "github.com/seam-dag/seam/dag"
+import (
+	"slices"
+
+	"github.com/seam-dag/seam/dag"
+)
 
 // NodeSummary is one node of a stored run, as its attempts tell it.
 type NodeSummary struct {
@@ -81,4 +85,24 @@ func (n *NodeSummary) Status() dag.NodeStatus {
 		return Unfinished
 	}
 	return n.Final.Status
+}
+
+// FailedItems returns the last attempt of each foreach item of node that failed (its last
+// attempt did not pass or warn and is not under way), in item order: their outputs say why,
+// which the node's own record, combining the items, does not keep.
+func FailedItems(as []Attempt, node string) []*Attempt {
+	last := map[int]*Attempt{}
+	for i := range as {
+		if a := &as[i]; a.Node == node && a.Item >= 0 {
+			last[a.Item] = a
+		}
+	}
+	var out []*Attempt
+	for _, a := range last {
+		if a.Status == dag.NodeFailed {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Attempt) int { return a.Item - b.Item })
+	return out
 }

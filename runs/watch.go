@@ -14,7 +14,8 @@ const pollInterval = 200 * time.Millisecond
 
 // watchRun is WatchRun given wait, which returns once the run may have changed (or ctx
 // ended). fn is called with each new state: a state is new when the run's status, resumes or
-// end, or its number of attempts, changed.
+// end, or its number of attempts or of those running, changed: an attempt's finish takes
+// the place of its start record (GetRun), so the first number alone may stay the same.
 func watchRun(ctx context.Context, s Store, id string, wait func(context.Context) error, fn func(*Run, []Attempt) error) error {
 	last := ""
 	for {
@@ -22,7 +23,13 @@ func watchRun(ctx context.Context, s Store, id string, wait func(context.Context
 		if err != nil {
 			return err
 		}
-		if state := fmt.Sprint(r.Status, r.Resumes, r.Ended.UnixNano(), len(as)); state != last {
+		running := 0
+		for i := range as {
+			if as[i].IsStart() {
+				running++
+			}
+		}
+		if state := fmt.Sprint(r.Status, r.Resumes, r.Ended.UnixNano(), len(as), running); state != last {
 			last = state
 			if err := fn(r, as); err != nil {
 				return err

@@ -242,3 +242,26 @@ func TestServeBrowserRunsLive(t *testing.T) {
 	}
 	p.do(chromedp.WaitVisible(css(`table.runs tbody tr:first-child .status.st-canceled`)))
 }
+
+// TestServeBrowserRunningNode: a plain exec node that runs shows running (blue, dashed) on the
+// run's page, updated live: once first has passed, hang, which sleeps after it, turns running
+// within a second, without a reload.
+func TestServeBrowserRunningNode(t *testing.T) {
+	p := tab{t, browser(t)}
+	f := newFixture(t, Options{})
+	id := f.start("relay.yaml", nil, false)
+	t.Cleanup(func() { f.svc.Cancel(context.Background(), id) })
+	p.do(chromedp.Navigate(f.http.URL+"/runs/"+id), chromedp.WaitVisible(css(`#run[data-live="1"]`)))
+	if st := p.attr(`svg g.node[data-node="hang"]`, "class"); strings.Contains(st, "st-running") {
+		t.Fatalf("hang was running when the page loaded (%q): nothing is seen live", st)
+	}
+	p.do(chromedp.WaitVisible(css(`svg g.node.st-passed[data-node="first"]`)))
+	ctx, cancel := context.WithTimeout(p.ctx, time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(css(`svg g.node.st-running[data-node="hang"]`))); err != nil {
+		t.Fatalf("hang is not shown running within 1s of first passing (class %q): %v", p.attr(`svg g.node[data-node="hang"]`, "class"), err)
+	}
+	if st := p.text(`#run-status`); st != "running" {
+		t.Errorf("run status %q while hang runs, want running (the page was updated live, not reloaded)", st)
+	}
+}

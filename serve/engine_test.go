@@ -55,3 +55,52 @@ func TestServeRunFormEngine(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// TestServeRunFormTemporalRecorded: a run the form starts on Temporal is recorded by a worker,
+// maybe after the workflow started; the form's answer waits for it, so that the run's page it
+// redirects to shows the run rather than "no run".
+func TestServeRunFormTemporalRecorded(t *testing.T) {
+	c := temporaltest.Client(t, client.Options{})
+	queue := temporaltest.Queue()
+	eng := &temporal.Engine{Client: c, TaskQueue: queue}
+	f := newFixture(t, Options{Engines: map[string]engine.Engine{"temporal": eng}})
+	eng.Load = dag.LoadOptions{Types: f.types}
+
+	hc := jarClient(t, f)
+	_, page := f.get(hc, "/dags/greet.yaml")
+	token := csrfOf(t, page)
+	posted := make(chan *http.Response, 1)
+	go func() {
+		resp, _ := post(t, hc, f.http.URL+"/dags/greet.yaml", url.Values{"csrf": {token}, "p.name": {"Ada"}, "engine": {"temporal"}})
+		posted <- resp
+	}()
+	// No worker takes the run until now: the workflow has started, the store has no run yet.
+	time.Sleep(500 * time.Millisecond)
+	w := worker.New(c, queue, worker.Options{})
+	temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: f.st, Types: f.types, Dir: t.TempDir()}).Register(w)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	resp := <-posted
+	id, ok := strings.CutPrefix(resp.Header.Get("Location"), "/runs/")
+	if !ok {
+		t.Fatalf("started on temporal: status %d, redirected to %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	got, body := f.get(hc, "/runs/"+id)
+	if got.StatusCode != http.StatusOK || !strings.Contains(body, `data-run="`+id+`"`) {
+		t.Errorf("the run's page right after the form's answer: status %d:\n%.600s", got.StatusCode, body)
+	}
+	// The worker stops before the fixture's service, which would wait for the run for ever.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		r, _, err := f.st.GetRun(t.Context(), id)
+		if err == nil && r.Status == dag.RunSuccess {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s on temporal did not succeed: %v %v", id, r, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

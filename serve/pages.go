@@ -85,8 +85,9 @@ func (s *Server) funcs() template.FuncMap {
 			if b.IsZero() {
 				b = time.Now()
 			}
-			return b.Sub(a).Round(time.Millisecond).String()
+			return took(b.Sub(a))
 		},
+		"icon":    statusIcon,
 		"pathEsc": func(p string) string { return (&url.URL{Path: p}).EscapedPath() },
 		"json": func(v any) string {
 			b, err := json.MarshalIndent(v, "", "  ")
@@ -96,6 +97,38 @@ func (s *Server) funcs() template.FuncMap {
 			return string(b)
 		},
 	}
+}
+
+// took says how long d is: under a millisecond in µs, not as "0s".
+func took(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// statusIcon marks a node's status in the graph by a sign besides its colour, for those who
+// do not tell the colours apart (seam.js has the same signs, for live updates).
+func statusIcon(status string) string {
+	switch dag.NodeStatus(status) {
+	case dag.NodePassed:
+		return "✓"
+	case dag.NodeWarned:
+		return "!"
+	case dag.NodeFailed:
+		return "✗"
+	case dag.NodeRunning:
+		return "▶"
+	case dag.NodeSkipped:
+		return "-"
+	case dag.NodeCanceled:
+		return "⊘"
+	case runs.Unfinished:
+		return "?"
+	case "":
+		return "" // a DAG's page: no run
+	}
+	return "…" // pending
 }
 
 // runRow is a row of the runs page.
@@ -181,7 +214,25 @@ type nodePanel struct {
 	SubRun      string
 	HasItems    bool
 	ItemsPassed int
+	// FailedItems are the outputs of the foreach items that failed (the first few), which
+	// say why and which the node's output does not hold.
+	FailedItems []itemOutput
 }
+
+// itemOutput is the output of one foreach item's last attempt.
+type itemOutput struct {
+	Item      int
+	Reason    string
+	Output    string
+	Truncated bool
+}
+
+// maxFailedItems bounds the failed items whose outputs a node's panel shows, and
+// maxItemOutput each output shown (the download link has it whole).
+const (
+	maxFailedItems = 10
+	maxItemOutput  = 4 << 10
+)
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
@@ -233,6 +284,9 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 		p.Err = i18n.Sprintf(l, "node %s has not run yet", id)
 		return p
 	}
+	// An item's attempts are never final (the node's own record is): an item passed when its
+	// last attempt did, across sessions, since a resume keeps the items that passed.
+	itemPassed := map[int]bool{}
 	for _, a := range as {
 		if a.Node != id {
 			continue
@@ -240,10 +294,31 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 		p.Attempts = append(p.Attempts, a)
 		if a.Item >= 0 {
 			p.HasItems = true
-			if a.Final && (a.Status == dag.NodePassed || a.Status == dag.NodeWarned) {
-				p.ItemsPassed++
+			itemPassed[a.Item] = a.Status == dag.NodePassed || a.Status == dag.NodeWarned
+		}
+	}
+	for _, passed := range itemPassed {
+		if passed {
+			p.ItemsPassed++
+		}
+	}
+	for _, a := range runs.FailedItems(as, id) {
+		if len(p.FailedItems) == maxFailedItems {
+			break
+		}
+		it := itemOutput{Item: a.Item, Reason: a.Reason}
+		if out, err := s.opts.Service.AttemptOutput(ctx, a); err != nil {
+			it.Output = err.Error()
+		} else {
+			if len(out) > maxItemOutput {
+				out, it.Truncated = out[:maxItemOutput], true
+			}
+			it.Output = string(out)
+			if !it.Truncated {
+				it.Output = pretty(out)
 			}
 		}
+		p.FailedItems = append(p.FailedItems, it)
 	}
 	x, err := s.opts.Service.Explain(ctx, run.ID, id, runs.ExplainOptions{Lang: l, ShowPath: s.rel, ReadFile: s.readUnderRoot})
 	if err != nil {

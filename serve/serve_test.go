@@ -477,3 +477,41 @@ func TestServeRunLint(t *testing.T) {
 		t.Errorf("run with nolint: %d to %q, want 303 to the run", resp.StatusCode, resp.Header.Get("Location"))
 	}
 }
+
+// TestServeItemsPanel: a foreach node's panel counts the items that passed (their attempts
+// are never final: the node's record is), and shows what a failed item output.
+func TestServeItemsPanel(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("items.yaml", nil, true)
+	_, page := f.get(nil, "/runs/"+id+"?node=each")
+	if !strings.Contains(page, "foreach items passed: 5/5") {
+		t.Errorf("each's panel does not count its 5 items passed:\n%s", page)
+	}
+	_, page = f.get(nil, "/runs/"+id+"?node=check")
+	for _, want := range []string{"foreach items passed: 1/2", `<div class="item-failed" data-item="1">`, `&#34;why&#34;: &#34;the item was fail&#34;`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("check's panel does not hold %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, `data-item="0"`) {
+		t.Errorf("check's panel shows the item that passed as failed")
+	}
+}
+
+// TestServeStatusSigns: the graph marks each node's status by a sign besides its colour, and
+// a duration under a millisecond shows in µs, not as 0s.
+func TestServeStatusSigns(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("items.yaml", nil, true)
+	_, page := f.get(nil, "/runs/"+id)
+	for node, sign := range map[string]string{"each": "✓", "check": "✗"} {
+		if !regexp.MustCompile(`data-node="` + node + `">.*?<tspan class="icon">` + sign + `</tspan>`).MatchString(page) {
+			t.Errorf("node %s is not marked %s in the graph:\n%s", node, sign, page)
+		}
+	}
+	id = f.start("script.yaml", nil, true) // a const node: done in microseconds
+	_, page = f.get(nil, "/runs/"+id+"?node=evil")
+	if !regexp.MustCompile(`<td>\d+µs</td>`).MatchString(page) || strings.Contains(page, "<td>0s</td>") {
+		t.Errorf("the const node's duration is not in µs:\n%s", page)
+	}
+}

@@ -150,12 +150,16 @@ func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions
 	if rec != nil {
 		b = &began{Recorder: rec, ch: run.recorded}
 		opts.Recorder = b
-		opts.Started = b.started
 	}
 	if s.opts.Instrument != nil {
 		s.opts.Instrument(&opts, d)
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
+	if b != nil {
+		// The engine's workers record the run (Temporal): it is in the store once one of
+		// them has taken it, which is what a front end that answers at once waits for.
+		opts.Started = func() { go s.awaitRecorded(ctx, run.ID, b) }
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -181,6 +185,27 @@ func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions
 		run.res, run.err = eng.Run(ctx, d, opts)
 	}()
 	return run, nil
+}
+
+// recordedPoll is how often awaitRecorded looks for a run another process records.
+const recordedPoll = 50 * time.Millisecond
+
+// awaitRecorded tells b the run id is recorded once the store has it, for an engine whose
+// workers record it; it gives up when ctx ends (the run ended, or the Service closed).
+func (s *Service) awaitRecorded(ctx context.Context, id string, b *began) {
+	t := time.NewTicker(recordedPoll)
+	defer t.Stop()
+	for {
+		if _, _, err := s.opts.Store.GetRun(ctx, id); err == nil {
+			b.started()
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // crashed handles a panic on the goroutine driving run (the engine recovers those in nodes,
@@ -209,7 +234,7 @@ func (s *Service) crashed(ctx context.Context, cancel context.CancelCauseFunc, r
 
 // began wraps a run's recorder to tell when the run is in the store: a front end that does
 // not wait for the run answers then, so that whoever asks finds the run at once.
-// An engine that records the run elsewhere (Temporal) says so through started instead.
+// A run an engine records elsewhere (Temporal) is waited for by awaitRecorded instead.
 type began struct {
 	dag.Recorder
 	ch   chan struct{}

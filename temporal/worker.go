@@ -172,6 +172,11 @@ func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOu
 	if w.opts.Store != nil {
 		fetch = w.opts.Store.Output
 	}
+	if in.Record && w.opts.Store != nil {
+		ended := make(chan struct{})
+		defer close(ended)
+		go w.recordStart(ctx, d, in, time.Now(), ended)
+	}
 	o := engine.Attempt(ctx, d, in.Request, w.opts.Getenv, fetch, w.log.With("run", in.Run))
 	if w.opts.Store != nil && len(o.Output) > ByReference {
 		// Validated on the whole output already; the workflow sees its stub.
@@ -197,6 +202,33 @@ func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOu
 		return o, nodeError(o.Reason, errNodeFailed, o)
 	default:
 		return o, nodeError(fmt.Sprintf("output of %s breaks its contract", in.Request.Node), errContract, o)
+	}
+}
+
+// recordStart records the start of the attempt in, as the embedded engine does: once it has
+// run for engine.StartDelay, unless it ended first. Its finish, recorded by the workflow,
+// may be committed before it; the store shows the finish all the same (runs.Attempt.IsStart).
+func (w *Worker) recordStart(ctx context.Context, d *dag.DAG, in AttemptInput, since time.Time, ended <-chan struct{}) {
+	t := time.NewTimer(engine.StartDelay)
+	defer t.Stop()
+	select {
+	case <-ended:
+		return
+	case <-t.C:
+	}
+	req := in.Request
+	typ := ""
+	if req.Index >= 0 && req.Index < len(d.Nodes) {
+		typ = d.Nodes[req.Index].Type.Name()
+	}
+	rec := w.recorder(runs.RecorderOptions{Session: in.Session})
+	err := rec.RecordAttempts(ctx, []dag.AttemptRecord{{
+		RunID: in.Run, Node: req.Node, Type: typ, Attempt: req.Attempt, Item: req.Item,
+		Status: dag.NodeRunning, Started: since,
+	}})
+	if err != nil {
+		// Only what a watcher sees meanwhile is lost: the attempt goes on and is recorded.
+		w.log.Warn("seam worker: record the start of an attempt", "run", in.Run, "node", req.Node, "error", err)
 	}
 }
 

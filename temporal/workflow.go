@@ -144,6 +144,7 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 			rec.goOn(d, in.Checkpoint, in.Recorded)
 		}
 		opts.Recorder = rec
+		h.rec = rec
 	}
 	opts.Checkpoint = in.Checkpoint
 	res, err := engine.RunHosted(context.Background(), d, opts, h)
@@ -336,6 +337,7 @@ type host struct {
 	in       RunInput
 	seed     uint64
 	draws    uint64
+	rec      *recorder // nil when the run is not recorded
 }
 
 func newHost(ctx workflow.Context, in RunInput, d *dag.DAG) *host {
@@ -367,6 +369,10 @@ type AttemptInput struct {
 	Run     string                `json:"run"`
 	Bundle  string                `json:"bundle"`
 	Request engine.AttemptRequest `json:"request"`
+	// Record is set when the run is recorded, in Session: the activity then records the
+	// attempt's start once it has run for engine.StartDelay.
+	Record  bool `json:"record,omitempty"`
+	Session int  `json:"session,omitempty"`
 }
 
 func (h *host) Start(req engine.AttemptRequest) {
@@ -395,7 +401,11 @@ func (h *host) Start(req engine.AttemptRequest) {
 			NonRetryableErrorTypes: []string{errNodeFailed, errContract, errBundle},
 		},
 	})
-	f := workflow.ExecuteActivity(ctx, attemptActivity, AttemptInput{Run: h.in.RunID, Bundle: h.in.Bundle.Hash, Request: req})
+	in := AttemptInput{Run: h.in.RunID, Bundle: h.in.Bundle.Hash, Request: req}
+	if h.rec != nil {
+		in.Record, in.Session = true, h.rec.session
+	}
+	f := workflow.ExecuteActivity(ctx, attemptActivity, in)
 	id := req.ID
 	h.sel.AddFuture(f, func(f workflow.Future) {
 		var o engine.AttemptOutcome

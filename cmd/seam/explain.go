@@ -89,7 +89,8 @@ func writeExplanationRest(w io.Writer, x *runs.Explanation, lang i18n.Lang) {
 	if x.Error != "" {
 		fmt.Fprint(w, i18n.Sprintf(lang, "error: %s\n", x.Error))
 	}
-	if x.Log != "" {
+	// An exec node's failure quotes the end of its stderr already: the log would say it again.
+	if log := strings.TrimSpace(x.Log); log != "" && !strings.HasSuffix(strings.TrimSpace(x.Reason), log) {
 		fmt.Fprint(w, i18n.Sprintf(lang, "log:\n%s\n", indent(strings.TrimRight(x.Log, "\n"), "  ")))
 	}
 	for _, v := range x.Violations {

@@ -326,7 +326,8 @@ func TestKillAndResume(t *testing.T) {
 			var id string
 			waitFor(t, "node one to be recorded", func() bool {
 				r, as := latestRun(t, store)
-				if r != nil && len(as) > 0 {
+				// Its end, not its start (recorded while it runs).
+				if r != nil && len(as) > 0 && as[0].Node == "one" && as[0].Status == "passed" {
 					id = r.ID
 				}
 				return id != ""

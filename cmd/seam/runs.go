@@ -154,7 +154,8 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	defer s.Close()
 	l := sf.lang
-	r, as, err := readService(s, sf).Show(ctx, id)
+	svc := readService(s, sf)
+	r, as, err := svc.Show(ctx, id)
 	if err != nil {
 		return usage(err)
 	}
@@ -198,6 +199,11 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	for _, n := range nodes {
 		writeNodeSummary(w, n, width, notesWidth, l)
+		if n.Items > 0 {
+			if err := writeFailedItems(ctx, w, svc, as, n.ID, l); err != nil {
+				return err
+			}
+		}
 	}
 	if len(nodes) == 0 {
 		fmt.Fprintln(w, i18n.Sprintf(l, "no node has finished"))
@@ -239,14 +245,26 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 	defer s.Close()
 	l := sf.lang
 	w := e.termOut(e.stdout)
-	shown := 0
+	// An attempt's finish takes the place of its start record in what the store returns, so
+	// what was printed is told by identity rather than by position.
+	type printed struct {
+		session, item, attempt int
+		node                   string
+		start                  bool
+	}
+	shown := map[printed]bool{}
 	var last *runs.Run
 	err = readService(s, sf).Watch(ctx, id, func(r *runs.Run, as []runs.Attempt) error {
 		if last == nil {
 			fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
 		}
 		last = r
-		for _, a := range as[min(shown, len(as)):] {
+		for _, a := range as {
+			k := printed{a.Session, a.Item, a.Attempt, a.Node, a.IsStart()}
+			if shown[k] {
+				continue
+			}
+			shown[k] = true
 			node := a.Node
 			if a.Item >= 0 {
 				node = fmt.Sprintf("%s[%d]", a.Node, a.Item)
@@ -269,7 +287,6 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 			}
 			fmt.Fprintln(w, strings.TrimRight(line, " "))
 		}
-		shown = len(as)
 		return nil
 	})
 	if err != nil {
@@ -331,6 +348,34 @@ func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, l
 	for _, v := range f.Violations {
 		fmt.Fprintf(w, "    %s: %s\n", pointerOrRoot(v.Pointer), v.Message)
 	}
+}
+
+// shownItems bounds the failed foreach items whose outputs runs show prints under their
+// node, and itemExcerpt the characters of each output (--json has them whole, by hash).
+const (
+	shownItems  = 3
+	itemExcerpt = 200
+)
+
+// writeFailedItems prints the outputs of the first failed items of foreach node, in one line
+// each, cut to itemExcerpt characters: they say why the items failed.
+func writeFailedItems(ctx context.Context, w io.Writer, svc *service.Service, as []runs.Attempt, node string, lang i18n.Lang) error {
+	failed := runs.FailedItems(as, node)
+	for i, a := range failed {
+		if i == shownItems {
+			fmt.Fprint(w, i18n.Sprintf(lang, "    … %d more failed items\n", len(failed)-shownItems))
+			break
+		}
+		out, err := svc.AttemptOutput(ctx, a)
+		if err != nil {
+			return failedWith(err)
+		}
+		if len(out) == 0 {
+			continue
+		}
+		fmt.Fprint(w, i18n.Sprintf(lang, "    item %d output: %s\n", a.Item, oneLine(string(out), itemExcerpt)))
+	}
+	return nil
 }
 
 func firstFailed(nodes []*runs.NodeSummary) string {

@@ -12,6 +12,9 @@ function follow(id, onEvent) {
   es.onerror = () => { if (es.readyState === EventSource.CLOSED) { es.close(); } };
 }
 
+// The signs of node statuses besides their colours, as the server draws them (statusIcon).
+const ICONS = { passed: "✓", warned: "!", failed: "✗", running: "▶", skipped: "-", canceled: "⊘", unfinished: "?" };
+
 function setStatus(el, status, text) {
   if (!el) return;
   // classList, not className: an SVG element's className is not a string.
@@ -28,6 +31,8 @@ document.addEventListener("DOMContentLoaded", () => {
       for (const [id, n] of Object.entries(ev.nodes)) {
         for (const g of document.querySelectorAll('g.node[data-node="' + CSS.escape(id) + '"]')) {
           setStatus(g, n.status);
+          const icon = g.querySelector("tspan.icon");
+          if (icon) icon.textContent = ICONS[n.status] || "…";
           const note = g.querySelector("tspan.note");
           if (note) note.textContent = n.note ? " · " + n.note : "";
         }
