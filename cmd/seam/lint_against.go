@@ -183,8 +183,7 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 		}
 		p := filepath.Join(ct.Root(), filepath.FromSlash(rel))
 		name := label + ":" + rel
-		opts := a.loadOptions(nil)
-		opts.ReadFile = read(true)
+		opts := a.loadOptions(read(true))
 		cur, err := dag.LoadBytes(ctx, p, src, opts)
 		if err == nil {
 			opts.ReadFile = read(false)
