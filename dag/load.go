@@ -44,6 +44,9 @@ type LoadOptions struct {
 	// engine records what a DAG reads, and loads it again from that record. MaxFileSize is
 	// then ReadFile's to hold.
 	ReadFile func(path string) ([]byte, error)
+	// TypeSchemas, when set, holds the node types' config schemas compiled for every load
+	// given it (see TypeSchemas); nil compiles them in each load.
+	TypeSchemas *TypeSchemas
 }
 
 // Format defaults, kept in step with schemas/dag.schema.json.

@@ -169,7 +169,13 @@ func (l *loader) configSchema(t nodes.Type) *contract.Schema {
 	if s, ok := l.configs[t.Name()]; ok {
 		return s
 	}
-	s, err := l.builtinSchema(t.ConfigSchema(), "node type "+t.Name()+" config")
+	var s *contract.Schema
+	var err error
+	if ts := l.opts.TypeSchemas; ts != nil {
+		s, err = ts.config(t, l.comp.Standard().FormatAnnotated())
+	} else {
+		s, err = builtinSchema(l.comp, t.ConfigSchema(), "node type "+t.Name()+" config")
+	}
 	if err != nil {
 		l.fatal = err
 	}
@@ -195,7 +201,7 @@ func (l *loader) typeOutputOf(t nodes.Type, with map[string]any) *typeOutput {
 	to := &typeOutput{}
 	l.typeOutputs[key] = to
 	var err error
-	if to.output, err = l.builtinSchema(b, "node type "+t.Name()+" output"); err != nil {
+	if to.output, err = builtinSchema(l.comp, b, "node type "+t.Name()+" output"); err != nil {
 		l.fatal = err
 		return to
 	}
@@ -207,7 +213,7 @@ func (l *loader) typeOutputOf(t nodes.Type, with map[string]any) *typeOutput {
 
 // builtinSchema compiles a schema a node type ships; nil stays nil. Failure is a bug in the
 // type, not in the DAG file.
-func (l *loader) builtinSchema(b []byte, what string) (*contract.Schema, error) {
+func builtinSchema(comp *contract.Compiler, b []byte, what string) (*contract.Schema, error) {
 	if b == nil {
 		return nil, nil
 	}
@@ -215,7 +221,7 @@ func (l *loader) builtinSchema(b []byte, what string) (*contract.Schema, error) 
 	if err != nil {
 		return nil, fmt.Errorf("%s schema: %w", what, err)
 	}
-	s, err := l.comp.Inline(what, v)
+	s, err := comp.Inline(what, v)
 	if err != nil {
 		return nil, fmt.Errorf("%s schema: %w", what, err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/nodes"
 )
 
 // against is one seam lint --against: the DAG files now, judged against a git revision.
@@ -29,6 +30,10 @@ type against struct {
 	limit int64
 	rev   string // as given, without :path
 	tree  *gitrev.Tree
+	// types and schemas are shared by every load: the two revisions' node types are the
+	// same, so their config schemas are compiled once, not once a load.
+	types   *nodes.Registry
+	schemas *dag.TypeSchemas
 	// from and to map a path relative to the repository now to its path at rev (REV:path):
 	// from is the one PATH given, to the path at rev; both empty without a mapping.
 	from, to string
@@ -66,7 +71,7 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		return nil, nil, nil, usage(err)
 	}
 	defer tree.Close()
-	a := &against{e: e, lang: l, limit: limit, rev: rev, tree: tree}
+	a := &against{e: e, lang: l, limit: limit, rev: rev, tree: tree, types: registry(e), schemas: &dag.TypeSchemas{}}
 	if mapped {
 		from, err := a.rel(paths[0])
 		if err != nil {
@@ -178,8 +183,7 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 		}
 		p := filepath.Join(ct.Root(), filepath.FromSlash(rel))
 		name := label + ":" + rel
-		opts := dag.LoadOptions{Types: registry(a.e), MaxFileSize: a.limit, Lang: a.lang}
-		opts.ReadFile = read(true)
+		opts := a.loadOptions(read(true))
 		cur, err := dag.LoadBytes(ctx, p, src, opts)
 		if err == nil {
 			opts.ReadFile = read(false)
@@ -219,7 +223,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 		}
 		return b, err
 	}
-	cur, err := dag.Load(ctx, file, dag.LoadOptions{Types: registry(a.e), MaxFileSize: a.limit, Lang: a.lang, ReadFile: read})
+	cur, err := dag.Load(ctx, file, a.loadOptions(read))
 	if err != nil {
 		return loadFindings(file, err), nil, loadFailed(a.e, file, a.lang, err)
 	}
@@ -240,7 +244,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 		return nil, subs, nil // every file it reads is the same: no edge can have moved
 	}
 	oldPath := filepath.Join(a.tree.Root(), filepath.FromSlash(oldRel))
-	old, err := dag.LoadBytes(ctx, oldPath, src, dag.LoadOptions{Types: registry(a.e), MaxFileSize: a.limit, Lang: a.lang, ReadFile: a.readAtRev})
+	old, err := dag.LoadBytes(ctx, oldPath, src, a.loadOptions(a.readAtRev))
 	if err != nil {
 		// Named as git names it (main:dags/x.yaml), not by a path in the checkout.
 		at := a.rev + ":" + oldRel
@@ -255,6 +259,12 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 		return loadFindings(at, err), nil, loadFailed(a.e, at, a.lang, err)
 	}
 	return lint.Evolve(ctx, old, cur, lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}), subs, nil
+}
+
+// loadOptions are the options of every load the gate makes, reading with read (nil: the
+// file system).
+func (a *against) loadOptions(read func(string) ([]byte, error)) dag.LoadOptions {
+	return dag.LoadOptions{Types: a.types, TypeSchemas: a.schemas, MaxFileSize: a.limit, Lang: a.lang, ReadFile: read}
 }
 
 // unchanged reports whether every file a DAG read now (path → bytes) holds the same bytes at
