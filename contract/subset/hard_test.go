@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/seam-dag/seam/contract"
 )
@@ -225,25 +224,9 @@ func producerSamples(rnd *rand.Rand, a *contract.Schema, pool []any) []any {
 //	go test -run '^$' -bench HardCorpus -benchtime 5x -count 5 -cpu 1 ./contract/subset/
 func BenchmarkHardCorpus(b *testing.B) {
 	pairs := hardPairs(b, "testdata/hard.json")
-	best := make([]time.Duration, len(pairs))
-	decided := 0
+	as, bs := make([]*contract.Schema, len(pairs)), make([]*contract.Schema, len(pairs))
 	for i, p := range pairs {
-		if r := Check(p.a, p.b); r.Verdict != Unknown {
-			decided++
-		}
-		best[i] = time.Duration(1<<63 - 1)
+		as[i], bs[i] = p.a, p.b
 	}
-	for b.Loop() {
-		for i, p := range pairs {
-			t0 := time.Now()
-			Check(p.a, p.b)
-			best[i] = min(best[i], time.Since(t0))
-		}
-	}
-	slices.Sort(best)
-	b.ReportMetric(float64(best[len(best)/2].Nanoseconds()), "median-ns/call")
-	b.ReportMetric(float64(best[len(best)*9/10].Nanoseconds()), "p90-ns/call")
-	b.ReportMetric(float64(best[len(best)-1].Nanoseconds()), "max-ns/call")
-	b.ReportMetric(float64(len(pairs)), "pairs")
-	b.ReportMetric(100*float64(decided)/float64(len(pairs)), "decided-%")
+	benchPairs(b, as, bs)
 }
