@@ -84,6 +84,20 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 	if err != nil {
 		return nil, nil, nil, usage(err)
 	}
+	// take keeps one file's findings: all of them when it failed to load (loadErr then says
+	// why), else after the policy, in found too.
+	take := func(fs []lint.Finding, err error) {
+		if err != nil {
+			all = append(all, fs...)
+			if loadErr == nil {
+				loadErr = err
+			}
+			return
+		}
+		fs = pol.Apply(fs, l)
+		found = append(found, fs...)
+		all = append(all, fs...)
+	}
 	seen := map[string]bool{}
 	for len(files) > 0 {
 		file := files[0]
@@ -94,30 +108,13 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		}
 		seen[abs] = true
 		fs, subs, err := a.file(ctx, file)
-		if err != nil {
-			all = append(all, fs...)
-			if loadErr == nil {
-				loadErr = err
-			}
-			continue
+		take(fs, err)
+		if err == nil {
+			files = append(files, subs...)
 		}
-		fs = pol.Apply(fs, l)
-		found = append(found, fs...)
-		all = append(all, fs...)
-		files = append(files, subs...)
 	}
 	for _, c := range pol.Consumers {
-		fs, err := a.consumer(ctx, c)
-		if err != nil {
-			all = append(all, fs...)
-			if loadErr == nil {
-				loadErr = err
-			}
-			continue
-		}
-		fs = pol.Apply(fs, l)
-		found = append(found, fs...)
-		all = append(all, fs...)
+		take(a.consumer(ctx, c))
 	}
 	return found, all, loadErr, nil
 }
