@@ -66,7 +66,7 @@ func (l *linter) transformRead(n *dag.Node, path []string) (Finding, bool) {
 		if p, ok = l.projectRef(r, false); !ok {
 			return Finding{}, false
 		}
-		p = unshift(p)
+		p = shift(p)
 		within = func(p []string) []string { return p[1:] }
 		parent = func(pre []string) any {
 			q, _ := l.projectRef(dag.Ref{Root: "nodes", Node: path[0], Path: pre[1:]}, false)
@@ -128,18 +128,6 @@ func (l *linter) jqFinding(n *dag.Node, path, at []string, severity, label strin
 		code = CodeUnknown
 	}
 	return Finding{Pos: pos, Severity: severity, Code: code, Producers: producers, Consumer: n.ID, Message: msg, Hint: hint}
-}
-
-// unshift is p for a path one segment longer at its start (a node id of the default input,
-// always there): its segment indexes count that segment too.
-func unshift(p projection) projection {
-	if p.undeclared >= 0 {
-		p.undeclared++
-	}
-	if p.loose >= 0 {
-		p.loose++
-	}
-	return p
 }
 
 // dropSegments is p without its first k segments (the reference's own path), which the

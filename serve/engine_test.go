@@ -43,7 +43,13 @@ func TestServeRunFormEngine(t *testing.T) {
 	if !ok {
 		t.Fatalf("started on temporal: status %d, redirected to %q", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	f.waitSuccess(t, id, 30*time.Second)
+}
+
+// waitSuccess waits until run id has succeeded on Temporal, for at most wait.
+func (f *fixture) waitSuccess(t *testing.T, id string, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
 	for {
 		r, _, err := f.st.GetRun(t.Context(), id)
 		if err == nil && r.Status == dag.RunSuccess {
@@ -92,15 +98,5 @@ func TestServeRunFormTemporalRecorded(t *testing.T) {
 		t.Errorf("the run's page right after the form's answer: status %d:\n%.600s", got.StatusCode, body)
 	}
 	// The worker stops before the fixture's service, which would wait for the run for ever.
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		r, _, err := f.st.GetRun(t.Context(), id)
-		if err == nil && r.Status == dag.RunSuccess {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("run %s on temporal did not succeed: %v %v", id, r, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	f.waitSuccess(t, id, 60*time.Second)
 }
