@@ -38,6 +38,10 @@ type Explanation struct {
 	// Error is the node's error when it says more than Reason.
 	Error string `json:"error,omitempty"`
 	Log   string `json:"log,omitempty"`
+	// Item and Output are, for a foreach node, its first failed item and that item's output,
+	// shortened to outputExcerpt bytes: an item that fails often says why in it.
+	Item   *int   `json:"item,omitempty"`
+	Output string `json:"output,omitempty"`
 	// Upstream is, for a skipped node, the upstream node whose failure skipped it: the one
 	// to explain instead.
 	Upstream   string               `json:"upstream,omitempty"`
@@ -137,6 +141,10 @@ func Explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, op
 	return explain(ctx, s, r, as, node, opts, 0)
 }
 
+// outputExcerpt bounds the bytes of a failed item's output an explanation quotes; the store
+// keeps it whole (runs show --json names it by hash, get_run with raw returns it).
+const outputExcerpt = 2000
+
 // maxSubRunDepth bounds how many sub-runs deep Explain follows a failure (DAG files cannot
 // include each other in a cycle, so only a very deep nesting of files reaches it).
 const maxSubRunDepth = 16
@@ -179,6 +187,13 @@ func explain(ctx context.Context, s Store, r *Run, as []Attempt, node string, op
 			return nil, fmt.Errorf("explain %s in run %s: %w", node, r.ID, err)
 		}
 		e.SubRun = sub
+	}
+	if failed := FailedItems(as, n.ID); len(failed) > 0 && failed[0].OutputHash != "" {
+		b, err := AttemptOutput(ctx, s, failed[0])
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			return nil, fmt.Errorf("explain %s in run %s: %w", node, r.ID, err)
+		}
+		e.Item, e.Output = &failed[0].Item, excerpt(strings.TrimSpace(string(b)), outputExcerpt)
 	}
 	if len(f.Violations) == 0 {
 		return e, nil

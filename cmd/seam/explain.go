@@ -93,6 +93,9 @@ func writeExplanationRest(w io.Writer, x *runs.Explanation, lang i18n.Lang) {
 	if log := strings.TrimSpace(x.Log); log != "" && !strings.HasSuffix(strings.TrimSpace(x.Reason), log) {
 		fmt.Fprint(w, i18n.Sprintf(lang, "log:\n%s\n", indent(strings.TrimRight(x.Log, "\n"), "  ")))
 	}
+	if x.Item != nil && x.Output != "" {
+		fmt.Fprint(w, i18n.Sprintf(lang, "item %d output: %s\n", *x.Item, x.Output))
+	}
 	for _, v := range x.Violations {
 		fmt.Fprintf(w, "\n%s: %s\n", pointerOrRoot(v.Pointer), v.Message)
 		value := v.Value
