@@ -15,6 +15,7 @@ const (
 	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
 	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
 	CodeWeakened   = "SEAM-W305" // seam lint --against: a producer guarantees less than before
+	CodeStored     = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
 )
 
 // Severities of a Finding.
@@ -73,4 +74,7 @@ var rules = [...]Rule{
 	{CodeWeakened, "WeakenedGuarantee", SeverityWarning,
 		"`seam lint --against`: a node's output contract allows a value it rejected at the older revision, which consumers seam cannot see may not accept.",
 		"keep the old guarantee, or tell the consumers outside the repository and accept the finding's fingerprint in the policy file."},
+	{CodeStored, "StoredOutputsFail", SeverityWarning,
+		"`seam lint --against-store`: outputs a changed node delivered in stored runs fail its new output contract, or a consumer's input contract.",
+		"make sure the node no longer delivers such values before the change ships, or keep the contract accepting them."},
 }

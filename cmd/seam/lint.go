@@ -22,7 +22,8 @@ var lintFormats = []string{"text", "json", "sarif", "github"}
 
 func newLintCmd(e *env) *cobra.Command {
 	var strict bool
-	var format, color, againstRev, policy string
+	var format, color, againstRev, policy, againstStore string
+	var sf storeFlag
 	cmd := &cobra.Command{
 		Use:   "lint FILE...",
 		Short: "Prove, before running, that every edge of a DAG fits its consumer",
@@ -45,6 +46,9 @@ reported — newly incompatible (an error, with a witness), newly unknown (a war
 (a note) — with a fingerprint; so is a node whose output contract now allows a value it
 rejected (SEAM-W305), for consumers seam cannot see. A contract change no consumer depends
 on is not an error. --policy names a file of accepted fingerprints and severity overrides.
+--against-store N validates the outputs that each node whose output contract changed
+delivered in the last N successful runs of its DAG in the run store (--store) against the
+new contracts, and warns with how many fail (SEAM-W306), values masked.
 
 Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 		Example: `  seam lint dags/triage.yaml
@@ -71,13 +75,17 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			var found, all []lint.Finding
 			var loadErr error
 			if againstRev != "" {
-				found, all, loadErr, err = lintAgainst(cmd.Context(), e, againstRev, args, policy, l, limit)
+				sf.lang = l
+				found, all, loadErr, err = lintAgainst(cmd.Context(), e, againstRev, args, policy, againstStore, &sf, l, limit)
 				if err != nil {
 					return err // nothing could be judged: a bad revision, a bad policy file
 				}
 			} else {
 				if policy != "" {
 					return usage(i18n.Errorf(l, "--policy applies to --against only"))
+				}
+				if againstStore != "" {
+					return usage(i18n.Errorf(l, "--against-store applies to --against only"))
 				}
 				found, all, loadErr = lintFiles(cmd.Context(), e, args, l, limit)
 			}
@@ -117,6 +125,8 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
 	cmd.Flags().StringVar(&againstRev, "against", "", "judge the change since this git revision (REV or REV:path): report the edges whose verdict moved")
 	cmd.Flags().StringVar(&policy, "policy", "", "with --against: a YAML file of accepted fingerprints and severity overrides")
+	cmd.Flags().StringVar(&againstStore, "against-store", "", "with --against: validate the last N stored outputs of each node whose output contract changed (at most 1000 runs)")
+	sf.add(cmd)
 	cmd.Flags().StringVar(&color, "color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
 	return cmd
 }

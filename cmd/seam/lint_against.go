@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -21,6 +22,7 @@ import (
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/runs"
 )
 
 // against is one seam lint --against: the DAG files now, judged against a git revision.
@@ -37,14 +39,22 @@ type against struct {
 	// from and to map a path relative to the repository now to its path at rev (REV:path):
 	// from is the one PATH given, to the path at rev; both empty without a mapping.
 	from, to string
+	// store and runs are --against-store's: the run store and how many runs of a DAG to read
+	// (nil and 0 without it).
+	store runs.Store
+	runs  int
 }
+
+// maxAgainstStore bounds --against-store: each run read is a GetRun.
+const maxAgainstStore = 1000
 
 // lintAgainst runs the contract evolution gate over paths (DAG files, or directories whose
 // DAG files are taken, with the sub-DAG files they run): found are the gate's findings, all
 // those with the errors of files that do not load (at either revision), and loadErr the first
 // load failure, as lintFiles returns them; err is what stops the gate before it judges
-// anything (a bad revision or policy file).
-func lintAgainst(ctx context.Context, e *env, spec string, paths []string, policy string, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr, err error) {
+// anything (a bad revision, policy file or run store). storeRuns is --against-store ("" for
+// none), read from the store sf names.
+func lintAgainst(ctx context.Context, e *env, spec string, paths []string, policy, storeRuns string, sf *storeFlag, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr, err error) {
 	rev, revPath, mapped := strings.Cut(spec, ":")
 	if rev == "" || (mapped && revPath == "") {
 		return nil, nil, nil, usage(i18n.Errorf(l, "--against: want a revision (main) or REV:path, not %q", spec))
@@ -62,6 +72,12 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 			return nil, nil, nil, usage(err)
 		}
 	}
+	n := 0
+	if storeRuns != "" {
+		if n, err = strconv.Atoi(storeRuns); err != nil || n < 1 || n > maxAgainstStore {
+			return nil, nil, nil, usage(i18n.Errorf(l, "--against-store: want a number of runs from 1 to %d, not %q", maxAgainstStore, storeRuns))
+		}
+	}
 	dir := paths[0]
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		dir = filepath.Dir(dir)
@@ -71,7 +87,13 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		return nil, nil, nil, usage(err)
 	}
 	defer tree.Close()
-	a := &against{e: e, lang: l, limit: limit, rev: rev, tree: tree, types: registry(e), schemas: &dag.TypeSchemas{}}
+	a := &against{e: e, lang: l, limit: limit, rev: rev, tree: tree, types: registry(e), schemas: &dag.TypeSchemas{}, runs: n}
+	if n > 0 {
+		if a.store, err = openStoreToRead(ctx, e, sf); err != nil {
+			return nil, nil, nil, usage(i18n.Errorf(l, "--against-store: cannot read the run store: %w", err))
+		}
+		defer a.store.Close()
+	}
 	if mapped {
 		from, err := a.rel(paths[0])
 		if err != nil {
@@ -255,7 +277,73 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 		}
 		return loadFindings(at, err), nil, loadFailed(a.e, at, a.lang, err)
 	}
-	return lint.Evolve(ctx, old, cur, lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}), subs, nil
+	opts := lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}
+	found := lint.Evolve(ctx, old, cur, opts)
+	if a.store != nil {
+		stored, err := a.stored(ctx, old, cur, opts)
+		if err != nil {
+			return loadFindings(file, err), nil, usage(err)
+		}
+		found = append(found, stored...)
+	}
+	return found, subs, nil
+}
+
+// stored is --against-store's findings for one DAG: the outputs each node whose output
+// contract changed delivered in the last a.runs successful runs of the DAG, validated
+// against the new contracts (lint.Stored).
+func (a *against) stored(ctx context.Context, old, cur *dag.DAG, opts lint.EvolveOptions) ([]lint.Finding, error) {
+	ids := lint.ChangedOutputs(old, cur)
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	outputs := map[string][][]byte{}
+	seen, cursor := 0, ""
+	for seen < a.runs {
+		rs, next, err := a.store.ListRuns(ctx, runs.Filter{DAG: cur.Name, Limit: a.runs, Cursor: cursor})
+		if err != nil {
+			return nil, i18n.Errorf(a.lang, "--against-store: read the runs of %s: %w", cur.Name, err)
+		}
+		for _, r := range rs {
+			if seen == a.runs || (r.Status != dag.RunSuccess && r.Status != dag.RunWarn) {
+				continue
+			}
+			seen++
+			_, as, err := a.store.GetRun(ctx, r.ID)
+			if err != nil {
+				return nil, i18n.Errorf(a.lang, "--against-store: read run %s: %w", r.ID, err)
+			}
+			// A node's output is that of its last deciding attempt (a resume's, if resumed).
+			last := map[string]*runs.Attempt{}
+			for i := range as {
+				if at := &as[i]; at.Item == -1 && at.Final && (at.Status == dag.NodePassed || at.Status == dag.NodeWarned) {
+					last[at.Node] = at
+				}
+			}
+			for _, id := range ids {
+				at := last[id]
+				if at == nil {
+					continue
+				}
+				out, err := runs.AttemptOutput(ctx, a.store, at)
+				if err != nil {
+					return nil, i18n.Errorf(a.lang, "--against-store: read the output of %s in run %s: %w", id, r.ID, err)
+				}
+				if out != nil {
+					outputs[id] = append(outputs[id], out)
+				}
+			}
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	var found []lint.Finding
+	for _, id := range ids {
+		found = append(found, lint.Stored(cur, id, outputs[id], opts)...)
+	}
+	return found, nil
 }
 
 // loadOptions are the options of every load the gate makes, reading with read (nil: the

@@ -43,5 +43,20 @@ func jaGate() map[string]string {
 		"policy file: consumers[%d]: repo, ref and mount are required":                         "ポリシーファイル: consumers[%d]: repo、ref、mount は必須です",
 		"policy file: consumers[%d]: mount %q must be a path inside the consumer's repository": "ポリシーファイル: consumers[%d]: mount %q は利用側リポジトリ内のパスでなければなりません",
 		"%s is outside the git repository %s":                                                  "%s は git リポジトリ %s の外にあります",
+		// --against-store: stored outputs against the new contracts. Values are masked.
+		"--against-store applies to --against only":                                                                      "--against-store は --against と共にのみ使えます",
+		"--against-store: want a number of runs from 1 to %d, not %q":                                                    "--against-store: 1 から %d までの実行数を指定してください（%q ではありません）",
+		"--against-store: cannot read the run store: %w":                                                                 "--against-store: 実行ストアを読めません: %w",
+		"--against-store: read the runs of %s: %w":                                                                       "--against-store: %s の実行を読めません: %w",
+		"--against-store: read run %s: %w":                                                                               "--against-store: 実行 %s を読めません: %w",
+		"--against-store: read the output of %s in run %s: %w":                                                           "--against-store: 実行 %[2]s の %[1]s の出力を読めません: %[3]w",
+		"%d of %d stored outputs of node %s fail its new output contract: %s; e.g. value %s":                             "ノード %[3]s の保存済み出力 %[2]d 件中 %[1]d 件が新しい出力コントラクトに違反します: %[4]s。例: 値 %[5]s",
+		"%d of %d stored outputs of node %s fail the input contract of %s: %s; e.g. value %s":                            "ノード %[3]s の保存済み出力 %[2]d 件中 %[1]d 件が %[4]s の入力コントラクトに違反します: %[5]s。例: 値 %[6]s",
+		"make sure the node no longer delivers such values before the change ships, or keep the contract accepting them": "変更を出す前にノードがそのような値を出さなくなったことを確かめるか、コントラクトがそれらを受け入れたままにしてください",
+		`"***" (a string of %d characters)`:                                                                              `"***"（%d 文字の文字列）`,
+		"{…} (an object of %d members)":                                                                                  "{…}（メンバー %d 個のオブジェクト）",
+		"[…] (an array of %d items)":                                                                                     "[…]（要素 %d 個の配列）",
+		"*** (a boolean)":                                                                                                "***（真偽値）",
+		"*** (a number)":                                                                                                 "***（数値）",
 	}
 }
