@@ -266,8 +266,9 @@ func TestConcurrentRunsPostgres(t *testing.T) {
 	}
 }
 
-// startSeam starts `seam run` in dir in the background and returns its command.
-func startSeam(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *bytes.Buffer) {
+// startSeam starts seam with args in dir in the background and returns its command and its
+// output, which the test may read while seam writes it.
+func startSeam(t *testing.T, dir string, env []string, args ...string) (*exec.Cmd, *lockedBuffer) {
 	t.Helper()
 	seam, err := exec.LookPath("seam")
 	if err != nil {
@@ -276,8 +277,8 @@ func startSeam(t *testing.T, dir string, env []string, args ...string) (*exec.Cm
 	cmd := exec.Command(seam, args...)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "SEAM_LANG=en"), env...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +288,7 @@ func startSeam(t *testing.T, dir string, env []string, args ...string) (*exec.Cm
 			cmd.Wait()
 		}
 	})
-	return cmd, &out
+	return cmd, out
 }
 
 // latestRun returns the newest run in the store, or nil when there is none yet.
