@@ -346,13 +346,25 @@ func (w *Worker) recorder(o runs.RecorderOptions) *runs.Recorder {
 	return runs.NewRecorder(w.opts.Store, nil, o)
 }
 
-// begin records the run's start, or its resume, and returns its session.
+// begin records the run's start, or its resume, and returns its session. A retry of a start
+// whose first try committed without saying so (its local activity timed out on a busy store)
+// finds the run there, begun by this same workflow: the run id is drawn from what names the
+// workflow, and the start time is the workflow's own.
 func (w *Worker) begin(ctx context.Context, in BeginInput) (int, error) {
 	rec := w.recorder(runs.RecorderOptions{Resume: in.Run.Resumed, Resumes: in.Resumes})
 	if err := rec.BeginRun(ctx, in.Run); err != nil {
+		if !in.Run.Resumed && w.begun(ctx, in.Run) {
+			return 0, nil
+		}
 		return 0, err
 	}
 	return rec.Session(), nil
+}
+
+// begun reports whether the store holds run as this workflow's begin records it.
+func (w *Worker) begun(ctx context.Context, run dag.RunRecord) bool {
+	r, _, err := w.opts.Store.GetRun(ctx, run.ID)
+	return err == nil && r.Host == runs.HostTemporal && r.Started.Equal(run.Started) && r.DAG == run.DAG
 }
 
 func (w *Worker) record(ctx context.Context, in RecordInput) error {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -15,6 +16,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/runs"
 )
 
 // TestAttemptActivity runs the attempt activity on its own: how it fails when it cannot have
@@ -121,5 +123,28 @@ func TestWorkerBundleFolder(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the worker's folder %s is still there after Close (%v)", dir, err)
+	}
+}
+
+// TestBeginRetried: a retry of the begin local activity whose first try committed (it timed
+// out on a busy store) finds its own run and goes on; another run with the same id does not.
+func TestBeginRetried(t *testing.T) {
+	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	w := NewWorker(WorkerOptions{Types: types(), Store: st})
+	started := time.Date(2026, 12, 2, 13, 35, 53, 32_000_000, time.UTC)
+	in := BeginInput{Run: dag.RunRecord{ID: "20261202T133553.032-b5ae6d00", DAG: "small", Started: started}}
+	for try := 1; try <= 2; try++ {
+		if session, err := w.begin(t.Context(), in); err != nil || session != 0 {
+			t.Fatalf("begin, try %d: session %d, %v; want 0, nil", try, session, err)
+		}
+	}
+	other := in
+	other.Run.Started = started.Add(time.Second)
+	if _, err := w.begin(t.Context(), other); err == nil || !strings.Contains(err.Error(), "a run with this id exists already") {
+		t.Errorf("begin of another run with the same id: %v, want it refused", err)
 	}
 }
