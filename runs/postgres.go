@@ -324,10 +324,9 @@ func violated(err error) string {
 }
 
 func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
-	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
-		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
+	if err := r.prepare(); err != nil {
+		return err
 	}
-	r.storable()
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx,

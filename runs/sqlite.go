@@ -303,10 +303,9 @@ func (s *sqliteStore) Path() string { return s.path }
 
 // CreateRun records the start of a run.
 func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
-	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
-		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
+	if err := r.prepare(); err != nil {
+		return err
 	}
-	r.storable()
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)

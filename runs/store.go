@@ -292,6 +292,16 @@ type Finish struct {
 	Attempts []Attempt
 }
 
+// prepare checks r has what every store requires of a new run and makes its text storable
+// (storableText).
+func (r *Run) prepare() error {
+	if r.ID == "" || r.Status == "" || r.Started.IsZero() {
+		return fmt.Errorf("create run %q: id, status and start time are required", r.ID)
+	}
+	r.storable()
+	return nil
+}
+
 // attemptRow is what an Attempt needs encoded before its transaction starts, so that the
 // write lock is held for the inserts only.
 type attemptRow struct {
