@@ -17,42 +17,41 @@ type attemptKey struct {
 	node                   string
 }
 
+// attemptKey names the attempt a records (its Key is the cache key, another thing).
+func (a *Attempt) attemptKey() attemptKey { return attemptKey{a.Session, a.Item, a.Attempt, a.Node} }
+
 // dropFinishedStarts removes from as, in place, the start records whose attempt has a
 // finished record too, wherever it comes in the order (a worker may commit a start after
 // the finish of the same attempt), and the earlier start records of one attempt started
 // again (Temporal retrying an activity whose worker died).
 func dropFinishedStarts(as []Attempt) []Attempt {
-	starts := 0
+	// The last start record of each attempt, or -1 once a finished record of it is found;
+	// nil when there is none, the usual case once a run has ended.
+	var last map[attemptKey]int
 	for i := range as {
 		if as[i].IsStart() {
-			starts++
+			if last == nil {
+				last = map[attemptKey]int{}
+			}
+			last[as[i].attemptKey()] = i
 		}
 	}
-	if starts == 0 {
-		return as // the usual case once a run has ended: nothing to look up
-	}
-	// The last start record of each attempt, or -1 once a finished record of it is found.
-	last := make(map[attemptKey]int, starts)
-	for i := range as {
-		if a := &as[i]; a.IsStart() {
-			last[attemptKey{a.Session, a.Item, a.Attempt, a.Node}] = i
-		}
+	if last == nil {
+		return as
 	}
 	for i := range as {
 		if a := &as[i]; !a.IsStart() {
-			k := attemptKey{a.Session, a.Item, a.Attempt, a.Node}
-			if _, ok := last[k]; ok {
-				last[k] = -1
+			if _, ok := last[a.attemptKey()]; ok {
+				last[a.attemptKey()] = -1
 			}
 		}
 	}
 	out := as[:0]
 	for i := range as {
-		a := &as[i]
-		if a.IsStart() && last[attemptKey{a.Session, a.Item, a.Attempt, a.Node}] != i {
+		if as[i].IsStart() && last[as[i].attemptKey()] != i {
 			continue
 		}
-		out = append(out, *a)
+		out = append(out, as[i])
 	}
 	clear(as[len(out):])
 	return out
