@@ -16,7 +16,7 @@ import (
 // Builtin returns a registry of the generic built-in types: const, exec, http and transform.
 // Other packages add theirs (n8n.*) with Registry.Add.
 func Builtin() *Registry {
-	return NewRegistry(constType{}, execType{guard: newWatchdog()}, httpType{}, newTransformType())
+	return NewRegistry(constType{}, execType{guard: &watchdog{}}, httpType{}, newTransformType())
 }
 
 // outputLimit is the call's output limit in bytes, DefaultOutputLimit unless set.

@@ -36,8 +36,6 @@ type watchdog struct {
 	w    *os.File // seam's end of the pipe; nil when the shell could not start
 }
 
-func newWatchdog() *watchdog { return &watchdog{} }
-
 // start starts the shell, in a process group of its own so that a terminal's Ctrl-C, which
 // seam turns into a cancellation that kills the nodes' groups itself, does not end it first.
 // It holds neither seam's stdout nor its stderr: a reader of seam's output sees their end
