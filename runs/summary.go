@@ -87,9 +87,9 @@ func (n *NodeSummary) Status() dag.NodeStatus {
 	return n.Final.Status
 }
 
-// FailedItems returns the last attempt of each foreach item of node that failed (its last
-// attempt did not pass or warn and is not under way), in item order: their outputs say why,
-// which the node's own record, combining the items, does not keep.
+// FailedItems returns the last attempt of each foreach item of node whose last attempt
+// failed, in item order: their outputs say why, which the node's own record, combining the
+// items, does not keep.
 func FailedItems(as []Attempt, node string) []*Attempt {
 	last := map[int]*Attempt{}
 	for i := range as {
