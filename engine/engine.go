@@ -49,8 +49,9 @@ type RunOptions struct {
 	Tracer trace.Tracer
 	// Metrics, when not nil, measure nodes, attempts, violations and runs.
 	Metrics *Metrics
-	// Getenv reads the environment variables the DAG declares under env; nil reads none (a
-	// DAG that declares some then fails to start).
+	// Getenv reads the environment variables the DAG declares under env, and seam's own
+	// credentials, which every run masks (ownSecrets); nil reads none (a DAG that declares
+	// some then fails to start).
 	Getenv func(string) string
 	// Parent and ParentNode name the run and `dag` node this run is the sub-run of; the
 	// `dag` node type sets them.

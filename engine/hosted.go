@@ -313,8 +313,8 @@ func (r *runner) outcome(u *unit, o *AttemptOutcome) attempt {
 // Attempt runs one attempt of a hosted run where the host runs it: the type of node req.Node
 // of d under the node's timeout, then its output masked, bounded, parsed and validated, as
 // Run's workers do. getenv reads the variables d declares under env: their placeholders in
-// with and input are replaced by their values, and the values are masked in what the attempt
-// returns. The outputs with and input hold by reference (RefKey) are read with fetch and put
+// with and input are replaced by their values, and the values, with seam's own credentials
+// (ownSecrets), are masked in what the attempt returns. The outputs with and input hold by reference (RefKey) are read with fetch and put
 // in place of their stubs, as the node would have got them on the embedded engine. A
 // canceled ctx is a canceled attempt.
 func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(string) string, fetch Fetch, log *slog.Logger) AttemptOutcome {
