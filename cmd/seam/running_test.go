@@ -12,15 +12,6 @@ import (
 	"github.com/seam-dag/seam/internal/pgtest"
 )
 
-// sleepDAG runs one exec node that sleeps until the run is stopped.
-const sleepDAG = `version: 1
-name: hang
-nodes:
-  hang:
-    type: exec
-    with: {command: [sleep, "60"], output: text}
-`
-
 // TestRunsShowRunning follows a plain exec node while it runs, on either store: seam runs
 // show says it is running (and --json too), seam runs watch prints it running, then canceled
 // once the run is interrupted.
@@ -30,7 +21,7 @@ func TestRunsShowRunning(t *testing.T) {
 	}
 	for _, kind := range []string{"sqlite", "postgres"} {
 		t.Run(kind, func(t *testing.T) {
-			dir := writeDAGs(t, map[string]string{"hang.yaml": sleepDAG})
+			dir := writeDAGs(t, map[string]string{"hang.yaml": hangDAG})
 			store := filepath.Join(dir, "s.db")
 			if kind == "postgres" {
 				store = pgtest.Database(t)
