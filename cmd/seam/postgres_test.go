@@ -291,6 +291,21 @@ func startSeam(t *testing.T, dir string, env []string, args ...string) (*exec.Cm
 	return cmd, out
 }
 
+// onEachStore runs test as a subtest on an SQLite store and on a PostgreSQL one, each in a
+// folder of its own holding text as the DAG file name.
+func onEachStore(t *testing.T, name, text string, test func(t *testing.T, dir, store string)) {
+	for _, kind := range []string{"sqlite", "postgres"} {
+		t.Run(kind, func(t *testing.T) {
+			dir := writeDAGs(t, map[string]string{name: text})
+			store := filepath.Join(dir, "s.db")
+			if kind == "postgres" {
+				store = pgtest.Database(t)
+			}
+			test(t, dir, store)
+		})
+	}
+}
+
 // latestRun returns the newest run in the store, or nil when there is none yet.
 func latestRun(t *testing.T, store string) (*runs.Run, []runs.Attempt) {
 	t.Helper()
@@ -316,50 +331,43 @@ func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs seam as a process")
 	}
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			dir := writeDAGs(t, map[string]string{"steps.yaml": stepsDAG})
-			store := filepath.Join(dir, "s.db")
-			if kind == "postgres" {
-				store = pgtest.Database(t)
+	onEachStore(t, "steps.yaml", stepsDAG, func(t *testing.T, dir, store string) {
+		cmd, out := startSeam(t, dir, nil, "run", "--store", store, "steps.yaml")
+		var id string
+		waitFor(t, "node one to be recorded", func() bool {
+			r, as := latestRun(t, store)
+			// Its end, not its start (recorded while it runs).
+			if r != nil && len(as) > 0 && as[0].Node == "one" && as[0].Status == "passed" {
+				id = r.ID
 			}
-			cmd, out := startSeam(t, dir, nil, "run", "--store", store, "steps.yaml")
-			var id string
-			waitFor(t, "node one to be recorded", func() bool {
-				r, as := latestRun(t, store)
-				// Its end, not its start (recorded while it runs).
-				if r != nil && len(as) > 0 && as[0].Node == "one" && as[0].Status == "passed" {
-					id = r.ID
-				}
-				return id != ""
-			})
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Wait()
-			show, _, _ := seamEnv(t, dir, nil, "runs", "show", id, "--store", store)
-			if !strings.Contains(show, "interrupted") {
-				t.Errorf("runs show after kill -9:\n%s\n(seam run said: %s)", show, out)
-			}
-			for _, f := range []string{"one.ran", "two.ran", "three.ran"} {
-				os.Remove(filepath.Join(dir, f))
-			}
-			stdout, errOut, code := seamEnv(t, dir, nil, "run", "--resume", id, "--store", store)
-			if code != 0 {
-				t.Fatalf("resume: exit %d\n%s%s", code, stdout, errOut)
-			}
-			if _, err := os.Stat(filepath.Join(dir, "one.ran")); err == nil {
-				t.Errorf("the resume ran node one again instead of reusing its output")
-			}
-			if _, err := os.Stat(filepath.Join(dir, "three.ran")); err != nil {
-				t.Errorf("the resume did not run node three")
-			}
-			r, _ := latestRun(t, store)
-			if r.Status != "success" || r.Resumes != 1 {
-				t.Errorf("run after resume: %s, %d resumes", r.Status, r.Resumes)
-			}
+			return id != ""
 		})
-	}
+		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		show, _, _ := seamEnv(t, dir, nil, "runs", "show", id, "--store", store)
+		if !strings.Contains(show, "interrupted") {
+			t.Errorf("runs show after kill -9:\n%s\n(seam run said: %s)", show, out)
+		}
+		for _, f := range []string{"one.ran", "two.ran", "three.ran"} {
+			os.Remove(filepath.Join(dir, f))
+		}
+		stdout, errOut, code := seamEnv(t, dir, nil, "run", "--resume", id, "--store", store)
+		if code != 0 {
+			t.Fatalf("resume: exit %d\n%s%s", code, stdout, errOut)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "one.ran")); err == nil {
+			t.Errorf("the resume ran node one again instead of reusing its output")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "three.ran")); err != nil {
+			t.Errorf("the resume did not run node three")
+		}
+		r, _ := latestRun(t, store)
+		if r.Status != "success" || r.Resumes != 1 {
+			t.Errorf("run after resume: %s, %d resumes", r.Status, r.Resumes)
+		}
+	})
 }
 
 // TestPostgresRestartMidRun restarts the server (pg_ctl restart) while `seam run` runs: the
@@ -429,31 +437,24 @@ func TestRunsWatchFollows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs seam as a process")
 	}
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			dir := writeDAGs(t, map[string]string{"steps.yaml": stepsDAG})
-			store := filepath.Join(dir, "s.db")
-			if kind == "postgres" {
-				store = pgtest.Database(t)
+	onEachStore(t, "steps.yaml", stepsDAG, func(t *testing.T, dir, store string) {
+		cmd, out := startSeam(t, dir, nil, "run", "--store", store, "steps.yaml")
+		var id string
+		waitFor(t, "the run to be recorded", func() bool {
+			if r, _ := latestRun(t, store); r != nil {
+				id = r.ID
 			}
-			cmd, out := startSeam(t, dir, nil, "run", "--store", store, "steps.yaml")
-			var id string
-			waitFor(t, "the run to be recorded", func() bool {
-				if r, _ := latestRun(t, store); r != nil {
-					id = r.ID
-				}
-				return id != ""
-			})
-			watch, errOut, code := seamEnv(t, dir, nil, "runs", "watch", id, "--store", store)
-			if err := cmd.Wait(); err != nil {
-				t.Fatalf("seam run: %v\n%s", err, out)
-			}
-			want := regexp.MustCompile(`(?s)^run ` + id + `  steps\n.*  one  passed\n.*  two  passed\n.*  three  passed\nrun ` + id + `: success \(\S+\)\n$`)
-			if code != 0 || !want.MatchString(watch) {
-				t.Errorf("seam runs watch: exit %d\n%s%s", code, watch, errOut)
-			}
+			return id != ""
 		})
-	}
+		watch, errOut, code := seamEnv(t, dir, nil, "runs", "watch", id, "--store", store)
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("seam run: %v\n%s", err, out)
+		}
+		want := regexp.MustCompile(`(?s)^run ` + id + `  steps\n.*  one  passed\n.*  two  passed\n.*  three  passed\nrun ` + id + `: success \(\S+\)\n$`)
+		if code != 0 || !want.MatchString(watch) {
+			t.Errorf("seam runs watch: exit %d\n%s%s", code, watch, errOut)
+		}
+	})
 }
 
 // flakyDAG fails at node two until the file ok exists.
@@ -475,44 +476,37 @@ func TestResumeRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs seam as a process")
 	}
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			dir := writeDAGs(t, map[string]string{"flaky.yaml": flakyDAG})
-			store := filepath.Join(dir, "s.db")
-			if kind == "postgres" {
-				store = pgtest.Database(t)
-			}
-			if _, errOut, code := seamEnv(t, dir, nil, "run", "--store", store, "flaky.yaml"); code != 1 {
-				t.Fatalf("first run: exit %d, want 1 (failed)\n%s", code, errOut)
-			}
-			r, _ := latestRun(t, store)
-			if err := os.WriteFile(filepath.Join(dir, "ok"), nil, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			var wg sync.WaitGroup
-			outs, codes := make([]string, 2), make([]int, 2)
-			for i := range 2 {
-				wg.Go(func() {
-					var out string
-					out, outs[i], codes[i] = seamEnv(t, dir, nil, "run", "--resume", r.ID, "--store", store)
-					outs[i] += out
-				})
-			}
-			wg.Wait()
-			slices.Sort(codes)
-			if codes[0] != 0 || codes[1] != 2 {
-				t.Fatalf("two resumes: exit codes %v, want one 0 and one 2\n%s\n%s", codes, outs[0], outs[1])
-			}
-			// Which reason depends on when the second read the run: while the first was
-			// resuming it, running it, or (on a slow machine) after it had ended.
-			refused := outs[0] + outs[1]
-			if !strings.Contains(refused, "resumed by another process meanwhile") && !strings.Contains(refused, "is still running (process ") &&
-				!strings.Contains(refused, "there is nothing to resume") {
-				t.Errorf("the refused resume does not say why:\n%s", refused)
-			}
-			if r, _ := latestRun(t, store); r.Resumes != 1 || r.Status != "success" {
-				t.Errorf("run after two resumes: %s, %d resumes; want success, 1", r.Status, r.Resumes)
-			}
-		})
-	}
+	onEachStore(t, "flaky.yaml", flakyDAG, func(t *testing.T, dir, store string) {
+		if _, errOut, code := seamEnv(t, dir, nil, "run", "--store", store, "flaky.yaml"); code != 1 {
+			t.Fatalf("first run: exit %d, want 1 (failed)\n%s", code, errOut)
+		}
+		r, _ := latestRun(t, store)
+		if err := os.WriteFile(filepath.Join(dir, "ok"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		outs, codes := make([]string, 2), make([]int, 2)
+		for i := range 2 {
+			wg.Go(func() {
+				var out string
+				out, outs[i], codes[i] = seamEnv(t, dir, nil, "run", "--resume", r.ID, "--store", store)
+				outs[i] += out
+			})
+		}
+		wg.Wait()
+		slices.Sort(codes)
+		if codes[0] != 0 || codes[1] != 2 {
+			t.Fatalf("two resumes: exit codes %v, want one 0 and one 2\n%s\n%s", codes, outs[0], outs[1])
+		}
+		// Which reason depends on when the second read the run: while the first was
+		// resuming it, running it, or (on a slow machine) after it had ended.
+		refused := outs[0] + outs[1]
+		if !strings.Contains(refused, "resumed by another process meanwhile") && !strings.Contains(refused, "is still running (process ") &&
+			!strings.Contains(refused, "there is nothing to resume") {
+			t.Errorf("the refused resume does not say why:\n%s", refused)
+		}
+		if r, _ := latestRun(t, store); r.Resumes != 1 || r.Status != "success" {
+			t.Errorf("run after two resumes: %s, %d resumes; want success, 1", r.Status, r.Resumes)
+		}
+	})
 }

@@ -84,24 +84,7 @@ func TestOddBytesBothStores(t *testing.T) {
 	}
 }
 
-// stepsRefused runs a, b, c one after the other.
-const stepsRefused = `version: 1
-name: refused
-nodes:
-  a:
-    type: exec
-    with: {command: 'echo "{\"status\":\"pass\",\"summary\":\"a\",\"data\":{}}"', shell: true}
-  b:
-    type: exec
-    input: "${{ nodes.a.output.data }}"
-    with: {command: 'echo "{\"status\":\"pass\",\"summary\":\"b\",\"data\":{}}"', shell: true}
-  c:
-    type: exec
-    input: "${{ nodes.b.output.data }}"
-    with: {command: 'echo "{\"status\":\"pass\",\"summary\":\"c\",\"data\":{}}"', shell: true}
-`
-
-// TestStoreRefusesWrite: a store that refuses a write (here a trigger refuses node b's
+// TestStoreRefusesWrite: a store that refuses a write (here a trigger refuses node two's
 // attempts, as a store refuses a value it cannot hold) stops the run, which is recorded
 // failed, not left running, and says why, in English and Japanese.
 func TestStoreRefusesWrite(t *testing.T) {
@@ -118,7 +101,7 @@ func TestStoreRefusesWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, err := db.ExecContext(ctx, `CREATE TRIGGER refuse_b BEFORE INSERT ON attempts WHEN NEW.node = 'b'
+			if _, err := db.ExecContext(ctx, `CREATE TRIGGER refuse_two BEFORE INSERT ON attempts WHEN NEW.node = 'two'
 				BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`); err != nil {
 				t.Fatal(err)
 			}
@@ -129,9 +112,9 @@ func TestStoreRefusesWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Close(context.Background())
-			if _, err := c.Exec(ctx, `CREATE FUNCTION refuse_b() RETURNS trigger LANGUAGE plpgsql AS $$
-				BEGIN IF NEW.node = 'b' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$;
-				CREATE TRIGGER refuse_b BEFORE INSERT ON attempts FOR EACH ROW EXECUTE FUNCTION refuse_b()`); err != nil {
+			if _, err := c.Exec(ctx, `CREATE FUNCTION refuse_two() RETURNS trigger LANGUAGE plpgsql AS $$
+				BEGIN IF NEW.node = 'two' THEN RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$;
+				CREATE TRIGGER refuse_two BEFORE INSERT ON attempts FOR EACH ROW EXECUTE FUNCTION refuse_two()`); err != nil {
 				t.Fatal(err)
 			}
 		},
@@ -141,14 +124,14 @@ func TestStoreRefusesWrite(t *testing.T) {
 			{"en", "; the run is recorded as failed, without its last attempts"},
 			{"ja", "。実行は最後の試行を除いて、失敗として記録されました"},
 		} {
-			dir := writeDAGs(t, map[string]string{"refused.yaml": stepsRefused})
+			dir := writeDAGs(t, map[string]string{"steps.yaml": stepsDAG})
 			if _, errOut, code := seamEnv(t, dir, nil, "store", "migrate", "--store", store); code != 0 {
 				t.Fatalf("store migrate: exit %d\n%s", code, errOut)
 			}
 			if lang.name == "en" {
 				refuse[store](t)
 			}
-			_, errOut, code := seamEnv(t, dir, []string{"SEAM_LANG=" + lang.name}, "run", "--no-lint", "--store", store, "refused.yaml")
+			_, errOut, code := seamEnv(t, dir, []string{"SEAM_LANG=" + lang.name}, "run", "--no-lint", "--store", store, "steps.yaml")
 			if code != 1 || !strings.Contains(errOut, "refused by the test") || !strings.Contains(errOut, lang.said) {
 				t.Errorf("seam run on %s (%s): exit %d; want 1, saying %q\n%s", runs.Redact(store), lang.name, code, lang.said, errOut)
 			}
@@ -156,8 +139,8 @@ func TestStoreRefusesWrite(t *testing.T) {
 			if r == nil || r.Status != dag.RunFailed || r.Ended.IsZero() {
 				t.Fatalf("run on %s (%s): %+v; want failed and ended", runs.Redact(store), lang.name, r)
 			}
-			if len(as) != 1 || as[0].Node != "a" {
-				t.Errorf("run on %s (%s): attempts %+v; want a's only", runs.Redact(store), lang.name, as)
+			if len(as) != 1 || as[0].Node != "one" {
+				t.Errorf("run on %s (%s): attempts %+v; want one's only", runs.Redact(store), lang.name, as)
 			}
 		}
 	}

@@ -656,7 +656,7 @@ func TestTemporalRunsCancelUntaken(t *testing.T) {
 		t.Fatalf("runs cancel: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	r, _ := latestRun(t, store)
-	if r.ID != id || r.Status != dag.RunCanceled || r.DAG != "small" || r.Host != runs.HostTemporal {
+	if r == nil || r.ID != id || r.Status != dag.RunCanceled || r.DAG != "small" || r.Host != runs.HostTemporal {
 		t.Errorf("stored run %+v, want %s canceled", r, id)
 	}
 }

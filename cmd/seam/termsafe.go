@@ -27,10 +27,8 @@ func termText(s string) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == utf8.RuneError && n == 1:
+		case n == 1 && unsafeRune(r): // an ASCII control, or a byte that is not UTF-8
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r < 0x80 && unsafeRune(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
 		case unsafeRune(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:

@@ -26,7 +26,7 @@ func TestTermText(t *testing.T) {
 }
 
 // pwnedDAG's nodes print a window title and a colour change: in a summary, in stderr and in
-// the error that quotes it.
+// the error that quotes it, and in the summary of an output that fails (its reason).
 const pwnedDAG = `version: 1
 name: pwned
 nodes:
@@ -36,11 +36,15 @@ nodes:
   fails:
     type: exec
     with: {command: 'printf "\033]0;pwned\007\033[31m" >&2; exit 1', shell: true}
+  says:
+    type: exec
+    with: {command: [echo, '{"status":"fail","summary":"\u001b]0;pwned\u0007\u001b[31m"}']}
 `
 
 // TestTerminalEscapesNodeText runs a DAG whose nodes print terminal escapes, then explains
-// the failed one, as seam does on a terminal (e.terminal) and elsewhere: on a terminal,
-// nothing a node printed reaches it raw; elsewhere (a pipe, a file) it is left as it is.
+// a failed one and shows and watches the run, as seam does on a terminal (e.terminal) and
+// elsewhere: on a terminal, nothing a node printed reaches it raw; elsewhere (a pipe, a file)
+// it is left as it is.
 func TestTerminalEscapesNodeText(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "pwned.yaml")
@@ -55,7 +59,8 @@ func TestTerminalEscapesNodeText(t *testing.T) {
 		{true, `\x1b]0;pwned\x07\x1b[31m`},
 		{false, "\x1b]0;pwned\x07\x1b[31m"},
 	} {
-		for _, args := range [][]string{{"run", "--store", store, file}, {"explain", "--store", store, "latest", "fails"}} {
+		for _, args := range [][]string{{"run", "--store", store, file}, {"explain", "--store", store, "latest", "fails"},
+			{"runs", "show", "--store", store, "latest"}, {"runs", "watch", "--store", store, "latest"}} {
 			var out bytes.Buffer
 			e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: func(k string) string {
 				if k == "SEAM_LANG" {
@@ -67,10 +72,10 @@ func TestTerminalEscapesNodeText(t *testing.T) {
 			root.SetArgs(args)
 			root.ExecuteContext(t.Context()) // the run fails
 			if !strings.Contains(out.String(), tt.want) {
-				t.Errorf("seam %s (terminal %v) does not show %q:\n%s", args[0], tt.terminal, tt.want, out.String())
+				t.Errorf("seam %s (terminal %v) does not show %q:\n%s", strings.Join(args[:2], " "), tt.terminal, tt.want, out.String())
 			}
 			if tt.terminal && strings.ContainsAny(out.String(), "\x1b\x07") {
-				t.Errorf("seam %s wrote a node's escapes to a terminal raw:\n%q", args[0], out.String())
+				t.Errorf("seam %s wrote a node's escapes to a terminal raw:\n%q", strings.Join(args[:2], " "), out.String())
 			}
 		}
 	}
