@@ -267,8 +267,9 @@ func (c *lintCache) get(key lintKey, src []byte, read func(string) ([]byte, erro
 	if !ok {
 		return dagRow{}, false
 	}
+	own := digestOf(src, nil)
 	for p, d := range e.files {
-		now := digestOf(src, nil)
+		now := own
 		if p != key.path {
 			now = digestOf(read(p))
 		}
