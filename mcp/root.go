@@ -69,9 +69,4 @@ func (r root) resolve(p string) (string, error) {
 }
 
 // rel shows a real path under the root relative to it.
-func (r root) rel(p string) string {
-	if rel, err := filepath.Rel(r.dir, p); err == nil && r.inside(p) {
-		return filepath.ToSlash(rel)
-	}
-	return p
-}
+func (r root) rel(p string) string { return r.files.Rel(p) }

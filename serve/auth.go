@@ -5,13 +5,13 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"math"
-	"net"
 	"net/http"
 	"net/netip"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
@@ -142,16 +142,6 @@ func (t *tries) forget(now time.Time) {
 	}
 }
 
-// clientIP is the address a request comes from (behind a reverse proxy, the proxy's).
-func clientIP(r *http.Request) netip.Addr {
-	if ap, err := netip.ParseAddrPort(r.RemoteAddr); err == nil {
-		return ap.Addr().Unmap()
-	}
-	host, _, _ := net.SplitHostPort(r.RemoteAddr)
-	ip, _ := netip.ParseAddr(host)
-	return ip
-}
-
 // loggedIn reports whether r carries the cookie of a session the server granted.
 func (s *Server) loggedIn(r *http.Request) bool {
 	c, err := r.Cookie(sessionCookie)
@@ -172,7 +162,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/runs", http.StatusSeeOther)
 		return
 	}
-	ip, now := clientIP(r), time.Now()
+	ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
 	if wait := s.tries.wait(ip, now); wait > 0 {
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))

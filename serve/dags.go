@@ -34,12 +34,13 @@ type dagsData struct {
 func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
 	ctx, l := r.Context(), s.lang(r)
 	var d dagsData
-	err := filepath.WalkDir(s.root, func(p string, de fs.DirEntry, err error) error {
+	root := s.files.Dir()
+	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable folder is left out
 		}
 		if de.IsDir() {
-			if p != s.root && (strings.HasPrefix(de.Name(), ".") || de.Name() == "node_modules" || de.Name() == "testdata") {
+			if p != root && (strings.HasPrefix(de.Name(), ".") || de.Name() == "node_modules" || de.Name() == "testdata") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -157,9 +158,6 @@ func (s *Server) resolve(p string, l i18n.Lang) (string, error) {
 // rel shows a path under the root relative to it.
 func (s *Server) rel(p string) string { return s.files.Rel(p) }
 
-// readUnderRoot reads a file explain quotes a contract from, only under the root.
-func (s *Server) readUnderRoot(p string) ([]byte, error) { return s.files.Read(p) }
-
 // load loads the DAG file at the real path p; it and every file it loads (sub-DAGs,
 // contracts, $refs) are read under the root.
 func (s *Server) load(ctx context.Context, p string, l i18n.Lang) (*dag.DAG, error) {
@@ -269,8 +267,9 @@ func (c *lintCache) get(key lintKey, src []byte, read func(string) ([]byte, erro
 	if !ok {
 		return dagRow{}, false
 	}
+	own := digestOf(src, nil)
 	for p, d := range e.files {
-		now := digestOf(src, nil)
+		now := own
 		if p != key.path {
 			now = digestOf(read(p))
 		}

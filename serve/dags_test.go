@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -183,5 +184,27 @@ func TestServeDAGsCache(t *testing.T) {
 				t.Errorf("after changing %s back: row %q, want %q", tc.file, got, first)
 			}
 		})
+	}
+}
+
+// TestServeUnreadableDAGFile: a DAG file that cannot be read (a named pipe, which would block
+// a reader) is refused at once, the page and the DAGs page's row saying why and naming it
+// relative to the root.
+func TestServeUnreadableDAGFile(t *testing.T) {
+	f := newFixture(t, Options{})
+	if err := syscall.Mkfifo(filepath.Join(f.root, "pipe.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "pipe.yaml cannot be read: not a regular file"
+	resp, body := f.get(nil, "/dags/pipe.yaml")
+	if resp.StatusCode < 400 || !strings.Contains(body, want) {
+		t.Errorf("GET /dags/pipe.yaml: %d, want an error saying %q:\n%s", resp.StatusCode, want, body)
+	}
+	resp, body = f.get(nil, "/dags")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body, want) {
+		t.Errorf("GET /dags: %d, want a row saying %q:\n%s", resp.StatusCode, want, body)
+	}
+	if strings.Contains(body, f.root) {
+		t.Errorf("GET /dags shows the root's path:\n%s", body)
 	}
 }

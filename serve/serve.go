@@ -87,9 +87,8 @@ type Options struct {
 // Server serves the web view. Build it with New; it is an http.Handler.
 type Server struct {
 	opts Options
-	root string // absolute, symbolic links resolved
-	// files reads every file the server reads: the DAG files and what they load, only
-	// under root.
+	// files reads every file the server reads: the DAG files and what they load, and the
+	// contracts explain quotes, only under the root.
 	files *userfile.Root
 	lints *lintCache // the DAGs page's rows
 	mux   *http.ServeMux
@@ -144,7 +143,7 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, root: files.Dir(), files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, texts: map[string]i18n.Message{},
 		sessions: &sessions{expires: map[string]time.Time{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
 		streams: make(chan struct{}, MaxEventStreams)}
 	for _, m := range texts() {

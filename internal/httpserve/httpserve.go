@@ -165,7 +165,7 @@ func (l *perClient) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		ip := clientAddr(c.RemoteAddr())
+		ip := ClientAddr(c.RemoteAddr().String())
 		l.mu.Lock()
 		if l.open[ip] >= l.max {
 			l.mu.Unlock()
@@ -186,10 +186,11 @@ func (l *perClient) release(ip netip.Addr) {
 	}
 }
 
-// clientAddr is the address a connection comes from, IPv4 in IPv6 unmapped; the zero Addr
-// for a listener that has none (all such clients then share one count).
-func clientAddr(a net.Addr) netip.Addr {
-	if ap, err := netip.ParseAddrPort(a.String()); err == nil {
+// ClientAddr is the address of a client at remote (a connection's RemoteAddr, a request's),
+// IPv4 in IPv6 unmapped; the zero Addr for a listener that has none (all such clients then
+// share one count). Behind a reverse proxy it is the proxy's.
+func ClientAddr(remote string) netip.Addr {
+	if ap, err := netip.ParseAddrPort(remote); err == nil {
 		return ap.Addr().Unmap()
 	}
 	return netip.Addr{}

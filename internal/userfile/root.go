@@ -53,9 +53,6 @@ func OpenRoot(dir string, limit int64) (*Root, error) {
 // Dir is the root's absolute path, symbolic links resolved.
 func (r *Root) Dir() string { return r.dir }
 
-// MaxSize is the size limit of a file read.
-func (r *Root) MaxSize() int64 { return r.limit }
-
 // Inside reports whether the absolute, clean path p is the root or below it, as written.
 func (r *Root) Inside(p string) bool {
 	rel, err := filepath.Rel(r.dir, p)
