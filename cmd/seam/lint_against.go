@@ -218,15 +218,7 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 			}
 			name += " (" + i18n.Sprintf(a.lang, "with this repository at %s", a.rev) + ")"
 		}
-		var ds dag.Diagnostics
-		if errors.As(err, &ds) {
-			for i := range ds {
-				if ds[i].Pos.File == p {
-					ds[i].Pos.File = name
-				}
-			}
-		}
-		return loadFindings(name, err), loadFailed(a.e, name, a.lang, err)
+		return a.loadFailedAs(p, name, err)
 	}
 	return out, nil
 }
@@ -266,16 +258,8 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 	old, err := dag.LoadBytes(ctx, oldPath, src, a.loadOptions(a.readAtRev))
 	if err != nil {
 		// Named as git names it (main:dags/x.yaml), not by a path in the checkout.
-		at := a.rev + ":" + oldRel
-		var ds dag.Diagnostics
-		if errors.As(err, &ds) {
-			for i := range ds {
-				if ds[i].Pos.File == oldPath {
-					ds[i].Pos.File = at
-				}
-			}
-		}
-		return loadFindings(at, err), nil, loadFailed(a.e, at, a.lang, err)
+		fs, err := a.loadFailedAs(oldPath, a.rev+":"+oldRel, err)
+		return fs, nil, err
 	}
 	opts := lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}
 	found := lint.Evolve(ctx, old, cur, opts)
@@ -344,6 +328,20 @@ func (a *against) stored(ctx context.Context, old, cur *dag.DAG, opts lint.Evolv
 		found = append(found, lint.Stored(cur, id, outputs[id], opts)...)
 	}
 	return found, nil
+}
+
+// loadFailedAs is the failed load of the file at path, shown as name (git's main:dags/x.yaml,
+// or a consumer's repo@ref:path): its findings and its error, as lintFiles has them.
+func (a *against) loadFailedAs(path, name string, err error) ([]lint.Finding, error) {
+	var ds dag.Diagnostics
+	if errors.As(err, &ds) {
+		for i := range ds {
+			if ds[i].Pos.File == path {
+				ds[i].Pos.File = name
+			}
+		}
+	}
+	return loadFindings(name, err), loadFailed(a.e, name, a.lang, err)
 }
 
 // loadOptions are the options of every load the gate makes, reading with read (nil: the
