@@ -173,11 +173,10 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 	// or at the revision), the consumer's own from its ref.
 	read := func(now bool) func(string) ([]byte, error) {
 		return func(p string) ([]byte, error) {
-			rel, err := filepath.Rel(ct.Root(), p)
-			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			rel, ok := under(ct.Root(), p)
+			if !ok {
 				return nil, i18n.Errorf(a.lang, "%s is outside the consumer's repository", p)
 			}
-			rel = filepath.ToSlash(rel)
 			if rest, ok := strings.CutPrefix(rel, mount+"/"); ok {
 				if now {
 					return userfile.Read(filepath.Join(a.tree.Root(), filepath.FromSlash(rest)), a.limit)
@@ -376,11 +375,11 @@ func (a *against) unchanged(reads map[string][]byte) bool {
 // readAtRev reads a file the DAG at the revision names: from the revision inside the
 // repository, from the file system outside it (it is not versioned there).
 func (a *against) readAtRev(path string) ([]byte, error) {
-	rel, err := filepath.Rel(a.tree.Root(), path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := under(a.tree.Root(), path)
+	if !ok {
 		return userfile.Read(path, a.limit)
 	}
-	return a.tree.ReadFile(filepath.ToSlash(rel), a.limit)
+	return a.tree.ReadFile(rel, a.limit)
 }
 
 // rel is path relative to the repository's top level, slash-separated.
@@ -394,11 +393,20 @@ func (a *against) rel(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	rel, err := filepath.Rel(a.tree.Root(), filepath.Join(dir, filepath.Base(abs)))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := under(a.tree.Root(), filepath.Join(dir, filepath.Base(abs)))
+	if !ok {
 		return "", i18n.Errorf(a.lang, "%s is outside the git repository %s", path, a.tree.Root())
 	}
-	return filepath.ToSlash(rel), nil
+	return rel, nil
+}
+
+// under is p relative to root, slash-separated, when p is root or below it.
+func under(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // revPath is where the file at rel (now) was at the revision: the same path, unless
