@@ -1058,6 +1058,18 @@ func templatePos(t *dag.Template, ptr string, def dag.Pos) dag.Pos {
 	return best
 }
 
+// plainRef is the one reference t is, when t is a plain path expression (${{ nodes.a.output.x }}).
+func plainRef(t *dag.Template) (dag.Ref, bool) {
+	if t.Kind() != dag.TemplateExpr {
+		return dag.Ref{}, false
+	}
+	e := t.Expr()
+	if !e.IsPath() || len(e.Refs()) != 1 {
+		return dag.Ref{}, false
+	}
+	return e.Refs()[0], true
+}
+
 // Keywords of a consumer contract's root that relate one field to another (additional and
 // pattern properties and property names judge a member by its name and value alone, and a
 // mapping's names are known exactly).

@@ -74,17 +74,12 @@ func (l *linter) transformRead(n *dag.Node, path []string) (Finding, bool) {
 		}
 		label, declared, producers = i18n.InlineStart(l.text.lang, l.text.outContract(path[0])), l.declares(r), []string{path[0]}
 	default:
-		e := n.Input.Expr()
-		if n.Input.Kind() != dag.TemplateExpr || !e.IsPath() || len(e.Refs()) != 1 {
+		base, ok := plainRef(n.Input)
+		if !ok || (base.Root != "nodes" && base.Root != "params") {
 			return Finding{}, false // a value lint does not follow into
-		}
-		base := e.Refs()[0]
-		if base.Root != "nodes" && base.Root != "params" {
-			return Finding{}, false
 		}
 		r := base
 		r.Path = append(slices.Clone(base.Path), path...)
-		var ok bool
 		if p, ok = l.projectRef(r, false); !ok {
 			return Finding{}, false
 		}
