@@ -188,15 +188,13 @@ func edgeStates(fs []Finding) (map[string]*edgeState, []string) {
 }
 
 // weakened reports the nodes of cur whose effective output contract allows a value the same
-// node's contract in old rejected.
+// node's contract in old rejected. Only a changed contract is checked (ChangedOutputs): an
+// unchanged one allows nothing new.
 func weakened(cur, old *dag.DAG, opts EvolveOptions) []Finding {
 	var out []Finding
-	for _, n := range cur.Nodes {
-		o := old.ByID[n.ID]
-		if o == nil || n.Effective == nil || o.Effective == nil {
-			continue
-		}
-		res := subset.Check(n.Effective, o.Effective)
+	for _, id := range ChangedOutputs(old, cur) {
+		n := cur.ByID[id]
+		res := subset.Check(n.Effective, old.ByID[id].Effective)
 		if res.Verdict != subset.Incompatible {
 			continue // compatible, or not proved either way: only a proven weakening is said
 		}

@@ -100,12 +100,8 @@ func storedInput(c *dag.Node, id string) (func(any) (any, bool), bool) {
 		}
 		return func(v any) (any, bool) { return map[string]any{id: v}, true }, true
 	}
-	e := c.Input.Expr()
-	if c.Input.Kind() != dag.TemplateExpr || e == nil || !e.IsPath() || len(e.Refs()) != 1 {
-		return nil, false
-	}
-	r := e.Refs()[0]
-	if r.Root != "nodes" || r.Node != id {
+	r, ok := plainRef(c.Input)
+	if !ok || r.Root != "nodes" || r.Node != id {
 		return nil, false
 	}
 	return func(v any) (any, bool) { return contract.Lookup(v, r.Path) }, true

@@ -761,7 +761,7 @@ func project(s, root any, path []string, hops int) projection {
 		} else if it, ok := m["items"]; ok {
 			sub = it
 		}
-		own = shift(project(sub, root, rest, hops))
+		own = shift(project(sub, root, rest, hops), 1)
 		own.presence = prepend(false, own.presence, len(path))
 	} else {
 		props, _ := m["properties"].(map[string]any)
@@ -771,15 +771,15 @@ func project(s, root any, path []string, hops int) projection {
 		_, hasPP := m["patternProperties"]
 		switch sub, declared := props[seg]; {
 		case declared:
-			own = shift(project(sub, root, rest, hops))
+			own = shift(project(sub, root, rest, hops), 1)
 		case hasPP:
 			own = projection{schema: true, inexact: true, why: why{code: whyPatternProps}, undeclared: -1, loose: -1}
 		case hasAP && ap == false:
 			own = projection{schema: true, undeclared: 0, loose: -1}
 		case hasAP && ap != true:
-			own = shift(project(ap, root, rest, hops))
+			own = shift(project(ap, root, rest, hops), 1)
 		default:
-			own = shift(project(true, root, rest, hops))
+			own = shift(project(true, root, rest, hops), 1)
 			own.loose = 0
 		}
 		own.presence = prepend(required, own.presence, len(path))
@@ -845,13 +845,15 @@ func prepend(first bool, rest []bool, n int) []bool {
 	return out
 }
 
-// shift makes the undeclared index of a projection along path[1:] one along path.
-func shift(p projection) projection {
+// shift moves the segment indexes of a projection by k: by 1 makes a projection along
+// path[1:] one along path; by -k drops a path's first k segments (an index among them
+// becomes -1, none).
+func shift(p projection, k int) projection {
 	if p.undeclared >= 0 {
-		p.undeclared++
+		p.undeclared = max(p.undeclared+k, -1)
 	}
 	if p.loose >= 0 {
-		p.loose++
+		p.loose = max(p.loose+k, -1)
 	}
 	return p
 }
@@ -1054,6 +1056,18 @@ func templatePos(t *dag.Template, ptr string, def dag.Pos) dag.Pos {
 		}
 	}
 	return best
+}
+
+// plainRef is the one reference t is, when t is a plain path expression (${{ nodes.a.output.x }}).
+func plainRef(t *dag.Template) (dag.Ref, bool) {
+	if t.Kind() != dag.TemplateExpr {
+		return dag.Ref{}, false
+	}
+	e := t.Expr()
+	if !e.IsPath() || len(e.Refs()) != 1 {
+		return dag.Ref{}, false
+	}
+	return e.Refs()[0], true
 }
 
 // Keywords of a consumer contract's root that relate one field to another (additional and

@@ -66,7 +66,7 @@ func (l *linter) transformRead(n *dag.Node, path []string) (Finding, bool) {
 		if p, ok = l.projectRef(r, false); !ok {
 			return Finding{}, false
 		}
-		p = shift(p)
+		p = shift(p, 1)
 		within = func(p []string) []string { return p[1:] }
 		parent = func(pre []string) any {
 			q, _ := l.projectRef(dag.Ref{Root: "nodes", Node: path[0], Path: pre[1:]}, false)
@@ -74,21 +74,16 @@ func (l *linter) transformRead(n *dag.Node, path []string) (Finding, bool) {
 		}
 		label, declared, producers = i18n.InlineStart(l.text.lang, l.text.outContract(path[0])), l.declares(r), []string{path[0]}
 	default:
-		e := n.Input.Expr()
-		if n.Input.Kind() != dag.TemplateExpr || !e.IsPath() || len(e.Refs()) != 1 {
+		base, ok := plainRef(n.Input)
+		if !ok || (base.Root != "nodes" && base.Root != "params") {
 			return Finding{}, false // a value lint does not follow into
-		}
-		base := e.Refs()[0]
-		if base.Root != "nodes" && base.Root != "params" {
-			return Finding{}, false
 		}
 		r := base
 		r.Path = append(slices.Clone(base.Path), path...)
-		var ok bool
 		if p, ok = l.projectRef(r, false); !ok {
 			return Finding{}, false
 		}
-		p = dropSegments(p, len(base.Path))
+		p = shift(p, -len(base.Path)) // the reference's own check judges those
 		within = func(p []string) []string { return append(slices.Clone(base.Path), p...) }
 		parent = func(pre []string) any {
 			q := base
@@ -128,24 +123,6 @@ func (l *linter) jqFinding(n *dag.Node, path, at []string, severity, label strin
 		code = CodeUnknown
 	}
 	return Finding{Pos: pos, Severity: severity, Code: code, Producers: producers, Consumer: n.ID, Message: msg, Hint: hint}
-}
-
-// dropSegments is p without its first k segments (the reference's own path), which the
-// reference's own check judges: indexes count from the program's path.
-func dropSegments(p projection, k int) projection {
-	switch {
-	case p.undeclared >= k:
-		p.undeclared -= k
-	case p.undeclared >= 0:
-		p.undeclared = -1
-	}
-	switch {
-	case p.loose >= k:
-		p.loose -= k
-	case p.loose >= 0:
-		p.loose = -1
-	}
-	return p
 }
 
 // declaredNames are the member names schema s declares (its properties and those of its

@@ -49,11 +49,11 @@ func (l *linter) paramAt(t *dag.Template, ptr string) (name string, v any, given
 			return "", nil, false, false
 		}
 	}
-	e := t.Expr()
-	if t.Kind() != dag.TemplateExpr || !e.IsPath() || len(e.Refs()) != 1 || e.Refs()[0].Root != "params" {
+	r, ok := plainRef(t)
+	if !ok || r.Root != "params" {
 		return "", nil, false, false
 	}
-	path := e.Refs()[0].Path
+	path := r.Path
 	if len(path) == 0 {
 		// ${{ params }} as a whole: the param is the member the failing part lies in.
 		if i >= len(toks) {

@@ -173,11 +173,10 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 	// or at the revision), the consumer's own from its ref.
 	read := func(now bool) func(string) ([]byte, error) {
 		return func(p string) ([]byte, error) {
-			rel, err := filepath.Rel(ct.Root(), p)
-			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			rel, ok := under(ct.Root(), p)
+			if !ok {
 				return nil, i18n.Errorf(a.lang, "%s is outside the consumer's repository", p)
 			}
-			rel = filepath.ToSlash(rel)
 			if rest, ok := strings.CutPrefix(rel, mount+"/"); ok {
 				if now {
 					return userfile.Read(filepath.Join(a.tree.Root(), filepath.FromSlash(rest)), a.limit)
@@ -218,15 +217,7 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 			}
 			name += " (" + i18n.Sprintf(a.lang, "with this repository at %s", a.rev) + ")"
 		}
-		var ds dag.Diagnostics
-		if errors.As(err, &ds) {
-			for i := range ds {
-				if ds[i].Pos.File == p {
-					ds[i].Pos.File = name
-				}
-			}
-		}
-		return loadFindings(name, err), loadFailed(a.e, name, a.lang, err)
+		return a.loadFailedAs(p, name, err)
 	}
 	return out, nil
 }
@@ -266,16 +257,8 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 	old, err := dag.LoadBytes(ctx, oldPath, src, a.loadOptions(a.readAtRev))
 	if err != nil {
 		// Named as git names it (main:dags/x.yaml), not by a path in the checkout.
-		at := a.rev + ":" + oldRel
-		var ds dag.Diagnostics
-		if errors.As(err, &ds) {
-			for i := range ds {
-				if ds[i].Pos.File == oldPath {
-					ds[i].Pos.File = at
-				}
-			}
-		}
-		return loadFindings(at, err), nil, loadFailed(a.e, at, a.lang, err)
+		fs, err := a.loadFailedAs(oldPath, a.rev+":"+oldRel, err)
+		return fs, nil, err
 	}
 	opts := lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}
 	found := lint.Evolve(ctx, old, cur, opts)
@@ -346,6 +329,20 @@ func (a *against) stored(ctx context.Context, old, cur *dag.DAG, opts lint.Evolv
 	return found, nil
 }
 
+// loadFailedAs is the failed load of the file at path, shown as name (git's main:dags/x.yaml,
+// or a consumer's repo@ref:path): its findings and its error, as lintFiles has them.
+func (a *against) loadFailedAs(path, name string, err error) ([]lint.Finding, error) {
+	var ds dag.Diagnostics
+	if errors.As(err, &ds) {
+		for i := range ds {
+			if ds[i].Pos.File == path {
+				ds[i].Pos.File = name
+			}
+		}
+	}
+	return loadFindings(name, err), loadFailed(a.e, name, a.lang, err)
+}
+
 // loadOptions are the options of every load the gate makes, reading with read (nil: the
 // file system).
 func (a *against) loadOptions(read func(string) ([]byte, error)) dag.LoadOptions {
@@ -378,11 +375,11 @@ func (a *against) unchanged(reads map[string][]byte) bool {
 // readAtRev reads a file the DAG at the revision names: from the revision inside the
 // repository, from the file system outside it (it is not versioned there).
 func (a *against) readAtRev(path string) ([]byte, error) {
-	rel, err := filepath.Rel(a.tree.Root(), path)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := under(a.tree.Root(), path)
+	if !ok {
 		return userfile.Read(path, a.limit)
 	}
-	return a.tree.ReadFile(filepath.ToSlash(rel), a.limit)
+	return a.tree.ReadFile(rel, a.limit)
 }
 
 // rel is path relative to the repository's top level, slash-separated.
@@ -396,11 +393,20 @@ func (a *against) rel(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	rel, err := filepath.Rel(a.tree.Root(), filepath.Join(dir, filepath.Base(abs)))
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := under(a.tree.Root(), filepath.Join(dir, filepath.Base(abs)))
+	if !ok {
 		return "", i18n.Errorf(a.lang, "%s is outside the git repository %s", path, a.tree.Root())
 	}
-	return filepath.ToSlash(rel), nil
+	return rel, nil
+}
+
+// under is p relative to root, slash-separated, when p is root or below it.
+func under(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // revPath is where the file at rel (now) was at the revision: the same path, unless

@@ -106,9 +106,6 @@ func (t *Tree) resolve() (string, error) {
 // Root is the repository's top level: absolute, symlinks resolved.
 func (t *Tree) Root() string { return t.root }
 
-// Commit is the commit the revision names.
-func (t *Tree) Commit() string { return t.commit }
-
 // ReadFile reads the file at rel (slash-separated, relative to Root) as it is at the commit.
 // A file that is not there is an error wrapping fs.ErrNotExist; one larger than limit bytes
 // (limit > 0) is refused. Each file is read once: later calls answer from memory.

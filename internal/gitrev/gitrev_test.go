@@ -104,3 +104,24 @@ func TestOpenErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCloneErrors(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	tests := []struct {
+		url, ref string
+		lang     i18n.Lang
+		want     string
+	}{
+		{url: "-x", ref: "main", want: "consumer -x@main: neither the repository nor the ref may start with '-'"},
+		{url: "file:///nowhere", ref: "-b", lang: i18n.Japanese, want: "利用側 file:///nowhere@-b: リポジトリも ref も '-' で始められません"},
+		{url: "file://" + t.TempDir() + "/none", ref: "main", want: "@main: cannot fetch it: "},
+	}
+	for _, tt := range tests {
+		err := Clone(context.Background(), tt.url, tt.ref, filepath.Join(t.TempDir(), "c"), tt.lang)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Clone(%s, %s): %v, want %q", tt.url, tt.ref, err, tt.want)
+		}
+	}
+}
