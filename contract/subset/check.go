@@ -532,11 +532,8 @@ func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok boo
 		if w, ok := c.pick(a, b, t, depth); ok {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", contract.Excerpt(w)), true
 		}
-		// Finitely many numbers of this type: each one.
-		part := a
-		part.types &= t
-		if e, ok := c.enumerate(part); ok && t&tNumber != 0 {
-			switch r := c.compareValues(e, b, depth); r.Verdict {
+		if t&tNumber != 0 {
+			switch r := c.eachNumber(a, b, t, depth); r.Verdict {
 			case Incompatible:
 				return r, true
 			case Compatible:
@@ -553,6 +550,18 @@ func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok boo
 		return *pending, true
 	}
 	return Result{}, false
+}
+
+// eachNumber compares a's numbers of types t with b one by one when they are finitely many
+// (a bounded range of multiples, as a's other keywords, its nots, leave it); Unknown when
+// they are not.
+func (c *checker) eachNumber(a, b shape, t types, depth int) Result {
+	a.types &= t
+	e, ok := c.enumerate(a)
+	if !ok {
+		return Result{Verdict: Unknown}
+	}
+	return c.compareValues(e, b, depth)
 }
 
 // compareTypes decides a ⊆ b type by type over a's types ta, once the types and enums fit
@@ -577,17 +586,11 @@ func (c *checker) compareTypes(a, b shape, ta types, depth int) Result {
 		if ok {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", contract.Excerpt(w))
 		}
-		// Finitely many numbers (a bounded range of multiples): each one, as a's other
-		// keywords (its nots) leave it.
-		nums := a
-		nums.types &= tNumber
-		if e, ok := c.enumerate(nums); ok {
-			switch r := c.compareValues(e, b, depth); r.Verdict {
-			case Incompatible:
-				return r
-			case Compatible:
-				ta &^= tNumber
-			}
+		switch r := c.eachNumber(a, b, tNumber, depth); r.Verdict {
+		case Incompatible:
+			return r
+		case Compatible:
+			ta &^= tNumber
 		}
 		if ta&tNumber != 0 {
 			keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
