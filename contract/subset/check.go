@@ -1054,15 +1054,8 @@ func (c *checker) memberNames(a, b shape, depth int) Result {
 			case Compatible:
 				continue
 			case Incompatible:
-				name, isStr := r.Witness.(string)
-				w, ok := c.minimalOf(a, tObject, depth)
-				if m, isMap := w.(map[string]any); ok && isMap && isStr {
-					if _, has := m[name]; !has {
-						if v, ok := c.minimal(a.memberSchemas(name), depth+1); ok {
-							m[name] = v
-						}
-					}
-					if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
+				if name, isStr := r.Witness.(string); isStr {
+					if m, ok := c.objectWith(a, name, depth); ok && c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
 						return incompatible(RuleConstraint, m, "", "⟨a⟩ may produce a member named %s, which ⟨b⟩'s propertyNames rejects", contract.Excerpt(name))
 					}
 				}
@@ -1091,21 +1084,29 @@ func (c *checker) dependencies(a, b shape, depth int) Result {
 				continue
 			}
 			// An object of a with k and without d.
-			w, ok := c.minimalOf(a, tObject, depth)
-			if m, isMap := w.(map[string]any); ok && isMap {
-				if _, has := m[k]; !has {
-					if v, ok := c.minimal(a.memberSchemas(k), depth+1); ok {
-						m[k] = v
-					}
-				}
-				if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
-					return incompatible(RuleRequired, m, "/"+contract.EscapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
-				}
+			if m, ok := c.objectWith(a, k, depth); ok && c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
+				return incompatible(RuleRequired, m, "/"+contract.EscapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
 			}
 			return unknown(RuleRequired, "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ shows it", d, k)
 		}
 	}
 	return Result{Verdict: Compatible}
+}
+
+// objectWith builds a minimal object of a with member name (a value of a's schemas of it,
+// when one can be built), for a counterexample; ok is false when no object is built.
+func (c *checker) objectWith(a shape, name string, depth int) (map[string]any, bool) {
+	w, ok := c.minimalOf(a, tObject, depth)
+	m, isMap := w.(map[string]any)
+	if !ok || !isMap {
+		return nil, false
+	}
+	if _, has := m[name]; !has {
+		if v, ok := c.minimal(a.memberSchemas(name), depth+1); ok {
+			m[name] = v
+		}
+	}
+	return m, true
 }
 
 // allowedNames lists a few names a's propertyNames allow, for a counterexample: the strings
