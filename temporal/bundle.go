@@ -22,7 +22,7 @@ import (
 const MaxBundle = 1 << 20
 
 // Bundle is a DAG as it travels to the workers: the DAG file, every file its loading read
-// (schema files, sub-DAG files) and the files its exec nodes run (shipFiles), by their paths
+// (schema files, sub-DAG files) and the files its exec nodes run (shipper), by their paths
 // relative to the folder that holds them all, so that workers need no copy of the repository.
 type Bundle struct {
 	Main  string            `json:"main"`  // the DAG file's path in Files
@@ -38,16 +38,20 @@ type Bundle struct {
 }
 
 // NewBundle loads the DAG file at path with opts, recording each file the load reads, adds
-// the files its exec nodes run (shipFiles), and bundles them. A file it cannot ship, or a
+// the files its exec nodes run (shipper), and bundles them. A file it cannot ship, or a
 // bundle over MaxBundle, is refused in opts.Lang.
 func NewBundle(ctx context.Context, path string, opts dag.LoadOptions) (*Bundle, error) {
 	s := &shipper{lang: opts.Lang, maxFile: opts.MaxFileSize, files: map[string]*shipped{}, dirs: map[string]bool{}}
 	opts.ReadFile = func(p string) ([]byte, error) {
-		b, err := userfile.Read(p, opts.MaxFileSize)
+		abs, err := filepath.Abs(p)
 		if err != nil {
 			return nil, err
 		}
-		abs, err := filepath.Abs(p)
+		// ship loads sub-DAGs again: they read the files as kept, not the disk once more.
+		if b, ok := s.kept(abs); ok {
+			return b, nil
+		}
+		b, err := userfile.Read(p, opts.MaxFileSize)
 		if err != nil {
 			return nil, err
 		}

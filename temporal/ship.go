@@ -48,6 +48,16 @@ func (s *shipper) add(p string, data []byte, exec bool) {
 	s.total += len(data)
 }
 
+// kept is the file at the absolute path p as add kept it.
+func (s *shipper) kept(p string) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f, ok := s.files[p]; ok {
+		return f.data, true
+	}
+	return nil, false
+}
+
 // ship adds the files that the exec nodes of d and of its sub-DAGs name (shipExec), loading
 // each sub-DAG not yet seen (by absolute path) with opts.
 func (s *shipper) ship(ctx context.Context, d *dag.DAG, opts dag.LoadOptions, seen map[string]bool) error {
@@ -68,7 +78,7 @@ func (s *shipper) ship(ctx context.Context, d *dag.DAG, opts dag.LoadOptions, se
 				continue
 			}
 			seen[file] = true
-			child, err := dag.Load(ctx, file, opts) // its files are read and kept again
+			child, err := dag.Load(ctx, file, opts) // its files read as the first load kept them
 			if err != nil {
 				return err
 			}

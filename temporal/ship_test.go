@@ -223,3 +223,43 @@ func prefix(p string, m map[string]string) map[string]string {
 	}
 	return out
 }
+
+// TestBundleLimits: a file a node runs over the file size limit, and files the DAG's loading
+// reads that hold more than MaxBundle, are refused by NewBundle in the load's language.
+func TestBundleLimits(t *testing.T) {
+	large := "version: 1\nname: s\ndescription: " + strings.Repeat("x", MaxBundle) + "\nnodes:\n  a: {type: const, with: {value: {status: pass, summary: a}}}\n"
+	for _, tc := range []struct {
+		name    string
+		files   map[string]string
+		maxFile int64
+		lang    i18n.Lang
+		want    string
+	}{
+		{"a script over the file limit", map[string]string{
+			"dag.yaml": "version: 1\nname: s\nnodes:\n  a:\n    type: exec\n    with: {command: [./big.sh]}\n",
+			"big.sh*":  "#!/bin/sh\n#" + strings.Repeat("x", 300),
+		}, 200, "en", "node a: a file it runs: DIR/big.sh: 311 bytes is over the 200 bytes limit (SEAM_MAX_FILE_SIZE)"},
+		{"a script over the file limit, ja", map[string]string{
+			"dag.yaml": "version: 1\nname: s\nnodes:\n  a:\n    type: exec\n    with: {command: [./big.sh]}\n",
+			"big.sh*":  "#!/bin/sh\n#" + strings.Repeat("x", 300),
+		}, 200, "ja", "ノード a: 実行するファイル: DIR/big.sh: 311 bytes is over the 200 bytes limit (SEAM_MAX_FILE_SIZE)"},
+		{"a DAG file over the bundle's limit", map[string]string{
+			"dag.yaml": large,
+		}, 0, "en", fmt.Sprintf("bundle DIR/dag.yaml: its files hold %d bytes, more than the %d a bundle may (docs/limits.md)", len(large), MaxBundle)},
+		{"a DAG file over the bundle's limit, ja", map[string]string{"dag.yaml": large}, 0, "ja",
+			fmt.Sprintf("バンドル DIR/dag.yaml: ファイルの合計が %d バイトあり、バンドルの上限 %d バイトを超えています（docs/limits.md）", len(large), MaxBundle)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			_, err := NewBundle(context.Background(), filepath.Join(dir, "dag.yaml"), dag.LoadOptions{Types: types(), MaxFileSize: tc.maxFile, Lang: tc.lang})
+			got := ""
+			if err != nil {
+				got = strings.ReplaceAll(err.Error(), dir, "DIR")
+			}
+			if got != tc.want {
+				t.Errorf("NewBundle:\n got %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -532,11 +532,8 @@ func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok boo
 		if w, ok := c.pick(a, b, t, depth); ok {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, which is not in ⟨b⟩'s enum", contract.Excerpt(w)), true
 		}
-		// Finitely many numbers of this type: each one.
-		part := a
-		part.types &= t
-		if e, ok := c.enumerate(part); ok && t&tNumber != 0 {
-			switch r := c.compareValues(e, b, depth); r.Verdict {
+		if t&tNumber != 0 {
+			switch r := c.eachNumber(a, b, t, depth); r.Verdict {
 			case Incompatible:
 				return r, true
 			case Compatible:
@@ -553,6 +550,18 @@ func (c *checker) outsideEnum(a, b shape, ta types, depth int) (_ Result, ok boo
 		return *pending, true
 	}
 	return Result{}, false
+}
+
+// eachNumber compares a's numbers of types t with b one by one when they are finitely many
+// (a bounded range of multiples, as a's other keywords, its nots, leave it); Unknown when
+// they are not.
+func (c *checker) eachNumber(a, b shape, t types, depth int) Result {
+	a.types &= t
+	e, ok := c.enumerate(a)
+	if !ok {
+		return Result{Verdict: Unknown}
+	}
+	return c.compareValues(e, b, depth)
 }
 
 // compareTypes decides a ⊆ b type by type over a's types ta, once the types and enums fit
@@ -577,17 +586,11 @@ func (c *checker) compareTypes(a, b shape, ta types, depth int) Result {
 		if ok {
 			return incompatible(RuleConstraint, w, "", "⟨a⟩ may produce %s, outside ⟨b⟩'s numeric bounds or multipleOf", contract.Excerpt(w))
 		}
-		// Finitely many numbers (a bounded range of multiples): each one, as a's other
-		// keywords (its nots) leave it.
-		nums := a
-		nums.types &= tNumber
-		if e, ok := c.enumerate(nums); ok {
-			switch r := c.compareValues(e, b, depth); r.Verdict {
-			case Incompatible:
-				return r
-			case Compatible:
-				ta &^= tNumber
-			}
+		switch r := c.eachNumber(a, b, tNumber, depth); r.Verdict {
+		case Incompatible:
+			return r
+		case Compatible:
+			ta &^= tNumber
 		}
 		if ta&tNumber != 0 {
 			keep(unknown(RuleConstraint, "cannot show ⟨a⟩'s numbers fit ⟨b⟩'s bounds or multipleOf"))
@@ -1051,15 +1054,8 @@ func (c *checker) memberNames(a, b shape, depth int) Result {
 			case Compatible:
 				continue
 			case Incompatible:
-				name, isStr := r.Witness.(string)
-				w, ok := c.minimalOf(a, tObject, depth)
-				if m, isMap := w.(map[string]any); ok && isMap && isStr {
-					if _, has := m[name]; !has {
-						if v, ok := c.minimal(a.memberSchemas(name), depth+1); ok {
-							m[name] = v
-						}
-					}
-					if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
+				if name, isStr := r.Witness.(string); isStr {
+					if m, ok := c.objectWith(a, name, depth); ok && c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
 						return incompatible(RuleConstraint, m, "", "⟨a⟩ may produce a member named %s, which ⟨b⟩'s propertyNames rejects", contract.Excerpt(name))
 					}
 				}
@@ -1088,21 +1084,29 @@ func (c *checker) dependencies(a, b shape, depth int) Result {
 				continue
 			}
 			// An object of a with k and without d.
-			w, ok := c.minimalOf(a, tObject, depth)
-			if m, isMap := w.(map[string]any); ok && isMap {
-				if _, has := m[k]; !has {
-					if v, ok := c.minimal(a.memberSchemas(k), depth+1); ok {
-						m[k] = v
-					}
-				}
-				if c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
-					return incompatible(RuleRequired, m, "/"+contract.EscapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
-				}
+			if m, ok := c.objectWith(a, k, depth); ok && c.acceptsShape(&a, m, depth) != no && c.acceptsShape(&b, m, depth) == no {
+				return incompatible(RuleRequired, m, "/"+contract.EscapeToken(d), "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it", d, k)
 			}
 			return unknown(RuleRequired, "⟨b⟩ requires '%s' where '%s' is there, but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ shows it", d, k)
 		}
 	}
 	return Result{Verdict: Compatible}
+}
+
+// objectWith builds a minimal object of a with member name (a value of a's schemas of it,
+// when one can be built), for a counterexample; ok is false when no object is built.
+func (c *checker) objectWith(a shape, name string, depth int) (map[string]any, bool) {
+	w, ok := c.minimalOf(a, tObject, depth)
+	m, isMap := w.(map[string]any)
+	if !ok || !isMap {
+		return nil, false
+	}
+	if _, has := m[name]; !has {
+		if v, ok := c.minimal(a.memberSchemas(name), depth+1); ok {
+			m[name] = v
+		}
+	}
+	return m, true
 }
 
 // allowedNames lists a few names a's propertyNames allow, for a counterexample: the strings
