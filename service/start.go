@@ -303,7 +303,9 @@ func (s *Service) cancelPending(ctx context.Context, p pendingCanceler, id strin
 	run, found, err := p.CancelPending(ctx, id)
 	switch {
 	case err != nil:
-		return err
+		// Not in the store, and Temporal (unreachable, or not used at all) could not say: the
+		// store's answer stands, with why it is not the whole one.
+		return i18n.Errorf(s.opts.Lang, "%w (and Temporal could not be asked: %v)", nf, err)
 	case !found:
 		return nf
 	case run == nil:

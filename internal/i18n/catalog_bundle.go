@@ -4,9 +4,10 @@ package i18n
 // it (temporal: NewBundle, shipper, startSub) and of cancelling a run no worker has taken.
 func jaBundle() map[string]string {
 	return map[string]string{
-		"run %s: canceled before a worker took it, but not recorded: %w": "実行 %s: ワーカーが受け取る前にキャンセルしましたが、記録できませんでした: %w",
-		"run %s on Temporal: %w": "Temporal で %s を実行できません: %w",
-		"bundle %s: its files hold %d bytes, more than the %d a bundle may (docs/limits.md)":                                                                                                   "バンドル %s: ファイルの合計が %d バイトあり、バンドルの上限 %d バイトを超えています（docs/limits.md）",
+		"%w (and Temporal could not be asked: %v)":                                           "%w（Temporal には問い合わせられませんでした: %v）",
+		"run %s: canceled before a worker took it, but not recorded: %w":                     "実行 %s: ワーカーが受け取る前にキャンセルしましたが、記録できませんでした: %w",
+		"run %s on Temporal: %w":                                                             "Temporal で %s を実行できません: %w",
+		"bundle %s: its files hold %d bytes, more than the %d a bundle may (docs/limits.md)": "バンドル %s: ファイルの合計が %d バイトあり、バンドルの上限 %d バイトを超えています（docs/limits.md）",
 		"node %s: dir %s is outside the DAG file's folder, so it cannot travel with a run on Temporal: move it beside the DAG file, or give an absolute path that exists on every worker":      "ノード %s: dir %s は DAG ファイルのフォルダーの外にあるため、Temporal での実行に同梱できません。DAG ファイルのそばに移すか、すべてのワーカーに存在する絶対パスを指定してください",
 		"node %s: %s is outside the DAG file's folder, so it cannot travel with a run on Temporal: move it beside the DAG file, or install it on every worker and name it by an absolute path": "ノード %s: %s は DAG ファイルのフォルダーの外にあるため、Temporal での実行に同梱できません。DAG ファイルのそばに移すか、すべてのワーカーにインストールして絶対パスで指定してください",
 		"node %s: a file it runs: %w": "ノード %s: 実行するファイル: %w",
