@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -96,7 +98,32 @@ func (t termDisplay) finish(res *dag.RunResult) {
 			r.OutputErrors[k] = termText(v)
 		}
 	}
+	if res.Outputs != nil {
+		r.Outputs = make(map[string]any, len(res.Outputs))
+		for k, v := range res.Outputs {
+			r.Outputs[k] = termJSON(v)
+		}
+	}
 	t.d.finish(&r)
+}
+
+// termJSON is v as JSON that a terminal shows as written: encoding/json escapes the C0
+// controls and replaces bytes that are not UTF-8, but writes DEL and the C1 controls raw; they
+// can stand only inside strings, where \u escapes keep the value the same.
+func termJSON(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil || !bytes.ContainsFunc(b, unsafeRune) {
+		return v
+	}
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		if unsafeRune(r) {
+			fmt.Fprintf(&out, `\u%04x`, r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return json.RawMessage(out.Bytes())
 }
 
 // termNode is n with its text escaped with termText.

@@ -80,3 +80,34 @@ func TestTerminalEscapesNodeText(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalEscapesOutputs: the DAG's outputs that `seam run` prints as JSON hold DEL and
+// a C1 control (CSI) from a node, which encoding/json writes raw: on a terminal they are
+// shown as \u escapes, elsewhere as recorded.
+func TestTerminalEscapesOutputs(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "out.yaml")
+	dag := "version: 1\nname: out\nnodes:\n  n:\n    type: exec\n    with: {command: [printf, 'a\\302\\23331m\\177'], output: text}\n" +
+		"outputs:\n  said: \"${{ nodes.n.output.data.text }}\"\n"
+	if err := os.WriteFile(file, []byte(dag), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		terminal bool
+		want     string
+	}{
+		{true, `said: "a\u009b31m\u007f"`},
+		{false, "said: \"a\u009b31m\x7f\""},
+	} {
+		var out bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: func(string) string { return "" },
+			terminal: func(io.Writer) bool { return tt.terminal }}
+		root := newRootCmd(e)
+		root.SetArgs([]string{"run", "--store", filepath.Join(filepath.Dir(file), "s.db"), file})
+		if err := root.ExecuteContext(t.Context()); err != nil {
+			t.Fatalf("seam run: %v\n%s", err, out.String())
+		}
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("seam run (terminal %v) does not show %q:\n%q", tt.terminal, tt.want, out.String())
+		}
+	}
+}
