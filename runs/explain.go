@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -552,9 +553,14 @@ func pointerOf(toks []string) string {
 	return b.String()
 }
 
+// excerpt is s cut to at most limit bytes, at a rune's start so that no character is halved,
+// and marked cut.
 func excerpt(s string, limit int) string {
 	if len(s) <= limit {
 		return s
+	}
+	for limit > 0 && !utf8.RuneStart(s[limit]) {
+		limit--
 	}
 	return s[:limit] + "…"
 }

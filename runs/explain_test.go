@@ -318,3 +318,21 @@ func testExplainUnknownNode(t *testing.T, b backend) {
 		t.Errorf("message %q, want %q", err, want)
 	}
 }
+
+func TestExcerpt(t *testing.T) {
+	for _, tt := range []struct {
+		s     string
+		limit int
+		want  string
+	}{
+		{"short", 10, "short"},
+		{"abcdef", 3, "abc…"},
+		{"aé", 2, "a…"}, // é is two bytes: not halved
+		{"日本語", 4, "日…"},
+		{"日本語", 6, "日本…"},
+	} {
+		if got := excerpt(tt.s, tt.limit); got != tt.want {
+			t.Errorf("excerpt(%q, %d) = %q, want %q", tt.s, tt.limit, got, tt.want)
+		}
+	}
+}
