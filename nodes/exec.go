@@ -63,6 +63,35 @@ func (execType) Check(with map[string]any) error {
 	return err
 }
 
+// LocalFiles names what the command runs by a relative path: the folder it runs in (dir) and
+// the files of its command, relative to that folder: a program named with a slash
+// (./classify.py), and arguments that may be files ([python3, classify.py]). A dir that is
+// absolute or computed leaves every path of the command unknown before the run.
+func (execType) LocalFiles(with map[string]any) []LocalFile {
+	var files []LocalFile
+	wd := ""
+	if v, ok := with["dir"]; ok {
+		s, isString := v.(string)
+		if !isString || isRef(s) || filepath.IsAbs(s) {
+			return nil
+		}
+		wd = filepath.Clean(s)
+		files = append(files, LocalFile{Path: wd, Written: s, Dir: true})
+	}
+	if shell, _ := with["shell"].(bool); shell {
+		return files
+	}
+	args, _ := with["command"].([]any)
+	for i, a := range args {
+		s, _ := a.(string)
+		if s == "" || filepath.IsAbs(s) || isRef(s) || (i == 0 && !strings.ContainsRune(s, '/')) {
+			continue // a program on the PATH, or not known before the run
+		}
+		files = append(files, LocalFile{Path: filepath.Join(wd, s), Written: s})
+	}
+	return files
+}
+
 // Ways to write a node's input on stdin.
 const (
 	stdinInput    = "input"    // the input as JSON

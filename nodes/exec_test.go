@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -549,6 +550,38 @@ func TestExecCheck(t *testing.T) {
 			}
 			if ce.Path != tt.wantPath || ce.Err.Error() != tt.wantMsg || ce.Offset != -1 {
 				t.Errorf("err = {%s %d %v}, want {%s -1 %s}", ce.Path, ce.Offset, ce.Err, tt.wantPath, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// TestExecLocalFiles: exec names the folder it runs in and the files of its command by
+// paths relative to the DAG file's folder, and nothing it cannot know before the run.
+func TestExecLocalFiles(t *testing.T) {
+	dir := func(p, written string) LocalFile { return LocalFile{Path: p, Written: written, Dir: true} }
+	file := func(p, written string) LocalFile { return LocalFile{Path: p, Written: written} }
+	tests := []struct {
+		name string
+		with map[string]any
+		want []LocalFile
+	}{
+		{"a program with a slash", map[string]any{"command": []any{"./x.sh", "-v"}}, []LocalFile{file("x.sh", "./x.sh"), file("-v", "-v")}},
+		{"a program on the PATH, its argument", map[string]any{"command": []any{"python3", "x.py"}}, []LocalFile{file("x.py", "x.py")}},
+		{"in a dir", map[string]any{"command": []any{"./count.sh", "words.txt"}, "dir": "tools/"}, []LocalFile{dir("tools", "tools/"), file("tools/count.sh", "./count.sh"), file("tools/words.txt", "words.txt")}},
+		{"leading out", map[string]any{"command": []any{"../tools/x.sh"}, "dir": "sub"}, []LocalFile{dir("sub", "sub"), file("tools/x.sh", "../tools/x.sh")}},
+		{"a dir outside", map[string]any{"command": []any{"ls"}, "dir": "../tools"}, []LocalFile{dir("../tools", "../tools")}},
+		{"absolute paths", map[string]any{"command": []any{"/bin/cat", "/etc/hosts"}}, nil},
+		{"an absolute dir", map[string]any{"command": []any{"./x.sh"}, "dir": "/srv"}, nil},
+		{"a dir by reference", map[string]any{"command": []any{"./x.sh"}, "dir": "${{ params.dir }}"}, nil},
+		{"arguments by reference", map[string]any{"command": []any{"${{ params.tool }}", "a-${{ params.arg }}", 3}}, nil},
+		{"a command by reference", map[string]any{"command": "${{ params.argv }}"}, nil},
+		{"a shell script", map[string]any{"command": "./x.sh", "shell": true, "dir": "tools"}, []LocalFile{dir("tools", "tools")}},
+		{"shell by reference reads as argv", map[string]any{"command": []any{"./x.sh"}, "shell": "${{ params.sh }}"}, []LocalFile{file("x.sh", "./x.sh")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := LocalFiles(execType{}).LocalFiles(tt.with); !slices.Equal(got, tt.want) {
+				t.Errorf("LocalFiles = %+v, want %+v", got, tt.want)
 			}
 		})
 	}
