@@ -14,12 +14,13 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes/internal/proc"
 )
 
 // execType runs a command with the node's input as JSON on stdin and turns its stdout into
 // the node's output.
 type execType struct {
-	guard *watchdog // kills the commands' groups when seam dies; nil for none
+	guard *proc.Watchdog // kills the commands' groups when seam dies; nil for none
 }
 
 const (
@@ -333,19 +334,22 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 	env := append(baseEnv(os.Environ()), "PWD="+dir)
 	env = append(env, call.Env...)
 	env = append(env, cfg.env...)
-	p, err := runProcess(ctx, process{
-		argv:        argv,
-		dir:         dir,
-		env:         env,
-		stdin:       stdin,
-		outputLimit: call.outputLimit(),
-		stderrLimit: cfg.stderrLimit,
-		lang:        call.Lang,
-		guard:       t.guard,
+	p, err := proc.Run(ctx, proc.Command{
+		Argv:        argv,
+		Dir:         dir,
+		Env:         env,
+		Stdin:       stdin,
+		OutputLimit: call.outputLimit(),
+		StderrLimit: cfg.stderrLimit,
+		Lang:        call.Lang,
+		Guard:       t.guard,
 	})
-	res := &Result{Log: p.stderr}
+	res := &Result{Log: stderrLog(p)}
+	if errors.Is(err, proc.ErrOutputLimit) {
+		err = &OutputLimitError{Limit: call.outputLimit(), Lang: call.Lang}
+	}
 	if err != nil {
-		if excerpt := stderrExcerpt(p.stderr); excerpt != "" {
+		if excerpt := stderrExcerpt(res.Log); excerpt != "" {
 			err = fmt.Errorf("%w; stderr:\n%s", err, excerpt)
 		}
 		return res, fmt.Errorf("exec %s: %w", name, err)
@@ -353,11 +357,11 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 
 	switch cfg.output {
 	case outputWrap:
-		res.Output, err = wrapJSON(call.Lang, p.stdout)
+		res.Output, err = wrapJSON(call.Lang, p.Stdout)
 	case outputText:
-		res.Output, err = wrapText(p.stdout)
+		res.Output, err = wrapText(p.Stdout)
 	default:
-		res.Output = p.stdout
+		res.Output = p.Stdout
 		// The engine reports stdout that is not JSON as a broken contract; a script that
 		// prints its logs on stdout meets that first.
 		res.NotJSONHint = i18n.Sprintf(call.Lang, "exec reads the output as JSON on stdout: print logs to stderr, or use output: text for plain text")
@@ -366,6 +370,15 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 		return res, fmt.Errorf("exec %s: %w", name, err)
 	}
 	return res, nil
+}
+
+// stderrLog is the tail of a command's stderr kept with the attempt, saying how much of it
+// was dropped before.
+func stderrLog(p proc.Result) string {
+	if p.StderrDropped == 0 {
+		return string(p.Stderr)
+	}
+	return fmt.Sprintf("[%s of stderr dropped]\n%s", formatSize(p.StderrDropped), p.Stderr)
 }
 
 // checkDir says in lang what is wrong with dir as a working directory, if anything.

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,11 +13,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes/internal/proc"
 )
 
 func runExec(t *testing.T, ctx context.Context, call *Call) (*Result, error) {
@@ -44,10 +43,10 @@ func TestExecOutputModes(t *testing.T) {
 		{"input on stdin", map[string]any{"command": []any{"cat"}},
 			map[string]any{"items": []any{"a", 1.5}}, `{"items":["a",1.5]}`},
 		{"null input", map[string]any{"command": []any{"cat"}}, nil, `null`},
-		// Inputs on either side of pipeMin: written ahead, or fed as the process reads.
-		{"input of pipeMin", map[string]any{"command": []any{"cat"}},
-			strings.Repeat("x", pipeMin-2), `"` + strings.Repeat("x", pipeMin-2) + `"`},
-		{"input above pipeMin", map[string]any{"command": []any{"cat"}},
+		// Inputs on either side of proc.PipeMin: written ahead, or fed as the process reads.
+		{"input of proc.PipeMin", map[string]any{"command": []any{"cat"}},
+			strings.Repeat("x", proc.PipeMin-2), `"` + strings.Repeat("x", proc.PipeMin-2) + `"`},
+		{"input above proc.PipeMin", map[string]any{"command": []any{"cat"}},
 			strings.Repeat("x", 300_000), `"` + strings.Repeat("x", 300_000) + `"`},
 		{"wrap object", map[string]any{"command": []any{"echo", `{"n": 1}`}, "output": "wrap"},
 			nil, `{"status":"pass","summary":"exited 0","data":{"n":1}}`},
@@ -269,46 +268,6 @@ func TestExecStderrTail(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	var all strings.Builder
-	for i := range 3000 {
-		fmt.Fprintf(&all, "line %d\n", i)
-	}
-	text := all.String() // 28890 bytes; "line 1000" starts at 8890
-	dropped := func(tail string) string {
-		return fmt.Sprintf("[%s of stderr dropped]\n%s", formatSize(int64(len(text)-len(tail))), tail)
-	}
-	whole := func(r io.Reader) io.Reader { return r }
-	tests := []struct {
-		name   string
-		limit  int
-		reader func(io.Reader) io.Reader
-		want   string
-	}{
-		{"all kept", len(text), whole, text},
-		{"nothing kept", 0, whole, dropped("")},
-		{"tail of whole lines", 20, iotest.HalfReader, dropped("line 2998\nline 2999\n")},
-		{"partial line dropped", 25, iotest.HalfReader, dropped("line 2998\nline 2999\n")},
-		{"one byte at a time", 25, iotest.OneByteReader, dropped("line 2998\nline 2999\n")},
-		{"large limit", 20005, iotest.HalfReader, dropped(text[8890:])},
-		{"only part of a line", 4, whole, dropped("999\n")},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b := tailBuffer{limit: tt.limit}
-			if err := b.readFrom(tt.reader(strings.NewReader(text))); err != nil {
-				t.Fatal(err)
-			}
-			if got := b.String(); got != tt.want {
-				t.Errorf("String() = %.80q… (%d bytes), want %.80q… (%d bytes)", got, len(got), tt.want, len(tt.want))
-			}
-			if cap(b.buf) > 2*tt.limit+len(text)/2+512 {
-				t.Errorf("buffer grew to %d bytes for a limit of %d", cap(b.buf), tt.limit)
-			}
-		})
-	}
-}
-
 // alive reports whether pid is a process that has not yet died (a zombie has).
 func alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
@@ -363,7 +322,7 @@ func TestExecKillsGroup(t *testing.T) {
 		// Bounds far below the 60 s sleeps (so the kill shows) and far above any load.
 		{"cancel", `sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, 20 * time.Second},
 		// The leader ignores SIGTERM (and so does sleep, which inherits that): SIGKILL follows.
-		{"SIGTERM ignored", `trap '' TERM; sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, killGrace + 20*time.Second},
+		{"SIGTERM ignored", `trap '' TERM; sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, proc.KillGrace + 20*time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -466,7 +425,7 @@ while [ ! -s esc.pid ]; do sleep 0.01; done
 			if err != nil || len(mark) < 2 {
 				t.Fatalf("no mark: %q %v", mark, err)
 			}
-			want := "\x00" + markVar + "=" + strings.TrimSpace(string(mark)) + "\x00"
+			want := "\x00" + proc.MarkVar + "=" + strings.TrimSpace(string(mark)) + "\x00"
 			for _, pid := range allPids(t) {
 				env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 				if strings.Contains("\x00"+string(env), want) {
