@@ -1,6 +1,6 @@
 // Package nodes holds the node-type registry and seam's generic built-in node types (const,
-// exec, http, transform), with what they share: configuration errors, output limits and the
-// masking of secrets.
+// exec, http, transform), with what they share: reading configuration and its errors, output
+// limits and the masking of secrets. nodes/internal/proc supervises the processes exec runs.
 package nodes
 
 import (
