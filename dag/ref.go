@@ -114,6 +114,39 @@ func (t *Template) Literal() (any, bool) {
 	return t.lit, true
 }
 
+// Unresolved is the template's value with each reference written back as ${{ src }}: `with`
+// as a nodes.Checker sees it, for what reads a loaded node's configuration before the run
+// (the files a run on Temporal takes along). Literal parts are shared: do not modify it.
+func (t *Template) Unresolved() any {
+	switch t.kind {
+	case TemplateExpr:
+		return "${{ " + t.expr.Src + " }}"
+	case TemplateInterp:
+		var b strings.Builder
+		for _, p := range t.parts {
+			if p.Expr != nil {
+				b.WriteString("${{ " + p.Expr.Src + " }}")
+			} else {
+				b.WriteString(p.Text)
+			}
+		}
+		return b.String()
+	case TemplateObject:
+		m := make(map[string]any, len(t.keys))
+		for i, k := range t.keys {
+			m[k] = t.vals[i].Unresolved()
+		}
+		return m
+	case TemplateArray:
+		a := make([]any, len(t.elems))
+		for i, e := range t.elems {
+			a[i] = e.Unresolved()
+		}
+		return a
+	}
+	return t.lit
+}
+
 // Kind says what the template is; its accessors below read the parts of each kind.
 func (t *Template) Kind() TemplateKind { return t.kind }
 

@@ -86,6 +86,32 @@ func TestTemplateEval(t *testing.T) {
 	}
 }
 
+// TestTemplateUnresolved: a template gives back the value it was compiled from, its
+// references written as ${{ }} strings, as a nodes.Checker reads `with`.
+func TestTemplateUnresolved(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      any
+	}{
+		{"literal", `{a: 1, b: [true, null]}`, map[string]any{"a": json.Number("1"), "b": []any{true, nil}}},
+		{"one reference", `"${{params.n}}"`, "${{ params.n }}"},
+		{"interpolation", `"hi ${{ params.name }}, n=${{params.n}}!"`, "hi ${{ params.name }}, n=${{ params.n }}!"},
+		{"object and array holding references", `{dir: "${{ run.name }}", command: [./x.sh, "${{ params.n }}", 3]}`,
+			map[string]any{"dir": "${{ run.name }}", "command": []any{"./x.sh", "${{ params.n }}", json.Number("3")}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmpl, diags := compileYAML(t, tt.src)
+			if len(diags) > 0 {
+				t.Fatalf("diagnostics: %v", diags)
+			}
+			if got := tmpl.Unresolved(); !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("got %#v, want %#v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestTemplateEvalErrors(t *testing.T) {
 	tests := []struct {
 		name, src, want string

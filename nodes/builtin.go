@@ -11,12 +11,13 @@ import (
 	"strings"
 
 	"github.com/seam-dag/seam/internal/suggest"
+	"github.com/seam-dag/seam/nodes/internal/proc"
 )
 
 // Builtin returns a registry of the generic built-in types: const, exec, http and transform.
 // Other packages add theirs (n8n.*) with Registry.Add.
 func Builtin() *Registry {
-	return NewRegistry(constType{}, execType{guard: &watchdog{}}, httpType{}, newTransformType())
+	return NewRegistry(constType{}, execType{guard: &proc.Watchdog{}}, httpType{}, newTransformType())
 }
 
 // outputLimit is the call's output limit in bytes, DefaultOutputLimit unless set.

@@ -1,8 +1,6 @@
 package nodes
 
 import (
-	"github.com/seam-dag/seam/internal/i18n"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,22 +18,22 @@ func (constType) ConfigSchema() []byte { return schema("const.config.json") }
 // beyond the standard contract (and the engine validates against that alone, which is faster).
 func (constType) OutputSchema() []byte { return nil }
 
+// constConfig is a const node's `with`.
+type constConfig struct {
+	Value any `config:"value,required"`
+}
+
 func (constType) Check(with map[string]any) error {
-	if err := checkKeys(with, "value"); err != nil {
-		return err
-	}
-	if _, ok := with["value"]; !ok {
-		return configErr("/value", i18n.M("required"))
-	}
-	return nil
+	return DecodeConfig(with, &constConfig{})
 }
 
 // Run hands the value on as JSON; whether it meets the contract is the engine's to say.
-func (c constType) Run(ctx context.Context, call *Call) (*Result, error) {
-	if err := c.Check(call.With); err != nil {
+func (constType) Run(ctx context.Context, call *Call) (*Result, error) {
+	var cfg constConfig
+	if err := DecodeConfig(call.With, &cfg); err != nil {
 		return nil, err
 	}
-	out, err := json.Marshal(call.With["value"])
+	out, err := json.Marshal(cfg.Value)
 	if err != nil {
 		return nil, fmt.Errorf("const: encode value: %w", err)
 	}

@@ -14,12 +14,13 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes/internal/proc"
 )
 
 // execType runs a command with the node's input as JSON on stdin and turns its stdout into
 // the node's output.
 type execType struct {
-	guard *watchdog // kills the commands' groups when seam dies; nil for none
+	guard *proc.Watchdog // kills the commands' groups when seam dies; nil for none
 }
 
 const (
@@ -61,6 +62,35 @@ func (t execType) OutputSchemaFor(with map[string]any) []byte {
 func (execType) Check(with map[string]any) error {
 	_, err := parseExecConfig(with, true)
 	return err
+}
+
+// LocalFiles names what the command runs by a relative path: the folder it runs in (dir) and
+// the files of its command, relative to that folder: a program named with a slash
+// (./classify.py), and arguments that may be files ([python3, classify.py]). A dir that is
+// absolute or computed leaves every path of the command unknown before the run.
+func (execType) LocalFiles(with map[string]any) []LocalFile {
+	var files []LocalFile
+	wd := ""
+	if v, ok := with["dir"]; ok {
+		s, isString := v.(string)
+		if !isString || isRef(s) || filepath.IsAbs(s) {
+			return nil
+		}
+		wd = filepath.Clean(s)
+		files = append(files, LocalFile{Path: wd, Written: s, Dir: true})
+	}
+	if shell, _ := with["shell"].(bool); shell {
+		return files
+	}
+	args, _ := with["command"].([]any)
+	for i, a := range args {
+		s, _ := a.(string)
+		if s == "" || filepath.IsAbs(s) || isRef(s) || (i == 0 && !strings.ContainsRune(s, '/')) {
+			continue // a program on the PATH, or not known before the run
+		}
+		files = append(files, LocalFile{Path: filepath.Join(wd, s), Written: s})
+	}
+	return files
 }
 
 // Ways to write a node's input on stdin.
@@ -304,19 +334,22 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 	env := append(baseEnv(os.Environ()), "PWD="+dir)
 	env = append(env, call.Env...)
 	env = append(env, cfg.env...)
-	p, err := runProcess(ctx, process{
-		argv:        argv,
-		dir:         dir,
-		env:         env,
-		stdin:       stdin,
-		outputLimit: call.outputLimit(),
-		stderrLimit: cfg.stderrLimit,
-		lang:        call.Lang,
-		guard:       t.guard,
+	p, err := proc.Run(ctx, proc.Command{
+		Argv:        argv,
+		Dir:         dir,
+		Env:         env,
+		Stdin:       stdin,
+		OutputLimit: call.outputLimit(),
+		StderrLimit: cfg.stderrLimit,
+		Lang:        call.Lang,
+		Guard:       t.guard,
 	})
-	res := &Result{Log: p.stderr}
+	res := &Result{Log: stderrLog(p)}
+	if errors.Is(err, proc.ErrOutputLimit) {
+		err = &OutputLimitError{Limit: call.outputLimit(), Lang: call.Lang}
+	}
 	if err != nil {
-		if excerpt := stderrExcerpt(p.stderr); excerpt != "" {
+		if excerpt := stderrExcerpt(res.Log); excerpt != "" {
 			err = fmt.Errorf("%w; stderr:\n%s", err, excerpt)
 		}
 		return res, fmt.Errorf("exec %s: %w", name, err)
@@ -324,11 +357,11 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 
 	switch cfg.output {
 	case outputWrap:
-		res.Output, err = wrapJSON(call.Lang, p.stdout)
+		res.Output, err = wrapJSON(call.Lang, p.Stdout)
 	case outputText:
-		res.Output, err = wrapText(p.stdout)
+		res.Output, err = wrapText(p.Stdout)
 	default:
-		res.Output = p.stdout
+		res.Output = p.Stdout
 		// The engine reports stdout that is not JSON as a broken contract; a script that
 		// prints its logs on stdout meets that first.
 		res.NotJSONHint = i18n.Sprintf(call.Lang, "exec reads the output as JSON on stdout: print logs to stderr, or use output: text for plain text")
@@ -337,6 +370,15 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 		return res, fmt.Errorf("exec %s: %w", name, err)
 	}
 	return res, nil
+}
+
+// stderrLog is the tail of a command's stderr kept with the attempt, saying how much of it
+// was dropped before.
+func stderrLog(p proc.Result) string {
+	if p.StderrDropped == 0 {
+		return string(p.Stderr)
+	}
+	return fmt.Sprintf("[%s of stderr dropped]\n%s", formatSize(p.StderrDropped), p.Stderr)
 }
 
 // checkDir says in lang what is wrong with dir as a working directory, if anything.

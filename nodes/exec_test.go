@@ -5,19 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes/internal/proc"
 )
 
 func runExec(t *testing.T, ctx context.Context, call *Call) (*Result, error) {
@@ -43,10 +43,10 @@ func TestExecOutputModes(t *testing.T) {
 		{"input on stdin", map[string]any{"command": []any{"cat"}},
 			map[string]any{"items": []any{"a", 1.5}}, `{"items":["a",1.5]}`},
 		{"null input", map[string]any{"command": []any{"cat"}}, nil, `null`},
-		// Inputs on either side of pipeMin: written ahead, or fed as the process reads.
-		{"input of pipeMin", map[string]any{"command": []any{"cat"}},
-			strings.Repeat("x", pipeMin-2), `"` + strings.Repeat("x", pipeMin-2) + `"`},
-		{"input above pipeMin", map[string]any{"command": []any{"cat"}},
+		// Inputs on either side of proc.PipeMin: written ahead, or fed as the process reads.
+		{"input of proc.PipeMin", map[string]any{"command": []any{"cat"}},
+			strings.Repeat("x", proc.PipeMin-2), `"` + strings.Repeat("x", proc.PipeMin-2) + `"`},
+		{"input above proc.PipeMin", map[string]any{"command": []any{"cat"}},
 			strings.Repeat("x", 300_000), `"` + strings.Repeat("x", 300_000) + `"`},
 		{"wrap object", map[string]any{"command": []any{"echo", `{"n": 1}`}, "output": "wrap"},
 			nil, `{"status":"pass","summary":"exited 0","data":{"n":1}}`},
@@ -268,46 +268,6 @@ func TestExecStderrTail(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	var all strings.Builder
-	for i := range 3000 {
-		fmt.Fprintf(&all, "line %d\n", i)
-	}
-	text := all.String() // 28890 bytes; "line 1000" starts at 8890
-	dropped := func(tail string) string {
-		return fmt.Sprintf("[%s of stderr dropped]\n%s", formatSize(int64(len(text)-len(tail))), tail)
-	}
-	whole := func(r io.Reader) io.Reader { return r }
-	tests := []struct {
-		name   string
-		limit  int
-		reader func(io.Reader) io.Reader
-		want   string
-	}{
-		{"all kept", len(text), whole, text},
-		{"nothing kept", 0, whole, dropped("")},
-		{"tail of whole lines", 20, iotest.HalfReader, dropped("line 2998\nline 2999\n")},
-		{"partial line dropped", 25, iotest.HalfReader, dropped("line 2998\nline 2999\n")},
-		{"one byte at a time", 25, iotest.OneByteReader, dropped("line 2998\nline 2999\n")},
-		{"large limit", 20005, iotest.HalfReader, dropped(text[8890:])},
-		{"only part of a line", 4, whole, dropped("999\n")},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			b := tailBuffer{limit: tt.limit}
-			if err := b.readFrom(tt.reader(strings.NewReader(text))); err != nil {
-				t.Fatal(err)
-			}
-			if got := b.String(); got != tt.want {
-				t.Errorf("String() = %.80q… (%d bytes), want %.80q… (%d bytes)", got, len(got), tt.want, len(tt.want))
-			}
-			if cap(b.buf) > 2*tt.limit+len(text)/2+512 {
-				t.Errorf("buffer grew to %d bytes for a limit of %d", cap(b.buf), tt.limit)
-			}
-		})
-	}
-}
-
 // alive reports whether pid is a process that has not yet died (a zombie has).
 func alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
@@ -362,7 +322,7 @@ func TestExecKillsGroup(t *testing.T) {
 		// Bounds far below the 60 s sleeps (so the kill shows) and far above any load.
 		{"cancel", `sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, 20 * time.Second},
 		// The leader ignores SIGTERM (and so does sleep, which inherits that): SIGKILL follows.
-		{"SIGTERM ignored", `trap '' TERM; sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, killGrace + 20*time.Second},
+		{"SIGTERM ignored", `trap '' TERM; sh -c 'sleep 60 & echo $! > gc.pid; wait' & sleep 60`, proc.KillGrace + 20*time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -465,7 +425,7 @@ while [ ! -s esc.pid ]; do sleep 0.01; done
 			if err != nil || len(mark) < 2 {
 				t.Fatalf("no mark: %q %v", mark, err)
 			}
-			want := "\x00" + markVar + "=" + strings.TrimSpace(string(mark)) + "\x00"
+			want := "\x00" + proc.MarkVar + "=" + strings.TrimSpace(string(mark)) + "\x00"
 			for _, pid := range allPids(t) {
 				env, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
 				if strings.Contains("\x00"+string(env), want) {
@@ -549,6 +509,38 @@ func TestExecCheck(t *testing.T) {
 			}
 			if ce.Path != tt.wantPath || ce.Err.Error() != tt.wantMsg || ce.Offset != -1 {
 				t.Errorf("err = {%s %d %v}, want {%s -1 %s}", ce.Path, ce.Offset, ce.Err, tt.wantPath, tt.wantMsg)
+			}
+		})
+	}
+}
+
+// TestExecLocalFiles: exec names the folder it runs in and the files of its command by
+// paths relative to the DAG file's folder, and nothing it cannot know before the run.
+func TestExecLocalFiles(t *testing.T) {
+	dir := func(p, written string) LocalFile { return LocalFile{Path: p, Written: written, Dir: true} }
+	file := func(p, written string) LocalFile { return LocalFile{Path: p, Written: written} }
+	tests := []struct {
+		name string
+		with map[string]any
+		want []LocalFile
+	}{
+		{"a program with a slash", map[string]any{"command": []any{"./x.sh", "-v"}}, []LocalFile{file("x.sh", "./x.sh"), file("-v", "-v")}},
+		{"a program on the PATH, its argument", map[string]any{"command": []any{"python3", "x.py"}}, []LocalFile{file("x.py", "x.py")}},
+		{"in a dir", map[string]any{"command": []any{"./count.sh", "words.txt"}, "dir": "tools/"}, []LocalFile{dir("tools", "tools/"), file("tools/count.sh", "./count.sh"), file("tools/words.txt", "words.txt")}},
+		{"leading out", map[string]any{"command": []any{"../tools/x.sh"}, "dir": "sub"}, []LocalFile{dir("sub", "sub"), file("tools/x.sh", "../tools/x.sh")}},
+		{"a dir outside", map[string]any{"command": []any{"ls"}, "dir": "../tools"}, []LocalFile{dir("../tools", "../tools")}},
+		{"absolute paths", map[string]any{"command": []any{"/bin/cat", "/etc/hosts"}}, nil},
+		{"an absolute dir", map[string]any{"command": []any{"./x.sh"}, "dir": "/srv"}, nil},
+		{"a dir by reference", map[string]any{"command": []any{"./x.sh"}, "dir": "${{ params.dir }}"}, nil},
+		{"arguments by reference", map[string]any{"command": []any{"${{ params.tool }}", "a-${{ params.arg }}", 3}}, nil},
+		{"a command by reference", map[string]any{"command": "${{ params.argv }}"}, nil},
+		{"a shell script", map[string]any{"command": "./x.sh", "shell": true, "dir": "tools"}, []LocalFile{dir("tools", "tools")}},
+		{"shell by reference reads as argv", map[string]any{"command": []any{"./x.sh"}, "shell": "${{ params.sh }}"}, []LocalFile{file("x.sh", "./x.sh")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := LocalFiles(execType{}).LocalFiles(tt.with); !slices.Equal(got, tt.want) {
+				t.Errorf("LocalFiles = %+v, want %+v", got, tt.want)
 			}
 		})
 	}

@@ -1,6 +1,6 @@
 // Package nodes holds the node-type registry and seam's generic built-in node types (const,
-// exec, http, transform), with what they share: configuration errors, output limits and the
-// masking of secrets.
+// exec, http, transform), with what they share: reading configuration and its errors, output
+// limits and the masking of secrets. nodes/internal/proc supervises the processes exec runs.
 package nodes
 
 import (
@@ -140,6 +140,25 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 // the deciding value is a reference the result is OutputSchema's.
 type ConfiguredOutput interface {
 	OutputSchemaFor(with map[string]any) []byte
+}
+
+// LocalFiles is implemented by types whose nodes run, or run among, local files that their
+// configuration names by paths relative to the DAG file's folder (exec's command and dir): a
+// run on another machine (a Temporal worker) must take those files along. with is
+// unresolved, as a Checker sees it. A value a reference computes is not named, nor is an
+// absolute path, nor a word of a shell script: those must make sense wherever the node runs.
+type LocalFiles interface {
+	LocalFiles(with map[string]any) []LocalFile
+}
+
+// LocalFile is one path a node's configuration names.
+type LocalFile struct {
+	Path    string // relative to the DAG file's folder, cleaned; it may lead out of it
+	Written string // as the configuration writes it, for messages
+	// Dir marks a folder the node runs in, any file of which it may read. Otherwise Path
+	// may name a file the node runs or reads, or be a word that is not one (an argument):
+	// only a regular file is used.
+	Dir bool
 }
 
 // Closest returns the registered name nearest to name, for "did you mean" hints; "" when

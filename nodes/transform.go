@@ -40,34 +40,33 @@ func (*transformType) OutputSchema() []byte { return nil }
 // Check compiles the program at load time, so that a syntax error is reported with its
 // position before anything runs. A program or vars given by reference is checked at run.
 func (t *transformType) Check(with map[string]any) error {
-	program, err := programOf(with)
-	if err != nil || isRef(program) {
+	cfg, err := transformConfigOf(with)
+	if err != nil || isRef(cfg.Program) {
 		return err
 	}
-	vars, ok := with["vars"]
-	if ok && isRef(vars) {
+	if isRef(cfg.Vars) {
 		// The variables' names are unknown, so only the syntax can be checked.
-		_, err := gojq.Parse(program)
+		_, err := gojq.Parse(cfg.Program)
 		return parseError(err)
 	}
-	names, _, err := varsOf(vars)
+	names, _, err := varsOf(cfg.Vars)
 	if err != nil {
 		return err
 	}
-	_, err = t.compile(program, names)
+	_, err = t.compile(cfg.Program, names)
 	return err
 }
 
 func (t *transformType) Run(ctx context.Context, call *Call) (*Result, error) {
-	program, err := programOf(call.With)
+	cfg, err := transformConfigOf(call.With)
 	if err != nil {
 		return nil, err
 	}
-	names, values, err := varsOf(call.With["vars"])
+	names, values, err := varsOf(cfg.Vars)
 	if err != nil {
 		return nil, err
 	}
-	code, err := t.compile(program, names)
+	code, err := t.compile(cfg.Program, names)
 	if err != nil {
 		return nil, err
 	}
@@ -102,22 +101,21 @@ func (t *transformType) Run(ctx context.Context, call *Call) (*Result, error) {
 	return &Result{Output: out}, nil
 }
 
-func programOf(with map[string]any) (string, error) {
-	if err := checkKeys(with, "program", "vars"); err != nil {
-		return "", err
+// transformConfig is a transform node's `with`.
+type transformConfig struct {
+	Program string `config:"program,required"`
+	Vars    any    `config:"vars"` // read by varsOf
+}
+
+func transformConfigOf(with map[string]any) (transformConfig, error) {
+	var cfg transformConfig
+	if err := DecodeConfig(with, &cfg); err != nil {
+		return cfg, err
 	}
-	v, ok := with["program"]
-	if !ok {
-		return "", configErr("/program", i18n.M("required"))
+	if strings.TrimSpace(cfg.Program) == "" {
+		return cfg, configErr("/program", i18n.M("must not be empty"))
 	}
-	program, isString := v.(string)
-	if !isString {
-		return "", configErr("/program", i18n.M("must be a string, got %s", jsonType(v)))
-	}
-	if strings.TrimSpace(program) == "" {
-		return "", configErr("/program", i18n.M("must not be empty"))
-	}
-	return program, nil
+	return cfg, nil
 }
 
 // varsOf returns the variables' names ("$limit") sorted, and their values in that order.

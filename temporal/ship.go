@@ -11,6 +11,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/nodes"
 )
 
 // MaxBundleFiles caps the files of a bundle: the folders exec nodes run in are walked for
@@ -58,7 +59,7 @@ func (s *shipper) kept(p string) ([]byte, bool) {
 	return nil, false
 }
 
-// ship adds the files that the exec nodes of d and of its sub-DAGs name (shipExec), loading
+// ship adds the files that the nodes of d and of its sub-DAGs name (shipLocal), loading
 // each sub-DAG not yet seen (by absolute path) with opts.
 func (s *shipper) ship(ctx context.Context, d *dag.DAG, opts dag.LoadOptions, seen map[string]bool) error {
 	dir, err := filepath.Abs(d.Dir)
@@ -87,8 +88,8 @@ func (s *shipper) ship(ctx context.Context, d *dag.DAG, opts dag.LoadOptions, se
 			}
 			continue
 		}
-		if n.Type.Name() == "exec" {
-			if err := s.shipExec(n, dir); err != nil {
+		if lf, ok := n.Type.(nodes.LocalFiles); ok {
+			if err := s.shipLocal(n, lf, dir); err != nil {
 				return err
 			}
 		}
@@ -96,47 +97,29 @@ func (s *shipper) ship(ctx context.Context, d *dag.DAG, opts dag.LoadOptions, se
 	return nil
 }
 
-// shipExec adds what exec node n, of the DAG file in dir, names by a relative path: the
-// folder it runs in (dir:, walked whole) and the files of its command (a program named with
-// a slash, ./classify.py, and arguments that are files, [python3, classify.py]). Those paths
-// must stay under dir or the folder of the DAG file run. Values that references compute, a
-// shell script's words and absolute paths are left as they are: they must make sense on the
-// worker.
-func (s *shipper) shipExec(n *dag.Node, dir string) error {
-	wd := dir
-	switch v := field(n.With, "dir").(type) {
-	case nil:
-		if n.With.Child("dir") != nil {
-			return nil // a reference computes it
+// shipLocal adds the files and folders node n, of the DAG file in dir, names by a relative
+// path (nodes.LocalFiles): a folder it runs in walked whole, a file if it is one. Those paths
+// must stay under dir or the folder of the DAG file run. What the type does not name (values
+// references compute, absolute paths) must make sense on the worker.
+func (s *shipper) shipLocal(n *dag.Node, lf nodes.LocalFiles, dir string) error {
+	with, _ := n.With.Unresolved().(map[string]any)
+	for _, f := range lf.LocalFiles(with) {
+		p := filepath.Join(dir, f.Path)
+		if f.Dir {
+			if !s.allowed(dir, p) {
+				return i18n.Errorf(s.lang, "node %s: dir %s is outside the DAG file's folder, so it cannot travel with a run on Temporal: move it beside the DAG file, or give an absolute path that exists on every worker", n.ID, f.Written)
+			}
+			if err := s.walk(n.ID, p); err != nil {
+				return err
+			}
+			continue
 		}
-	case string:
-		if filepath.IsAbs(v) || strings.Contains(v, "${{") {
-			return nil
-		}
-		wd = filepath.Join(dir, v)
-		if !s.allowed(dir, wd) {
-			return i18n.Errorf(s.lang, "node %s: dir %s is outside the DAG file's folder, so it cannot travel with a run on Temporal: move it beside the DAG file, or give an absolute path that exists on every worker", n.ID, v)
-		}
-		if err := s.walk(n.ID, wd); err != nil {
-			return err
-		}
-	default:
-		return nil // a reference
-	}
-	if shell, _ := field(n.With, "shell").(bool); shell {
-		return nil
-	}
-	for i, arg := range argv(n.With) {
-		if arg == "" || filepath.IsAbs(arg) || strings.Contains(arg, "${{") || (i == 0 && !strings.ContainsRune(arg, '/')) {
-			continue // a program on the worker's PATH, or not known before the run
-		}
-		p := filepath.Join(wd, arg)
 		fi, err := os.Stat(p)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue // it fails on either engine, or it is not a file
 		}
 		if !s.allowed(dir, p) {
-			return i18n.Errorf(s.lang, "node %s: %s is outside the DAG file's folder, so it cannot travel with a run on Temporal: move it beside the DAG file, or install it on every worker and name it by an absolute path", n.ID, arg)
+			return i18n.Errorf(s.lang, "node %s: %s is outside the DAG file's folder, so it cannot travel with a run on Temporal: move it beside the DAG file, or install it on every worker and name it by an absolute path", n.ID, f.Written)
 		}
 		if err := s.file(n.ID, p, fi); err != nil {
 			return err
@@ -207,28 +190,4 @@ func field(with *dag.Template, key string) any {
 		return v
 	}
 	return nil
-}
-
-// argv is an exec node's command as far as it is known before the run: "" for an argument
-// a reference computes.
-func argv(with *dag.Template) []string {
-	var items []any
-	switch v := field(with, "command").(type) {
-	case []any:
-		items = v
-	case nil:
-		c := with.Child("command")
-		if c == nil || c.Kind() != dag.TemplateArray {
-			return nil
-		}
-		for _, e := range c.Elems() {
-			v, _ := e.Literal()
-			items = append(items, v)
-		}
-	}
-	out := make([]string, len(items))
-	for i, it := range items {
-		out[i], _ = it.(string)
-	}
-	return out
 }

@@ -2,8 +2,10 @@ package temporal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +20,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes"
 )
 
 // writeFiles writes files (by slash path, a trailing "*" on the name making it executable)
@@ -87,6 +90,54 @@ func TestBundleShipsScripts(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(p.workerDir, p.bundle.Hash, "classify.sh"))
 	if err != nil || fi.Mode().Perm() != 0o755 {
 		t.Errorf("classify.sh on the worker: %v, %v", fi, err)
+	}
+}
+
+// filesType is a node type, not exec, whose nodes use the files its with names: the bundle
+// ships what a type names (nodes.LocalFiles), whatever the type.
+type filesType struct{}
+
+func (filesType) Name() string         { return "files" }
+func (filesType) Doc() string          { return "Uses with.paths and with.dir." }
+func (filesType) ConfigSchema() []byte { return []byte(`{"type": "object"}`) }
+func (filesType) OutputSchema() []byte { return nil }
+func (filesType) Run(context.Context, *nodes.Call) (*nodes.Result, error) {
+	return nil, errors.New("not run")
+}
+
+func (filesType) LocalFiles(with map[string]any) []nodes.LocalFile {
+	files := []nodes.LocalFile{{Path: with["dir"].(string), Written: with["dir"].(string), Dir: true}}
+	for _, p := range with["paths"].([]any) {
+		files = append(files, nodes.LocalFile{Path: p.(string), Written: p.(string)})
+	}
+	return files
+}
+
+// TestBundleShipsLocalFiles: the files and folders a node type names travel in the bundle,
+// and only those, under the bundle's rules (a missing file is left to fail on the worker).
+func TestBundleShipsLocalFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"dag.yaml":      "version: 1\nname: f\nnodes:\n  a: {type: files, with: {dir: data, paths: [run.sh, missing.txt]}}\n",
+		"run.sh*":       "#!/bin/sh\n",
+		"data/rows.csv": "a,b\n",
+		"unrelated.txt": "not named\n",
+	})
+	reg := types()
+	reg.Add(filesType{})
+	b, err := NewBundle(context.Background(), filepath.Join(dir, "dag.yaml"), dag.LoadOptions{Types: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := slices.Sorted(maps.Keys(b.Files))
+	if want := []string{"dag.yaml", "data/rows.csv", "run.sh"}; !slices.Equal(files, want) {
+		t.Errorf("files %v, want %v", files, want)
+	}
+	if want := []string{"run.sh"}; !slices.Equal(b.Exec, want) {
+		t.Errorf("executable %v, want %v", b.Exec, want)
+	}
+	if want := []string{"data"}; !slices.Equal(b.Dirs, want) {
+		t.Errorf("dirs %v, want %v", b.Dirs, want)
 	}
 }
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nodes
+package proc
 
 import "testing"
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nodes
+package proc
 
 import (
 	"bytes"
@@ -26,10 +26,10 @@ func enableSubreaper() {
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
-// killLeftovers kills the processes that carry mark (markVar in their environment, inherited
+// killLeftovers kills the processes that carry mark (MarkVar in their environment, inherited
 // from the node's command) among this process's descendants, with everything below them, and
 // reaps those that came to this process as orphans. It returns once they are gone, or after
-// killGrace: a process stuck in the kernel may outlive the node, but cannot hold it.
+// KillGrace: a process stuck in the kernel may outlive the node, but cannot hold it.
 //
 // Only the pids found are waited for, never "any child": os/exec waits for its own.
 func killLeftovers(mark string) {
@@ -38,7 +38,7 @@ func killLeftovers(mark string) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	self := os.Getpid()
-	for deadline := time.Now().Add(killGrace); len(pids) > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(KillGrace); len(pids) > 0 && time.Now().Before(deadline); {
 		left := pids[:0]
 		for _, pid := range pids {
 			ppid, ok := parent(pid)
@@ -67,7 +67,7 @@ func killLeftovers(mark string) {
 // this process are checked for the mark, and the children of a marked one are taken whole,
 // marked or not.
 func leftovers(mark string) []int {
-	want := []byte("\x00" + markVar + "=" + mark + "\x00")
+	want := []byte("\x00" + MarkVar + "=" + mark + "\x00")
 	var found []int
 	stack := children(os.Getpid())
 	for _, pid := range stack {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package nodes
+package proc
 
 import (
 	"os/exec"
@@ -14,7 +14,7 @@ import (
 // the shell kills the groups it was told of, down to their leaders' children, and not those
 // it was told to forget.
 func TestWatchdog(t *testing.T) {
-	g := &watchdog{}
+	g := &Watchdog{}
 	forgotten, forgottenChild := startGroup(t)
 	kept, keptChild := startGroup(t)
 	g.add(forgotten)

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package nodes
+package proc
 
 import "syscall"
 

@@ -1,6 +1,9 @@
 //go:build unix
 
-package nodes
+// Package proc runs a node's command under supervision: in a process group of its own, with
+// stdout bounded and the tail of stderr kept, and killed with everything it started when the
+// node ends, is cancelled, or seam dies.
+package proc
 
 import (
 	"bytes"
@@ -13,7 +16,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -22,56 +24,63 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
-// killGrace is how long a cancelled process group has between SIGTERM and SIGKILL, and how
+// KillGrace is how long a cancelled process group has between SIGTERM and SIGKILL, and how
 // long pipes still held by processes that left the group are read after the command ends.
-const killGrace = 500 * time.Millisecond
+const KillGrace = 500 * time.Millisecond
 
-// process is one command to run.
-type process struct {
-	argv        []string // argv[0] is a path, or a name looked up in $PATH
-	dir         string
-	env         []string
-	stdin       []byte
-	outputLimit int64     // stdout bytes
-	stderrLimit int       // stderr bytes kept, the tail
-	lang        i18n.Lang // the language of its errors
-	guard       *watchdog // kills its group if seam dies; nil for none
+// Command is one command to run.
+type Command struct {
+	Argv        []string // Argv[0] is a path, or a name looked up in $PATH
+	Dir         string
+	Env         []string
+	Stdin       []byte
+	OutputLimit int64     // stdout bytes
+	StderrLimit int       // stderr bytes kept, the tail
+	Lang        i18n.Lang // the language of its errors
+	Guard       *Watchdog // kills its group if seam dies; nil for none
 }
 
-// processResult is what a process left behind; it is filled as far as it got on error.
-type processResult struct {
-	stdout []byte
-	stderr string
+// Result is what a command left behind; it is filled as far as it got on error.
+type Result struct {
+	Stdout []byte
+	// Stderr is the last StderrLimit bytes of stderr; when StderrDropped bytes before them
+	// were dropped, it starts at a line (unless that would leave nothing) and at a character.
+	Stderr        []byte
+	StderrDropped int64
 }
 
-// markVar names the environment variable that marks every process a node starts, and what
-// those start in turn (they inherit it): its value, unique to one process run, tells what the
+// ErrOutputLimit is Run's error when stdout passes Command.OutputLimit.
+var ErrOutputLimit = errors.New("output limit exceeded")
+
+// MarkVar names the environment variable that marks every process a node starts, and what
+// those start in turn (they inherit it): its value, unique to one command run, tells what the
 // node left behind. It is not a secret.
-const markVar = "SEAM_EXEC_ID"
+const MarkVar = "SEAM_EXEC_ID"
 
-// pipeMin is the least a pipe buffers on Linux (one page, even when the user's pipe quota
-// is spent), so that writing that much never waits for a reader.
-const pipeMin = 4096
+// PipeMin is the least a pipe buffers on Linux (one page, even when the user's pipe quota
+// is spent), so that writing that much never waits for a reader: Run writes a stdin that
+// small before the command starts, and feeds a larger one as the command reads.
+const PipeMin = 4096
 
-// runProcess runs p in its own process group. The group is killed when ctx is done, when
-// stdout passes its limit, and once the leader has exited; on Linux, so is every process
-// carrying the run's mark (markVar), which catches those that left the group (setsid): a
-// node's processes do not outlive it. If seam dies first, the kernel kills the leader
-// (dieWithParent) and p.guard the group. An error is ctx's, an *OutputLimitError, an
+// Run runs p in its own process group. The group is killed when ctx is done, when stdout
+// passes its limit, and once the leader has exited; on Linux, so is every process carrying
+// the run's mark (MarkVar), which catches those that left the group (setsid): a node's
+// processes do not outlive it. If seam dies first, the kernel kills the leader
+// (dieWithParent) and p.Guard the group. An error is ctx's, ErrOutputLimit, one wrapping an
 // *exec.ExitError, or a failure to start.
-func runProcess(ctx context.Context, p process) (processResult, error) {
-	var res processResult
+func Run(ctx context.Context, p Command) (Result, error) {
+	var res Result
 	runCtx, stop := context.WithCancel(ctx) // stop also ends the process on overflow
 	defer stop()
 
 	var id [8]byte
 	_, _ = rand.Read(id[:]) // crypto/rand.Read never fails
 	mark := hex.EncodeToString(id[:])
-	cmd := exec.CommandContext(runCtx, p.argv[0], p.argv[1:]...)
+	cmd := exec.CommandContext(runCtx, p.Argv[0], p.Argv[1:]...)
 	// Last, so that neither seam's environment nor the node's env can replace it.
-	cmd.Dir, cmd.Env = p.dir, append(slices.Clip(p.env), markVar+"="+mark)
-	if len(p.stdin) > pipeMin {
-		cmd.Stdin = bytes.NewReader(p.stdin) // os/exec feeds it as the process reads
+	cmd.Dir, cmd.Env = p.Dir, append(slices.Clip(p.Env), MarkVar+"="+mark)
+	if len(p.Stdin) > PipeMin {
+		cmd.Stdin = bytes.NewReader(p.Stdin) // os/exec feeds it as the process reads
 	} else {
 		// Small enough for any pipe's buffer: written before the process starts, it needs
 		// no goroutine to feed it (most inputs; a node's start is on every chain's path).
@@ -80,7 +89,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 			return res, fmt.Errorf("stdin pipe: %w", err)
 		}
 		defer inR.Close()
-		_, err = inW.Write(p.stdin)
+		_, err = inW.Write(p.Stdin)
 		inW.Close()
 		if err != nil {
 			return res, fmt.Errorf("stdin pipe: %w", err)
@@ -93,7 +102,7 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	// SIGTERM lets scripts clean up; after WaitDelay exec sends SIGKILL to the leader, and
 	// the group gets one below once the leader is gone.
 	cmd.Cancel = func() error { return signalGroup(cmd.Process.Pid, syscall.SIGTERM) }
-	cmd.WaitDelay = killGrace
+	cmd.WaitDelay = KillGrace
 
 	// Pipes as *os.File: the child writes to them directly, so Wait returns when the leader
 	// exits rather than when the last process holding them does.
@@ -117,18 +126,18 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	if err != nil {
 		return res, err
 	}
-	p.guard.add(cmd.Process.Pid)
+	p.Guard.add(cmd.Process.Pid)
 
 	var (
 		wg             sync.WaitGroup
 		stdout         bytes.Buffer
-		stderr         = tailBuffer{limit: p.stderrLimit}
+		stderr         = tailBuffer{limit: p.StderrLimit}
 		overflow       bool
 		outErr, errErr error
 	)
 	wg.Go(func() {
-		_, outErr = stdout.ReadFrom(io.LimitReader(outR, p.outputLimit+1))
-		if int64(stdout.Len()) > p.outputLimit {
+		_, outErr = stdout.ReadFrom(io.LimitReader(outR, p.OutputLimit+1))
+		if int64(stdout.Len()) > p.OutputLimit {
 			overflow = true
 			stop()
 		}
@@ -140,25 +149,26 @@ func runProcess(ctx context.Context, p process) (processResult, error) {
 	// member lives: killing the group now reaches only what the command left behind.
 	_ = signalGroup(cmd.Process.Pid, syscall.SIGKILL)
 	killLeftovers(mark)
-	p.guard.remove(cmd.Process.Pid)
+	p.Guard.remove(cmd.Process.Pid)
 	// A process that left the group and escaped the mark may hold a pipe open for ever; stop
 	// reading then.
-	deadline := time.Now().Add(killGrace)
+	deadline := time.Now().Add(KillGrace)
 	_ = outR.SetReadDeadline(deadline)
 	_ = errR.SetReadDeadline(deadline)
 	wg.Wait()
 
-	res.stdout, res.stderr = stdout.Bytes(), stderr.String()
+	res.Stdout = stdout.Bytes()
+	res.Stderr, res.StderrDropped = stderr.tail()
 	switch {
 	case overflow:
-		return res, &OutputLimitError{Limit: p.outputLimit, Lang: p.lang}
+		return res, ErrOutputLimit
 	case ctx.Err() != nil:
-		return res, i18n.Errorf(p.lang, "killed: %w", ctx.Err())
+		return res, i18n.Errorf(p.Lang, "killed: %w", ctx.Err())
 	case waitErr != nil && !errors.Is(waitErr, exec.ErrWaitDelay):
 		// ErrWaitDelay means the command succeeded but something it started kept stdin open.
 		var exit *exec.ExitError
 		if errors.As(waitErr, &exit) && exit.Exited() {
-			return res, &exitError{msg: i18n.Sprintf(p.lang, "exit status %d", exit.ExitCode()), err: waitErr}
+			return res, &exitError{msg: i18n.Sprintf(p.Lang, "exit status %d", exit.ExitCode()), err: waitErr}
 		}
 		return res, waitErr
 	}
@@ -215,11 +225,12 @@ func (t *tailBuffer) readFrom(r io.Reader) error {
 	}
 }
 
-// String returns the tail; when bytes were dropped, it says how many and starts at a line.
-func (t *tailBuffer) String() string {
+// tail returns the tail, and how many bytes before it were dropped; when some were, it
+// starts at a line.
+func (t *tailBuffer) tail() ([]byte, int64) {
 	tail := t.buf[max(0, len(t.buf)-t.limit):]
 	if int64(len(tail)) == t.total {
-		return string(tail)
+		return tail, 0
 	}
 	if startsLine := len(tail) < len(t.buf) && t.buf[len(t.buf)-len(tail)-1] == '\n'; !startsLine {
 		// Unless that would leave nothing: part of a line is better than none.
@@ -230,10 +241,7 @@ func (t *tailBuffer) String() string {
 	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
 		tail = tail[1:]
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "[%s of stderr dropped]\n", formatSize(t.total-int64(len(tail))))
-	b.Write(tail)
-	return b.String()
+	return tail, t.total - int64(len(tail))
 }
 
 // exitError is a command's exit status said in the run's language; it wraps the

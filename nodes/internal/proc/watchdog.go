@@ -1,6 +1,6 @@
 //go:build unix
 
-package nodes
+package proc
 
 import (
 	"os"
@@ -26,12 +26,13 @@ done
 for p in $g; do kill -9 -$p 2>/dev/null; done
 `
 
-// watchdog kills the process groups of the nodes still running when seam dies. The kernel
+// Watchdog kills the process groups of the nodes still running when seam dies. The kernel
 // kills a node's own process then (Pdeathsig, on Linux), but not what that process started,
 // and nothing in seam runs after a SIGKILL: so a shell does it, started once (at the first
 // node's process) and outliving seam by the moment it takes to read the end of its stdin.
-// What left its node's group (setsid) escapes it (docs/dag-file.md).
-type watchdog struct {
+// What left its node's group (setsid) escapes it (docs/dag-file.md). The zero value is ready;
+// one serves every command of a process (Command.Guard).
+type Watchdog struct {
 	once sync.Once
 	w    *os.File // seam's end of the pipe; nil when the shell could not start
 }
@@ -40,7 +41,7 @@ type watchdog struct {
 // seam turns into a cancellation that kills the nodes' groups itself, does not end it first.
 // It holds neither seam's stdout nor its stderr: a reader of seam's output sees their end
 // when seam ends.
-func (g *watchdog) start() {
+func (g *Watchdog) start() {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return
@@ -63,8 +64,8 @@ func (g *watchdog) start() {
 
 // add tells the shell of the group led by pid; remove, once the group is gone, lets it forget
 // the group, so that it never kills a group that later reuses the id. Both give up after
-// killGrace rather than hold a node up: a node then runs unguarded against seam's SIGKILL.
-func (g *watchdog) add(pid int) {
+// KillGrace rather than hold a node up: a node then runs unguarded against seam's SIGKILL.
+func (g *Watchdog) add(pid int) {
 	if g == nil {
 		return
 	}
@@ -72,18 +73,18 @@ func (g *watchdog) add(pid int) {
 	g.send('+', pid)
 }
 
-func (g *watchdog) remove(pid int) {
+func (g *Watchdog) remove(pid int) {
 	if g == nil {
 		return
 	}
 	g.send('-', pid)
 }
 
-func (g *watchdog) send(op byte, pid int) {
+func (g *Watchdog) send(op byte, pid int) {
 	if g.w == nil {
 		return
 	}
 	line := strconv.AppendInt([]byte{op}, int64(pid), 10)
-	_ = g.w.SetWriteDeadline(time.Now().Add(killGrace))
+	_ = g.w.SetWriteDeadline(time.Now().Add(KillGrace))
 	_, _ = g.w.Write(append(line, '\n'))
 }
