@@ -237,8 +237,11 @@ func listAll[T any](ctx context.Context, c *Client, path string, q url.Values, l
 		if !all || p.NextCursor == "" || len(p.Data) == 0 {
 			return out, nil
 		}
-		if seen[p.NextCursor] || page+1 >= maxPages {
+		if seen[p.NextCursor] {
 			return nil, i18n.Errorf(c.cfg.Lang, "page %d: n8n's cursor does not advance; stopped following it", page+1)
+		}
+		if page+1 >= maxPages {
+			return nil, i18n.Errorf(c.cfg.Lang, "page %d: stopped after %d pages, seam's limit on one list; narrow it with a filter", page+1, maxPages)
 		}
 		seen[p.NextCursor] = true
 		cursor = p.NextCursor

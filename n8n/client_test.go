@@ -465,3 +465,22 @@ func TestSanitiseShortKey(t *testing.T) {
 		t.Errorf("sanitize = %q, want %q", got, want)
 	}
 }
+
+// TestCursorPageLimit: a cursor that advances for ever stops at maxPages with a message that
+// names the limit, not the one for a cursor that does not advance.
+func TestCursorPageLimit(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `{"data":[{"id":"1"}],"nextCursor":"c%d"}`, n.Add(1))
+	}))
+	defer srv.Close()
+	c := fastClient(t, srv.URL)
+	_, err := c.ListWorkflows(context.Background(), WorkflowFilter{All: true})
+	if want := fmt.Sprintf("page %d: stopped after %d pages, seam's limit on one list; narrow it with a filter", maxPages, maxPages); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("ListWorkflows error = %v, want %q", err, want)
+	}
+	_, err = c.ExecutionList(context.Background(), ExecutionQuery{ExecutionFilter: ExecutionFilter{All: true}})
+	if want := fmt.Sprintf("list executions: page %d: stopped after %d pages", maxPages, maxPages); err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("ExecutionList error = %v, want %q", err, want)
+	}
+}

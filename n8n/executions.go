@@ -142,8 +142,11 @@ func (c *Client) ExecutionList(ctx context.Context, q ExecutionQuery) (*Executio
 		if !q.All && (len(out.Executions) > 0 || out.Pages >= MaxScanPages) {
 			break
 		}
-		if seen[p.NextCursor] || out.Pages >= maxPages {
+		if seen[p.NextCursor] {
 			return nil, i18n.Errorf(c.cfg.Lang, "list executions: page %d: n8n's cursor does not advance; stopped following it", out.Pages)
+		}
+		if out.Pages >= maxPages {
+			return nil, i18n.Errorf(c.cfg.Lang, "list executions: page %d: stopped after %d pages, seam's limit on one list; narrow it with a filter", out.Pages, maxPages)
 		}
 		seen[p.NextCursor] = true
 		cursor = p.NextCursor
