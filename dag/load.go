@@ -55,6 +55,9 @@ const (
 	defaultMaxItems    = 1000
 	defaultFactor      = 2
 	maxAttempts        = 100
+	// maxRepairs bounds on_invalid.repair: repairs re-run at once, with no backoff, and an
+	// output that twenty told corrections have not fixed will not be fixed by more.
+	maxRepairs = 20
 )
 
 // Load reads, parses and checks the DAG file at path. When the file is wrong the error is
@@ -824,7 +827,13 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 	if f, ok := fs.get("on_invalid"); ok {
 		oi := l.fields(f.val, l.of(what, "on_invalid"), onInvalidKey, nil)
 		if r, ok := oi.get("repair"); ok {
-			n.Repair, _ = l.integer(r, l.of(what, "on_invalid.repair"), 0)
+			if k, ok := l.integer(r, l.of(what, "on_invalid.repair"), 0); ok {
+				if k > maxRepairs {
+					l.addAt(r.val, CodeInvalid, i18n.Sprintf(l.lang, "use at most %d; an output that so many corrections did not fix needs a change to the node", maxRepairs),
+						i18n.Sprintf(l.lang, "%s.repair must be at most %d, got %d", l.of(what, "on_invalid"), maxRepairs, k))
+				}
+				n.Repair = min(k, maxRepairs)
+			}
 		}
 	}
 	var declaredOutput *yaml.Node

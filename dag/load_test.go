@@ -172,6 +172,10 @@ func TestLoadErrors(t *testing.T) {
 		src:  head + "  a:\n    type: echo\n    retry: {attempts: 1000}\n",
 		want: []string{`6:23 SEAM-E113 node "a" retry.attempts must be at most 100, got 1000`},
 	}, {
+		name: "a repair storm",
+		src:  head + "  a:\n    type: echo\n    on_invalid: {repair: 21}\n",
+		want: []string{`6:26 SEAM-E113 node "a" on_invalid.repair must be at most 20, got 21`},
+	}, {
 		name: "item outside foreach",
 		src: head + "  a: {type: echo, with: {text: \"${{ item }}\"}}\n" +
 			"  b:\n    type: echo\n    foreach: [1, 2]\n    when: \"${{ index > 0 }}\"\n    with: {text: \"${{ item }}\"}\n" +
