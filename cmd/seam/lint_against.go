@@ -148,7 +148,7 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding, error) {
 	label := c.Repo + "@" + c.Ref
 	fail := func(err error) ([]lint.Finding, error) {
-		return []lint.Finding{{Pos: dag.Pos{File: label}, Severity: lint.SeverityError, Code: codeUnreadable, Message: err.Error()}}, usage(err)
+		return []lint.Finding{{Pos: dag.Pos{File: label}, Severity: lint.SeverityError, Code: lint.CodeUnreadable, Message: err.Error()}}, usage(err)
 	}
 	tmp, err := os.MkdirTemp("", "seam-consumer-")
 	if err != nil {
@@ -235,12 +235,12 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 	}
 	cur, err := dag.Load(ctx, file, a.loadOptions(read))
 	if err != nil {
-		return loadFindings(file, err), nil, loadFailed(a.e, file, a.lang, err)
+		return lint.LoadFindings(file, err), nil, loadFailed(a.e, file, a.lang, err)
 	}
 	subs := subDAGFiles(cur)
 	rel, err := a.rel(file)
 	if err != nil {
-		return loadFindings(file, err), nil, usage(err)
+		return lint.LoadFindings(file, err), nil, usage(err)
 	}
 	oldRel := a.revPath(rel)
 	src, err := a.tree.ReadFile(oldRel, a.limit)
@@ -248,7 +248,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 		return lint.Evolve(ctx, nil, cur, lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}), subs, nil
 	}
 	if err != nil {
-		return loadFindings(file, err), nil, usage(err)
+		return lint.LoadFindings(file, err), nil, usage(err)
 	}
 	if a.unchanged(reads) {
 		return nil, subs, nil // every file it reads is the same: no edge can have moved
@@ -265,7 +265,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 	if a.store != nil {
 		stored, err := a.stored(ctx, old, cur, opts)
 		if err != nil {
-			return loadFindings(file, err), nil, usage(err)
+			return lint.LoadFindings(file, err), nil, usage(err)
 		}
 		found = append(found, stored...)
 	}
@@ -340,7 +340,7 @@ func (a *against) loadFailedAs(path, name string, err error) ([]lint.Finding, er
 			}
 		}
 	}
-	return loadFindings(name, err), loadFailed(a.e, name, a.lang, err)
+	return lint.LoadFindings(name, err), loadFailed(a.e, name, a.lang, err)
 }
 
 // loadOptions are the options of every load the gate makes, reading with read (nil: the
