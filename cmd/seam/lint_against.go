@@ -280,47 +280,9 @@ func (a *against) stored(ctx context.Context, old, cur *dag.DAG, opts lint.Evolv
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	outputs := map[string][][]byte{}
-	seen, cursor := 0, ""
-	for seen < a.runs {
-		rs, next, err := a.store.ListRuns(ctx, runs.Filter{DAG: cur.Name, Limit: a.runs, Cursor: cursor})
-		if err != nil {
-			return nil, i18n.Errorf(a.lang, "--against-store: read the runs of %s: %w", cur.Name, err)
-		}
-		for _, r := range rs {
-			if seen == a.runs || (r.Status != dag.RunSuccess && r.Status != dag.RunWarn) {
-				continue
-			}
-			seen++
-			_, as, err := a.store.GetRun(ctx, r.ID)
-			if err != nil {
-				return nil, i18n.Errorf(a.lang, "--against-store: read run %s: %w", r.ID, err)
-			}
-			// A node's output is that of its last deciding attempt (a resume's, if resumed).
-			last := map[string]*runs.Attempt{}
-			for i := range as {
-				if at := &as[i]; at.Item == -1 && at.Final && (at.Status == dag.NodePassed || at.Status == dag.NodeWarned) {
-					last[at.Node] = at
-				}
-			}
-			for _, id := range ids {
-				at := last[id]
-				if at == nil {
-					continue
-				}
-				out, err := runs.AttemptOutput(ctx, a.store, at)
-				if err != nil {
-					return nil, i18n.Errorf(a.lang, "--against-store: read the output of %s in run %s: %w", id, r.ID, err)
-				}
-				if out != nil {
-					outputs[id] = append(outputs[id], out)
-				}
-			}
-		}
-		if next == "" {
-			break
-		}
-		cursor = next
+	outputs, err := runs.DecidedOutputs(ctx, a.store, cur.Name, ids, a.runs, a.lang)
+	if err != nil {
+		return nil, i18n.Errorf(a.lang, "--against-store: %w", err)
 	}
 	var found []lint.Finding
 	for _, id := range ids {
