@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,8 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/lint/gate"
+	"github.com/seam-dag/seam/runs"
 )
 
 // Output formats of seam lint.
@@ -148,6 +151,60 @@ func lintFiles(ctx context.Context, e *env, files []string, l i18n.Lang, limit i
 		all = append(all, fs...)
 	}
 	return found, all, loadErr
+}
+
+// maxAgainstStore bounds --against-store: each run read is a GetRun.
+const maxAgainstStore = 1000
+
+// lintAgainst runs the contract evolution gate (lint/gate) over paths: found are its
+// findings, all those with the errors of the files it could not judge, and loadErr the first
+// of those, as lintFiles returns them; err is what stops the gate before it judges anything
+// (a bad revision, policy file or run store). storeRuns is --against-store ("" for none),
+// read from the store sf names.
+func lintAgainst(ctx context.Context, e *env, spec string, paths []string, policy, storeRuns string, sf *storeFlag, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr, err error) {
+	cfg := gate.Config{Against: spec, Paths: paths, Load: gateLoader(e, l, limit), MaxFileSize: limit, Lang: l}
+	if policy != "" {
+		b, err := userfile.Read(policy, limit)
+		if err != nil {
+			return nil, nil, nil, usage(fmt.Errorf("--policy: %w", err))
+		}
+		if cfg.Policy, err = lint.ParsePolicy(b, l); err != nil {
+			return nil, nil, nil, usage(err)
+		}
+	}
+	if storeRuns != "" {
+		n, err := strconv.Atoi(storeRuns)
+		if err != nil || n < 1 || n > maxAgainstStore {
+			return nil, nil, nil, usage(i18n.Errorf(l, "--against-store: want a number of runs from 1 to %d, not %q", maxAgainstStore, storeRuns))
+		}
+		st, err := openStoreToRead(ctx, e, sf)
+		if err != nil {
+			return nil, nil, nil, usage(i18n.Errorf(l, "--against-store: cannot read the run store: %w", err))
+		}
+		defer st.Close()
+		cfg.Stored = func(ctx context.Context, dagName string, nodes []string) (map[string][][]byte, error) {
+			return runs.DecidedOutputs(ctx, st, dagName, nodes, n, l)
+		}
+	}
+	rep, err := gate.Run(ctx, cfg)
+	if err != nil {
+		return nil, nil, nil, usage(err)
+	}
+	for _, f := range rep.Failures {
+		if err := loadFailed(e, f.File, l, f.Err); loadErr == nil {
+			loadErr = err
+		}
+	}
+	return rep.Findings, rep.All, loadErr, nil
+}
+
+// gateLoader is the gate's loader: the CLI's node types, their config schemas compiled once
+// for every load (both revisions' types are the same).
+func gateLoader(e *env, l i18n.Lang, limit int64) func(context.Context, string, []byte, func(string) ([]byte, error)) (*dag.DAG, error) {
+	types, schemas := registry(e), &dag.TypeSchemas{}
+	return func(ctx context.Context, path string, src []byte, read func(string) ([]byte, error)) (*dag.DAG, error) {
+		return dag.LoadBytes(ctx, path, src, dag.LoadOptions{Types: types, TypeSchemas: schemas, MaxFileSize: limit, Lang: l, ReadFile: read})
+	}
 }
 
 func contains(list []string, s string) bool {
