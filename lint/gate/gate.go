@@ -163,9 +163,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return rep, nil
 }
 
-// failed is the failure of the file named name, with its error as findings.
-func failed(name string, err error) ([]lint.Finding, *Failure) {
-	return lint.LoadFindings(name, err), &Failure{File: name, Err: err}
+// failed is the failure of the file named name: err's diagnostics as findings when it did
+// not load, else one finding on the file with code, the gate's reason.
+func failed(code, name string, err error) ([]lint.Finding, *Failure) {
+	f := &Failure{File: name, Err: err}
+	var ds dag.Diagnostics
+	if errors.As(err, &ds) {
+		return lint.LoadFindings(name, err), f
+	}
+	return []lint.Finding{{Pos: dag.Pos{File: name}, Severity: lint.SeverityError, Code: code, Message: err.Error()}}, f
 }
 
 // load reads the DAG file at path with read and loads it.
@@ -186,21 +192,21 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 	limit := a.cfg.MaxFileSize
 	tmp, err := os.MkdirTemp("", "seam-consumer-")
 	if err != nil {
-		return failed(label, err)
+		return failed(lint.CodeConsumerUnusable, label, err)
 	}
 	defer os.RemoveAll(tmp)
 	dir := filepath.Join(tmp, "repo")
 	if err := gitrev.Clone(ctx, c.Repo, c.Ref, dir, a.lang); err != nil {
-		return failed(label, err)
+		return failed(lint.CodeConsumerUnusable, label, err)
 	}
 	ct, err := gitrev.Open(ctx, dir, "HEAD", a.lang)
 	if err != nil {
-		return failed(label, err)
+		return failed(lint.CodeConsumerUnusable, label, err)
 	}
 	defer ct.Close()
 	rels, err := ct.Files(ctx, strings.Trim(path.Clean("/"+c.Dir), "/"))
 	if err != nil {
-		return failed(label, err)
+		return failed(lint.CodeConsumerUnusable, label, err)
 	}
 	mount := path.Clean(c.Mount)
 	// read reads a file a consumer's DAG names: this repository's through the mount (now,
@@ -227,7 +233,7 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 		}
 		src, err := ct.ReadFile(rel, limit)
 		if err != nil {
-			return failed(label, err)
+			return failed(lint.CodeConsumerUnusable, label, err)
 		}
 		var top map[string]yaml.Node
 		if yaml.Unmarshal(src, &top) != nil || top["nodes"].Kind == 0 {
@@ -248,8 +254,9 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 				continue
 			}
 			name += " (" + i18n.Sprintf(a.lang, "with this repository at %s", a.rev) + ")"
+			return failedAs(lint.CodeRevUnreadable, p, name, err)
 		}
-		return failedAs(p, name, err)
+		return failedAs(lint.CodeConsumerUnusable, p, name, err)
 	}
 	return out, nil
 }
@@ -268,13 +275,13 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 	}
 	cur, err := a.load(ctx, file, read)
 	if err != nil {
-		fs, f := failed(file, err)
+		fs, f := failed(lint.CodeUnreadable, file, err)
 		return fs, nil, f
 	}
 	subs := subDAGFiles(cur)
 	rel, err := a.rel(file)
 	if err != nil {
-		fs, f := failed(file, err)
+		fs, f := failed(lint.CodeOutsideRepo, file, err)
 		return fs, nil, f
 	}
 	oldRel := a.revPath(rel)
@@ -283,7 +290,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 		return lint.Evolve(ctx, nil, cur, lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}), subs, nil
 	}
 	if err != nil {
-		fs, f := failed(file, err)
+		fs, f := failed(lint.CodeRevUnreadable, file, err)
 		return fs, nil, f
 	}
 	if a.unchanged(reads) {
@@ -293,7 +300,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 	old, err := a.cfg.Load(ctx, oldPath, src, a.readAtRev)
 	if err != nil {
 		// Named as git names it (main:dags/x.yaml), not by a path in the checkout.
-		fs, f := failedAs(oldPath, a.rev+":"+oldRel, err)
+		fs, f := failedAs(lint.CodeRevUnreadable, oldPath, a.rev+":"+oldRel, err)
 		return fs, nil, f
 	}
 	opts := lint.EvolveOptions{Lang: a.lang, File: rel, Against: a.rev}
@@ -301,7 +308,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 	if a.cfg.Stored != nil {
 		stored, err := a.stored(ctx, old, cur, opts)
 		if err != nil {
-			fs, f := failed(file, err)
+			fs, f := failed(lint.CodeStoreUnreadable, file, err)
 			return fs, nil, f
 		}
 		found = append(found, stored...)
@@ -330,7 +337,7 @@ func (a *against) stored(ctx context.Context, old, cur *dag.DAG, opts lint.Evolv
 
 // failedAs is the failed load of the file at path, shown as name (git's main:dags/x.yaml,
 // or a consumer's repo@ref:path).
-func failedAs(path, name string, err error) ([]lint.Finding, *Failure) {
+func failedAs(code, path, name string, err error) ([]lint.Finding, *Failure) {
 	var ds dag.Diagnostics
 	if errors.As(err, &ds) {
 		for i := range ds {
@@ -339,7 +346,7 @@ func failedAs(path, name string, err error) ([]lint.Finding, *Failure) {
 			}
 		}
 	}
-	return failed(name, err)
+	return failed(code, name, err)
 }
 
 // unchanged reports whether every file a DAG read now (path → bytes) holds the same bytes at

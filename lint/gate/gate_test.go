@@ -41,6 +41,12 @@ const (
 // the files of now over it; it returns the dags directory.
 func repo(t *testing.T, now map[string]string) string {
 	t.Helper()
+	return repoAt(t, nil, now)
+}
+
+// repoAt is repo with the files of base written over those at main.
+func repoAt(t *testing.T, base, now map[string]string) string {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
@@ -64,6 +70,7 @@ func repo(t *testing.T, now map[string]string) string {
 		}
 	}
 	write(map[string]string{"dags/pipe.yaml": pipe, "dags/schemas/score.json": scoreInt})
+	write(base)
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
 	git("commit", "-q", "-m", "base")
@@ -165,8 +172,56 @@ func TestRunStoredError(t *testing.T) {
 	if len(rep.Failures) != 1 || !strings.Contains(rep.Failures[0].Err.Error(), "--against-store: store down") {
 		t.Fatalf("failures %v", rep.Failures)
 	}
-	if len(rep.Findings) != 0 || len(rep.All) != 1 {
+	if len(rep.Findings) != 0 || len(rep.All) != 1 || rep.All[0].Code != lint.CodeStoreUnreadable {
 		t.Errorf("findings %v, all %v", rep.Findings, rep.All)
+	}
+}
+
+// TestRunFailures checks the gate's own codes for the files it cannot judge: each is a
+// failure, with one error finding on the file, and nothing in Findings.
+func TestRunFailures(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "outside.yaml")
+	if err := os.WriteFile(outside, []byte("version: 1\nname: outside\nnodes:\n  a: {type: const, with: {value: {status: pass, summary: a}}}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const limit = 4096
+	tests := []struct {
+		name   string
+		base   map[string]string // over repo's at main
+		paths  func(dags string) []string
+		policy lint.Policy
+		code   string
+		file   string // the failure's, its base name
+	}{
+		{name: "outside the repository", code: lint.CodeOutsideRepo, file: "outside.yaml",
+			paths: func(dags string) []string { return []string{filepath.Join(dags, "pipe.yaml"), outside} }},
+		{name: "over the limit at the revision", code: lint.CodeRevUnreadable, file: "pipe.yaml",
+			base: map[string]string{"dags/pipe.yaml": "# " + strings.Repeat("x", limit) + "\n" + pipe}},
+		{name: "consumer not fetched", code: lint.CodeConsumerUnusable, file: "all@main",
+			policy: lint.Policy{Consumers: []lint.Consumer{{Repo: "file:///nowhere/at/all", Ref: "main", Mount: "vendor"}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dags := repoAt(t, tt.base, map[string]string{"dags/pipe.yaml": pipe})
+			paths := []string{dags}
+			if tt.paths != nil {
+				paths = tt.paths(dags)
+			}
+			loads := 0
+			rep, err := Run(context.Background(), Config{Against: "main", Paths: paths, Policy: tt.policy, Load: loader(&loads), MaxFileSize: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Failures) != 1 || filepath.Base(rep.Failures[0].File) != tt.file {
+				t.Fatalf("failures %v, want one of %s", rep.Failures, tt.file)
+			}
+			if len(rep.All) != 1 || rep.All[0].Code != tt.code || rep.All[0].Severity != lint.SeverityError || rep.All[0].Pos.File != rep.Failures[0].File {
+				t.Errorf("findings %+v, want one %s on %s", rep.All, tt.code, rep.Failures[0].File)
+			}
+			if len(rep.Findings) != 0 {
+				t.Errorf("judged findings %v", rep.Findings)
+			}
+		})
 	}
 }
 
