@@ -18,6 +18,14 @@ const (
 	CodeStored     = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
 )
 
+// The contract evolution gate's own codes (lint/gate): a file it could not judge.
+const (
+	CodeOutsideRepo      = "SEAM-E307" // a DAG file outside the git repository
+	CodeRevUnreadable    = "SEAM-E308" // a DAG file that cannot be read or loaded at the revision
+	CodeConsumerUnusable = "SEAM-E309" // a consumer that cannot be fetched or read
+	CodeStoreUnreadable  = "SEAM-E310" // --against-store: the run store cannot be read
+)
+
 // Severities of a Finding.
 const (
 	SeverityError   = "error"
@@ -59,6 +67,18 @@ var rules = [...]Rule{
 	{CodeNotList, "ForeachNotList", SeverityError,
 		"A foreach list that its producers never deliver as a list.",
 		"reference the list itself (`nodes.tickets.output.data.tickets`, not its count), or declare the member as `type: array` in the producer's `contract.output`."},
+	{CodeOutsideRepo, "OutsideRepository", SeverityError,
+		"`seam lint --against`: a DAG file, or a sub-DAG file one runs, that is outside the git repository, so it has no older revision.",
+		"name paths inside the repository, or lint that file with plain `seam lint`."},
+	{CodeRevUnreadable, "UnreadableAtRevision", SeverityError,
+		"`seam lint --against`: a DAG file that is at the revision but cannot be read or loaded there for a reason of its own (over the size limit, not a regular file, git failing).",
+		"check the file at the revision (`git show REV:path`), or judge against another revision."},
+	{CodeConsumerUnusable, "ConsumerUnavailable", SeverityError,
+		"`seam lint --against`: a consumer the policy file names that cannot be fetched, or whose files cannot be read.",
+		"check the consumer's `repo` and `ref` in the policy file, and that this machine may fetch it (`git ls-remote REPO REF`)."},
+	{CodeStoreUnreadable, "StoreUnreadable", SeverityError,
+		"`seam lint --against-store`: the runs or outputs of a DAG cannot be read from the run store.",
+		"check the store (`seam runs list --store …`), or leave `--against-store` out."},
 	{CodeUnknown, "UnknownCompatibility", SeverityWarning,
 		"Compatibility could not be decided either way.",
 		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},

@@ -15,6 +15,7 @@ import (
 type root struct {
 	dir   string // absolute, symlinks resolved
 	files *userfile.Root
+	limit int64 // of a file's size, for the reads that do not go through files (git's)
 }
 
 // newRoot confines the server to dir; getenv (nil reads nothing) gives the file size limit.
@@ -30,7 +31,7 @@ func newRoot(dir string, getenv func(string) string) (root, error) {
 	if err != nil {
 		return root{}, err
 	}
-	return root{dir: files.Dir(), files: files}, nil
+	return root{dir: files.Dir(), files: files, limit: limit}, nil
 }
 
 // readFile reads a file under the root: a regular file within the size limit, so that a

@@ -99,7 +99,7 @@ func NewServer(opts Options) (*Server, error) {
 			"after fixing the file, resume_run reuses what passed. Answers are minimal; pass raw: true for full " +
 			"outputs and statistics.",
 	})
-	if err := errors.Join(s.addDAGTools(srv), s.addContractTools(srv), s.addRunTools(srv),
+	if err := errors.Join(s.addDAGTools(srv), s.addGateTools(srv), s.addContractTools(srv), s.addRunTools(srv),
 		s.addExplainTools(srv), s.addN8NTools(srv)); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}

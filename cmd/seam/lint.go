@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +15,8 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/lint/gate"
+	"github.com/seam-dag/seam/runs"
 )
 
 // Output formats of seam lint.
@@ -98,17 +100,16 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 					}
 				}
 			}
-			errs, warns := countFindings(found)
+			errs, _ := lint.Count(found)
 			switch format {
 			case "json":
-				err = printLintJSON(e.stdout, all)
+				err = lint.WriteJSON(e.stdout, all)
 			case "sarif":
-				err = printLintSARIF(e.stdout, all)
+				err = lint.WriteSARIF(e.stdout, all)
 			case "github":
-				err = printLintGitHub(e.stdout, all)
+				err = lint.WriteGitHub(e.stdout, all)
 			default:
-				on := useColour(e, e.stdout, color)
-				err = printLint(e.stdout, found, errs, warns, loadErr != nil, l, on)
+				err = lint.WriteText(e.stdout, found, lint.TextOptions{Lang: l, Colour: useColour(e, e.stdout, color), LoadFailed: loadErr != nil})
 			}
 			switch {
 			case err != nil:
@@ -139,7 +140,7 @@ func lintFiles(ctx context.Context, e *env, files []string, l i18n.Lang, limit i
 	for _, file := range files {
 		d, err := dag.Load(ctx, file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: l})
 		if err != nil {
-			all = append(all, loadFindings(file, err)...)
+			all = append(all, lint.LoadFindings(file, err)...)
 			if err := loadFailed(e, file, l, err); loadErr == nil {
 				loadErr = err
 			}
@@ -152,6 +153,60 @@ func lintFiles(ctx context.Context, e *env, files []string, l i18n.Lang, limit i
 	return found, all, loadErr
 }
 
+// maxAgainstStore bounds --against-store: each run read is a GetRun.
+const maxAgainstStore = 1000
+
+// lintAgainst runs the contract evolution gate (lint/gate) over paths: found are its
+// findings, all those with the errors of the files it could not judge, and loadErr the first
+// of those, as lintFiles returns them; err is what stops the gate before it judges anything
+// (a bad revision, policy file or run store). storeRuns is --against-store ("" for none),
+// read from the store sf names.
+func lintAgainst(ctx context.Context, e *env, spec string, paths []string, policy, storeRuns string, sf *storeFlag, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr, err error) {
+	cfg := gate.Config{Against: spec, Paths: paths, Load: gateLoader(e, l, limit), MaxFileSize: limit, Lang: l}
+	if policy != "" {
+		b, err := userfile.Read(policy, limit)
+		if err != nil {
+			return nil, nil, nil, usage(fmt.Errorf("--policy: %w", err))
+		}
+		if cfg.Policy, err = lint.ParsePolicy(b, l); err != nil {
+			return nil, nil, nil, usage(err)
+		}
+	}
+	if storeRuns != "" {
+		n, err := strconv.Atoi(storeRuns)
+		if err != nil || n < 1 || n > maxAgainstStore {
+			return nil, nil, nil, usage(i18n.Errorf(l, "--against-store: want a number of runs from 1 to %d, not %q", maxAgainstStore, storeRuns))
+		}
+		st, err := openStoreToRead(ctx, e, sf)
+		if err != nil {
+			return nil, nil, nil, usage(i18n.Errorf(l, "--against-store: cannot read the run store: %w", err))
+		}
+		defer st.Close()
+		cfg.Stored = func(ctx context.Context, dagName string, nodes []string) (map[string][][]byte, error) {
+			return runs.DecidedOutputs(ctx, st, dagName, nodes, n, l)
+		}
+	}
+	rep, err := gate.Run(ctx, cfg)
+	if err != nil {
+		return nil, nil, nil, usage(err)
+	}
+	for _, f := range rep.Failures {
+		if err := loadFailed(e, f.File, l, f.Err); loadErr == nil {
+			loadErr = err
+		}
+	}
+	return rep.Findings, rep.All, loadErr, nil
+}
+
+// gateLoader is the gate's loader: the CLI's node types, their config schemas compiled once
+// for every load (both revisions' types are the same).
+func gateLoader(e *env, l i18n.Lang, limit int64) func(context.Context, string, []byte, func(string) ([]byte, error)) (*dag.DAG, error) {
+	types, schemas := registry(e), &dag.TypeSchemas{}
+	return func(ctx context.Context, path string, src []byte, read func(string) ([]byte, error)) (*dag.DAG, error) {
+		return dag.LoadBytes(ctx, path, src, dag.LoadOptions{Types: types, TypeSchemas: schemas, MaxFileSize: limit, Lang: l, ReadFile: read})
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -159,20 +214,6 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// countFindings counts errors and warnings; notes (seam lint --against's fixed edges and
-// accepted breaks) are neither.
-func countFindings(fs []lint.Finding) (errs, warns int) {
-	for _, f := range fs {
-		switch f.Severity {
-		case lint.SeverityError:
-			errs++
-		case lint.SeverityWarning:
-			warns++
-		}
-	}
-	return errs, warns
 }
 
 // useColour decides whether text output to w is coloured: always, never, or (auto) when w
@@ -189,102 +230,4 @@ func useColour(e *env, w io.Writer, mode string) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// Colours of the text format (SGR codes).
-const (
-	sgrError   = "1;31"
-	sgrWarning = "1;33"
-	sgrPos     = "1"
-	sgrDim     = "2"
-)
-
-func printLint(w io.Writer, fs []lint.Finding, errs, warns int, loadFailed bool, lang i18n.Lang, on bool) error {
-	for _, f := range fs {
-		if _, err := fmt.Fprintln(w, findingText(f, on)); err != nil {
-			return err
-		}
-	}
-	notes := len(fs) - errs - warns
-	if errs == 0 && warns == 0 && notes == 0 {
-		if loadFailed {
-			return nil // not "no problems": stderr says what could not be loaded
-		}
-		_, err := fmt.Fprintln(w, i18n.Sprintf(lang, "no problems"))
-		return err
-	}
-	es, ws := i18n.Plural(lang, errs, "%d error", "%d errors", errs), i18n.Plural(lang, warns, "%d warning", "%d warnings", warns)
-	if notes > 0 {
-		_, err := io.WriteString(w, i18n.Sprintf(lang, "%s, %s, %s\n", es, ws, i18n.Plural(lang, notes, "%d note", "%d notes", notes)))
-		return err
-	}
-	_, err := io.WriteString(w, i18n.Sprintf(lang, "%s, %s\n", es, ws))
-	return err
-}
-
-// findingText is f as seam lint prints it, coloured when on.
-func findingText(f lint.Finding, on bool) string {
-	if !on {
-		return f.String()
-	}
-	var b strings.Builder
-	if f.Pos.File != "" {
-		b.WriteString(colour(fmt.Sprintf("%s:%d:%d:", f.Pos.File, f.Pos.Line, f.Pos.Col), sgrPos, true) + " ")
-	}
-	sev := sgrWarning
-	switch f.Severity {
-	case lint.SeverityError:
-		sev = sgrError
-	case lint.SeverityInfo:
-		sev = sgrDim
-	}
-	fmt.Fprintf(&b, "%s %s %s", colour(f.Severity, sev, true), colour(f.Code, sgrPos, true), f.Message)
-	if f.HasWitness {
-		fmt.Fprintf(&b, "\n  %s %s", colour("witness:", sgrDim, true), f.WitnessJSON())
-	}
-	if f.Hint != "" {
-		fmt.Fprintf(&b, "\n  %s %s", colour("fix:", sgrDim, true), f.Hint)
-	}
-	if f.Fingerprint != "" {
-		fmt.Fprintf(&b, "\n  %s %s", colour("fingerprint:", sgrDim, true), f.Fingerprint)
-	}
-	return b.String()
-}
-
-type lintJSON struct {
-	File      string          `json:"file"`
-	Line      int             `json:"line"`
-	Col       int             `json:"col"`
-	Severity  string          `json:"severity"`
-	Code      string          `json:"code"`
-	Producers []string        `json:"producers"`
-	Consumer  string          `json:"consumer,omitempty"`
-	Message   string          `json:"message"`
-	Witness   json.RawMessage `json:"witness,omitempty"` // raw, so that a null witness is kept
-	Fix       string          `json:"fix,omitempty"`
-	// seam lint --against: how the edge moved, and the finding's stable identity.
-	Change      string `json:"change,omitempty"`
-	Fingerprint string `json:"fingerprint,omitempty"`
-}
-
-func printLintJSON(w io.Writer, fs []lint.Finding) error {
-	out := make([]lintJSON, len(fs))
-	for i, f := range fs {
-		out[i] = lintJSON{File: f.Pos.File, Line: f.Pos.Line, Col: f.Pos.Col, Severity: f.Severity, Code: f.Code,
-			Producers: f.Producers, Consumer: f.Consumer, Message: f.Message, Fix: f.Hint,
-			Change: f.Change, Fingerprint: f.Fingerprint}
-		if out[i].Producers == nil {
-			out[i].Producers = []string{}
-		}
-		if f.HasWitness {
-			w, err := json.Marshal(f.Witness)
-			if err != nil {
-				return fmt.Errorf("witness of %s: %w", f.Code, err)
-			}
-			out[i].Witness = w
-		}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

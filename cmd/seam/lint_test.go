@@ -2,14 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/seam-dag/seam/lint"
 )
 
 // TestLintExamples lints every dags/lint-*.yaml and checks its exact output and exit code:
@@ -95,78 +90,6 @@ func TestUseColour(t *testing.T) {
 		}}
 		if got := useColour(e, &bytes.Buffer{}, tt.mode); got != tt.want {
 			t.Errorf("mode %s NO_COLOR=%q TERM=%q: %v, want %v", tt.mode, tt.noColor, tt.term, got, tt.want)
-		}
-	}
-}
-
-// TestGitHubEscaping checks the escaping of workflow command messages and properties.
-func TestGitHubEscaping(t *testing.T) {
-	if got, want := ghData("50% a\nb\rc"), "50%25 a%0Ab%0Dc"; got != want {
-		t.Errorf("ghData: %q, want %q", got, want)
-	}
-	if got, want := ghProperty("dir,a:b%.yaml"), "dir%2Ca%3Ab%25.yaml"; got != want {
-		t.Errorf("ghProperty: %q, want %q", got, want)
-	}
-	if got, want := fileURI("dags/a b.yaml"), "dags/a%20b.yaml"; got != want {
-		t.Errorf("fileURI: %q, want %q", got, want)
-	}
-}
-
-// TestLintRules checks that SARIF describes every code docs/errors.md documents (load errors,
-// which seam lint reports for files that do not load, and lint's findings), once.
-func TestLintRules(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/errors.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var codes []string
-	for _, m := range regexp.MustCompile(`(?m)^## (SEAM-[EW]\d+)$`).FindAllStringSubmatch(string(doc), -1) {
-		codes = append(codes, m[1])
-	}
-	if len(codes) < 20 {
-		t.Fatalf("docs/errors.md documents %d codes: %v", len(codes), codes)
-	}
-	seen := map[string]bool{}
-	for _, r := range lintRules {
-		if seen[r.code] {
-			t.Errorf("%s described twice", r.code)
-		}
-		seen[r.code] = true
-		if r.name == "" || r.text == "" || (r.level != "error" && r.level != "warning") {
-			t.Errorf("%s: incomplete rule %+v", r.code, r)
-		}
-	}
-	for _, c := range codes {
-		if !seen[c] {
-			t.Errorf("%s has no SARIF rule", c)
-		}
-	}
-	if len(lintRules) != len(codes) {
-		t.Errorf("%d rules for %d codes", len(lintRules), len(codes))
-	}
-}
-
-// TestSARIFUsesLintRules checks that the rules of the SARIF log are lint's rule table: each of
-// lint.Rules with its name, text and level, after the load errors, in the table's order.
-func TestSARIFUsesLintRules(t *testing.T) {
-	var out bytes.Buffer
-	if err := printLintSARIF(&out, nil); err != nil {
-		t.Fatal(err)
-	}
-	var log sarifLog
-	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
-		t.Fatal(err)
-	}
-	got := log.Runs[0].Tool.Driver.Rules
-	rules := lint.Rules()
-	if len(got) < len(rules) {
-		t.Fatalf("%d SARIF rules, fewer than lint's %d", len(got), len(rules))
-	}
-	for i, r := range rules {
-		s := got[len(got)-len(rules)+i]
-		if s.ID != r.Code || s.Name != r.Name || s.ShortDescription.Text != r.Doc || s.DefaultConfiguration.Level != r.Severity {
-			t.Errorf("SARIF rule %s %s %q %s, want %s %s %q %s", s.ID, s.Name, s.ShortDescription.Text, s.DefaultConfiguration.Level,
-				r.Code, r.Name, r.Doc, r.Severity)
 		}
 	}
 }

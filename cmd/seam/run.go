@@ -17,6 +17,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
 )
@@ -226,7 +227,7 @@ func notStarted(e *env, d *dag.DAG, lang i18n.Lang, err error) error {
 	)
 	switch {
 	case errors.As(err, &le):
-		if err := printLint(e.stderr, le.Findings, le.Errors, le.Warnings, false, lang, useColour(e, e.stderr, "auto")); err != nil {
+		if err := lint.WriteText(e.stderr, le.Findings, lint.TextOptions{Lang: lang, Colour: useColour(e, e.stderr, "auto")}); err != nil {
 			return fmt.Errorf("print findings: %w", err)
 		}
 	case errors.As(err, &pe):

@@ -26,6 +26,10 @@ func jaMCP() map[string]string {
 		"%[1]d violations":        "違反 %[1]d 件",
 		"%[1]d warning":           "警告 %[1]d 件",
 		"%[1]d warnings":          "警告 %[1]d 件",
+		"%[1]d note":              "注記 %[1]d 件",
+		"%[1]d notes":             "注記 %[1]d 件",
+		"%[1]d file":              "ファイル %[1]d 件",
+		"%[1]d files":             "ファイル %[1]d 件",
 		"%[1]d workflow":          "ワークフロー %[1]d 件",
 		"%[1]d workflows":         "ワークフロー %[1]d 件",
 		// Generic shapes: a count alone, or a message followed by a reason.
@@ -187,5 +191,11 @@ func jaMCP() map[string]string {
 		"execution %s of workflow %s: %s; %s returned %v": "実行 %s（ワークフロー %s）：%s。%s が%vを返しました",
 		"%v (%v)": "%v（%v）",
 		"start_date %s is after end_date %s: no execution can be in between": "start_date %s が end_date %s より後です：その間に入る実行はありません",
+		// lint_against (tools_gate.go).
+		"paths is empty: name DAG files or directories under the root":                                                                  "paths が空です：ルート下の DAG ファイルかディレクトリを指定してください",
+		"the policy file names consumers in other repositories, which lint_against does not fetch: judge them with seam lint --against": "ポリシーファイルが他のリポジトリの利用側を挙げていますが、lint_against はそれらを取得しません：seam lint --against で判定してください",
+		"store_runs: want a number of runs from 1 to %d, not %d":                                                                        "store_runs：1 から %d までの実行数を指定してください（%d ではありません）",
+		"against %s: %v could not be judged (not_judged says why); %v, %v, %v":                                                          "%s との比較：%v を判定できませんでした（理由は not_judged にあります）。%v、%v、%v",
+		"against %s: %v, %v, %v": "%s との比較：%v、%v、%v",
 	}
 }
