@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // Output formats of seam lint.
@@ -87,7 +87,11 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 				if againstStore != "" {
 					return usage(i18n.Errorf(l, "--against-store applies to --against only"))
 				}
-				found, all, loadErr = lintFiles(cmd.Context(), e, args, l, limit)
+				w, err := openWorkspace(e, "", l)
+				if err != nil {
+					return err
+				}
+				found, all, loadErr = lintFiles(cmd.Context(), e, w, args)
 			}
 			if strict {
 				for _, fs := range [][]lint.Finding{found, all} {
@@ -135,17 +139,17 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 // do not load, in file order, for the machine formats (text prints those on stderr, as every
 // command does), so that CI never takes a file that does not load for clean; loadErr is the
 // first load failure.
-func lintFiles(ctx context.Context, e *env, files []string, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr error) {
+func lintFiles(ctx context.Context, e *env, w *workspace.Workspace, files []string) (found, all []lint.Finding, loadErr error) {
 	for _, file := range files {
-		d, err := dag.Load(ctx, file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: l})
+		d, err := w.Load(ctx, file)
 		if err != nil {
 			all = append(all, loadFindings(file, err)...)
-			if err := loadFailed(e, file, l, err); loadErr == nil {
+			if err := loadFailed(e, file, w.Lang(), err); loadErr == nil {
 				loadErr = err
 			}
 			continue
 		}
-		fs := lint.Lint(ctx, d, lint.Options{Lang: l})
+		fs := w.Lint(ctx, d)
 		found = append(found, fs...)
 		all = append(all, fs...)
 	}
