@@ -236,7 +236,7 @@ func findingPlain(f lint.Finding) string {
 	return text
 }
 
-// loadFindings are the errors of a DAG file that did not load (err from dag.Load) as error
+// loadFindings are the errors of a DAG file that did not load (err from a workspace's Load) as error
 // findings; a file that could not be read at all is one codeUnreadable finding on the file.
 func loadFindings(path string, err error) []lint.Finding {
 	var ds dag.Diagnostics

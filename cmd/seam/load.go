@@ -26,7 +26,7 @@ func loadDAG(ctx context.Context, e *env, path string, lang i18n.Lang) (*dag.DAG
 	return d, nil
 }
 
-// loadFailed prints the diagnostics of a DAG file that did not load (err from dag.Load) on
+// loadFailed prints the diagnostics of a DAG file that did not load (err from a workspace's Load) on
 // stderr and returns the usage error (exit 2) that counts them, in lang.
 func loadFailed(e *env, path string, lang i18n.Lang, err error) error {
 	var ds dag.Diagnostics
