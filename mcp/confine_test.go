@@ -1,10 +1,13 @@
 package mcp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/workspace"
 )
 
 // TestSubDAGConfinedAtRunTime: a sub-DAG file under the root when run_dag loaded its parent,
@@ -60,5 +63,23 @@ func TestSubDAGConfinedAtRunTime(t *testing.T) {
 	})
 	if status != "failed" || !strings.Contains(reason, "outside the root") {
 		t.Errorf("run %s, sub's reason %q; want failed, the sub-DAG refused as outside the root", status, reason)
+	}
+}
+
+// TestListDAGsTruncated: past workspace.MaxFound DAG files under the root, list_dags lists
+// the first and says there are more, where it used to stop without a word.
+func TestListDAGsTruncated(t *testing.T) {
+	root := t.TempDir()
+	dag := "version: 1\nname: d\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: ok}}\n"
+	for i := range workspace.MaxFound + 1 {
+		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("d%03d.yaml", i)), []byte(dag), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, root, false)
+	r := call(t, cs, "list_dags", map[string]any{})
+	msg, _ := r.env["message"].(string)
+	if d := r.data(); num(d, "count") != workspace.MaxFound || d["truncated"] != true || !strings.Contains(msg, "there are more, not listed") {
+		t.Errorf("list_dags: %q, count %v, truncated %v; want %d listed and truncated", msg, d["count"], d["truncated"], workspace.MaxFound)
 	}
 }

@@ -84,9 +84,6 @@ func (w *Workspace) Lang() i18n.Lang { return w.lang }
 // Types are the node types DAGs may use.
 func (w *Workspace) Types() *nodes.Registry { return w.types }
 
-// MaxFileSize is the limit of every file the workspace reads, in bytes.
-func (w *Workspace) MaxFileSize() int64 { return w.limit }
-
 // Root is the directory the workspace is confined to (absolute, symbolic links resolved), or
 // "" when it is not.
 func (w *Workspace) Root() string {
