@@ -112,6 +112,8 @@ type loader struct {
 	maxFileSize int64                       // LoadOptions.MaxFileSize, for sub-DAG files
 	nodesMap    *yaml.Node                  // the `nodes` mapping, whose duplicate keys are E102
 	srcs        []*nodeSource               // parallel to the DAG's Nodes
+	sources     *sourceSet                  // the files this load read, at any depth
+	subDAGs     map[string]*DAG             // by the id of the dag node that runs each
 }
 
 // typeOutput is a node type's output schema compiled, shared by its nodes.
@@ -173,6 +175,9 @@ func (l *loader) annotateFormats() error {
 }
 
 func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
+	sources := &sourceSet{files: map[string]Source{}}
+	sources.add(path, src)
+	opts = opts.recording(sources)
 	comp, err := contract.NewCompiler(compilerOptions(opts, false))
 	if err != nil {
 		return nil, fmt.Errorf("load DAG: %w", err)
@@ -205,6 +210,8 @@ func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
 		typeOutputs: make(map[string]*typeOutput),
 		schemaFiles: make(map[string]schemaResult),
 		maxFileSize: opts.MaxFileSize,
+		sources:     sources,
+		subDAGs:     map[string]*DAG{},
 		opts:        opts,
 		lang:        opts.Lang,
 	}, nil
@@ -345,6 +352,10 @@ func (l *loader) load(ctx context.Context) *DAG {
 	}
 	l.resolveRefs(d)
 	l.order(d)
+	d.Sources = l.sources.all()
+	if len(l.subDAGs) > 0 {
+		d.SubDAGs = l.subDAGs
+	}
 	return d
 }
 

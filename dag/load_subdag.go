@@ -58,7 +58,8 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 			i18n.Sprintf(l.lang, "node %q: cannot read the DAG file %s: %v", n.ID, fv.Value, unwrapPathError(err)))
 		return
 	}
-	child, err := newLoader(path, b, LoadOptions{Types: l.types, MaxFileSize: l.maxFileSize, Lang: l.lang, ReadFile: l.opts.ReadFile})
+	// ReadFile records in this load's sources too: the child's files are the parent's.
+	child, err := newLoader(path, b, LoadOptions{Types: l.types, MaxFileSize: l.maxFileSize, Lang: l.lang, ReadFile: l.opts.ReadFile, TypeSchemas: l.opts.TypeSchemas})
 	if err != nil {
 		l.fatal = err
 		return
@@ -78,8 +79,11 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 		l.addAt(fv, CodeSubDAG, i18n.Sprintf(l.lang, "run `seam graph %s` to see them all", fv.Value),
 			i18n.Sprintf(l.lang, "node %q: %s does not load (%d %s); the first: %s:%d:%d: %s %s", n.ID, fv.Value, len(child.diags), noun,
 				filepath.Base(first.Pos.File), first.Pos.Line, first.Pos.Col, first.Code, first.Message))
-	case n.InputContract == nil:
-		n.InputContract = d.Params
+	default:
+		l.subDAGs[n.ID] = d
+		if n.InputContract == nil {
+			n.InputContract = d.Params
+		}
 	}
 }
 

@@ -34,6 +34,13 @@ type DAG struct {
 	// Order is a topological order of Nodes (producers before consumers), stable with
 	// respect to file order.
 	Order []*Node
+	// Sources are the files the load read, by path as the loader read each: the DAG file,
+	// its schema files and their $refs, its sub-DAG files and theirs, at any depth. What
+	// checks whether a DAG changed (a lint cache, the contract gate) and what ships it (the
+	// Temporal bundle) use them instead of reading the files again.
+	Sources map[string]Source
+	// SubDAGs are the DAGs its `dag` nodes run, by node id, as loaded with it (nil: none).
+	SubDAGs map[string]*DAG
 }
 
 // Values of DAG.Formats.

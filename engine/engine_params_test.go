@@ -11,7 +11,6 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/lint"
-	"github.com/seam-dag/seam/nodes"
 )
 
 const defaultsDAG = `version: 1
@@ -101,9 +100,7 @@ nodes:
     contract: {input: {type: object, properties: {weight: {maximum: 5}}}}
     with: {value: {status: pass, summary: ok}}
 `)
-	reg := nodes.Builtin()
-	AddDAGType(reg, nil)
-	d, err := dag.Load(context.Background(), filepath.Join(dir, "parent.yaml"), dag.LoadOptions{Types: reg})
+	d, err := subDAGWorkspace(t).Load(context.Background(), filepath.Join(dir, "parent.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

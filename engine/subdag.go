@@ -11,7 +11,6 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
-	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -20,20 +19,27 @@ import (
 // are the node's output data. SubDAGType declares it; this adds running it.
 type subDAGType struct {
 	dag.SubDAGType
-	// types are the node types the sub-DAG may use: the registry this type is in.
-	types *nodes.Registry
 	// getenv reads the variables a sub-DAG declares under env: each file opts in for itself.
 	getenv func(string) string
+	load   DAGLoader
 }
 
-// AddDAGType registers the `dag` node type in reg. Sub-DAGs load with reg, so they may use
-// every type in it, `dag` included, and read the variables they declare with getenv.
-func AddDAGType(reg *nodes.Registry, getenv func(string) string) {
-	reg.Add(&subDAGType{types: reg, getenv: getenv})
+// DAGLoader loads the DAG file a `dag` node runs, when it runs: a workspace (package
+// workspace), which confines it as it confined the parent's load. It is given the types the
+// `dag` type is registered in, so that sub-DAGs may use every type in them, `dag` included.
+type DAGLoader interface {
+	LoadDAG(ctx context.Context, path string, lang i18n.Lang) (*dag.DAG, error)
+}
+
+// AddDAGType registers the `dag` node type in reg: sub-DAGs load with load and read the
+// variables they declare with getenv.
+func AddDAGType(reg *nodes.Registry, getenv func(string) string, load DAGLoader) {
+	reg.Add(&subDAGType{getenv: getenv, load: load})
 }
 
 // Run loads the file again (it may have been edited since the parent loaded; a broken file
-// fails the node) and runs it with the node's input as params.
+// fails the node, and so does one that now leads out of the loader's root) and runs it with
+// the node's input as params.
 func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, error) {
 	file, _ := call.With["file"].(string)
 	parent, _ := ctx.Value(subRunKey{}).(subRunParent)
@@ -42,14 +48,7 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(call.Dir, path)
 	}
-	var limit int64 // the default, unless $SEAM_MAX_FILE_SIZE says otherwise as for the parent
-	if t.getenv != nil {
-		var err error
-		if limit, err = userfile.MaxSize(t.getenv); err != nil {
-			return nil, fmt.Errorf("dag %s: %w", file, err)
-		}
-	}
-	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: t.types, MaxFileSize: limit, Lang: lang})
+	d, err := t.load.LoadDAG(ctx, path, lang)
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // loadFiles writes files into a temporary directory and loads the first with the built-in
@@ -24,10 +25,26 @@ func loadFiles(t *testing.T, rec *recorder, files map[string]string, main string
 			t.Fatal(err)
 		}
 	}
-	reg := nodes.Builtin()
-	reg.Add(probe{rec: rec})
-	AddDAGType(reg, nil)
-	return dag.Load(context.Background(), filepath.Join(dir, main), dag.LoadOptions{Types: reg})
+	w := subDAGWorkspace(t, probe{rec: rec})
+	return w.Load(context.Background(), filepath.Join(dir, main))
+}
+
+// subDAGWorkspace is an unconfined workspace with the built-in types, dag (loading through
+// the workspace) and more.
+func subDAGWorkspace(t *testing.T, more ...nodes.Type) *workspace.Workspace {
+	t.Helper()
+	w, err := workspace.New(workspace.Options{Types: func(w *workspace.Workspace) *nodes.Registry {
+		reg := nodes.Builtin()
+		for _, typ := range more {
+			reg.Add(typ)
+		}
+		AddDAGType(reg, nil, w)
+		return reg
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 const scoreDAG = `version: 1

@@ -12,7 +12,6 @@ import (
 
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
-	"github.com/seam-dag/seam/nodes"
 )
 
 // n8nBench is what the n8n execution benchmarks work on: the four-node pipeline workflow
@@ -44,7 +43,7 @@ func newN8NBench(b *testing.B) *n8nBench {
 			nb.okExec = string(e.ID)
 		}
 	}
-	srv, err := NewServer(Options{Root: b.TempDir(), Types: nodes.Builtin(), Lang: "en", N8N: c, ReadOnly: true})
+	srv, err := NewServer(Options{Root: b.TempDir(), Types: builtinTypes, Lang: "en", N8N: c, ReadOnly: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -150,9 +150,7 @@ func newRunFixture(tb testing.TB, n int) runFixture {
 // newFixtureServer is the MCP server over the fixture's store, with the built-in types.
 func newFixtureServer(tb testing.TB, st runs.Store) *Server {
 	tb.Helper()
-	reg := nodes.Builtin()
-	engine.AddDAGType(reg, func(string) string { return "" })
-	srv, err := NewServer(Options{Root: tb.TempDir(), Types: reg, Store: st, Lang: "en"})
+	srv, err := NewServer(Options{Root: tb.TempDir(), Types: testTypes, Store: st, Lang: "en"})
 	if err != nil {
 		tb.Fatalf("NewServer: %v", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
-	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/temporaltest"
 	"github.com/seam-dag/seam/temporal"
@@ -31,9 +30,10 @@ func TestRunDAGOnTemporal(t *testing.T) {
 	c := temporaltest.Client(t, client.Options{})
 	st := tempStore(t)
 	queue := temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
-		temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: st, Types: testTypes(), Dir: t.TempDir()}).Register(w)
+		// A worker runs sub-DAGs as child workflows: its dag type loads nothing itself.
+		temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: st, Types: testTypes(nil), Dir: t.TempDir()}).Register(w)
 	})
-	eng := &temporal.Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: testTypes()}}
+	eng := &temporal.Engine{Client: c, TaskQueue: queue}
 	cs := connectWith(t, Options{Root: testRoot(t), Store: st, Engines: map[string]engine.Engine{"temporal": eng}})
 	r := call(t, cs, "run_dag", map[string]any{"path": "dags/fan-in.yaml", "engine": "temporal", "wait": true})
 	d := r.data()

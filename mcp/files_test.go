@@ -60,7 +60,7 @@ func TestMaxFileSize(t *testing.T) {
 		t.Errorf("lint_dag over the limit: %q", msg)
 	}
 
-	_, err := NewServer(Options{Root: root, Types: testTypes(), Getenv: getenv("much")})
+	_, err := NewServer(Options{Root: root, Types: testTypes, Getenv: getenv("much")})
 	want := `mcp server: SEAM_MAX_FILE_SIZE="much": want a positive number of bytes, or one with KiB, MiB or GiB (e.g. 64MiB)`
 	if err == nil || err.Error() != want {
 		t.Errorf("NewServer with SEAM_MAX_FILE_SIZE=much: %v; want %s", err, want)

@@ -116,7 +116,7 @@ func TestMCPHTTPMaxSessions(t *testing.T) {
 		{"ja", "サーバーのセッション数が上限の 3 に達しています（seam mcp --max-sessions）：セッションを 1 つ終了する（DELETE）か、使われていないセッションが期限切れになってから（10m0s 後）再試行してください"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			srv, err := NewServer(Options{Root: t.TempDir(), Types: testTypes(), Lang: i18n.Lang(tc.lang)})
+			srv, err := NewServer(Options{Root: t.TempDir(), Types: testTypes, Lang: i18n.Lang(tc.lang)})
 			if err != nil {
 				t.Fatal(err)
 			}

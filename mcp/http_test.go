@@ -14,9 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/httpserve"
-	"github.com/seam-dag/seam/nodes"
 )
 
 const testToken = "tok-3f9a1c7e-never-shown"
@@ -92,9 +90,7 @@ func TestMCPCheckHTTPAuth(t *testing.T) {
 // newTestServer returns seam's MCP server on root with the built-in node types.
 func newTestServer(t *testing.T, root string) *Server {
 	t.Helper()
-	reg := nodes.Builtin()
-	engine.AddDAGType(reg, func(string) string { return "" })
-	srv, err := NewServer(Options{Root: root, Types: reg, Lang: "en"})
+	srv, err := NewServer(Options{Root: root, Types: testTypes, Lang: "en"})
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
 	}

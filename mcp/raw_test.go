@@ -6,8 +6,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/seam-dag/seam/nodes"
 )
 
 // TestMCPRawVsMinimal checks that raw returns everything and minimal only what the next call
@@ -185,8 +183,8 @@ func TestMCPNewServerErrors(t *testing.T) {
 		want string
 	}{
 		{"no types", Options{Root: t.TempDir()}, "mcp server: no node types given"},
-		{"missing root", Options{Root: filepath.Join(t.TempDir(), "nope"), Types: nodes.Builtin()}, "mcp server: root "},
-		{"root is a file", Options{Root: file, Types: nodes.Builtin()}, "not a directory"},
+		{"missing root", Options{Root: filepath.Join(t.TempDir(), "nope"), Types: builtinTypes}, "mcp server: root "},
+		{"root is a file", Options{Root: file, Types: builtinTypes}, "not a directory"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

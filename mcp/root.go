@@ -6,37 +6,24 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // root is the directory every DAG path a client names must stay in, and how much of a file
-// in it the server reads. Every file the server reads goes through files, which seam serve
-// shares: a DAG under the root cannot load a sub-DAG or a contract outside it.
+// in it the server reads. Every file the server reads goes through files, the workspace
+// every DAG loads through (and seam serve's the same way): a DAG under the root cannot load
+// a sub-DAG or a contract outside it, nor run one there when it runs.
 type root struct {
 	dir   string // absolute, symlinks resolved
-	files *userfile.Root
-	limit int64 // of a file's size, for the reads that do not go through files (git's)
+	files *workspace.Workspace
 }
 
-// newRoot confines the server to dir; getenv (nil reads nothing) gives the file size limit.
-func newRoot(dir string, getenv func(string) string) (root, error) {
-	limit := int64(userfile.DefaultMaxSize)
-	if getenv != nil {
-		var err error
-		if limit, err = userfile.MaxSize(getenv); err != nil {
-			return root{}, err
-		}
-	}
-	files, err := userfile.OpenRoot(dir, limit)
-	if err != nil {
-		return root{}, err
-	}
-	return root{dir: files.Dir(), files: files, limit: limit}, nil
-}
+// newRoot confines the server to dir ("" is "."), the workspace to files.
+func newRoot(files *workspace.Workspace) root { return root{dir: files.Root(), files: files} }
 
 // readFile reads a file under the root: a regular file within the size limit, so that a
 // named pipe or a device there fails the request instead of hanging it.
-func (r root) readFile(p string) ([]byte, error) { return r.files.Read(p) }
+func (r root) readFile(p string) ([]byte, error) { return r.files.ReadFile(p) }
 
 // inside reports whether the absolute, clean path p is the root or below it.
 func (r root) inside(p string) bool { return r.files.Inside(p) }

@@ -46,7 +46,7 @@ func storeServer(t *testing.T, root string) (*sdk.ClientSession, *Server, runs.S
 // English.
 func serve(t *testing.T, opts Options, copts *sdk.ClientOptions) (*Server, *sdk.ClientSession) {
 	t.Helper()
-	opts.Types = testTypes()
+	opts.Types = testTypes
 	if opts.Lang == "" {
 		opts.Lang = "en"
 	}

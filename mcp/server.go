@@ -14,20 +14,23 @@ import (
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // Options configure the server. Everything it uses is passed in here.
 type Options struct {
 	// Root is the directory every DAG path must stay in ("" is the current directory).
 	Root string
-	// Types are the node types DAGs may use (the CLI's registry).
-	Types *nodes.Registry
+	// Types builds the node types DAGs may use (the CLI's registry) for the server's
+	// workspace, through which the `dag` type loads what it runs (workspace.Options.Types).
+	Types func(*workspace.Workspace) *nodes.Registry
 	// Store records runs and answers get_run and list_runs; nil disables them.
 	Store runs.Store
 	// Lang is the language of the answers' messages and of the violations and lint findings
 	// in them: "en" or "ja".
 	Lang i18n.Lang
-	// Getenv reads the environment variables DAGs declare under env; nil reads none.
+	// Getenv reads the environment variables DAGs declare under env, and
+	// $SEAM_MAX_FILE_SIZE; nil reads none.
 	Getenv func(string) string
 	// N8N, when not nil, is the n8n instance the n8n tools operate; without it they are not
 	// registered.
@@ -65,22 +68,25 @@ func (s *Server) Close() { s.svc.Close() }
 
 // server holds what the tools share.
 type server struct {
-	root  root
-	opts  Options
-	types *nodes.Registry
+	root root // its files are the workspace every DAG loads through
+	opts Options
 	// svc starts, resumes, cancels and reads the runs, and tracks those the clients started.
 	svc *service.Service
 }
 
 // NewServer returns the MCP server with seam's tools registered.
 func NewServer(opts Options) (*Server, error) {
-	r, err := newRoot(opts.Root, opts.Getenv)
-	if err != nil {
-		return nil, fmt.Errorf("mcp server: %w", err)
-	}
 	if opts.Types == nil {
 		return nil, fmt.Errorf("mcp server: no node types given")
 	}
+	if opts.Root == "" {
+		opts.Root = "." // confined all the same: a client names files under it only
+	}
+	files, err := workspace.New(workspace.Options{Root: opts.Root, Getenv: opts.Getenv, Lang: opts.Lang, Types: opts.Types})
+	if err != nil {
+		return nil, fmt.Errorf("mcp server: %w", err)
+	}
+	r := newRoot(files)
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
@@ -91,7 +97,7 @@ func NewServer(opts Options) (*Server, error) {
 	elsewhere, _ := opts.Engines["temporal"].(engine.Canceler)
 	svc := service.New(service.Options{Store: opts.Store, Lang: opts.Lang, Getenv: opts.Getenv,
 		Logger: opts.Log, Instrument: opts.Instrument, ShowPath: r.rel, Elsewhere: elsewhere})
-	s := &server{root: r, opts: opts, types: opts.Types, svc: svc}
+	s := &server{root: r, opts: opts, svc: svc}
 	srv := sdk.NewServer(&sdk.Implementation{Name: "seam", Title: "seam: DAGs with output contracts", Version: opts.Version}, &sdk.ServerOptions{
 		Instructions: "seam runs DAGs defined in YAML and validates every node output against its contract. " +
 			"DAG paths are relative to the server's root. Start with list_dags; lint_dag before run_dag, which " +

@@ -13,6 +13,7 @@ import (
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // testRoot builds a root holding a copy of the dags/ examples, a DAG with params, a file
@@ -90,12 +91,16 @@ func connectWith(t *testing.T, opts Options) *sdk.ClientSession {
 	return cs
 }
 
-// testTypes are the built-in node types and dag, reading no environment.
-func testTypes() *nodes.Registry {
+// testTypes are the built-in node types and dag (loading through w), reading no
+// environment.
+func testTypes(w *workspace.Workspace) *nodes.Registry {
 	reg := nodes.Builtin()
-	engine.AddDAGType(reg, func(string) string { return "" })
+	engine.AddDAGType(reg, func(string) string { return "" }, w)
 	return reg
 }
+
+// builtinTypes are the built-in node types alone.
+func builtinTypes(*workspace.Workspace) *nodes.Registry { return nodes.Builtin() }
 
 // reply is a tool result as the client sees it: the envelope, decoded, and the text's size.
 type reply struct {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
-	"github.com/seam-dag/seam/nodes"
 )
 
 // triggerMany calls the production webhook at path n times, a few calls at a time, and waits
@@ -127,8 +126,7 @@ func BenchmarkN8NResponseBytes(b *testing.B) {
 // connectBench is connectWith for a benchmark, whose testing.B connectWith does not take.
 func connectBench(b *testing.B, c *n8n.Client) *sdk.ClientSession {
 	b.Helper()
-	reg := nodes.Builtin()
-	srv, err := NewServer(Options{Root: b.TempDir(), Types: reg, Lang: "en", N8N: c})
+	srv, err := NewServer(Options{Root: b.TempDir(), Types: builtinTypes, Lang: "en", N8N: c})
 	if err != nil {
 		b.Fatalf("NewServer: %v", err)
 	}

@@ -52,7 +52,7 @@ func TestMCPSoak(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "small.yaml"), []byte(smallDAG("small")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := NewServer(Options{Root: root, Types: testTypes(), Store: tempStore(t), Lang: "en"})
+	srv, err := NewServer(Options{Root: root, Types: testTypes, Store: tempStore(t), Lang: "en"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,20 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
-	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-	"gopkg.in/yaml.v3"
 
 	"github.com/seam-dag/seam/dag"
-	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/workspace"
 )
-
-// maxListed bounds the DAG files list_dags reads.
-const maxListed = 500
 
 func (s *server) addDAGTools(srv *sdk.Server) error {
 	var errs []error
@@ -48,9 +42,8 @@ func (s *server) loadInput(ctx context.Context, path, src string) (*dag.DAG, mes
 	case path != "" && src != "":
 		return nil, message{}, fail(CodeInvalidArgument, nil, "give either path or yaml, not both")
 	case src != "":
-		rd := &confined{root: s.root}
-		d, err := dag.LoadBytes(ctx, filepath.Join(s.root.dir, inlineName), []byte(src), s.loadOptions(rd))
-		if err := s.loadError(inlineName, err, rd); err != nil {
+		d, err := s.root.files.LoadBytes(ctx, filepath.Join(s.root.dir, inlineName), []byte(src))
+		if err := s.loadError(inlineName, err); err != nil {
 			return nil, message{}, err
 		}
 		return d, msgf("the inline DAG"), nil
@@ -70,49 +63,31 @@ func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
 	return s.loadReal(ctx, path, real)
 }
 
+// loadReal loads the DAG file at the real path real, which the client named path: it, its
+// sub-DAG files at any depth and its schema files are all read under the root.
 func (s *server) loadReal(ctx context.Context, path, real string) (*dag.DAG, error) {
-	rd := &confined{root: s.root}
-	d, err := dag.Load(ctx, real, s.loadOptions(rd))
-	if err := s.loadError(path, err, rd); err != nil {
+	d, err := s.root.files.Load(ctx, real)
+	if err := s.loadError(path, err); err != nil {
 		return nil, err
 	}
 	return d, nil
 }
 
-// loadOptions load a DAG reading every file through rd: the DAG file, its sub-DAG files at
-// any depth and its schema files, all under the root.
-func (s *server) loadOptions(rd *confined) dag.LoadOptions {
-	return dag.LoadOptions{Types: s.types, Root: s.root.dir, Lang: s.opts.Lang, ReadFile: rd.read}
-}
-
-// confined reads files under the root, remembering the first one refused as outside it.
-type confined struct {
-	root    root
-	outside string
-}
-
-func (c *confined) read(p string) ([]byte, error) {
-	b, err := c.root.readFile(p)
-	if errors.Is(err, userfile.ErrOutsideRoot) && c.outside == "" {
-		c.outside = p
-	}
-	return b, err
-}
-
 // loadError is the answer to a DAG that does not load: its diagnostics, as details. A DAG
 // that names a file outside the root (a sub-DAG, at any depth) is refused as a path outside
 // it: running it would run that file.
-func (s *server) loadError(path string, err error, rd *confined) error {
+func (s *server) loadError(path string, err error) error {
 	var (
 		ds      dag.Diagnostics
 		details any
+		outside *workspace.OutsideRootError
 	)
 	if errors.As(err, &ds) {
 		details = newDiagnostics(s.root, ds)
 	}
 	switch {
-	case err != nil && rd.outside != "":
-		return fail(CodeOutsideRoot, details, "%s names the file %s, which is not under the root %s", path, rd.outside, s.root.dir)
+	case errors.As(err, &outside):
+		return fail(CodeOutsideRoot, details, "%s names the file %s, which is not under the root %s", path, outside.File, s.root.dir)
 	case ds != nil:
 		return fail(CodeInvalidDAG, details, "%s does not load: %v", path, howMany(len(ds), "error"))
 	case err != nil:
@@ -230,7 +205,7 @@ func (s *server) lintDAG(ctx context.Context, _ *sdk.CallToolRequest, in LintInp
 	if err != nil {
 		return message{}, nil, err
 	}
-	res := s.lintResult(d, lint.Lint(ctx, d, lint.Options{Lang: s.opts.Lang}))
+	res := s.lintResult(d, s.root.files.Lint(ctx, d))
 	errs, warnings := howMany(res.Errors, "error"), howMany(res.Warnings, "warning")
 	if res.Errors == 0 {
 		return msgf("%s: %v, %v; it can run", name, errs, warnings), res, nil
@@ -284,10 +259,13 @@ type dagList struct {
 	Count  int           `json:"count"`
 	DAGs   []dagEntry    `json:"dags"`
 	Broken []brokenEntry `json:"broken,omitempty"`
+	// Truncated says that the root holds more DAG files than workspace.MaxFound, which
+	// list_dags reads: those listed are the first, in path order.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 func (l dagList) minimal() any {
-	m := dagList{Count: l.Count, DAGs: make([]dagEntry, len(l.DAGs))}
+	m := dagList{Count: l.Count, DAGs: make([]dagEntry, len(l.DAGs)), Truncated: l.Truncated}
 	for i, d := range l.DAGs {
 		m.DAGs[i] = dagEntry{Path: d.Path, Name: d.Name, Params: d.Params}
 	}
@@ -298,45 +276,19 @@ func (l dagList) minimal() any {
 }
 
 func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInput) (message, any, error) {
-	var files []string
-	err := filepath.WalkDir(s.root.dir, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // an unreadable directory hides its files, nothing more
-		}
-		name := de.Name()
-		if de.IsDir() {
-			if p != s.root.dir && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if ext := filepath.Ext(name); ext != ".yaml" && ext != ".yml" {
-			return nil
-		}
-		// A named pipe or a device would block or never end; the entry's type says so
-		// without opening it. A symbolic link is read below, through root.readFile.
-		if t := de.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
-			return nil
-		}
-		if len(files) >= maxListed {
-			return filepath.SkipAll
-		}
-		files = append(files, p)
-		return nil
-	})
+	found, err := s.root.files.Find(ctx, s.root.dir)
 	if err != nil {
 		return message{}, nil, fail(CodeInternal, nil, "list DAG files under %s: %v", s.root.dir, err)
 	}
-	list := dagList{DAGs: []dagEntry{}}
-	for _, f := range files {
+	list := dagList{DAGs: []dagEntry{}, Truncated: found.Truncated}
+	for _, f := range found.Files {
 		if err := ctx.Err(); err != nil {
 			return message{}, nil, fail(CodeInternal, nil, "list DAG files: %v", err)
 		}
-		rel := s.root.rel(f)
-		// A symbolic link may lead out of the root: nothing there is read, not even to list it.
-		if _, err := s.root.resolve(rel); err != nil || !s.looksLikeDAG(f) {
-			continue
+		if f.Err != nil {
+			continue // a named pipe, a file over the limit: lint_dag says why when named
 		}
+		rel := s.root.rel(f.Path)
 		d, err := s.load(ctx, rel)
 		if err != nil {
 			var te *toolError
@@ -353,23 +305,11 @@ func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInp
 	}
 	list.Count = len(list.DAGs)
 	listed := howMany(list.Count, "DAG file")
+	if found.Truncated {
+		return msgf("%v under the root, of the first %d found; there are more, not listed (docs/limits.md)", listed, workspace.MaxFound), list, nil
+	}
 	if n := len(list.Broken); n > 0 {
 		return msgf("%v under the root; %d do not load (lint_dag says why)", listed, n), list, nil
 	}
 	return msgf("%v under the root", listed), list, nil
-}
-
-// looksLikeDAG reports whether a YAML file is meant as a DAG (a mapping with nodes), so that
-// schemas and other YAML under the root are not listed as broken DAGs.
-func (s *server) looksLikeDAG(path string) bool {
-	b, err := s.root.readFile(path)
-	if err != nil {
-		return false
-	}
-	var top map[string]any
-	if yaml.Unmarshal(b, &top) != nil {
-		return false
-	}
-	_, ok := top["nodes"]
-	return ok
 }

@@ -3,12 +3,10 @@ package mcp
 import (
 	"context"
 	"errors"
-	"path/filepath"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/dag"
-	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/lint/gate"
 	"github.com/seam-dag/seam/runs"
@@ -91,8 +89,8 @@ func (s *server) lintAgainst(ctx context.Context, _ *sdk.CallToolRequest, in Lin
 	if len(in.Paths) == 0 {
 		return message{}, nil, fail(CodeInvalidArgument, nil, "paths is empty: name DAG files or directories under the root")
 	}
-	cfg := gate.Config{Against: in.Against, Load: s.gateLoader(), ReadFile: s.root.readFile,
-		MaxFileSize: s.root.limit, Lang: s.opts.Lang}
+	cfg := gate.Config{Against: in.Against, Load: s.root.files.LoadWith, ReadFile: s.root.readFile,
+		MaxFileSize: s.root.files.MaxFileSize(), Lang: s.opts.Lang}
 	for _, p := range in.Paths {
 		real, err := s.root.resolve(p)
 		if err != nil {
@@ -142,31 +140,6 @@ func (s *server) lintAgainst(ctx context.Context, _ *sdk.CallToolRequest, in Lin
 			in.Against, howMany(n, "file"), errs, warns, notes)
 	}
 	return msgf("against %s: %v, %v, %v", in.Against, errs, warns, notes), res, nil
-}
-
-// gateLoader loads the DAG files the gate names, now or at the revision, reading every file
-// under the root only: the gate reads files outside it at the revision from git otherwise.
-func (s *server) gateLoader() func(context.Context, string, []byte, func(string) ([]byte, error)) (*dag.DAG, error) {
-	schemas := &dag.TypeSchemas{}
-	confine := func(p string) error {
-		if !s.root.inside(filepath.Clean(p)) {
-			return &userfile.Error{Path: p, Err: userfile.ErrOutsideRoot}
-		}
-		return nil
-	}
-	return func(ctx context.Context, path string, src []byte, read func(string) ([]byte, error)) (*dag.DAG, error) {
-		if err := confine(path); err != nil {
-			return nil, err
-		}
-		confined := func(p string) ([]byte, error) {
-			if err := confine(p); err != nil {
-				return nil, err
-			}
-			return read(p)
-		}
-		return dag.LoadBytes(ctx, path, src, dag.LoadOptions{Types: s.types, TypeSchemas: schemas, Root: s.root.dir,
-			MaxFileSize: s.root.limit, Lang: s.opts.Lang, ReadFile: confined})
-	}
 }
 
 // gateResult is lint_against's data about the gate's report, paths relative to the root.

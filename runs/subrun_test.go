@@ -11,6 +11,7 @@ import (
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // TestSubRuns checks that the sub-run of a dag node is stored as a run of its own, linked to
@@ -99,9 +100,15 @@ func runRecorded(t *testing.T, s Store, lang string, files map[string]string) *d
 			t.Fatal(err)
 		}
 	}
-	reg := nodes.Builtin()
-	engine.AddDAGType(reg, nil)
-	d, err := dag.Load(t.Context(), filepath.Join(dir, "parent.yaml"), dag.LoadOptions{Types: reg})
+	w, err := workspace.New(workspace.Options{Types: func(w *workspace.Workspace) *nodes.Registry {
+		reg := nodes.Builtin()
+		engine.AddDAGType(reg, nil, w)
+		return reg
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := w.Load(t.Context(), filepath.Join(dir, "parent.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

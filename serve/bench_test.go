@@ -55,7 +55,7 @@ func benchServer(b *testing.B, n int) *Server {
 	}
 	svc := service.New(service.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	b.Cleanup(svc.Close)
-	srv, err := New(Options{Service: svc, Root: b.TempDir(), Types: nodes.Builtin(), Lang: "en"})
+	srv, err := New(Options{Service: svc, Root: b.TempDir(), Types: builtinTypes, Lang: "en"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func BenchmarkServeLayout(b *testing.B) {
 			}
 		})
 		svc := service.New(service.Options{})
-		srv, err := New(Options{Service: svc, Root: dir, Types: nodes.Builtin(), Lang: "en"})
+		srv, err := New(Options{Service: svc, Root: dir, Types: builtinTypes, Lang: "en"})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func BenchmarkServeSSE(b *testing.B) {
 	defer st.Close()
 	svc := service.New(service.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	defer svc.Close()
-	srv, err := New(Options{Service: svc, Root: dir, Types: nodes.Builtin(), Lang: "en"})
+	srv, err := New(Options{Service: svc, Root: dir, Types: builtinTypes, Lang: "en"})
 	if err != nil {
 		b.Fatal(err)
 	}

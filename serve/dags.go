@@ -16,6 +16,7 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // dagRow is a row of the DAGs page.
@@ -33,41 +34,28 @@ type dagsData struct {
 
 func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
 	ctx, l := r.Context(), s.lang(r)
-	var d dagsData
-	root := s.files.Dir()
-	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // an unreadable folder is left out
-		}
-		if de.IsDir() {
-			if p != root && (strings.HasPrefix(de.Name(), ".") || de.Name() == "node_modules" || de.Name() == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !dagName(de.Name()) {
-			return nil
-		}
-		src, err := s.files.Read(p)
-		if err == nil && !looksLikeDAG(src) {
-			return nil
-		}
-		if len(d.Rows) == MaxDAGFiles {
-			d.Truncated = true
-			return filepath.SkipAll
-		}
-		row := dagRow{Path: s.rel(p)}
-		if err != nil {
-			row.LoadError = s.readError(p, err, l).Error()
-		} else {
-			row = s.cachedRow(ctx, p, src, l)
-		}
-		d.Rows = append(d.Rows, row)
-		return ctx.Err()
-	})
+	found, err := s.files.Find(ctx, s.files.Root())
 	if err != nil {
 		s.fail(w, r, http.StatusInternalServerError, err)
 		return
+	}
+	d := dagsData{Truncated: found.Truncated}
+	for _, f := range found.Files {
+		if err := ctx.Err(); err != nil {
+			s.fail(w, r, http.StatusInternalServerError, err)
+			return
+		}
+		row := dagRow{Path: s.rel(f.Path)}
+		src, err := s.files.ReadFile(f.Path) // Find keeps no content: 500 files of up to the size limit
+		if err == nil {
+			err = f.Err
+		}
+		if err != nil {
+			row.LoadError = s.readError(f.Path, err, l).Error()
+		} else {
+			row = s.cachedRow(ctx, f.Path, src, l)
+		}
+		d.Rows = append(d.Rows, row)
 	}
 	s.render(w, r, http.StatusOK, "dags", d)
 }
@@ -76,13 +64,13 @@ func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
 // remembered while no file its load read has changed, else lintRow's.
 func (s *Server) cachedRow(ctx context.Context, p string, src []byte, l i18n.Lang) dagRow {
 	key := lintKey{path: p, lang: l}
-	if row, ok := s.lints.get(key, src, s.files.Read); ok {
+	if row, ok := s.lints.get(key, src, s.files.ReadFile); ok {
 		return row
 	}
 	var mu sync.Mutex // the loader may read from more than one goroutine
 	files := map[string]digest{p: digestOf(src, nil)}
 	row := s.lintRow(ctx, p, src, l, func(q string) ([]byte, error) {
-		b, err := s.files.Read(q)
+		b, err := s.files.ReadFile(q)
 		mu.Lock()
 		files[q] = digestOf(b, err)
 		mu.Unlock()
@@ -107,7 +95,7 @@ func (s *Server) lintRow(ctx context.Context, p string, src []byte, l i18n.Lang,
 		row.LoadError = err.Error()
 	default:
 		row.Name = dg.Name
-		for _, f := range lint.Lint(ctx, dg, lint.Options{Lang: l}) {
+		for _, f := range s.files.WithLang(l).Lint(ctx, dg) {
 			if f.Severity == lint.SeverityError {
 				row.Errors++
 			} else {
@@ -117,20 +105,6 @@ func (s *Server) lintRow(ctx context.Context, p string, src []byte, l i18n.Lang,
 	}
 	return row
 }
-
-// dagName reports whether a file's name may be a DAG file's: *.yaml or *.yml, not hidden.
-func dagName(name string) bool {
-	ext := filepath.Ext(name)
-	return !strings.HasPrefix(name, ".") && (ext == ".yaml" || ext == ".yml")
-}
-
-// dagKey finds the top-level key every DAG file has.
-var dagKey = regexp.MustCompile(`(?m)^nodes[ \t]*:`)
-
-// looksLikeDAG reports whether src may be a DAG file: YAML with a top-level `nodes` key. Other
-// YAML under the root (CI settings, a compose file with passwords) is not shown, not even
-// why it does not load, which would quote it.
-func looksLikeDAG(src []byte) bool { return dagKey.Match(src) }
 
 // resolve turns a path under the root (relative to it, or absolute inside it) into the real
 // path of a DAG file there. Paths leaving the root, also through a symbolic link, and
@@ -149,7 +123,7 @@ func (s *Server) resolve(p string, l i18n.Lang) (string, error) {
 			return "", errors.New(i18n.Sprintf(l, "%s is not a DAG file: hidden files and folders are not served", p))
 		}
 	}
-	if !dagName(filepath.Base(p)) || !dagName(filepath.Base(real)) {
+	if !workspace.DAGName(filepath.Base(p)) || !workspace.DAGName(filepath.Base(real)) {
 		return "", errors.New(i18n.Sprintf(l, "%s is not a DAG file: only *.yaml and *.yml files are served", p))
 	}
 	return real, nil
@@ -161,20 +135,21 @@ func (s *Server) rel(p string) string { return s.files.Rel(p) }
 // load loads the DAG file at the real path p; it and every file it loads (sub-DAGs,
 // contracts, $refs) are read under the root.
 func (s *Server) load(ctx context.Context, p string, l i18n.Lang) (*dag.DAG, error) {
-	src, err := s.files.Read(p)
+	src, err := s.files.ReadFile(p)
 	if err != nil {
 		return nil, s.readError(p, err, l)
 	}
-	if !looksLikeDAG(src) {
+	if !workspace.IsDAG(src) {
 		return nil, errors.New(i18n.Sprintf(l, "%s is not a DAG file: it has no top-level nodes key", s.rel(p)))
 	}
-	return s.loadBytes(ctx, p, src, l, s.files.Read)
+	return s.loadBytes(ctx, p, src, l, s.files.ReadFile)
 }
 
-// loadBytes loads src as the DAG file at the real path p, reading what it loads with read.
-// Diagnostics name files relative to the root.
+// loadBytes loads src as the DAG file at the real path p, reading what it loads with read
+// (the workspace's reader, or one that wraps it). Diagnostics name files relative to the
+// root.
 func (s *Server) loadBytes(ctx context.Context, p string, src []byte, l i18n.Lang, read func(string) ([]byte, error)) (*dag.DAG, error) {
-	d, err := dag.LoadBytes(ctx, p, src, dag.LoadOptions{Types: s.opts.Types, Lang: l, ReadFile: read})
+	d, err := s.files.WithLang(l).LoadWith(ctx, p, src, read)
 	var ds dag.Diagnostics
 	if errors.As(err, &ds) {
 		for i := range ds {

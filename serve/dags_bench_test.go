@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
 )
@@ -55,7 +54,7 @@ func BenchmarkServeDAGsPage(b *testing.B) {
 	b.Cleanup(func() { st.Close() })
 	svc := service.New(service.Options{Store: st, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	b.Cleanup(svc.Close)
-	srv, err := New(Options{Service: svc, Root: root, Types: nodes.Builtin(), Lang: "en"})
+	srv, err := New(Options{Service: svc, Root: root, Types: builtinTypes, Lang: "en"})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -23,7 +23,6 @@ func TestServeRunFormEngine(t *testing.T) {
 	c := temporaltest.Client(t, client.Options{})
 	eng := &temporal.Engine{Client: c}
 	f := newFixture(t, Options{Engines: map[string]engine.Engine{"temporal": eng}})
-	eng.Load = dag.LoadOptions{Types: f.types}
 	eng.TaskQueue = temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
 		temporal.NewWorker(temporal.WorkerOptions{Client: c, Store: f.st, Types: f.types, Dir: t.TempDir()}).Register(w)
 	})
@@ -70,7 +69,6 @@ func TestServeRunFormTemporalRecorded(t *testing.T) {
 	queue := temporaltest.Queue()
 	eng := &temporal.Engine{Client: c, TaskQueue: queue}
 	f := newFixture(t, Options{Engines: map[string]engine.Engine{"temporal": eng}})
-	eng.Load = dag.LoadOptions{Types: f.types}
 
 	hc := jarClient(t, f)
 	_, page := f.get(hc, "/dags/greet.yaml")

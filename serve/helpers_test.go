@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // fixture is a web view over a fresh SQLite store, with testdata's DAG files under its root.
@@ -27,6 +27,16 @@ type fixture struct {
 	srv   *Server
 	http  *httptest.Server
 }
+
+// dagTypes are the built-in node types and dag, which loads through w.
+func dagTypes(w *workspace.Workspace) *nodes.Registry {
+	reg := nodes.Builtin()
+	engine.AddDAGType(reg, nil, w)
+	return reg
+}
+
+// builtinTypes are the built-in node types alone.
+func builtinTypes(*workspace.Workspace) *nodes.Registry { return nodes.Builtin() }
 
 func newFixture(t *testing.T, opts Options) *fixture {
 	t.Helper()
@@ -48,15 +58,14 @@ func newFixture(t *testing.T, opts Options) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	types := nodes.Builtin()
-	engine.AddDAGType(types, nil)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(service.Options{Store: st, Logger: log})
-	opts.Service, opts.Root, opts.Types, opts.Logger = svc, root, types, log
+	opts.Service, opts.Root, opts.Types, opts.Logger = svc, root, dagTypes, log
 	srv, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
+	types := srv.files.Types()
 	hs := httptest.NewServer(srv)
 	t.Cleanup(func() {
 		hs.CloseClientConnections()
@@ -72,7 +81,7 @@ func newFixture(t *testing.T, opts Options) *fixture {
 func (f *fixture) start(name string, params map[string]any, wait bool) string {
 	f.t.Helper()
 	ctx := context.Background()
-	d, err := dag.Load(ctx, filepath.Join(f.root, name), dag.LoadOptions{Types: f.types})
+	d, err := f.srv.files.Load(ctx, filepath.Join(f.root, name))
 	if err != nil {
 		f.t.Fatal(err)
 	}

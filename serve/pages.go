@@ -320,7 +320,7 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 		}
 		p.FailedItems = append(p.FailedItems, it)
 	}
-	x, err := s.opts.Service.Explain(ctx, run.ID, id, runs.ExplainOptions{Lang: l, ShowPath: s.rel, ReadFile: s.files.Read})
+	x, err := s.opts.Service.Explain(ctx, run.ID, id, runs.ExplainOptions{Lang: l, ShowPath: s.rel, ReadFile: s.files.ReadFile})
 	if err != nil {
 		p.Err = err.Error()
 	} else {

@@ -28,10 +28,10 @@ import (
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
-	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/workspace"
 )
 
 //go:embed assets
@@ -60,8 +60,9 @@ type Options struct {
 	Service *service.Service
 	// Root is the directory whose DAG files the DAGs page lists and runs; "" is ".".
 	Root string
-	// Types are the node types DAG files are loaded with.
-	Types *nodes.Registry
+	// Types builds the node types DAG files are loaded with for the server's workspace,
+	// through which the `dag` type loads what it runs (workspace.Options.Types).
+	Types func(*workspace.Workspace) *nodes.Registry
 	// Lang fixes the language of the pages ("en" or "ja"); "" follows each request's
 	// Accept-Language.
 	Lang i18n.Lang
@@ -73,8 +74,9 @@ type Options struct {
 	// Loopback is set when the server listens on loopback only: a request whose Host is not
 	// loopback is then refused (DNS rebinding).
 	Loopback bool
-	// MaxFileSize caps a DAG file read under the root (userfile.DefaultMaxSize when 0).
-	MaxFileSize int64
+	// Getenv reads $SEAM_MAX_FILE_SIZE, the limit of every file read under the root; nil
+	// keeps userfile.DefaultMaxSize.
+	Getenv func(string) string
 	// Engines are the engines the run form offers besides the Service's own ("embedded"):
 	// the CLI offers "temporal" when started with --engine temporal.
 	Engines map[string]engine.Engine
@@ -87,9 +89,9 @@ type Options struct {
 // Server serves the web view. Build it with New; it is an http.Handler.
 type Server struct {
 	opts Options
-	// files reads every file the server reads: the DAG files and what they load, and the
-	// contracts explain quotes, only under the root.
-	files *userfile.Root
+	// files reads every file the server reads: the DAG files and what they load (also
+	// when a run runs a sub-DAG), and the contracts explain quotes, only under the root.
+	files *workspace.Workspace
 	lints *lintCache // the DAGs page's rows
 	mux   *http.ServeMux
 	tmpl  *template.Template
@@ -135,7 +137,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Root == "" {
 		opts.Root = "."
 	}
-	files, err := userfile.OpenRoot(opts.Root, opts.MaxFileSize)
+	files, err := workspace.New(workspace.Options{Root: opts.Root, Getenv: opts.Getenv, Types: opts.Types})
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}

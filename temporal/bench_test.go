@@ -92,7 +92,7 @@ func benchEngines(b *testing.B, src string) {
 	queue := temporaltest.Worker(b, c, SDKWorkerOptions(max(d.Concurrency, 16)), func(w worker.Worker) {
 		NewWorker(WorkerOptions{Client: c, Store: workerStore, Types: reg, Dir: filepath.Join(dir, "bundles")}).Register(w)
 	})
-	eng := &Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: reg}}
+	eng := &Engine{Client: c, TaskQueue: queue}
 
 	count := 0
 	runID := func() string { return fmt.Sprintf("%s-%d", queue, count) }

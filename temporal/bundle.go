@@ -14,7 +14,6 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
-	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // MaxBundle caps a bundle's files, together, in bytes: the bundle is part of the workflow's
@@ -37,40 +36,29 @@ type Bundle struct {
 	Hash string `json:"hash"` // hex SHA-256 of the paths and contents
 }
 
-// NewBundle loads the DAG file at path with opts, recording each file the load reads, adds
-// the files its exec nodes run (shipper), and bundles them. A file it cannot ship, or a
-// bundle over MaxBundle, is refused in opts.Lang.
-func NewBundle(ctx context.Context, path string, opts dag.LoadOptions) (*Bundle, error) {
-	s := &shipper{lang: opts.Lang, maxFile: opts.MaxFileSize, files: map[string]*shipped{}, dirs: map[string]bool{}}
-	opts.ReadFile = func(p string) ([]byte, error) {
+// NewBundle bundles the loaded DAG d: the files its load read (d.Sources: its schema files
+// and its sub-DAG files at any depth, as they were loaded, not read again) and the files the
+// exec nodes of d and of its sub-DAGs run (shipper), each of those at most maxFile bytes
+// (0: userfile.DefaultMaxSize). A file it cannot ship, or a bundle over MaxBundle, is
+// refused in lang.
+func NewBundle(d *dag.DAG, lang i18n.Lang, maxFile int64) (*Bundle, error) {
+	s := &shipper{lang: lang, maxFile: maxFile, files: map[string]*shipped{}, dirs: map[string]bool{}}
+	for p, src := range d.Sources {
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("bundle %s: %w", d.File, err)
 		}
-		// ship loads sub-DAGs again: they read the files as kept, not the disk once more.
-		if b, ok := s.kept(abs); ok {
-			return b, nil
-		}
-		b, err := userfile.Read(p, opts.MaxFileSize)
-		if err != nil {
-			return nil, err
-		}
-		s.add(abs, b, false)
-		return b, nil
-	}
-	d, err := dag.Load(ctx, path, opts)
-	if err != nil {
-		return nil, err
+		s.add(abs, src.Data, false)
 	}
 	if s.total > MaxBundle {
-		return nil, i18n.Errorf(opts.Lang, "bundle %s: its files hold %d bytes, more than the %d a bundle may (docs/limits.md)", path, s.total, MaxBundle)
+		return nil, i18n.Errorf(lang, "bundle %s: its files hold %d bytes, more than the %d a bundle may (docs/limits.md)", d.File, s.total, MaxBundle)
 	}
-	main, err := filepath.Abs(path)
+	main, err := filepath.Abs(d.File)
 	if err != nil {
-		return nil, fmt.Errorf("bundle %s: %w", path, err)
+		return nil, fmt.Errorf("bundle %s: %w", d.File, err)
 	}
 	s.top = filepath.Dir(main)
-	if err := s.ship(ctx, d, opts, map[string]bool{main: true}); err != nil {
+	if err := s.ship(d); err != nil {
 		return nil, err
 	}
 	root := filepath.Dir(main)
@@ -151,9 +139,10 @@ func (b *Bundle) Check() error {
 	return nil
 }
 
-// Load loads the bundle's DAG as if its files were under dir, reading them from the bundle.
-func (b *Bundle) Load(ctx context.Context, dir string, opts dag.LoadOptions) (*dag.DAG, error) {
-	opts.ReadFile = func(p string) ([]byte, error) {
+// Load loads the bundle's DAG with load (a workspace's LoadWith) as if its files were under
+// dir, reading them from the bundle.
+func (b *Bundle) Load(ctx context.Context, dir string, load func(ctx context.Context, path string, src []byte, read func(string) ([]byte, error)) (*dag.DAG, error)) (*dag.DAG, error) {
+	read := func(p string) ([]byte, error) {
 		if rel, err := filepath.Rel(dir, p); err == nil {
 			if data, ok := b.Files[filepath.ToSlash(rel)]; ok {
 				return data, nil
@@ -164,7 +153,7 @@ func (b *Bundle) Load(ctx context.Context, dir string, opts dag.LoadOptions) (*d
 		}
 		return nil, fmt.Errorf("bundle %s: no file %s", b.Hash, p)
 	}
-	return dag.Load(ctx, filepath.Join(dir, filepath.FromSlash(b.Main)), opts)
+	return load(ctx, filepath.Join(dir, filepath.FromSlash(b.Main)), b.Files[b.Main], read)
 }
 
 // rooted is the name in Files of the file a DAG names by its absolute path p on the client,

@@ -182,7 +182,7 @@ nodes:
 // stored fails its node, saying why, rather than going inline.
 func TestWorkerByReferenceStoreFails(t *testing.T) {
 	path := writeDAG(t, "version: 1\nname: f\nnodes:\n  big: {type: exec, with: {command: [cat]}}\n")
-	b, err := NewBundle(context.Background(), path, dag.LoadOptions{Types: types()})
+	b, err := newBundle(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func TestCancelPending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Engine{Client: c, TaskQueue: temporaltest.Queue(), Load: dag.LoadOptions{Types: types()}}
+	e := &Engine{Client: c, TaskQueue: temporaltest.Queue()}
 	runID := engine.NewRunID(time.Now())
 	if _, err := e.Start(ctx, d, engine.RunOptions{RunID: runID, Params: map[string]any{"x": "y"}}); err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestCancelPendingNotRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Engine{Client: c, TaskQueue: temporaltest.Queue(), Load: dag.LoadOptions{Types: types()}}
+	e := &Engine{Client: c, TaskQueue: temporaltest.Queue()}
 	db := filepath.Join(t.TempDir(), "seam.db")
 	st, err := runs.Open(ctx, db)
 	if err != nil {

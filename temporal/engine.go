@@ -21,6 +21,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/userfile"
 )
 
 // Engine runs DAGs on Temporal (engine.Engine): it bundles the DAG file with the files it
@@ -30,8 +31,10 @@ import (
 type Engine struct {
 	Client    client.Client
 	TaskQueue string // "" is DefaultTaskQueue
-	// Load is how DAG files load here (types, size cap): the bundle is read with it.
-	Load dag.LoadOptions
+	// MaxFileSize caps each file the bundle ships that the DAG's load did not read (those its
+	// exec nodes run) and the DAG file read again to see it unchanged; 0 is
+	// userfile.DefaultMaxSize.
+	MaxFileSize int64
 	// Poll is how often progress is asked for; 0 is 250ms.
 	Poll time.Duration
 	// Detach makes Run return once the run has started, as running: the workers go on.
@@ -143,15 +146,17 @@ func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) 
 	if err := envComputed(d, opts.Lang); err != nil {
 		return nil, err
 	}
-	load := e.Load
-	if opts.Lang != "" {
-		load.Lang = opts.Lang
-	}
-	b, err := NewBundle(ctx, d.File, load)
+	b, err := NewBundle(d, opts.Lang, e.MaxFileSize)
 	if err != nil {
 		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %w", d.Name, err)
 	}
-	if sum := sha256.Sum256(b.Files[b.Main]); hex.EncodeToString(sum[:]) != d.Hash {
+	// The bundle ships the DAG as loaded; refuse it when the file on disk, which the person
+	// starting the run sees, says otherwise.
+	src, err := userfile.Read(d.File, e.MaxFileSize)
+	if err != nil {
+		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %w", d.Name, err)
+	}
+	if sum := sha256.Sum256(src); hex.EncodeToString(sum[:]) != d.Hash {
 		return nil, i18n.Errorf(opts.Lang, "run %s on Temporal: %s changed since it was loaded", d.Name, d.File)
 	}
 	var params json.RawMessage

@@ -56,7 +56,7 @@ func TestEngineStartRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Engine{Load: dag.LoadOptions{Types: types()}} // no client: nothing may reach Temporal
+	e := &Engine{} // no client: nothing may reach Temporal
 	big := engine.RunOptions{RunID: "r1", Reuse: map[string]dag.Reused{"a": {Key: "k", Output: make([]byte, MaxBundle)}}}
 	if _, err := e.Start(ctx, d, big); err == nil || err.Error() != fmt.Sprintf("resume r1 on Temporal: the outputs it reuses hold over %d bytes, more than a workflow's input may; resume it on the embedded engine", MaxBundle) {
 		t.Errorf("resume too big: %v", err)

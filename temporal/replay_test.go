@@ -115,7 +115,7 @@ func TestRecordHistories(t *testing.T) {
 		if only := os.Getenv("SEAM_RECORD_ONLY"); only != "" && only != name {
 			continue
 		}
-		b, err := NewBundle(ctx, path, dag.LoadOptions{Types: types()})
+		b, err := newBundle(ctx, path)
 		if err != nil {
 			t.Fatal(err)
 		}

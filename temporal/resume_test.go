@@ -44,7 +44,7 @@ nodes:
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := &Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: types()}}
+	eng := &Engine{Client: c, TaskQueue: queue}
 	first, err := eng.Run(ctx, d, engine.RunOptions{})
 	if err != nil || first.Status != dag.RunFailed {
 		t.Fatalf("first run: %v %v", first, err)

@@ -1,7 +1,6 @@
 package temporal
 
 import (
-	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,42 +48,20 @@ func (s *shipper) add(p string, data []byte, exec bool) {
 	s.total += len(data)
 }
 
-// kept is the file at the absolute path p as add kept it.
-func (s *shipper) kept(p string) ([]byte, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if f, ok := s.files[p]; ok {
-		return f.data, true
-	}
-	return nil, false
-}
-
-// ship adds the files that the nodes of d and of its sub-DAGs name (shipLocal), loading
-// each sub-DAG not yet seen (by absolute path) with opts.
-func (s *shipper) ship(ctx context.Context, d *dag.DAG, opts dag.LoadOptions, seen map[string]bool) error {
+// ship adds the files that the nodes of d and of its sub-DAGs name (shipLocal), the
+// sub-DAGs as d's load loaded them.
+func (s *shipper) ship(d *dag.DAG) error {
 	dir, err := filepath.Abs(d.Dir)
 	if err != nil {
 		return err
 	}
 	for _, n := range d.Nodes {
 		if _, sub := n.Type.(dag.RunsDAGFile); sub {
-			file, ok := field(n.With, "file").(string)
-			if !ok || strings.Contains(file, "${{") {
-				continue // computed at run time: the run says it is not in the bundle
-			}
-			if !filepath.IsAbs(file) {
-				file = filepath.Join(dir, file)
-			}
-			if seen[file] {
-				continue
-			}
-			seen[file] = true
-			child, err := dag.Load(ctx, file, opts) // its files read as the first load kept them
-			if err != nil {
-				return err
-			}
-			if err := s.ship(ctx, child, opts, seen); err != nil {
-				return err
+			// A file a reference computes has no sub-DAG: the run says it is not in the bundle.
+			if child := d.SubDAGs[n.ID]; child != nil {
+				if err := s.ship(child); err != nil {
+					return err
+				}
 			}
 			continue
 		}

@@ -241,7 +241,7 @@ func TestBundleRefuses(t *testing.T) {
 			ctx := context.Background()
 			path := filepath.Join(dir, "dags", "dag.yaml")
 			if tc.want == "" {
-				if _, err := NewBundle(ctx, path, dag.LoadOptions{Types: types()}); err != nil {
+				if _, err := newBundle(ctx, path); err != nil {
 					t.Errorf("refused: %v", err)
 				}
 				return
@@ -250,7 +250,7 @@ func TestBundleRefuses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := &Engine{Load: dag.LoadOptions{Types: types()}} // no client: nothing may reach Temporal
+			e := &Engine{} // no client: nothing may reach Temporal
 			_, err = e.Start(ctx, d, engine.RunOptions{RunID: "r1", Lang: tc.lang})
 			got := ""
 			if err != nil {
@@ -303,7 +303,11 @@ func TestBundleLimits(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, tc.files)
-			_, err := NewBundle(context.Background(), filepath.Join(dir, "dag.yaml"), dag.LoadOptions{Types: types(), MaxFileSize: tc.maxFile, Lang: tc.lang})
+			d, err := dag.Load(context.Background(), filepath.Join(dir, "dag.yaml"), dag.LoadOptions{Types: types(), MaxFileSize: tc.maxFile, Lang: tc.lang})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = NewBundle(d, tc.lang, tc.maxFile)
 			got := ""
 			if err != nil {
 				got = strings.ReplaceAll(err.Error(), dir, "DIR")

@@ -42,7 +42,7 @@ nodes:
   slow: {type: exec, with: {command: [sleep, "0.5"], output: text}}
 `)
 	ctx := context.Background()
-	b, err := NewBundle(ctx, path, dag.LoadOptions{Types: types()})
+	b, err := newBundle(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}

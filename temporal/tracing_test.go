@@ -38,7 +38,7 @@ func TestTracingLinksRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng := &Engine{Client: c, TaskQueue: queue, Load: dag.LoadOptions{Types: types()}}
+	eng := &Engine{Client: c, TaskQueue: queue}
 	res, err := eng.Run(ctx, d, engine.RunOptions{})
 	if err != nil || res.Status != dag.RunSuccess {
 		t.Fatalf("run: %v %v", res, err)

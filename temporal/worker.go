@@ -24,6 +24,7 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // WorkerOptions configure a Worker.
@@ -50,8 +51,9 @@ type WorkerOptions struct {
 
 // Worker hosts seam's run workflow and its activities; Register them with a Temporal worker.
 type Worker struct {
-	opts WorkerOptions
-	log  *slog.Logger
+	opts  WorkerOptions
+	log   *slog.Logger
+	files *workspace.Workspace // loads the bundles' DAGs with opts.Types
 
 	mu      sync.Mutex
 	bundles map[string]*Bundle  // by hash: those seen, for attempts to load
@@ -82,7 +84,10 @@ func NewWorker(opts WorkerOptions) *Worker {
 	if opts.Getenv == nil {
 		opts.Getenv = func(string) string { return "" }
 	}
-	return &Worker{opts: opts, log: opts.Logger, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}}
+	// Unconfined and reading no variable, New cannot fail: the bundles' files are read from
+	// the bundles, not the worker's disk.
+	files, _ := workspace.New(workspace.Options{Types: func(*workspace.Workspace) *nodes.Registry { return opts.Types }})
+	return &Worker{opts: opts, log: opts.Logger, files: files, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}}
 }
 
 // SDKWorkerOptions are the options of the Temporal worker that hosts a Worker, running at
@@ -115,10 +120,6 @@ type Registry interface {
 func (w *Worker) Register(r Registry) {
 	r.RegisterWorkflowWithOptions(w.run, workflow.RegisterOptions{Name: WorkflowName})
 	r.RegisterActivityWithOptions(w.attempt, activity.RegisterOptions{Name: attemptActivity})
-}
-
-func (w *Worker) loadOptions(lang i18n.Lang) dag.LoadOptions {
-	return dag.LoadOptions{Types: w.opts.Types, Lang: lang}
 }
 
 // keep remembers b for the attempts this worker runs.
@@ -266,7 +267,7 @@ func (w *Worker) dag(ctx context.Context, hash string) (*dag.DAG, error) {
 	}
 	// Loaded from the bundle, where a file named by its absolute path is found too; exec
 	// nodes run in the folder written.
-	d, err = b.Load(ctx, at, w.loadOptions(""))
+	d, err = b.Load(ctx, at, w.files.LoadWith)
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", hash, err)
 	}

@@ -37,7 +37,7 @@ nodes:
 	if err := os.WriteFile(filepath.Join(filepath.Dir(path), "sub.yaml"), []byte(sub), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := NewBundle(ctx, path, dag.LoadOptions{Types: types()})
+	b, err := newBundle(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ nodes:
 // folder of its own, which Close removes.
 func TestWorkerBundleFolder(t *testing.T) {
 	path := writeDAG(t, "version: 1\nname: f\nnodes:\n  ok: {type: exec, with: "+pass("ok")+"}\n")
-	b, err := NewBundle(context.Background(), path, dag.LoadOptions{Types: types()})
+	b, err := newBundle(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}

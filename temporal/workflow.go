@@ -96,7 +96,7 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errBundle, nil)
 	}
 	w.keep(in.Bundle)
-	d, err := in.Bundle.Load(context.Background(), bundleRoot, w.loadOptions(in.Lang))
+	d, err := in.Bundle.Load(context.Background(), bundleRoot, w.files.WithLang(in.Lang).LoadWith)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("load %s: %v", in.File, err), errBundle, nil)
 	}

@@ -25,13 +25,32 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // types is the registry the tests' DAGs use: the built-ins and dag.
-func types() *nodes.Registry {
-	reg := nodes.Builtin()
-	engine.AddDAGType(reg, func(string) string { return "" })
-	return reg
+func types() *nodes.Registry { return files().Types() }
+
+// files is an unconfined workspace with types, as the CLI's.
+func files() *workspace.Workspace {
+	w, err := workspace.New(workspace.Options{Types: func(w *workspace.Workspace) *nodes.Registry {
+		reg := nodes.Builtin()
+		engine.AddDAGType(reg, func(string) string { return "" }, w)
+		return reg
+	}})
+	if err != nil {
+		panic(err) // unconfined, reading no variable: New does not fail
+	}
+	return w
+}
+
+// newBundle loads the DAG file at path as a client does and bundles it.
+func newBundle(ctx context.Context, path string) (*Bundle, error) {
+	d, err := files().Load(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return NewBundle(d, "", 0)
 }
 
 // pairOptions say how runPair runs a DAG.
@@ -97,7 +116,7 @@ func runPair(t *testing.T, path string, o pairOptions) *pair {
 	rec := runs.NewRecorder(p.embeddedStore, d, runs.RecorderOptions{})
 	p.embedded, p.embeddedErr = engine.Run(rctx, d, engine.RunOptions{RunID: pairRunID, Params: o.params, Lang: o.lang, Getenv: getenv, Recorder: rec})
 
-	if p.bundle, err = NewBundle(ctx, path, dag.LoadOptions{Types: reg}); err != nil {
+	if p.bundle, err = NewBundle(d, "", 0); err != nil {
 		t.Fatal(err)
 	}
 	in := RunInput{RunID: pairRunID, File: path, Bundle: p.bundle, Params: o.rawParams, Lang: o.lang}

@@ -70,7 +70,7 @@ func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.
 		return nil, nil, usage(err)
 	}
 	eng := &temporal.Engine{Client: c, TaskQueue: taskQueue(e, ef.queue), Detach: ef.detach,
-		Load: dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: lang}}
+		MaxFileSize: limit}
 	return eng, c.Close, nil
 }
 

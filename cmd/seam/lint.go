@@ -11,12 +11,11 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
-	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/lint/gate"
 	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // Output formats of seam lint.
@@ -70,15 +69,15 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			if err != nil {
 				return err
 			}
-			limit, err := userfile.MaxSize(e.getenv)
+			w, err := openWorkspace(e, "", l)
 			if err != nil {
-				return usage(err)
+				return err
 			}
 			var found, all []lint.Finding
 			var loadErr error
 			if againstRev != "" {
 				sf.lang = l
-				found, all, loadErr, err = lintAgainst(cmd.Context(), e, againstRev, args, policy, againstStore, &sf, l, limit)
+				found, all, loadErr, err = lintAgainst(cmd.Context(), e, w, againstRev, args, policy, againstStore, &sf)
 				if err != nil {
 					return err // nothing could be judged: a bad revision, a bad policy file
 				}
@@ -89,7 +88,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 				if againstStore != "" {
 					return usage(i18n.Errorf(l, "--against-store applies to --against only"))
 				}
-				found, all, loadErr = lintFiles(cmd.Context(), e, args, l, limit)
+				found, all, loadErr = lintFiles(cmd.Context(), e, w, args)
 			}
 			if strict {
 				for _, fs := range [][]lint.Finding{found, all} {
@@ -136,17 +135,17 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 // do not load, in file order, for the machine formats (text prints those on stderr, as every
 // command does), so that CI never takes a file that does not load for clean; loadErr is the
 // first load failure.
-func lintFiles(ctx context.Context, e *env, files []string, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr error) {
+func lintFiles(ctx context.Context, e *env, w *workspace.Workspace, files []string) (found, all []lint.Finding, loadErr error) {
 	for _, file := range files {
-		d, err := dag.Load(ctx, file, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: l})
+		d, err := w.Load(ctx, file)
 		if err != nil {
 			all = append(all, lint.LoadFindings(file, err)...)
-			if err := loadFailed(e, file, l, err); loadErr == nil {
+			if err := loadFailed(e, file, w.Lang(), err); loadErr == nil {
 				loadErr = err
 			}
 			continue
 		}
-		fs := lint.Lint(ctx, d, lint.Options{Lang: l})
+		fs := w.Lint(ctx, d)
 		found = append(found, fs...)
 		all = append(all, fs...)
 	}
@@ -161,10 +160,11 @@ const maxAgainstStore = 1000
 // of those, as lintFiles returns them; err is what stops the gate before it judges anything
 // (a bad revision, policy file or run store). storeRuns is --against-store ("" for none),
 // read from the store sf names.
-func lintAgainst(ctx context.Context, e *env, spec string, paths []string, policy, storeRuns string, sf *storeFlag, l i18n.Lang, limit int64) (found, all []lint.Finding, loadErr, err error) {
-	cfg := gate.Config{Against: spec, Paths: paths, Load: gateLoader(e, l, limit), MaxFileSize: limit, Lang: l}
+func lintAgainst(ctx context.Context, e *env, w *workspace.Workspace, spec string, paths []string, policy, storeRuns string, sf *storeFlag) (found, all []lint.Finding, loadErr, err error) {
+	l := w.Lang()
+	cfg := gate.Config{Against: spec, Paths: paths, Load: w.LoadWith, MaxFileSize: w.MaxFileSize(), Lang: l}
 	if policy != "" {
-		b, err := userfile.Read(policy, limit)
+		b, err := w.ReadFile(policy)
 		if err != nil {
 			return nil, nil, nil, usage(fmt.Errorf("--policy: %w", err))
 		}
@@ -196,15 +196,6 @@ func lintAgainst(ctx context.Context, e *env, spec string, paths []string, polic
 		}
 	}
 	return rep.Findings, rep.All, loadErr, nil
-}
-
-// gateLoader is the gate's loader: the CLI's node types, their config schemas compiled once
-// for every load (both revisions' types are the same).
-func gateLoader(e *env, l i18n.Lang, limit int64) func(context.Context, string, []byte, func(string) ([]byte, error)) (*dag.DAG, error) {
-	types, schemas := registry(e), &dag.TypeSchemas{}
-	return func(ctx context.Context, path string, src []byte, read func(string) ([]byte, error)) (*dag.DAG, error) {
-		return dag.LoadBytes(ctx, path, src, dag.LoadOptions{Types: types, TypeSchemas: schemas, MaxFileSize: limit, Lang: l, ReadFile: read})
-	}
 }
 
 func contains(list []string, s string) bool {

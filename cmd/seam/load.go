@@ -11,22 +11,22 @@ import (
 	"github.com/seam-dag/seam/internal/userfile"
 )
 
-// loadDAG loads the DAG file at path with the built-in node types. When the file is wrong it
+// loadDAG loads the DAG file at path through the CLI's workspace. When the file is wrong it
 // prints every diagnostic on stderr, in lang, and returns a usage error (exit 2) that counts
 // them.
 func loadDAG(ctx context.Context, e *env, path string, lang i18n.Lang) (*dag.DAG, error) {
-	limit, err := userfile.MaxSize(e.getenv)
+	w, err := openWorkspace(e, "", lang)
 	if err != nil {
-		return nil, usage(err)
+		return nil, err
 	}
-	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: registry(e), MaxFileSize: limit, Lang: lang})
+	d, err := w.Load(ctx, path)
 	if err != nil {
 		return nil, loadFailed(e, path, lang, err)
 	}
 	return d, nil
 }
 
-// loadFailed prints the diagnostics of a DAG file that did not load (err from dag.Load) on
+// loadFailed prints the diagnostics of a DAG file that did not load (err from a workspace's Load) on
 // stderr and returns the usage error (exit 2) that counts them, in lang.
 func loadFailed(e *env, path string, lang i18n.Lang, err error) error {
 	var ds dag.Diagnostics

@@ -92,7 +92,7 @@ the next. See docs/mcp.md.`,
 			srv, err := mcp.NewServer(mcp.Options{
 				Engines:    set.engines,
 				Root:       root,
-				Types:      registry(e),
+				Types:      typesOf(e),
 				Store:      set.store,
 				Lang:       l,
 				Getenv:     e.getenv,

@@ -58,9 +58,8 @@ See docs/serve.md.`,
 			if err != nil {
 				return usage(fmt.Errorf("serve --addr: %w", err))
 			}
-			limit, err := userfile.MaxSize(e.getenv)
-			if err != nil {
-				return usage(err)
+			if _, err := userfile.MaxSize(e.getenv); err != nil {
+				return usage(err) // before anything opens
 			}
 			ctx := cmd.Context()
 			set, err := openServerSetup(ctx, e, "serve", &sf, &ef, readOnly, l)
@@ -78,8 +77,8 @@ See docs/serve.md.`,
 			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
 				pageLang = l // else each page follows the browser
 			}
-			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: registry(e), Lang: pageLang, Engines: set.engines,
-				ReadOnly: readOnly, Token: token, Loopback: loopback, MaxFileSize: limit, N8N: set.n8n, Logger: log})
+			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: typesOf(e), Lang: pageLang, Engines: set.engines,
+				ReadOnly: readOnly, Token: token, Loopback: loopback, Getenv: e.getenv, N8N: set.n8n, Logger: log})
 			if err != nil {
 				return usage(err)
 			}

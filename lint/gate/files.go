@@ -7,10 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // under is p relative to root, slash-separated, when p is root or below it.
@@ -43,9 +42,10 @@ func subDAGFiles(d *dag.DAG) []string {
 	return out
 }
 
-// dagFiles are the files paths name: a file as it is, a directory's DAG files (YAML files
-// with a nodes mapping, hidden directories and testdata left out), in path order, read with
-// read. When need is set, a directory without one is an error.
+// dagFiles are the files paths name: a file as it is, a directory's DAG files by the
+// workspace's rule (workspace.Find), in path order, read with read. Unlike a listing, the
+// gate takes every one (no cap): a file it skipped would pass unjudged. When need is set, a
+// directory without one is an error.
 func dagFiles(paths []string, read func(string) ([]byte, error), need bool, lang i18n.Lang) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -60,15 +60,15 @@ func dagFiles(paths []string, read func(string) ([]byte, error), need bool, lang
 				return err
 			}
 			if d.IsDir() {
-				if path != p && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") {
+				if path != p && workspace.SkipDir(d.Name()) {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if ext := filepath.Ext(path); ext != ".yaml" && ext != ".yml" {
+			if !workspace.DAGName(d.Name()) {
 				return nil
 			}
-			if isDAGFile(path, read) {
+			if b, err := read(path); err != nil || workspace.IsDAG(b) {
 				out = append(out, path)
 			}
 			return nil
@@ -82,20 +82,4 @@ func dagFiles(paths []string, read func(string) ([]byte, error), need bool, lang
 		}
 	}
 	return out, nil
-}
-
-// isDAGFile reports whether the YAML file at path is a mapping with nodes: other YAML files
-// in a directory (CI configuration) are not DAGs. A file that is not YAML is taken, so that
-// loading says what is wrong with it.
-func isDAGFile(path string, read func(string) ([]byte, error)) bool {
-	b, err := read(path)
-	if err != nil {
-		return true
-	}
-	var top map[string]yaml.Node
-	if err := yaml.Unmarshal(b, &top); err != nil {
-		return true
-	}
-	_, ok := top["nodes"]
-	return ok
 }

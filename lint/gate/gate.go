@@ -18,13 +18,12 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/gitrev"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // Config is one run of the gate.
@@ -228,16 +227,15 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 	}
 	var out []lint.Finding
 	for _, rel := range rels {
-		if ext := path.Ext(rel); ext != ".yaml" && ext != ".yml" {
+		if !workspace.DAGName(path.Base(rel)) {
 			continue
 		}
 		src, err := ct.ReadFile(rel, limit)
 		if err != nil {
 			return failed(lint.CodeConsumerUnusable, label, err)
 		}
-		var top map[string]yaml.Node
-		if yaml.Unmarshal(src, &top) != nil || top["nodes"].Kind == 0 {
-			continue // not a DAG file
+		if !workspace.IsDAG(src) {
+			continue
 		}
 		p := filepath.Join(ct.Root(), filepath.FromSlash(rel))
 		name := label + ":" + rel
