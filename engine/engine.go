@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
-	mrand "math/rand/v2"
 	"net"
 	"strings"
 	"time"
@@ -291,33 +289,10 @@ func (r *runner) finishFailed(finish func(*dag.RunResult) error, err error) {
 	}
 }
 
-// backoff is the wait before retry n (1-based): backoff × factor^(n-1), at most max_backoff,
-// with jitter so that nodes failing together do not retry in lockstep. The wait is drawn
-// from [d/2, d): jitter, in [0, 1), is where in it. It comes from the host when there is
-// one: a workflow must draw the same numbers when it is replayed.
-func backoff(p dag.Retry, n int, jitter float64) time.Duration {
-	if p.Backoff <= 0 {
-		return 0
-	}
-	d := float64(p.Backoff) * math.Pow(max(p.Factor, 1), float64(n-1))
-	if p.MaxBackoff > 0 && d > float64(p.MaxBackoff) {
-		d = float64(p.MaxBackoff)
-	}
-	return time.Duration(d/2 + jitter*d/2)
-}
-
 // now is the run's clock: the host's when there is one.
 func (r *runner) now() time.Time {
 	if r.host != nil {
 		return r.host.Now()
 	}
 	return time.Now()
-}
-
-// jitter draws the random part of a retry's backoff.
-func (r *runner) jitter() float64 {
-	if r.host != nil {
-		return r.host.Jitter()
-	}
-	return mrand.Float64()
 }
