@@ -64,7 +64,7 @@ func (r *runner) commitNow(ctx context.Context) {
 		perr := g.call("run store", func() { err = rec.RecordAttempts(context.WithoutCancel(ctx), c.records) })
 		return cmp.Or(perr, err)
 	}
-	if r.host != nil || len(c.nodes) > 0 && r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 {
+	if r.host != nil || len(c.nodes) > 0 && r.running == 0 && len(r.runnable) == 0 && len(r.graph.ready) == 0 {
 		// Nodes wait for this commit and nothing could run meanwhile (a chain): committing
 		// here saves starting a goroutine and two hand-offs, which a chain of nodes pays at
 		// every edge. A commit of pure nodes' attempts alone holds nothing up: it goes on

@@ -192,7 +192,7 @@ func (r *runner) input(i int32, node *dag.Node) (any, error) {
 	if node.Input != nil {
 		return node.Input.Eval(&r.scope)
 	}
-	deps := r.deps[r.depStart[i]:r.depStart[i+1]]
+	deps := r.graph.depsOf(i)
 	in := make(map[string]any, len(deps))
 	for _, j := range deps {
 		// A dependency that failed its contract or did not run hands nothing on.
@@ -382,7 +382,7 @@ func (r *runner) key(i int32) string {
 	if node.When != nil {
 		params(node.When.Refs())
 	}
-	for _, j := range r.deps[r.depStart[i]:r.depStart[i+1]] {
+	for _, j := range r.graph.depsOf(i) {
 		h.Write([]byte(r.d.Nodes[j].ID))
 		h.Write([]byte{0})
 		h.Write(r.handedHash[j][:])

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -26,15 +25,8 @@ type runner struct {
 	res   *dag.RunResult
 	scope dag.Scope
 
-	// The graph in index form (positions in d.Nodes), flattened so that a run over a large
-	// DAG allocates a few slices rather than a few per node: the dependencies of node i are
-	// deps[depStart[i]:depStart[i+1]], its dependents dependents[dtStart[i]:dtStart[i+1]].
-	deps, depStart      []int32
-	dependents, dtStart []int32
-	waiting             []int32 // dependencies of each node not finished yet
-	ready               []int32 // FIFO of nodes whose dependencies finished and that may run
-	runnable            []*unit // FIFO of attempts to start: first tries, retries, items
-	settled             []int32 // work list of nodes that just reached a final status
+	graph    graph   // what depends on what, and what is ready
+	runnable []*unit // FIFO of attempts to start: first tries, retries, items
 	// handed holds, by node index, the outputs handed downstream (nil: none), the same values
 	// as scope.Outputs: the default input reads them without hashing ids.
 	handed []any
@@ -153,9 +145,6 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 			Outputs: make(map[string]any, n),
 			Run:     dag.RunInfo{ID: opts.RunID, Name: d.Name},
 		},
-		depStart:    make([]int32, n+1),
-		dtStart:     make([]int32, n+2),
-		waiting:     make([]int32, n),
 		handed:      make([]any, n),
 		concurrency: max(d.Concurrency, 1),
 		due:         make(chan *unit),
@@ -169,40 +158,13 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 	if r.keyed {
 		r.handedHash = make([][sha256.Size]byte, n)
 	}
-	index := make(map[string]int32, n)
 	for i, node := range d.Nodes {
-		index[node.ID] = int32(i)
 		r.res.Nodes[i] = dag.NodeResult{ID: node.ID, Type: node.Type.Name(), Status: dag.NodePending}
 	}
-	total := 0
-	for _, node := range d.Nodes {
-		total += len(node.Deps)
+	var err error
+	if r.graph, err = newGraph(d); err != nil {
+		return nil, err
 	}
-	r.deps = make([]int32, 0, total)
-	// Count dependents first (shifted by one), then fill them in place.
-	for i, node := range d.Nodes {
-		for _, id := range node.Deps {
-			j, ok := index[id]
-			if !ok {
-				return nil, fmt.Errorf("run %s: node %s depends on unknown node %s", d.Name, node.ID, id)
-			}
-			r.deps = append(r.deps, j)
-			r.dtStart[j+2]++
-		}
-		r.depStart[i+1] = int32(len(r.deps))
-		r.waiting[i] = int32(len(node.Deps))
-	}
-	for i := 2; i < len(r.dtStart); i++ {
-		r.dtStart[i] += r.dtStart[i-1]
-	}
-	r.dependents = make([]int32, total)
-	for i := range d.Nodes {
-		for _, j := range r.deps[r.depStart[i]:r.depStart[i+1]] {
-			r.dependents[r.dtStart[j+1]] = int32(i)
-			r.dtStart[j+1]++
-		}
-	}
-	r.dtStart = r.dtStart[:n+1]
 	return r, nil
 }
 
@@ -230,8 +192,8 @@ func (r *runner) run(ctx context.Context) {
 	}
 
 	for i := range r.d.Nodes {
-		if r.waiting[i] == 0 {
-			r.ready = append(r.ready, int32(i))
+		if r.graph.free(int32(i)) {
+			r.graph.ready = append(r.graph.ready, int32(i))
 		}
 	}
 	inline := make([]attempt, 1)
@@ -241,7 +203,7 @@ func (r *runner) run(ctx context.Context) {
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
 				u := r.popRunnable()
-				if r.running == 0 && len(r.runnable) == 0 && len(r.ready) == 0 && r.isPure(u) {
+				if r.running == 0 && len(r.runnable) == 0 && len(r.graph.ready) == 0 && r.isPure(u) {
 					// Nothing else could run meanwhile (a chain): running it here saves the
 					// two hand-offs between goroutines that would cost more than its work.
 					inline[0] = work(ctx, r.job(ctx, u), r.opts.Lang)
@@ -254,12 +216,10 @@ func (r *runner) run(ctx context.Context) {
 				r.noteStart(u)
 				continue
 			}
-			if len(r.ready) == 0 {
+			if len(r.graph.ready) == 0 {
 				break
 			}
-			i := r.ready[0]
-			r.ready = r.ready[1:]
-			r.prepare(ctx, i)
+			r.prepare(ctx, r.graph.popReady())
 		}
 	}
 	done := ctx.Done()
@@ -268,7 +228,7 @@ func (r *runner) run(ctx context.Context) {
 		r.stopped = ctx.Err() != nil
 		dispatch()
 		if r.running == 0 && len(r.timers) == 0 && r.inflight == nil &&
-			(r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
+			(r.stopped || len(r.graph.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
 		select {
@@ -498,24 +458,19 @@ func (r *runner) hand(i int32, output any, raw []byte, ref string) {
 // whose dependencies have now all finished, whether it runs or is skipped. Skips cascade
 // through a work list rather than recursion, so a long chain cannot exhaust the stack.
 func (r *runner) settle(i int32, status dag.NodeStatus, reason string) {
-	r.settled = append(r.settled[:0], i)
 	r.mark(i, status, reason)
-	for len(r.settled) > 0 {
-		i := r.settled[len(r.settled)-1]
-		r.settled = r.settled[:len(r.settled)-1]
-		for _, j := range r.dependents[r.dtStart[i]:r.dtStart[i+1]] {
-			r.waiting[j]--
-			if r.waiting[j] > 0 || r.stopped {
-				continue
-			}
-			if skip := r.blocked(j); skip != "" {
-				r.mark(j, dag.NodeSkipped, skip)
-				r.settled = append(r.settled, j)
-				continue
-			}
-			r.ready = append(r.ready, j)
-		}
+	r.graph.settle(i, r.stopped, r.skip)
+}
+
+// skip marks node j, whose dependencies have all finished, skipped when its run_if says it
+// must not run, and reports whether it did.
+func (r *runner) skip(j int32) bool {
+	reason := r.blocked(j)
+	if reason == "" {
+		return false
 	}
+	r.mark(j, dag.NodeSkipped, reason)
+	return true
 }
 
 // mark records node i's final status and tells the observer.
@@ -535,7 +490,7 @@ func (r *runner) mark(i int32, status dag.NodeStatus, reason string) {
 // blocked says why node j, whose dependencies have all finished, must not run given its
 // run_if, or "" when it may run.
 func (r *runner) blocked(j int32) string {
-	deps := r.deps[r.depStart[j]:r.depStart[j+1]]
+	deps := r.graph.depsOf(j)
 	switch r.d.Nodes[j].RunIf {
 	case dag.RunIfAlways:
 		return ""
