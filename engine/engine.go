@@ -198,11 +198,10 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	if opts.RunID == "" {
 		opts.RunID = NewRunID(now)
 	}
-	r, err := newRunner(d, opts, params, now)
+	r, err := newRunner(d, opts, params, now, host)
 	if err != nil {
 		return nil, err
 	}
-	r.host = host
 	if host == nil {
 		r.opts.Checkpoint = nil
 	} else if opts.Checkpoint != nil {
@@ -219,6 +218,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 		log = slog.Default()
 	}
 	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets, lang: opts.Lang}
+	r.commits.guard = r.guard
 	if host == nil { // a host's env holds placeholders: its workers warn of real values
 		for _, w := range dag.ShortSecrets(d, env) {
 			r.guard.log.Warn(w)

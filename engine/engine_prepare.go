@@ -40,7 +40,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		}
 		nr.Violations = vs
 		// Recorded as an attempt that never ran, so that the store can explain it.
-		r.record(dag.AttemptRecord{
+		r.commits.record(dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
 			Status: dag.NodeFailed, Final: true, Key: run.key, Violations: vs, Reason: reason, Error: nr.Error,
 			Started: nr.Started, Ended: r.now(),
@@ -243,7 +243,7 @@ func (r *runner) reuseItems(run *nodeRun, prev dag.Reused) {
 		u.done, u.status, u.output, u.raw, u.valid = true, status, out, p.Output, true
 		u.started, u.ended = now, now
 		run.left--
-		r.record(dag.AttemptRecord{
+		r.commits.record(dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: k,
 			Status: status, Reused: true, Key: p.Key, Output: p.Output, Started: now, Ended: now,
 		})
@@ -328,7 +328,7 @@ func (r *runner) combine(run *nodeRun) {
 	} else {
 		c.started, c.ended = r.now(), r.now()
 	}
-	r.record(dag.AttemptRecord{
+	r.commits.record(dag.AttemptRecord{
 		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: attempts, Item: -1,
 		Status: c.status, Final: true, Key: run.key, Output: raw, Violations: vs, Reason: c.reason,
 		Started: c.started, Ended: c.ended,
@@ -413,7 +413,7 @@ func (r *runner) reuse(ctx context.Context, i int32, prev dag.Reused) bool {
 	nr := &r.res.Nodes[i]
 	nr.Started, nr.Ended, nr.Reused, nr.Output = now, now, true, out
 	nr.Summary, _ = obj["summary"].(string)
-	r.record(dag.AttemptRecord{
+	r.commits.record(dag.AttemptRecord{
 		RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: 1, Item: -1,
 		Status: status, Final: true, Reused: true, Key: prev.Key, Output: prev.Output,
 		Started: now, Ended: now,

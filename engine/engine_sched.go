@@ -45,30 +45,10 @@ type runner struct {
 	quit   chan struct{}
 	timers map[*unit]*time.Timer
 
-	// records are attempts not yet given to the recorder; flush hands them over before any
-	// output is handed downstream.
-	records []dag.AttemptRecord
-	// lastBatch is the number of records the last commit took.
-	lastBatch int
-	cancel    context.CancelFunc
-	storeErr  error
-
+	// commits records the attempts, and holds back outputs until their records commit.
+	commits  committer
+	cancel   context.CancelFunc
 	finished []*nodeRun // reused by finish
-	// uncommitted are nodes with a final attempt waiting for a commit to be handed on;
-	// inflight is the commit under way, which reports to commitDone.
-	uncommitted []*nodeRun
-	inflight    *inflight
-	commitDone  chan error
-	// lingering is set while a timer will commit the attempts of pure nodes that wait for no
-	// commit, so that the store shows them within lingerDelay even while nothing else lands.
-	lingering bool
-	linger    chan struct{}
-	// starts are the attempts of impure nodes handed to workers whose start is not recorded:
-	// one still running after StartDelay is recorded running (recordStarts); a quicker one
-	// costs the store nothing. starting is set while a timer will look at them.
-	starts   []pendingStart
-	starting bool
-	startDue chan struct{}
 
 	// secrets are the values of the DAG's env: masked in everything a node returns.
 	secrets []string
@@ -127,7 +107,7 @@ type unit struct {
 	envBuf [4]string
 }
 
-func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time) (*runner, error) {
+func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time, host Host) (*runner, error) {
 	n := len(d.Nodes)
 	r := &runner{
 		d:    d,
@@ -148,13 +128,12 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 		handed:      make([]any, n),
 		concurrency: max(d.Concurrency, 1),
 		due:         make(chan *unit),
-		commitDone:  make(chan error, 1),
-		linger:      make(chan struct{}),
-		startDue:    make(chan struct{}),
 		quit:        make(chan struct{}),
 		timers:      make(map[*unit]*time.Timer),
 		keyed:       opts.Recorder != nil || opts.Reuse != nil,
+		host:        host,
 	}
+	r.commits = newCommitter(opts.Recorder, opts.RunID, host != nil, r, r.quit)
 	if r.keyed {
 		r.handedHash = make([][sha256.Size]byte, n)
 	}
@@ -203,7 +182,7 @@ func (r *runner) run(ctx context.Context) {
 		for r.running < r.concurrency && !r.stopped {
 			if len(r.runnable) > 0 {
 				u := r.popRunnable()
-				if r.running == 0 && len(r.runnable) == 0 && len(r.graph.ready) == 0 && r.isPure(u) {
+				if r.idle() && r.isPure(u) {
 					// Nothing else could run meanwhile (a chain): running it here saves the
 					// two hand-offs between goroutines that would cost more than its work.
 					inline[0] = work(ctx, r.job(ctx, u), r.opts.Lang)
@@ -213,7 +192,7 @@ func (r *runner) run(ctx context.Context) {
 				}
 				r.running++
 				jobs <- r.job(ctx, u)
-				r.noteStart(u)
+				r.commits.noteStart(u, r.d.Nodes[u.nr.idx])
 				continue
 			}
 			if len(r.graph.ready) == 0 {
@@ -227,7 +206,7 @@ func (r *runner) run(ctx context.Context) {
 	for {
 		r.stopped = ctx.Err() != nil
 		dispatch()
-		if r.running == 0 && len(r.timers) == 0 && r.inflight == nil &&
+		if r.running == 0 && len(r.timers) == 0 && r.commits.inflight == nil &&
 			(r.stopped || len(r.graph.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
@@ -251,14 +230,12 @@ func (r *runner) run(ctx context.Context) {
 			// depend on it.
 			dispatch()
 			r.finish(ctx, batch)
-		case err := <-r.commitDone:
-			r.committed(ctx, err)
-		case <-r.linger:
-			r.lingering = false
-			r.commitNow(ctx)
-		case <-r.startDue:
-			r.starting = false
-			r.recordStarts(ctx)
+		case err := <-r.commits.done:
+			r.commits.committed(ctx, err)
+		case <-r.commits.linger:
+			r.commits.lingered(ctx)
+		case <-r.commits.startDue:
+			r.commits.recordStarts(ctx)
 		case u := <-r.due:
 			delete(r.timers, u)
 			r.runnable = append(r.runnable, u)
@@ -285,7 +262,7 @@ func (r *runner) end(ctx context.Context) {
 			r.mark(int32(i), dag.NodeCanceled, r.canceled(ctx))
 		}
 	}
-	r.flush(ctx)
+	r.commits.flush(ctx)
 	r.conclude(ctx)
 }
 
@@ -338,7 +315,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 			u.started = a.started
 		}
 		if !final {
-			r.record(rec)
+			r.commits.record(rec)
 			u.call.Violations = a.violations
 			if a.valid {
 				u.call.Violations = nil
@@ -355,7 +332,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		u.violations, u.reason, u.log, u.ended = a.violations, a.reason, a.log, a.ended
 		u.err = rec.Error
 		rec.Repaired = u.repairs > 0 && a.valid
-		r.record(rec)
+		r.commits.record(rec)
 		u.nr.left--
 		u.nr.active--
 		if u.item >= 0 {
@@ -381,20 +358,22 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		}
 		r.emit(NodeRetrying, rt.u.nr.idx)
 	}
-	// An output is handed on once committed, unless it comes from a pure node: a resume
-	// computes that again, so a crash loses nothing handed on, and a chain of pure nodes does
-	// not wait for a commit at every edge.
 	for _, run := range finished {
-		if r.pure(run.idx) || r.opts.Recorder == nil {
-			r.apply(ctx, run)
-		} else {
-			r.uncommitted = append(r.uncommitted, run)
-		}
+		r.commits.handOn(ctx, run, r.pure(run.idx))
 	}
 	clear(finished)
 	r.finished = finished
-	r.commit(ctx)
+	r.commits.commit(ctx)
 }
+
+// idle reports whether nothing else could run meanwhile: no attempt out or queued, no node
+// ready.
+func (r *runner) idle() bool {
+	return r.running == 0 && len(r.runnable) == 0 && len(r.graph.ready) == 0
+}
+
+// halt stops the run: the store failed.
+func (r *runner) halt() { r.cancel() }
 
 // apply settles a node whose final attempt has been recorded, handing its output downstream
 // when the output met its contract. The node's result is its last unit: its only one, or the
@@ -409,9 +388,9 @@ func (r *runner) apply(ctx context.Context, run *nodeRun) {
 	nr.Attempts = u.attempts
 	nr.Repaired = u.repairs > 0 && u.valid
 	switch {
-	case r.storeErr != nil && u.status != dag.NodeCanceled:
+	case r.commits.err != nil && u.status != dag.NodeCanceled:
 		// Not recorded, so not handed on: a crash now could lose what a dependent had seen.
-		r.settle(i, dag.NodeFailed, i18n.Sprintf(r.opts.Lang, "the attempt could not be recorded: %v", r.storeErr))
+		r.settle(i, dag.NodeFailed, i18n.Sprintf(r.opts.Lang, "the attempt could not be recorded: %v", r.commits.err))
 	case u.status == dag.NodeCanceled:
 		r.settle(i, dag.NodeCanceled, r.canceled(ctx))
 	case !u.valid && u.reason != "":
@@ -546,9 +525,9 @@ func (r *runner) conclude(ctx context.Context) {
 			}
 		}
 	}
-	if r.storeErr != nil {
+	if r.commits.err != nil {
 		res.Status = dag.RunFailed
-		res.Error = i18n.Sprintf(r.opts.Lang, "run store: %v", r.storeErr)
+		res.Error = i18n.Sprintf(r.opts.Lang, "run store: %v", r.commits.err)
 	} else if errors.Is(context.Cause(ctx), errRunTimeout) {
 		res.Status = dag.RunFailed
 		res.Error = r.canceled(ctx)

@@ -91,8 +91,11 @@ func (r *runner) startRun(ctx context.Context, params map[string]any) context.Co
 }
 
 // pure reports whether node i is of a pure type.
-func (r *runner) pure(i int32) bool {
-	_, ok := r.d.Nodes[i].Type.(nodes.Pure)
+func (r *runner) pure(i int32) bool { return pureNode(r.d.Nodes[i]) }
+
+// pureNode reports whether node is of a pure type (nodes.Pure).
+func pureNode(node *dag.Node) bool {
+	_, ok := node.Type.(nodes.Pure)
 	return ok
 }
 

@@ -206,7 +206,7 @@ func (r *runner) runHosted(ctx context.Context) {
 		if r.running == 0 && len(l.timers) == 0 && (r.stopped || len(r.graph.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
-		r.commitNow(ctx) // what gathered is in the store before the run waits
+		r.commits.commitNow(ctx) // what gathered is in the store before the run waits
 		ev := h.Wait()
 		switch {
 		case ev.Outcome != nil:
@@ -258,8 +258,8 @@ func (r *runner) splitNow(ctx context.Context) bool {
 	if !l.draining || r.running > 0 || len(l.timers) > 0 || len(r.runnable) > 0 {
 		return false
 	}
-	r.commitNow(ctx)
-	if ctx.Err() != nil || r.storeErr != nil {
+	r.commits.commitNow(ctx)
+	if ctx.Err() != nil || r.commits.err != nil {
 		return false // the run ends here instead, as it failed or was canceled
 	}
 	l.split = r.checkpoint()
