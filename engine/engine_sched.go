@@ -39,11 +39,11 @@ type runner struct {
 	// stopped is set once the run's context is done: from then on no node is started and
 	// nodes not started are canceled rather than skipped.
 	stopped bool
-	// Retries wait for their backoff on timers that send the unit to due; quit releases
-	// timers firing after the scheduler is gone.
-	due    chan *unit
-	quit   chan struct{}
-	timers map[*unit]*time.Timer
+	// retries decides what follows a failed attempt, and holds the units waiting for their
+	// backoff.
+	retries retrier
+	// quit is closed once the loop is over, releasing the timers firing after it is gone.
+	quit chan struct{}
 
 	// commits records the attempts, and holds back outputs until their records commit.
 	commits  committer
@@ -127,13 +127,12 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 		},
 		handed:      make([]any, n),
 		concurrency: max(d.Concurrency, 1),
-		due:         make(chan *unit),
 		quit:        make(chan struct{}),
-		timers:      make(map[*unit]*time.Timer),
 		keyed:       opts.Recorder != nil || opts.Reuse != nil,
 		host:        host,
 	}
 	r.commits = newCommitter(opts.Recorder, opts.RunID, host != nil, r, r.quit)
+	r.retries = newRetrier(host, r.quit)
 	if r.keyed {
 		r.handedHash = make([][sha256.Size]byte, n)
 	}
@@ -206,7 +205,7 @@ func (r *runner) run(ctx context.Context) {
 	for {
 		r.stopped = ctx.Err() != nil
 		dispatch()
-		if r.running == 0 && len(r.timers) == 0 && r.commits.inflight == nil &&
+		if r.running == 0 && !r.retries.waiting() && r.commits.inflight == nil &&
 			(r.stopped || len(r.graph.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
@@ -236,17 +235,14 @@ func (r *runner) run(ctx context.Context) {
 			r.commits.lingered(ctx)
 		case <-r.commits.startDue:
 			r.commits.recordStarts(ctx)
-		case u := <-r.due:
-			delete(r.timers, u)
+		case u := <-r.retries.due:
+			r.retries.fired(u)
 			r.runnable = append(r.runnable, u)
 		case <-done:
 			// Running nodes see their contexts cancelled; keep collecting their attempts.
 			// Retries waiting for their backoff will not run.
 			done = nil
-			for u, t := range r.timers {
-				t.Stop()
-				delete(r.timers, u)
-			}
+			r.retries.stop()
 		}
 	}
 	close(r.quit)
@@ -294,7 +290,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		u := a.u
 		u.since = time.Time{}
 		node := r.d.Nodes[u.nr.idx]
-		status, final, delay := r.decide(node, u, a)
+		status, final, delay := r.retries.decide(node, u, a, r.stopped)
 		r.endAttempt(a, status)
 		rec := dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: u.attempts, Item: u.item,
@@ -364,6 +360,19 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 	clear(finished)
 	r.finished = finished
 	r.commits.commit(ctx)
+}
+
+// retryAfter queues u's next attempt once delay has passed: on the host's timers when there
+// is one.
+func (r *runner) retryAfter(u *unit, delay time.Duration) {
+	switch {
+	case delay <= 0:
+		r.runnable = append(r.runnable, u)
+	case r.host != nil:
+		r.hosted.after(u, delay)
+	default:
+		r.retries.after(u, delay)
+	}
 }
 
 // idle reports whether nothing else could run meanwhile: no attempt out or queued, no node
