@@ -241,7 +241,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	sub := subRunParent{run: opts.RunID, lang: opts.Lang, logger: opts.Logger}
 	sub.rec, _ = opts.Recorder.(dag.SubRecorder)
 	ctx = context.WithValue(ctx, subRunKey{}, sub)
-	tctx := r.startRun(ctx, params)
+	tctx := r.tracing.startRun(ctx, params)
 	if host != nil {
 		r.runHosted(tctx)
 		if cp := r.hosted.split; cp != nil {
@@ -250,7 +250,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	} else {
 		r.run(tctx)
 	}
-	r.endRun(tctx)
+	r.tracing.endRun(tctx)
 	if opts.Recorder != nil {
 		// The run's end is recorded even when ctx was canceled: canceled is a state too.
 		finish := func(res *dag.RunResult) error {

@@ -55,7 +55,7 @@ func (r *runner) job(ctx context.Context, u *unit) job {
 		b, _ := json.Marshal(u.call.Violations) // violations are strings only
 		u.call.Env = append(u.call.Env, "SEAM_VIOLATIONS="+string(b))
 	}
-	actx, traceEnv := r.startAttempt(ctx, u)
+	actx, traceEnv := r.tracing.startAttempt(ctx, u)
 	u.call.Env = append(u.call.Env, traceEnv...)
 	return job{ctx: actx, u: u, node: node, call: u.call, timeout: node.Timeout, guard: r.guard}
 }
@@ -64,6 +64,15 @@ func (r *runner) job(ctx context.Context, u *unit) job {
 // on the scheduler's goroutine.
 func (r *runner) isPure(u *unit) bool {
 	return r.pure(u.nr.idx)
+}
+
+// pure reports whether node i is of a pure type.
+func (r *runner) pure(i int32) bool { return pureNode(r.d.Nodes[i]) }
+
+// pureNode reports whether node is of a pure type (nodes.Pure).
+func pureNode(node *dag.Node) bool {
+	_, ok := node.Type.(nodes.Pure)
+	return ok
 }
 
 // work runs one attempt on a worker goroutine: the node's Run under its timeout, then the

@@ -109,7 +109,7 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		}
 	}
 	nr.Status, nr.Started = dag.NodeRunning, r.now()
-	r.startNode(ctx, i, nr.Started)
+	r.tracing.startNode(ctx, i, nr.Started)
 	r.emit(NodeStarted, i)
 	if run.left == 0 {
 		// foreach over an empty list, or every item reused: nothing to run.

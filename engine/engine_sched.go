@@ -60,10 +60,8 @@ type runner struct {
 	host   Host
 	hosted *hostedLoop
 
-	// Spans, when tracing: the run's, and each node's once started (engine_trace.go).
-	runSpan   trace.Span
-	nodeSpans []trace.Span
-	pureBatch pureBatch
+	// tracing traces and measures the run, when asked to (engine_trace.go).
+	tracing tracer
 }
 
 // nodeRun is a node that started: one unit, or one per foreach item.
@@ -133,6 +131,7 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 	}
 	r.commits = newCommitter(opts.Recorder, opts.RunID, host != nil, r, r.quit)
 	r.retries = newRetrier(host, r.quit)
+	r.tracing = tracer{tr: opts.Tracer, metrics: opts.Metrics, d: d, res: r.res}
 	if r.keyed {
 		r.handedHash = make([][sha256.Size]byte, n)
 	}
@@ -291,7 +290,7 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 		u.since = time.Time{}
 		node := r.d.Nodes[u.nr.idx]
 		status, final, delay := r.retries.decide(node, u, a, r.stopped)
-		r.endAttempt(a, status)
+		r.tracing.endAttempt(a, status)
 		rec := dag.AttemptRecord{
 			RunID: r.res.ID, Node: node.ID, Type: node.Type.Name(), Attempt: u.attempts, Item: u.item,
 			Status: status, Final: final && u.item < 0, Key: u.nr.key, Output: a.raw,
@@ -471,7 +470,7 @@ func (r *runner) mark(i int32, status dag.NodeStatus, reason string) {
 	if !nr.Started.IsZero() {
 		nr.Elapsed = nr.Ended.Sub(nr.Started)
 	}
-	r.endNode(i)
+	r.tracing.endNode(i)
 	r.emit(NodeFinished, i)
 }
 
