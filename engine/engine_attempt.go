@@ -13,7 +13,7 @@ import (
 	"github.com/seam-dag/seam/nodes"
 )
 
-// job is one attempt handed to a worker.
+// job is one attempt handed to a worker: the scheduler fills it, the worker reads it.
 type job struct {
 	ctx     context.Context // the attempt's: the run's, with the attempt's span when tracing
 	u       *unit
@@ -25,6 +25,7 @@ type job struct {
 
 // attempt is what a worker hands back: the attempt's outcome, its output already parsed and
 // validated (schemas are safe for concurrent use, so that work is spread over the workers).
+// The worker fills it, the scheduler reads it once received.
 type attempt struct {
 	u          *unit
 	started    time.Time

@@ -16,11 +16,14 @@ import (
 	"github.com/seam-dag/seam/nodes"
 )
 
-// runner is the state of one run. Everything in it belongs to the scheduler goroutine (the one
-// that called Run): templates are evaluated and Scope.Outputs is written there only, because
-// Scope is not safe for concurrent use. Workers receive a job and send back an attempt.
+// runner is the state of one run, and its loop. Everything in it belongs to the scheduler
+// goroutine (the one that called Run) but for the fields that say otherwise: templates are
+// evaluated and Scope.Outputs is written there only, because Scope is not safe for concurrent
+// use. Workers receive a job and send back an attempt. The loop's parts are fields: graph
+// (what waits for what), commits (the store), retries (backoffs) and tracing (spans).
 type runner struct {
-	d     *dag.DAG
+	d *dag.DAG
+	// opts is set before the workers start; they read opts.Lang.
 	opts  RunOptions
 	res   *dag.RunResult
 	scope dag.Scope
@@ -42,7 +45,8 @@ type runner struct {
 	// retries decides what follows a failed attempt, and holds the units waiting for their
 	// backoff.
 	retries retrier
-	// quit is closed once the loop is over, releasing the timers firing after it is gone.
+	// quit is closed by the scheduler once its loop is over, and read by the goroutines of
+	// the timers of commits and retries, so that one firing later does not block.
 	quit chan struct{}
 
 	// commits records the attempts, and holds back outputs until their records commit.
@@ -79,8 +83,10 @@ type nodeRun struct {
 
 // unit is what runs attempt by attempt: a node, or one item of a foreach node.
 type unit struct {
-	nr       *nodeRun
-	item     int // -1 without foreach
+	nr   *nodeRun
+	item int // -1 without foreach
+	// call is written by the scheduler (job) before each attempt goes out, and read by the
+	// worker that runs the attempt.
 	call     *nodes.Call
 	attempts int
 	retries  int
