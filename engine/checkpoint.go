@@ -124,7 +124,7 @@ func (r *runner) stillRead(states []byte) []int32 {
 	read := make([]bool, len(r.d.Nodes))
 	for j := range r.d.Nodes {
 		if states[j] == '.' {
-			for _, i := range r.deps[r.depStart[j]:r.depStart[j+1]] {
+			for _, i := range r.graph.depsOf(int32(j)) {
 				read[i] = true
 			}
 		}
@@ -230,9 +230,7 @@ func (r *runner) restore(cp *Checkpoint) error {
 		if !nodes[i].Status.Done() {
 			continue
 		}
-		for _, j := range r.dependents[r.dtStart[i]:r.dtStart[i+1]] {
-			r.waiting[j]--
-		}
+		r.graph.restored(int32(i))
 	}
 	return nil
 }

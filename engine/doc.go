@@ -5,7 +5,12 @@
 //
 // Run (engine_sched.go) keeps all of a run's state on the goroutine that called it, the
 // scheduler: only it evaluates templates and writes the scope that references read. Worker
-// goroutines, at most the DAG's concurrency, only run attempts. A node goes through:
+// goroutines, at most the DAG's concurrency, only run attempts. The scheduler's loop (runner)
+// holds four parts, each a type in its own file: the graph (engine_graph.go: what each node
+// waits for, what is ready), the committer (engine_commit.go: the records, written in
+// batches, and the outputs held back until theirs commit), the retrier (engine_retry.go: what
+// follows a failed attempt, and the backoff timers) and the tracer (engine_trace.go). Preparing
+// a node is in engine_prepare.go, an attempt in engine_attempt.go. A node goes through:
 //
 //  1. Ready. A node with no dependencies is ready when the run starts; any other when the
 //     last of its dependencies settles (settle). Its run_if decides then whether it runs:
@@ -31,7 +36,7 @@
 //     "fail" is not retried. A retry tells the observer (NodeRetrying) and queues the unit
 //     again.
 //  5. Commit. Every attempt, final or not, is recorded for RunOptions.Recorder (finish). The
-//     records are written in batches by one goroutine while the scheduler goes on (commit,
+//     records are written in batches by one goroutine while the scheduler goes on (committer,
 //     group commit): attempts that end during a write go with the next one. A foreach node
 //     whose items are all final combines them into one standard output, items in input
 //     order (combine).

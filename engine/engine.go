@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
-	mrand "math/rand/v2"
 	"net"
 	"strings"
 	"time"
@@ -200,11 +198,10 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	if opts.RunID == "" {
 		opts.RunID = NewRunID(now)
 	}
-	r, err := newRunner(d, opts, params, now)
+	r, err := newRunner(d, opts, params, now, host)
 	if err != nil {
 		return nil, err
 	}
-	r.host = host
 	if host == nil {
 		r.opts.Checkpoint = nil
 	} else if opts.Checkpoint != nil {
@@ -221,6 +218,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 		log = slog.Default()
 	}
 	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets, lang: opts.Lang}
+	r.commits.guard = r.guard
 	if host == nil { // a host's env holds placeholders: its workers warn of real values
 		for _, w := range dag.ShortSecrets(d, env) {
 			r.guard.log.Warn(w)
@@ -243,7 +241,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	sub := subRunParent{run: opts.RunID, lang: opts.Lang, logger: opts.Logger}
 	sub.rec, _ = opts.Recorder.(dag.SubRecorder)
 	ctx = context.WithValue(ctx, subRunKey{}, sub)
-	tctx := r.startRun(ctx, params)
+	tctx := r.tracing.startRun(ctx, params)
 	if host != nil {
 		r.runHosted(tctx)
 		if cp := r.hosted.split; cp != nil {
@@ -252,7 +250,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	} else {
 		r.run(tctx)
 	}
-	r.endRun(tctx)
+	r.tracing.endRun(tctx)
 	if opts.Recorder != nil {
 		// The run's end is recorded even when ctx was canceled: canceled is a state too.
 		finish := func(res *dag.RunResult) error {
@@ -291,33 +289,10 @@ func (r *runner) finishFailed(finish func(*dag.RunResult) error, err error) {
 	}
 }
 
-// backoff is the wait before retry n (1-based): backoff × factor^(n-1), at most max_backoff,
-// with jitter so that nodes failing together do not retry in lockstep. The wait is drawn
-// from [d/2, d): jitter, in [0, 1), is where in it. It comes from the host when there is
-// one: a workflow must draw the same numbers when it is replayed.
-func backoff(p dag.Retry, n int, jitter float64) time.Duration {
-	if p.Backoff <= 0 {
-		return 0
-	}
-	d := float64(p.Backoff) * math.Pow(max(p.Factor, 1), float64(n-1))
-	if p.MaxBackoff > 0 && d > float64(p.MaxBackoff) {
-		d = float64(p.MaxBackoff)
-	}
-	return time.Duration(d/2 + jitter*d/2)
-}
-
 // now is the run's clock: the host's when there is one.
 func (r *runner) now() time.Time {
 	if r.host != nil {
 		return r.host.Now()
 	}
 	return time.Now()
-}
-
-// jitter draws the random part of a retry's backoff.
-func (r *runner) jitter() float64 {
-	if r.host != nil {
-		return r.host.Jitter()
-	}
-	return mrand.Float64()
 }

@@ -14,7 +14,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/dag"
-	"github.com/seam-dag/seam/nodes"
 )
 
 // Tracing: a run is a seam.run span, each node a seam.node span under it, each attempt a
@@ -28,6 +27,22 @@ import (
 // failed, broke its contract or was canceled on (opened then, with the times they had), or
 // when it settles other than passed. Pure nodes that simply passed are listed instead on one
 // seam.pure span per batch of up to pureBatchMax, under the run's span.
+
+// tracer traces a run and measures it, each when asked to (RunOptions.Tracer, Metrics). It
+// belongs to the scheduler goroutine.
+type tracer struct {
+	tr      trace.Tracer // nil: the run is not traced
+	metrics *Metrics     // nil: the run is not measured
+	d       *dag.DAG
+	res     *dag.RunResult // the run's state, which the spans and measures report
+	// The run's span, and each node's once started.
+	runSpan   trace.Span
+	nodeSpans []trace.Span
+	pureBatch pureBatch
+}
+
+// pure reports whether node i is of a pure type.
+func (t *tracer) pure(i int32) bool { return pureNode(t.d.Nodes[i]) }
 
 // pureBatchMax bounds the node ids on one seam.pure span.
 const pureBatchMax = 64
@@ -74,51 +89,45 @@ func NewMetrics(meter metric.Meter) (*Metrics, error) {
 }
 
 // startRun starts the run's span; the returned context carries it.
-func (r *runner) startRun(ctx context.Context, params map[string]any) context.Context {
-	if r.opts.Tracer == nil {
+func (t *tracer) startRun(ctx context.Context, params map[string]any) context.Context {
+	if t.tr == nil {
 		return ctx
 	}
 	b, _ := json.Marshal(params) // decoded JSON always encodes
 	sum := sha256.Sum256(b)
-	ctx, r.runSpan = r.opts.Tracer.Start(ctx, "seam.run", trace.WithTimestamp(r.res.Started), trace.WithAttributes(
-		attribute.String("seam.dag", r.d.Name),
-		attribute.String("seam.file", r.d.File),
-		attribute.String("seam.run_id", r.res.ID),
+	ctx, t.runSpan = t.tr.Start(ctx, "seam.run", trace.WithTimestamp(t.res.Started), trace.WithAttributes(
+		attribute.String("seam.dag", t.d.Name),
+		attribute.String("seam.file", t.d.File),
+		attribute.String("seam.run_id", t.res.ID),
 		attribute.String("seam.params_hash", hex.EncodeToString(sum[:8])),
 	))
-	r.nodeSpans = make([]trace.Span, len(r.d.Nodes))
+	t.nodeSpans = make([]trace.Span, len(t.d.Nodes))
 	return ctx
 }
 
-// pure reports whether node i is of a pure type.
-func (r *runner) pure(i int32) bool {
-	_, ok := r.d.Nodes[i].Type.(nodes.Pure)
-	return ok
-}
-
 // addPure puts node i, which passed without a span of its own, on the pending seam.pure span.
-func (r *runner) addPure(i int32, start, end time.Time) {
-	b := &r.pureBatch
+func (t *tracer) addPure(i int32, start, end time.Time) {
+	b := &t.pureBatch
 	if len(b.ids) == 0 || start.Before(b.start) {
 		b.start = start
 	}
 	if len(b.ids) == 0 || end.After(b.end) {
 		b.end = end
 	}
-	b.ids = append(b.ids, clip(r.d.Nodes[i].ID))
+	b.ids = append(b.ids, clip(t.d.Nodes[i].ID))
 	if len(b.ids) == pureBatchMax {
-		r.flushPure()
+		t.flushPure()
 	}
 }
 
 // flushPure ends the pending seam.pure span, if any: from the first of its nodes' starts to
 // the last of their ends.
-func (r *runner) flushPure() {
-	b := &r.pureBatch
+func (t *tracer) flushPure() {
+	b := &t.pureBatch
 	if len(b.ids) == 0 {
 		return
 	}
-	_, span := r.opts.Tracer.Start(trace.ContextWithSpan(context.Background(), r.runSpan), "seam.pure",
+	_, span := t.tr.Start(trace.ContextWithSpan(context.Background(), t.runSpan), "seam.pure",
 		trace.WithTimestamp(b.start), trace.WithAttributes(
 			attribute.StringSlice("seam.nodes", b.ids), // copied: b.ids is reused
 			attribute.Int("seam.node_count", len(b.ids)),
@@ -128,44 +137,44 @@ func (r *runner) flushPure() {
 }
 
 // endRun ends the run's span with the run's status, and counts the run.
-func (r *runner) endRun(ctx context.Context) {
-	res := r.res
-	if m := r.opts.Metrics; m != nil {
+func (t *tracer) endRun(ctx context.Context) {
+	res := t.res
+	if m := t.metrics; m != nil {
 		m.runs.Add(ctx, 1, metric.WithAttributes(attribute.String("seam.status", string(res.Status))))
 	}
-	if r.runSpan == nil {
+	if t.runSpan == nil {
 		return
 	}
-	r.flushPure()
-	r.runSpan.SetAttributes(attribute.String("seam.status", string(res.Status)))
+	t.flushPure()
+	t.runSpan.SetAttributes(attribute.String("seam.status", string(res.Status)))
 	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
 		msg := "the run " + string(res.Status)
 		if res.Error != "" {
 			msg = res.Error
 		}
-		r.runSpan.SetStatus(codes.Error, clip(msg))
+		t.runSpan.SetStatus(codes.Error, clip(msg))
 	}
-	r.runSpan.End(trace.WithTimestamp(res.Ended))
+	t.runSpan.End(trace.WithTimestamp(res.Ended))
 }
 
 // startNode starts node i's span when the node starts, unless it is pure (see above). The
 // pure nodes that passed so far are flushed first, so that a seam.pure span does not stretch
 // over the nodes that start after it.
-func (r *runner) startNode(ctx context.Context, i int32, at time.Time) {
-	if r.runSpan == nil || r.pure(i) {
+func (t *tracer) startNode(ctx context.Context, i int32, at time.Time) {
+	if t.runSpan == nil || t.pure(i) {
 		return
 	}
-	r.flushPure()
-	r.openNode(ctx, i, at)
+	t.flushPure()
+	t.openNode(ctx, i, at)
 }
 
 // openNode starts node i's span at at, unless it has one.
-func (r *runner) openNode(ctx context.Context, i int32, at time.Time) {
-	if r.nodeSpans[i] != nil {
+func (t *tracer) openNode(ctx context.Context, i int32, at time.Time) {
+	if t.nodeSpans[i] != nil {
 		return
 	}
-	node := r.d.Nodes[i]
-	_, r.nodeSpans[i] = r.opts.Tracer.Start(trace.ContextWithSpan(ctx, r.runSpan), "seam.node",
+	node := t.d.Nodes[i]
+	_, t.nodeSpans[i] = t.tr.Start(trace.ContextWithSpan(ctx, t.runSpan), "seam.node",
 		trace.WithTimestamp(at), trace.WithAttributes(
 			attribute.String("seam.node", node.ID),
 			attribute.String("seam.node_type", node.Type.Name()),
@@ -173,25 +182,25 @@ func (r *runner) openNode(ctx context.Context, i int32, at time.Time) {
 }
 
 // endNode ends node i's span with its final state, and measures the node.
-func (r *runner) endNode(i int32) {
-	nr := &r.res.Nodes[i]
-	if m := r.opts.Metrics; m != nil && !nr.Started.IsZero() {
+func (t *tracer) endNode(i int32) {
+	nr := &t.res.Nodes[i]
+	if m := t.metrics; m != nil && !nr.Started.IsZero() {
 		m.nodeDuration.Record(context.Background(), nr.Elapsed.Seconds(), metric.WithAttributes(
 			attribute.String("seam.node_type", nr.Type), attribute.String("seam.status", string(nr.Status))))
 	}
-	if r.runSpan == nil {
+	if t.runSpan == nil {
 		return
 	}
 	start := nr.Started
 	if start.IsZero() {
 		start = nr.Ended
 	}
-	if r.nodeSpans[i] == nil && nr.Status == dag.NodePassed && r.pure(i) {
-		r.addPure(i, start, nr.Ended)
+	if t.nodeSpans[i] == nil && nr.Status == dag.NodePassed && t.pure(i) {
+		t.addPure(i, start, nr.Ended)
 		return
 	}
-	r.openNode(context.Background(), i, start)
-	span := r.nodeSpans[i]
+	t.openNode(context.Background(), i, start)
+	span := t.nodeSpans[i]
 	span.SetAttributes(
 		attribute.String("seam.status", string(nr.Status)),
 		attribute.Int("seam.attempts", nr.Attempts),
@@ -210,16 +219,16 @@ func (r *runner) endNode(i int32) {
 
 // startAttempt starts the span of u's next attempt and returns the context the attempt runs
 // in, and the trace context for processes it starts.
-func (r *runner) startAttempt(ctx context.Context, u *unit) (context.Context, []string) {
-	if r.runSpan == nil {
+func (t *tracer) startAttempt(ctx context.Context, u *unit) (context.Context, []string) {
+	if t.runSpan == nil {
 		return ctx, nil
 	}
 	i := u.nr.idx
-	if r.pure(i) {
+	if t.pure(i) {
 		return ctx, nil // its span, if it gets one, is opened when it ends: endAttempt
 	}
-	r.startNode(ctx, i, time.Now())
-	ctx, u.span = r.opts.Tracer.Start(trace.ContextWithSpan(ctx, r.nodeSpans[i]), "seam.attempt",
+	t.startNode(ctx, i, time.Now())
+	ctx, u.span = t.tr.Start(trace.ContextWithSpan(ctx, t.nodeSpans[i]), "seam.attempt",
 		trace.WithAttributes(attemptAttrs(u)...))
 	return ctx, traceEnv(u.span.SpanContext())
 }
@@ -250,10 +259,10 @@ func traceEnv(sc trace.SpanContext) []string {
 
 // endAttempt ends attempt a's span: its outcome, its error, an event per violation (the
 // value stays out: it may be large or sensitive), and counts it.
-func (r *runner) endAttempt(a attempt, status dag.NodeStatus) {
+func (t *tracer) endAttempt(a attempt, status dag.NodeStatus) {
 	u := a.u
-	node := r.d.Nodes[u.nr.idx]
-	if m := r.opts.Metrics; m != nil {
+	node := t.d.Nodes[u.nr.idx]
+	if m := t.metrics; m != nil {
 		typ := attribute.String("seam.node_type", node.Type.Name())
 		m.attempts.Add(context.Background(), 1, metric.WithAttributes(typ, attribute.String("seam.status", string(status))))
 		if len(a.violations) > 0 {
@@ -264,12 +273,12 @@ func (r *runner) endAttempt(a attempt, status dag.NodeStatus) {
 		// A pure node's attempt: it gets its span, and its node one, once the node has
 		// something to tell.
 		i := u.nr.idx
-		if r.runSpan == nil || !r.pure(i) ||
-			r.nodeSpans[i] == nil && status == dag.NodePassed && a.valid && len(a.violations) == 0 {
+		if t.runSpan == nil || !t.pure(i) ||
+			t.nodeSpans[i] == nil && status == dag.NodePassed && a.valid && len(a.violations) == 0 {
 			return
 		}
-		r.openNode(context.Background(), i, r.res.Nodes[i].Started)
-		_, u.span = r.opts.Tracer.Start(trace.ContextWithSpan(context.Background(), r.nodeSpans[i]), "seam.attempt",
+		t.openNode(context.Background(), i, t.res.Nodes[i].Started)
+		_, u.span = t.tr.Start(trace.ContextWithSpan(context.Background(), t.nodeSpans[i]), "seam.attempt",
 			trace.WithTimestamp(a.started), trace.WithAttributes(attemptAttrs(u)...))
 	}
 	span := u.span

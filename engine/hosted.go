@@ -167,8 +167,8 @@ func (r *runner) runHosted(ctx context.Context) {
 	// by the host's cancel, the DAG's timeout or a store that failed.
 	halted := false
 	for i := range r.d.Nodes {
-		if r.waiting[i] == 0 && r.res.Nodes[i].Status == dag.NodePending { // not restored settled
-			r.ready = append(r.ready, int32(i))
+		if r.graph.free(int32(i)) && r.res.Nodes[i].Status == dag.NodePending { // not restored settled
+			r.graph.ready = append(r.graph.ready, int32(i))
 		}
 	}
 	one := make([]attempt, 1)
@@ -198,17 +198,15 @@ func (r *runner) runHosted(ctx context.Context) {
 				h.Start(r.request(l.id(u, l.out), j))
 				continue
 			}
-			if len(r.ready) == 0 || l.draining {
+			if len(r.graph.ready) == 0 || l.draining {
 				break
 			}
-			i := r.ready[0]
-			r.ready = r.ready[1:]
-			r.prepare(ctx, i)
+			r.prepare(ctx, r.graph.popReady())
 		}
-		if r.running == 0 && len(l.timers) == 0 && (r.stopped || len(r.ready) == 0 && len(r.runnable) == 0) {
+		if r.running == 0 && len(l.timers) == 0 && (r.stopped || len(r.graph.ready) == 0 && len(r.runnable) == 0) {
 			break
 		}
-		r.commitNow(ctx) // what gathered is in the store before the run waits
+		r.commits.commitNow(ctx) // what gathered is in the store before the run waits
 		ev := h.Wait()
 		switch {
 		case ev.Outcome != nil:
@@ -238,7 +236,7 @@ func (r *runner) runHosted(ctx context.Context) {
 // refHint says why node i may have failed before it ran, when one of its dependencies'
 // outputs travelled by reference: the workflow holds only its stub.
 func (r *runner) refHint(i int32) string {
-	for _, j := range r.deps[r.depStart[i]:r.depStart[i+1]] {
+	for _, j := range r.graph.depsOf(i) {
 		if _, ok := refHash(r.handed[j]); ok {
 			return i18n.Sprintf(r.opts.Lang, " (the output of %s travelled by reference: here it shows its status and summary only; pass it whole, as %s, to read the rest; docs/temporal.md)", r.d.Nodes[j].ID, "${{ nodes."+r.d.Nodes[j].ID+".output }}")
 		}
@@ -251,7 +249,7 @@ func (r *runner) refHint(i int32) string {
 // keeps the checkpoint in r.hosted.split. It reports whether the run stops here for that.
 func (r *runner) splitNow(ctx context.Context) bool {
 	l := r.hosted
-	if r.stopped || len(r.ready) == 0 || !l.moved {
+	if r.stopped || len(r.graph.ready) == 0 || !l.moved {
 		return false
 	}
 	if !l.draining && l.host.Split() {
@@ -260,8 +258,8 @@ func (r *runner) splitNow(ctx context.Context) bool {
 	if !l.draining || r.running > 0 || len(l.timers) > 0 || len(r.runnable) > 0 {
 		return false
 	}
-	r.commitNow(ctx)
-	if ctx.Err() != nil || r.storeErr != nil {
+	r.commits.commitNow(ctx)
+	if ctx.Err() != nil || r.commits.err != nil {
 		return false // the run ends here instead, as it failed or was canceled
 	}
 	l.split = r.checkpoint()
