@@ -1,0 +1,16 @@
+package i18n
+
+// jaReach is the Japanese of messages that reached people in English only: the http and
+// transform node types' errors, the loader's limits and a run's environment and references,
+// the files seam reads, the run store's, the n8n validator's entry points and telemetry's
+// configuration.
+func jaReach() map[string]string {
+	return map[string]string{
+		// nodes/http.go, nodes/transform.go
+		"redirected to %s, and max_redirects is 0":                           "%s にリダイレクトされましたが、max_redirects は 0 です",
+		"stopped after %d redirects (max_redirects: %d); the next was to %s": "%d 回リダイレクトしたところで止めました（max_redirects：%d）。次のリダイレクト先は %s でした",
+		"%s: %w (seam always verifies TLS certificates: give the server a certificate the system trusts, or add its CA to the system store or SSL_CERT_FILE)": "%s：%w（seam は TLS 証明書を必ず検証します：システムが信頼する証明書をサーバーに設定するか、その CA をシステムの証明書ストアか SSL_CERT_FILE に追加してください）",
+		"%s: no complete response within %s (with.timeout): %w": "%s：%s 以内に応答が完了しませんでした（with.timeout）：%w",
+		"transform: program produced no output":                 "transform：プログラムが何も出力しませんでした",
+	}
+}
