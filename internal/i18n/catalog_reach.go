@@ -12,5 +12,8 @@ func jaReach() map[string]string {
 		"%s: %w (seam always verifies TLS certificates: give the server a certificate the system trusts, or add its CA to the system store or SSL_CERT_FILE)": "%s：%w（seam は TLS 証明書を必ず検証します：システムが信頼する証明書をサーバーに設定するか、その CA をシステムの証明書ストアか SSL_CERT_FILE に追加してください）",
 		"%s: no complete response within %s (with.timeout): %w": "%s：%s 以内に応答が完了しませんでした（with.timeout）：%w",
 		"transform: program produced no output":                 "transform：プログラムが何も出力しませんでした",
+		// n8n/validate/validate.go
+		"unknown profile %q (want minimal, runtime, ai-friendly or strict)": "不明なプロファイル %q です（minimal、runtime、ai-friendly、strict のいずれかを指定してください）",
+		"workflow is not JSON: %w": "ワークフローが JSON ではありません：%w",
 	}
 }
