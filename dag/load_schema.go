@@ -73,7 +73,7 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 	detail := err.Error()
 	var se *contract.SchemaError
 	if errors.As(err, &se) && sameLocation(se.Location, self) {
-		detail = se.Err.Error()
+		detail = say(l.lang, se.Err) // a limit's reason alone (contract's limitError), or the error
 		if se.Pointer != "" {
 			detail = i18n.Sprintf(l.lang, "at %s: %s", se.Pointer, detail)
 		}
@@ -138,7 +138,7 @@ func (l *loader) valueError(err error, n *yaml.Node, what string) {
 		n, err = ve.node, ve.err
 	}
 	if errors.Is(err, contract.ErrLimit) {
-		l.addAt(n, CodeLimit, limitHint(l.lang, err), fmt.Sprintf("%s: %v", what, err))
+		l.addAt(n, CodeLimit, limitHint(l.lang, err), i18n.Sprintf(l.lang, "%s: %s", what, say(l.lang, err)))
 		return
 	}
 	l.addAt(n, CodeInvalid, i18n.Format(l.lang, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings"),

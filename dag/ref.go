@@ -759,7 +759,7 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 	if n.Tag != "!!str" || !strings.Contains(n.Value, "${{") {
 		v, err := scalarValue(n)
 		if errors.Is(err, contract.ErrLimit) {
-			return LiteralTemplate(nil), Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeLimit, Message: err.Error(), Hint: limitHint(rc.lang, err)}}
+			return LiteralTemplate(nil), Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeLimit, Message: say(rc.lang, err), Hint: limitHint(rc.lang, err)}}
 		}
 		if err != nil {
 			return LiteralTemplate(nil), Diagnostics{{
@@ -1117,10 +1117,11 @@ func scalarValue(n *yaml.Node) (any, error) {
 	}
 }
 
-// say is err's message in lang: seam's own sentence (an i18n.Message) in lang, other errors
-// (yaml.v3's, contract's limits) as they are.
+// say is err's message in lang: seam's own sentence (an i18n.Message, contract's limits, a
+// refused file: an error that says itself in a language) in lang, other errors (yaml.v3's)
+// as they are.
 func say(lang i18n.Lang, err error) string {
-	if m, ok := err.(i18n.Message); ok {
+	if m, ok := err.(interface{ In(i18n.Lang) string }); ok {
 		return m.In(lang)
 	}
 	return err.Error()

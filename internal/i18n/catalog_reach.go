@@ -15,5 +15,12 @@ func jaReach() map[string]string {
 		// n8n/validate/validate.go
 		"unknown profile %q (want minimal, runtime, ai-friendly or strict)": "不明なプロファイル %q です（minimal、runtime、ai-friendly、strict のいずれかを指定してください）",
 		"workflow is not JSON: %w": "ワークフローが JSON ではありません：%w",
+		// contract/limits.go, said by the loader (SEAM-E120)
+		"number %s at offset %d has %d digits, more than seam's limit of %d": "数値 %s（オフセット %d）は %d 桁あり、seam の上限 %d 桁を超えています",
+		"number %s has %d digits, more than seam's limit of %d":              "数値 %s は %d 桁あり、seam の上限 %d 桁を超えています",
+		"number %s at offset %d has an exponent beyond seam's limit of ±%d":  "数値 %s（オフセット %d）の指数が seam の上限 ±%d を超えています",
+		"number %s has an exponent beyond seam's limit of ±%d":               "数値 %s の指数が seam の上限 ±%d を超えています",
+		"subschemas nest more than %d levels deep":                           "サブスキーマの入れ子が %d 段を超えています",
+		"more than %d subschemas (with the files it refers to)":              "サブスキーマが（参照先のファイルを含めて）%d 個を超えています",
 	}
 }
