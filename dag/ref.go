@@ -36,6 +36,9 @@ type Scope struct {
 	Item    any
 	Index   int
 	HasItem bool
+	// Lang is the language of Eval's own errors (a reference out of range, an object inside
+	// text): the run's, as engine.RunOptions.Lang. "" is English.
+	Lang i18n.Lang
 }
 
 // RunInfo is what `run` names in expressions.
@@ -231,7 +234,7 @@ func (t *Template) Eval(s *Scope) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			text, err := scalarText(v)
+			text, err := scalarText(v, s.Lang)
 			if err != nil {
 				return nil, fmt.Errorf("${{ %s }}: %w", p.Expr.Src, err)
 			}
@@ -261,8 +264,8 @@ func (t *Template) Eval(s *Scope) (any, error) {
 	}
 }
 
-// scalarText is how a value reads inside an interpolated string.
-func scalarText(v any) (string, error) {
+// scalarText is how a value reads inside an interpolated string; the error is said in lang.
+func scalarText(v any, lang i18n.Lang) (string, error) {
 	switch v := v.(type) {
 	case string:
 		return v, nil
@@ -273,11 +276,11 @@ func scalarText(v any) (string, error) {
 	case nil:
 		return "null", nil
 	case map[string]any:
-		return "", fmt.Errorf("is an object; text around a reference takes scalars only (make the string exactly one reference to pass the object)")
+		return "", i18n.Errorf(lang, "is an object; text around a reference takes scalars only (make the string exactly one reference to pass the object)")
 	case []any:
-		return "", fmt.Errorf("is an array; text around a reference takes scalars only (make the string exactly one reference to pass the array)")
+		return "", i18n.Errorf(lang, "is an array; text around a reference takes scalars only (make the string exactly one reference to pass the array)")
 	default:
-		return "", fmt.Errorf("is a %T, not a JSON value", v)
+		return "", i18n.Errorf(lang, "is a %T, not a JSON value", v)
 	}
 }
 
@@ -571,7 +574,7 @@ func (p *path) eval(s *Scope) (any, error) {
 		// The loader allows exactly one segment, a declared name.
 		x, ok := s.Env[p.segs[0].name]
 		if !ok {
-			return nil, fmt.Errorf("environment variable %s was not read for this run", p.segs[0].name)
+			return nil, i18n.Errorf(s.Lang, "environment variable %s was not read for this run", p.segs[0].name)
 		}
 		return x, nil
 	}
@@ -582,7 +585,7 @@ func (p *path) eval(s *Scope) (any, error) {
 				return nil, fmt.Errorf("[%d]: %s is not an array", sg.index, describe(v))
 			}
 			if sg.index >= len(a) {
-				return nil, fmt.Errorf("[%d]: index out of range (length %d)", sg.index, len(a))
+				return nil, i18n.Errorf(s.Lang, "[%d]: index out of range (length %d)", sg.index, len(a))
 			}
 			v = a[sg.index]
 			continue
@@ -593,7 +596,7 @@ func (p *path) eval(s *Scope) (any, error) {
 		}
 		x, ok := m[sg.name]
 		if !ok {
-			return nil, fmt.Errorf("no field %q", sg.name)
+			return nil, i18n.Errorf(s.Lang, "no field %q", sg.name)
 		}
 		v = x
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // compileYAML compiles the YAML value src into a template, as the loader does.
@@ -132,6 +134,32 @@ func TestTemplateEvalErrors(t *testing.T) {
 			_, err := tmpl.Eval(testScope())
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestTemplateEvalErrorsJapanese: Eval says its own errors in the Scope's language.
+func TestTemplateEvalErrorsJapanese(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"missing field", `"${{ nodes.a.output.data.nope }}"`, `${{ nodes.a.output.data.nope }}: フィールド "nope" がありません`},
+		{"index out of range", `"${{ nodes.a.output.data.items[5] }}"`, "${{ nodes.a.output.data.items[5] }}: [5]：インデックスが範囲外です（長さ 2）"},
+		{"object in interpolation", `"x ${{ nodes.a.output.data }}"`,
+			"${{ nodes.a.output.data }}: オブジェクトです：前後に文字がある参照にはスカラー値しか使えません（オブジェクトを渡すには、文字列全体を 1 つの参照にしてください）"},
+		{"array in interpolation", `"x ${{ nodes.a.output.data.items }}"`,
+			"${{ nodes.a.output.data.items }}: 配列です：前後に文字がある参照にはスカラー値しか使えません（配列を渡すには、文字列全体を 1 つの参照にしてください）"},
+		{"env not read", `"${{ env.TOKEN }}"`, "${{ env.TOKEN }}: 環境変数 TOKEN はこの実行では読み取られていません"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmpl, _ := compileYAML(t, tt.src) // env.TOKEN is not declared: Eval is what is tested
+			s := testScope()
+			s.Lang = i18n.Japanese
+			_, err := tmpl.Eval(s)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("error %v\nwant  %s", err, tt.want)
 			}
 		})
 	}
