@@ -97,7 +97,7 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 			name = n.Value // as the DAG names it
 		}
 		l.addAt(target, CodeSchema, i18n.Sprintf(l.lang, "name a JSON Schema file: a regular file within the size limit ($%s raises it)", userfile.EnvMaxSize),
-			i18n.Sprintf(l.lang, "%s: schema file %s: %v", what, name, refused.Err))
+			i18n.Sprintf(l.lang, "%s: schema file %s: %v", what, name, say(l.lang, refused.Err)))
 	case errors.Is(err, os.ErrNotExist) && !inline:
 		l.addAt(target, CodeSchemaMissing, i18n.Sprintf(l.lang, "create it, or fix the path: it is relative to the DAG file's directory (%s)", l.dir),
 			i18n.Sprintf(l.lang, "%s: schema file %q not found", what, n.Value))

@@ -34,5 +34,16 @@ func jaReach() map[string]string {
 		"environment variable %s was not read for this run": "環境変数 %s はこの実行では読み取られていません",
 		"[%d]: index out of range (length %d)":              "[%d]：インデックスが範囲外です（長さ %d）",
 		"no field %q":                                       "フィールド %q がありません",
+		// internal/userfile: the files seam reads
+		"not a regular file (%s)":           "通常のファイルではありません（%s）",
+		"a named pipe":                      "名前付きパイプ",
+		"a socket":                          "ソケット",
+		"a character device":                "キャラクターデバイス",
+		"a block device":                    "ブロックデバイス",
+		"a directory":                       "ディレクトリ",
+		"more than %s: over the limit (%s)": "%s より大きく、上限を超えています（%s）",
+		"%s is over the %s limit (%s)":      "%s は上限の %s を超えています（%s）",
+		"%d bytes":                          "%d バイト",
+		"%s=%q: want a positive number of bytes, or one with KiB, MiB or GiB (e.g. 64MiB)": "%s=%q：正のバイト数か、KiB、MiB、GiB を付けた数を指定してください（例：64MiB）",
 	}
 }
