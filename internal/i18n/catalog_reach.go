@@ -52,5 +52,20 @@ func jaReach() map[string]string {
 		"open store %s to read: %w: the database holds no runs yet (`seam run` or `seam store migrate` creates the store)":                                        "ストア %s を読み取り用に開けません：%w：データベースにはまだ実行がありません（`seam run` か `seam store migrate` がストアを作成します）",
 		"open store %s: this is a key=value connection string; give a PostgreSQL store as a postgres:// URL (postgres://USER:PASSWORD@HOST:PORT/DB)":              "ストア %s を開けません：これは key=value 形式の接続文字列です：PostgreSQL のストアは postgres:// の URL（postgres://USER:PASSWORD@HOST:PORT/DB）で指定してください",
 		"open store %s: the password holds @, /, ?, # or & as it is, which a URL reads as the end of the password: write them as %%40, %%2F, %%3F, %%23 and %%26": "ストア %s を開けません：パスワードに @、/、?、#、& がそのまま含まれていて、URL ではそこでパスワードが終わると読まれます：それぞれ %%40、%%2F、%%3F、%%23、%%26 と書いてください",
+		// telemetry/config.go: the OTEL_* variables
+		"%s: unknown exporter %q; want otlp, console or none":                                                           "%s：不明なエクスポーター %q です：otlp、console、none のいずれかを指定してください",
+		"%s: none cannot be combined with other exporters":                                                              "%s：none はほかのエクスポーターと組み合わせられません",
+		"%s: http/json is not supported for %s; use http/protobuf or grpc":                                              "%s：%s には http/json を使えません：http/protobuf か grpc を使ってください",
+		"%s: unknown protocol %q; want http/protobuf or grpc":                                                           "%s：不明なプロトコル %q です：http/protobuf か grpc を指定してください",
+		"%s: want a number of milliseconds, not %q":                                                                     "%s：ミリ秒数を指定してください（%q ではなく）",
+		"%s: want gzip or none, not %q":                                                                                 "%s：gzip か none を指定してください（%q ではなく）",
+		"%s: not a URL (want e.g. http://localhost:4318)":                                                               "%s：URL ではありません（例：http://localhost:4318）",
+		"%s: %q is not an http:// or https:// URL with a host (e.g. http://localhost:4318)":                             "%s：%q はホストを含む http:// または https:// の URL ではありません（例：http://localhost:4318）",
+		"%s: entry %d is not key=value (values are not shown: they may be secrets)":                                     "%s：%d 番目の項目が key=value の形ではありません（値は秘密かもしれないので表示しません）",
+		"%s: the value of %q is not correctly percent-encoded (values are not shown: they may be secrets)":              "%s：%q の値が正しくパーセントエンコードされていません（値は秘密かもしれないので表示しません）",
+		"%s: entry %d (%q) is not key=value":                                                                            "%s：%d 番目の項目（%q）が key=value の形ではありません",
+		"%s: the value of %q is not correctly percent-encoded":                                                          "%s：%q の値が正しくパーセントエンコードされていません",
+		"OTEL_TRACES_SAMPLER_ARG: want a ratio from 0 to 1, not %q":                                                     "OTEL_TRACES_SAMPLER_ARG：0 から 1 までの比率を指定してください（%q ではなく）",
+		"OTEL_TRACES_SAMPLER: unknown sampler %q; want always_on, always_off, traceidratio or their parentbased_ forms": "OTEL_TRACES_SAMPLER：不明なサンプラー %q です：always_on、always_off、traceidratio か、それらの parentbased_ 形式を指定してください",
 	}
 }
