@@ -312,7 +312,7 @@ func (e *Expr) Bool(s *Scope) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, fmt.Errorf("${{ %s }} is %s, not a boolean", e.Src, describe(v))
+		return false, i18n.Errorf(s.Lang, "${{ %s }} is %s, not a boolean", e.Src, describe(s.Lang, v))
 	}
 	return b, nil
 }
@@ -506,24 +506,26 @@ func fromCEL(v any) any {
 	}
 }
 
-// describe names a value's JSON type for messages.
-func describe(v any) string {
+// describe names a value's JSON type for messages in lang, as a phrase inside a sentence.
+func describe(lang i18n.Lang, v any) string {
+	var kind string
 	switch v.(type) {
 	case nil:
-		return "null"
+		return i18n.Inline(lang, "null")
 	case bool:
-		return "a boolean"
+		kind = i18n.Key("a boolean")
 	case string:
-		return "a string"
+		kind = i18n.Key("a string")
 	case json.Number, float64, int, int64:
-		return "a number"
+		kind = i18n.Key("a number")
 	case map[string]any:
-		return "an object"
+		kind = i18n.Key("an object")
 	case []any:
-		return "an array"
+		kind = i18n.Key("an array")
 	default:
-		return fmt.Sprintf("a %T", v)
+		return i18n.Inline(lang, fmt.Sprintf("a %T", v))
 	}
+	return i18n.Inline(lang, i18n.Format(lang, kind))
 }
 
 // path is a plain reference such as nodes.a.output.data.items[0].name, resolved by walking
@@ -561,7 +563,7 @@ func (p *path) eval(s *Scope) (any, error) {
 	case "nodes":
 		out, ok := s.Outputs[p.node]
 		if !ok {
-			return nil, fmt.Errorf("node %s has no output", p.node)
+			return nil, i18n.Errorf(s.Lang, "node %s has no output", p.node)
 		}
 		v = out
 	case "item":
@@ -582,7 +584,7 @@ func (p *path) eval(s *Scope) (any, error) {
 		if sg.isIndex {
 			a, ok := v.([]any)
 			if !ok {
-				return nil, fmt.Errorf("[%d]: %s is not an array", sg.index, describe(v))
+				return nil, i18n.Errorf(s.Lang, "[%d]: %s is not an array", sg.index, describe(s.Lang, v))
 			}
 			if sg.index >= len(a) {
 				return nil, i18n.Errorf(s.Lang, "[%d]: index out of range (length %d)", sg.index, len(a))
@@ -592,7 +594,7 @@ func (p *path) eval(s *Scope) (any, error) {
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s is not an object", sg.name, describe(v))
+			return nil, i18n.Errorf(s.Lang, "%s: %s is not an object", sg.name, describe(s.Lang, v))
 		}
 		x, ok := m[sg.name]
 		if !ok {

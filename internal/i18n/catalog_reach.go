@@ -34,6 +34,10 @@ func jaReach() map[string]string {
 		"environment variable %s was not read for this run": "環境変数 %s はこの実行では読み取られていません",
 		"[%d]: index out of range (length %d)":              "[%d]：インデックスが範囲外です（長さ %d）",
 		"no field %q":                                       "フィールド %q がありません",
+		"node %s has no output":                             "ノード %s には出力がありません",
+		"[%d]: %s is not an array":                          "[%d]：%sは配列ではありません",
+		"%s: %s is not an object":                           "%s：%sはオブジェクトではありません",
+		"${{ %s }} is %s, not a boolean":                    "${{ %s }} は%sであり、真偽値ではありません",
 		// internal/userfile: the files seam reads
 		"not a regular file (%s)":           "通常のファイルではありません（%s）",
 		"a named pipe":                      "名前付きパイプ",
