@@ -3,7 +3,6 @@ package contract
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -61,18 +60,19 @@ type step struct {
 	index bool
 }
 
-func (e *NumberError) Error() string {
-	var b strings.Builder
-	b.WriteString("number " + e.Number)
-	if e.Offset >= 0 {
-		fmt.Fprintf(&b, " at offset %d", e.Offset)
+func (e *NumberError) Error() string { return e.In(i18n.English) }
+
+// In says the error in lang.
+func (e *NumberError) In(lang i18n.Lang) string {
+	switch {
+	case e.Offset >= 0 && e.Digits > 0:
+		return i18n.Sprintf(lang, "number %s at offset %d has %d digits, more than seam's limit of %d", e.Number, e.Offset, e.Digits, MaxNumberDigits)
+	case e.Digits > 0:
+		return i18n.Sprintf(lang, "number %s has %d digits, more than seam's limit of %d", e.Number, e.Digits, MaxNumberDigits)
+	case e.Offset >= 0:
+		return i18n.Sprintf(lang, "number %s at offset %d has an exponent beyond seam's limit of ±%d", e.Number, e.Offset, MaxNumberExponent)
 	}
-	if e.Digits > 0 {
-		fmt.Fprintf(&b, " has %d digits, more than seam's limit of %d", e.Digits, MaxNumberDigits)
-	} else {
-		fmt.Fprintf(&b, " has an exponent beyond seam's limit of ±%d", MaxNumberExponent)
-	}
-	return b.String()
+	return i18n.Sprintf(lang, "number %s has an exponent beyond seam's limit of ±%d", e.Number, MaxNumberExponent)
 }
 
 // Is makes errors.Is(err, ErrLimit) true.
@@ -162,6 +162,15 @@ func excerptText(s string) string {
 	return s[:maxValue] + "…"
 }
 
+// limitError is the Err of a SchemaError for a schema nested too deep or too large. Error
+// says ErrLimit's words and the reason; In says the reason alone, in a language, for a caller
+// that says it is beyond seam's limits itself (the loader's SEAM-E120).
+type limitError struct{ reason i18n.Message }
+
+func (e limitError) Error() string            { return ErrLimit.Error() + ": " + e.reason.Error() }
+func (e limitError) Is(target error) bool     { return target == ErrLimit }
+func (e limitError) In(lang i18n.Lang) string { return e.reason.In(lang) }
+
 // sizer counts and measures the subschemas of schema documents.
 type sizer struct{ n int }
 
@@ -189,9 +198,9 @@ func (z *sizer) schema(v any, ptr string, depth int) *SchemaError {
 	z.n++
 	switch {
 	case depth > MaxSchemaDepth:
-		return &SchemaError{Pointer: ptr, Err: fmt.Errorf("%w: subschemas nest more than %d levels deep", ErrLimit, MaxSchemaDepth)}
+		return &SchemaError{Pointer: ptr, Err: limitError{i18n.M("subschemas nest more than %d levels deep", MaxSchemaDepth)}}
 	case z.n > MaxSubschemas:
-		return &SchemaError{Pointer: ptr, Err: fmt.Errorf("%w: more than %d subschemas (with the files it refers to)", ErrLimit, MaxSubschemas)}
+		return &SchemaError{Pointer: ptr, Err: limitError{i18n.M("more than %d subschemas (with the files it refers to)", MaxSubschemas)}}
 	}
 	// Sorted, so the subschema an error points at is always the same one.
 	for _, k := range slices.Sorted(maps.Keys(m)) {

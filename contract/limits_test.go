@@ -193,3 +193,38 @@ func TestSchemaLimits(t *testing.T) {
 		t.Errorf("a.json, loaded before: %v", err)
 	}
 }
+
+// TestLimitsJapanese: a number or a schema beyond the limits says so in a language; Error
+// says the English.
+func TestLimitsJapanese(t *testing.T) {
+	tests := []struct {
+		err    *NumberError
+		en, ja string
+	}{
+		{&NumberError{Number: "1e2000", Offset: 5}, "number 1e2000 at offset 5 has an exponent beyond seam's limit of ±1000",
+			"数値 1e2000（オフセット 5）の指数が seam の上限 ±1000 を超えています"},
+		{&NumberError{Number: "1e2000", Offset: -1}, "number 1e2000 has an exponent beyond seam's limit of ±1000",
+			"数値 1e2000 の指数が seam の上限 ±1000 を超えています"},
+		{&NumberError{Number: "12…", Offset: 0, Digits: 1001}, "number 12… at offset 0 has 1001 digits, more than seam's limit of 1000",
+			"数値 12…（オフセット 0）は 1001 桁あり、seam の上限 1000 桁を超えています"},
+		{&NumberError{Number: "12…", Offset: -1, Digits: 1001}, "number 12… has 1001 digits, more than seam's limit of 1000",
+			"数値 12… は 1001 桁あり、seam の上限 1000 桁を超えています"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.en {
+			t.Errorf("Error() = %q, want %q", got, tt.en)
+		}
+		if got := tt.err.In(i18n.Japanese); got != tt.ja {
+			t.Errorf("In(ja) = %q, want %q", got, tt.ja)
+		}
+	}
+	_, err := newCompiler(t).Inline("too deep", nest(MaxSchemaDepth+1))
+	var se *SchemaError
+	if !errors.As(err, &se) {
+		t.Fatalf("too deep: %v", err)
+	}
+	le, ok := se.Err.(interface{ In(i18n.Lang) string })
+	if !ok || le.In(i18n.Japanese) != "サブスキーマの入れ子が 64 段を超えています" {
+		t.Errorf("too deep: %v", err)
+	}
+}

@@ -76,3 +76,42 @@ func TestLoadLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadLimitsJapanese: the SEAM-E120 messages are said in LoadOptions.Lang, the reason of
+// the limit too.
+func TestLoadLimitsJapanese(t *testing.T) {
+	deepPtr := strings.Repeat("/items", contract.MaxSchemaDepth+1)
+	tests := []struct {
+		name string
+		src  string
+		want []string
+	}{{
+		name: "inline schema too deep",
+		src:  head + "  a:\n    type: const\n    with: {value: {status: pass, summary: x}}\n    contract: {input: " + nestedItems(contract.MaxSchemaDepth+1) + "}\n",
+		want: []string{`7:543 SEAM-E120 ノード "a" の contract.input：スキーマが seam の上限を超えています：` + deepPtr + ` で：サブスキーマの入れ子が 64 段を超えています`},
+	}, {
+		name: "number in an inline schema",
+		src:  head + "  a:\n    type: const\n    with: {value: {status: pass, summary: x}}\n    contract:\n      output: {properties: {n: {maximum: 1e-10000000}}}\n",
+		want: []string{`8:42 SEAM-E120 ノード "a" の contract.output：数値 1e-10000000 の指数が seam の上限 ±1000 を超えています`},
+	}, {
+		name: "number in an input",
+		src:  head + "  a:\n    type: const\n    with: {value: {status: pass, summary: x}}\n    input: {n: [1, -1E-1001]}\n",
+		want: []string{`7:20 SEAM-E120 数値 -1E-1001 の指数が seam の上限 ±1000 を超えています`},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := LoadBytes(context.Background(), filepath.Join(t.TempDir(), "t.yaml"), []byte(tt.src), LoadOptions{Types: nodestest.LoadTypes(), Lang: "ja"})
+			var ds Diagnostics
+			if err != nil && !errors.As(err, &ds) {
+				t.Fatalf("LoadBytes: %v", err)
+			}
+			var got []string
+			for _, d := range ds {
+				got = append(got, brief(d))
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}

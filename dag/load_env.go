@@ -3,7 +3,6 @@ package dag
 import (
 	"github.com/seam-dag/seam/internal/i18n"
 
-	"fmt"
 	"slices"
 	"strings"
 
@@ -89,10 +88,15 @@ func (l *loader) checkEnv(r Ref, d *DAG) {
 	// env.NAME.x needs no check here: CEL knows env's values are strings and refuses it.
 }
 
-// LookupEnv reads the variables d declares under env, with getenv (os.Getenv). A declared
-// variable that is unset or empty is an error: a run would otherwise send an empty
-// credential. The result is what Scope.Env holds for the run.
+// LookupEnv is LookupEnvIn, its error in English.
 func LookupEnv(d *DAG, getenv func(string) string) (map[string]string, error) {
+	return LookupEnvIn(d, getenv, i18n.English)
+}
+
+// LookupEnvIn reads the variables d declares under env, with getenv (os.Getenv). A declared
+// variable that is unset or empty is an error, said in lang: a run would otherwise send an
+// empty credential. The result is what Scope.Env holds for the run.
+func LookupEnvIn(d *DAG, getenv func(string) string, lang i18n.Lang) (map[string]string, error) {
 	if len(d.Env) == 0 {
 		return nil, nil
 	}
@@ -101,7 +105,7 @@ func LookupEnv(d *DAG, getenv func(string) string) (map[string]string, error) {
 	for _, e := range d.Env {
 		v := getenv(e.Name)
 		if v == "" {
-			missing = append(missing, fmt.Sprintf("%s (listed at %s:%d:%d)", e.Name, e.Pos.File, e.Pos.Line, e.Pos.Col))
+			missing = append(missing, i18n.Sprintf(lang, "%s (listed at %s:%d:%d)", e.Name, e.Pos.File, e.Pos.Line, e.Pos.Col))
 			continue
 		}
 		env[e.Name] = v
@@ -110,9 +114,9 @@ func LookupEnv(d *DAG, getenv func(string) string) (map[string]string, error) {
 	case 0:
 		return env, nil
 	case 1:
-		return nil, fmt.Errorf("environment variable %s is not set; the DAG reads it through env", missing[0])
+		return nil, i18n.Errorf(lang, "environment variable %s is not set; the DAG reads it through env", missing[0])
 	}
-	return nil, fmt.Errorf("environment variables not set, which the DAG reads through env: %s", strings.Join(missing, ", "))
+	return nil, i18n.Errorf(lang, "environment variables not set, which the DAG reads through env: %s", strings.Join(missing, i18n.Format(lang, ", ")))
 }
 
 // Secrets returns the values of env, every one a secret: the engine passes them to node
@@ -129,14 +133,19 @@ func Secrets(env map[string]string) []string {
 	return slices.Compact(s)
 }
 
-// ShortSecrets says, for each variable d declares under env whose value in env (LookupEnv's
-// result) is shorter than nodes.MinSecret, that the value will not be masked: a warning, since
-// the run may go on, but the person who set it should know.
+// ShortSecrets is ShortSecretsIn in English.
 func ShortSecrets(d *DAG, env map[string]string) []string {
+	return ShortSecretsIn(d, env, i18n.English)
+}
+
+// ShortSecretsIn says in lang, for each variable d declares under env whose value in env
+// (LookupEnv's result) is shorter than nodes.MinSecret, that the value will not be masked: a
+// warning, since the run may go on, but the person who set it should know.
+func ShortSecretsIn(d *DAG, env map[string]string, lang i18n.Lang) []string {
 	var out []string
 	for _, e := range d.Env {
 		if v, ok := env[e.Name]; ok && len(v) < nodes.MinSecret {
-			out = append(out, fmt.Sprintf("env %s (listed at %s:%d:%d) holds %d bytes, fewer than the %d a secret needs to be masked: its value will show in outputs, logs and the run store",
+			out = append(out, i18n.Sprintf(lang, "env %s (listed at %s:%d:%d) holds %d bytes, fewer than the %d a secret needs to be masked: its value will show in outputs, logs and the run store",
 				e.Name, e.Pos.File, e.Pos.Line, e.Pos.Col, len(v), nodes.MinSecret))
 		}
 	}

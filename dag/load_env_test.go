@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
 )
 
@@ -205,6 +206,32 @@ func TestLookupEnv(t *testing.T) {
 	}
 	if Secrets(nil) == nil || len(Secrets(map[string]string{"A": ""})) != 0 {
 		t.Error("Secrets of nothing should be empty")
+	}
+}
+
+// TestLookupEnvJapanese: the variables not set, and the values too short to mask, in Japanese.
+func TestLookupEnvJapanese(t *testing.T) {
+	d, ds := loadTest(t, envHead+"  a: {type: echo, with: {text: \"${{ env.TOKEN }}\"}}\n")
+	if ds != nil {
+		t.Fatal(ds)
+	}
+	tests := []struct {
+		vars map[string]string
+		want string
+	}{
+		{map[string]string{"TOKEN": "t0k"}, "環境変数 API_URL（testdata/t.yaml:4:3 に記載）が設定されていません：DAG はこれを env で読み取ります"},
+		{nil, "DAG が env で読み取る環境変数が設定されていません：TOKEN（testdata/t.yaml:3:7 に記載）、API_URL（testdata/t.yaml:4:3 に記載）"},
+	}
+	for _, tt := range tests {
+		_, err := LookupEnvIn(d, func(k string) string { return tt.vars[k] }, i18n.Japanese)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("err = %v\nwant  %s", err, tt.want)
+		}
+	}
+	env := map[string]string{"TOKEN": "t0k", "API_URL": "https://example.com"}
+	want := []string{"env TOKEN（testdata/t.yaml:3:7 に記載）の値は 3 バイトで、秘密の値としてマスクされるのに必要な 4 バイトに足りません：値が出力、ログ、実行ストアにそのまま表示されます"}
+	if got := ShortSecretsIn(d, env, i18n.Japanese); !reflect.DeepEqual(got, want) {
+		t.Errorf("ShortSecretsIn = %q\nwant %q", got, want)
 	}
 }
 

@@ -73,7 +73,7 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 	detail := err.Error()
 	var se *contract.SchemaError
 	if errors.As(err, &se) && sameLocation(se.Location, self) {
-		detail = se.Err.Error()
+		detail = say(l.lang, se.Err) // a limit's reason alone (contract's limitError), or the error
 		if se.Pointer != "" {
 			detail = i18n.Sprintf(l.lang, "at %s: %s", se.Pointer, detail)
 		}
@@ -97,7 +97,7 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 			name = n.Value // as the DAG names it
 		}
 		l.addAt(target, CodeSchema, i18n.Sprintf(l.lang, "name a JSON Schema file: a regular file within the size limit ($%s raises it)", userfile.EnvMaxSize),
-			i18n.Sprintf(l.lang, "%s: schema file %s: %v", what, name, refused.Err))
+			i18n.Sprintf(l.lang, "%s: schema file %s: %v", what, name, say(l.lang, refused.Err)))
 	case errors.Is(err, os.ErrNotExist) && !inline:
 		l.addAt(target, CodeSchemaMissing, i18n.Sprintf(l.lang, "create it, or fix the path: it is relative to the DAG file's directory (%s)", l.dir),
 			i18n.Sprintf(l.lang, "%s: schema file %q not found", what, n.Value))
@@ -138,7 +138,7 @@ func (l *loader) valueError(err error, n *yaml.Node, what string) {
 		n, err = ve.node, ve.err
 	}
 	if errors.Is(err, contract.ErrLimit) {
-		l.addAt(n, CodeLimit, limitHint(l.lang, err), fmt.Sprintf("%s: %v", what, err))
+		l.addAt(n, CodeLimit, limitHint(l.lang, err), i18n.Sprintf(l.lang, "%s: %s", what, say(l.lang, err)))
 		return
 	}
 	l.addAt(n, CodeInvalid, i18n.Format(l.lang, "write JSON-compatible values: strings, numbers, booleans, null, lists and mappings"),

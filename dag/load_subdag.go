@@ -55,7 +55,7 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 	b, err := l.opts.read(path)
 	if err != nil {
 		l.addAt(fv, CodeSubDAG, i18n.Format(l.lang, "check the path: it is relative to this DAG file"),
-			i18n.Sprintf(l.lang, "node %q: cannot read the DAG file %s: %v", n.ID, fv.Value, unwrapPathError(err)))
+			i18n.Sprintf(l.lang, "node %q: cannot read the DAG file %s: %v", n.ID, fv.Value, say(l.lang, unwrapPathError(err))))
 		return
 	}
 	// ReadFile records in this load's sources too: the child's files are the parent's.

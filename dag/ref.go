@@ -36,6 +36,9 @@ type Scope struct {
 	Item    any
 	Index   int
 	HasItem bool
+	// Lang is the language of Eval's own errors (a reference out of range, an object inside
+	// text): the run's, as engine.RunOptions.Lang. "" is English.
+	Lang i18n.Lang
 }
 
 // RunInfo is what `run` names in expressions.
@@ -231,7 +234,7 @@ func (t *Template) Eval(s *Scope) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			text, err := scalarText(v)
+			text, err := scalarText(v, s.Lang)
 			if err != nil {
 				return nil, fmt.Errorf("${{ %s }}: %w", p.Expr.Src, err)
 			}
@@ -261,8 +264,8 @@ func (t *Template) Eval(s *Scope) (any, error) {
 	}
 }
 
-// scalarText is how a value reads inside an interpolated string.
-func scalarText(v any) (string, error) {
+// scalarText is how a value reads inside an interpolated string; the error is said in lang.
+func scalarText(v any, lang i18n.Lang) (string, error) {
 	switch v := v.(type) {
 	case string:
 		return v, nil
@@ -273,11 +276,11 @@ func scalarText(v any) (string, error) {
 	case nil:
 		return "null", nil
 	case map[string]any:
-		return "", fmt.Errorf("is an object; text around a reference takes scalars only (make the string exactly one reference to pass the object)")
+		return "", i18n.Errorf(lang, "is an object; text around a reference takes scalars only (make the string exactly one reference to pass the object)")
 	case []any:
-		return "", fmt.Errorf("is an array; text around a reference takes scalars only (make the string exactly one reference to pass the array)")
+		return "", i18n.Errorf(lang, "is an array; text around a reference takes scalars only (make the string exactly one reference to pass the array)")
 	default:
-		return "", fmt.Errorf("is a %T, not a JSON value", v)
+		return "", i18n.Errorf(lang, "is a %T, not a JSON value", v)
 	}
 }
 
@@ -309,7 +312,7 @@ func (e *Expr) Bool(s *Scope) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, fmt.Errorf("${{ %s }} is %s, not a boolean", e.Src, describe(v))
+		return false, i18n.Errorf(s.Lang, "${{ %s }} is %s, not a boolean", e.Src, describe(s.Lang, v))
 	}
 	return b, nil
 }
@@ -503,24 +506,26 @@ func fromCEL(v any) any {
 	}
 }
 
-// describe names a value's JSON type for messages.
-func describe(v any) string {
+// describe names a value's JSON type for messages in lang, as a phrase inside a sentence.
+func describe(lang i18n.Lang, v any) string {
+	var kind string
 	switch v.(type) {
 	case nil:
-		return "null"
+		return i18n.Inline(lang, "null")
 	case bool:
-		return "a boolean"
+		kind = i18n.Key("a boolean")
 	case string:
-		return "a string"
+		kind = i18n.Key("a string")
 	case json.Number, float64, int, int64:
-		return "a number"
+		kind = i18n.Key("a number")
 	case map[string]any:
-		return "an object"
+		kind = i18n.Key("an object")
 	case []any:
-		return "an array"
+		kind = i18n.Key("an array")
 	default:
-		return fmt.Sprintf("a %T", v)
+		return i18n.Inline(lang, fmt.Sprintf("a %T", v))
 	}
+	return i18n.Inline(lang, i18n.Format(lang, kind))
 }
 
 // path is a plain reference such as nodes.a.output.data.items[0].name, resolved by walking
@@ -558,7 +563,7 @@ func (p *path) eval(s *Scope) (any, error) {
 	case "nodes":
 		out, ok := s.Outputs[p.node]
 		if !ok {
-			return nil, fmt.Errorf("node %s has no output", p.node)
+			return nil, i18n.Errorf(s.Lang, "node %s has no output", p.node)
 		}
 		v = out
 	case "item":
@@ -571,7 +576,7 @@ func (p *path) eval(s *Scope) (any, error) {
 		// The loader allows exactly one segment, a declared name.
 		x, ok := s.Env[p.segs[0].name]
 		if !ok {
-			return nil, fmt.Errorf("environment variable %s was not read for this run", p.segs[0].name)
+			return nil, i18n.Errorf(s.Lang, "environment variable %s was not read for this run", p.segs[0].name)
 		}
 		return x, nil
 	}
@@ -579,21 +584,21 @@ func (p *path) eval(s *Scope) (any, error) {
 		if sg.isIndex {
 			a, ok := v.([]any)
 			if !ok {
-				return nil, fmt.Errorf("[%d]: %s is not an array", sg.index, describe(v))
+				return nil, i18n.Errorf(s.Lang, "[%d]: %s is not an array", sg.index, describe(s.Lang, v))
 			}
 			if sg.index >= len(a) {
-				return nil, fmt.Errorf("[%d]: index out of range (length %d)", sg.index, len(a))
+				return nil, i18n.Errorf(s.Lang, "[%d]: index out of range (length %d)", sg.index, len(a))
 			}
 			v = a[sg.index]
 			continue
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, fmt.Errorf("%s: %s is not an object", sg.name, describe(v))
+			return nil, i18n.Errorf(s.Lang, "%s: %s is not an object", sg.name, describe(s.Lang, v))
 		}
 		x, ok := m[sg.name]
 		if !ok {
-			return nil, fmt.Errorf("no field %q", sg.name)
+			return nil, i18n.Errorf(s.Lang, "no field %q", sg.name)
 		}
 		v = x
 	}
@@ -759,7 +764,7 @@ func (rc *refCompiler) template(file string, n *yaml.Node) (*Template, Diagnosti
 	if n.Tag != "!!str" || !strings.Contains(n.Value, "${{") {
 		v, err := scalarValue(n)
 		if errors.Is(err, contract.ErrLimit) {
-			return LiteralTemplate(nil), Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeLimit, Message: err.Error(), Hint: limitHint(rc.lang, err)}}
+			return LiteralTemplate(nil), Diagnostics{{Pos: rc.posAt(file, n, -1), Code: CodeLimit, Message: say(rc.lang, err), Hint: limitHint(rc.lang, err)}}
 		}
 		if err != nil {
 			return LiteralTemplate(nil), Diagnostics{{
@@ -1117,10 +1122,11 @@ func scalarValue(n *yaml.Node) (any, error) {
 	}
 }
 
-// say is err's message in lang: seam's own sentence (an i18n.Message) in lang, other errors
-// (yaml.v3's, contract's limits) as they are.
+// say is err's message in lang: seam's own sentence (an i18n.Message, contract's limits, a
+// refused file: an error that says itself in a language) in lang, other errors (yaml.v3's)
+// as they are.
 func say(lang i18n.Lang, err error) string {
-	if m, ok := err.(i18n.Message); ok {
+	if m, ok := err.(interface{ In(i18n.Lang) string }); ok {
 		return m.In(lang)
 	}
 	return err.Error()

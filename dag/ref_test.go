@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // compileYAML compiles the YAML value src into a template, as the loader does.
@@ -137,7 +139,43 @@ func TestTemplateEvalErrors(t *testing.T) {
 	}
 }
 
+// TestTemplateEvalErrorsJapanese: Eval says its own errors in the Scope's language.
+func TestTemplateEvalErrorsJapanese(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"missing field", `"${{ nodes.a.output.data.nope }}"`, `${{ nodes.a.output.data.nope }}: フィールド "nope" がありません`},
+		{"index out of range", `"${{ nodes.a.output.data.items[5] }}"`, "${{ nodes.a.output.data.items[5] }}: [5]：インデックスが範囲外です（長さ 2）"},
+		{"object in interpolation", `"x ${{ nodes.a.output.data }}"`,
+			"${{ nodes.a.output.data }}: オブジェクトです：前後に文字がある参照にはスカラー値しか使えません（オブジェクトを渡すには、文字列全体を 1 つの参照にしてください）"},
+		{"array in interpolation", `"x ${{ nodes.a.output.data.items }}"`,
+			"${{ nodes.a.output.data.items }}: 配列です：前後に文字がある参照にはスカラー値しか使えません（配列を渡すには、文字列全体を 1 つの参照にしてください）"},
+		{"env not read", `"${{ env.TOKEN }}"`, "${{ env.TOKEN }}: 環境変数 TOKEN はこの実行では読み取られていません"},
+		{"not an array", `"${{ nodes.a.output.status[0] }}"`, "${{ nodes.a.output.status[0] }}: [0]：文字列は配列ではありません"},
+		{"not an object", `"${{ nodes.a.output.status.x }}"`, "${{ nodes.a.output.status.x }}: x：文字列はオブジェクトではありません"},
+		{"node without output", `"${{ nodes.b.output }}"`, "${{ nodes.b.output }}: ノード b には出力がありません"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmpl, _ := compileYAML(t, tt.src) // env.TOKEN is not declared: Eval is what is tested
+			s := testScope()
+			s.Lang = i18n.Japanese
+			_, err := tmpl.Eval(s)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("error %v\nwant  %s", err, tt.want)
+			}
+		})
+	}
+}
+
 func TestExprBool(t *testing.T) {
+	ja := testScope()
+	ja.Lang = i18n.Japanese
+	jaTmpl, _ := compileYAML(t, `"${{ params.name }}"`)
+	if _, err := jaTmpl.expr.Bool(ja); err == nil || err.Error() != "${{ params.name }} は文字列であり、真偽値ではありません" {
+		t.Errorf("Bool on a string, in Japanese: %v", err)
+	}
+
 	tmpl, _ := compileYAML(t, `"${{ params.name }}"`)
 	if _, err := tmpl.expr.Bool(testScope()); err == nil || !strings.Contains(err.Error(), "is a string, not a boolean") {
 		t.Fatalf("Bool on a string: %v", err)

@@ -3,9 +3,11 @@ package n8n_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n/n8ntest"
 	"github.com/seam-dag/seam/nodes"
 )
@@ -67,6 +69,13 @@ func TestValidateType(t *testing.T) {
 	}
 	if err := typ.(nodes.Checker).Check(map[string]any{"profile": "strict"}); err != nil {
 		t.Errorf("check strict: %v", err)
+	}
+	// The loader says a Check's error in its language.
+	var ce *nodes.ConfigError
+	err := typ.(nodes.Checker).Check(map[string]any{"profile": "lax"})
+	want := `with/profile: 不明なプロファイル "lax" です（minimal、runtime、ai-friendly、strict のいずれかを指定してください）`
+	if !errors.As(err, &ce) || ce.Text(i18n.Japanese) != want {
+		t.Errorf("check lax, in Japanese: %v", err)
 	}
 }
 

@@ -336,14 +336,14 @@ func (t httpType) runHTTP(ctx context.Context, call *Call) (*Result, error) {
 	}
 	client := &http.Client{
 		Transport:     rt,
-		CheckRedirect: checkRedirect(cfg.maxRedirects, call.Secrets, &log),
+		CheckRedirect: checkRedirect(cfg.maxRedirects, call.Secrets, &log, call.Lang),
 	}
 	fmt.Fprintf(&log, "%s\n", shown)
 
 	started := time.Now()
 	resp, err := client.Do(req)
 	if err != nil {
-		return &Result{Log: log.String()}, requestError(ctx, reqCtx, shown, cfg, err)
+		return &Result{Log: log.String()}, requestError(ctx, reqCtx, shown, cfg, err, call.Lang)
 	}
 	defer resp.Body.Close()
 	fmt.Fprintf(&log, "%s after %s\n", resp.Status, time.Since(started).Round(time.Millisecond))
@@ -364,7 +364,7 @@ func (t httpType) runHTTP(ctx context.Context, call *Call) (*Result, error) {
 
 	body, err := readBody(resp, req.Method == http.MethodHead, call.outputLimit(), call.Lang)
 	if err != nil {
-		return &Result{Log: log.String()}, timeoutError(ctx, reqCtx, shown, cfg, fmt.Errorf("%s: read response: %w", shown, err))
+		return &Result{Log: log.String()}, timeoutError(ctx, reqCtx, shown, cfg, fmt.Errorf("%s: read response: %w", shown, err), call.Lang)
 	}
 	out, err := httpOutput(cfg.output, shown, resp, body, call.Secrets)
 	if err != nil {
@@ -468,22 +468,23 @@ func newHTTPTransport() *http.Transport {
 type tooManyRedirects struct {
 	max  int
 	next string
+	lang i18n.Lang // the language Error says it in
 }
 
 func (e *tooManyRedirects) Error() string {
 	if e.max == 0 {
-		return fmt.Sprintf("redirected to %s, and max_redirects is 0", e.next)
+		return i18n.Sprintf(e.lang, "redirected to %s, and max_redirects is 0", e.next)
 	}
-	return fmt.Sprintf("stopped after %d redirects (max_redirects: %d); the next was to %s", e.max, e.max, e.next)
+	return i18n.Sprintf(e.lang, "stopped after %d redirects (max_redirects: %d); the next was to %s", e.max, e.max, e.next)
 }
 
 // checkRedirect bounds the redirects followed, logs them, and keeps secrets from hosts the
 // user did not name: net/http drops Authorization and cookies on a move to another host but
-// forwards every other header, X-Api-Key included.
-func checkRedirect(maxRedirects int, secrets []string, log *strings.Builder) func(*http.Request, []*http.Request) error {
+// forwards every other header, X-Api-Key included. Its errors are said in lang.
+func checkRedirect(maxRedirects int, secrets []string, log *strings.Builder, lang i18n.Lang) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		if len(via) > maxRedirects {
-			return &tooManyRedirects{max: maxRedirects, next: displayURL(req.URL)}
+			return &tooManyRedirects{max: maxRedirects, next: displayURL(req.URL), lang: lang}
 		}
 		fmt.Fprintf(log, "redirected to %s\n", displayURL(req.URL))
 		first := via[0].URL
@@ -501,8 +502,8 @@ func checkRedirect(maxRedirects int, secrets []string, log *strings.Builder) fun
 	}
 }
 
-// requestError explains a request that got no response.
-func requestError(parent, reqCtx context.Context, shown string, cfg httpConfig, err error) error {
+// requestError explains, in lang, a request that got no response.
+func requestError(parent, reqCtx context.Context, shown string, cfg httpConfig, err error, lang i18n.Lang) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err // its message repeats the full URL, query and all
@@ -515,19 +516,19 @@ func requestError(parent, reqCtx context.Context, shown string, cfg httpConfig, 
 	var hostname x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	if errors.As(err, &unknownCA) || errors.As(err, &hostname) || errors.As(err, &invalid) {
-		return fmt.Errorf("%s: %w (seam always verifies TLS certificates: give the server a certificate the system trusts, or add its CA to the system store or SSL_CERT_FILE)", shown, err)
+		return i18n.Errorf(lang, "%s: %w (seam always verifies TLS certificates: give the server a certificate the system trusts, or add its CA to the system store or SSL_CERT_FILE)", shown, err)
 	}
-	return timeoutError(parent, reqCtx, shown, cfg, fmt.Errorf("%s: %w", shown, err))
+	return timeoutError(parent, reqCtx, shown, cfg, fmt.Errorf("%s: %w", shown, err), lang)
 }
 
 // timeoutError says which end stopped the request when one did: the node's context (the
-// engine's timeout or a cancel), passed on as it is, or with.timeout.
-func timeoutError(parent, reqCtx context.Context, shown string, cfg httpConfig, err error) error {
+// engine's timeout or a cancel), passed on as it is, or with.timeout, said in lang.
+func timeoutError(parent, reqCtx context.Context, shown string, cfg httpConfig, err error, lang i18n.Lang) error {
 	switch {
 	case parent.Err() != nil:
 		return fmt.Errorf("%s: %w", shown, parent.Err())
 	case errors.Is(reqCtx.Err(), context.DeadlineExceeded):
-		return fmt.Errorf("%s: no complete response within %s (with.timeout): %w", shown, cfg.timeout, context.DeadlineExceeded)
+		return i18n.Errorf(lang, "%s: no complete response within %s (with.timeout): %w", shown, cfg.timeout, context.DeadlineExceeded)
 	}
 	return err
 }

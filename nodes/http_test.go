@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // These tests talk to real HTTP servers on loopback (httptest), not to a fake client.
@@ -420,6 +421,40 @@ func TestHTTPTLSVerified(t *testing.T) {
 	want := "GET " + srv.URL + "/x: tls: failed to verify certificate: x509: certificate signed by unknown authority (seam always verifies TLS certificates: give the server a certificate the system trusts, or add its CA to the system store or SSL_CERT_FILE)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant  %s", err, want)
+	}
+}
+
+// TestHTTPJapanese: a request that gets no response says why in the call's language.
+func TestHTTPJapanese(t *testing.T) {
+	redirect := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/next", http.StatusFound)
+	})
+	never := serve(t, func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	tlsSrv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	tlsSrv.StartTLS()
+	t.Cleanup(tlsSrv.Close)
+	tests := []struct {
+		name string
+		with map[string]any
+		want string
+	}{
+		{"no redirect allowed", map[string]any{"url": redirect.URL, "max_redirects": json.Number("0")},
+			"GET " + redirect.URL + ": " + redirect.URL + "/next にリダイレクトされましたが、max_redirects は 0 です"},
+		{"past the bound", map[string]any{"url": redirect.URL, "max_redirects": json.Number("1")},
+			"GET " + redirect.URL + ": 1 回リダイレクトしたところで止めました（max_redirects：1）。次のリダイレクト先は " + redirect.URL + "/next でした"},
+		{"with.timeout", map[string]any{"url": never.URL, "timeout": "100ms"},
+			"GET " + never.URL + "：100ms 以内に応答が完了しませんでした（with.timeout）：context deadline exceeded"},
+		{"TLS", map[string]any{"url": tlsSrv.URL},
+			"GET " + tlsSrv.URL + "：tls: failed to verify certificate: x509: certificate signed by unknown authority（seam は TLS 証明書を必ず検証します：システムが信頼する証明書をサーバーに設定するか、その CA をシステムの証明書ストアか SSL_CERT_FILE に追加してください）"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := runHTTPNode(t, t.Context(), &Call{With: tt.with, Lang: i18n.Japanese})
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("err = %v\nwant  %s", err, tt.want)
+			}
+		})
 	}
 }
 

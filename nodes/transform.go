@@ -89,7 +89,7 @@ func (t *transformType) Run(ctx context.Context, call *Call) (*Result, error) {
 		ok = false // a plain `halt` stops the program before it emits anything
 	}
 	if !ok {
-		return nil, errors.New("transform: program produced no output")
+		return nil, i18n.Errorf(call.Lang, "transform: program produced no output")
 	}
 	out, err := gojq.Marshal(v)
 	if err != nil {

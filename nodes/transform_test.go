@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func TestTransformRun(t *testing.T) {
@@ -81,6 +83,13 @@ func TestTransformErrors(t *testing.T) {
 				t.Fatalf("err = %v\nwant %s", err, tt.wantErr)
 			}
 		})
+	}
+}
+
+func TestTransformNoOutputJapanese(t *testing.T) {
+	_, err := newTransformType().Run(t.Context(), &Call{With: map[string]any{"program": `empty`}, Lang: i18n.Japanese})
+	if want := "transform：プログラムが何も出力しませんでした"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %s", err, want)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // migrations returns the SQL that brings an SQLite store's schema from version i to i+1
@@ -208,13 +210,13 @@ func pgMigrations() []string {
 
 // errNewer says a store's schema is newer than this seam's: a newer seam wrote it, and this
 // one could misread or damage what it does not know.
-func errNewer(where string, v, n int) error {
-	return fmt.Errorf("store %s has schema version %d, this seam knows up to %d: it was written by a newer seam; use that one (or a newer one) with it", where, v, n)
+func errNewer(where string, v, n int, lang i18n.Lang) error {
+	return i18n.Errorf(lang, "store %s has schema version %d, this seam knows up to %d: it was written by a newer seam; use that one (or a newer one) with it", where, v, n)
 }
 
 // errOlder says a store opened without migrating is older than this seam's schema.
-func errOlder(where string, v, n int) error {
-	return fmt.Errorf("store %s has schema version %d, this seam needs %d: `seam store migrate` brings it up to date (seam run does so unless --no-migrate)", where, v, n)
+func errOlder(where string, v, n int, lang i18n.Lang) error {
+	return i18n.Errorf(lang, "store %s has schema version %d, this seam needs %d: `seam store migrate` brings it up to date (seam run does so unless --no-migrate)", where, v, n)
 }
 
 // sqliteVersion reads the schema version of an SQLite store.
@@ -226,21 +228,22 @@ func sqliteVersion(ctx context.Context, db *sql.DB, path string) (int, error) {
 	return v, nil
 }
 
-// checkVersion refuses a store whose schema is not exactly this seam's, without changing it.
-func checkVersion(where string, v, n int) error {
+// checkVersion refuses, in lang, a store whose schema is not exactly this seam's, without
+// changing it.
+func checkVersion(where string, v, n int, lang i18n.Lang) error {
 	switch {
 	case v > n:
-		return errNewer(where, v, n)
+		return errNewer(where, v, n, lang)
 	case v < n:
-		return errOlder(where, v, n)
+		return errOlder(where, v, n, lang)
 	}
 	return nil
 }
 
 // migrateDB applies the migrations in migs the store has not seen yet, each in its own
 // transaction, and returns the version it found. The list is passed in so tests can
-// exercise more than one step.
-func migrateDB(ctx context.Context, db *sql.DB, path string, migs []string) (int, error) {
+// exercise more than one step. A newer store is refused in lang.
+func migrateDB(ctx context.Context, db *sql.DB, path string, migs []string, lang i18n.Lang) (int, error) {
 	// Fast path without the write lock: a current store, the usual case, needs nothing, and
 	// every process opening the store would otherwise queue for the lock here.
 	v, err := sqliteVersion(ctx, db, path)
@@ -248,10 +251,10 @@ func migrateDB(ctx context.Context, db *sql.DB, path string, migs []string) (int
 		return v, err
 	}
 	if v > len(migs) {
-		return v, errNewer(path, v, len(migs))
+		return v, errNewer(path, v, len(migs), lang)
 	}
 	for {
-		done, err := migrateOne(ctx, db, path, migs)
+		done, err := migrateOne(ctx, db, path, migs, lang)
 		if err != nil || done {
 			return v, err
 		}
@@ -261,7 +264,7 @@ func migrateDB(ctx context.Context, db *sql.DB, path string, migs []string) (int
 // migrateOne applies the next migration, if any, and reports whether the schema is current.
 // The version is read inside the write transaction: another process opening the same store
 // at the same moment may have applied the migration while this one waited for the lock.
-func migrateOne(ctx context.Context, db *sql.DB, path string, migs []string) (done bool, err error) {
+func migrateOne(ctx context.Context, db *sql.DB, path string, migs []string, lang i18n.Lang) (done bool, err error) {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("open store %s: begin migration: %w", path, err)
@@ -276,7 +279,7 @@ func migrateOne(ctx context.Context, db *sql.DB, path string, migs []string) (do
 		return false, fmt.Errorf("open store %s: read schema version: %w", path, err)
 	}
 	if v > len(migs) {
-		return false, errNewer(path, v, len(migs))
+		return false, errNewer(path, v, len(migs), lang)
 	}
 	if v == len(migs) {
 		return true, tx.Rollback()

@@ -23,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // notifyChannel is the channel every commit that changes a run notifies, with the run's id
@@ -41,6 +42,7 @@ type pgStore struct {
 	// any error that might quote them.
 	passwords []string
 	retryFor  time.Duration
+	lang      i18n.Lang // of the errors that refuse the database's schema version
 }
 
 // openPostgres connects to the database at dsn and brings its schema up to date unless
@@ -56,13 +58,13 @@ func openPostgres(ctx context.Context, dsn string, o Options, readOnly bool) (*p
 		switch {
 		case err != nil:
 		case v == 0 && readOnly:
-			err = fmt.Errorf("open store %s to read: %w: the database holds no runs yet (`seam run` or `seam store migrate` creates the store)", s.where, ErrNotFound)
+			err = i18n.Errorf(o.Lang, "open store %s to read: %w: the database holds no runs yet (`seam run` or `seam store migrate` creates the store)", s.where, ErrNotFound)
 		case readOnly:
-			if err = checkVersion(s.where, v, len(pgMigrations())); err != nil {
-				err = fmt.Errorf("open store %s to read: %w", s.where, err)
+			if err = checkVersion(s.where, v, len(pgMigrations()), o.Lang); err != nil {
+				err = i18n.Errorf(o.Lang, "open store %s to read: %w", s.where, err)
 			}
 		default:
-			err = checkVersion(s.where, v, len(pgMigrations()))
+			err = checkVersion(s.where, v, len(pgMigrations()), o.Lang)
 		}
 	} else {
 		_, err = s.migrate(ctx, pgMigrations())
@@ -76,7 +78,7 @@ func openPostgres(ctx context.Context, dsn string, o Options, readOnly bool) (*p
 
 // connectPostgres opens the pool and makes its first connection, whatever the schema.
 func connectPostgres(ctx context.Context, dsn string, o Options) (*pgStore, error) {
-	s := &pgStore{where: Redact(dsn), retryFor: o.RetryFor}
+	s := &pgStore{where: Redact(dsn), retryFor: o.RetryFor, lang: o.Lang}
 	if s.retryFor <= 0 {
 		s.retryFor = DefaultRetryFor
 	}
@@ -133,8 +135,8 @@ func (e *scrubbed) Error() string { return e.msg }
 func (e *scrubbed) Unwrap() error { return e.err }
 
 // migratePostgres brings the database at dsn up to date.
-func migratePostgres(ctx context.Context, dsn string) (from, to int, err error) {
-	s, err := connectPostgres(ctx, dsn, Options{})
+func migratePostgres(ctx context.Context, dsn string, o Options) (from, to int, err error) {
+	s, err := connectPostgres(ctx, dsn, o)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -166,7 +168,7 @@ func (s *pgStore) checkVersion(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return checkVersion(s.where, v, len(pgMigrations()))
+	return checkVersion(s.where, v, len(pgMigrations()), s.lang)
 }
 
 // version reads the schema version, retrying a lost connection.
@@ -211,7 +213,7 @@ func (s *pgStore) migrate(ctx context.Context, migs []string) (int, error) {
 		return v, nil
 	}
 	if v > len(migs) {
-		return v, errNewer(s.where, v, len(migs))
+		return v, errNewer(s.where, v, len(migs), s.lang)
 	}
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLock); err != nil {
@@ -225,7 +227,7 @@ func (s *pgStore) migrate(ctx context.Context, migs []string) (int, error) {
 			return err
 		}
 		if v > len(migs) {
-			return errNewer(s.where, v, len(migs))
+			return errNewer(s.where, v, len(migs), s.lang)
 		}
 		for i := v; i < len(migs); i++ {
 			if _, err := tx.Exec(ctx, migs[i]); err != nil {

@@ -251,7 +251,7 @@ func TestMigrateV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migrateDB(ctx, db, path, migrations()[:1]); err != nil {
+	if _, err := migrateDB(ctx, db, path, migrations()[:1], ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []string{

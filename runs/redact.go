@@ -1,8 +1,9 @@
 package runs
 
 import (
-	"fmt"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // mask is what a password is shown as.
@@ -118,10 +119,10 @@ func startsKey(s string) bool {
 // driver would take part of the password for the host, and look that name up), and a
 // key=value connection string, which would otherwise be taken for a file's path. Its message
 // shows the location redacted.
-func checkLocation(location string) error {
+func checkLocation(location string, lang i18n.Lang) error {
 	if !IsPostgres(location) {
 		if keyValueDSN(location) {
-			return fmt.Errorf("open store %s: this is a key=value connection string; give a PostgreSQL store as a postgres:// URL (postgres://USER:PASSWORD@HOST:PORT/DB)", Redact(location))
+			return i18n.Errorf(lang, "open store %s: this is a key=value connection string; give a PostgreSQL store as a postgres:// URL (postgres://USER:PASSWORD@HOST:PORT/DB)", Redact(location))
 		}
 		return nil
 	}
@@ -132,7 +133,7 @@ func checkLocation(location string) error {
 			ends = "@/?#"
 		}
 		if strings.ContainsAny(location[sp.start:sp.end], ends) {
-			return fmt.Errorf("open store %s: the password holds @, /, ?, # or & as it is, which a URL reads as the end of the password: write them as %%40, %%2F, %%3F, %%23 and %%26", Redact(location))
+			return i18n.Errorf(lang, "open store %s: the password holds @, /, ?, # or & as it is, which a URL reads as the end of the password: write them as %%40, %%2F, %%3F, %%23 and %%26", Redact(location))
 		}
 	}
 	return nil

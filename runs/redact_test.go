@@ -71,7 +71,7 @@ func TestCheckLocation(t *testing.T) {
 		{"host=h user=u password=p@ss#w?rd dbname=db", "open store host=h user=u password=xxxxx dbname=db: this is a key=value connection string; give a PostgreSQL store as a postgres:// URL (postgres://USER:PASSWORD@HOST:PORT/DB)"},
 		{"dbname=seam", "this is a key=value connection string"},
 	} {
-		err := checkLocation(tt.in)
+		err := checkLocation(tt.in, "")
 		switch {
 		case tt.want == "" && err != nil:
 			t.Errorf("checkLocation(%q): %v, want nil", tt.in, err)

@@ -22,6 +22,8 @@ import (
 
 	"modernc.org/sqlite" // also registers the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // busyTimeout is how long a write waits for another connection or process holding the write
@@ -39,6 +41,7 @@ const walAutocheckpoint = 10_000
 type sqliteStore struct {
 	db   *sql.DB
 	path string
+	lang i18n.Lang // of the errors that refuse the store's schema version
 
 	prepMu sync.Mutex
 	prep   *stmts // nil until the first write
@@ -61,10 +64,11 @@ func openSQLite(ctx context.Context, path string, o Options) (*sqliteStore, erro
 	if err != nil {
 		return nil, err
 	}
+	s.lang = o.Lang
 	if o.NoMigrate {
 		err = s.checkVersion(ctx)
 	} else {
-		_, err = migrateDB(ctx, s.db, path, migrations())
+		_, err = migrateDB(ctx, s.db, path, migrations(), o.Lang)
 	}
 	if err != nil {
 		s.db.Close()
@@ -118,17 +122,17 @@ func (s *sqliteStore) checkVersion(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return checkVersion(s.path, v, len(migrations()))
+	return checkVersion(s.path, v, len(migrations()), s.lang)
 }
 
 // migrateSQLite brings the store at path up to date, creating it when missing.
-func migrateSQLite(ctx context.Context, path string) (from, to int, err error) {
+func migrateSQLite(ctx context.Context, path string, lang i18n.Lang) (from, to int, err error) {
 	s, err := openSQLiteDB(ctx, path)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer s.Close()
-	from, err = migrateDB(ctx, s.db, path, migrations())
+	from, err = migrateDB(ctx, s.db, path, migrations(), lang)
 	if err != nil {
 		return from, from, err
 	}
@@ -140,8 +144,9 @@ func migrateSQLite(ctx context.Context, path string) (from, to int, err error) {
 // (a read-only directory or mount). In WAL mode a reader needs the
 // -shm file, which SQLite creates beside the store: when the directory is not writable and
 // no -wal file is left (no writer can be at work, and every commit is in the file), the
-// store is opened immutable, without the -shm file and without locks.
-func openSQLiteReadOnly(ctx context.Context, path string) (*sqliteStore, error) {
+// store is opened immutable, without the -shm file and without locks. A store of another
+// schema version is refused in lang.
+func openSQLiteReadOnly(ctx context.Context, path string, lang i18n.Lang) (*sqliteStore, error) {
 	if path == "" {
 		return nil, errors.New("open store: empty path")
 	}
@@ -181,11 +186,11 @@ func openSQLiteReadOnly(ctx context.Context, path string) (*sqliteStore, error) 
 		db.Close()
 		return nil, fmt.Errorf("open store %s: read schema version: %w", path, err)
 	}
-	if err := checkVersion(path, v, len(migrations())); err != nil {
+	if err := checkVersion(path, v, len(migrations()), lang); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("open store %s to read: %w", path, err)
+		return nil, i18n.Errorf(lang, "open store %s to read: %w", path, err)
 	}
-	return &sqliteStore{db: db, path: path, writing: make(chan struct{}, 1)}, nil
+	return &sqliteStore{db: db, path: path, writing: make(chan struct{}, 1), lang: lang}, nil
 }
 
 // wOK is access(2)'s W_OK, which package syscall does not name.

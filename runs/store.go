@@ -23,6 +23,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Store is an open run store. It is safe for concurrent use. Every implementation passes
@@ -87,6 +88,9 @@ type Options struct {
 	// (the server restarting, the network); DefaultRetryFor when zero. Past it the write
 	// fails, and the run that made it stops.
 	RetryFor time.Duration
+	// Lang is the language of the errors that say why a store is refused (its location, its
+	// schema version): "en" (the default) or "ja".
+	Lang i18n.Lang
 }
 
 // DefaultRetryFor is how long a write waits for an unreachable PostgreSQL store.
@@ -101,7 +105,7 @@ func Open(ctx context.Context, location string) (Store, error) {
 
 // OpenWith is Open with options.
 func OpenWith(ctx context.Context, location string, o Options) (Store, error) {
-	if err := checkLocation(location); err != nil {
+	if err := checkLocation(location, o.Lang); err != nil {
 		return nil, err
 	}
 	// Each branch returns a nil Store on error, not a Store holding a nil pointer.
@@ -123,17 +127,24 @@ func OpenWith(ctx context.Context, location string, o Options) (Store, error) {
 // read (runs list and show, explain, a read-only MCP server): it never creates or migrates
 // a store, and refuses one whose schema is not this seam's.
 func OpenReadOnly(ctx context.Context, location string) (Store, error) {
-	if err := checkLocation(location); err != nil {
+	return OpenReadOnlyWith(ctx, location, Options{})
+}
+
+// OpenReadOnlyWith is OpenReadOnly with options: o.Lang; the store is never migrated,
+// whatever o.NoMigrate says.
+func OpenReadOnlyWith(ctx context.Context, location string, o Options) (Store, error) {
+	if err := checkLocation(location, o.Lang); err != nil {
 		return nil, err
 	}
 	if IsPostgres(location) {
-		s, err := openPostgres(ctx, location, Options{NoMigrate: true}, true)
+		o.NoMigrate = true
+		s, err := openPostgres(ctx, location, o, true)
 		if err != nil {
 			return nil, err
 		}
 		return s, nil
 	}
-	s, err := openSQLiteReadOnly(ctx, location)
+	s, err := openSQLiteReadOnly(ctx, location, o.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -143,13 +154,18 @@ func OpenReadOnly(ctx context.Context, location string) (Store, error) {
 // Migrate brings the store at location up to date and returns its schema version before
 // and after.
 func Migrate(ctx context.Context, location string) (from, to int, err error) {
-	if err := checkLocation(location); err != nil {
+	return MigrateWith(ctx, location, Options{})
+}
+
+// MigrateWith is Migrate with options: o.Lang, o.RetryFor.
+func MigrateWith(ctx context.Context, location string, o Options) (from, to int, err error) {
+	if err := checkLocation(location, o.Lang); err != nil {
 		return 0, 0, err
 	}
 	if IsPostgres(location) {
-		return migratePostgres(ctx, location)
+		return migratePostgres(ctx, location, o)
 	}
-	return migrateSQLite(ctx, location)
+	return migrateSQLite(ctx, location, o.Lang)
 }
 
 // IsPostgres reports whether location names a PostgreSQL database rather than a file.

@@ -3,11 +3,14 @@ package runs
 import (
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // damage overwrites the start of the last page of the store file at path, closed: the
@@ -218,5 +221,50 @@ func TestCheckStamp(t *testing.T) {
 	defer s3.Close()
 	if err := s3.Check(ctx); !errors.Is(err, ErrDamaged) {
 		t.Fatalf("Check after a write: %v; want ErrDamaged", err)
+	}
+}
+
+// TestStoreJapanese: a store refused for its location or its schema version says why in
+// Options.Lang.
+func TestStoreJapanese(t *testing.T) {
+	ctx := t.Context()
+	ja := Options{Lang: i18n.Japanese}
+	dir := t.TempDir()
+	at := func(name string, version int) string {
+		path := filepath.Join(dir, name)
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(fmt.Sprintf(`PRAGMA user_version = %d`, version)); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	newer, older := at("newer.db", len(migrations())+1), at("older.db", 0)
+	n := len(migrations())
+	tests := []struct {
+		name string
+		open func() error
+		want string
+	}{
+		{"newer", func() error { _, err := OpenWith(ctx, newer, ja); return err },
+			fmt.Sprintf("ストア %s のスキーマバージョンは %d ですが、この seam が扱えるのは %d までです：より新しい seam が書いたストアなので、その seam（またはさらに新しいもの）で使ってください", newer, n+1, n)},
+		{"older, to read", func() error { _, err := OpenReadOnlyWith(ctx, older, ja); return err },
+			fmt.Sprintf("ストア %[1]s を読み取り用に開けません：ストア %[1]s のスキーマバージョンは 0 ですが、この seam には %[2]d が必要です：`seam store migrate` で最新にできます（seam run も --no-migrate がなければ最新にします）", older, n)},
+		{"newer, migrated", func() error { _, _, err := MigrateWith(ctx, newer, ja); return err },
+			fmt.Sprintf("ストア %s のスキーマバージョンは %d ですが、この seam が扱えるのは %d までです：より新しい seam が書いたストアなので、その seam（またはさらに新しいもの）で使ってください", newer, n+1, n)},
+		{"key=value", func() error { _, err := OpenWith(ctx, "dbname=seam", ja); return err },
+			"ストア dbname=seam を開けません：これは key=value 形式の接続文字列です：PostgreSQL のストアは postgres:// の URL（postgres://USER:PASSWORD@HOST:PORT/DB）で指定してください"},
+		{"password", func() error { _, err := OpenReadOnlyWith(ctx, "postgres://u:pa/ss@h/db", ja); return err },
+			"ストア postgres://u:xxxxx@h/db を開けません：パスワードに @、/、?、#、& がそのまま含まれていて、URL ではそこでパスワードが終わると読まれます：それぞれ %40、%2F、%3F、%23、%26 と書いてください"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.open(); err == nil || err.Error() != tt.want {
+				t.Errorf("err = %v\nwant  %s", err, tt.want)
+			}
+		})
 	}
 }

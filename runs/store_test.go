@@ -431,7 +431,7 @@ func TestMigrateSteps(t *testing.T) {
 		{bad, 2, 1, "migrate to schema version 3"},
 	}
 	for i, st := range steps {
-		_, err := migrateDB(ctx, db, path, st.migs)
+		_, err := migrateDB(ctx, db, path, st.migs, "")
 		if st.wantErr == "" && err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}

@@ -1,7 +1,6 @@
 package telemetry
 
 import (
-	"fmt"
 	"net/url"
 	"strconv"
 	"strings"
@@ -9,6 +8,8 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // Exporter names of OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER.
@@ -37,7 +38,7 @@ var (
 
 // exporters parses OTEL_TRACES_EXPORTER or OTEL_METRICS_EXPORTER: a comma-separated list of
 // otlp, console and none; unset means none.
-func exporters(getenv func(string) string, s signal) ([]string, error) {
+func exporters(getenv func(string) string, s signal, lang i18n.Lang) ([]string, error) {
 	key := "OTEL_" + strings.ToUpper(s.name) + "_EXPORTER"
 	raw := strings.TrimSpace(getenv(key))
 	if raw == "" {
@@ -56,11 +57,11 @@ func exporters(getenv func(string) string, s signal) ([]string, error) {
 		case exporterNone:
 			seen[name] = true
 		default:
-			return nil, fmt.Errorf("%s: unknown exporter %q; want otlp, console or none", key, name)
+			return nil, i18n.Errorf(lang, "%s: unknown exporter %q; want otlp, console or none", key, name)
 		}
 	}
 	if seen[exporterNone] && len(out) > 0 {
-		return nil, fmt.Errorf("%s: none cannot be combined with other exporters", key)
+		return nil, i18n.Errorf(lang, "%s: none cannot be combined with other exporters", key)
 	}
 	return out, nil
 }
@@ -76,7 +77,7 @@ type otlpConfig struct {
 
 // otlpFromEnv reads the OTLP variables for signal s, the signal's own variant taking
 // precedence over the general one as the specification says.
-func otlpFromEnv(getenv func(string) string, s signal) (otlpConfig, error) {
+func otlpFromEnv(getenv func(string) string, s signal, lang i18n.Lang) (otlpConfig, error) {
 	sig := "OTEL_EXPORTER_OTLP_" + strings.ToUpper(s.name) + "_"
 	// lookup returns the signal's variable if set, else the general one, and the name of the
 	// one it read for messages.
@@ -96,17 +97,17 @@ func otlpFromEnv(getenv func(string) string, s signal) (otlpConfig, error) {
 		c.protocol = protoGRPC
 	case protoHTTPJSON:
 		if s != traces {
-			return c, fmt.Errorf("%s: http/json is not supported for %s; use http/protobuf or grpc", key, s.name)
+			return c, i18n.Errorf(lang, "%s: http/json is not supported for %s; use http/protobuf or grpc", key, s.name)
 		}
 		c.protocol = protoHTTPJSON
 	default:
-		return c, fmt.Errorf("%s: unknown protocol %q; want http/protobuf or grpc", key, proto)
+		return c, i18n.Errorf(lang, "%s: unknown protocol %q; want http/protobuf or grpc", key, proto)
 	}
 
 	// The signal's own endpoint is used as is; the general one is a base to which OTLP/HTTP
 	// adds the signal's path.
 	if v := strings.TrimSpace(getenv(sig + "ENDPOINT")); v != "" {
-		u, err := endpointURL(sig+"ENDPOINT", v)
+		u, err := endpointURL(sig+"ENDPOINT", v, lang)
 		if err != nil {
 			return c, err
 		}
@@ -119,7 +120,7 @@ func otlpFromEnv(getenv func(string) string, s signal) (otlpConfig, error) {
 				base = "http://localhost:4317"
 			}
 		}
-		u, err := endpointURL("OTEL_EXPORTER_OTLP_ENDPOINT", base)
+		u, err := endpointURL("OTEL_EXPORTER_OTLP_ENDPOINT", base, lang)
 		if err != nil {
 			return c, err
 		}
@@ -129,11 +130,11 @@ func otlpFromEnv(getenv func(string) string, s signal) (otlpConfig, error) {
 		c.endpoint = u.String()
 	}
 
-	headers, err := parseHeaders("OTEL_EXPORTER_OTLP_HEADERS", getenv("OTEL_EXPORTER_OTLP_HEADERS"))
+	headers, err := parseHeaders("OTEL_EXPORTER_OTLP_HEADERS", getenv("OTEL_EXPORTER_OTLP_HEADERS"), lang)
 	if err != nil {
 		return c, err
 	}
-	own, err := parseHeaders(sig+"HEADERS", getenv(sig+"HEADERS"))
+	own, err := parseHeaders(sig+"HEADERS", getenv(sig+"HEADERS"), lang)
 	if err != nil {
 		return c, err
 	}
@@ -145,7 +146,7 @@ func otlpFromEnv(getenv func(string) string, s signal) (otlpConfig, error) {
 	if v, key := lookup("TIMEOUT"); v != "" {
 		ms, err := strconv.Atoi(v)
 		if err != nil || ms < 0 {
-			return c, fmt.Errorf("%s: want a number of milliseconds, not %q", key, v)
+			return c, i18n.Errorf(lang, "%s: want a number of milliseconds, not %q", key, v)
 		}
 		c.timeout = time.Duration(ms) * time.Millisecond
 	}
@@ -154,20 +155,20 @@ func otlpFromEnv(getenv func(string) string, s signal) (otlpConfig, error) {
 	case "gzip":
 		c.compression = true
 	default:
-		return c, fmt.Errorf("%s: want gzip or none, not %q", key, v)
+		return c, i18n.Errorf(lang, "%s: want gzip or none, not %q", key, v)
 	}
 	return c, nil
 }
 
 // endpointURL parses an OTLP endpoint. Messages show it without its password: an endpoint
 // may carry credentials.
-func endpointURL(key, v string) (*url.URL, error) {
+func endpointURL(key, v string, lang i18n.Lang) (*url.URL, error) {
 	u, err := url.Parse(v)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a URL (want e.g. http://localhost:4318)", key)
+		return nil, i18n.Errorf(lang, "%s: not a URL (want e.g. http://localhost:4318)", key)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s: %q is not an http:// or https:// URL with a host (e.g. http://localhost:4318)", key, u.Redacted())
+		return nil, i18n.Errorf(lang, "%s: %q is not an http:// or https:// URL with a host (e.g. http://localhost:4318)", key, u.Redacted())
 	}
 	return u, nil
 }
@@ -175,7 +176,7 @@ func endpointURL(key, v string) (*url.URL, error) {
 // parseHeaders parses a list of key=value pairs separated by commas, values percent-encoded
 // (the W3C baggage format that the specification prescribes). Header values are secrets
 // (API keys, tokens): no message quotes one.
-func parseHeaders(key, raw string) (map[string]string, error) {
+func parseHeaders(key, raw string, lang i18n.Lang) (map[string]string, error) {
 	h := map[string]string{}
 	if strings.TrimSpace(raw) == "" {
 		return h, nil
@@ -187,11 +188,11 @@ func parseHeaders(key, raw string) (map[string]string, error) {
 		k, v, ok := strings.Cut(entry, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			return nil, fmt.Errorf("%s: entry %d is not key=value (values are not shown: they may be secrets)", key, i+1)
+			return nil, i18n.Errorf(lang, "%s: entry %d is not key=value (values are not shown: they may be secrets)", key, i+1)
 		}
 		dv, err := url.PathUnescape(strings.TrimSpace(v))
 		if err != nil {
-			return nil, fmt.Errorf("%s: the value of %q is not correctly percent-encoded (values are not shown: they may be secrets)", key, k)
+			return nil, i18n.Errorf(lang, "%s: the value of %q is not correctly percent-encoded (values are not shown: they may be secrets)", key, k)
 		}
 		h[k] = dv
 	}
@@ -200,7 +201,7 @@ func parseHeaders(key, raw string) (map[string]string, error) {
 
 // resourceAttrs reads OTEL_RESOURCE_ATTRIBUTES (key=value pairs, percent-encoded values) and
 // OTEL_SERVICE_NAME, which wins over a service.name among the attributes.
-func resourceAttrs(getenv func(string) string) ([]attribute.KeyValue, error) {
+func resourceAttrs(getenv func(string) string, lang i18n.Lang) ([]attribute.KeyValue, error) {
 	const key = "OTEL_RESOURCE_ATTRIBUTES"
 	kv := map[string]string{}
 	var order []string
@@ -212,11 +213,11 @@ func resourceAttrs(getenv func(string) string) ([]attribute.KeyValue, error) {
 			k, v, ok := strings.Cut(entry, "=")
 			k = strings.TrimSpace(k)
 			if !ok || k == "" {
-				return nil, fmt.Errorf("%s: entry %d (%q) is not key=value", key, i+1, strings.TrimSpace(entry))
+				return nil, i18n.Errorf(lang, "%s: entry %d (%q) is not key=value", key, i+1, strings.TrimSpace(entry))
 			}
 			dv, err := url.PathUnescape(strings.TrimSpace(v))
 			if err != nil {
-				return nil, fmt.Errorf("%s: the value of %q is not correctly percent-encoded", key, k)
+				return nil, i18n.Errorf(lang, "%s: the value of %q is not correctly percent-encoded", key, k)
 			}
 			if _, dup := kv[k]; !dup {
 				order = append(order, k)
@@ -243,7 +244,7 @@ func resourceAttrs(getenv func(string) string) ([]attribute.KeyValue, error) {
 
 // sampler reads OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG. The default, as in the
 // specification, follows the parent's decision and samples every root.
-func sampler(getenv func(string) string) (sdktrace.Sampler, error) {
+func sampler(getenv func(string) string, lang i18n.Lang) (sdktrace.Sampler, error) {
 	name := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER")))
 	ratio := func() (float64, error) {
 		arg := strings.TrimSpace(getenv("OTEL_TRACES_SAMPLER_ARG"))
@@ -252,7 +253,7 @@ func sampler(getenv func(string) string) (sdktrace.Sampler, error) {
 		}
 		r, err := strconv.ParseFloat(arg, 64)
 		if err != nil || r < 0 || r > 1 {
-			return 0, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG: want a ratio from 0 to 1, not %q", arg)
+			return 0, i18n.Errorf(lang, "OTEL_TRACES_SAMPLER_ARG: want a ratio from 0 to 1, not %q", arg)
 		}
 		return r, nil
 	}
@@ -275,5 +276,5 @@ func sampler(getenv func(string) string) (sdktrace.Sampler, error) {
 		}
 		return sdktrace.ParentBased(sdktrace.TraceIDRatioBased(r)), nil
 	}
-	return nil, fmt.Errorf("OTEL_TRACES_SAMPLER: unknown sampler %q; want always_on, always_off, traceidratio or their parentbased_ forms", name)
+	return nil, i18n.Errorf(lang, "OTEL_TRACES_SAMPLER: unknown sampler %q; want always_on, always_off, traceidratio or their parentbased_ forms", name)
 }

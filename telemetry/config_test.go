@@ -1,10 +1,13 @@
 package telemetry
 
 import (
+	"io"
 	"maps"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // envOf is a getenv over a map.
@@ -28,7 +31,7 @@ func TestExporters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.val, func(t *testing.T) {
-			got, err := exporters(envOf(map[string]string{"OTEL_TRACES_EXPORTER": tt.val}), traces)
+			got, err := exporters(envOf(map[string]string{"OTEL_TRACES_EXPORTER": tt.val}), traces, "")
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -40,7 +43,7 @@ func TestExporters(t *testing.T) {
 			}
 		})
 	}
-	if _, err := exporters(envOf(map[string]string{"OTEL_METRICS_EXPORTER": "prometheus"}), metrics); err == nil ||
+	if _, err := exporters(envOf(map[string]string{"OTEL_METRICS_EXPORTER": "prometheus"}), metrics, ""); err == nil ||
 		!strings.HasPrefix(err.Error(), `OTEL_METRICS_EXPORTER: unknown exporter "prometheus"`) {
 		t.Errorf("metrics: %v", err)
 	}
@@ -100,7 +103,7 @@ func TestOTLPFromEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := otlpFromEnv(envOf(tt.env), tt.sig)
+			got, err := otlpFromEnv(envOf(tt.env), tt.sig, "")
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v\nwant  %s", err, tt.wantErr)
@@ -141,7 +144,7 @@ func TestResourceAttrs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			attrs, err := resourceAttrs(envOf(tt.env))
+			attrs, err := resourceAttrs(envOf(tt.env), "")
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -179,7 +182,7 @@ func TestSampler(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name+"/"+tt.arg, func(t *testing.T) {
-			s, err := sampler(envOf(map[string]string{"OTEL_TRACES_SAMPLER": tt.name, "OTEL_TRACES_SAMPLER_ARG": tt.arg}))
+			s, err := sampler(envOf(map[string]string{"OTEL_TRACES_SAMPLER": tt.name, "OTEL_TRACES_SAMPLER_ARG": tt.arg}), "")
 			if tt.wantErr != "" {
 				if err == nil || err.Error() != tt.wantErr {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -188,6 +191,46 @@ func TestSampler(t *testing.T) {
 			}
 			if err != nil || !strings.HasPrefix(s.Description(), tt.want) {
 				t.Fatalf("sampler = %v, %v; want %s", s.Description(), err, tt.want)
+			}
+		})
+	}
+}
+
+// TestSetupJapanese: Setup's configuration errors, one of each kind, are said in Options.Lang.
+func TestSetupJapanese(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"exporter", map[string]string{"OTEL_TRACES_EXPORTER": "jaeger"},
+			`OTEL_TRACES_EXPORTER：不明なエクスポーター "jaeger" です：otlp、console、none のいずれかを指定してください`},
+		{"none and more", map[string]string{"OTEL_METRICS_EXPORTER": "none,otlp"},
+			"OTEL_METRICS_EXPORTER：none はほかのエクスポーターと組み合わせられません"},
+		{"resource", map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_RESOURCE_ATTRIBUTES": "team"},
+			`OTEL_RESOURCE_ATTRIBUTES：1 番目の項目（"team"）が key=value の形ではありません`},
+		{"sampler", map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_TRACES_SAMPLER": "sometimes"},
+			`OTEL_TRACES_SAMPLER：不明なサンプラー "sometimes" です：always_on、always_off、traceidratio か、それらの parentbased_ 形式を指定してください`},
+		{"ratio", map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "2"},
+			`OTEL_TRACES_SAMPLER_ARG：0 から 1 までの比率を指定してください（"2" ではなく）`},
+		{"protocol", map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "udp"},
+			`OTEL_EXPORTER_OTLP_PROTOCOL：不明なプロトコル "udp" です：http/protobuf か grpc を指定してください`},
+		{"http/json for metrics", map[string]string{"OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"},
+			"OTEL_EXPORTER_OTLP_PROTOCOL：metrics には http/json を使えません：http/protobuf か grpc を使ってください"},
+		{"endpoint", map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "localhost:4318"},
+			`OTEL_EXPORTER_OTLP_ENDPOINT："localhost:4318" はホストを含む http:// または https:// の URL ではありません（例：http://localhost:4318）`},
+		{"headers", map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_HEADERS": "api-key"},
+			"OTEL_EXPORTER_OTLP_HEADERS：1 番目の項目が key=value の形ではありません（値は秘密かもしれないので表示しません）"},
+		{"timeout", map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_TIMEOUT": "soon"},
+			`OTEL_EXPORTER_OTLP_TIMEOUT：ミリ秒数を指定してください（"soon" ではなく）`},
+		{"compression", map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_COMPRESSION": "zstd"},
+			`OTEL_EXPORTER_OTLP_COMPRESSION：gzip か none を指定してください（"zstd" ではなく）`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Setup(t.Context(), Options{Getenv: envOf(tt.env), Console: io.Discard, Lang: i18n.Japanese})
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("err = %v\nwant  %s", err, tt.want)
 			}
 		})
 	}

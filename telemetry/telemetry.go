@@ -30,6 +30,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // DefaultShutdownTimeout bounds Shutdown: an unreachable collector must not hold seam's exit.
@@ -53,6 +54,8 @@ type Options struct {
 	Version string
 	// ShutdownTimeout bounds Shutdown; DefaultShutdownTimeout when 0.
 	ShutdownTimeout time.Duration
+	// Lang is the language of Setup's configuration errors: "en" (the default) or "ja".
+	Lang i18n.Lang
 }
 
 // Telemetry holds what Setup built. Tracer and Metrics go into engine.RunOptions; both are nil
@@ -97,17 +100,17 @@ func Setup(ctx context.Context, opts Options) (*Telemetry, error) {
 	// explicitly, so it stays.
 	if !strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		var err error
-		if traceExp, err = exporters(getenv, traces); err != nil {
+		if traceExp, err = exporters(getenv, traces, opts.Lang); err != nil {
 			return nil, err
 		}
-		if metricExp, err = exporters(getenv, metrics); err != nil {
+		if metricExp, err = exporters(getenv, metrics, opts.Lang); err != nil {
 			return nil, err
 		}
 	}
 	if len(traceExp) == 0 && len(metricExp) == 0 && opts.TraceFile == "" {
 		return t, nil // off: nothing to build, nothing to flush
 	}
-	attrs, err := resourceAttrs(getenv)
+	attrs, err := resourceAttrs(getenv, opts.Lang)
 	if err != nil {
 		return nil, err
 	}
@@ -122,12 +125,12 @@ func Setup(ctx context.Context, opts Options) (*Telemetry, error) {
 	res := resource.NewSchemaless(attrs...)
 
 	if len(traceExp) > 0 || opts.TraceFile != "" {
-		if err := t.setupTraces(ctx, getenv, traceExp, opts.TraceFile, console, res); err != nil {
+		if err := t.setupTraces(ctx, getenv, traceExp, opts.TraceFile, console, res, opts.Lang); err != nil {
 			return nil, err
 		}
 	}
 	if len(metricExp) > 0 {
-		if err := t.setupMetrics(ctx, getenv, metricExp, console, res); err != nil {
+		if err := t.setupMetrics(ctx, getenv, metricExp, console, res, opts.Lang); err != nil {
 			if t.tp != nil {
 				_ = t.tp.Shutdown(ctx) // nothing was traced yet
 			}
@@ -137,8 +140,8 @@ func Setup(ctx context.Context, opts Options) (*Telemetry, error) {
 	return t, nil
 }
 
-func (t *Telemetry) setupTraces(ctx context.Context, getenv func(string) string, names []string, file string, console io.Writer, res *resource.Resource) error {
-	smp, err := sampler(getenv)
+func (t *Telemetry) setupTraces(ctx context.Context, getenv func(string) string, names []string, file string, console io.Writer, res *resource.Resource, lang i18n.Lang) error {
+	smp, err := sampler(getenv, lang)
 	if err != nil {
 		return err
 	}
@@ -153,7 +156,7 @@ func (t *Telemetry) setupTraces(ctx context.Context, getenv func(string) string,
 		var exp sdktrace.SpanExporter
 		switch name {
 		case exporterOTLP:
-			exp, err = otlpTraceExporter(ctx, getenv)
+			exp, err = otlpTraceExporter(ctx, getenv, lang)
 		case exporterConsole:
 			exp, err = stdouttrace.New(stdouttrace.WithWriter(console))
 			if err != nil {
@@ -174,7 +177,7 @@ func (t *Telemetry) setupTraces(ctx context.Context, getenv func(string) string,
 	}
 	// The OTLP headers' values are credentials: they must not come back in a span either.
 	for _, k := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_METRICS_HEADERS"} {
-		if h, err := parseHeaders(k, getenv(k)); err == nil {
+		if h, err := parseHeaders(k, getenv(k), lang); err == nil {
 			for _, v := range h {
 				t.secrets.add(v)
 				for _, f := range strings.Fields(v) { // the token of "Bearer <token>"
@@ -194,8 +197,8 @@ func (t *Telemetry) setupTraces(ctx context.Context, getenv func(string) string,
 	return nil
 }
 
-func otlpTraceExporter(ctx context.Context, getenv func(string) string) (sdktrace.SpanExporter, error) {
-	c, err := otlpFromEnv(getenv, traces)
+func otlpTraceExporter(ctx context.Context, getenv func(string) string, lang i18n.Lang) (sdktrace.SpanExporter, error) {
+	c, err := otlpFromEnv(getenv, traces, lang)
 	if err != nil {
 		return nil, err
 	}
@@ -231,14 +234,14 @@ func otlpTraceExporter(ctx context.Context, getenv func(string) string) (sdktrac
 	return exp, nil
 }
 
-func (t *Telemetry) setupMetrics(ctx context.Context, getenv func(string) string, names []string, console io.Writer, res *resource.Resource) error {
+func (t *Telemetry) setupMetrics(ctx context.Context, getenv func(string) string, names []string, console io.Writer, res *resource.Resource, lang i18n.Lang) error {
 	var readers []sdkmetric.Reader
 	for _, name := range names {
 		var exp sdkmetric.Exporter
 		var err error
 		switch name {
 		case exporterOTLP:
-			exp, err = otlpMetricExporter(ctx, getenv)
+			exp, err = otlpMetricExporter(ctx, getenv, lang)
 		case exporterConsole:
 			exp, err = stdoutmetric.New(stdoutmetric.WithWriter(console))
 			if err != nil {
@@ -268,8 +271,8 @@ func (t *Telemetry) setupMetrics(ctx context.Context, getenv func(string) string
 	return nil
 }
 
-func otlpMetricExporter(ctx context.Context, getenv func(string) string) (sdkmetric.Exporter, error) {
-	c, err := otlpFromEnv(getenv, metrics)
+func otlpMetricExporter(ctx context.Context, getenv func(string) string, lang i18n.Lang) (sdkmetric.Exporter, error) {
+	c, err := otlpFromEnv(getenv, metrics, lang)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // DefaultMaxSize is the size limit when $SEAM_MAX_FILE_SIZE does not set one: far above any
@@ -28,17 +30,31 @@ const EnvMaxSize = "SEAM_MAX_FILE_SIZE"
 // ErrNotRegular is returned (wrapped) for a named pipe, a device, a socket or a directory.
 var ErrNotRegular = errors.New("not a regular file")
 
+// notRegular is ErrNotRegular with the kind of file it is.
+type notRegular struct{ kind string }
+
+func (e notRegular) Error() string { return e.In(i18n.English) }
+func (e notRegular) Unwrap() error { return ErrNotRegular }
+
+// In says the error in lang.
+func (e notRegular) In(lang i18n.Lang) string {
+	return i18n.Sprintf(lang, "not a regular file (%s)", i18n.Format(lang, e.kind))
+}
+
 // TooLargeError is returned (wrapped) for a file over the limit.
 type TooLargeError struct {
 	Size  int64 // the size seen; -1 when only read up to the limit (stdin, a growing file)
 	Limit int64
 }
 
-func (e *TooLargeError) Error() string {
+func (e *TooLargeError) Error() string { return e.In(i18n.English) }
+
+// In says the error in lang.
+func (e *TooLargeError) In(lang i18n.Lang) string {
 	if e.Size < 0 {
-		return fmt.Sprintf("more than %s: over the limit (%s)", size(e.Limit, true), EnvMaxSize)
+		return i18n.Sprintf(lang, "more than %s: over the limit (%s)", size(lang, e.Limit, true), EnvMaxSize)
 	}
-	return fmt.Sprintf("%s is over the %s limit (%s)", size(e.Size, false), size(e.Limit, true), EnvMaxSize)
+	return i18n.Sprintf(lang, "%s is over the %s limit (%s)", size(lang, e.Size, false), size(lang, e.Limit, true), EnvMaxSize)
 }
 
 // Error is a refused file: its path and why.
@@ -50,7 +66,17 @@ type Error struct {
 func (e *Error) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
-// MaxSize returns the limit $SEAM_MAX_FILE_SIZE sets through getenv, or DefaultMaxSize.
+// In says the error in lang: its Err in lang when that says itself in a language, as this
+// package's do.
+func (e *Error) In(lang i18n.Lang) string {
+	if m, ok := e.Err.(interface{ In(i18n.Lang) string }); ok {
+		return i18n.Sprintf(lang, "%s: %s", e.Path, m.In(lang))
+	}
+	return i18n.Sprintf(lang, "%s: %s", e.Path, e.Err.Error())
+}
+
+// MaxSize returns the limit $SEAM_MAX_FILE_SIZE sets through getenv, or DefaultMaxSize. A
+// value it cannot read is an i18n.Message, said in the language of whoever prints it.
 func MaxSize(getenv func(string) string) (int64, error) {
 	v := strings.TrimSpace(getenv(EnvMaxSize))
 	if v == "" {
@@ -68,7 +94,7 @@ func MaxSize(getenv func(string) string) (int64, error) {
 	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n <= 0 || n > (1<<62)/unit {
-		return 0, fmt.Errorf("%s=%q: want a positive number of bytes, or one with KiB, MiB or GiB (e.g. 64MiB)", EnvMaxSize, v)
+		return 0, i18n.M("%s=%q: want a positive number of bytes, or one with KiB, MiB or GiB (e.g. 64MiB)", EnvMaxSize, v)
 	}
 	return n * unit, nil
 }
@@ -97,7 +123,7 @@ func read(f *os.File, path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &Error{Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, &Error{Path: path, Err: notRegular{kind(fi.Mode())}}
 	}
 	if fi.Size() > limit {
 		return nil, &Error{Path: path, Err: &TooLargeError{Size: fi.Size(), Limit: limit}}
@@ -130,26 +156,26 @@ func ReadAll(r io.Reader, name string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// kind names a file's type for people.
+// kind names a file's type for people, in English: a catalog format, but for other types.
 func kind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
+		return i18n.Key("a named pipe")
 	case m&fs.ModeSocket != 0:
-		return "a socket"
+		return i18n.Key("a socket")
 	case m&fs.ModeCharDevice != 0:
-		return "a character device"
+		return i18n.Key("a character device")
 	case m&fs.ModeDevice != 0:
-		return "a block device"
+		return i18n.Key("a block device")
 	case m.IsDir():
-		return "a directory"
+		return i18n.Key("a directory")
 	}
 	return "type " + m.Type().String()
 }
 
 // size shows a byte count in its largest binary unit: a limit in whole units when exact
-// (16 MiB), as people set it; a size with one decimal (20.0 MiB).
-func size(n int64, whole bool) string {
+// (16 MiB), as people set it; a size with one decimal (20.0 MiB); bytes in lang.
+func size(lang i18n.Lang, n int64, whole bool) string {
 	units := []string{"GiB", "MiB", "KiB"}
 	for i, u := range units {
 		d := int64(1) << (10 * (len(units) - i))
@@ -160,5 +186,5 @@ func size(n int64, whole bool) string {
 			return fmt.Sprintf("%.1f %s", float64(n)/float64(d), u)
 		}
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return i18n.Sprintf(lang, "%d bytes", n)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func TestRead(t *testing.T) {
@@ -95,5 +97,43 @@ func TestMaxSize(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("MaxSize(%q) = %d, %v; want %d", tt.env, got, err, tt.want)
 		}
+	}
+}
+
+// TestJapanese: a refused file, and a limit that cannot be read, say why in Japanese too.
+func TestJapanese(t *testing.T) {
+	dir := t.TempDir()
+	regular := filepath.Join(dir, "ok.yaml")
+	if err := os.WriteFile(regular, []byte("a: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type inLang interface{ In(i18n.Lang) string }
+	tests := []struct {
+		name string
+		err  func() error
+		want string
+	}{
+		{"device", func() error { _, err := Read("/dev/zero", 0); return err }, "/dev/zero：通常のファイルではありません（キャラクターデバイス）"},
+		{"directory", func() error { _, err := Read(dir, 0); return err }, dir + "：通常のファイルではありません（ディレクトリ）"},
+		{"over a limit", func() error { _, err := Read(regular, 4); return err }, regular + "：5 バイト は上限の 4 バイト を超えています（SEAM_MAX_FILE_SIZE）"},
+		{"stdin over a limit", func() error { _, err := ReadAll(strings.NewReader("12345"), "stdin", 4); return err },
+			"stdin：4 バイト より大きく、上限を超えています（SEAM_MAX_FILE_SIZE）"},
+		{"bad limit", func() error { _, err := MaxSize(func(string) string { return "lots" }); return err },
+			`SEAM_MAX_FILE_SIZE="lots"：正のバイト数か、KiB、MiB、GiB を付けた数を指定してください（例：64MiB）`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.err()
+			m, ok := err.(inLang)
+			if !ok {
+				t.Fatalf("%v (%T) does not say itself in a language", err, err)
+			}
+			if got := m.In(i18n.Japanese); got != tt.want {
+				t.Errorf("In(ja) = %q\nwant     %q", got, tt.want)
+			}
+		})
+	}
+	if _, err := Read(dir, 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a directory: %v is not ErrNotRegular", err)
 	}
 }

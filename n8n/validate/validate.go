@@ -12,6 +12,7 @@ package validate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 
@@ -41,7 +42,8 @@ const (
 // Profiles lists the profiles in order.
 func Profiles() []Profile { return []Profile{Minimal, Runtime, AIFriendly, Strict} }
 
-// ParseProfile reads a profile name; "" is Runtime.
+// ParseProfile reads a profile name; "" is Runtime. An unknown one is an i18n.Message, said in
+// the language of whoever prints it.
 func ParseProfile(s string) (Profile, error) {
 	if s == "" {
 		return Runtime, nil
@@ -51,7 +53,7 @@ func ParseProfile(s string) (Profile, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("unknown profile %q (want minimal, runtime, ai-friendly or strict)", s)
+	return "", i18n.M("unknown profile %q (want minimal, runtime, ai-friendly or strict)", s)
 }
 
 // Options configure a validation. Nodes, Connections and Expressions choose the groups of
@@ -112,7 +114,7 @@ type Result struct {
 func ValidateJSON(ctx context.Context, doc []byte, opts Options) (*Result, error) {
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
-		return nil, fmt.Errorf("workflow is not JSON: %w", err)
+		return nil, i18n.Errorf(opts.Lang, "workflow is not JSON: %w", err)
 	}
 	return ValidateValue(ctx, v, opts)
 }
@@ -217,6 +219,9 @@ func newChecker(opts Options) (*checker, error) {
 		opts.Profile = Runtime
 	}
 	if _, err := ParseProfile(string(opts.Profile)); err != nil {
+		if m, ok := err.(i18n.Message); ok {
+			return nil, errors.New(m.In(opts.Lang))
+		}
 		return nil, err
 	}
 	if !opts.Nodes && !opts.Connections && !opts.Expressions {

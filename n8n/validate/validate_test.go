@@ -3,6 +3,7 @@ package validate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -558,6 +559,26 @@ func TestJapanese(t *testing.T) {
 	is := find(r, "CONNECTION_SOURCE_UNKNOWN")
 	if is == nil || is.Message != `接続元のノード "Ghost" が存在しません` || !strings.Contains(is.Fix, "connections[\"Ghost\"] を削除") {
 		t.Errorf("ja: %+v", is)
+	}
+}
+
+// TestJapaneseErrors: what ValidateJSON and ValidateValue refuse is said in opts.Lang, and an
+// unknown profile in whoever prints it's.
+func TestJapaneseErrors(t *testing.T) {
+	ja := Options{Catalog: testCatalog(t), Lang: "ja"}
+	_, err := ValidateJSON(context.Background(), []byte("{"), ja)
+	if err == nil || !strings.HasPrefix(err.Error(), "ワークフローが JSON ではありません：") {
+		t.Errorf("not JSON: %v", err)
+	}
+	want := `不明なプロファイル "x" です（minimal、runtime、ai-friendly、strict のいずれかを指定してください）`
+	ja.Profile = "x"
+	if _, err := Validate(context.Background(), &Workflow{}, ja); err == nil || err.Error() != want {
+		t.Errorf("Validate with a bad profile: %v", err)
+	}
+	_, err = ParseProfile("x")
+	var m i18n.Message
+	if !errors.As(err, &m) || m.In("ja") != want {
+		t.Errorf("ParseProfile: %v", err)
 	}
 }
 
