@@ -88,15 +88,10 @@ func (l *loader) checkEnv(r Ref, d *DAG) {
 	// env.NAME.x needs no check here: CEL knows env's values are strings and refuses it.
 }
 
-// LookupEnv is LookupEnvIn, its error in English.
-func LookupEnv(d *DAG, getenv func(string) string) (map[string]string, error) {
-	return LookupEnvIn(d, getenv, i18n.English)
-}
-
-// LookupEnvIn reads the variables d declares under env, with getenv (os.Getenv). A declared
+// LookupEnv reads the variables d declares under env, with getenv (os.Getenv). A declared
 // variable that is unset or empty is an error, said in lang: a run would otherwise send an
 // empty credential. The result is what Scope.Env holds for the run.
-func LookupEnvIn(d *DAG, getenv func(string) string, lang i18n.Lang) (map[string]string, error) {
+func LookupEnv(d *DAG, getenv func(string) string, lang i18n.Lang) (map[string]string, error) {
 	if len(d.Env) == 0 {
 		return nil, nil
 	}
@@ -133,15 +128,10 @@ func Secrets(env map[string]string) []string {
 	return slices.Compact(s)
 }
 
-// ShortSecrets is ShortSecretsIn in English.
-func ShortSecrets(d *DAG, env map[string]string) []string {
-	return ShortSecretsIn(d, env, i18n.English)
-}
-
-// ShortSecretsIn says in lang, for each variable d declares under env whose value in env
+// ShortSecrets says in lang, for each variable d declares under env whose value in env
 // (LookupEnv's result) is shorter than nodes.MinSecret, that the value will not be masked: a
 // warning, since the run may go on, but the person who set it should know.
-func ShortSecretsIn(d *DAG, env map[string]string, lang i18n.Lang) []string {
+func ShortSecrets(d *DAG, env map[string]string, lang i18n.Lang) []string {
 	var out []string
 	for _, e := range d.Env {
 		if v, ok := env[e.Name]; ok && len(v) < nodes.MinSecret {

@@ -179,7 +179,7 @@ func TestLookupEnv(t *testing.T) {
 		t.Fatal(ds)
 	}
 	vars := map[string]string{"TOKEN": "t0k", "API_URL": "https://x", "OTHER": "not declared"}
-	env, err := LookupEnv(d, func(k string) string { return vars[k] })
+	env, err := LookupEnv(d, func(k string) string { return vars[k] }, i18n.English)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,17 +191,17 @@ func TestLookupEnv(t *testing.T) {
 	}
 
 	delete(vars, "API_URL")
-	_, err = LookupEnv(d, func(k string) string { return vars[k] })
+	_, err = LookupEnv(d, func(k string) string { return vars[k] }, i18n.English)
 	if want := "environment variable API_URL (listed at testdata/t.yaml:4:3) is not set; the DAG reads it through env"; err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant  %s", err, want)
 	}
-	_, err = LookupEnv(d, func(string) string { return "" })
+	_, err = LookupEnv(d, func(string) string { return "" }, i18n.English)
 	if want := "environment variables not set, which the DAG reads through env: TOKEN (listed at testdata/t.yaml:3:7), API_URL (listed at testdata/t.yaml:4:3)"; err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant  %s", err, want)
 	}
 
 	none, _ := loadTest(t, head+"  a: {type: echo, with: {text: x}}\n")
-	if env, err := LookupEnv(none, func(string) string { panic("read the environment without env") }); env != nil || err != nil {
+	if env, err := LookupEnv(none, func(string) string { panic("read the environment without env") }, i18n.English); env != nil || err != nil {
 		t.Errorf("no env: %v, %v", env, err)
 	}
 	if Secrets(nil) == nil || len(Secrets(map[string]string{"A": ""})) != 0 {
@@ -223,14 +223,14 @@ func TestLookupEnvJapanese(t *testing.T) {
 		{nil, "DAG が env で読み取る環境変数が設定されていません：TOKEN（testdata/t.yaml:3:7 に記載）、API_URL（testdata/t.yaml:4:3 に記載）"},
 	}
 	for _, tt := range tests {
-		_, err := LookupEnvIn(d, func(k string) string { return tt.vars[k] }, i18n.Japanese)
+		_, err := LookupEnv(d, func(k string) string { return tt.vars[k] }, i18n.Japanese)
 		if err == nil || err.Error() != tt.want {
 			t.Errorf("err = %v\nwant  %s", err, tt.want)
 		}
 	}
 	env := map[string]string{"TOKEN": "t0k", "API_URL": "https://example.com"}
 	want := []string{"env TOKEN（testdata/t.yaml:3:7 に記載）の値は 3 バイトで、秘密の値としてマスクされるのに必要な 4 バイトに足りません：値が出力、ログ、実行ストアにそのまま表示されます"}
-	if got := ShortSecretsIn(d, env, i18n.Japanese); !reflect.DeepEqual(got, want) {
+	if got := ShortSecrets(d, env, i18n.Japanese); !reflect.DeepEqual(got, want) {
 		t.Errorf("ShortSecretsIn = %q\nwant %q", got, want)
 	}
 }
@@ -247,7 +247,7 @@ func TestHTTPNodeWithEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := LookupEnv(d, func(k string) string { return map[string]string{"TOKEN": "s3cr3t-t0k"}[k] })
+	env, err := LookupEnv(d, func(k string) string { return map[string]string{"TOKEN": "s3cr3t-t0k"}[k] }, i18n.English)
 	if err != nil {
 		t.Fatal(err)
 	}

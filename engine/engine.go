@@ -187,7 +187,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	env, err := dag.LookupEnv(d, getenv)
+	env, err := dag.LookupEnv(d, getenv, opts.Lang)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", d.Name, err)
 	}
@@ -209,7 +209,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 			return nil, fmt.Errorf("run %s: %w", d.Name, err)
 		}
 	}
-	r.scope.Env, r.secrets = env, dag.Secrets(env)
+	r.scope.Env, r.scope.Lang, r.secrets = env, opts.Lang, dag.Secrets(env)
 	if host == nil { // a host's getenv gives placeholders: its workers add their own
 		r.secrets = withOwnSecrets(r.secrets, getenv)
 	}
@@ -220,7 +220,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	r.guard = guard{log: log.With("run", opts.RunID, "dag", d.Name), secrets: r.secrets, lang: opts.Lang}
 	r.commits.guard = r.guard
 	if host == nil { // a host's env holds placeholders: its workers warn of real values
-		for _, w := range dag.ShortSecrets(d, env) {
+		for _, w := range dag.ShortSecrets(d, env, opts.Lang) {
 			r.guard.log.Warn(w)
 		}
 	}

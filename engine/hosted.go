@@ -324,7 +324,7 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 		return fail(i18n.Sprintf(req.Lang, "no node %s in DAG %s", req.Node, d.Name))
 	}
 	node := d.Nodes[req.Index]
-	env, err := dag.LookupEnv(d, getenv)
+	env, err := dag.LookupEnv(d, getenv, req.Lang)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -332,7 +332,7 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 	if log == nil {
 		log = slog.Default()
 	}
-	for _, w := range dag.ShortSecrets(d, env) {
+	for _, w := range dag.ShortSecrets(d, env, req.Lang) {
 		log.Warn(w)
 	}
 	with, err := contract.ParseJSON(req.With)

@@ -125,7 +125,11 @@ func TestBundleShipsLocalFiles(t *testing.T) {
 	})
 	reg := types()
 	reg.Add(filesType{})
-	b, err := NewBundle(context.Background(), filepath.Join(dir, "dag.yaml"), dag.LoadOptions{Types: reg})
+	d, err := dag.Load(context.Background(), filepath.Join(dir, "dag.yaml"), dag.LoadOptions{Types: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewBundle(d, "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

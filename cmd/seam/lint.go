@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -59,7 +60,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
   seam lint --against origin/main dags/   # what this change breaks`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !contains(lintFormats, format) {
+			if !slices.Contains(lintFormats, format) {
 				return usage(fmt.Errorf("--format: want %s, not %q", strings.Join(lintFormats, ", "), format))
 			}
 			if color != "auto" && color != "always" && color != "never" {
@@ -196,15 +197,6 @@ func lintAgainst(ctx context.Context, e *env, w *workspace.Workspace, spec strin
 		}
 	}
 	return rep.Findings, rep.All, loadErr, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // useColour decides whether text output to w is coloured: always, never, or (auto) when w

@@ -168,7 +168,7 @@ func openServerSetup(ctx context.Context, e *env, cmd string, sf *storeFlag, ef 
 	if err != nil {
 		return nil, usage(fmt.Errorf("%s: %w", cmd, err))
 	}
-	tel, err := setupTelemetry(ctx, e, "")
+	tel, err := setupTelemetry(ctx, e, "", l)
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			if err != nil {
 				return usage(err)
 			}
-			tel, err := setupTelemetry(cmd.Context(), e, rf.traceFile)
+			tel, err := setupTelemetry(cmd.Context(), e, rf.traceFile, l)
 			if err != nil {
 				return err
 			}

@@ -94,7 +94,7 @@ const maxStoreRetry = time.Hour
 // options are the store's options: --no-migrate, and $SEAM_STORE_RETRY, how long a write
 // waits for an unreachable PostgreSQL store before the run stops.
 func (sf *storeFlag) options(e *env) (runs.Options, error) {
-	o := runs.Options{NoMigrate: sf.noMigrate}
+	o := runs.Options{NoMigrate: sf.noMigrate, Lang: sf.lang}
 	if v := e.getenv("SEAM_STORE_RETRY"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Second || d > maxStoreRetry {
@@ -125,7 +125,7 @@ func openStoreToRead(ctx context.Context, e *env, sf *storeFlag) (runs.Store, er
 	if err != nil {
 		return nil, err
 	}
-	s, err := runs.OpenReadOnly(ctx, path)
+	s, err := runs.OpenReadOnlyWith(ctx, path, runs.Options{Lang: sf.lang})
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -201,7 +201,7 @@ several hosts or versions of seam share a PostgreSQL store.`,
 				return err
 			}
 			loc := sf.resolve(e)
-			from, to, err := runs.Migrate(cmd.Context(), loc)
+			from, to, err := runs.MigrateWith(cmd.Context(), loc, runs.Options{Lang: l})
 			if err != nil {
 				return usage(err)
 			}

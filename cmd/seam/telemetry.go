@@ -15,6 +15,7 @@ import (
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/n8n"
 	"github.com/seam-dag/seam/telemetry"
 )
@@ -44,8 +45,8 @@ type lintSpan struct {
 }
 
 // setupTelemetry builds seam run's telemetry; configuration errors are usage errors (exit 2).
-func setupTelemetry(ctx context.Context, e *env, traceFile string) (*runTelemetry, error) {
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Getenv: e.getenv, TraceFile: traceFile, Console: e.stderr})
+func setupTelemetry(ctx context.Context, e *env, traceFile string, l i18n.Lang) (*runTelemetry, error) {
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Getenv: e.getenv, TraceFile: traceFile, Console: e.stderr, Lang: l})
 	if err != nil {
 		return nil, usage(fmt.Errorf("telemetry: %w", err))
 	}

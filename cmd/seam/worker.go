@@ -44,7 +44,7 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 			}
 			ctx := cmd.Context()
 			// Attempts are traced as seam run's are (OTEL_* variables), under Temporal's spans.
-			tel, err := setupTelemetry(ctx, e, "")
+			tel, err := setupTelemetry(ctx, e, "", l)
 			if err != nil {
 				return err
 			}
