@@ -263,15 +263,7 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 // a failure when it does not load now or at the revision.
 func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []string, *Failure) {
 	limit := a.cfg.MaxFileSize
-	reads := map[string][]byte{}
-	read := func(path string) ([]byte, error) {
-		b, err := a.read(path)
-		if err == nil {
-			reads[path] = b
-		}
-		return b, err
-	}
-	cur, err := a.load(ctx, file, read)
+	cur, err := a.load(ctx, file, a.read)
 	if err != nil {
 		fs, f := failed(lint.CodeUnreadable, file, err)
 		return fs, nil, f
@@ -291,7 +283,7 @@ func (a *against) file(ctx context.Context, file string) ([]lint.Finding, []stri
 		fs, f := failed(lint.CodeRevUnreadable, file, err)
 		return fs, nil, f
 	}
-	if a.unchanged(reads) {
+	if a.unchanged(cur.Sources) {
 		return nil, subs, nil // every file it reads is the same: no edge can have moved
 	}
 	oldPath := filepath.Join(a.tree.Root(), filepath.FromSlash(oldRel))
@@ -347,9 +339,9 @@ func failedAs(code, path, name string, err error) ([]lint.Finding, *Failure) {
 	return failed(code, name, err)
 }
 
-// unchanged reports whether every file a DAG read now (path → bytes) holds the same bytes at
-// the revision.
-func (a *against) unchanged(reads map[string][]byte) bool {
+// unchanged reports whether every file a DAG's load read now (its sources) holds the same
+// bytes at the revision.
+func (a *against) unchanged(reads map[string]dag.Source) bool {
 	limit := a.cfg.MaxFileSize
 	rels := make(map[string]string, len(reads))
 	for path := range reads {
@@ -362,9 +354,9 @@ func (a *against) unchanged(reads map[string][]byte) bool {
 	if err := a.tree.ReadFiles(slices.Collect(maps.Values(rels)), limit); err != nil {
 		return false
 	}
-	for path, b := range reads {
+	for path, src := range reads {
 		old, err := a.tree.ReadFile(rels[path], limit)
-		if err != nil || !bytes.Equal(old, b) {
+		if err != nil || !bytes.Equal(old, src.Data) {
 			return false
 		}
 	}
