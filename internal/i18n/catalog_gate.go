@@ -34,6 +34,8 @@ func jaGate() map[string]string {
 		"%s is a %s at %s, not a file: %w":                                                     "%s は %[3]s では %[2]s で、ファイルではありません: %[4]w",
 		"%s is over the limit of %d bytes at %s":                                               "%s は %[3]s で上限 %[2]d バイトを超えています",
 		"--against: want a revision (main) or REV:path, not %q":                                "--against: リビジョン（main）か REV:path を指定してください（%q ではありません）",
+		"--against %s: %s must be a path inside the repository, relative to its root":          "--against %s: %s はリポジトリの中のパス（ルートからの相対パス）である必要があります",
+		"--against %s: %s names nothing at %s: check the path, as it was at %s":                "--against %s: %[3]s には %[2]s がありません。%[4]s でのパスを確かめてください",
 		"--against %s: name exactly one path, the one %s was at %s":                            "--against %s: パスを 1 つだけ指定してください（%[3]s で %[2]s にあったもの）",
 		"%s holds no DAG file (a YAML file with nodes)":                                        "%s に DAG ファイル（nodes を持つ YAML ファイル）がありません",
 		"%s is outside the consumer's repository":                                              "%s は利用側リポジトリの外にあります",

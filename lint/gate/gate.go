@@ -121,7 +121,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.from, a.to = from, strings.Trim(filepath.ToSlash(filepath.Clean(revPath)), "/")
+		to := path.Clean(filepath.ToSlash(revPath))
+		if path.IsAbs(to) || to == ".." || strings.HasPrefix(to, "../") {
+			return nil, i18n.Errorf(l, "--against %s: %s must be a path inside the repository, relative to its root", cfg.Against, revPath)
+		}
+		// A path that names nothing at the revision would compare every file with nothing
+		// and find no edge that moved: a typo must not pass as a clean result.
+		if files, err := tree.Files(ctx, to); err != nil {
+			return nil, err
+		} else if len(files) == 0 && to != "." {
+			return nil, i18n.Errorf(l, "--against %s: %s names nothing at %s: check the path, as it was at %s", cfg.Against, revPath, rev, rev)
+		}
+		a.from, a.to = from, to
 	}
 	// A repository of contracts alone may have its consumers elsewhere only.
 	files, err := dagFiles(cfg.Paths, a.read, len(cfg.Policy.Consumers) == 0, l)

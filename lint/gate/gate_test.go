@@ -239,6 +239,9 @@ func TestRunErrors(t *testing.T) {
 		{"main:dags", []string{dags, dags}, "name exactly one path"},
 		{"nope", []string{dags}, "no such revision"},
 		{"main", []string{filepath.Join(dags, "schemas")}, "holds no DAG file"},
+		{"main:dgas", []string{dags}, "--against main:dgas: dgas names nothing at main: check the path, as it was at main"},
+		{"main:../dags", []string{dags}, "--against main:../dags: ../dags must be a path inside the repository, relative to its root"},
+		{"main:/etc", []string{dags}, "--against main:/etc: /etc must be a path inside the repository, relative to its root"},
 	}
 	for _, tt := range tests {
 		_, err := Run(context.Background(), Config{Against: tt.against, Paths: tt.paths, Load: loader(&loads), MaxFileSize: 1 << 20})
