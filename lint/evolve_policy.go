@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -34,6 +35,21 @@ type Consumer struct {
 	Ref   string `yaml:"ref"`  // a branch or a tag
 	Dir   string `yaml:"dir"`  // the directory of its DAG files; "" for all
 	Mount string `yaml:"mount"`
+	// Timeout bounds fetching and judging the consumer (a Go duration, 1s to 1h; default
+	// DefaultConsumerTimeout): a repository that never answers must not hang the gate.
+	Timeout string `yaml:"timeout"`
+}
+
+// DefaultConsumerTimeout is a consumer's timeout when its policy entry names none.
+const DefaultConsumerTimeout = 2 * time.Minute
+
+// Deadline is how long the gate may take over c: its timeout, else the default. ParsePolicy
+// has checked it.
+func (c Consumer) Deadline() time.Duration {
+	if d, err := time.ParseDuration(c.Timeout); err == nil {
+		return d
+	}
+	return DefaultConsumerTimeout
 }
 
 // Accepted is a finding a team accepts: it is kept, as a note, with the reason.
@@ -70,6 +86,11 @@ func ParsePolicy(src []byte, lang i18n.Lang) (Policy, error) {
 		}
 		if m := path.Clean(c.Mount); path.IsAbs(m) || m == "." || m == ".." || strings.HasPrefix(m, "../") {
 			return Policy{}, i18n.Errorf(lang, "policy file: consumers[%d]: mount %q must be a path inside the consumer's repository", i, c.Mount)
+		}
+		if c.Timeout != "" {
+			if d, err := time.ParseDuration(c.Timeout); err != nil || d < time.Second || d > time.Hour {
+				return Policy{}, i18n.Errorf(lang, "policy file: consumers[%d]: timeout %q: want a duration from 1s to 1h (default %s)", i, c.Timeout, DefaultConsumerTimeout)
+			}
 		}
 	}
 	for k, v := range p.Severity {

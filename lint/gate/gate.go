@@ -206,7 +206,15 @@ func (a *against) consumer(ctx context.Context, c lint.Consumer) ([]lint.Finding
 	}
 	defer os.RemoveAll(tmp)
 	dir := filepath.Join(tmp, "repo")
-	if err := gitrev.Clone(ctx, c.Repo, c.Ref, dir, a.lang); err != nil {
+	// Fetching is what may wait on the network: a repository that never answers must not
+	// hang the gate. What follows reads the local copy.
+	cctx, cancel := context.WithTimeout(ctx, c.Deadline())
+	err = gitrev.Clone(cctx, c.Repo, c.Ref, dir, a.lang)
+	if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+		err = i18n.Errorf(a.lang, "consumer %s: no answer within %s; raise timeout in its policy entry if it is only slow", label, c.Deadline())
+	}
+	cancel()
+	if err != nil {
 		return failed(lint.CodeConsumerUnusable, label, err)
 	}
 	ct, err := gitrev.Open(ctx, dir, "HEAD", a.lang)

@@ -3,6 +3,8 @@ package gate
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -248,5 +250,44 @@ func TestRunErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("--against %s %v: %v, want %q", tt.against, tt.paths, err, tt.want)
 		}
+	}
+}
+
+// TestConsumerUnanswered: a consumer repository that never answers stops the gate's wait
+// for it at its timeout, and one that asks for credentials gets no prompt: either is a
+// failure that says why, and the gate goes on.
+func TestConsumerUnanswered(t *testing.T) {
+	done := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-done }))
+	t.Cleanup(silent.Close)
+	t.Cleanup(func() { close(done) })
+	private := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Basic realm="x"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	t.Cleanup(private.Close)
+	tests := []struct {
+		name     string
+		consumer lint.Consumer
+		want     string
+	}{
+		{"never answers", lint.Consumer{Repo: silent.URL + "/c.git", Ref: "main", Mount: "vendor", Timeout: "1s"},
+			"consumer " + silent.URL + "/c.git@main: no answer within 1s; raise timeout in its policy entry if it is only slow"},
+		{"asks for credentials", lint.Consumer{Repo: private.URL + "/c.git", Ref: "main", Mount: "vendor"},
+			"terminal prompts disabled"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dags := repoAt(t, nil, map[string]string{"dags/pipe.yaml": pipe})
+			loads := 0
+			rep, err := Run(context.Background(), Config{Against: "main", Paths: []string{dags},
+				Policy: lint.Policy{Consumers: []lint.Consumer{tt.consumer}}, Load: loader(&loads), MaxFileSize: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Failures) != 1 || !strings.Contains(rep.Failures[0].Err.Error(), tt.want) {
+				t.Fatalf("failures %v, want one saying %q", rep.Failures, tt.want)
+			}
+		})
 	}
 }
