@@ -14,7 +14,7 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
-// ChangeStoredFail is the change of a finding of Stored: a warning.
+// ChangeStoredFail is the change of a finding of StoredJudge: a warning.
 const ChangeStoredFail = "stored-outputs-fail"
 
 // ChangedOutputs returns the ids of the nodes of cur whose effective output contract differs
@@ -36,31 +36,39 @@ func ChangedOutputs(old, cur *dag.DAG) []string {
 	return out
 }
 
-// Stored validates outputs, the stored outputs of node id of cur (JSON, newest first),
-// against the node's effective output contract and against the input contract of each
-// consumer whose input is the node's output alone: no input mapping and no other
-// dependency, or an input that is one plain reference into the output. It returns a
-// warning for each that some fail, with how many, the first failure and that value masked
-// (its JSON type and size, never its content).
-func Stored(cur *dag.DAG, id string, outputs [][]byte, opts EvolveOptions) []Finding {
+// StoredJudge validates the stored outputs of node id of cur, one at a time as they are read
+// (so that N runs of large outputs are never held together: --against-store), against the
+// node's effective output contract and against the input contract of each consumer whose
+// input is the node's output alone: no input mapping and no other dependency, or an input
+// that is one plain reference into the output. Findings returns a warning for each that
+// some fail, with how many, the first failure and that value masked (its JSON type and
+// size, never its content).
+type StoredJudge struct {
+	id     string
+	opts   EvolveOptions
+	checks []*storedCheck // the output's own contract first, then consumers in file order
+}
+
+// storedCheck is one contract the outputs are held to, and how they fared.
+type storedCheck struct {
+	Finding                                // where, and whose: the rest is Findings' to say
+	total, failed    int                   // outputs judged, and those that failed
+	violation, value string                // the first failure's, the value masked
+	input            func(any) (any, bool) // the value the contract sees; nil: the output itself
+	validate         func(any) []contract.Violation
+}
+
+// NewStoredJudge returns the judge of node id's stored outputs; nil when cur has no such node
+// or it has no contract to judge by.
+func NewStoredJudge(cur *dag.DAG, id string, opts EvolveOptions) *StoredJudge {
 	n := cur.ByID[id]
-	if n == nil || n.Effective == nil || len(outputs) == 0 {
+	if n == nil || n.Effective == nil {
 		return nil
 	}
-	vals := make([]any, 0, len(outputs))
-	for _, b := range outputs {
-		v, err := contract.ParseJSON(b)
-		if err != nil {
-			continue // not what a passed attempt stores; nothing to judge
-		}
-		vals = append(vals, v)
-	}
-	var out []Finding
-	if f, ok := storedCheck(vals, func(v any) []contract.Violation { return n.Effective.Validate(v, opts.Lang) }, opts.Lang); ok {
-		f.Pos, f.Producers, f.subject = n.Pos, []string{id}, "stored output"
-		f.Message = i18n.Sprintf(opts.Lang, "%d of %d stored outputs of node %s fail its new output contract: %s; e.g. value %s", f.failed, len(vals), id, f.violation, f.value)
-		out = append(out, f.Finding)
-	}
+	lang := opts.Lang
+	own := &storedCheck{validate: func(v any) []contract.Violation { return n.Effective.Validate(v, lang) }}
+	own.Pos, own.Producers, own.subject = n.Pos, []string{id}, "stored output"
+	j := &StoredJudge{id: id, opts: opts, checks: []*storedCheck{own}}
 	for _, c := range cur.Nodes {
 		if c.InputContract == nil {
 			continue
@@ -69,24 +77,62 @@ func Stored(cur *dag.DAG, id string, outputs [][]byte, opts EvolveOptions) []Fin
 		if !ok {
 			continue
 		}
-		ins := make([]any, 0, len(vals))
-		for _, v := range vals {
-			if in, ok := input(v); ok {
-				ins = append(ins, in)
+		ck := &storedCheck{input: input, validate: func(v any) []contract.Violation { return c.InputContract.ValidateInput(v, lang) }}
+		ck.Pos, ck.Producers, ck.Consumer, ck.subject = c.Pos, []string{id}, c.ID, "stored input"
+		j.checks = append(j.checks, ck)
+	}
+	return j
+}
+
+// Add judges one stored output (JSON); one that is not JSON is not what a passed attempt
+// stores, and is skipped.
+func (j *StoredJudge) Add(output []byte) {
+	v, err := contract.ParseJSON(output)
+	if err != nil {
+		return
+	}
+	for _, ck := range j.checks {
+		in := v
+		if ck.input != nil {
+			var ok bool
+			if in, ok = ck.input(v); !ok {
+				continue
 			}
 		}
-		f, ok := storedCheck(ins, func(v any) []contract.Violation { return c.InputContract.ValidateInput(v, opts.Lang) }, opts.Lang)
-		if !ok {
+		ck.total++
+		vs := ck.validate(in)
+		if len(vs) == 0 {
 			continue
 		}
-		f.Pos, f.Producers, f.Consumer, f.subject = c.Pos, []string{id}, c.ID, "stored input"
-		f.Message = i18n.Sprintf(opts.Lang, "%d of %d stored outputs of node %s fail the input contract of %s: %s; e.g. value %s", f.failed, len(ins), id, c.ID, f.violation, f.value)
-		out = append(out, f.Finding)
+		if ck.failed == 0 {
+			ck.violation = vs[0].Message
+			if vs[0].Pointer != "" {
+				ck.violation = i18n.Sprintf(j.opts.Lang, "at %s: %s", vs[0].Pointer, ck.violation)
+			}
+			ck.value = masked(contract.ValueAt(in, vs[0].Pointer), j.opts.Lang)
+		}
+		ck.failed++
 	}
-	for i := range out {
-		out[i].Severity, out[i].Code, out[i].Change = SeverityWarning, CodeStored, ChangeStoredFail
-		out[i].Hint = i18n.Sprintf(opts.Lang, "make sure the node no longer delivers such values before the change ships, or keep the contract accepting them")
-		out[i].Fingerprint = fingerprint(opts.File, out[i])
+}
+
+// Findings are the warnings of the outputs added so far.
+func (j *StoredJudge) Findings() []Finding {
+	var out []Finding
+	lang := j.opts.Lang
+	for _, ck := range j.checks {
+		if ck.failed == 0 {
+			continue
+		}
+		f := ck.Finding
+		if ck.Consumer == "" {
+			f.Message = i18n.Sprintf(lang, "%d of %d stored outputs of node %s fail its new output contract: %s; e.g. value %s", ck.failed, ck.total, j.id, ck.violation, ck.value)
+		} else {
+			f.Message = i18n.Sprintf(lang, "%d of %d stored outputs of node %s fail the input contract of %s: %s; e.g. value %s", ck.failed, ck.total, j.id, ck.Consumer, ck.violation, ck.value)
+		}
+		f.Severity, f.Code, f.Change = SeverityWarning, CodeStored, ChangeStoredFail
+		f.Hint = i18n.Sprintf(lang, "make sure the node no longer delivers such values before the change ships, or keep the contract accepting them")
+		f.Fingerprint = fingerprint(j.opts.File, f)
+		out = append(out, f)
 	}
 	return out
 }
@@ -105,34 +151,6 @@ func storedInput(c *dag.Node, id string) (func(any) (any, bool), bool) {
 		return nil, false
 	}
 	return func(v any) (any, bool) { return contract.Lookup(v, r.Path) }, true
-}
-
-// storedFinding is a finding of Stored in the making.
-type storedFinding struct {
-	Finding
-	failed           int
-	violation, value string
-}
-
-// storedCheck validates each of vals with validate: ok when some fail, with the count, the
-// first failure's violation and its value masked.
-func storedCheck(vals []any, validate func(any) []contract.Violation, lang i18n.Lang) (storedFinding, bool) {
-	var f storedFinding
-	for _, v := range vals {
-		vs := validate(v)
-		if len(vs) == 0 {
-			continue
-		}
-		if f.failed == 0 {
-			f.violation = vs[0].Message
-			if vs[0].Pointer != "" {
-				f.violation = i18n.Sprintf(lang, "at %s: %s", vs[0].Pointer, f.violation)
-			}
-			f.value = masked(contract.ValueAt(v, vs[0].Pointer), lang)
-		}
-		f.failed++
-	}
-	return f, f.failed > 0
 }
 
 // masked shows a value by its JSON type and size only: stored outputs may hold anything,

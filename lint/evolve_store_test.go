@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/seam-dag/seam/dag"
 )
 
 func TestStored(t *testing.T) {
@@ -29,7 +31,7 @@ func TestStored(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			d := loadGate(t, gateDAG(c.input, ""), needXInt, c.in)
-			got := Stored(d, "p", outputs, EvolveOptions{File: "dags/t.yaml", Against: "main"})
+			got := judge(d, outputs, EvolveOptions{File: "dags/t.yaml", Against: "main"})
 			var msgs []string
 			for _, f := range got {
 				msgs = append(msgs, f.Message)
@@ -49,9 +51,18 @@ func TestStored(t *testing.T) {
 		})
 	}
 	d := loadGate(t, gateDAG(mapXWhole, ""), needXInt, needXInt)
-	if got := Stored(d, "p", outputs[1:2], EvolveOptions{}); len(got) != 0 {
+	if got := judge(d, outputs[1:2], EvolveOptions{}); len(got) != 0 {
 		t.Errorf("outputs that pass: %s", findingsText(got))
 	}
+}
+
+// judge adds outputs to node p's StoredJudge one at a time, as the gate does.
+func judge(d *dag.DAG, outputs [][]byte, opts EvolveOptions) []Finding {
+	j := NewStoredJudge(d, "p", opts)
+	for _, b := range outputs {
+		j.Add(b)
+	}
+	return j.Findings()
 }
 
 func TestChangedOutputs(t *testing.T) {

@@ -124,8 +124,8 @@ func (s *server) lintAgainst(ctx context.Context, _ *sdk.CallToolRequest, in Lin
 			return message{}, nil, err
 		}
 		n := in.StoreRuns
-		cfg.Stored = func(ctx context.Context, dagName string, nodes []string) (map[string][][]byte, error) {
-			return runs.DecidedOutputs(ctx, st, dagName, nodes, n, s.opts.Lang)
+		cfg.Stored = func(ctx context.Context, dagName string, nodes []string, each func(string, []byte)) error {
+			return runs.EachDecidedOutput(ctx, st, dagName, nodes, n, s.opts.Lang, each)
 		}
 	}
 	rep, err := gate.Run(ctx, cfg)

@@ -9,11 +9,11 @@ import (
 	"github.com/seam-dag/seam/dag"
 )
 
-func TestDecidedOutputs(t *testing.T) { eachBackend(t, testDecidedOutputs) }
+func TestEachDecidedOutput(t *testing.T) { eachBackend(t, testEachDecidedOutput) }
 
-// testDecidedOutputs stores runs of a DAG that succeeded, warned and failed, one resumed and
+// testEachDecidedOutput stores runs of a DAG that succeeded, warned and failed, one resumed and
 // one with a foreach node, and reads the outputs of the last ones that succeeded or warned.
-func testDecidedOutputs(t *testing.T, b backend) {
+func testEachDecidedOutput(t *testing.T, b backend) {
 	ctx := context.Background()
 	s, _ := b.open(t)
 	type attempt struct {
@@ -66,7 +66,10 @@ func testDecidedOutputs(t *testing.T, b backend) {
 		{5, map[string][][]byte{"a": {[]byte(`{"n":3}`), []byte(`{"n":1}`)}, "b": {[]byte(`{"b":1}`)}}},
 	}
 	for _, tt := range tests {
-		got, err := DecidedOutputs(ctx, s, "pipe", []string{"a", "b", "missing"}, tt.n, "en")
+		got := map[string][][]byte{}
+		err := EachDecidedOutput(ctx, s, "pipe", []string{"a", "b", "missing"}, tt.n, "en", func(node string, out []byte) {
+			got[node] = append(got[node], out)
+		})
 		if err != nil {
 			t.Fatal(err)
 		}

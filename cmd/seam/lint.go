@@ -183,8 +183,8 @@ func lintAgainst(ctx context.Context, e *env, w *workspace.Workspace, spec strin
 			return nil, nil, nil, usage(i18n.Errorf(l, "--against-store: cannot read the run store: %w", err))
 		}
 		defer st.Close()
-		cfg.Stored = func(ctx context.Context, dagName string, nodes []string) (map[string][][]byte, error) {
-			return runs.DecidedOutputs(ctx, st, dagName, nodes, n, l)
+		cfg.Stored = func(ctx context.Context, dagName string, nodes []string, each func(string, []byte)) error {
+			return runs.EachDecidedOutput(ctx, st, dagName, nodes, n, l, each)
 		}
 	}
 	rep, err := gate.Run(ctx, cfg)

@@ -41,10 +41,11 @@ type Config struct {
 	// (schemas, sub-DAGs) with read: as they are now, or at the revision. The gate loads
 	// through it only.
 	Load func(ctx context.Context, path string, src []byte, read func(string) ([]byte, error)) (*dag.DAG, error)
-	// Stored, when set, returns by node id what the nodes of the DAG named dagName delivered
-	// in its stored runs, newest first (runs.DecidedOutputs): the outputs of each node whose
-	// output contract changed are validated against the new contracts (lint.Stored).
-	Stored func(ctx context.Context, dagName string, nodes []string) (map[string][][]byte, error)
+	// Stored, when set, calls each with what the nodes of the DAG named dagName delivered in
+	// its stored runs, newest first, one output at a time (runs.EachDecidedOutput): the
+	// outputs of each node whose output contract changed are validated against the new
+	// contracts as they come (lint.StoredJudge), never held together.
+	Stored func(ctx context.Context, dagName string, nodes []string, each func(node string, output []byte)) error
 	// ReadFile reads a file as it is now; nil reads the file system within MaxFileSize.
 	ReadFile func(path string) ([]byte, error)
 	// MaxFileSize bounds every file read, now or at the revision.
@@ -333,13 +334,23 @@ func (a *against) stored(ctx context.Context, old, cur *dag.DAG, opts lint.Evolv
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	outputs, err := a.cfg.Stored(ctx, cur.Name, ids)
+	judges := map[string]*lint.StoredJudge{}
+	for _, id := range ids {
+		judges[id] = lint.NewStoredJudge(cur, id, opts)
+	}
+	err := a.cfg.Stored(ctx, cur.Name, ids, func(id string, output []byte) {
+		if j := judges[id]; j != nil {
+			j.Add(output)
+		}
+	})
 	if err != nil {
 		return nil, i18n.Errorf(a.lang, "--against-store: %w", err)
 	}
 	var found []lint.Finding
 	for _, id := range ids {
-		found = append(found, lint.Stored(cur, id, outputs[id], opts)...)
+		if j := judges[id]; j != nil {
+			found = append(found, j.Findings()...)
+		}
 	}
 	return found, nil
 }

@@ -121,12 +121,12 @@ func TestRun(t *testing.T) {
 			var asked []string
 			rep, err := Run(context.Background(), Config{
 				Against: "main", Paths: []string{dags}, Policy: tt.policy, Load: loader(&loads), MaxFileSize: 1 << 20,
-				Stored: func(_ context.Context, name string, ids []string) (map[string][][]byte, error) {
+				Stored: func(_ context.Context, name string, ids []string, _ func(string, []byte)) error {
 					if name != "pipe" {
 						t.Errorf("stored outputs of %q", name)
 					}
 					asked = append(asked, ids...)
-					return nil, nil
+					return nil
 				},
 			})
 			if err != nil {
@@ -164,8 +164,8 @@ func TestRunStoredError(t *testing.T) {
 	loads := 0
 	rep, err := Run(context.Background(), Config{
 		Against: "main", Paths: []string{dags}, Load: loader(&loads), MaxFileSize: 1 << 20,
-		Stored: func(context.Context, string, []string) (map[string][][]byte, error) {
-			return nil, errors.New("store down")
+		Stored: func(context.Context, string, []string, func(string, []byte)) error {
+			return errors.New("store down")
 		},
 	})
 	if err != nil {
