@@ -121,6 +121,12 @@ func startsKey(s string) bool {
 // shows the location redacted.
 func checkLocation(location string, lang i18n.Lang) error {
 	if !IsPostgres(location) {
+		if l := strings.ToLower(location); strings.HasPrefix(l, "postgres:") || strings.HasPrefix(l, "postgresql:") {
+			// A mistyped URL would become an SQLite file whose path holds the password: the
+			// location is not shown, since its password cannot be told apart.
+			scheme, _, _ := strings.Cut(location, ":")
+			return i18n.Errorf(lang, "open store: the location starts with %s: but not %s://, so it is no PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DB", scheme, scheme)
+		}
 		if keyValueDSN(location) {
 			return i18n.Errorf(lang, "open store %s: this is a key=value connection string; give a PostgreSQL store as a postgres:// URL (postgres://USER:PASSWORD@HOST:PORT/DB)", Redact(location))
 		}

@@ -70,6 +70,8 @@ func TestCheckLocation(t *testing.T) {
 		{"postgres://u@h/db?password=pa&ss&sslmode=disable", "the password holds @, /, ?, # or &"},
 		{"host=h user=u password=p@ss#w?rd dbname=db", "open store host=h user=u password=xxxxx dbname=db: this is a key=value connection string; give a PostgreSQL store as a postgres:// URL (postgres://USER:PASSWORD@HOST:PORT/DB)"},
 		{"dbname=seam", "this is a key=value connection string"},
+		{"postgres:/u:pass-ss@h/db", "open store: the location starts with postgres: but not postgres://, so it is no PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DB"},
+		{"PostgreSQL:u:pass-ss@h/db", "starts with PostgreSQL: but not PostgreSQL://"},
 	} {
 		err := checkLocation(tt.in, "")
 		switch {
@@ -77,7 +79,7 @@ func TestCheckLocation(t *testing.T) {
 			t.Errorf("checkLocation(%q): %v, want nil", tt.in, err)
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("checkLocation(%q): %v, want %q", tt.in, err, tt.want)
-		case err != nil && containsAny(err.Error(), "ss#", "/ss", "?ss", "#ss", "&ss&", "w?rd"):
+		case err != nil && containsAny(err.Error(), "ss#", "/ss", "?ss", "#ss", "&ss&", "w?rd", "pass-ss"):
 			t.Errorf("checkLocation(%q): %v shows the password", tt.in, err)
 		}
 	}

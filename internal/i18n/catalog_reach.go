@@ -54,6 +54,7 @@ func jaReach() map[string]string {
 		"store %s has schema version %d, this seam needs %d: `seam store migrate` brings it up to date (seam run does so unless --no-migrate)": "ストア %s のスキーマバージョンは %d ですが、この seam には %d が必要です：`seam store migrate` で最新にできます（seam run も --no-migrate がなければ最新にします）",
 		"open store %s to read: %w": "ストア %s を読み取り用に開けません：%w",
 		"open store %s to read: %w: the database holds no runs yet (`seam run` or `seam store migrate` creates the store)":                                        "ストア %s を読み取り用に開けません：%w：データベースにはまだ実行がありません（`seam run` か `seam store migrate` がストアを作成します）",
+		"open store: the location starts with %s: but not %s://, so it is no PostgreSQL URL; write postgres://USER:PASSWORD@HOST:PORT/DB":                         "ストアを開けません：場所は %s: で始まりますが %s:// ではないため、PostgreSQL の URL ではありません：postgres://USER:PASSWORD@HOST:PORT/DB と書いてください",
 		"open store %s: this is a key=value connection string; give a PostgreSQL store as a postgres:// URL (postgres://USER:PASSWORD@HOST:PORT/DB)":              "ストア %s を開けません：これは key=value 形式の接続文字列です：PostgreSQL のストアは postgres:// の URL（postgres://USER:PASSWORD@HOST:PORT/DB）で指定してください",
 		"open store %s: the password holds @, /, ?, # or & as it is, which a URL reads as the end of the password: write them as %%40, %%2F, %%3F, %%23 and %%26": "ストア %s を開けません：パスワードに @、/、?、#、& がそのまま含まれていて、URL ではそこでパスワードが終わると読まれます：それぞれ %%40、%%2F、%%3F、%%23、%%26 と書いてください",
 		// telemetry/config.go: the OTEL_* variables
