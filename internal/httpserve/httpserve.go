@@ -186,14 +186,22 @@ func (l *perClient) release(ip netip.Addr) {
 	}
 }
 
-// ClientAddr is the address of a client at remote (a connection's RemoteAddr, a request's),
-// IPv4 in IPv6 unmapped; the zero Addr for a listener that has none (all such clients then
-// share one count). Behind a reverse proxy it is the proxy's.
+// ClientAddr is the address per-client limits count a client at remote by (a connection's
+// RemoteAddr, a request's): an IPv4 address as it is (IPv4 in IPv6 unmapped), an IPv6 one by
+// its /64, since one host is given a whole /64 and may pick any address in it; the zero Addr
+// for a listener that has none (all such clients then share one count). Behind a reverse
+// proxy it is the proxy's.
 func ClientAddr(remote string) netip.Addr {
-	if ap, err := netip.ParseAddrPort(remote); err == nil {
-		return ap.Addr().Unmap()
+	ap, err := netip.ParseAddrPort(remote)
+	if err != nil {
+		return netip.Addr{}
 	}
-	return netip.Addr{}
+	a := ap.Addr().Unmap()
+	if a.Is6() {
+		p, _ := a.WithZone("").Prefix(64) // an IPv6 address always has a /64
+		return p.Addr()
+	}
+	return a
 }
 
 // counted is a connection that gives back its place once closed.

@@ -216,3 +216,21 @@ func TestPerClient(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestClientAddr: limits count IPv4 clients by address and IPv6 clients by their /64, so
+// that a host cannot take every place by picking new addresses from its own network.
+func TestClientAddr(t *testing.T) {
+	for _, tt := range []struct{ remote, want string }{
+		{"192.0.2.7:4000", "192.0.2.7"},
+		{"[::ffff:192.0.2.7]:4000", "192.0.2.7"},
+		{"[2001:db8:1:2:aaaa::1]:4000", "2001:db8:1:2::"},
+		{"[2001:db8:1:2:bbbb::9]:5000", "2001:db8:1:2::"},
+		{"[fe80::1%eth0]:4000", "fe80::"},
+		{"[::1]:4000", "::"},
+		{"@", "invalid IP"},
+	} {
+		if got := ClientAddr(tt.remote).String(); got != tt.want {
+			t.Errorf("ClientAddr(%q) = %s, want %s", tt.remote, got, tt.want)
+		}
+	}
+}
