@@ -83,7 +83,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 				fmt.Fprintln(e.stdout, i18n.Sprintf(l, "no runs"))
 				return nil
 			}
-			tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+			tw := tabwriter.NewWriter(e.termOut(e.stdout), 0, 0, 2, ' ', 0) // a DAG's name or path may hold escapes
 			fmt.Fprintln(tw, i18n.Sprintf(l, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE"))
 			for i := range list {
 				r := &list[i]

@@ -111,3 +111,40 @@ func TestTerminalEscapesOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestTerminalEscapesRunsList: a DAG's name is the DAG file's to choose, escapes included;
+// `seam runs list` shows it escaped on a terminal, as recorded elsewhere.
+func TestTerminalEscapesRunsList(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "named.yaml")
+	src := "version: 1\nname: \"x\\e]0;pwned\\a\"\nnodes:\n  a: {type: const, with: {value: {status: pass, summary: ok}}}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "s.db")
+	for _, tt := range []struct {
+		terminal bool
+		want     string
+	}{
+		{true, `x\x1b]0;pwned\x07`},
+		{false, "x\x1b]0;pwned\x07"},
+	} {
+		var out bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &out, getenv: func(string) string { return "" },
+			terminal: func(io.Writer) bool { return tt.terminal }}
+		for _, args := range [][]string{{"run", "--store", store, file}, {"runs", "list", "--store", store}} {
+			out.Reset()
+			root := newRootCmd(e)
+			root.SetArgs(args)
+			if err := root.ExecuteContext(t.Context()); err != nil {
+				t.Fatalf("seam %s: %v\n%s", strings.Join(args, " "), err, out.String())
+			}
+		}
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("runs list (terminal %v) does not show %q:\n%s", tt.terminal, tt.want, out.String())
+		}
+		if tt.terminal && strings.ContainsAny(out.String(), "\x1b\x07") {
+			t.Errorf("runs list wrote a DAG name's escapes to a terminal raw:\n%q", out.String())
+		}
+	}
+}
