@@ -31,6 +31,18 @@ func (o omap) MarshalYAML() (any, error) {
 	return n, nil
 }
 
+// flow is a value printed on one line, as schemas and values are written in a DAG file.
+type flow struct{ v any }
+
+func (f flow) MarshalYAML() (any, error) {
+	var n yaml.Node
+	if err := n.Encode(f.v); err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	n.Style = yaml.FlowStyle
+	return &n, nil
+}
+
 // The places a reference sits, as the run names them when it fails there.
 const (
 	siteInput   = "input"
@@ -110,6 +122,7 @@ func genSpec(t *rapid.T) spec {
 		p := producer{id: fmt.Sprintf("p%d", i+1)}
 		p.defs.prefix = p.id
 		p.data = genKind(t, &p.defs, 3, p.id, "object")
+		p.data.nullable = false // the standard contract wants data an object
 		sp.producers = append(sp.producers, p)
 	}
 	pick := func(label string) path {
@@ -171,7 +184,7 @@ func genConsumer(t *rapid.T, id string, pick func(string) path) consumer {
 				required = append(required, key)
 			}
 		}
-		c.body = append(c.body, kv{"input", input})
+		c.body = append(c.body, kv{"input", flow{input}})
 		if c.kind == "cat" {
 			c.body = append(c.body, kv{"with", omap{{"command", []any{"cat"}}, {"output", "json"}}})
 		} else {
@@ -182,7 +195,7 @@ func genConsumer(t *rapid.T, id string, pick func(string) path) consumer {
 			if required != nil {
 				in = append(in, kv{"required", required})
 			}
-			in = append(in, kv{"properties", props})
+			in = append(in, kv{"properties", flow{props}})
 			c.body = append(c.body, kv{"contract", omap{{"input", in}}})
 		}
 	case "echo":
@@ -257,15 +270,15 @@ func yamlOf(sp spec, values map[string]any) ([]byte, error) {
 	for _, p := range sp.producers {
 		out := p.data.render(false)
 		contract := omap{{"type", "object"}, {"required", []any{"data"}},
-			{"properties", map[string]any{"data": out}}}
+			{"properties", omap{{"data", flow{out}}}}}
 		if len(p.defs.local) > 0 {
 			ds := map[string]any{}
 			for _, d := range p.defs.local {
 				ds[d.name] = d.s.render(false)
 			}
-			contract = append(contract, kv{"$defs", ds})
+			contract = append(contract, kv{"$defs", flow{ds}})
 		}
-		nodes = append(nodes, kv{p.id, omap{{"type", "const"}, {"with", omap{{"value", values[p.id]}}},
+		nodes = append(nodes, kv{p.id, omap{{"type", "const"}, {"with", omap{{"value", flow{values[p.id]}}}},
 			{"contract", omap{{"output", contract}}}}})
 	}
 	for _, c := range sp.consumers {

@@ -276,6 +276,8 @@ func genPath(t *rapid.T, producer string, data *schema, label string) path {
 				s = s.target
 				continue
 			}
+			// The branch not taken may be what arrives: behind a file, lint does not see it.
+			p.viaFile = p.viaFile || hasFileRef(s)
 			if depth > 0 && rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("%s.%d.stopAtAnyOf", label, depth)) == 0 {
 				p.end = s
 				return p
@@ -283,12 +285,10 @@ func genPath(t *rapid.T, producer string, data *schema, label string) path {
 			s = s.branches[rapid.IntRange(0, 1).Draw(t, fmt.Sprintf("%s.%d.branch", label, depth))]
 			pending = append(pending, riskAnyOf)
 		}
-		if s.kind != "object" && s.kind != "array" {
+		if s.kind != "object" && s.kind != "array" ||
+			depth > 0 && rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("%s.%d.stop", label, depth)) == 0 {
 			p.end = s
-			return p
-		}
-		if depth > 0 && rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("%s.%d.stop", label, depth)) == 0 {
-			p.end = s
+			p.viaFile = p.viaFile || hasFileRef(s)
 			return p
 		}
 		risks := slices.Clone(pending)
@@ -344,4 +344,17 @@ func resolve(v any, steps []step) (any, bool, string) {
 		}
 	}
 	return v, true, ""
+}
+
+// hasFileRef reports whether s holds a $ref into the file beside the DAG.
+func hasFileRef(s *schema) bool {
+	if s.kind == "ref" && s.file {
+		return true
+	}
+	for _, c := range append([]*schema{s.items, s.target}, s.branches...) {
+		if c != nil && hasFileRef(c) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(s.props, func(p prop) bool { return hasFileRef(p.s) })
 }

@@ -70,18 +70,18 @@ func knownBreaks() map[string]string {
 }
 
 const (
-	valuesPerDAG = 5  // values each producer puts out, one run each
-	extraValues  = 10 // more runs for a lint error the first ones did not confirm
-	shortChecks  = 60 // DAGs in the short run
+	valuesPerDAG = 5   // values each producer puts out, one run each
+	extraValues  = 10  // more runs for a lint error the first ones did not confirm
+	shortChecks  = 100 // DAGs in the short run
 	runTimeout   = 30 * time.Second
 )
 
 // tally counts what the property saw, for the report the long run prints. rapid runs the
 // property on the test's goroutine, one DAG after another.
 type tally struct {
-	dags, clean, cleanRuns, brokenRuns, errors, confirmed, invalidValues int
-	kinds                                                                map[string]int // breaks, by kind
-	brokenBy                                                             map[string]int // clean runs broken, by kind
+	dags, clean, cleanRuns, brokenRuns, errors, confirmed int
+	kinds                                                 map[string]int // breaks, by kind
+	brokenBy                                              map[string]int // clean runs broken, by kind
 }
 
 func newTally() *tally {
@@ -105,7 +105,6 @@ func (t *tally) String() string {
 	for _, k := range slices.Sorted(maps.Keys(t.kinds)) {
 		fmt.Fprintf(&b, "  breaks of kind %-28s %5d\n", k+":", t.kinds[k])
 	}
-	fmt.Fprintf(&b, "values the generator drew that the validator refused (not run): %d\n", t.invalidValues)
 	return b.String()
 }
 
@@ -139,7 +138,7 @@ func checks(t *testing.T) {
 // nothing panics or hangs, except for the kinds knownBreaks still lists.
 //
 // A failure is shrunk by rapid to a minimal DAG, printed as YAML with the values and the
-// failure. The short run checks 60 DAGs; the long one:
+// failure. The short run checks 100 DAGs; the long one:
 //
 //	SEAM_PROMISE_N=10000 go test ./lint/promise -run TestPromise -v -timeout 3h
 //
@@ -204,9 +203,6 @@ func (h *harness) check() []breakage {
 		h.rt.Fatal(err)
 	}
 	first := h.values("v0")
-	if first == nil {
-		return nil
-	}
 	d := h.load(ctx, first)
 	fs := h.ws.Lint(ctx, d)
 	var errs []lint.Finding
@@ -257,15 +253,11 @@ func (h *harness) check() []breakage {
 	}
 	run(first)
 	for i := 1; i < valuesPerDAG; i++ {
-		if vs := h.values(fmt.Sprintf("v%d", i)); vs != nil {
-			run(vs)
-		}
+		run(h.values(fmt.Sprintf("v%d", i)))
 	}
 	confirmed := func(f lint.Finding) bool { return failedAt[f.Consumer] }
 	for i := 0; i < extraValues && slices.ContainsFunc(errs, func(f lint.Finding) bool { return !confirmed(f) }); i++ {
-		if vs := h.values(fmt.Sprintf("extra%d", i)); vs != nil {
-			run(vs)
-		}
+		run(h.values(fmt.Sprintf("extra%d", i)))
 	}
 	for _, f := range errs {
 		h.tally.errors++
@@ -293,8 +285,8 @@ func or(s, def string) string {
 	return s
 }
 
-// values draws one output per producer from its contract, each checked by seam's validator;
-// nil when the generator drew one the validator refuses (counted: a generator to mend).
+// values draws one output per producer from its contract, each checked by seam's validator:
+// one it refuses is the generator's fault, and fails the test.
 func (h *harness) values(label string) map[string]any {
 	vs := map[string]any{}
 	for _, p := range h.sp.producers {
@@ -316,9 +308,7 @@ func (h *harness) values(label string) map[string]any {
 			h.rt.Fatal(err)
 		}
 		if viol := node(d, p.id).Effective.Validate(v, "en"); len(viol) > 0 {
-			h.tally.invalidValues++
-			h.rt.Logf("generated value %s of %s is invalid: %v", b, p.id, viol)
-			return nil
+			h.rt.Fatalf("generated value %s of %s is invalid: %v\n%s", b, p.id, viol, h.src)
 		}
 	}
 	return vs
@@ -336,7 +326,11 @@ func node(d *dag.DAG, id string) *dag.Node {
 // load writes and loads the DAG with the producers putting out values; a DAG that does not
 // load is the generator's fault, and fails the test.
 func (h *harness) load(ctx context.Context, values map[string]any) *dag.DAG {
-	src, err := yamlOf(h.sp, values)
+	return h.loadSpec(ctx, h.sp, values)
+}
+
+func (h *harness) loadSpec(ctx context.Context, sp spec, values map[string]any) *dag.DAG {
+	src, err := yamlOf(sp, values)
 	if err != nil {
 		h.rt.Fatal(err)
 	}
@@ -353,15 +347,12 @@ func (h *harness) load(ctx context.Context, values map[string]any) *dag.DAG {
 // run runs the DAG with values on the embedded engine and returns its edge failures, and the
 // consumers its `when` skipped.
 func (h *harness) run(ctx context.Context, values map[string]any) ([]failure, []string) {
-	d := h.load(ctx, values)
-	ctx, cancel := context.WithTimeout(ctx, runTimeout)
-	defer cancel()
-	res, err := engine.Run(ctx, d, engine.RunOptions{})
-	if err != nil {
-		h.rt.Fatalf("the run did not start: %v\n%s", err, h.src)
-	}
-	if res.Status == dag.RunCanceled || ctx.Err() != nil {
-		h.rt.Fatalf("the run hung (%s): %s\nvalues: %s", runTimeout, h.src, compact(values))
+	res := h.runSpec(ctx, h.sp, values)
+	outputErrors := res.OutputErrors
+	if res.Status == dag.RunFailed && len(h.sp.outputs) > 0 {
+		// A failed run evaluates no outputs: run the producers and the outputs alone to
+		// see those edges too.
+		outputErrors = h.runSpec(ctx, spec{producers: h.sp.producers, outputs: h.sp.outputs}, values).OutputErrors
 	}
 	var fails []failure
 	var skips []string
@@ -377,10 +368,26 @@ func (h *harness) run(ctx context.Context, values map[string]any) ([]failure, []
 			fails = append(fails, failure{consumer: n.ID, site: site, reason: n.Reason})
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(res.OutputErrors)) {
-		fails = append(fails, failure{site: siteOutputs, reason: name + ": " + res.OutputErrors[name]})
+	for _, name := range slices.Sorted(maps.Keys(outputErrors)) {
+		fails = append(fails, failure{site: siteOutputs, reason: name + ": " + outputErrors[name]})
 	}
 	return fails, skips
+}
+
+// runSpec runs sp with values on the embedded engine; a run that cannot start or that hangs
+// fails the test.
+func (h *harness) runSpec(ctx context.Context, sp spec, values map[string]any) *dag.RunResult {
+	d := h.loadSpec(ctx, sp, values)
+	ctx, cancel := context.WithTimeout(ctx, runTimeout)
+	defer cancel()
+	res, err := engine.Run(ctx, d, engine.RunOptions{})
+	if err != nil {
+		h.rt.Fatalf("the run did not start: %v\n%s", err, h.src)
+	}
+	if res.Status == dag.RunCanceled || ctx.Err() != nil {
+		h.rt.Fatalf("the run hung (%s): %s\nvalues: %s", runTimeout, h.src, compact(values))
+	}
+	return res
 }
 
 // siteOf is the place a failed node's reason names (engine/engine_prepare.go), "" for a
