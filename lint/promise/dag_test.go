@@ -1,0 +1,309 @@
+package promise_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"gopkg.in/yaml.v3"
+	"pgregory.net/rapid"
+)
+
+// omap is a YAML mapping that keeps its keys in order, so that a printed DAG reads as one
+// written by hand.
+type omap []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+func (o omap) MarshalYAML() (any, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	for _, e := range o {
+		var k, v yaml.Node
+		k.SetString(e.k)
+		if err := v.Encode(e.v); err != nil {
+			return nil, fmt.Errorf("encode %s: %w", e.k, err)
+		}
+		n.Content = append(n.Content, &k, &v)
+	}
+	return n, nil
+}
+
+// flow is a value printed on one line, as schemas and values are written in a DAG file.
+type flow struct{ v any }
+
+func (f flow) MarshalYAML() (any, error) {
+	var n yaml.Node
+	if err := n.Encode(f.v); err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	n.Style = yaml.FlowStyle
+	return &n, nil
+}
+
+// The places a reference sits, as the run names them when it fails there.
+const (
+	siteInput   = "input"
+	siteWith    = "with" // exec's command and env
+	siteWhen    = "when"
+	siteForeach = "foreach"
+	siteOutputs = "outputs"
+)
+
+// A read is one reference: a plain path, inside some CEL or some text.
+type read struct {
+	site string
+	form string // plain, text, has, size, sizegt, eq, gt
+	path path
+}
+
+func (r read) expr() string {
+	p := r.path.String()
+	switch r.form {
+	case "has":
+		return "has(" + p + ")"
+	case "size":
+		return "size(" + p + ")"
+	case "sizegt":
+		return "size(" + p + ") > 0"
+	case "eq":
+		return p + " == 'a'"
+	case "gt":
+		return p + " > 1"
+	}
+	return p
+}
+
+// template is the string the read stands in: exactly one reference, or text around it.
+func (r read) template() string {
+	if r.form == "text" {
+		return "t: ${{ " + r.path.String() + " }}"
+	}
+	return "${{ " + r.expr() + " }}"
+}
+
+type producer struct {
+	id   string
+	data *schema
+	defs defs
+}
+
+type consumer struct {
+	id    string
+	kind  string // transform, echo, cat, foreach
+	when  *read
+	reads []read
+	body  omap // the node as written, but for when
+}
+
+type spec struct {
+	producers []producer
+	consumers []consumer
+	outputs   []read
+}
+
+// fileDefs are the $defs of the file beside the DAG, every producer's.
+func (s spec) fileDefs() map[string]any {
+	m := map[string]any{}
+	for _, p := range s.producers {
+		for _, d := range p.defs.file {
+			m[d.name] = d.s.render(false)
+		}
+	}
+	return m
+}
+
+// genSpec draws a DAG: one or two const producers and one to three consumers.
+func genSpec(t *rapid.T) spec {
+	var sp spec
+	for i := range rapid.IntRange(1, 2).Draw(t, "producers") {
+		p := producer{id: fmt.Sprintf("p%d", i+1)}
+		p.defs.prefix = p.id
+		p.data = genKind(t, &p.defs, 3, p.id, "object")
+		p.data.nullable = false // the standard contract wants data an object
+		sp.producers = append(sp.producers, p)
+	}
+	pick := func(label string) path {
+		p := sp.producers[rapid.IntRange(0, len(sp.producers)-1).Draw(t, label+".producer")]
+		return genPath(t, p.id, p.data, label)
+	}
+	for i := range rapid.IntRange(1, 3).Draw(t, "consumers") {
+		sp.consumers = append(sp.consumers, genConsumer(t, fmt.Sprintf("c%d", i+1), pick))
+	}
+	for i := range rapid.IntRange(0, 2).Draw(t, "outputs") {
+		label := fmt.Sprintf("o%d", i+1)
+		form := rapid.SampledFrom([]string{"plain", "plain", "plain", "text", "has"}).Draw(t, label+".form")
+		p := pick(label)
+		if form == "has" && !p.lastIsMember() {
+			form = "plain"
+		}
+		sp.outputs = append(sp.outputs, read{site: siteOutputs, form: form, path: p})
+	}
+	return sp
+}
+
+const program = `{status: "pass", summary: "ok"}`
+
+func genConsumer(t *rapid.T, id string, pick func(string) path) consumer {
+	c := consumer{id: id, kind: rapid.SampledFrom([]string{"transform", "transform", "echo", "cat", "foreach"}).Draw(t, id+".kind")}
+	if rapid.IntRange(0, 2).Draw(t, id+".guarded") == 0 {
+		p := pick(id + ".when")
+		form := rapid.SampledFrom([]string{"plain", "has", "sizegt", "eq", "gt"}).Draw(t, id+".when.form")
+		if form == "has" && !p.lastIsMember() {
+			form = "sizegt"
+		}
+		c.when = &read{site: siteWhen, form: form, path: p}
+	}
+	valueRead := func(site, label string) read {
+		p := pick(label)
+		form := rapid.SampledFrom([]string{"plain", "plain", "plain", "plain", "text", "has", "size", "eq"}).Draw(t, label+".form")
+		if form == "has" && !p.lastIsMember() {
+			form = "plain"
+		}
+		return read{site: site, form: form, path: p}
+	}
+	c.body = omap{{"type", "transform"}}
+	switch c.kind {
+	case "transform", "cat":
+		input := omap{}
+		props := map[string]any{}
+		var required []any
+		if c.kind == "cat" {
+			c.body[0].v = "exec"
+			input = omap{{"status", "pass"}, {"summary", "ok"}}
+		}
+		for k := range rapid.IntRange(1, 3).Draw(t, id+".keys") {
+			key := fmt.Sprintf("k%d", k+1)
+			r := valueRead(siteInput, id+"."+key)
+			c.reads = append(c.reads, r)
+			input = append(input, kv{key, r.template()})
+			props[key] = consumerSchema(t, r, id+"."+key)
+			if rapid.Bool().Draw(t, id+"."+key+".required") {
+				required = append(required, key)
+			}
+		}
+		c.body = append(c.body, kv{"input", flow{input}})
+		if c.kind == "cat" {
+			c.body = append(c.body, kv{"with", omap{{"command", []any{"cat"}}, {"output", "json"}}})
+		} else {
+			c.body = append(c.body, kv{"with", omap{{"program", program}}})
+		}
+		if rapid.IntRange(0, 2).Draw(t, id+".contract") > 0 {
+			in := omap{{"type", "object"}}
+			if required != nil {
+				in = append(in, kv{"required", required})
+			}
+			in = append(in, kv{"properties", flow{props}})
+			c.body = append(c.body, kv{"contract", omap{{"input", in}}})
+		}
+	case "echo":
+		c.body[0].v = "exec"
+		r := valueRead(siteWith, id+".arg")
+		r.form = rapid.SampledFrom([]string{"text", "text", "plain"}).Draw(t, id+".arg.text")
+		c.reads = append(c.reads, r)
+		arg := "v=${{ " + r.expr() + " }}"
+		if r.form == "plain" {
+			arg = r.template()
+		}
+		with := omap{{"command", []any{"echo", arg}}}
+		if rapid.Bool().Draw(t, id+".env") {
+			e := valueRead(siteWith, id+".env")
+			e.form = rapid.SampledFrom([]string{"text", "plain"}).Draw(t, id+".env.text")
+			c.reads = append(c.reads, e)
+			v := "${{ " + e.expr() + " }}"
+			if e.form == "text" {
+				v = "x-" + v
+			}
+			with = append(with, kv{"env", omap{{"V", v}}})
+		}
+		with = append(with, kv{"output", "text"})
+		c.body = append(c.body, kv{"with", with})
+	case "foreach":
+		r := read{site: siteForeach, form: "plain", path: pick(id + ".foreach")}
+		c.reads = append(c.reads, r)
+		c.body = append(c.body, kv{"foreach", r.template()}, kv{"input", "${{ item }}"},
+			kv{"with", omap{{"program", program}}})
+	}
+	return c
+}
+
+// consumerSchema is what a consumer's contract.input asks of a key holding r: what the
+// producer's contract gives there, or (one time in three) something it may not give.
+func consumerSchema(t *rapid.T, r read, label string) map[string]any {
+	switch r.form {
+	case "text":
+		return map[string]any{"type": "string"}
+	case "size":
+		return map[string]any{"type": "integer"}
+	case "has", "eq":
+		return map[string]any{"type": "boolean"}
+	}
+	end := r.path.end
+	if end == nil {
+		return map[string]any{"type": "string"}
+	}
+	if rapid.IntRange(0, 2).Draw(t, label+".mutate") > 0 {
+		return end.render(true)
+	}
+	switch end.kind {
+	case "integer", "number":
+		return map[string]any{"type": "string"}
+	case "string":
+		return map[string]any{"type": "string", "minLength": 4}
+	case "boolean":
+		return map[string]any{"type": "integer"}
+	case "array":
+		m := end.render(true)
+		m["minItems"] = end.minItems + 3
+		return m
+	case "object":
+		return map[string]any{"type": "object", "required": []any{"zz"}}
+	}
+	return map[string]any{"type": "null"}
+}
+
+// yamlOf is the DAG file of sp with each producer putting out values[producer id].
+func yamlOf(sp spec, values map[string]any) ([]byte, error) {
+	nodes := omap{}
+	for _, p := range sp.producers {
+		out := p.data.render(false)
+		contract := omap{{"type", "object"}, {"required", []any{"data"}},
+			{"properties", omap{{"data", flow{out}}}}}
+		if len(p.defs.local) > 0 {
+			ds := map[string]any{}
+			for _, d := range p.defs.local {
+				ds[d.name] = d.s.render(false)
+			}
+			contract = append(contract, kv{"$defs", flow{ds}})
+		}
+		nodes = append(nodes, kv{p.id, omap{{"type", "const"}, {"with", omap{{"value", flow{values[p.id]}}}},
+			{"contract", omap{{"output", contract}}}}})
+	}
+	for _, c := range sp.consumers {
+		body := slices.Clone(c.body)
+		if c.when != nil {
+			body = slices.Insert(body, 1, kv{"when", c.when.template()})
+		}
+		nodes = append(nodes, kv{c.id, body})
+	}
+	doc := omap{{"version", 1}, {"name", "promise"}, {"nodes", nodes}}
+	if len(sp.outputs) > 0 {
+		outs := omap{}
+		for i, o := range sp.outputs {
+			outs = append(outs, kv{fmt.Sprintf("o%d", i+1), o.template()})
+		}
+		doc = append(doc, kv{"outputs", outs})
+	}
+	return yaml.Marshal(doc)
+}
+
+// compact is v as one line of JSON, for messages.
+func compact(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
