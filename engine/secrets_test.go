@@ -20,6 +20,10 @@ func TestOwnSecrets(t *testing.T) {
 		{"store password as a parameter", map[string]string{"SEAM_STORE": "postgresql://db/seam?user=seam&password=in-query"}, []string{"in-query"}},
 		{"store without a password", map[string]string{"SEAM_STORE": "postgres://seam@db/seam"}, nil},
 		{"store file", map[string]string{"SEAM_STORE": "/var/lib/seam/seam.db"}, nil},
+		{"OTLP headers", map[string]string{
+			"OTEL_EXPORTER_OTLP_HEADERS":        "api-key=k3y-value, Authorization=Basic%20dXNlcjpwdw==",
+			"OTEL_EXPORTER_OTLP_TRACES_HEADERS": "x-token=tr4ces",
+		}, []string{"Basic dXNlcjpwdw==", "Basic%20dXNlcjpwdw==", "dXNlcjpwdw==", "k3y-value", "tr4ces"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package nodes
 import (
 	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,9 +26,10 @@ const MinSecret = 4
 // secretForms returns the texts to mask for secrets: each value as is, and as it reads once
 // escaped the ways services echo what they received: in a URL (query and path escaping, every
 // reserved byte escaped, lower-case hex, and decoded when the value holds escapes itself), in
-// a JSON string as the common encoders write it, and quoted by Go (%q, as errors quote a
-// response). Longest first, so that a secret containing another is masked whole. Forms
-// shorter than MinSecret are left out, like short secrets.
+// a JSON string as the common encoders write it, quoted by Go (%q, as errors quote a
+// response), and for a long one inside base64 text (base64Forms). Longest first, so that a
+// secret containing another is masked whole. Forms shorter than MinSecret are left out, like
+// short secrets.
 func secretForms(secrets []string) []string {
 	var forms []string
 	for _, s := range secrets {
@@ -60,10 +62,33 @@ func secretForms(secrets []string) []string {
 		}
 		q, qa := strconv.Quote(s), strconv.QuoteToASCII(s)
 		forms = append(forms, q[1:len(q)-1], qa[1:len(qa)-1])
+		if len(s) >= minBase64Secret {
+			forms = append(forms, base64Forms(s)...)
+		}
 	}
 	forms = slices.DeleteFunc(forms, func(f string) bool { return len(f) < MinSecret })
 	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	return slices.Compact(forms)
+}
+
+// minBase64Secret is the shortest secret whose base64 forms are masked: a form drops up to
+// three characters at each end, and a short one would mask words that merely look alike.
+const minBase64Secret = 12
+
+// base64Forms are the texts that stand for s inside any base64 text (a Basic credential, a
+// header value, a file a node encodes), standard and URL alphabets alike: s may start at any
+// of the three byte offsets of a group, so each offset gives the characters that s alone
+// decides, without the ones its neighbours share.
+func base64Forms(s string) []string {
+	var forms []string
+	for off, skip := range []int{0, 2, 3} {
+		b := append(make([]byte, off), s...)
+		whole := len(b) / 3 * 4 // characters of complete groups: the rest depends on what follows
+		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+			forms = append(forms, enc.EncodeToString(b)[skip:whole])
+		}
+	}
+	return forms
 }
 
 // percentEscape escapes every byte but letters, digits and those in keep: "-._~" (RFC

@@ -1,6 +1,7 @@
 package nodes
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,33 @@ func TestMaskForms(t *testing.T) {
 				t.Errorf("MaskString(%q) = %q", tt.text, got)
 			}
 		})
+	}
+}
+
+// TestMaskBase64: a long secret is masked inside base64 text wherever it starts in it (the
+// three byte offsets of a group), standard and URL alphabets, as in a Basic credential; what
+// is left of the text holds no run of it that decodes to the secret.
+func TestMaskBase64(t *testing.T) {
+	const secret = "s3cr3t-t0ken-of-20b?>"
+	for _, prefix := range []string{"", "u", "us", "user:"} {
+		for _, suffix := range []string{"", "!", "!!"} {
+			for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+				text := "Authorization: Basic " + enc.EncodeToString([]byte(prefix+secret+suffix))
+				got := MaskString(text, []string{secret})
+				if !strings.Contains(got, Masked) {
+					t.Errorf("prefix %q suffix %q: %q not masked", prefix, suffix, text)
+				}
+				for _, f := range base64Forms(secret) {
+					if strings.Contains(got, f) {
+						t.Errorf("prefix %q suffix %q: %q still holds %q", prefix, suffix, got, f)
+					}
+				}
+			}
+		}
+	}
+	short := "short-1234" // under minBase64Secret: its base64 would mask look-alikes
+	if text := base64.StdEncoding.EncodeToString([]byte(short)); MaskString(text, []string{short}) != text {
+		t.Errorf("a short secret's base64 %q was masked", text)
 	}
 }
 

@@ -12,10 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/internal/harden"
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func main() {
+	_ = harden.NotDumpable() // best effort: a sandbox may refuse it, and seam runs all the same
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
