@@ -905,7 +905,7 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 	native := checked.NativeRep()
 	info := native.SourceInfo()
 	var diags Diagnostics
-	collectRefs(native.Expr(), func(r Ref, id int64) {
+	collectRefs(native.Expr(), func(r Ref, id int64, _ ast.Expr) {
 		loc := info.GetStartLocation(id)
 		r.Pos = rc.posAt(file, n, off+offsetIn(src, loc.Line(), loc.Column()))
 		if r.Root == "nodes" && r.Path == nil {
@@ -951,16 +951,16 @@ func offsetIn(src string, line, col int) int {
 }
 
 // collectRefs reports every maximal chain of field selections and constant indexes rooted
-// at a scope variable, with the id of the expression that starts it.
-func collectRefs(e ast.Expr, report func(Ref, int64)) {
+// at a scope variable, with the id of the expression that starts it and the chain itself.
+func collectRefs(e ast.Expr, report func(Ref, int64, ast.Expr)) {
 	if r, root, ok := chainRef(e); ok {
-		report(r, root)
+		report(r, root, e)
 		return
 	}
 	switch e.Kind() {
 	case ast.IdentKind:
 		if e.AsIdent() == "nodes" { // reached only when not followed by .<id>.output
-			report(Ref{Root: "nodes"}, e.ID())
+			report(Ref{Root: "nodes"}, e.ID(), e)
 		}
 	case ast.SelectKind:
 		collectRefs(e.AsSelect().Operand(), report)
