@@ -13,8 +13,12 @@ import (
 // lint types them by the producers' contracts, where loading types params, nodes and item as
 // dyn so that a load needs no contract (and stays as it is). It starts from the load's
 // environment, so that both read CEL alike.
+// It is used by one goroutine at a time.
 type TypeChecker struct {
 	env *cel.Env
+	// envs are env extended by the variables of the typed references, keyed by their types
+	// in order: extending costs more than checking, and expressions repeat their types.
+	envs map[string]*cel.Env
 }
 
 // NewTypeChecker returns a TypeChecker. Its environment compares numbers of different CEL
@@ -29,7 +33,7 @@ func NewTypeChecker() (*TypeChecker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("type-checking environment: %w", err)
 	}
-	return &TypeChecker{env: env}, nil
+	return &TypeChecker{env: env, envs: map[string]*cel.Env{}}, nil
 }
 
 // TypeIssue is one error of CEL's type checker on an expression.
@@ -51,6 +55,7 @@ func (tc *TypeChecker) Check(e *Expr, typeOf func(Ref) *types.Type) (*types.Type
 	// members of a JSON object, so a chain is typed as a whole.
 	fac := ast.NewExprFactory()
 	var decls []cel.EnvOption
+	var key strings.Builder
 	collectRefs(parsed.NativeRep().Expr(), func(r Ref, _ int64, chain ast.Expr) {
 		t := typeOf(r)
 		if t == nil {
@@ -59,13 +64,15 @@ func (tc *TypeChecker) Check(e *Expr, typeOf func(Ref) *types.Type) (*types.Type
 		name := fmt.Sprintf("_seam_ref%d", len(decls))
 		chain.SetKindCase(fac.NewIdent(chain.ID(), name))
 		decls = append(decls, cel.Variable(name, t))
+		key.WriteString(t.String() + "\x00")
 	})
-	env := tc.env
-	if len(decls) > 0 {
+	env, ok := tc.envs[key.String()]
+	if !ok {
 		var err error
 		if env, err = tc.env.Extend(decls...); err != nil {
 			return nil, nil, fmt.Errorf("type-check %q: %w", e.Src, err)
 		}
+		tc.envs[key.String()] = env
 	}
 	checked, iss := env.Check(parsed)
 	if iss == nil || iss.Err() == nil {

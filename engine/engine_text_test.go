@@ -86,3 +86,39 @@ func TestRunTextAroundObjects(t *testing.T) {
 		t.Errorf("c4 shows the secret: %q", text("c4"))
 	}
 }
+
+// TestRunWhenTypes: a `when` lint finds never boolean (SEAM-E311) fails its node in the run,
+// and the conditions lint passes run.
+func TestRunWhenTypes(t *testing.T) {
+	tests := []struct {
+		when   string
+		lint   string // the finding's code, "" for none
+		status dag.NodeStatus
+	}{
+		{"${{ nodes.p1.output.data.n }}", lint.CodeWhenType, dag.NodeFailed},
+		{"${{ nodes.p1.output.data.s }}", lint.CodeWhenType, dag.NodeFailed},
+		{"${{ nodes.p1.output.data.tags }}", lint.CodeWhenType, dag.NodeFailed},
+		{"${{ size(nodes.p1.output.data.tags) > 0 }}", "", dag.NodePassed},
+		{"${{ nodes.p1.output.data.n == 2.0 }}", "", dag.NodePassed},
+		{"${{ !has(nodes.p1.output.data.code) }}", "", dag.NodePassed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.when, func(t *testing.T) {
+			noLeaks(t)
+			src := strings.SplitAfter(textDAG, "              code: {type: string}\n")[0] +
+				"  c:\n    type: const\n    when: \"" + tt.when + "\"\n    with: {value: {status: pass, summary: ok}}\n"
+			d := load(t, newRecorder(), src)
+			var codes []string
+			for _, f := range lint.Lint(context.Background(), d, lint.Options{}) {
+				codes = append(codes, f.Code)
+			}
+			if got := strings.Join(codes, " "); got != tt.lint {
+				t.Errorf("lint findings %q, want %q", got, tt.lint)
+			}
+			res := mustRun(t, d, RunOptions{Getenv: func(string) string { return "unused-token" }})
+			if c := node(t, res, "c"); c.Status != tt.status {
+				t.Errorf("c %s (%s), want %s", c.Status, c.Reason, tt.status)
+			}
+		})
+	}
+}
