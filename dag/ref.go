@@ -36,8 +36,8 @@ type Scope struct {
 	Item    any
 	Index   int
 	HasItem bool
-	// Lang is the language of Eval's own errors (a reference out of range, an object inside
-	// text): the run's, as engine.RunOptions.Lang. "" is English.
+	// Lang is the language of Eval's own errors (a reference out of range, a value that is not
+	// JSON): the run's, as engine.RunOptions.Lang. "" is English.
 	Lang i18n.Lang
 }
 
@@ -215,7 +215,8 @@ func (t *Template) WalkExprs(f func(*Expr)) {
 
 // Eval resolves the template into a JSON value: map[string]any, []any, string, bool, nil or
 // json.Number. A string that is exactly one reference takes the referenced value with its
-// type; a string mixing text and references is interpolation and takes scalars only.
+// type; a string mixing text and references is interpolation: a string, in which an object
+// or an array reads as compact JSON (interpText).
 // Literal parts are shared between evaluations: callers must not modify the result.
 func (t *Template) Eval(s *Scope) (any, error) {
 	switch t.kind {
@@ -234,7 +235,7 @@ func (t *Template) Eval(s *Scope) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			text, err := scalarText(v, s.Lang)
+			text, err := interpText(v, s.Lang)
 			if err != nil {
 				return nil, fmt.Errorf("${{ %s }}: %w", p.Expr.Src, err)
 			}
@@ -264,8 +265,13 @@ func (t *Template) Eval(s *Scope) (any, error) {
 	}
 }
 
-// scalarText is how a value reads inside an interpolated string; the error is said in lang.
-func scalarText(v any, lang i18n.Lang) (string, error) {
+// interpText is how a value reads inside an interpolated string: a string as it is, another
+// scalar as JSON writes it, an object or an array as compact JSON (keys sorted, numbers as
+// they were written, no HTML escapes), as Argo and GitHub Actions' toJSON render them. The
+// consumer receives a string either way, which is what lint models. A secret inside is
+// masked wherever the node shows it, as in any text: masking knows JSON's escapes. The
+// error is said in lang.
+func interpText(v any, lang i18n.Lang) (string, error) {
 	switch v := v.(type) {
 	case string:
 		return v, nil
@@ -275,10 +281,14 @@ func scalarText(v any, lang i18n.Lang) (string, error) {
 		return strconv.FormatBool(v), nil
 	case nil:
 		return "null", nil
-	case map[string]any:
-		return "", i18n.Errorf(lang, "is an object; text around a reference takes scalars only (make the string exactly one reference to pass the object)")
-	case []any:
-		return "", i18n.Errorf(lang, "is an array; text around a reference takes scalars only (make the string exactly one reference to pass the array)")
+	case map[string]any, []any:
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return "", i18n.Errorf(lang, "cannot be written as JSON: %w", err)
+		}
+		return strings.TrimSuffix(b.String(), "\n"), nil
 	default:
 		return "", i18n.Errorf(lang, "is a %T, not a JSON value", v)
 	}
@@ -895,7 +905,7 @@ func (rc *refCompiler) compile(file string, n *yaml.Node, src string, off int) (
 	native := checked.NativeRep()
 	info := native.SourceInfo()
 	var diags Diagnostics
-	collectRefs(native.Expr(), func(r Ref, id int64) {
+	collectRefs(native.Expr(), func(r Ref, id int64, _ ast.Expr) {
 		loc := info.GetStartLocation(id)
 		r.Pos = rc.posAt(file, n, off+offsetIn(src, loc.Line(), loc.Column()))
 		if r.Root == "nodes" && r.Path == nil {
@@ -941,16 +951,16 @@ func offsetIn(src string, line, col int) int {
 }
 
 // collectRefs reports every maximal chain of field selections and constant indexes rooted
-// at a scope variable, with the id of the expression that starts it.
-func collectRefs(e ast.Expr, report func(Ref, int64)) {
+// at a scope variable, with the id of the expression that starts it and the chain itself.
+func collectRefs(e ast.Expr, report func(Ref, int64, ast.Expr)) {
 	if r, root, ok := chainRef(e); ok {
-		report(r, root)
+		report(r, root, e)
 		return
 	}
 	switch e.Kind() {
 	case ast.IdentKind:
 		if e.AsIdent() == "nodes" { // reached only when not followed by .<id>.output
-			report(Ref{Root: "nodes"}, e.ID())
+			report(Ref{Root: "nodes"}, e.ID(), e)
 		}
 	case ast.SelectKind:
 		collectRefs(e.AsSelect().Operand(), report)

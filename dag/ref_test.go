@@ -3,6 +3,7 @@ package dag
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -61,6 +62,12 @@ func TestTemplateEval(t *testing.T) {
 		{"quoted id", `"${{ nodes['my-node'].output.status }}"`, "warn"},
 		{"interpolation", `"hi ${{ params.name }}, n=${{params.n}}!"`, "hi Ada, n=3!"},
 		{"interpolation of bool", `"flag: ${{ params.flag }}"`, "flag: true"},
+		// Objects and arrays inside text read as compact JSON: keys sorted, numbers as written.
+		{"interpolation of object", `"x ${{ nodes.a.output.data.items[0] }}"`, `x {"name":"first"}`},
+		{"interpolation of nested object", `"d=${{ nodes.a.output.data }}"`,
+			`d={"big":12345678901234567890,"items":[{"name":"first"},{"name":"second"}],"score":0.5}`},
+		{"interpolation of array", `"names: ${{ nodes.a.output.data.items.map(i, i.name) }}."`, `names: ["first","second"].`},
+		{"interpolation of CEL map without HTML escapes", `"m=${{ {'b': [1, 2.5, null], 'a': 'x<y&\"z\"'} }}"`, `m={"a":"x<y&\"z\"","b":[1,2.5,null]}`},
 		{"CEL comparison", `"${{ nodes.a.output.status == 'pass' }}"`, true},
 		{"CEL arithmetic", `"${{ params.n * 2 }}"`, json.Number("6")},
 		{"CEL float", `"${{ nodes.a.output.data.score + 0.25 }}"`, json.Number("0.75")},
@@ -122,7 +129,6 @@ func TestTemplateEvalErrors(t *testing.T) {
 		{"index out of range", `"${{ nodes.a.output.data.items[5] }}"`, "index out of range (length 2)"},
 		{"not an array", `"${{ nodes.a.output.status[0] }}"`, "a string is not an array"},
 		{"node without output", `"${{ nodes.b.output }}"`, "node b has no output"},
-		{"object in interpolation", `"x ${{ nodes.a.output.data }}"`, "is an object; text around a reference takes scalars only"},
 		{"CEL runtime error", `"${{ nodes.a.output.nope == 1 }}"`, "no such key: nope"},
 	}
 	for _, tt := range tests {
@@ -146,10 +152,6 @@ func TestTemplateEvalErrorsJapanese(t *testing.T) {
 	}{
 		{"missing field", `"${{ nodes.a.output.data.nope }}"`, `${{ nodes.a.output.data.nope }}: フィールド "nope" がありません`},
 		{"index out of range", `"${{ nodes.a.output.data.items[5] }}"`, "${{ nodes.a.output.data.items[5] }}: [5]：インデックスが範囲外です（長さ 2）"},
-		{"object in interpolation", `"x ${{ nodes.a.output.data }}"`,
-			"${{ nodes.a.output.data }}: オブジェクトです：前後に文字がある参照にはスカラー値しか使えません（オブジェクトを渡すには、文字列全体を 1 つの参照にしてください）"},
-		{"array in interpolation", `"x ${{ nodes.a.output.data.items }}"`,
-			"${{ nodes.a.output.data.items }}: 配列です：前後に文字がある参照にはスカラー値しか使えません（配列を渡すには、文字列全体を 1 つの参照にしてください）"},
 		{"env not read", `"${{ env.TOKEN }}"`, "${{ env.TOKEN }}: 環境変数 TOKEN はこの実行では読み取られていません"},
 		{"not an array", `"${{ nodes.a.output.status[0] }}"`, "${{ nodes.a.output.status[0] }}: [0]：文字列は配列ではありません"},
 		{"not an object", `"${{ nodes.a.output.status.x }}"`, "${{ nodes.a.output.status.x }}: x：文字列はオブジェクトではありません"},
@@ -163,6 +165,32 @@ func TestTemplateEvalErrorsJapanese(t *testing.T) {
 			_, err := tmpl.Eval(s)
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("error %v\nwant  %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestInterpTextErrors: a value no JSON text can hold, alone or inside an object or an
+// array, fails interpolation with the reason in the scope's language. Values from outputs
+// and params are JSON: only a bug would hand one over, which must not become text silently.
+func TestInterpTextErrors(t *testing.T) {
+	tests := []struct {
+		name   string
+		v      any
+		en, ja string
+	}{
+		{"not a JSON value", int8(1), "is a int8, not a JSON value", "int8 であり、JSON の値ではありません"},
+		{"NaN inside an object", map[string]any{"x": math.NaN()},
+			"cannot be written as JSON: json: unsupported value: NaN", "JSON として書けません：json: unsupported value: NaN"},
+		{"a channel inside an array", []any{make(chan int)},
+			"cannot be written as JSON: json: unsupported type: chan int", "JSON として書けません：json: unsupported type: chan int"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for lang, want := range map[i18n.Lang]string{i18n.English: tt.en, i18n.Japanese: tt.ja} {
+				if _, err := interpText(tt.v, lang); err == nil || err.Error() != want {
+					t.Errorf("%s: error %v, want %q", lang, err, want)
+				}
 			}
 		})
 	}

@@ -120,6 +120,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		l.item, fs = l.foreach(n)
 		out = append(out, fs...)
 		out = append(out, l.undeclaredRefs(n.ID, nodeExprs(n))...)
+		out = append(out, l.exprTypes(n.ID, nodeExprs(n), n.When)...)
 		out = append(out, l.node(n)...)
 		out = append(out, l.transformReads(n)...)
 	}
@@ -129,6 +130,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		o.Value.WalkExprs(func(e *dag.Expr) { outs = append(outs, e) })
 	}
 	out = append(out, l.undeclaredRefs("", outs)...)
+	out = append(out, l.exprTypes("", outs, nil)...)
 	out = append(out, l.hygiene()...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		if a.Pos.Line != b.Pos.Line {
@@ -185,6 +187,7 @@ type linter struct {
 	// specialised caches config schemas with their if/then/else resolved.
 	specialised map[string]*contract.Schema
 	projections map[string]cachedProjection
+	typing      typing // the CEL type checker (lint_cel.go)
 }
 
 // celInfo is what CEL's type checker knows of an expression's result.

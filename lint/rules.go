@@ -10,6 +10,8 @@ const (
 	CodeOptional   = "SEAM-E304" // a field the producer only may emit is required
 	CodeUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
 	CodeNotList    = "SEAM-E306" // a foreach list that is never a list
+	CodeWhenType   = "SEAM-E311" // a when whose value is never a boolean
+	CodeExprType   = "SEAM-E312" // a CEL expression whose operators cannot take its references' types
 	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
 	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
 	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
@@ -79,6 +81,12 @@ var rules = [...]Rule{
 	{CodeStoreUnreadable, "StoreUnreadable", SeverityError,
 		"`seam lint --against-store`: the runs or outputs of a DAG cannot be read from the run store.",
 		"check the store (`seam runs list --store …`), or leave `--against-store` out."},
+	{CodeWhenType, "WhenNotBoolean", SeverityError,
+		"A `when` whose value is never a boolean, by the types its producers' contracts give.",
+		"write a condition: compare the value (`== 'pass'`, `> 0`), test an array's size (`size(…) > 0`) or a member's presence (`has(…)`)."},
+	{CodeExprType, "ExpressionTypeMismatch", SeverityError,
+		"A CEL expression whose operators or functions cannot take the types its producers' contracts give its references, such as a string compared with an integer.",
+		"compare values of one type (convert with `string(…)`, `int(…)` or `double(…)`), or correct the reference or the producer's contract."},
 	{CodeUnknown, "UnknownCompatibility", SeverityWarning,
 		"Compatibility could not be decided either way.",
 		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},

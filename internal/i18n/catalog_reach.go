@@ -28,8 +28,6 @@ func jaReach() map[string]string {
 		"environment variables not set, which the DAG reads through env: %s":                                                                                "DAG が env で読み取る環境変数が設定されていません：%s",
 		"env %s (listed at %s:%d:%d) holds %d bytes, fewer than the %d a secret needs to be masked: its value will show in outputs, logs and the run store": "env %s（%s:%d:%d に記載）の値は %d バイトで、秘密の値としてマスクされるのに必要な %d バイトに足りません：値が出力、ログ、実行ストアにそのまま表示されます",
 		// dag/ref.go: a reference resolved in a run
-		"is an object; text around a reference takes scalars only (make the string exactly one reference to pass the object)": "オブジェクトです：前後に文字がある参照にはスカラー値しか使えません（オブジェクトを渡すには、文字列全体を 1 つの参照にしてください）",
-		"is an array; text around a reference takes scalars only (make the string exactly one reference to pass the array)":   "配列です：前後に文字がある参照にはスカラー値しか使えません（配列を渡すには、文字列全体を 1 つの参照にしてください）",
 		"is a %T, not a JSON value":                         "%T であり、JSON の値ではありません",
 		"environment variable %s was not read for this run": "環境変数 %s はこの実行では読み取られていません",
 		"[%d]: index out of range (length %d)":              "[%d]：インデックスが範囲外です（長さ %d）",

@@ -1,0 +1,249 @@
+package lint
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/google/cel-go/common/types"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+// typing is lint's CEL type checker, made on first use: most DAGs hold no expression beyond
+// plain paths and no `when`.
+type typing struct {
+	tc  *dag.TypeChecker
+	err error
+}
+
+func (l *linter) typeChecker() (*dag.TypeChecker, error) {
+	if l.typing.tc == nil && l.typing.err == nil {
+		l.typing.tc, l.typing.err = dag.NewTypeChecker()
+	}
+	return l.typing.tc, l.typing.err
+}
+
+// exprTypes type-checks the CEL expressions among es with each reference typed by its
+// producer's contract, and `when` (which is among es when not nil) for a boolean result:
+// an operator or function that cannot take the types its references have (a string
+// compared with an integer, which never equals it) is SEAM-E312; a `when` whose result is
+// never a boolean is SEAM-E311, since the run fails it whatever the values. A plain path
+// has no operator: only a `when` is checked when it is one.
+func (l *linter) exprTypes(consumer string, es []*dag.Expr, when *dag.Expr) []Finding {
+	var out []Finding
+	for _, e := range es {
+		if e.IsPath() && e != when {
+			continue
+		}
+		var prods []string
+		for _, r := range e.Refs() {
+			prods = l.addProducer(prods, r)
+		}
+		tc, err := l.typeChecker()
+		var t *types.Type
+		var issues []dag.TypeIssue
+		if err == nil {
+			t, issues, err = tc.Check(e, l.refType)
+		}
+		if err != nil {
+			// The load compiled the same expression in the same environment: not expected.
+			return append(out, Finding{Pos: e.Pos, Severity: SeverityWarning, Code: CodeUnknown, Producers: prods,
+				Consumer: consumer, subject: "expr " + e.Src,
+				Message: i18n.Sprintf(l.text.lang, "${{ %s }} could not be type-checked: %v", e.Src, err)})
+		}
+		for _, is := range issues {
+			out = append(out, Finding{Pos: is.Pos, Severity: SeverityError, Code: CodeExprType, Producers: prods,
+				Consumer: consumer, subject: "expr " + e.Src,
+				Message: i18n.Sprintf(l.text.lang, "${{ %s }} cannot work with the types its producers' contracts give its references: %s", e.Src, is.Message),
+				Hint:    i18n.Format(l.text.lang, "compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract")})
+		}
+		if e == when && t != nil && !maybeBool(t) {
+			out = append(out, Finding{Pos: e.Pos, Severity: SeverityError, Code: CodeWhenType, Producers: prods,
+				Consumer: consumer, subject: "when",
+				Message: i18n.Sprintf(l.text.lang, "when ${{ %s }} gives %s, never a boolean: every run fails deciding whether %s runs", e.Src, l.celKind(t), consumer),
+				Hint:    i18n.Format(l.text.lang, "write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))")})
+		}
+	}
+	return out
+}
+
+// maybeBool reports whether a value of CEL type t may be a boolean.
+func maybeBool(t *types.Type) bool {
+	switch t.Kind() {
+	case types.BoolKind, types.DynKind, types.AnyKind, types.TypeParamKind, types.ErrorKind:
+		return true
+	}
+	return false
+}
+
+// celKind names the JSON values of CEL type t as a phrase inside a sentence.
+func (l *linter) celKind(t *types.Type) string {
+	var kind string
+	switch t.Kind() {
+	case types.IntKind, types.UintKind, types.DoubleKind:
+		kind = i18n.Key("a number")
+	case types.StringKind:
+		kind = i18n.Key("a string")
+	case types.ListKind:
+		kind = i18n.Key("an array")
+	case types.MapKind:
+		kind = i18n.Key("an object")
+	case types.NullTypeKind:
+		return i18n.Inline(l.text.lang, "null")
+	default:
+		return i18n.Inline(l.text.lang, t.String())
+	}
+	return i18n.Inline(l.text.lang, i18n.Format(l.text.lang, kind))
+}
+
+// refType is the CEL type of what reference r reads, by its producer's contract (or the
+// foreach list's elements for item); nil, for the checker's dyn, where the schema does not
+// tell one type. env, run and index keep the types the load gives them.
+func (l *linter) refType(r dag.Ref) *types.Type {
+	switch r.Root {
+	case "nodes", "params":
+		p, ok := l.projectRef(r, true)
+		if !ok || p.undeclared >= 0 {
+			return nil
+		}
+		return schemaType(p.schema, 0)
+	case "item":
+		if s := l.loopRef(r); !s.undeclared {
+			return schemaType(s.schema, 0)
+		}
+	}
+	return nil
+}
+
+// maxTypeDepth bounds how deep schemaType looks into nested schemas.
+const maxTypeDepth = 16
+
+// schemaType is the CEL type of every value schema s accepts, as a run hands it to CEL
+// (dag's toCEL), or nil when they do not share one. What a schema asserts at once (type,
+// const, enum, allOf) must agree; anyOf and oneOf branches must all give the same type.
+// A run hands an integral number to CEL as an int and another as a double, and CEL
+// compares the two by value but has no arithmetic mixing them: `number` is a double, so that
+// `x * 2` is reported (it fails for 2.5) and comparisons are not; `integer` is an int (1.0
+// reaches CEL as a double, which compares alike).
+func schemaType(s any, depth int) *types.Type {
+	m, ok := s.(map[string]any)
+	if !ok || depth > maxTypeDepth {
+		return nil
+	}
+	var t *types.Type
+	conflict := false
+	meet := func(u *types.Type) {
+		switch {
+		case u == nil || conflict:
+		case t == nil:
+			t = u
+		default:
+			if t, ok = narrower(t, u); !ok {
+				conflict = true // no value has both types: any type is right, none is useful
+			}
+		}
+	}
+	if name, ok := m["type"].(string); ok {
+		meet(namedType(name, m, depth))
+	}
+	if c, ok := m["const"]; ok {
+		meet(valueType(c))
+	}
+	if e, ok := m["enum"].([]any); ok {
+		meet(commonType(e, valueType))
+	}
+	if all, ok := m["allOf"].([]any); ok {
+		for _, a := range all {
+			meet(schemaType(a, depth+1))
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if bs, ok := m[k].([]any); ok {
+			meet(commonType(bs, func(b any) *types.Type { return schemaType(b, depth+1) }))
+		}
+	}
+	if conflict {
+		return nil
+	}
+	return t
+}
+
+// narrower is the more precise of two types of one kind (list(string) over list(dyn));
+// ok is false when their kinds differ.
+func narrower(t, u *types.Type) (*types.Type, bool) {
+	if t.Kind() != u.Kind() {
+		return nil, false
+	}
+	for _, p := range t.Parameters() {
+		if p.Kind() == types.DynKind {
+			return u, true
+		}
+	}
+	return t, true
+}
+
+// commonType is the type every element of xs has by typeOf, or nil.
+func commonType(xs []any, typeOf func(any) *types.Type) *types.Type {
+	var t *types.Type
+	for _, x := range xs {
+		u := typeOf(x)
+		if u == nil || t != nil && !t.IsExactType(u) {
+			return nil
+		}
+		t = u
+	}
+	return t
+}
+
+// namedType is the CEL type of a JSON Schema type name, m being the schema that names it.
+func namedType(name string, m map[string]any, depth int) *types.Type {
+	switch name {
+	case "string":
+		return types.StringType
+	case "integer":
+		return types.IntType
+	case "number":
+		return types.DoubleType
+	case "boolean":
+		return types.BoolType
+	case "null":
+		return types.NullType
+	case "object":
+		return types.NewMapType(types.StringType, types.DynType)
+	case "array":
+		elem := types.DynType
+		if _, tuple := m["prefixItems"]; !tuple {
+			if it := schemaType(m["items"], depth+1); it != nil {
+				elem = it
+			}
+		}
+		return types.NewListType(elem)
+	}
+	return nil
+}
+
+// valueType is the CEL type of a JSON value as a run hands it to CEL.
+func valueType(v any) *types.Type {
+	switch v := v.(type) {
+	case string:
+		return types.StringType
+	case bool:
+		return types.BoolType
+	case nil:
+		return types.NullType
+	case json.Number:
+		if _, err := v.Int64(); err == nil {
+			return types.IntType
+		}
+		if _, err := strconv.ParseUint(v.String(), 10, 64); err == nil {
+			return types.UintType
+		}
+		return types.DoubleType
+	case map[string]any:
+		return types.NewMapType(types.StringType, types.DynType)
+	case []any:
+		return types.NewListType(types.DynType)
+	}
+	return nil
+}

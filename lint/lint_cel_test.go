@@ -1,0 +1,182 @@
+package lint
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+// celProducer is node p1 (lines 4-20) of issue 42: its contract requires data with n (an
+// integer), s (a string) and tags (strings), and allows an optional code (a string) and x (a
+// number).
+const celProducer = `  p1:
+    type: const
+    with: {value: {status: pass, summary: ok, data: {n: 2, s: a, tags: [x]}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data:
+            type: object
+            required: [n, s, tags]
+            properties:
+              n: {type: integer}
+              s: {type: string}
+              tags: {type: array, items: {type: string}}
+              code: {type: string}
+              x: {type: number}
+`
+
+// TestLintExprTypes: lint type-checks every `when` and every CEL expression with the types
+// the producers' contracts give their references: a `when` that is never a boolean is
+// SEAM-E311, an operator that cannot take its operands' types (a string compared with an
+// integer) SEAM-E312. The consumer c is on line 21, its `when` or input on line 23.
+func TestLintExprTypes(t *testing.T) {
+	tests := []struct {
+		name     string
+		consumer string // node c's when or input, on line 23
+		want     string // the finding as String() writes it; "" for none
+	}{
+		{"integer when", `when: "${{ nodes.p1.output.data.n }}"`,
+			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.n }} gives a number, never a boolean: every run fails deciding whether c runs\n" +
+				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
+		{"string when", `when: "${{ nodes.p1.output.data.s }}"`,
+			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.s }} gives a string, never a boolean: every run fails deciding whether c runs\n" +
+				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
+		{"array when", `when: "${{ nodes.p1.output.data.tags }}"`,
+			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.tags }} gives an array, never a boolean: every run fails deciding whether c runs\n" +
+				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
+		{"optional string when", `when: "${{ nodes.p1.output.data.code }}"`,
+			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.code }} gives a string, never a boolean: every run fails deciding whether c runs\n" +
+				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
+		{"CEL when of a number", `when: "${{ nodes.p1.output.data.x * 2.0 }}"`,
+			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.x * 2.0 }} gives a number, never a boolean: every run fails deciding whether c runs\n" +
+				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
+		{"string compared with an integer", `when: "${{ nodes.p1.output.data.s == 1 }}"`,
+			"testdata/t.yaml:23:39: error SEAM-E312 ${{ nodes.p1.output.data.s == 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_==_' applied to '(string, int)'\n" +
+				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
+		{"integer not equal to a string", `when: "${{ nodes.p1.output.data.n != 'x' }}"`,
+			"testdata/t.yaml:23:39: error SEAM-E312 ${{ nodes.p1.output.data.n != 'x' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_!=_' applied to '(int, string)'\n" +
+				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
+		{"elements compared with an integer", `when: "${{ nodes.p1.output.data.tags.exists(t, t == 1) }}"`,
+			"testdata/t.yaml:23:54: error SEAM-E312 ${{ nodes.p1.output.data.tags.exists(t, t == 1) }} cannot work with the types its producers' contracts give its references: found no matching overload for '_==_' applied to '(string, int)'\n" +
+				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
+		{"string plus integer in input", `input: {v: "${{ nodes.p1.output.data.s + 1 }}"}`,
+			"testdata/t.yaml:23:44: error SEAM-E312 ${{ nodes.p1.output.data.s + 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(string, int)'\n" +
+				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
+		{"number times an integer", `input: {v: "${{ nodes.p1.output.data.x * 2 }}"}`,
+			"testdata/t.yaml:23:44: error SEAM-E312 ${{ nodes.p1.output.data.x * 2 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_*_' applied to '(double, int)'\n" +
+				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
+		{"item of a foreach list", "foreach: \"${{ nodes.p1.output.data.tags }}\"\n    input: {v: \"${{ item + 1 }}\"}",
+			"testdata/t.yaml:24:26: error SEAM-E312 ${{ item + 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(string, int)'\n" +
+				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
+		{"boolean comparison", `when: "${{ nodes.p1.output.data.n > 2 }}"`, ""},
+		{"status", `when: "${{ nodes.p1.output.status == 'pass' }}"`, ""},
+		{"size", `when: "${{ size(nodes.p1.output.data.tags) > 0 }}"`, ""},
+		{"has", `when: "${{ has(nodes.p1.output.data.code) }}"`, ""},
+		{"membership", `when: "${{ 'x' in nodes.p1.output.data.tags }}"`, ""},
+		{"and of comparisons", `when: "${{ nodes.p1.output.data.n > 2 && nodes.p1.output.data.s != '' }}"`, ""},
+		// A run compares numbers across CEL's types by value: 2 == 2.0.
+		{"integer equal to a double", `when: "${{ nodes.p1.output.data.n == 2.0 }}"`, ""},
+		{"integer in doubles", `when: "${{ nodes.p1.output.data.n in [1.5, 2.5] }}"`, ""},
+		{"integer below a double", `when: "${{ nodes.p1.output.data.n < 2.5 }}"`, ""},
+		{"number equal to an integer", `when: "${{ nodes.p1.output.data.x == 2 }}"`, ""},
+		{"whole output's member", `when: "${{ nodes.p1.output.data.tags[0] == 'x' }}"`, ""},
+		{"string in input", `input: {v: "${{ nodes.p1.output.data.s + '!' }}"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := head + celProducer + "  c:\n    type: echo\n    " + tt.consumer + "\n"
+			d, ds := loadTest(t, src)
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, Options{}) {
+				if f.Code == CodeWhenType || f.Code == CodeExprType {
+					if f.Consumer != "c" || len(f.Producers) != 1 || f.Producers[0] != "p1" {
+						t.Errorf("consumer %q producers %v, want c and p1", f.Consumer, f.Producers)
+					}
+				}
+				if f.Code != CodeNoContract && f.Code != CodeAllReq {
+					got = append(got, f.String())
+				}
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}
+
+// TestLintExprTypesOutputs: the DAG's outputs are type-checked like a node's expressions,
+// with no consumer; the finding is said in the language asked for.
+func TestLintExprTypesOutputs(t *testing.T) {
+	src := head + celProducer + "outputs:\n  v: \"${{ nodes.p1.output.data.n + 's' }}\"\n"
+	d, ds := loadTest(t, src)
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	tests := []struct {
+		lang i18n.Lang
+		want string
+	}{
+		{i18n.English, "testdata/t.yaml:22:34: error SEAM-E312 ${{ nodes.p1.output.data.n + 's' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(int, string)'\n" +
+			"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
+		{i18n.Japanese, "testdata/t.yaml:22:34: error SEAM-E312 ${{ nodes.p1.output.data.n + 's' }} は、参照先のノードの契約が参照に与える型では成り立ちません：found no matching overload for '_+_' applied to '(int, string)'\n" +
+			"  fix: 同じ型の値どうしを比べてください（string(…)、int(…)、double(…) で変換できます）。または参照か、参照先のノードの契約を直してください"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, f := range Lint(context.Background(), d, Options{Lang: tt.lang}) {
+			if f.Code == CodeExprType {
+				got = append(got, f.String())
+				if f.Consumer != "" {
+					t.Errorf("consumer %q, want none", f.Consumer)
+				}
+			}
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("%s: findings\n%s\nwant\n%s", tt.lang, strings.Join(got, "\n"), tt.want)
+		}
+	}
+}
+
+// TestLintWhenTypeJapanese: SEAM-E311 in Japanese.
+func TestLintWhenTypeJapanese(t *testing.T) {
+	d, ds := loadTest(t, head+celProducer+"  c:\n    type: echo\n    when: \"${{ nodes.p1.output.data.tags }}\"\n")
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	want := "testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.tags }} の値は配列で、真偽値になることはありません：c を実行するかどうかを決める時点で、どの実行も失敗します\n" +
+		"  fix: 条件を書いてください：値を比べる（== 'pass'、> 0）、配列の大きさを調べる（size(…) > 0）、メンバーの有無を調べる（has(…)）など"
+	for _, f := range Lint(context.Background(), d, Options{Lang: i18n.Japanese}) {
+		if f.Code == CodeWhenType {
+			if f.String() != want {
+				t.Errorf("finding\n%s\nwant\n%s", f, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no %s finding", CodeWhenType)
+}
+
+// TestExprTypesUncheckable: an expression the checker cannot even parse (the load never
+// hands one over) is a warning that says so, not silence.
+func TestExprTypesUncheckable(t *testing.T) {
+	d, ds := loadTest(t, head+celProducer)
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	l := &linter{d: d, text: newLintText(i18n.English), projections: map[string]cachedProjection{}}
+	e := &dag.Expr{Src: "1 +", Pos: dag.Pos{File: "x.yaml", Line: 3, Col: 7}}
+	fs := l.exprTypes("c", []*dag.Expr{e}, e)
+	if len(fs) != 1 || fs[0].Code != CodeUnknown || fs[0].Severity != SeverityWarning ||
+		!strings.HasPrefix(fs[0].String(), `x.yaml:3:7: warning SEAM-W301 ${{ 1 + }} could not be type-checked: type-check "1 +": ERROR: <input>:1:4: Syntax error`) {
+		t.Errorf("findings %v, want one W301 saying the expression could not be type-checked", fs)
+	}
+}
