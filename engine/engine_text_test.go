@@ -87,7 +87,7 @@ func TestRunTextAroundObjects(t *testing.T) {
 	}
 }
 
-// TestRunWhenTypes: a `when` lint finds never boolean (SEAM-E311) fails its node in the run,
+// TestRunWhenTypes: a `when` lint finds never boolean (SEAM-E312) fails its node in the run,
 // and the conditions lint passes run.
 func TestRunWhenTypes(t *testing.T) {
 	tests := []struct {

@@ -27,8 +27,8 @@ func (l *linter) typeChecker() (*dag.TypeChecker, error) {
 // exprTypes type-checks the CEL expressions among es with each reference typed by its
 // producer's contract, and `when` (which is among es when not nil) for a boolean result:
 // an operator or function that cannot take the types its references have (a string
-// compared with an integer, which never equals it) is SEAM-E312; a `when` whose result is
-// never a boolean is SEAM-E311, since the run fails it whatever the values. A plain path
+// compared with an integer, which never equals it) is SEAM-E313; a `when` whose result is
+// never a boolean is SEAM-E312, since the run fails it whatever the values. A plain path
 // has no operator: only a `when` is checked when it is one.
 func (l *linter) exprTypes(consumer string, es []*dag.Expr, when *dag.Expr) []Finding {
 	var out []Finding

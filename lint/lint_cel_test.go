@@ -33,8 +33,8 @@ const celProducer = `  p1:
 
 // TestLintExprTypes: lint type-checks every `when` and every CEL expression with the types
 // the producers' contracts give their references: a `when` that is never a boolean is
-// SEAM-E311, an operator that cannot take its operands' types (a string compared with an
-// integer) SEAM-E312. The consumer c is on line 21, its `when` or input on line 23.
+// SEAM-E312, an operator that cannot take its operands' types (a string compared with an
+// integer) SEAM-E313. The consumer c is on line 21, its `when` or input on line 23.
 func TestLintExprTypes(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -42,37 +42,37 @@ func TestLintExprTypes(t *testing.T) {
 		want     string // the finding as String() writes it; "" for none
 	}{
 		{"integer when", `when: "${{ nodes.p1.output.data.n }}"`,
-			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.n }} gives a number, never a boolean: every run fails deciding whether c runs\n" +
+			"testdata/t.yaml:23:16: error SEAM-E312 when ${{ nodes.p1.output.data.n }} gives a number, never a boolean: every run fails deciding whether c runs\n" +
 				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
 		{"string when", `when: "${{ nodes.p1.output.data.s }}"`,
-			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.s }} gives a string, never a boolean: every run fails deciding whether c runs\n" +
+			"testdata/t.yaml:23:16: error SEAM-E312 when ${{ nodes.p1.output.data.s }} gives a string, never a boolean: every run fails deciding whether c runs\n" +
 				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
 		{"array when", `when: "${{ nodes.p1.output.data.tags }}"`,
-			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.tags }} gives an array, never a boolean: every run fails deciding whether c runs\n" +
+			"testdata/t.yaml:23:16: error SEAM-E312 when ${{ nodes.p1.output.data.tags }} gives an array, never a boolean: every run fails deciding whether c runs\n" +
 				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
 		{"optional string when", `when: "${{ nodes.p1.output.data.code }}"`,
-			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.code }} gives a string, never a boolean: every run fails deciding whether c runs\n" +
+			"testdata/t.yaml:23:16: error SEAM-E312 when ${{ nodes.p1.output.data.code }} gives a string, never a boolean: every run fails deciding whether c runs\n" +
 				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
 		{"CEL when of a number", `when: "${{ nodes.p1.output.data.x * 2.0 }}"`,
-			"testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.x * 2.0 }} gives a number, never a boolean: every run fails deciding whether c runs\n" +
+			"testdata/t.yaml:23:16: error SEAM-E312 when ${{ nodes.p1.output.data.x * 2.0 }} gives a number, never a boolean: every run fails deciding whether c runs\n" +
 				"  fix: write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))"},
 		{"string compared with an integer", `when: "${{ nodes.p1.output.data.s == 1 }}"`,
-			"testdata/t.yaml:23:39: error SEAM-E312 ${{ nodes.p1.output.data.s == 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_==_' applied to '(string, int)'\n" +
+			"testdata/t.yaml:23:39: error SEAM-E313 ${{ nodes.p1.output.data.s == 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_==_' applied to '(string, int)'\n" +
 				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
 		{"integer not equal to a string", `when: "${{ nodes.p1.output.data.n != 'x' }}"`,
-			"testdata/t.yaml:23:39: error SEAM-E312 ${{ nodes.p1.output.data.n != 'x' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_!=_' applied to '(int, string)'\n" +
+			"testdata/t.yaml:23:39: error SEAM-E313 ${{ nodes.p1.output.data.n != 'x' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_!=_' applied to '(int, string)'\n" +
 				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
 		{"elements compared with an integer", `when: "${{ nodes.p1.output.data.tags.exists(t, t == 1) }}"`,
-			"testdata/t.yaml:23:54: error SEAM-E312 ${{ nodes.p1.output.data.tags.exists(t, t == 1) }} cannot work with the types its producers' contracts give its references: found no matching overload for '_==_' applied to '(string, int)'\n" +
+			"testdata/t.yaml:23:54: error SEAM-E313 ${{ nodes.p1.output.data.tags.exists(t, t == 1) }} cannot work with the types its producers' contracts give its references: found no matching overload for '_==_' applied to '(string, int)'\n" +
 				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
 		{"string plus integer in input", `input: {v: "${{ nodes.p1.output.data.s + 1 }}"}`,
-			"testdata/t.yaml:23:44: error SEAM-E312 ${{ nodes.p1.output.data.s + 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(string, int)'\n" +
+			"testdata/t.yaml:23:44: error SEAM-E313 ${{ nodes.p1.output.data.s + 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(string, int)'\n" +
 				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
 		{"number times an integer", `input: {v: "${{ nodes.p1.output.data.x * 2 }}"}`,
-			"testdata/t.yaml:23:44: error SEAM-E312 ${{ nodes.p1.output.data.x * 2 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_*_' applied to '(double, int)'\n" +
+			"testdata/t.yaml:23:44: error SEAM-E313 ${{ nodes.p1.output.data.x * 2 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_*_' applied to '(double, int)'\n" +
 				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
 		{"item of a foreach list", "foreach: \"${{ nodes.p1.output.data.tags }}\"\n    input: {v: \"${{ item + 1 }}\"}",
-			"testdata/t.yaml:24:26: error SEAM-E312 ${{ item + 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(string, int)'\n" +
+			"testdata/t.yaml:24:26: error SEAM-E313 ${{ item + 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(string, int)'\n" +
 				"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
 		{"boolean comparison", `when: "${{ nodes.p1.output.data.n > 2 }}"`, ""},
 		{"status", `when: "${{ nodes.p1.output.status == 'pass' }}"`, ""},
@@ -125,9 +125,9 @@ func TestLintExprTypesOutputs(t *testing.T) {
 		lang i18n.Lang
 		want string
 	}{
-		{i18n.English, "testdata/t.yaml:22:34: error SEAM-E312 ${{ nodes.p1.output.data.n + 's' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(int, string)'\n" +
+		{i18n.English, "testdata/t.yaml:22:34: error SEAM-E313 ${{ nodes.p1.output.data.n + 's' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(int, string)'\n" +
 			"  fix: compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract"},
-		{i18n.Japanese, "testdata/t.yaml:22:34: error SEAM-E312 ${{ nodes.p1.output.data.n + 's' }} は、参照先のノードの契約が参照に与える型では成り立ちません：found no matching overload for '_+_' applied to '(int, string)'\n" +
+		{i18n.Japanese, "testdata/t.yaml:22:34: error SEAM-E313 ${{ nodes.p1.output.data.n + 's' }} は、参照先のノードの契約が参照に与える型では成り立ちません：found no matching overload for '_+_' applied to '(int, string)'\n" +
 			"  fix: 同じ型の値どうしを比べてください（string(…)、int(…)、double(…) で変換できます）。または参照か、参照先のノードの契約を直してください"},
 	}
 	for _, tt := range tests {
@@ -146,13 +146,13 @@ func TestLintExprTypesOutputs(t *testing.T) {
 	}
 }
 
-// TestLintWhenTypeJapanese: SEAM-E311 in Japanese.
+// TestLintWhenTypeJapanese: SEAM-E312 in Japanese.
 func TestLintWhenTypeJapanese(t *testing.T) {
 	d, ds := loadTest(t, head+celProducer+"  c:\n    type: echo\n    when: \"${{ nodes.p1.output.data.tags }}\"\n")
 	if ds != nil {
 		t.Fatalf("load: %v", ds)
 	}
-	want := "testdata/t.yaml:23:16: error SEAM-E311 when ${{ nodes.p1.output.data.tags }} の値は配列で、真偽値になることはありません：c を実行するかどうかを決める時点で、どの実行も失敗します\n" +
+	want := "testdata/t.yaml:23:16: error SEAM-E312 when ${{ nodes.p1.output.data.tags }} の値は配列で、真偽値になることはありません：c を実行するかどうかを決める時点で、どの実行も失敗します\n" +
 		"  fix: 条件を書いてください：値を比べる（== 'pass'、> 0）、配列の大きさを調べる（size(…) > 0）、メンバーの有無を調べる（has(…)）など"
 	for _, f := range Lint(context.Background(), d, Options{Lang: i18n.Japanese}) {
 		if f.Code == CodeWhenType {

@@ -10,8 +10,8 @@ const (
 	CodeOptional   = "SEAM-E304" // a field the producer only may emit is required
 	CodeUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
 	CodeNotList    = "SEAM-E306" // a foreach list that is never a list
-	CodeWhenType   = "SEAM-E311" // a when whose value is never a boolean
-	CodeExprType   = "SEAM-E312" // a CEL expression whose operators cannot take its references' types
+	CodeWhenType   = "SEAM-E312" // a when whose value is never a boolean
+	CodeExprType   = "SEAM-E313" // a CEL expression whose operators cannot take its references' types
 	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
 	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
 	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure

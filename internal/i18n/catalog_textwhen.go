@@ -6,7 +6,7 @@ func jaTextWhen() map[string]string {
 	return map[string]string{
 		// dag/ref.go: an object or an array inside text is written as JSON
 		"cannot be written as JSON: %w": "JSON として書けません：%w",
-		// lint/lint_cel.go: SEAM-E311, SEAM-E312
+		// lint/lint_cel.go: SEAM-E312, SEAM-E313
 		"${{ %s }} could not be type-checked: %v":                                                                                       "${{ %s }} の型を検査できませんでした：%v",
 		"${{ %s }} cannot work with the types its producers' contracts give its references: %s":                                         "${{ %s }} は、参照先のノードの契約が参照に与える型では成り立ちません：%s",
 		"compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract": "同じ型の値どうしを比べてください（string(…)、int(…)、double(…) で変換できます）。または参照か、参照先のノードの契約を直してください",
