@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/google/cel-go/common/types"
 
@@ -40,12 +41,7 @@ func (l *linter) exprTypes(consumer string, es []*dag.Expr, when *dag.Expr) []Fi
 		for _, r := range e.Refs() {
 			prods = l.addProducer(prods, r)
 		}
-		tc, err := l.typeChecker()
-		var t *types.Type
-		var issues []dag.TypeIssue
-		if err == nil {
-			t, issues, err = tc.Check(e, l.refType)
-		}
+		t, issues, several, err := l.checkAlternatives(e)
 		if err != nil {
 			// The load compiled the same expression in the same environment: not expected.
 			return append(out, Finding{Pos: e.Pos, Severity: SeverityWarning, Code: CodeUnknown, Producers: prods,
@@ -58,7 +54,12 @@ func (l *linter) exprTypes(consumer string, es []*dag.Expr, when *dag.Expr) []Fi
 				Message: i18n.Sprintf(l.text.lang, "${{ %s }} cannot work with the types its producers' contracts give its references: %s", e.Src, is.Message),
 				Hint:    i18n.Format(l.text.lang, "compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract")})
 		}
-		if e == when && t != nil && !maybeBool(t) {
+		if e == when && t != nil && !maybeBool(t) && several {
+			out = append(out, Finding{Pos: e.Pos, Severity: SeverityError, Code: CodeWhenType, Producers: prods,
+				Consumer: consumer, subject: "when",
+				Message: i18n.Sprintf(l.text.lang, "when ${{ %s }} may give %s, which is not a boolean: a run whose producer delivers one fails deciding whether %s runs", e.Src, l.celKind(t), consumer),
+				Hint:    i18n.Format(l.text.lang, "write a condition: compare the value (== 'pass', > 0), test an array's size (size(…) > 0) or a member's presence (has(…))")})
+		} else if e == when && t != nil && !maybeBool(t) {
 			out = append(out, Finding{Pos: e.Pos, Severity: SeverityError, Code: CodeWhenType, Producers: prods,
 				Consumer: consumer, subject: "when",
 				Message: i18n.Sprintf(l.text.lang, "when ${{ %s }} gives %s, never a boolean: every run fails deciding whether %s runs", e.Src, l.celKind(t), consumer),
@@ -97,23 +98,114 @@ func (l *linter) celKind(t *types.Type) string {
 	return i18n.Inline(l.text.lang, i18n.Format(l.text.lang, kind))
 }
 
-// refType is the CEL type of what reference r reads, by its producer's contract (or the
-// foreach list's elements for item); nil, for the checker's dyn, where the schema does not
-// tell one type. env, run and index keep the types the load gives them.
-func (l *linter) refType(r dag.Ref) *types.Type {
-	switch r.Root {
-	case "nodes", "params":
-		p, ok := l.projectRef(r, true)
-		if !ok || p.undeclared >= 0 {
-			return nil
+// maxAlternatives bounds the combinations of its references' types an expression is checked
+// with; past it, each reference whose schema gives no one type is dyn.
+const maxAlternatives = 16
+
+// checkAlternatives type-checks e once for each combination of the types its references may
+// have (refTypes: an anyOf of a string and an object is either), since a producer may deliver
+// any of them: the first combination that the checker refuses, or whose result is not a
+// boolean, is what e gives; several says there was more than one combination.
+func (l *linter) checkAlternatives(e *dag.Expr) (t *types.Type, issues []dag.TypeIssue, several bool, err error) {
+	tc, err := l.typeChecker()
+	if err != nil {
+		return nil, nil, false, err
+	}
+	alts := map[string][]*types.Type{}
+	var keys []string
+	combos := 1
+	for _, r := range e.Refs() {
+		k := refKey(r)
+		if _, ok := alts[k]; ok {
+			continue
 		}
-		return schemaType(p.schema, 0)
-	case "item":
-		if s := l.loopRef(r); !s.undeclared {
-			return schemaType(s.schema, 0)
+		alts[k] = l.refTypes(r)
+		keys = append(keys, k)
+		combos *= len(alts[k])
+	}
+	if combos > maxAlternatives {
+		for _, k := range keys {
+			if len(alts[k]) > 1 {
+				alts[k] = []*types.Type{nil}
+			}
+		}
+		combos = 1
+	}
+	var first *types.Type
+	for n := range combos {
+		pick := map[string]*types.Type{}
+		for _, k := range keys {
+			pick[k] = alts[k][n%len(alts[k])]
+			n /= len(alts[k])
+		}
+		t, issues, err := tc.Check(e, func(r dag.Ref) *types.Type { return pick[refKey(r)] })
+		if err != nil || len(issues) > 0 || t != nil && !maybeBool(t) {
+			return t, issues, combos > 1, err
+		}
+		if first == nil {
+			first = t
 		}
 	}
-	return nil
+	return first, nil, combos > 1, nil
+}
+
+func refKey(r dag.Ref) string {
+	return r.Root + "\x00" + r.Node + "\x00" + strings.Join(r.Path, "\x00")
+}
+
+// refTypes are the CEL types of what reference r may read, by its producer's contract (or
+// the foreach list's elements for item): one, or one per branch of a schema whose branches
+// differ (schemaTypes); nil stands for the checker's dyn, where the schema does not tell.
+// env, run and index keep the types the load gives them.
+func (l *linter) refTypes(r dag.Ref) []*types.Type {
+	switch r.Root {
+	case "nodes", "params":
+		if p, ok := l.projectRef(r, true); ok && p.undeclared < 0 {
+			return schemaTypes(p.schema)
+		}
+	case "item":
+		if s := l.loopRef(r); !s.undeclared {
+			return schemaTypes(s.schema)
+		}
+	}
+	return []*types.Type{nil}
+}
+
+// schemaTypes are the CEL types of the values schema s accepts: schemaType's one type, or
+// where the values do not share one, a type per alternative of a list of type names or of
+// anyOf/oneOf branches (nil for a branch of no one type); [nil] when s tells none.
+func schemaTypes(s any) []*types.Type {
+	if t := schemaType(s, 0); t != nil {
+		return []*types.Type{t}
+	}
+	m, _ := s.(map[string]any)
+	var out []*types.Type
+	add := func(t *types.Type) {
+		for _, u := range out {
+			if t == nil && u == nil || t != nil && u != nil && t.IsExactType(u) {
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	if names, ok := m["type"].([]any); ok {
+		for _, n := range names {
+			if name, ok := n.(string); ok {
+				add(namedType(name, m, 0))
+			}
+		}
+	} else if _, named := m["type"]; !named {
+		for _, k := range []string{"anyOf", "oneOf"} {
+			bs, _ := m[k].([]any)
+			for _, b := range bs {
+				add(schemaType(b, 1))
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []*types.Type{nil}
+	}
+	return out
 }
 
 // maxTypeDepth bounds how deep schemaType looks into nested schemas.

@@ -180,3 +180,44 @@ func TestExprTypesUncheckable(t *testing.T) {
 		t.Errorf("findings %v, want one W301 saying the expression could not be type-checked", fs)
 	}
 }
+
+// TestLintWhenNeverBoolean: a `when` that reads a value whose schema has no one CEL type (an
+// anyOf of a string and a number, or of a string and a boolean) is SEAM-E312 too: a run whose
+// producer delivers the string fails; a comparison valid for every branch is clean.
+func TestLintWhenNeverBoolean(t *testing.T) {
+	producer := `  p1:
+    type: const
+    with: {value: {status: pass, summary: ok, data: {u: a, b: true}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data:
+            type: object
+            required: [u, b]
+            properties:
+              u: {anyOf: [{type: string}, {type: number}]}
+              b: {anyOf: [{type: string}, {type: boolean}]}
+`
+	for _, tt := range []struct{ path, want string }{
+		{"u", "when ${{ nodes.p1.output.data.u }} may give a string, which is not a boolean: a run whose producer delivers one fails deciding whether c runs"},
+		{"b", "when ${{ nodes.p1.output.data.b }} may give a string, which is not a boolean: a run whose producer delivers one fails deciding whether c runs"},
+		{"b == true", ""},
+	} {
+		src := head + producer + "  c:\n    type: echo\n    when: \"${{ nodes.p1.output.data." + tt.path + " }}\"\n"
+		d, ds := loadTest(t, src)
+		if ds != nil {
+			t.Fatalf("load: %v", ds)
+		}
+		var got []string
+		for _, f := range Lint(context.Background(), d, Options{}) {
+			if f.Code == CodeWhenType {
+				got = append(got, f.Message)
+			}
+		}
+		if strings.Join(got, "\n") != tt.want {
+			t.Errorf("when reads %s: findings %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}

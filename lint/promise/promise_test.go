@@ -59,9 +59,6 @@ func knownBreaks() map[string]string {
 		kindNullable:    "issue 35",
 		kindFile:        "issue 35",
 		kindUndeclared:  "issue 35 (a member no branch or contract declares, read without a W301 at that consumer)",
-		kindText:        "issue 42 §1: object or array inside text",
-		kindWhen:        "issue 42 §2: when typing",
-		kindCEL:         "issue 42 §2: type-check every CEL expression",
 		kindOutput:      "issue 42 §3: DAG outputs",
 		kindGuard:       "issue 42 §4: guards narrow",
 		kindWitness:     "issue 42 §5: witnesses a producer can deliver",
@@ -407,11 +404,17 @@ func siteOf(reason string) string {
 	return ""
 }
 
-// kind names a break: by what the run said, else by the risk the failing read took.
+// kind names a break: by what the run said, else by the risk the failing read took. A read
+// through another file comes first: lint does not see that schema at all, so it cannot type
+// what the read gives.
 func (h *harness) kind(f failure, values map[string]any) string {
+	rs := h.reads(f.consumer, f.site)
+	viaFile := slices.ContainsFunc(rs, func(r read) bool { return r.path.viaFile })
 	switch {
 	case f.site == siteOutputs:
 		return kindOutput
+	case viaFile && (strings.Contains(f.reason, "not a boolean") || strings.Contains(f.reason, "no such overload")):
+		return kindFile
 	case strings.Contains(f.reason, "scalars only"):
 		return kindText
 	case strings.Contains(f.reason, "not a boolean"):
@@ -419,7 +422,6 @@ func (h *harness) kind(f failure, values map[string]any) string {
 	case strings.Contains(f.reason, "no such overload"):
 		return kindCEL
 	}
-	rs := h.reads(f.consumer, f.site)
 	for _, r := range rs {
 		if _, ok, risk := resolve(values[r.path.producer], r.path.steps); !ok {
 			if k, known := kindOfRisk[risk]; known {
@@ -430,7 +432,7 @@ func (h *harness) kind(f failure, values map[string]any) string {
 	}
 	// Every read resolved, to a value lint did not see coming: through another file, lint
 	// does not see the schema at all.
-	if slices.ContainsFunc(rs, func(r read) bool { return r.path.viaFile }) {
+	if viaFile {
 		return kindFile
 	}
 	return kindEdgeOther
