@@ -10,6 +10,7 @@ const (
 	CodeOptional   = "SEAM-E304" // a field the producer only may emit is required
 	CodeUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
 	CodeNotList    = "SEAM-E306" // a foreach list that is never a list
+	CodeAbsent     = "SEAM-E311" // a reference reads a member the producer may leave out
 	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
 	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
 	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
@@ -79,6 +80,9 @@ var rules = [...]Rule{
 	{CodeStoreUnreadable, "StoreUnreadable", SeverityError,
 		"`seam lint --against-store`: the runs or outputs of a DAG cannot be read from the run store.",
 		"check the store (`seam runs list --store …`), or leave `--against-store` out."},
+	{CodeAbsent, "MayBeAbsent", SeverityError,
+		"A reference reads a member (or an item) that its producer's output contract allows to be absent, so the run fails to resolve it when it is.",
+		"require the member in the producer's `contract.output` (`minItems` for an index, not `null` for an object walked through), or guard the read: `has(nodes.a.output.data.x) ? nodes.a.output.data.x : <default>`, or `when: \"${{ has(nodes.a.output.data.x) }}\"` on the node."},
 	{CodeUnknown, "UnknownCompatibility", SeverityWarning,
 		"Compatibility could not be decided either way.",
 		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},
