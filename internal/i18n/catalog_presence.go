@@ -5,6 +5,11 @@ package i18n
 func jaPresence() map[string]string {
 	return map[string]string{
 		"the DAG's output %s": "DAG の出力 %s",
+		// engine/engine_sched.go: a declared output that cannot be resolved fails the run.
+		"output %s could not be resolved: %s": "出力 %s を解決できませんでした: %s",
+		// serve/assets/run.html
+		"The run failed: outputs that could not be resolved:":                                                                          "実行は失敗しました。解決できなかった出力：",
+		" (and %d more outputs)":                                                                                                       "（ほかに %d 個の出力も）",
 		"%s reads %s, but %s may deliver an output without it; the run fails then":                                                     "%[1]s は %[2]s を読みますが、%[3]s はそれを含まない出力を返す場合があり、そのとき実行は失敗します",
 		"require %s in %s's output contract, or guard the read: `has(%s) ? %s : <default>`":                                            "%[2]s の出力契約で %[1]s を必須にするか、読み出しをガードしてください：`has(%[3]s) ? %[4]s : <既定値>`",
 		"%s reads %s, but %s may deliver %s with %d items, too few for [%d]; the run fails then":                                       "%[1]s は %[2]s を読みますが、%[3]s は %[4]s を %[5]d 項目で返す場合があり、[%[6]d] には足りません。そのとき実行は失敗します",
