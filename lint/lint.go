@@ -192,10 +192,12 @@ type linter struct {
 	specialised map[string]*contract.Schema
 	projections map[string]cachedProjection
 	// absences caches what is known of references' presence (lint_presence.go); guards are
-	// what the consumer's when guarantees; celEnv parses expressions to find guards in them.
+	// what the consumer's when guarantees; celEnv parses expressions to find guards in them;
+	// standard is the standard output contract, whose declarations alone are not judged.
 	absences map[absenceKey]absence
 	guards   guards
 	celEnv   *cel.Env
+	standard any
 }
 
 // celInfo is what CEL's type checker knows of an expression's result.

@@ -10,6 +10,7 @@ package lint
 
 import (
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,6 +24,7 @@ import (
 	"github.com/seam-dag/seam/contract/subset"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/schemas"
 )
 
 // guards are what a condition guarantees where a read is evaluated, by path key (pathKey).
@@ -465,7 +467,9 @@ func (l *linter) settled(r dag.Ref) bool {
 // there something other than an object, or null unless nonNil). Only members the producer's
 // contract declares somewhere are judged: a member of an open object it says nothing of is
 // SEAM-W301's (a reference that may be a typo) or SEAM-W302's (no contract), as before:
-// every segment of the path must be declared.
+// every segment of the path must be declared, by the type's output schema or the node's
+// contract.output (the standard contract declares data for every node, so alone it does not
+// count).
 func (l *linter) absent(r dag.Ref, nd need) absence {
 	k := absenceKey{pathKey(refSegs(r)), nd.key()}
 	if a, ok := l.absences[k]; ok {
@@ -526,7 +530,11 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 		}
 		a.at, a.walked, a.parent = len(r.Path), true, v
 	}
-	if !declaredAt(n.Effective, r.Path) {
+	if l.standard == nil {
+		// Parsed as the loader parses it, so that the effective schema's first part equals it.
+		l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
+	}
+	if !declaredAt(n.Effective, r.Path, l.standard) {
 		return absence{}
 	}
 	return a
@@ -581,7 +589,7 @@ func existsSchema(path []string, nd need) any {
 // not a typo, so not SEAM-W301's; whether it is there is SEAM-E311's.
 func (l *linter) declaredInBranch(r dag.Ref) bool {
 	n, ok := l.d.ByID[r.Node]
-	return r.Root == "nodes" && ok && n.Effective != nil && len(r.Path) > 0 && declaredAt(n.Effective, r.Path)
+	return r.Root == "nodes" && ok && n.Effective != nil && len(r.Path) > 0 && declaredAt(n.Effective, r.Path, nil)
 }
 
 // maxDeclaredWork bounds declaredAt's walk through applicators and $refs.
@@ -590,8 +598,9 @@ const maxDeclaredWork = 4096
 // declaredAt reports whether a schema s leads to along path[:len(path)-1], through allOf,
 // anyOf, oneOf, if/then/else, dependentSchemas and local $refs, declares path's last
 // segment: names the member in properties (or a pattern of patternProperties matches it),
-// or, for an index, describes an array.
-func declaredAt(s *contract.Schema, path []string) bool {
+// or, for an index, describes an array. A part of an effective schema equal to skip does not
+// count.
+func declaredAt(s *contract.Schema, path []string, skip any) bool {
 	docs := []any{s.Source()}
 	if s.IsEffective() {
 		if m, ok := s.Source().(map[string]any); ok {
@@ -602,6 +611,9 @@ func declaredAt(s *contract.Schema, path []string) bool {
 	}
 	budget := maxDeclaredWork
 	for _, doc := range docs {
+		if skip != nil && reflect.DeepEqual(doc, skip) {
+			continue
+		}
 		if declaredIn(doc, doc, path, 0, &budget) {
 			return true
 		}

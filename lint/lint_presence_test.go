@@ -135,7 +135,7 @@ func TestLintAbsent(t *testing.T) {
 		{name: "an open member is not judged", src: `  q: {type: const, with: {value: {status: pass, summary: s, data: {x: 1}}}}
   c:
     type: echo
-    input: {t: "${{ nodes.q.output.data.x }}"}
+    input: {t: "${{ nodes.q.output.data.x }}", u: "${{ nodes.q.output.data }}"}
 `},
 	}
 	for _, tt := range tests {
