@@ -8,7 +8,9 @@ func jaPresence() map[string]string {
 		// engine/engine_sched.go: a declared output that cannot be resolved fails the run.
 		"output %s could not be resolved: %s": "出力 %s を解決できませんでした: %s",
 		// serve/assets/run.html
-		"The run failed: outputs that could not be resolved:":                                                                          "実行は失敗しました。解決できなかった出力：",
+		"The run failed: outputs that could not be resolved:": "実行は失敗しました。解決できなかった出力：",
+		// cmd/seam/runs.go: seam runs show
+		"output %s could not be resolved: %s\n":                                                                                        "出力 %s を解決できませんでした: %s\n",
 		" (and %d more outputs)":                                                                                                       "（ほかに %d 個の出力も）",
 		"%s reads %s, but %s may deliver an output without it; the run fails then":                                                     "%[1]s は %[2]s を読みますが、%[3]s はそれを含まない出力を返す場合があり、そのとき実行は失敗します",
 		"require %s in %s's output contract, or guard the read: `has(%s) ? %s : <default>`":                                            "%[2]s の出力契約で %[1]s を必須にするか、読み出しをガードしてください：`has(%[3]s) ? %[4]s : <既定値>`",
