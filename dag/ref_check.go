@@ -80,7 +80,7 @@ func (tc *TypeChecker) Check(e *Expr, typeOf func(Ref) *types.Type) (*types.Type
 	}
 	var out []TypeIssue
 	for _, ce := range iss.Errors() {
-		if numbersCompared(ce.Message) {
+		if comparedByValue(ce.Message) {
 			continue
 		}
 		p := e.Pos
@@ -93,10 +93,11 @@ func (tc *TypeChecker) Check(e *Expr, typeOf func(Ref) *types.Type) (*types.Type
 	return nil, out, nil
 }
 
-// numbersCompared reports whether a checker error is an equality or `in` that finds no
+// comparedByValue reports whether a checker error is an equality or `in` that finds no
 // overload only because its numbers are of different CEL types (int, uint, double), which a
-// run compares by value.
-func numbersCompared(msg string) bool {
+// run compares by value, or an equality with null, which is how a value that may be null is
+// tested (`o != null && has(o.k)`).
+func comparedByValue(msg string) bool {
 	rest, ok := strings.CutPrefix(msg, "found no matching overload for '")
 	if !ok {
 		return false
@@ -110,6 +111,9 @@ func numbersCompared(msg string) bool {
 	a, b, ok := cutTop(num.Replace(args))
 	if !ok {
 		return false
+	}
+	if fn != "@in" && (a == "null" || b == "null") {
+		return true
 	}
 	if fn == "@in" {
 		// b is list(T) or map(K, V): a is compared with T or K.

@@ -90,8 +90,9 @@ type RunResult struct {
 	Outputs map[string]any `json:"outputs,omitempty"`
 	// OutputErrors says why an output could not be evaluated, by output name.
 	OutputErrors map[string]string `json:"output_errors,omitempty"`
-	// Error is set when the run store failed: the run stopped, since nothing more could be
-	// handed on safely.
+	// Error says why the run failed where no node's reason does: the run store failed (the
+	// run stopped, since nothing more could be handed on safely), the run timed out, or a
+	// declared output could not be resolved (OutputErrors has each).
 	Error string `json:"error,omitempty"`
 }
 

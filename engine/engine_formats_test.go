@@ -18,7 +18,7 @@ nodes:
     type: const
     with: {value: {status: pass, summary: ok, data: {when: yesterday}}}
     contract:
-      output: {properties: {data: {properties: {when: {type: string}}}}}
+      output: {required: [data], properties: {data: {required: [when], properties: {when: {type: string}}}}}
   b:
     type: const
     input: {when: "${{ nodes.a.output.data.when }}"}

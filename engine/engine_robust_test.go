@@ -160,7 +160,7 @@ outputs:
 `)
 	d.Outputs[0].Value = broken()
 	res = mustRun(t, d, RunOptions{Logger: slog.New(slog.NewTextHandler(&log, nil))})
-	if res.Status != dag.RunSuccess || res.OutputErrors["out"] != "internal error in output out"+nilCall || res.Outputs["good"] != "fine" {
+	if res.Status != dag.RunFailed || res.OutputErrors["out"] != "internal error in output out"+nilCall || res.Outputs["good"] != "fine" {
 		t.Errorf("run %s, outputs %v, errors %q", res.Status, res.Outputs, res.OutputErrors)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -566,6 +568,17 @@ func (r *runner) conclude(ctx context.Context) {
 				res.Outputs = make(map[string]any, len(r.d.Outputs))
 			}
 			res.Outputs[o.Name] = v
+		}
+		if len(res.OutputErrors) > 0 {
+			// A declared output is part of what the run promises: without it the run did not
+			// deliver, whatever its nodes did. An output that may be missing says so with a
+			// default (has(p) ? p : null), which resolves.
+			names := slices.Sorted(maps.Keys(res.OutputErrors))
+			res.Status = dag.RunFailed
+			res.Error = i18n.Sprintf(r.opts.Lang, "output %s could not be resolved: %s", names[0], res.OutputErrors[names[0]])
+			if len(names) > 1 {
+				res.Error += i18n.Sprintf(r.opts.Lang, " (and %d more outputs)", len(names)-1)
+			}
 		}
 	}
 	res.Ended = r.now()

@@ -619,27 +619,58 @@ outputs:
 	}
 }
 
-// TestRunOutputError checks that an output that cannot be evaluated is reported, not fatal.
+// TestRunOutputError checks that a declared output that cannot be resolved fails the run,
+// with the reason in the record, and that one guarded with has() and a default does not.
 func TestRunOutputError(t *testing.T) {
 	noLeaks(t)
-	d := load(t, newRecorder(), `version: 1
+	tests := []struct {
+		name    string
+		outputs string
+		status  dag.RunStatus
+		errs    map[string]string // output name → a part of its error
+		err     string            // the run's Error
+		outs    string            // the outputs as JSON
+	}{
+		{name: "skipped node", outputs: `
+  n: "${{ nodes.a.output.data.n }}"
+  ok: "${{ nodes.b.output.summary }}"`, status: dag.RunFailed,
+			errs: map[string]string{"n": "node a has no output"},
+			err:  "output n could not be resolved: ${{ nodes.a.output.data.n }}: node a has no output",
+			outs: `{"ok":"b ran"}`},
+		{name: "absent member", outputs: `
+  code: "${{ nodes.b.output.data.code }}"
+  x: "${{ nodes.b.output.data.x }}"`, status: dag.RunFailed,
+			errs: map[string]string{"code": `no field "code"`, "x": `no field "x"`},
+			err:  `output code could not be resolved: ${{ nodes.b.output.data.code }}: no field "code" (and 1 more outputs)`,
+			outs: `null`},
+		{name: "guarded with a default", outputs: `
+  code: "${{ has(nodes.b.output.data.code) ? nodes.b.output.data.code : null }}"
+  ok: "${{ nodes.b.output.summary }}"`, status: dag.RunSuccess, outs: `{"code":null,"ok":"b ran"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := load(t, newRecorder(), `version: 1
 name: outputs
 nodes:
   a: {type: probe, when: "${{ false }}", with: {out: {status: pass, summary: s, data: {n: 2}}}}
-  b: {type: probe}
-outputs:
-  n: "${{ nodes.a.output.data.n }}"
-  ok: "${{ nodes.b.output.summary }}"
-`)
-	res := mustRun(t, d, RunOptions{})
-	if res.Status != dag.RunSuccess {
-		t.Fatalf("run status = %s", res.Status)
-	}
-	if res.OutputErrors["n"] == "" {
-		t.Errorf("output n of a skipped node: no error reported (outputs %v)", res.Outputs)
-	}
-	if res.Outputs["ok"] != "b ran" {
-		t.Errorf("output ok = %v, want %q", res.Outputs["ok"], "b ran")
+  b: {type: probe, with: {out: {status: pass, summary: b ran, data: {}}}}
+outputs:`+tt.outputs+"\n")
+			res := mustRun(t, d, RunOptions{})
+			if res.Status != tt.status || res.Error != tt.err {
+				t.Errorf("run %s %q, want %s %q", res.Status, res.Error, tt.status, tt.err)
+			}
+			if len(res.OutputErrors) != len(tt.errs) {
+				t.Errorf("output errors %q, want %d", res.OutputErrors, len(tt.errs))
+			}
+			for name, part := range tt.errs {
+				if !strings.Contains(res.OutputErrors[name], part) {
+					t.Errorf("output %s: error %q, want it to hold %q", name, res.OutputErrors[name], part)
+				}
+			}
+			if got, _ := json.Marshal(res.Outputs); string(got) != tt.outs {
+				t.Errorf("outputs %s, want %s", got, tt.outs)
+			}
+		})
 	}
 }
 

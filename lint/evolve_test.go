@@ -328,3 +328,34 @@ func TestEvolveFingerprint(t *testing.T) {
 		t.Errorf("the same break in another file has the same fingerprint %s", base[0].Fingerprint)
 	}
 }
+
+// TestEvolveAbsent: a change that makes a member optional breaks every node that reads it,
+// one with no input contract too (it interpolates the member into its configuration): the
+// gate names that consumer, with a value the new contract allows that lacks the member.
+func TestEvolveAbsent(t *testing.T) {
+	src := "version: 1\nname: t\nnodes:\n" +
+		"  p:\n    type: const\n    with: {value: {status: pass, summary: s}}\n    contract: {output: out.json}\n" +
+		"  c:\n    type: echo\n    with: {text: \"x=${{ nodes.p.output.data.x }}\"}\n"
+	old := loadGate(t, src, dataX(`{"type":"string"}`, true, false), "{}")
+	cur := loadGate(t, src, dataX(`{"type":"string"}`, false, false), "{}")
+	var broken []Finding
+	for _, f := range Evolve(context.Background(), old, cur, EvolveOptions{File: "t.yaml", Against: "main"}) {
+		if f.Change == ChangeBroken {
+			broken = append(broken, f)
+		}
+	}
+	if len(broken) != 1 {
+		t.Fatalf("breaks:\n%s\nwant one", findingsText(broken))
+	}
+	f := broken[0]
+	if f.Code != CodeAbsent || f.Consumer != "c" || f.Pos.Line != 10 ||
+		!strings.Contains(f.Message, "c reads nodes.p.output.data.x, but p may deliver an output without it") {
+		t.Errorf("break %s, want SEAM-E311 at c's reference (line 10)", f)
+	}
+	if vs := cur.ByID["p"].Effective.Validate(f.Witness, "en"); len(vs) > 0 || !f.HasWitness {
+		t.Errorf("witness %s: %v", f.WitnessJSON(), vs)
+	}
+	if _, ok := f.Witness.(map[string]any)["data"].(map[string]any)["x"]; ok {
+		t.Errorf("witness %s holds data.x", f.WitnessJSON())
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 
 	"github.com/seam-dag/seam/contract"
@@ -109,29 +110,34 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 	}
 	l := &linter{d: d, comp: comp, text: newLintText(opts.Lang), params: params,
 		celTypes: map[*dag.Expr]celInfo{}, specialised: map[string]*contract.Schema{},
-		projections: map[string]cachedProjection{}}
-	var out []Finding
+		projections: map[string]cachedProjection{}, absences: map[absenceKey]absence{}}
+	var out, absent []Finding
 	for _, n := range d.Nodes {
 		if ctx.Err() != nil {
 			return out
 		}
-		l.consumer = n
+		l.consumer, l.guards = n, l.whenGuards(n)
 		var fs []Finding
 		l.item, fs = l.foreach(n)
 		out = append(out, fs...)
 		out = append(out, l.undeclaredRefs(n.ID, nodeExprs(n))...)
+		absent = append(absent, l.nodeAbsent(n)...)
 		out = append(out, l.exprTypes(n.ID, nodeExprs(n), n.When)...)
 		out = append(out, l.node(n)...)
 		out = append(out, l.transformReads(n)...)
 	}
-	l.consumer, l.item = nil, nil // outputs are read outside any node
+	l.consumer, l.item, l.guards = nil, nil, guards{} // outputs are read outside any node
 	var outs []*dag.Expr
 	for _, o := range d.Outputs {
-		o.Value.WalkExprs(func(e *dag.Expr) { outs = append(outs, e) })
+		var es []*dag.Expr
+		o.Value.WalkExprs(func(e *dag.Expr) { es = append(es, e) })
+		outs = append(outs, es...)
+		absent = append(absent, l.absentRefs(nil, o.Name, es, guards{})...)
 	}
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.exprTypes("", outs, nil)...)
 	out = append(out, l.hygiene()...)
+	out = append(withoutLoose(out, absent), absent...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line - b.Pos.Line
@@ -188,6 +194,13 @@ type linter struct {
 	specialised map[string]*contract.Schema
 	projections map[string]cachedProjection
 	typing      typing // the CEL type checker (lint_cel.go)
+	// absences caches what is known of references' presence (lint_presence.go); guards are
+	// what the consumer's when guarantees; celEnv parses expressions to find guards in them;
+	// standard is the standard output contract, whose declarations alone are not judged.
+	absences map[absenceKey]absence
+	guards   guards
+	celEnv   *cel.Env
+	standard any
 }
 
 // celInfo is what CEL's type checker knows of an expression's result.
@@ -395,7 +408,7 @@ func (l *linter) expr(e *dag.Expr) shape {
 		}
 		return shape{schema: true, present: true, producers: prods, inexact: true, why: w}
 	}
-	s := shape{schema: p.schema, present: p.present(), producers: prods, inexact: p.inexact, why: p.why}
+	s := shape{schema: p.schema, present: p.present() || l.settled(r), producers: prods, inexact: p.inexact, why: p.why}
 	if p.undeclared >= 0 {
 		s.schema, s.present, s.inexact, s.why, s.undeclared = true, false, true, why{code: whyUndeclared}, true
 	}
@@ -494,7 +507,7 @@ func (l *linter) undeclaredRefs(consumer string, es []*dag.Expr) []Finding {
 				msg, hint := l.text.undeclared(what+"."+seg, producer, seg)
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
 					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)})
-			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r):
+			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r) && !l.declaredInBranch(r):
 				seg := strings.Join(r.Path[:p.loose+1], ".")
 				msg, hint := l.text.loose(what+"."+seg, producer, seg)
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeUnknown,

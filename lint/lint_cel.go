@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -201,6 +202,11 @@ func schemaTypes(s any) []*types.Type {
 				add(schemaType(b, 1))
 			}
 		}
+	}
+	// null beside other types is what a presence guard tests (o != null && has(o.k)), and
+	// reads through a null are SEAM-E311's: the checker, blind to guards, would refuse them.
+	if len(out) > 1 {
+		out = slices.DeleteFunc(out, func(t *types.Type) bool { return t != nil && t.Kind() == types.NullTypeKind })
 	}
 	if len(out) == 0 {
 		return []*types.Type{nil}

@@ -68,11 +68,14 @@ func TestLintForeach(t *testing.T) {
 		{name: "may be null", nodes: `  c:
     type: echo
     foreach: "${{ nodes.p.output.data.either }}"
-`, want: []string{"23:19 warning SEAM-W301 edge p → c: UNKNOWN — c runs once per item of ${{ nodes.p.output.data.either }}, but p may produce null there, which is not a list (the run fails)."}},
+`, want: []string{
+			"23:19 warning SEAM-W301 edge p → c: UNKNOWN — c runs once per item of ${{ nodes.p.output.data.either }}, but p may produce null there, which is not a list (the run fails).",
+			"23:19 error SEAM-E311 c reads nodes.p.output.data.either, but p may deliver an output without it; the run fails then",
+		}},
 		{name: "may be absent", nodes: `  c:
     type: echo
     foreach: "${{ nodes.p.output.data.maybe }}"
-`, want: []string{"23:19 warning SEAM-W301 edge p → c: UNKNOWN — c runs once per item of ${{ nodes.p.output.data.maybe }}, but p only may produce it (the run fails without it)."}},
+`, want: []string{"23:19 error SEAM-E311 c reads nodes.p.output.data.maybe, but p may deliver an output without it; the run fails then"}},
 		{name: "item type", nodes: `  c:
     type: echo
     foreach: "${{ nodes.p.output.data.maybe }}"
@@ -80,7 +83,7 @@ func TestLintForeach(t *testing.T) {
     contract:
       input: {type: object, properties: {n: {type: integer}}}
 `, want: []string{
-			"23:19 warning SEAM-W301 edge p → c: UNKNOWN — c runs once per item of ${{ nodes.p.output.data.maybe }}, but p only may produce it (the run fails without it).",
+			"23:19 error SEAM-E311 c reads nodes.p.output.data.maybe, but p may deliver an output without it; the run fails then",
 			"24:5 error SEAM-E302 edge p → c: INCOMPATIBLE — p may produce a string for 'n', a type c does not accept.",
 		}},
 		{name: "item optional member", nodes: `  c:
@@ -201,6 +204,12 @@ func TestLintForeach(t *testing.T) {
 				n := d.ByID[f.Consumer]
 				var vs []contract.Violation
 				switch {
+				case f.Code == CodeAbsent:
+					// A value the producer may deliver, checked in TestLintAbsent.
+					if vs := d.ByID[f.Producers[0]].Effective.Validate(f.Witness, "en"); len(vs) > 0 {
+						t.Errorf("witness %s fails %s's contract: %v", f.WitnessJSON(), f.Producers[0], vs)
+					}
+					continue
 				case f.Code == CodeNotList:
 					if _, ok := f.Witness.([]any); ok {
 						t.Errorf("witness %s is a list", f.WitnessJSON())

@@ -10,6 +10,7 @@ const (
 	CodeOptional   = "SEAM-E304" // a field the producer only may emit is required
 	CodeUndeclared = "SEAM-E305" // a reference to a path the producer's contract forbids
 	CodeNotList    = "SEAM-E306" // a foreach list that is never a list
+	CodeAbsent     = "SEAM-E311" // a reference reads a member the producer may leave out
 	CodeWhenType   = "SEAM-E312" // a when whose value is never a boolean
 	CodeExprType   = "SEAM-E313" // a CEL expression whose operators cannot take its references' types
 	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
@@ -81,6 +82,9 @@ var rules = [...]Rule{
 	{CodeStoreUnreadable, "StoreUnreadable", SeverityError,
 		"`seam lint --against-store`: the runs or outputs of a DAG cannot be read from the run store.",
 		"check the store (`seam runs list --store …`), or leave `--against-store` out."},
+	{CodeAbsent, "MayBeAbsent", SeverityError,
+		"A reference reads a member (or an item) that its producer's output contract allows to be absent, so the run fails to resolve it when it is.",
+		"require the member in the producer's `contract.output` (`minItems` for an index, not `null` for an object walked through), or guard the read: `has(nodes.a.output.data.x) ? nodes.a.output.data.x : <default>`, or `when: \"${{ has(nodes.a.output.data.x) }}\"` on the node."},
 	{CodeWhenType, "WhenNotBoolean", SeverityError,
 		"A `when` whose value is never a boolean, by the types its producers' contracts give.",
 		"write a condition: compare the value (`== 'pass'`, `> 0`), test an array's size (`size(…) > 0`) or a member's presence (`has(…)`)."},

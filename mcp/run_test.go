@@ -555,3 +555,30 @@ nodes:
 		t.Errorf("raw get_run: item 1's attempt %v, want its output with data.why", item1)
 	}
 }
+
+// TestGetRunOutputErrors: a run failed by a DAG output that could not be resolved says why
+// in get_run's minimal answer, as run_dag's does.
+func TestGetRunOutputErrors(t *testing.T) {
+	root := t.TempDir()
+	src := `version: 1
+name: lost-output
+nodes:
+  a: {type: const, with: {value: {status: pass, summary: ok, data: {}}}}
+outputs:
+  code: "${{ nodes.a.output.data.code }}"
+`
+	if err := os.WriteFile(filepath.Join(root, "lost.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _, _ := storeServer(t, root)
+	want := `${{ nodes.a.output.data.code }}: no field "code"`
+	r := call(t, cs, "run_dag", map[string]any{"path": "lost.yaml", "wait": true, "no_lint": true})
+	d := r.data()
+	id, _ := d["id"].(string)
+	for name, d := range map[string]map[string]any{"run_dag": d, "get_run": call(t, cs, "get_run", map[string]any{"id": id}).data()} {
+		errs, _ := d["output_errors"].(map[string]any)
+		if d["status"] != "failed" || errs["code"] != want {
+			t.Errorf("%s: status %v, output_errors %v, want failed and code: %q", name, d["status"], d["output_errors"], want)
+		}
+	}
+}

@@ -106,7 +106,9 @@ type runMinimal struct {
 	// Outputs are the DAG's outputs when small; OutputNames name them otherwise.
 	Outputs     any      `json:"outputs,omitempty"`
 	OutputNames []string `json:"output_names,omitempty"`
-	Error       string   `json:"error,omitempty"`
+	// OutputErrors say why declared outputs could not be resolved (the run then failed).
+	OutputErrors map[string]string `json:"output_errors,omitempty"`
+	Error        string            `json:"error,omitempty"`
 	// Warnings are what the service warned of before the run (a resume's changed file).
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -159,7 +161,8 @@ func (r runResult) MarshalJSON() ([]byte, error) {
 }
 
 func (r runResult) minimal() any {
-	m := runMinimal{ID: r.ID, DAG: r.DAG, Status: string(r.Status), Nodes: map[string]int{}, Error: r.Error, Warnings: r.warnings}
+	m := runMinimal{ID: r.ID, DAG: r.DAG, Status: string(r.Status), Nodes: map[string]int{}, Error: r.Error, Warnings: r.warnings,
+		OutputErrors: r.OutputErrors}
 	for _, n := range r.Nodes {
 		m.addNode(n.ID, string(n.Status), n.Error, n.Reason, n.Violations, n.Summary)
 	}
@@ -592,6 +595,10 @@ func (r storedRun) minimal() any {
 		if len(m.Running) < minimalErrors {
 			m.Running = append(m.Running, a.Node)
 		}
+	}
+	if len(r.Run.OutputErrors) > 0 {
+		// Recorded as a JSON object by the run store; one that does not decode is left out.
+		_ = json.Unmarshal(r.Run.OutputErrors, &m.OutputErrors)
 	}
 	if len(r.Run.Outputs) > 0 {
 		var outs map[string]any

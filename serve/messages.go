@@ -16,6 +16,7 @@ func texts() []i18n.Message {
 		i18n.M("Duration"),
 		i18n.M("Error"),
 		i18n.M("Failing node"),
+		i18n.M("The run failed: outputs that could not be resolved:"),
 		i18n.M("File"),
 		i18n.M("Filter"),
 		i18n.M("Item"),

@@ -454,6 +454,19 @@ func TestServeInterrupted(t *testing.T) {
 	}
 }
 
+// TestServeOutputErrors: a run failed by a DAG output that could not be resolved says so,
+// with the output's name and why.
+func TestServeOutputErrors(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("lost-output.yaml", nil, true)
+	_, page := f.get(nil, "/runs/"+id)
+	for _, want := range []string{`id="output-errors"`, "outputs that could not be resolved:", `{&#34;code&#34;:&#34;${{ nodes.a.output.data.code }}: no field \&#34;code\&#34;&#34;}`, `st-failed`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page does not hold %q:\n%s", want, page)
+		}
+	}
+}
+
 // TestServeRunLint: the run form refuses a DAG lint finds errors in, saying so, unless it
 // is asked to run anyway.
 func TestServeRunLint(t *testing.T) {

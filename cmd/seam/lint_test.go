@@ -31,9 +31,9 @@ func TestLintExamples(t *testing.T) {
   fix: narrow 'label' in classify's output contract to fit route's contract.input, or widen that contract.
 1 error, 0 warnings
 `},
-		"lint-optional.yaml": {1, `dags/lint-optional.yaml:29:5: error SEAM-E304 edge triage → notify: INCOMPATIBLE — notify requires 'assignee' but triage only may produce it.
-  witness: {"priority":"low"}
-  fix: make 'assignee' required in triage's output contract, or put a transform node between them.
+		"lint-optional.yaml": {1, `dags/lint-optional.yaml:31:22: error SEAM-E311 notify reads nodes.triage.output.data.assignee, but triage may deliver an output without it; the run fails then
+  witness: {"data":{"priority":"low"},"status":"pass","summary":"a"}
+  fix: require 'data.assignee' in triage's output contract, or guard the read: ` + "`has(nodes.triage.output.data.assignee) ? nodes.triage.output.data.assignee : <default>`" + `
 1 error, 0 warnings
 `},
 	}

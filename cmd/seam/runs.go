@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -207,6 +208,14 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	if len(nodes) == 0 {
 		fmt.Fprintln(w, i18n.Sprintf(l, "no node has finished"))
+	}
+	var outErrs map[string]string
+	if len(r.OutputErrors) > 0 && json.Unmarshal(r.OutputErrors, &outErrs) == nil {
+		// Why the run failed when its nodes passed: a declared output could not be resolved.
+		fmt.Fprintln(w)
+		for _, name := range slices.Sorted(maps.Keys(outErrs)) {
+			fmt.Fprint(w, i18n.Sprintf(l, "output %s could not be resolved: %s\n", name, termText(outErrs[name])))
+		}
 	}
 	if failedNode := firstFailed(nodes); failedNode != "" {
 		fmt.Fprint(w, i18n.Sprintf(l, "\nseam explain %s %s says why %s failed\n", r.ID, failedNode, failedNode))

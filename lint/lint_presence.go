@@ -1,0 +1,762 @@
+package lint
+
+// Reads of members a producer may leave out (SEAM-E311). A plain path such as
+// ${{ nodes.a.output.data.x }} is resolved at run time by walking the value: when x is not
+// there (not required, declared by one anyOf branch only, past an array's minItems, under a
+// null), the reference cannot be resolved and the run fails. Such a read is an error unless a
+// has() (or size()) guard on the same path makes it safe: in the same expression
+// (`has(p) ? p : d`, `has(p) && p > 1`) or in the node's `when`, which the run evaluates
+// before anything else of the node.
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types"
+
+	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/contract/subset"
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/schemas"
+)
+
+// guards are what a condition guarantees where a read is evaluated, by path key (pathKey).
+type guards struct {
+	has     map[string]bool // the path is present (has(p) is true)
+	nonNull map[string]bool // the value at the path is not null (p != null is true)
+	size    map[string]int  // the list at the path has at least this many items
+}
+
+// union is g with f's facts added; g is not modified.
+func (g guards) union(f guards) guards {
+	if len(f.has)+len(f.nonNull)+len(f.size) == 0 {
+		return g
+	}
+	out := guards{has: mapsUnion(g.has, f.has), nonNull: mapsUnion(g.nonNull, f.nonNull), size: map[string]int{}}
+	for _, m := range []map[string]int{g.size, f.size} {
+		for k, v := range m {
+			out.size[k] = max(out.size[k], v)
+		}
+	}
+	return out
+}
+
+func mapsUnion(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
+}
+
+// need is what reading a path demands of the value once the guards around the read hold.
+type need struct {
+	// guarded[i] is set when path segment i is known to be there: has() of the path to it,
+	// or, for an index, a size() of its list that reaches it.
+	guarded []bool
+	// walk: the value at the path must be an object (the read is has()'s operand); nonNil:
+	// or null, which a guard p != null rules out.
+	walk, nonNil bool
+}
+
+// need is what reading segs (a reference's, whose path starts at segment off) demands under g.
+func (g guards) need(segs []string, off int, walk bool) need {
+	n := need{guarded: make([]bool, len(segs)-off), walk: walk, nonNil: walk && g.nonNull[pathKey(segs)]}
+	for i := range n.guarded {
+		end := off + i + 1
+		if idx, ok := indexSeg(segs[end-1]); ok {
+			n.guarded[i] = g.size[pathKey(segs[:end-1])] > idx
+		} else {
+			n.guarded[i] = g.has[pathKey(segs[:end])]
+		}
+	}
+	return n
+}
+
+// all reports whether every segment is guarded and nothing more is demanded.
+func (n need) all() bool { return !n.walk && !slices.Contains(n.guarded, false) }
+
+func (n need) key() string { return fmt.Sprint(n.guarded, n.walk, n.nonNil) }
+
+// pathKey identifies a path written as its segments: root, then (for nodes) the id and
+// "output", then the members and indexes.
+func pathKey(segs []string) string { return strings.Join(segs, "\x00") }
+
+// refSegs are the segments of a reference, as pathKey takes them.
+func refSegs(r dag.Ref) []string {
+	segs := []string{r.Root}
+	if r.Root == "nodes" {
+		segs = append(segs, r.Node, "output")
+	}
+	return append(segs, r.Path...)
+}
+
+// indexSeg reads a path segment as an array index, as dag.Ref writes them.
+func indexSeg(s string) (int, bool) {
+	i, err := strconv.Atoi(s)
+	return i, err == nil && i >= 0 && s == strconv.Itoa(i)
+}
+
+// read is one reference in an expression, with what the conditions around it guarantee.
+type read struct {
+	segs []string
+	// walk: the reference is has()'s operand, so the value must be an object (has() of a
+	// member of null or of a string fails the run).
+	walk bool
+	g    guards
+}
+
+// parseExpr parses a CEL expression's source; nil when it does not parse (the loader
+// reported it then).
+func (l *linter) parseExpr(src string) ast.Expr {
+	if l.celEnv == nil {
+		env, err := cel.NewEnv()
+		if err != nil {
+			return nil
+		}
+		l.celEnv = env
+	}
+	parsed, iss := l.celEnv.Parse(src)
+	if iss != nil && iss.Err() != nil {
+		return nil
+	}
+	return parsed.NativeRep().Expr()
+}
+
+// reads lists the references of e with the guards that hold where each is evaluated, base
+// being what holds around the whole expression (the node's when). They come in the order of
+// e.Refs().
+func (l *linter) reads(e *dag.Expr, base guards) []read {
+	if e.IsPath() {
+		return []read{{segs: refSegs(e.Refs()[0]), g: base}}
+	}
+	root := l.parseExpr(e.Src)
+	if root == nil {
+		var out []read
+		for _, r := range e.Refs() {
+			out = append(out, read{segs: refSegs(r), g: base})
+		}
+		return out
+	}
+	var out []read
+	visitReads(root, base, &out)
+	return out
+}
+
+// visitReads walks a CEL expression as dag's collectRefs does, passing each operand of a
+// conditional, && or || the facts its siblings guarantee: CEL evaluates only the branch a
+// condition picks, and && (||) is false (true) when either side is, whatever error the other
+// gives.
+func visitReads(e ast.Expr, g guards, out *[]read) {
+	if segs, ok := chainSegs(e); ok {
+		*out = append(*out, read{segs: segs, g: g})
+		return
+	}
+	switch e.Kind() {
+	case ast.SelectKind:
+		s := e.AsSelect()
+		if segs, ok := chainSegs(s.Operand()); ok && s.IsTestOnly() {
+			*out = append(*out, read{segs: segs, walk: true, g: g})
+			return
+		}
+		visitReads(s.Operand(), g, out)
+	case ast.CallKind:
+		c := e.AsCall()
+		args := c.Args()
+		switch fn := c.FunctionName(); {
+		case fn == "_?_:_" && len(args) == 3:
+			visitReads(args[0], g, out)
+			visitReads(args[1], g.union(facts(args[0], true)), out)
+			visitReads(args[2], g.union(facts(args[0], false)), out)
+			return
+		case fn == "_&&_" || fn == "_||_":
+			truth := fn == "_&&_"
+			for i, a := range args {
+				ag := g
+				for j, b := range args {
+					if j != i {
+						ag = ag.union(facts(b, truth))
+					}
+				}
+				visitReads(a, ag, out)
+			}
+			return
+		}
+		if c.IsMemberFunction() {
+			visitReads(c.Target(), g, out)
+		}
+		for _, a := range args {
+			visitReads(a, g, out)
+		}
+	case ast.ListKind:
+		for _, x := range e.AsList().Elements() {
+			visitReads(x, g, out)
+		}
+	case ast.MapKind:
+		for _, entry := range e.AsMap().Entries() {
+			me := entry.AsMapEntry()
+			visitReads(me.Key(), g, out)
+			visitReads(me.Value(), g, out)
+		}
+	case ast.StructKind:
+		for _, f := range e.AsStruct().Fields() {
+			visitReads(f.AsStructField().Value(), g, out)
+		}
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		for _, x := range []ast.Expr{c.IterRange(), c.AccuInit(), c.LoopCondition(), c.LoopStep(), c.Result()} {
+			visitReads(x, g, out)
+		}
+	}
+}
+
+// facts are what e guarantees when it evaluates to truth: has(p), p != null and
+// size(p) > k (>=, and the mirrored forms), through &&, || and !.
+func facts(e ast.Expr, truth bool) guards {
+	var g guards
+	switch e.Kind() {
+	case ast.SelectKind:
+		s := e.AsSelect()
+		if segs, ok := chainSegs(s.Operand()); ok && s.IsTestOnly() && truth {
+			g.has = map[string]bool{pathKey(append(slices.Clip(segs), s.FieldName())): true}
+		}
+	case ast.CallKind:
+		c := e.AsCall()
+		args := c.Args()
+		switch c.FunctionName() {
+		case "_&&_", "_||_":
+			if (c.FunctionName() == "_&&_") == truth {
+				for _, a := range args {
+					g = g.union(facts(a, truth))
+				}
+			}
+		case "!_":
+			if len(args) == 1 {
+				g = facts(args[0], !truth)
+			}
+		case "_!=_", "_==_":
+			if len(args) == 2 && (c.FunctionName() == "_!=_") == truth {
+				for i, a := range args {
+					if segs, ok := chainSegs(a); ok && isNull(args[1-i]) {
+						g.nonNull = map[string]bool{pathKey(segs): true}
+					}
+				}
+			}
+		case "_>_", "_>=_", "_<_", "_<=_":
+			if len(args) == 2 && truth {
+				g.size = sizeFact(c.FunctionName(), args[0], args[1])
+			}
+		}
+	}
+	return g
+}
+
+// sizeFact is what `a op b` says of a list's size, when one side is size(p) and the other an
+// integer literal.
+func sizeFact(op string, a, b ast.Expr) map[string]int {
+	if _, ok := sizeOf(a); !ok {
+		// Mirror k < size(p) into size(p) > k.
+		a, b = b, a
+		op = map[string]string{"_>_": "_<_", "_>=_": "_<=_", "_<_": "_>_", "_<=_": "_>=_"}[op]
+	}
+	segs, ok := sizeOf(a)
+	if !ok || b.Kind() != ast.LiteralKind {
+		return nil
+	}
+	k, ok := b.AsLiteral().(types.Int)
+	if !ok {
+		return nil
+	}
+	switch op {
+	case "_>_":
+		return map[string]int{pathKey(segs): int(k) + 1}
+	case "_>=_":
+		return map[string]int{pathKey(segs): int(k)}
+	}
+	return nil
+}
+
+// sizeOf reads e as size(p) or p.size().
+func sizeOf(e ast.Expr) ([]string, bool) {
+	if e.Kind() != ast.CallKind || e.AsCall().FunctionName() != "size" {
+		return nil, false
+	}
+	c := e.AsCall()
+	switch {
+	case c.IsMemberFunction() && len(c.Args()) == 0:
+		return chainSegs(c.Target())
+	case !c.IsMemberFunction() && len(c.Args()) == 1:
+		return chainSegs(c.Args()[0])
+	}
+	return nil, false
+}
+
+func isNull(e ast.Expr) bool {
+	return e.Kind() == ast.LiteralKind && e.AsLiteral() == types.NullValue
+}
+
+// chainSegs reads e as a reference root.a.b[0]…, as dag's chainRef does, into the segments
+// pathKey takes; ok is false for anything else (a has() test, a computed index, a
+// comprehension's variable, nodes not followed by .<id>.output).
+func chainSegs(e ast.Expr) ([]string, bool) {
+	var segs []string
+	for {
+		switch e.Kind() {
+		case ast.SelectKind:
+			s := e.AsSelect()
+			if s.IsTestOnly() {
+				return nil, false
+			}
+			segs = append(segs, s.FieldName())
+			e = s.Operand()
+			continue
+		case ast.CallKind:
+			c := e.AsCall()
+			if c.FunctionName() != "_[_]" || len(c.Args()) != 2 || c.Args()[1].Kind() != ast.LiteralKind {
+				return nil, false
+			}
+			switch k := c.Args()[1].AsLiteral().(type) {
+			case types.String:
+				segs = append(segs, string(k))
+			case types.Int:
+				segs = append(segs, strconv.FormatInt(int64(k), 10))
+			default:
+				return nil, false
+			}
+			e = c.Args()[0]
+			continue
+		case ast.IdentKind:
+		default:
+			return nil, false
+		}
+		break
+	}
+	slices.Reverse(segs)
+	root := e.AsIdent()
+	switch root {
+	case "nodes":
+		if len(segs) < 2 || segs[1] != "output" {
+			return nil, false
+		}
+	case "params", "item", "index", "run", "env":
+	default:
+		return nil, false
+	}
+	return append([]string{root}, segs...), true
+}
+
+// whenGuards are what node n's `when` guarantees to the rest of the node.
+func (l *linter) whenGuards(n *dag.Node) guards {
+	if n.When == nil || n.When.IsPath() {
+		return guards{}
+	}
+	root := l.parseExpr(n.When.Src)
+	if root == nil {
+		return guards{}
+	}
+	return facts(root, true)
+}
+
+// nodeAbsent reports node n's reads of paths their producers may leave out: its when on its
+// own, the rest under what the when guarantees (l.guards, which must be n's).
+func (l *linter) nodeAbsent(n *dag.Node) []Finding {
+	var es []*dag.Expr
+	for _, t := range []*dag.Template{n.Input, n.With, n.Foreach} {
+		if t != nil {
+			t.WalkExprs(func(e *dag.Expr) { es = append(es, e) })
+		}
+	}
+	fs := l.absentRefs(n, "", es, l.guards)
+	if n.When != nil {
+		fs = append(fs, l.absentRefs(n, "", []*dag.Expr{n.When}, guards{})...)
+	}
+	return fs
+}
+
+// withoutLoose drops from fs the SEAM-W301 findings that a reference may name a member its
+// producer does not declare, where absent (SEAM-E311) says more of the same reference: the
+// member is declared, by one anyOf branch say.
+func withoutLoose(fs, absent []Finding) []Finding {
+	return slices.DeleteFunc(fs, func(f Finding) bool {
+		return f.Code == CodeUnknown && slices.ContainsFunc(absent, func(a Finding) bool {
+			return a.Pos == f.Pos && a.subject == f.subject
+		})
+	})
+}
+
+// absence is what is known of a reference's presence in what its producer delivers.
+type absence struct {
+	present bool // proved: every value the producer's contract accepts holds the path
+	absent  bool // a value the producer's contract accepts lacks the path: witness
+	witness any
+	at      int  // the index of the path segment that cannot be read in the witness
+	walked  bool // has()'s operand, which the witness holds but not as an object
+	parent  any  // the witness's value the segment at is read from
+	index   bool // the segment is an array index
+	minimum int  // for an index: the items the list needs
+}
+
+type absenceKey struct{ path, need string }
+
+// absentRefs reports the references among es (those of node n, or of the DAG's output named
+// out when n is nil) that read a path their producer may leave out, unless a guard in the
+// same expression or base (the node's when) covers them.
+func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards) []Finding {
+	var fs []Finding
+	for _, e := range es {
+		rs := l.reads(e, base)
+		for _, r := range e.Refs() {
+			if r.Root != "nodes" {
+				continue
+			}
+			key := pathKey(refSegs(r))
+			i := slices.IndexFunc(rs, func(x read) bool { return pathKey(x.segs) == key })
+			var rd read
+			if i >= 0 {
+				rd = rs[i]
+				rs = slices.Delete(rs, i, i+1)
+			} else {
+				rd = read{segs: refSegs(r), g: base}
+			}
+			nd := rd.g.need(rd.segs, 3, rd.walk)
+			if nd.all() {
+				continue
+			}
+			a := l.absent(r, nd)
+			if !a.absent {
+				continue
+			}
+			consumer := ""
+			if n != nil {
+				consumer = n.ID
+			}
+			msg, hint := l.text.absent(n, out, r, a)
+			fs = append(fs, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeAbsent, Producers: []string{r.Node},
+				Consumer: consumer, Message: msg, Hint: hint, Witness: a.witness, HasWitness: true, subject: refSubject(r)})
+		}
+	}
+	return fs
+}
+
+// settled reports whether a plain reference's possible absence needs no more thought at an
+// edge: it is proved present (under the node's when), or SEAM-E311 reports it. A plain path either
+// resolves or fails the run, so what arrives through it is then present.
+func (l *linter) settled(r dag.Ref) bool {
+	if r.Root != "nodes" {
+		return false
+	}
+	nd := l.guards.need(refSegs(r), 3, false)
+	if nd.all() {
+		return true
+	}
+	a := l.absent(r, nd)
+	return a.present || a.absent
+}
+
+// absent decides whether some value r's producer may deliver lacks r's path (walk: or holds
+// there something other than an object, or null unless nonNil). Only members the producer's
+// contract declares somewhere are judged: a member of an open object it says nothing of is
+// SEAM-W301's (a reference that may be a typo) or SEAM-W302's (no contract), as before:
+// every segment of the path must be declared, by the type's output schema or the node's
+// contract.output (the standard contract declares data for every node, so alone it does not
+// count).
+func (l *linter) absent(r dag.Ref, nd need) absence {
+	k := absenceKey{pathKey(refSegs(r)), nd.key()}
+	if a, ok := l.absences[k]; ok {
+		return a
+	}
+	a := l.absentUncached(r, nd)
+	l.absences[k] = a
+	return a
+}
+
+func (l *linter) absentUncached(r dag.Ref, nd need) absence {
+	n, ok := l.d.ByID[r.Node]
+	if !ok || n.Effective == nil || n.Foreach != nil || len(r.Path) == 0 {
+		return absence{}
+	}
+	if p, ok := l.projectRef(r, false); !ok || p.undeclared >= 0 {
+		return absence{} // SEAM-E305 says the path is not there at all
+	}
+	exists, err := l.comp.Inline("the path "+strings.Join(r.Path, "."), existsSchema(r.Path, nd))
+	if err != nil {
+		return absence{}
+	}
+	res := subset.Check(n.Effective, exists)
+	switch res.Verdict {
+	case subset.Compatible:
+		return absence{present: true}
+	case subset.Unknown:
+		return absence{}
+	}
+	// The witness is what the finding shows: it must be a value the producer may deliver,
+	// and one the reference cannot be resolved in.
+	if vs := n.Effective.Validate(res.Witness, i18n.English); len(vs) > 0 {
+		return absence{}
+	}
+	a := absence{absent: true, witness: res.Witness, at: -1}
+	v := res.Witness
+	for i, seg := range r.Path {
+		if idx, ok := indexSeg(seg); ok {
+			if arr, isArr := v.([]any); isArr && idx < len(arr) {
+				v = arr[idx]
+				continue
+			}
+			a.at, a.parent, a.index, a.minimum = i, v, true, idx+1
+			break
+		}
+		if m, isObj := v.(map[string]any); isObj {
+			if x, ok := m[seg]; ok {
+				v = x
+				continue
+			}
+		}
+		a.at, a.parent = i, v
+		break
+	}
+	if a.at < 0 {
+		if _, isObj := v.(map[string]any); !nd.walk || isObj || nd.nonNil && v == nil {
+			return absence{} // the witness holds the path: not what was asked
+		}
+		a.at, a.walked, a.parent = len(r.Path), true, v
+	}
+	if l.standard == nil {
+		// Parsed as the loader parses it, so that the effective schema's first part equals it.
+		l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
+	}
+	if !declaredAt(n.Effective, r.Path, l.standard) {
+		return absence{}
+	}
+	return a
+}
+
+// existsSchema accepts the values in which path can be read as nd demands: each member
+// there, each index within its list, but for the segments guarded; and, for nd.walk, the
+// value there an object (or null, for nd.nonNil).
+func existsSchema(path []string, nd need) any {
+	var next any = true
+	if nd.walk {
+		next = map[string]any{"type": "object"}
+		if nd.nonNil {
+			next = map[string]any{"type": []any{"object", "null"}}
+		}
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		seg, guarded := path[i], nd.guarded[i]
+		if guarded && next == true {
+			continue
+		}
+		if idx, ok := indexSeg(seg); ok {
+			s := map[string]any{}
+			if !guarded {
+				s["type"], s["minItems"] = "array", idx+1
+			}
+			if next != true {
+				prefix := make([]any, idx+1)
+				for j := range prefix {
+					prefix[j] = true
+				}
+				prefix[idx] = next
+				s["prefixItems"] = prefix
+			}
+			next = s
+			continue
+		}
+		s := map[string]any{}
+		if !guarded {
+			s["type"], s["required"] = "object", []any{seg}
+		}
+		if next != true {
+			s["properties"] = map[string]any{seg: next}
+		}
+		next = s
+	}
+	return next
+}
+
+// declaredInBranch reports whether a reference to a node's output names a path its contract
+// declares through an alternative the projection does not follow (an anyOf branch, a then):
+// not a typo, so not SEAM-W301's; whether it is there is SEAM-E311's.
+func (l *linter) declaredInBranch(r dag.Ref) bool {
+	n, ok := l.d.ByID[r.Node]
+	return r.Root == "nodes" && ok && n.Effective != nil && len(r.Path) > 0 && declaredAt(n.Effective, r.Path, nil)
+}
+
+// maxDeclaredWork bounds declaredAt's walk through applicators and $refs.
+const maxDeclaredWork = 4096
+
+// declaredAt reports whether a schema s leads to along path[:len(path)-1], through allOf,
+// anyOf, oneOf, if/then/else, dependentSchemas and local $refs, declares path's last
+// segment: names the member in properties (or a pattern of patternProperties matches it),
+// or, for an index, describes an array. A part of an effective schema equal to skip does not
+// count.
+func declaredAt(s *contract.Schema, path []string, skip any) bool {
+	docs := []any{s.Source()}
+	if s.IsEffective() {
+		if m, ok := s.Source().(map[string]any); ok {
+			if all, ok := m["allOf"].([]any); ok {
+				docs = all
+			}
+		}
+	}
+	budget := maxDeclaredWork
+	for _, doc := range docs {
+		if skip != nil && reflect.DeepEqual(doc, skip) {
+			continue
+		}
+		if declaredIn(doc, doc, path, 0, &budget) {
+			return true
+		}
+	}
+	return false
+}
+
+func declaredIn(v, root any, path []string, hops int, budget *int) bool {
+	*budget--
+	m, ok := v.(map[string]any)
+	if !ok || *budget <= 0 {
+		return false
+	}
+	if ref, ok := m["$ref"].(string); ok && hops < maxRefHops {
+		if t, ok := resolveLocal(root, ref); ok && declaredIn(t, root, path, hops+1, budget) {
+			return true
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		subs, _ := m[k].([]any)
+		for _, sub := range subs {
+			if declaredIn(sub, root, path, hops, budget) {
+				return true
+			}
+		}
+	}
+	for _, k := range []string{"if", "then", "else"} {
+		if sub, ok := m[k]; ok && declaredIn(sub, root, path, hops, budget) {
+			return true
+		}
+	}
+	if ds, ok := m["dependentSchemas"].(map[string]any); ok {
+		for _, sub := range ds {
+			if declaredIn(sub, root, path, hops, budget) {
+				return true
+			}
+		}
+	}
+	seg := path[0]
+	var subs []any
+	if idx, ok := indexSeg(seg); ok && isArrayish(m) {
+		if len(path) == 1 {
+			return true
+		}
+		if pi, ok := m["prefixItems"].([]any); ok && idx < len(pi) {
+			subs = append(subs, pi[idx])
+		} else if it, ok := m["items"]; ok {
+			subs = append(subs, it)
+		}
+	}
+	if props, ok := m["properties"].(map[string]any); ok {
+		if sub, ok := props[seg]; ok {
+			if len(path) == 1 {
+				return true
+			}
+			subs = append(subs, sub)
+		}
+	}
+	if pp, ok := m["patternProperties"].(map[string]any); ok {
+		for pat, sub := range pp {
+			if re, err := regexp.Compile(pat); err == nil && re.MatchString(seg) {
+				if len(path) == 1 {
+					return true
+				}
+				subs = append(subs, sub)
+			}
+		}
+	}
+	if ap, ok := m["additionalProperties"].(map[string]any); ok && len(path) > 1 {
+		subs = append(subs, ap)
+	}
+	for _, sub := range subs {
+		if declaredIn(sub, root, path[1:], hops, budget) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathText writes path as run messages do: data.items[0].name.
+func pathText(path []string) string {
+	var b strings.Builder
+	for _, seg := range path {
+		if _, ok := indexSeg(seg); ok {
+			b.WriteString("[" + seg + "]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteString(".")
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
+}
+
+// refText writes a reference to node's output along path: nodes.a.output.data.items[0].
+func refText(node string, path []string) string {
+	s := "nodes." + node + ".output"
+	if t := pathText(path); t != "" {
+		if !strings.HasPrefix(t, "[") {
+			s += "."
+		}
+		s += t
+	}
+	return s
+}
+
+// absent says a SEAM-E311 finding: node n (or the DAG's output named out) reads r, which its
+// producer may leave out as a shows.
+func (t lintText) absent(n *dag.Node, out string, r dag.Ref, a absence) (msg, hint string) {
+	l := t.lang
+	reader := i18n.Sprintf(l, "the DAG's output %s", out)
+	if n != nil {
+		reader = n.ID
+	}
+	full := refText(r.Node, r.Path)
+	if a.walked {
+		return i18n.Sprintf(l, "%s tests a member of %s, but %s may deliver %s there, not an object; the run fails then", reader, full, r.Node, t.kindOf(a.parent)),
+			i18n.Sprintf(l, "declare it an object in %s's output contract, or test it first: `%s != null && has(%s.<member>)`", r.Node, full, full)
+	}
+	parent := refText(r.Node, r.Path[:a.at])
+	switch _, isList := a.parent.([]any); {
+	case a.index && isList:
+		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s with %d items, too few for [%d]; the run fails then", reader, full, r.Node, parent, len(a.parent.([]any)), a.minimum-1),
+			i18n.Sprintf(l, "require minItems: %d for %s in %s's output contract, or guard the read: `size(%s) > %d ? %s : <default>`",
+				a.minimum, pathText(r.Path[:a.at]), r.Node, parent, a.minimum-1, full)
+	case a.index:
+		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s as %s, not a list; the run fails then", reader, full, r.Node, parent, t.kindOf(a.parent)),
+			i18n.Sprintf(l, "declare it a list of at least %d items in %s's output contract, or read it only when it is one", a.minimum, r.Node)
+	}
+	if _, isObj := a.parent.(map[string]any); !isObj {
+		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s as %s, without '%s'; the run fails then", reader, full, r.Node, parent, t.kindOf(a.parent), r.Path[a.at]),
+			i18n.Sprintf(l, "declare it an object that requires '%s' in %s's output contract, or guard the read: `%s != null && has(%s) ? %s : <default>`",
+				r.Path[a.at], r.Node, parent, full, full)
+	}
+	// Each member from the one missing to the end may be, one after the other.
+	var members []string
+	for j := a.at; j < len(r.Path); j++ {
+		if _, ok := indexSeg(r.Path[j]); ok {
+			break
+		}
+		members = append(members, "'"+pathText(r.Path[:j+1])+"'")
+	}
+	return i18n.Sprintf(l, "%s reads %s, but %s may deliver an output without it; the run fails then", reader, full, r.Node),
+		i18n.Sprintf(l, "require %s in %s's output contract, or guard the read: `has(%s) ? %s : <default>`", t.and(members), r.Node, full, full)
+}
