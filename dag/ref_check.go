@@ -80,7 +80,7 @@ func (tc *TypeChecker) Check(e *Expr, typeOf func(Ref) *types.Type) (*types.Type
 	}
 	var out []TypeIssue
 	for _, ce := range iss.Errors() {
-		if comparedByValue(ce.Message) {
+		if comparedByValue(ce.Message) || branchesDiffer(ce.Message) {
 			continue
 		}
 		p := e.Pos
@@ -91,6 +91,14 @@ func (tc *TypeChecker) Check(e *Expr, typeOf func(Ref) *types.Type) (*types.Type
 		out = append(out, TypeIssue{Pos: p, Message: ce.Message})
 	}
 	return nil, out, nil
+}
+
+// branchesDiffer reports whether a checker error is a conditional `c ? a : b` whose branches
+// have different types (a string or null: the guarded default of a read that may be absent),
+// which a run evaluates as it finds them: only a condition that is not a boolean fails it.
+func branchesDiffer(msg string) bool {
+	args, ok := strings.CutPrefix(msg, "found no matching overload for '_?_:_' applied to '(")
+	return ok && (strings.HasPrefix(args, "bool,") || strings.HasPrefix(args, "dyn,"))
 }
 
 // comparedByValue reports whether a checker error is an equality or `in` that finds no

@@ -93,3 +93,37 @@ func TestTypeCheckParseError(t *testing.T) {
 		t.Errorf("error %v, want one naming the expression", err)
 	}
 }
+
+// TestTypeCheckConditionalBranches: a conditional whose branches differ in type (a guarded
+// default of null) is no issue, as a run evaluates it; one whose condition is a string is.
+func TestTypeCheckConditionalBranches(t *testing.T) {
+	tc, err := NewTypeChecker()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		src    string
+		issues int
+	}{
+		{"size(nodes.a.output.data.l) > 0 ? nodes.a.output.data.l[0] : null", 0},
+		{"nodes.a.output.data.s ? 1 : 'x'", 1},
+	} {
+		e := &Expr{Src: tt.src}
+		typeOf := func(r Ref) *types.Type {
+			switch r.Path[len(r.Path)-1] {
+			case "l":
+				return types.NewListType(types.StringType)
+			case "s":
+				return types.StringType
+			}
+			return nil
+		}
+		_, issues, err := tc.Check(e, typeOf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(issues) != tt.issues {
+			t.Errorf("%s: issues %v, want %d", tt.src, issues, tt.issues)
+		}
+	}
+}
