@@ -141,7 +141,7 @@ func comparedByValue(msg string) bool {
 
 // cutTop cuts a list of CEL type names "A, B" at its one comma outside parentheses.
 func cutTop(s string) (a, b string, ok bool) {
-	depth := 0
+	depth, at := 0, -1
 	for i, c := range s {
 		switch c {
 		case '(':
@@ -150,30 +150,15 @@ func cutTop(s string) (a, b string, ok bool) {
 			depth--
 		case ',':
 			if depth == 0 {
-				if topComma(s[i+1:]) {
-					return "", "", false
+				if at >= 0 {
+					return "", "", false // more than two
 				}
-				return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:]), true
+				at = i
 			}
 		}
 	}
-	return "", "", false
-}
-
-// topComma reports whether s has a comma outside parentheses.
-func topComma(s string) bool {
-	depth := 0
-	for _, c := range s {
-		switch c {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		case ',':
-			if depth == 0 {
-				return true
-			}
-		}
+	if at < 0 {
+		return "", "", false
 	}
-	return false
+	return strings.TrimSpace(s[:at]), strings.TrimSpace(s[at+1:]), true
 }
