@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/runs"
@@ -74,9 +73,9 @@ func newRunsListCmd(e *env) *cobra.Command {
 				return usage(err)
 			}
 			if asJSON {
-				out := make([]runJSON, len(list))
+				out := make([]runs.RunJSON, len(list))
 				for i := range list {
-					out[i] = toRunJSON(&list[i])
+					out[i] = list[i].JSON()
 				}
 				return printJSON(e.stdout, out)
 			}
@@ -163,15 +162,15 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	nodes := runs.Summarize(as)
 	if asJSON {
 		doc := struct {
-			runJSON
-			Nodes    []nodeJSON    `json:"nodes"`
-			Attempts []attemptJSON `json:"attempts"`
-		}{runJSON: toRunJSON(r), Nodes: make([]nodeJSON, len(nodes)), Attempts: make([]attemptJSON, len(as))}
+			runs.RunJSON
+			Nodes    []runs.NodeJSON    `json:"nodes"`
+			Attempts []runs.AttemptJSON `json:"attempts"`
+		}{RunJSON: r.JSON(), Nodes: make([]runs.NodeJSON, len(nodes)), Attempts: make([]runs.AttemptJSON, len(as))}
 		for i, n := range nodes {
-			doc.Nodes[i] = nodeToJSON(n)
+			doc.Nodes[i] = n.JSON()
 		}
 		for i := range as {
-			doc.Attempts[i] = toAttemptJSON(&as[i])
+			doc.Attempts[i] = as[i].JSON()
 		}
 		return printJSON(e.stdout, doc)
 	}
@@ -419,25 +418,6 @@ func printJSON(w io.Writer, v any) error {
 	return err
 }
 
-type runJSON struct {
-	ID           string          `json:"id"`
-	DAG          string          `json:"dag"`
-	File         string          `json:"file,omitempty"`
-	FileHash     string          `json:"file_hash,omitempty"`
-	Status       dag.RunStatus   `json:"status"`
-	Interrupted  bool            `json:"interrupted,omitempty"` // running, but its process is gone
-	Started      time.Time       `json:"started"`
-	Ended        time.Time       `json:"ended,omitzero"`
-	DurationMS   float64         `json:"duration_ms,omitempty"`
-	Resumes      int             `json:"resumes,omitempty"`
-	Params       json.RawMessage `json:"params,omitempty"`
-	Outputs      json.RawMessage `json:"outputs,omitempty"`
-	OutputErrors json.RawMessage `json:"output_errors,omitempty"`
-	// Parent and ParentNode: the run and dag node a sub-run belongs to.
-	Parent     string `json:"parent,omitempty"`
-	ParentNode string `json:"parent_node,omitempty"`
-}
-
 // subRunOf marks a sub-run in a list: " (sub-run of RUN/NODE)".
 func subRunOf(r *runs.Run, lang i18n.Lang) string {
 	if r.Parent == "" {
@@ -445,76 +425,6 @@ func subRunOf(r *runs.Run, lang i18n.Lang) string {
 	}
 	return i18n.Sprintf(lang, " (sub-run of %s/%s)", r.Parent, r.ParentNode)
 }
-
-func toRunJSON(r *runs.Run) runJSON {
-	j := runJSON{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Status: r.Status,
-		Interrupted: r.Interrupted(), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
-		Params: r.Params, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
-		Parent: r.Parent, ParentNode: r.ParentNode}
-	if !r.Ended.IsZero() {
-		j.DurationMS = millis(r.Ended.Sub(r.Started))
-	}
-	return j
-}
-
-type nodeJSON struct {
-	ID         string               `json:"id"`
-	Type       string               `json:"type,omitempty"`
-	Status     dag.NodeStatus       `json:"status"`
-	Attempts   int                  `json:"attempts"`
-	Items      int                  `json:"items,omitempty"`
-	Reused     bool                 `json:"reused,omitempty"`
-	Repaired   bool                 `json:"repaired,omitempty"`
-	DurationMS float64              `json:"duration_ms"`
-	Reason     string               `json:"reason,omitempty"`
-	Violations []contract.Violation `json:"violations,omitempty"`
-	Error      string               `json:"error,omitempty"`
-	OutputHash string               `json:"output_hash,omitempty"`
-}
-
-func nodeToJSON(n *runs.NodeSummary) nodeJSON {
-	f := n.Final
-	j := nodeJSON{ID: n.ID, Type: n.Type, Status: n.Status(), Attempts: n.Attempts, Items: n.Items,
-		Reused: f.Reused, Repaired: f.Repaired, Reason: f.Reason, Violations: f.Violations,
-		Error: f.Error, OutputHash: f.OutputHash}
-	if !f.Started.IsZero() && !f.Ended.IsZero() {
-		j.DurationMS = millis(f.Ended.Sub(f.Started))
-	}
-	return j
-}
-
-type attemptJSON struct {
-	Session    int                  `json:"session"`
-	Node       string               `json:"node"`
-	Item       *int                 `json:"item,omitempty"`
-	Attempt    int                  `json:"attempt"`
-	Status     dag.NodeStatus       `json:"status"`
-	Final      bool                 `json:"final,omitempty"`
-	Repaired   bool                 `json:"repaired,omitempty"`
-	Reused     bool                 `json:"reused,omitempty"`
-	Key        string               `json:"key,omitempty"`
-	Reason     string               `json:"reason,omitempty"`
-	OutputHash string               `json:"output_hash,omitempty"`
-	Violations []contract.Violation `json:"violations,omitempty"`
-	Error      string               `json:"error,omitempty"`
-	Log        string               `json:"log,omitempty"`
-	Started    time.Time            `json:"started,omitzero"`
-	Ended      time.Time            `json:"ended,omitzero"`
-}
-
-func toAttemptJSON(a *runs.Attempt) attemptJSON {
-	j := attemptJSON{Session: a.Session, Node: a.Node, Attempt: a.Attempt, Status: a.Status,
-		Final: a.Final, Repaired: a.Repaired, Reused: a.Reused, Key: a.Key, Reason: a.Reason,
-		OutputHash: a.OutputHash, Violations: a.Violations, Error: a.Error, Log: a.Log,
-		Started: a.Started, Ended: a.Ended}
-	if a.Item >= 0 {
-		item := a.Item
-		j.Item = &item
-	}
-	return j
-}
-
-func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func newRunsCancelCmd(e *env) *cobra.Command {
 	var sf storeFlag
