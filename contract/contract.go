@@ -140,6 +140,7 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		c.readFile = os.ReadFile
 	}
 	c.c.DefaultDraft(jsonschema.Draft2020)
+	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
 	c.annotateFormat = opts.AnnotateFormat
 	if !opts.AnnotateFormat {
 		c.c.AssertFormat()
