@@ -953,7 +953,7 @@ func offsetIn(src string, line, col int) int {
 // collectRefs reports every maximal chain of field selections and constant indexes rooted
 // at a scope variable, with the id of the expression that starts it and the chain itself.
 func collectRefs(e ast.Expr, report func(Ref, int64, ast.Expr)) {
-	if r, root, ok := chainRef(e); ok {
+	if r, root, ok := ChainRef(e); ok {
 		report(r, root, e)
 		return
 	}
@@ -996,9 +996,10 @@ func collectRefs(e ast.Expr, report func(Ref, int64, ast.Expr)) {
 	}
 }
 
-// chainRef reads e as root.a.b[0]… and returns the reference it makes and the id of its
-// root identifier, where the reference starts in the source.
-func chainRef(e ast.Expr) (Ref, int64, bool) {
+// ChainRef reads e, a parsed CEL expression, as root.a.b[0]… and returns the reference it
+// makes and the id of its root identifier, where the reference starts in the source. Lint
+// reads the guards of an expression with it.
+func ChainRef(e ast.Expr) (Ref, int64, bool) {
 	var segs []string
 	for {
 		switch e.Kind() {

@@ -305,54 +305,15 @@ func isNull(e ast.Expr) bool {
 	return e.Kind() == ast.LiteralKind && e.AsLiteral() == types.NullValue
 }
 
-// chainSegs reads e as a reference root.a.b[0]…, as dag's chainRef does, into the segments
-// pathKey takes; ok is false for anything else (a has() test, a computed index, a
-// comprehension's variable, nodes not followed by .<id>.output).
+// chainSegs reads e as a reference root.a.b[0]… (dag.ChainRef) into the segments pathKey
+// takes; ok is false for anything else (a has() test, a computed index, a comprehension's
+// variable, nodes not followed by .<id>.output).
 func chainSegs(e ast.Expr) ([]string, bool) {
-	var segs []string
-	for {
-		switch e.Kind() {
-		case ast.SelectKind:
-			s := e.AsSelect()
-			if s.IsTestOnly() {
-				return nil, false
-			}
-			segs = append(segs, s.FieldName())
-			e = s.Operand()
-			continue
-		case ast.CallKind:
-			c := e.AsCall()
-			if c.FunctionName() != "_[_]" || len(c.Args()) != 2 || c.Args()[1].Kind() != ast.LiteralKind {
-				return nil, false
-			}
-			switch k := c.Args()[1].AsLiteral().(type) {
-			case types.String:
-				segs = append(segs, string(k))
-			case types.Int:
-				segs = append(segs, strconv.FormatInt(int64(k), 10))
-			default:
-				return nil, false
-			}
-			e = c.Args()[0]
-			continue
-		case ast.IdentKind:
-		default:
-			return nil, false
-		}
-		break
-	}
-	slices.Reverse(segs)
-	root := e.AsIdent()
-	switch root {
-	case "nodes":
-		if len(segs) < 2 || segs[1] != "output" {
-			return nil, false
-		}
-	case "params", "item", "index", "run", "env":
-	default:
+	r, _, ok := dag.ChainRef(e)
+	if !ok || r.Root == "nodes" && r.Path == nil {
 		return nil, false
 	}
-	return append([]string{root}, segs...), true
+	return refSegs(r), true
 }
 
 // whenGuards are what node n's `when` guarantees to the rest of the node.
