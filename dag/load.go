@@ -111,6 +111,7 @@ type loader struct {
 	parents     []string                    // absolute paths of the DAG files running this one
 	maxFileSize int64                       // LoadOptions.MaxFileSize, for sub-DAG files
 	nodesMap    *yaml.Node                  // the `nodes` mapping, whose duplicate keys are E102
+	mergedKeys  map[*yaml.Node]bool         // keys a merge key (<<) copied from an anchor, checked where written
 	srcs        []*nodeSource               // parallel to the DAG's Nodes
 	sources     *sourceSet                  // the files this load read, at any depth
 	subDAGs     map[string]*DAG             // by the id of the dag node that runs each
@@ -283,7 +284,15 @@ func (l *loader) load(ctx context.Context) *DAG {
 			i18n.Sprintf(l.lang, "a DAG file is a mapping of version, name and nodes, not %s", kindOf(l.lang, root)))
 		return nil
 	}
-	fs := l.fields(root, i18n.Format(l.lang, "the DAG file"), topKeys, topKeyAliases)
+	// Top-level keys that start with x- are the file's own (Docker Compose's extension
+	// fields): a place for anchors that nodes merge with `<<: *name`.
+	known := topKeys
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k := root.Content[i].Value; strings.HasPrefix(k, "x-") {
+			known = append(slices.Clip(known), k)
+		}
+	}
+	fs := l.fields(root, i18n.Format(l.lang, "the DAG file"), known, topKeyAliases)
 	d.Formats = FormatsAssert
 	if f, ok := fs.get("formats"); ok {
 		// Before any schema is compiled: the compiler asserts format or not for all of them.
@@ -393,7 +402,7 @@ func (l *loader) parse() (*yaml.Node, bool) {
 		l.add(Pos{File: l.file, Line: 1, Col: 1}, CodeInvalid, i18n.Format(l.lang, "start from `version: 1`, `name:` and `nodes:`"), i18n.Format(l.lang, "the file is empty"))
 		return nil, false
 	}
-	if !l.checkAliases(&doc) {
+	if !l.checkAliases(&doc) || !l.expandMerges(&doc) {
 		return nil, false
 	}
 	return doc.Content[0], true
@@ -499,7 +508,7 @@ func (l *loader) fields(n *yaml.Node, what string, known []string, aliases map[s
 		j := slices.Index(known, k.Value)
 		switch {
 		case j < 0:
-			if k.Kind == yaml.ScalarNode && k.Tag != "!!merge" {
+			if k.Kind == yaml.ScalarNode {
 				l.unknownKey(k, what, known, aliases)
 			}
 		case fs.vals[j].key == nil:

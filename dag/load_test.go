@@ -222,9 +222,13 @@ func TestLoadErrors(t *testing.T) {
 		src:  "- a\n- b\n",
 		want: []string{`1:1 SEAM-E113 a DAG file is a mapping of version, name and nodes, not a list`},
 	}, {
-		name: "merge key",
-		src:  head + "  a: &a {type: const, with: {value: 1}}\n  b:\n    <<: *a\n",
-		want: []string{`5:3 SEAM-E113 node "b" has no type`, `6:5 SEAM-E113 YAML merge keys (<<) are not supported`},
+		name: "merge key of a scalar",
+		src:  head + "  a: {type: echo, with: {text: hi}}\n  b:\n    <<: 5\n",
+		want: []string{`6:9 SEAM-E113 a merge key (<<) takes a mapping or a list of mappings, not a number`},
+	}, {
+		name: "merge key list with a list",
+		src:  head + "  a: &a {type: echo, with: {text: hi}}\n  b:\n    <<: [*a, [x]]\n",
+		want: []string{`6:14 SEAM-E113 a merge key (<<) takes a mapping or a list of mappings, not a list`},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -543,6 +547,25 @@ func TestLoadAliases(t *testing.T) {
 	}
 	if v, ok := d.ByID["b"].With.Literal(); !ok || !reflect.DeepEqual(v, map[string]any{"text": "hi"}) {
 		t.Errorf("b.with = %v", v)
+	}
+
+	// Merge keys: the mapping's own keys win, then the first of a list.
+	d, ds = loadTest(t, "x-quick: &q {timeout: 9s, when: '${{ true }}'}\n"+head+"  a: &a {type: echo, with: {text: hi}, timeout: 5s}\n"+
+		"  b:\n    <<: [*a, *q]\n    with: {text: bye}\n  c: {<<: *a}\n")
+	if ds != nil {
+		t.Fatalf("merge keys: diagnostics:\n%v", ds)
+	}
+	for id, want := range map[string]string{"b": "bye", "c": "hi"} {
+		n := d.ByID[id]
+		if n == nil || n.Type.Name() != "echo" {
+			t.Fatalf("node %s = %+v, want an echo node", id, n)
+		}
+		if v, _ := n.With.Literal(); !reflect.DeepEqual(v, map[string]any{"text": want}) {
+			t.Errorf("%s.with = %v, want text %s", id, v, want)
+		}
+	}
+	if got := d.ByID["b"].Timeout; got != 5*time.Second {
+		t.Errorf("b.timeout = %v, want 5s from the first merged mapping", got)
 	}
 
 	// Nine levels of ten aliases each would expand to a billion values.

@@ -118,11 +118,82 @@ func (l *loader) checkAliases(doc *yaml.Node) bool {
 	return false
 }
 
+// expandMerges applies YAML merge keys (`<<: *defaults`, `<<: [*a, *b]`) in place: a mapping
+// gains each key of the mappings its << names that it does not write itself, an earlier one in
+// a list winning over a later one, as YAML 1.1's merge type says. It runs after checkAliases,
+// so what it copies is bounded as aliases are; copied nodes keep the position of the anchor
+// that writes them.
+func (l *loader) expandMerges(doc *yaml.Node) bool {
+	done := make(map[*yaml.Node]bool)
+	ok := true
+	var expand func(n *yaml.Node)
+	expand = func(n *yaml.Node) {
+		n = deref(n)
+		if done[n] {
+			return
+		}
+		done[n] = true
+		for _, c := range n.Content {
+			expand(c)
+		}
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		var own, merged []*yaml.Node
+		has := make(map[string]bool)
+		var sources []*yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode || k.Tag != "!!merge" {
+				own = append(own, k, v)
+				has[k.Value] = true
+				continue
+			}
+			list := []*yaml.Node{v}
+			if deref(v).Kind == yaml.SequenceNode {
+				list = deref(v).Content
+			}
+			for _, src := range list {
+				if deref(src).Kind != yaml.MappingNode {
+					l.addAt(src, CodeInvalid, i18n.Format(l.lang, "merge an anchored mapping: `<<: *defaults` or `<<: [*a, *b]`"),
+						i18n.Sprintf(l.lang, "a merge key (<<) takes a mapping or a list of mappings, not %s", kindOf(l.lang, src)))
+					ok = false
+					continue
+				}
+				sources = append(sources, src)
+			}
+		}
+		if len(own) == len(n.Content) {
+			return
+		}
+		for _, src := range sources {
+			m := deref(src)
+			for i := 0; i+1 < len(m.Content); i += 2 {
+				k := m.Content[i]
+				if has[k.Value] {
+					continue
+				}
+				has[k.Value] = true
+				merged = append(merged, k, m.Content[i+1])
+				if src.Kind == yaml.AliasNode {
+					if l.mergedKeys == nil {
+						l.mergedKeys = make(map[*yaml.Node]bool)
+					}
+					l.mergedKeys[k] = true
+				}
+			}
+		}
+		n.Content = append(own, merged...)
+	}
+	expand(doc)
+	return ok
+}
+
 // smallMapping is the size up to which duplicate keys are found by scanning.
 const smallMapping = 16
 
 // checkTree reports what yaml.v3 accepts but a DAG file may not: duplicate keys, keys that
-// are not scalars, and merge keys. It does not follow aliases: an anchored value is checked
+// are not scalars. It does not follow aliases: an anchored value is checked
 // where it is written.
 func (l *loader) checkTree(n *yaml.Node) {
 	switch n.Kind {
@@ -137,9 +208,8 @@ func (l *loader) checkTree(n *yaml.Node) {
 			switch {
 			case k.Kind != yaml.ScalarNode:
 				l.addAt(k, CodeInvalid, i18n.Format(l.lang, "use a plain string as the key"), i18n.Sprintf(l.lang, "a key must be a string, not %s", kindOf(l.lang, k)))
-			case k.Tag == "!!merge":
-				l.addAt(k, CodeInvalid, i18n.Format(l.lang, "write the keys out, or alias the whole value (`key: *anchor`)"),
-					i18n.Format(l.lang, "YAML merge keys (<<) are not supported"))
+			case l.mergedKeys[k]:
+				continue // checked where its anchor writes it
 			case n == l.nodesMap:
 				// Duplicate node ids are reported as such by nodes().
 			default:

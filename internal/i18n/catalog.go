@@ -22,7 +22,7 @@ func catalogParts() map[string]map[string]string {
 		"jaCore": jaCore(), "jaN8NValidate": jaN8NValidate(), "jaLint": jaLint(),
 		"jaMCP": jaMCP(), "jaContract": jaContract(), "jaSubset": jaSubset(), "jaN8NClient": jaN8NClient(), "jaGate": jaGate(),
 		"jaBundle": jaBundle(), "jaLintJQ": jaLintJQ(), "jaHTTP": jaHTTP(), "jaLive": jaLive(),
-		"jaReach": jaReach(), "jaTextWhen": jaTextWhen(), "jaPresence": jaPresence(),
+		"jaReach": jaReach(), "jaTextWhen": jaTextWhen(), "jaPresence": jaPresence(), "jaYAML": jaYAML(),
 	}
 }
 
@@ -272,7 +272,6 @@ func jaCore() map[string]string {
 		"%s: with: %s":                                                         "%s の with：%s",
 		"%s is not a JSON number":                                              "%s は JSON の数値ではありません",
 		"%s; did you mean %q?":                                                 "%s。%q のことですか？",
-		"YAML merge keys (<<) are not supported":                               "YAML のマージキー（<<）には対応していません",
 		"YAML syntax error: %s":                                                "YAML の構文エラー：%s",
 		"a %s":                                                                 "%s",
 		"a DAG file cannot run itself, directly or through others; move the shared nodes into a third file": "DAG ファイルは直接にも他のファイル経由でも自分自身を実行できません。共有するノードを 3 つ目のファイルに移してください。",
@@ -411,7 +410,6 @@ func jaCore() map[string]string {
 		"write it as `key: value` lines: %s":                                                                 "`key: value` の行で書いてください：%s。",
 		"write nodes.a.output.field, or nodes['my-node'].output.field for an id with '-'":                    "nodes.a.output.field と書いてください。'-' を含む id なら nodes['my-node'].output.field です。",
 		"write numbers with at most %d digits and an exponent within ±%d; a string holds any number exactly": "数値は %d 桁以内、指数は ±%d 以内で書いてください。文字列ならどんな数値も正確に保てます。",
-		"write the keys out, or alias the whole value (`key: *anchor`)":                                      "キーを書き出すか、値全体をエイリアスにしてください（`key: *anchor`）。",
 		"write the type's configuration as `key: value` lines":                                               "型の設定を `key: value` の行で書いてください。",
 		"reference to":            "参照",
 		"node %q needs":           "ノード %q の needs",
