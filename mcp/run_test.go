@@ -230,7 +230,7 @@ func TestCancelRun(t *testing.T) {
 		return err == nil && len(as) > 0
 	})
 	start := time.Now()
-	c := call(t, cs, "cancel_run", map[string]any{"id": id})
+	c := call(t, cs, "cancel_run", map[string]any{"id": "latest"}) // the newest run: this one
 	if errCode(c) != "" || c.data()["id"] != id {
 		t.Fatalf("cancel_run: %v", c.env)
 	}
@@ -246,6 +246,7 @@ func TestCancelRun(t *testing.T) {
 		name, id, code, msg string
 	}{
 		{"finished", id, CodeNotRunning, "has already finished: canceled"},
+		{"finished latest", "latest", CodeNotRunning, "run " + id + " has already finished: canceled"},
 		{"unknown", "nope", CodeRunNotFound, `no run "nope" in the run store`},
 		{"empty", "", CodeInvalidArgument, "id is empty"},
 	}

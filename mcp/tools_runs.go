@@ -430,13 +430,20 @@ func notResumable(e *service.NotResumableError) error {
 
 // CancelInput are cancel_run's arguments.
 type CancelInput struct {
-	ID string `json:"id" jsonschema:"the id of a run that run_dag started on this server"`
+	ID string `json:"id" jsonschema:"the id of a run that run_dag started on this server, or \"latest\" for the newest run"`
 	Common
 }
 
 func (s *server) cancelRun(ctx context.Context, _ *sdk.CallToolRequest, in CancelInput) (message, any, error) {
 	if in.ID == "" {
 		return message{}, nil, fail(CodeInvalidArgument, nil, "id is empty: give the id run_dag returned (list_runs shows running runs with status: running)")
+	}
+	if in.ID == latest {
+		r, _, err := s.findRun(ctx, "id", in.ID)
+		if err != nil {
+			return message{}, nil, err
+		}
+		in.ID = r.ID
 	}
 	var (
 		nr *service.NotRunningError
