@@ -3,13 +3,16 @@ package workspace
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 )
 
@@ -84,6 +87,48 @@ func (w *Workspace) Find(ctx context.Context, dir string) (*Found, error) {
 		return nil, err
 	}
 	return found, nil
+}
+
+// DAGFiles are the files paths name: a file as it is, a directory's DAG files by Find's rule,
+// in path order, read with read. Unlike a listing, lint and the gate take every one (no cap):
+// a file they skipped would pass unjudged. When need is set, a directory without one is an
+// error.
+func DAGFiles(paths []string, read func(string) ([]byte, error), need bool, lang i18n.Lang) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.IsDir() {
+			out = append(out, p) // a file, or one that cannot be read: loading says why
+			continue
+		}
+		n := len(out)
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if path != p && SkipDir(d.Name()) {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !DAGName(d.Name()) {
+				return nil
+			}
+			if b, err := read(path); err != nil || IsDAG(b) {
+				out = append(out, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("walk %s: %w", p, err)
+		}
+		if need && len(out) == n {
+			// Nothing judged is not a clean result: the path is likely wrong.
+			return nil, i18n.Errorf(lang, "%s holds no DAG file (a YAML file with nodes)", p)
+		}
+	}
+	return out, nil
 }
 
 // SkipDir reports whether Find leaves out a folder of this name: hidden ones (.git, .seam),

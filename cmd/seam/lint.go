@@ -27,9 +27,10 @@ func newLintCmd(e *env) *cobra.Command {
 	var format, color, againstRev, policy, againstStore string
 	var sf storeFlag
 	cmd := &cobra.Command{
-		Use:   "lint FILE...",
+		Use:   "lint PATH...",
 		Short: "Prove, before running, that every edge of a DAG fits its consumer",
-		Long: `Check DAG files without running them. For every node that declares contract.input, the
+		Long: `Check DAG files without running them (a directory: every DAG file under it, by the
+rule seam serve lists them). For every node that declares contract.input, the
 schema of the value that arrives — its input, or the object of its upstream outputs keyed
 by id — must be a subset of the contract; for every node whose with holds references,
 what arrives there must fit the type's config schema. The producers' output contracts
@@ -54,6 +55,7 @@ new contracts, and warns with how many fail (SEAM-W306), values masked.
 
 Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 		Example: `  seam lint dags/triage.yaml
+  seam lint dags/                         # every DAG file under dags/
   seam lint --strict --format json dags/*.yaml
   seam lint --format sarif dags/*.yaml > seam.sarif
   seam lint --format github dags/*.yaml   # in a GitHub Actions step
@@ -132,11 +134,15 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 	return cmd
 }
 
-// lintFiles lints each DAG file: found are lint's findings; all adds the errors of files that
+// lintFiles lints each DAG file paths name (a directory: every DAG file under it): found are lint's findings; all adds the errors of files that
 // do not load, in file order, for the machine formats (text prints those on stderr, as every
 // command does), so that CI never takes a file that does not load for clean; loadErr is the
 // first load failure.
-func lintFiles(ctx context.Context, e *env, w *workspace.Workspace, files []string) (found, all []lint.Finding, loadErr error) {
+func lintFiles(ctx context.Context, e *env, w *workspace.Workspace, paths []string) (found, all []lint.Finding, loadErr error) {
+	files, err := workspace.DAGFiles(paths, w.ReadFile, true, w.Lang())
+	if err != nil {
+		return nil, nil, usage(err)
+	}
 	for _, file := range files {
 		d, err := w.Load(ctx, file)
 		if err != nil {

@@ -136,7 +136,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		a.from, a.to = from, to
 	}
 	// A repository of contracts alone may have its consumers elsewhere only.
-	files, err := dagFiles(cfg.Paths, a.read, len(cfg.Policy.Consumers) == 0, l)
+	files, err := workspace.DAGFiles(cfg.Paths, a.read, len(cfg.Policy.Consumers) == 0, l)
 	if err != nil {
 		return nil, err
 	}
