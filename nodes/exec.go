@@ -345,12 +345,27 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 		Guard:       t.guard,
 	})
 	res := &Result{Log: stderrLog(p)}
+	var out string // the end of a failed command's stdout, not of one that wrote too much
+	var dropped int64
 	if errors.Is(err, proc.ErrOutputLimit) {
 		err = &OutputLimitError{Limit: call.outputLimit(), Lang: call.Lang}
+	} else if err != nil {
+		out, dropped = stdoutTail(p.Stdout, cfg.stderrLimit)
 	}
 	if err != nil {
-		if excerpt := stderrExcerpt(res.Log); excerpt != "" {
+		switch excerpt := stderrExcerpt(res.Log); {
+		case excerpt != "":
 			err = fmt.Errorf("%w; stderr:\n%s", err, excerpt)
+		case out != "":
+			err = fmt.Errorf("%w; stdout:\n%s", err, stderrExcerpt(out))
+		}
+		// Scripts that print their errors on stdout say nothing else: the log keeps its end.
+		switch {
+		case out == "":
+		case dropped > 0:
+			res.Log += fmt.Sprintf("stdout: [%s dropped]\n%s", formatSize(dropped), out)
+		default:
+			res.Log += "stdout:\n" + out
 		}
 		return res, fmt.Errorf("exec %s: %w", name, err)
 	}
@@ -379,6 +394,26 @@ func stderrLog(p proc.Result) string {
 		return string(p.Stderr)
 	}
 	return fmt.Sprintf("[%s of stderr dropped]\n%s", formatSize(p.StderrDropped), p.Stderr)
+}
+
+// stdoutTail is the end of a failed command's stdout, at most limit bytes from a line's start
+// (unless that leaves nothing) and a character's, without trailing newlines, and how many
+// bytes before it were dropped.
+func stdoutTail(stdout []byte, limit int) (string, int64) {
+	out := bytes.TrimRight(stdout, "\n")
+	if len(out) <= limit {
+		return string(out), 0
+	}
+	tail := out[len(out)-limit:]
+	if out[len(out)-limit-1] != '\n' {
+		if i := bytes.IndexByte(tail, '\n'); i >= 0 && i < len(tail)-1 {
+			tail = tail[i+1:]
+		}
+	}
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	return string(tail), int64(len(out) - len(tail))
 }
 
 // checkDir says in lang what is wrong with dir as a working directory, if anything.

@@ -208,7 +208,11 @@ func TestExecFailures(t *testing.T) {
 		wantLog  string
 	}{
 		{"exit status", sh("echo working; echo 'boom: no such thing' >&2; exit 3"),
-			"exec sh -c: exit status 3; stderr:\nboom: no such thing", 3, "boom: no such thing\n"},
+			"exec sh -c: exit status 3; stderr:\nboom: no such thing", 3, "boom: no such thing\nstdout:\nworking"},
+		{"errors on stdout", sh("echo 'Error: quota exceeded'; exit 2"),
+			"exec sh -c: exit status 2; stdout:\nError: quota exceeded", 2, "stdout:\nError: quota exceeded"},
+		{"stdout tail", withLimit(sh(`i=0; while [ $i -lt 200 ]; do echo "line $i"; i=$((i+1)); done; exit 1`), 30),
+			"exec sh -c: exit status 1; stdout:\nline 197\nline 198\nline 199", 1, "stdout: [1.6 KiB dropped]\nline 197\nline 198\nline 199"},
 		{"exit without stderr", map[string]any{"command": []any{"false"}}, "exec false: exit status 1", 1, ""},
 		{"not found", map[string]any{"command": []any{"seam-no-such-program"}},
 			`exec seam-no-such-program: exec: "seam-no-such-program": executable file not found in $PATH`, 0, ""},
@@ -238,6 +242,11 @@ func TestExecFailures(t *testing.T) {
 			}
 		})
 	}
+}
+
+func withLimit(with map[string]any, stderrLimit int) map[string]any {
+	with["stderr_limit"] = stderrLimit
+	return with
 }
 
 func TestExecOutputLimit(t *testing.T) {
