@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -83,8 +84,9 @@ type ContractRef struct {
 	// Declared is whether the node declares the schema that was broken (contract.output or
 	// contract.input) in the DAG file.
 	Declared bool `json:"declared"`
-	// File, Line, Path (the keyword within the node, e.g. contract.output/properties/x/maximum)
-	// and Lines locate the keyword in the file; empty when it is not there, and Note says why.
+	// File, Line, Path (the keyword within the node, e.g. contract.output/properties/x/maximum,
+	// or within the contract's own file, /properties/x/maximum) and Lines locate the keyword
+	// in the DAG file or the contract file; empty when it is not there, and Note says why.
 	File  string       `json:"file,omitempty"`
 	Line  int          `json:"line,omitempty"`
 	Path  string       `json:"path,omitempty"`
@@ -286,10 +288,45 @@ type dagFile struct {
 	nodes *yaml.Node // the `nodes` mapping
 	note  string     // why the explanation may be partial
 	lang  i18n.Lang  // of what Explain says
+	// file is the DAG file's path as recorded, show and readFile as ExplainOptions has
+	// them: for the contracts kept in files beside it.
+	file     string
+	show     func(string) string
+	readFile func(string) ([]byte, error)
+}
+
+// schemaFile is a contract kept in a file, parsed to map violations to its lines.
+type schemaFile struct {
+	path  string // as shown
+	root  *yaml.Node
+	lines []string
+}
+
+// contractFile reads the contract file that a node's contract names (relative to the DAG
+// file, as the loader resolves it); ok is false, with a note, when it cannot be read.
+func (df *dagFile) contractFile(name string) (f schemaFile, note string) {
+	p := name
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(df.file), p)
+	}
+	f.path = p
+	if df.show != nil {
+		f.path = df.show(p)
+	}
+	b, err := df.readFile(p)
+	if err != nil {
+		return f, i18n.Sprintf(df.lang, "the contract file %s could not be read (%v)", f.path, err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil || len(doc.Content) == 0 {
+		return f, i18n.Sprintf(df.lang, "the contract file %s no longer parses", f.path)
+	}
+	f.root, f.lines = doc.Content[0], strings.Split(string(b), "\n")
+	return f, ""
 }
 
 func readDAG(r *Run, opts ExplainOptions) *dagFile {
-	df := &dagFile{path: r.File, lang: opts.Lang}
+	df := &dagFile{path: r.File, lang: opts.Lang, file: r.File, show: opts.ShowPath}
 	if r.File == "" {
 		df.note = i18n.Sprintf(opts.Lang, "the run was not loaded from a file: no contract lines")
 		return df
@@ -301,6 +338,7 @@ func readDAG(r *Run, opts ExplainOptions) *dagFile {
 	if read == nil {
 		read = func(path string) ([]byte, error) { return userfile.Read(path, 0) }
 	}
+	df.readFile = read
 	b, err := read(r.File)
 	if err != nil {
 		df.note = i18n.Sprintf(opts.Lang, "the run's DAG file could not be read (%v): no contract lines", err)
@@ -450,6 +488,16 @@ func (df *dagFile) contractRef(node string, input bool, keyword string) Contract
 		return ref
 	}
 	ref.Declared = true
+	file, lines, path := df.path, df.lines, "contract."+which
+	if schema.Kind == yaml.ScalarNode {
+		// A contract kept in a file: the lines are that file's, the path a pointer in it.
+		f, note := df.contractFile(schema.Value)
+		if note != "" {
+			ref.Note = note
+			return ref
+		}
+		schema, file, lines, path = f.root, f.path, f.lines, ""
+	}
 	toks := contract.PointerTokens(keyword)
 	if !input {
 		// The output is validated against an allOf of the standard contract, the type's
@@ -466,14 +514,14 @@ func (df *dagFile) contractRef(node string, input bool, keyword string) Contract
 		}
 	}
 	// The lines of the keys along the way: the keyword's, and its property's above it.
-	at, lines := schema, make([]int, 0, len(toks))
+	at, keys := schema, make([]int, 0, len(toks))
 	for _, t := range toks {
 		next := yamlChild(at, t)
 		if next == nil {
 			at = nil
 			break
 		}
-		lines = append(lines, keyLine(at, t, next))
+		keys = append(keys, keyLine(at, t, next))
 		at = next
 	}
 	if at == nil {
@@ -482,16 +530,16 @@ func (df *dagFile) contractRef(node string, input bool, keyword string) Contract
 	}
 	line := schema.Line
 	first := line
-	if len(lines) > 0 {
-		line = lines[len(lines)-1]
+	if len(keys) > 0 {
+		line = keys[len(keys)-1]
 		first = line
 	}
-	if len(lines) > 1 && line-lines[len(lines)-2] <= 4 {
-		first = lines[len(lines)-2]
+	if len(keys) > 1 && line-keys[len(keys)-2] <= 4 {
+		first = keys[len(keys)-2]
 	}
-	ref.File, ref.Line, ref.Path = df.path, line, "contract."+which+pointerOf(toks)
-	for l := first; l <= line && l-1 < len(df.lines); l++ {
-		ref.Lines = append(ref.Lines, SourceLine{N: l, Text: df.lines[l-1]})
+	ref.File, ref.Line, ref.Path = file, line, path+pointerOf(toks)
+	for l := first; l <= line && l-1 < len(lines); l++ {
+		ref.Lines = append(ref.Lines, SourceLine{N: l, Text: lines[l-1]})
 	}
 	return ref
 }
