@@ -259,6 +259,10 @@ var (
 		"config": "with", "args": "with", "params": "with", "parameters": "with",
 		"retries": "retry", "for_each": "foreach", "with_items": "foreach", "loop": "foreach",
 		"schema": "contract",
+		// Dagu's and Argo's words for a step's condition, failure handling and command.
+		"preconditions": "when", "precondition": "when", "continueOn": "run_if", "continue_on": "run_if",
+		"retryPolicy": "retry", "retry_policy": "retry", "timeoutSec": "timeout", "timeout_sec": "timeout",
+		"command": "with", "script": "with", "executor": "type",
 	}
 )
 

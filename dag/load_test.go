@@ -596,6 +596,10 @@ func TestSuggest(t *testing.T) {
 		{"tmeout", "timeout"},
 		{"wiht", "with"},
 		{"depends", "needs"},
+		{"preconditions", "when"},
+		{"continueOn", "run_if"},
+		{"retryPolicy", "retry"},
+		{"command", "with"},
 		{"x", ""},
 		{"description", ""},
 	}
