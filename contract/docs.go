@@ -1,7 +1,9 @@
 package contract
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -85,4 +87,46 @@ func (d Doc) Resolve(ref string) (target any, in Doc, ok bool) {
 		return nil, Doc{}, false
 	}
 	return target, in, true
+}
+
+// Reached returns the documents s reaches: its own (each part's, for an effective schema) and
+// every other document its $refs lead to, transitively, each once, in the order they are met.
+// Two schemas with the same sources may differ in a shared file they refer to: compare these.
+func (s *Schema) Reached() []Doc {
+	out := slices.Clone(s.Docs())
+	seen := map[string]bool{}
+	for _, d := range out {
+		seen[d.URL] = true
+	}
+	for i := 0; i < len(out); i++ {
+		d := out[i]
+		eachRef(d.Value, func(ref string) {
+			if ref == "" || ref[0] == '#' {
+				return
+			}
+			if _, in, ok := d.Resolve(ref); ok && !seen[in.URL] {
+				seen[in.URL] = true
+				out = append(out, in)
+			}
+		})
+	}
+	return out
+}
+
+// eachRef calls f with every $ref string in v, in a fixed order.
+func eachRef(v any, f func(string)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if r, ok := x[k].(string); ok && k == "$ref" {
+				f(r)
+				continue
+			}
+			eachRef(x[k], f)
+		}
+	case []any:
+		for _, c := range x {
+			eachRef(c, f)
+		}
+	}
 }
