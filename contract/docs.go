@@ -21,10 +21,10 @@ type Doc struct {
 }
 
 // Docs returns the documents s stands for: its own, or for an effective schema each part's
-// (see IsEffective), in Source's order.
+// (see IsEffective), in Source's order. The slice is the caller's.
 func (s *Schema) Docs() []Doc {
 	if len(s.parts) > 0 {
-		return s.parts
+		return slices.Clone(s.parts)
 	}
 	return []Doc{s.doc()}
 }
@@ -93,7 +93,7 @@ func (d Doc) Resolve(ref string) (target any, in Doc, ok bool) {
 // every other document its $refs lead to, transitively, each once, in the order they are met.
 // Two schemas with the same sources may differ in a shared file they refer to: compare these.
 func (s *Schema) Reached() []Doc {
-	out := slices.Clone(s.Docs())
+	out := s.Docs()
 	seen := map[string]bool{}
 	for _, d := range out {
 		seen[d.URL] = true

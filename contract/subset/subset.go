@@ -118,7 +118,7 @@ func CheckNamed(a, b *contract.Schema, nameA, nameB string) Result {
 // src's format keywords are read as b's are: assertions, or with b compiled under
 // contract.Options.AnnotateFormat, annotations (compile must then compile src so too).
 func CheckSource(src any, b *contract.Schema, compile func() (*contract.Schema, error)) Result {
-	return named(run([]node{{v: src, doc: contract.Doc{Value: src}, key: "a#"}}, b, b.FormatAnnotated(), compile), "a", "b")
+	return named(run([]node{{v: src, doc: &contract.Doc{Value: src}, key: "a#"}}, b, b.FormatAnnotated(), compile), "a", "b")
 }
 
 // Reasons name the two schemas ⟨a⟩ and ⟨b⟩ until named replaces those with their names.
@@ -198,8 +198,10 @@ func run(as []node, b *contract.Schema, annotatedA bool, compileA func() (*contr
 
 // node is one schema value (bool or object) with the document its $refs resolve in.
 type node struct {
-	v   any
-	doc contract.Doc
+	v any
+	// doc is shared by the nodes of one document (nil for a value written by the checker,
+	// whose $refs resolve nowhere): a pointer keeps the many nodes a check makes small.
+	doc *contract.Doc
 	// key names the value for the coinductive assumption: side, document and pointer
 	// ("a file:///…/common.json#/$defs/item"; "a#/…" for a document with no URL), so that two
 	// files with the same pointer never alias.
@@ -219,7 +221,7 @@ func roots(s *contract.Schema, side string) []node {
 		if len(docs) > 1 {
 			prefix = fmt.Sprintf("%s%d", side, i)
 		}
-		out[i] = node{v: d.Value, doc: d, key: docKey(prefix, d.URL)}
+		out[i] = node{v: d.Value, doc: &docs[i], key: docKey(prefix, d.URL)}
 	}
 	return out
 }
@@ -251,7 +253,7 @@ func (n node) synthetic(v any, name string) node {
 // the compiler loaded ("common.json#/$defs/item", see contract.Doc.Resolve); ok is false for
 // anything else (an anchor, a remote or unloaded document, inside an embedded resource).
 func (n node) resolve(ref string) (node, bool) {
-	if n.lost {
+	if n.lost || n.doc == nil {
 		return node{}, false
 	}
 	t, in, ok := n.doc.Resolve(ref)
@@ -264,12 +266,14 @@ func (n node) resolve(ref string) (node, bool) {
 		}
 	}
 	prefix, _, _ := strings.Cut(n.key, "#")
+	doc := n.doc
 	if in.URL != n.doc.URL {
 		side, _, _ := strings.Cut(prefix, " ")
 		prefix = strings.TrimRightFunc(side, unicode.IsDigit) + " " + in.URL
+		doc = &in
 	}
 	_, frag, _ := strings.Cut(ref, "#")
-	return node{v: t, doc: in, key: prefix + "#" + contract.FragmentPointer(frag)}, true
+	return node{v: t, doc: doc, key: prefix + "#" + contract.FragmentPointer(frag)}, true
 }
 
 // conjKey names a conjunction for the coinductive assumption, independent of order.
