@@ -120,6 +120,8 @@ type Schema struct {
 	// effective marks a schema made by Effective, whose /allOf/N/$ref hops are hidden in
 	// keyword pointers.
 	effective bool
+	// parts are an effective schema's parts' documents (Docs).
+	parts []Doc
 }
 
 // URL prefixes of documents that exist only in memory.
@@ -257,10 +259,12 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 	refs := make([]any, len(kept))
 	sources := make([]any, len(kept))
 	names := make([]string, len(kept))
+	docs := make([]Doc, len(kept))
 	for i, p := range kept {
 		refs[i] = map[string]any{"$ref": p.compiled.Location}
 		sources[i] = p.source
 		names[i] = p.location
+		docs[i] = p.doc()
 	}
 	c.n++
 	u := fmt.Sprintf("%s%d.json", effectiveBase, c.n)
@@ -275,7 +279,7 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.effective = true
+	s.effective, s.parts = true, docs
 	return s, nil
 }
 

@@ -25,6 +25,9 @@ const (
 	ChangeFixed    = "fixed"              // a note: the edge was incompatible or unknown, now compatible
 	ChangeWeakened = "weakened"           // a warning: a producer guarantees less than before
 	ChangeAccepted = "accepted"           // a note: a break the policy file accepts (Policy.Apply)
+	// ChangeStillUnknown is a warning (SEAM-W308): an edge the change touches (a contract on
+	// it changed) that is unknown at both revisions, so the gate cannot tell whether it broke.
+	ChangeStillUnknown = "still-unknown"
 )
 
 // SeverityInfo is the severity of a finding that needs nothing done (a fixed edge, an
@@ -56,7 +59,11 @@ const (
 //   - ChangeFixed (info): an edge incompatible or unknown before and compatible now;
 //   - ChangeWeakened (warning): a node whose output contract now allows a value it rejected
 //     before (new ⊄ old), for consumers seam cannot see; only a proven weakening, with a
-//     witness, is reported.
+//     witness, is reported;
+//   - ChangeStillUnknown (warning, SEAM-W308): an edge unknown at both revisions that the
+//     change touches (a producer's output contract, the consumer's definition or its input
+//     contract changed, a file they refer to included): a change the gate cannot judge is not
+//     passed in silence.
 //
 // An edge incompatible at both revisions is not reported (seam lint reports it). Every
 // finding carries a Fingerprint. Findings come in file order.
@@ -98,6 +105,10 @@ func Evolve(ctx context.Context, old, cur *dag.DAG, opts EvolveOptions) []Findin
 		}
 		return i18n.Sprintf(opts.Lang, "compatible at %s", opts.Against)
 	}
+	changed := map[string]bool{}
+	for _, id := range ChangedOutputs(old, cur) {
+		changed[id] = true
+	}
 	var out []Finding
 	for _, k := range curKeys {
 		c, o := curBy[k], stateCompatible
@@ -110,6 +121,9 @@ func Evolve(ctx context.Context, old, cur *dag.DAG, opts EvolveOptions) []Findin
 			change, sev = ChangeBroken, SeverityError
 		case c.state == stateUnknown && o != stateUnknown:
 			change, sev = ChangeUnknown, SeverityWarning
+		case c.state == stateUnknown && old != nil:
+			out = append(out, stillUnknown(c.findings, old, cur, changed, opts)...)
+			continue
 		default:
 			continue
 		}
@@ -153,6 +167,53 @@ func Evolve(ctx context.Context, old, cur *dag.DAG, opts EvolveOptions) []Findin
 		return a.Pos.Col - b.Pos.Col
 	})
 	return out
+}
+
+// stillUnknown is SEAM-W308 for an edge unknown at both revisions (its findings now), when
+// the change touches it: a producer's output contract changed (changed holds their ids), the
+// consumer is written differently (its input mapping, with, contract) or its input contract
+// changed (a file it refers to); nothing when it touches none of them.
+func stillUnknown(fs []Finding, old, cur *dag.DAG, changed map[string]bool, opts EvolveOptions) []Finding {
+	var why []string
+	seen := map[string]bool{}
+	for _, f := range fs {
+		for _, p := range f.Producers {
+			if changed[p] && !seen[p] {
+				seen[p] = true
+				why = append(why, i18n.Sprintf(opts.Lang, "the output contract of %s changed", p))
+			}
+		}
+	}
+	if n, o := cur.ByID[fs[0].Consumer], old.ByID[fs[0].Consumer]; n != nil && o != nil {
+		switch {
+		case n.Hash != o.Hash:
+			why = append(why, i18n.Sprintf(opts.Lang, "node %s is written differently", n.ID))
+		case !sameInput(n, o):
+			why = append(why, i18n.Sprintf(opts.Lang, "the input contract of %s changed", n.ID))
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	var out []Finding
+	for _, f := range fs {
+		if f.Severity != SeverityWarning {
+			continue
+		}
+		f.Code, f.Change = CodeStillUnknown, ChangeStillUnknown
+		f.Message = i18n.Sprintf(opts.Lang, "%s (unknown at %s too, and this change touches it: %s; the gate cannot tell whether it breaks)",
+			f.Message, opts.Against, strings.Join(why, i18n.Sprintf(opts.Lang, ", ")))
+		out = append(out, f)
+	}
+	return out
+}
+
+// sameInput reports whether nodes n and o have the same input contract.
+func sameInput(n, o *dag.Node) bool {
+	if n.InputContract == nil || o.InputContract == nil {
+		return n.InputContract == nil && o.InputContract == nil
+	}
+	return sameContract(n.InputContract, o.InputContract)
 }
 
 // edgeState is an edge's verdict at one revision: its worst finding's, and the findings.

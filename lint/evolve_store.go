@@ -18,7 +18,7 @@ import (
 const ChangeStoredFail = "stored-outputs-fail"
 
 // ChangedOutputs returns the ids of the nodes of cur whose effective output contract differs
-// from the same node's in old, in file order; none when old is nil (a new file).
+// from the same node's in old (in its own documents or in a file they refer to), in file order; none when old is nil (a new file).
 func ChangedOutputs(old, cur *dag.DAG) []string {
 	if old == nil {
 		return nil
@@ -29,11 +29,18 @@ func ChangedOutputs(old, cur *dag.DAG) []string {
 		if o == nil || n.Effective == nil || o.Effective == nil {
 			continue
 		}
-		if !reflect.DeepEqual(n.Effective.Source(), o.Effective.Source()) {
+		if !sameContract(n.Effective, o.Effective) {
 			out = append(out, n.ID)
 		}
 	}
 	return out
+}
+
+// sameContract reports whether a and b are the same contract: the same documents, the files
+// their $refs reach included (a change to a shared file changes every contract using it).
+func sameContract(a, b *contract.Schema) bool {
+	da, db := a.Reached(), b.Reached()
+	return slices.EqualFunc(da, db, func(x, y contract.Doc) bool { return reflect.DeepEqual(x.Value, y.Value) })
 }
 
 // StoredJudge validates the stored outputs of node id of cur, one at a time as they are read

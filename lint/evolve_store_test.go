@@ -1,11 +1,17 @@
 package lint
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
 
 func TestStored(t *testing.T) {
@@ -75,6 +81,41 @@ func TestChangedOutputs(t *testing.T) {
 	}
 	if got := ChangedOutputs(nil, old); len(got) != 0 {
 		t.Errorf("changed outputs of a new file %v, want none", got)
+	}
+}
+
+// A contract that refers to a shared file changes when that file does, though its own file
+// stays the same: --against-store then judges the node's stored outputs.
+func TestChangedOutputsSharedFile(t *testing.T) {
+	load := func(common string) *dag.DAG {
+		files := map[string]string{
+			"out.json":    `{"type":"object","required":["data"],"properties":{"data":{"$ref":"common.json#/$defs/data"}}}`,
+			"in.json":     needXInt,
+			"common.json": `{"$defs":{"data":` + common + `}}`,
+		}
+		d, err := dag.LoadBytes(context.Background(), "testdata/t.yaml", []byte(gateDAG(mapX, "")), dag.LoadOptions{Types: nodestest.LoadTypes(),
+			ReadFile: func(path string) ([]byte, error) {
+				if b, ok := files[filepath.Base(path)]; ok {
+					return []byte(b), nil
+				}
+				return nil, fmt.Errorf("%s: %w", path, fs.ErrNotExist)
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	old := load(xInt)
+	for _, c := range []struct {
+		name, common string
+		want         []string
+	}{
+		{"the shared file is the same", xInt, nil},
+		{"the shared file changed", dataX(`{"type":"string"}`, true, false), []string{"p"}},
+	} {
+		if got := ChangedOutputs(old, load(c.common)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: changed outputs %v, want %v", c.name, got, c.want)
+		}
 	}
 }
 

@@ -55,6 +55,10 @@ const (
 	mapXWhole = `    input: "${{ nodes.p.output.data }}"`
 )
 
+// unknownIn is a consumer's input contract the checker cannot decide (unevaluatedProperties
+// beside if).
+const unknownIn = `{"type":"object","required":["x"],"properties":{"x":{"type":"integer"}},"if":{"required":["x"]},"then":{"required":["x"]},"unevaluatedProperties":false}`
+
 // dataX is a producer's data with x's schema sx, required or not, and closed or open.
 func dataX(sx string, required, closed bool) string {
 	s := `{"type":"object","properties":{"x":` + sx + `}`
@@ -82,6 +86,8 @@ func TestEvolveCorpus(t *testing.T) {
 		newOut, newIn    string // "": as old
 		oldInput, input  string // the consumer's input mapping; "" for oldInput: as input; "-": no consumer
 		newFile          bool   // the DAG file is new
+		extra            string // put before the nodes now (gateDAG)
+		why              string // what a SEAM-W308 says the change touched
 		want             string
 		weakened         bool
 		noWitnessMessage string // a break without a witness (SEAM-E305): a substring of its message
@@ -141,9 +147,16 @@ func TestEvolveCorpus(t *testing.T) {
 		{name: "consumer drops a keyword the checker does not model", oldOut: xInt,
 			oldIn: `{"type":"object","required":["x"],"properties":{"x":{"type":"integer"}},"if":{"required":["x"]},"then":{"required":["x"]},"unevaluatedProperties":false}`,
 			newIn: needXInt, want: ChangeFixed},
-		{name: "unknown at both", oldOut: xInt,
-			oldIn:  `{"type":"object","required":["x"],"properties":{"x":{"type":"integer"}},"if":{"required":["x"]},"then":{"required":["x"]},"unevaluatedProperties":false}`,
-			newOut: dataX(`{"type":"integer","minimum":0,"maximum":5}`, true, false)},
+		{name: "unknown at both, the producer's contract changes", oldOut: xInt, oldIn: unknownIn,
+			newOut: dataX(`{"type":"integer","minimum":0,"maximum":5}`, true, false), want: ChangeStillUnknown,
+			why: "the output contract of p changed"},
+		{name: "unknown at both, the consumer's contract changes", oldOut: xInt, oldIn: unknownIn,
+			newIn: strings.Replace(unknownIn, `"type":"integer"`, `"type":"number"`, 1), want: ChangeStillUnknown,
+			why: "the input contract of c changed"},
+		{name: "unknown at both, the consumer's mapping changes", oldOut: xInt, oldIn: unknownIn,
+			input: `    input: {x: "${{ nodes.p.output.data.x }}", y: 1}`, oldInput: mapX, want: ChangeStillUnknown,
+			why: "node c is written differently"},
+		{name: "unknown at both, the change is elsewhere", oldOut: xInt, oldIn: unknownIn, extra: "description: d\n"},
 		{name: "producer changes an array's item type", oldOut: dataX(`{"type":"array","items":{"type":"string"}}`, true, false),
 			oldIn: needX(`{"type":"array","items":{"type":"string"}}`), newOut: dataX(`{"type":"array","items":{"type":"integer"}}`, true, false),
 			want: ChangeBroken, weakened: true},
@@ -200,7 +213,7 @@ func TestEvolveCorpus(t *testing.T) {
 			if !tt.newFile {
 				old = loadGate(t, gateDAG(consumerInput(oldInput), ""), tt.oldOut, tt.oldIn)
 			}
-			cur := loadGate(t, gateDAG(consumerInput(input), ""), newOut, newIn)
+			cur := loadGate(t, gateDAG(consumerInput(input), tt.extra), newOut, newIn)
 			fs := Evolve(context.Background(), old, cur, EvolveOptions{File: "dags/t.yaml", Against: "main"})
 			var changes []string
 			weakened := false
@@ -238,6 +251,14 @@ func TestEvolveCorpus(t *testing.T) {
 				case ChangeFixed:
 					if f.Severity != SeverityInfo {
 						t.Errorf("fixed: %s", f)
+					}
+				case ChangeStillUnknown:
+					if f.Severity != SeverityWarning || f.Code != CodeStillUnknown || !strings.Contains(f.Message, "(unknown at main too, and this change touches it: "+tt.why+"; the gate cannot tell whether it breaks)") {
+						t.Errorf("still unknown: %s", f)
+					}
+					strict := []Finding{f}
+					if Strict(strict); strict[0].Severity != SeverityError {
+						t.Errorf("--strict leaves %s a %s", f.Code, strict[0].Severity)
 					}
 				}
 			}

@@ -452,7 +452,7 @@ func (l *linter) projectRefUncached(r dag.Ref, narrow bool) (projection, bool) {
 	case "params":
 		// A property with a default is always there once the run fills it in.
 		root := l.d.FilledParamsSchema()
-		return project(root, root, r.Path, 0), true
+		return project(root, contract.Doc{Value: root}, r.Path, 0), true
 	}
 	return projection{}, false
 }
@@ -460,25 +460,27 @@ func (l *linter) projectRefUncached(r dag.Ref, narrow bool) (projection, bool) {
 // projectOutput projects an output node n validated against its effective schema along path;
 // narrow: the output passed or warned.
 func projectOutput(n *dag.Node, path []string, narrow bool) projection {
-	root := n.Effective.Source()
-	var docs []any // set when root is an effective schema: its parts, each its own document
-	if n.Effective.IsEffective() {
-		docs, _ = root.(map[string]any)["allOf"].([]any)
-	}
+	docs := n.Effective.Docs() // an effective schema's parts, each its own document
 	if narrow {
-		if docs == nil {
-			docs = []any{root}
-		}
-		docs = append(slices.Clip(docs), statusHanded)
+		docs = append(slices.Clip(docs), contract.Doc{Value: statusHanded})
 	}
-	if docs == nil {
-		return project(root, root, path, 0)
+	if len(docs) == 1 {
+		return project(docs[0].Value, docs[0], path, 0)
 	}
 	parts := make([]projection, len(docs))
 	for i, doc := range docs {
-		parts[i] = project(doc, doc, path, 0)
+		parts[i] = project(doc.Value, doc, path, 0)
 	}
 	return combine(parts, len(path))
+}
+
+// ownDoc is the document of s, a schema of one part, against which its $refs resolve; for
+// an effective schema, its source alone, which resolves no $ref into another document.
+func ownDoc(s *contract.Schema) contract.Doc {
+	if docs := s.Docs(); len(docs) == 1 {
+		return docs[0]
+	}
+	return contract.Doc{Value: s.Source()}
 }
 
 // undeclaredRefs reports the references among es to paths their producer's schema forbids.
@@ -727,14 +729,15 @@ var projectKeywords = map[string]bool{
 // maxRefHops bounds the $refs project follows along one path.
 const maxRefHops = 32
 
-// project walks schema s, whose local $refs resolve in root, along path. Crossing a property
+// project walks schema s, whose $refs resolve in doc (and through it in the other local
+// documents its compiler loaded), along path. Crossing a property
 // that is not required, or an array index, makes the value "may be absent". Keywords of a
 // crossed schema that it does not follow make the projection inexact (wider than the truth).
-func project(s, root any, path []string, hops int) projection {
+func project(s any, doc contract.Doc, path []string, hops int) projection {
 	p := projection{schema: s, undeclared: -1, loose: -1}
 	if len(path) == 0 {
 		budget := maxLeafNodes
-		leaf, exact := cleanLeaf(s, root, 0, &budget)
+		leaf, exact := cleanLeaf(s, doc, 0, &budget)
 		p.schema = leaf
 		if !exact {
 			p.inexact, p.why = true, why{code: whyRef}
@@ -748,7 +751,7 @@ func project(s, root any, path []string, hops int) projection {
 	}
 	if ref, ok := m["$ref"]; ok {
 		r, _ := ref.(string)
-		t, ok := resolveLocal(root, r)
+		t, in, ok := doc.Resolve(r)
 		if !ok || hops >= maxRefHops {
 			return projection{schema: true, presence: make([]bool, len(path)), inexact: true,
 				why: why{code: whyRef}, undeclared: -1, loose: -1}
@@ -760,12 +763,16 @@ func project(s, root any, path []string, hops int) projection {
 				rest[k] = v
 			}
 		}
-		return project(map[string]any{"allOf": []any{t, rest}}, root, path, hops+1)
+		if len(rest) == 0 {
+			return project(t, in, path, hops+1)
+		}
+		// The target's own $refs resolve in its document, its siblings' in this one.
+		return combine([]projection{project(t, in, path, hops+1), project(rest, doc, path, hops+1)}, len(path))
 	}
 	var parts []projection
 	if all, ok := m["allOf"].([]any); ok {
 		for _, a := range all {
-			parts = append(parts, project(a, root, path, hops))
+			parts = append(parts, project(a, doc, path, hops))
 		}
 	}
 	seg, rest := path[0], path[1:]
@@ -777,7 +784,7 @@ func project(s, root any, path []string, hops int) projection {
 		} else if it, ok := m["items"]; ok {
 			sub = it
 		}
-		own = shift(project(sub, root, rest, hops), 1)
+		own = shift(project(sub, doc, rest, hops), 1)
 		own.presence = prepend(false, own.presence, len(path))
 	} else {
 		props, _ := m["properties"].(map[string]any)
@@ -787,15 +794,15 @@ func project(s, root any, path []string, hops int) projection {
 		_, hasPP := m["patternProperties"]
 		switch sub, declared := props[seg]; {
 		case declared:
-			own = shift(project(sub, root, rest, hops), 1)
+			own = shift(project(sub, doc, rest, hops), 1)
 		case hasPP:
 			own = projection{schema: true, inexact: true, why: why{code: whyPatternProps}, undeclared: -1, loose: -1}
 		case hasAP && ap == false:
 			own = projection{schema: true, undeclared: 0, loose: -1}
 		case hasAP && ap != true:
-			own = shift(project(ap, root, rest, hops), 1)
+			own = shift(project(ap, doc, rest, hops), 1)
 		default:
-			own = shift(project(true, root, rest, hops), 1)
+			own = shift(project(true, doc, rest, hops), 1)
 			own.loose = 0
 		}
 		own.presence = prepend(required, own.presence, len(path))
@@ -891,10 +898,10 @@ const (
 	maxLeafNodes = 2000
 )
 
-// cleanLeaf copies a projected subschema for inlining in a document of its own: local $refs
-// into root are inlined (a $ref beside other keywords becomes an allOf), identifiers and
+// cleanLeaf copies a projected subschema for inlining in a document of its own: $refs into
+// doc, or into another local document its compiler loaded, are inlined (a $ref beside other keywords becomes an allOf), identifiers and
 // $defs dropped. exact is false when a $ref could not be inlined and was replaced by true.
-func cleanLeaf(s, root any, depth int, budget *int) (out any, exact bool) {
+func cleanLeaf(s any, doc contract.Doc, depth int, budget *int) (out any, exact bool) {
 	*budget--
 	switch v := s.(type) {
 	case map[string]any:
@@ -905,12 +912,12 @@ func cleanLeaf(s, root any, depth int, budget *int) (out any, exact bool) {
 			switch k {
 			case "$ref":
 				ref, _ := x.(string)
-				t, ok := resolveLocal(root, ref)
+				t, in, ok := doc.Resolve(ref)
 				if !ok || depth >= maxLeafRefs || *budget <= 0 {
 					target, exact = true, false
 					continue
 				}
-				c, ok := cleanLeaf(t, root, depth+1, budget)
+				c, ok := cleanLeaf(t, in, depth+1, budget)
 				target, exact = c, exact && ok
 				continue
 			case "$dynamicRef":
@@ -922,7 +929,7 @@ func cleanLeaf(s, root any, depth int, budget *int) (out any, exact bool) {
 				m[k] = x // values, not schemas
 				continue
 			}
-			c, ok := cleanLeaf(x, root, depth, budget)
+			c, ok := cleanLeaf(x, doc, depth, budget)
 			exact = exact && ok
 			m[k] = c
 		}
@@ -937,24 +944,13 @@ func cleanLeaf(s, root any, depth int, budget *int) (out any, exact bool) {
 		exact = true
 		a := make([]any, len(v))
 		for i, x := range v {
-			c, ok := cleanLeaf(x, root, depth, budget)
+			c, ok := cleanLeaf(x, doc, depth, budget)
 			exact = exact && ok
 			a[i] = c
 		}
 		return a, exact
 	}
 	return s, true
-}
-
-// resolveLocal finds the target of a local $ref ("#" or "#/json/pointer") in root.
-func resolveLocal(root any, ref string) (any, bool) {
-	if ref == "#" {
-		return root, true
-	}
-	if !strings.HasPrefix(ref, "#/") {
-		return nil, false
-	}
-	return contract.Lookup(root, contract.PointerTokens(ref[1:]))
 }
 
 // check runs Subset for the value template t makes (synthesised as s) against b, and turns
@@ -1102,16 +1098,27 @@ func trustedDespite(t *dag.Template, b *contract.Schema, s shape, ptr string) bo
 	if t.Kind() != dag.TemplateObject || len(toks) == 0 || slices.Contains(s.inexactKeys, toks[0]) {
 		return false
 	}
-	m, ok := b.Source().(map[string]any)
-	if !ok {
-		return false
-	}
-	for _, k := range crossField {
-		if _, ok := m[k]; ok {
+	doc := ownDoc(b)
+	v := doc.Value
+	for hops := 0; ; hops++ {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		for _, k := range crossField {
+			if _, ok := m[k]; ok {
+				return false
+			}
+		}
+		ref, ok := m["$ref"].(string)
+		if !ok {
+			return true
+		}
+		// The root's $ref target judges the whole value too (a shared file's definition).
+		if v, doc, ok = doc.Resolve(ref); !ok || hops >= maxRefHops {
 			return false
 		}
 	}
-	return true
 }
 
 // trustedType reports whether the part of t at ptr is an expression that CEL types as T and

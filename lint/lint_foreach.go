@@ -135,7 +135,7 @@ func (l *linter) loopRef(r dag.Ref) shape {
 		// The run refuses a list longer than max_items.
 		return shape{schema: map[string]any{"type": "integer", "minimum": 0, "maximum": l.consumer.MaxItems - 1}, present: true}
 	}
-	p := project(it.schema, it.schema, r.Path, 0)
+	p := project(it.schema, contract.Doc{Value: it.schema}, r.Path, 0)
 	s := shape{schema: p.schema, present: p.present(), producers: it.producers, inexact: it.inexact || p.inexact, why: it.why}
 	if !it.inexact {
 		s.why = p.why
@@ -152,7 +152,7 @@ func (l *linter) undeclaredItem(consumer string, r dag.Ref) []Finding {
 	if l.item == nil || l.item.undeclared || len(r.Path) == 0 {
 		return nil
 	}
-	p := project(l.item.schema, l.item.schema, r.Path, 0)
+	p := project(l.item.schema, contract.Doc{Value: l.item.schema}, r.Path, 0)
 	if p.undeclared < 0 {
 		return nil
 	}
@@ -204,7 +204,7 @@ func projectForeach(n *dag.Node, path []string, narrow bool) projection {
 			"data": map[string]any{"type": "object", "required": []any{"items"}, "additionalProperties": false,
 				"properties": map[string]any{"items": map[string]any{"type": "array", "maxItems": n.MaxItems, "items": items}}},
 		}}
-	p := project(out, out, path, 0)
+	p := project(out, contract.Doc{Value: out}, path, 0)
 	if item.inexact && !p.inexact && (len(path) < 1 || path[0] == "data") && (len(path) < 2 || path[1] == "items") {
 		p.inexact, p.why = true, item.why
 	}

@@ -52,9 +52,9 @@ func (l *linter) transformRead(n *dag.Node, path []string) (Finding, bool) {
 	)
 	switch {
 	case n.InputContract != nil:
-		root := n.InputContract.Source()
-		p = project(root, root, path, 0)
-		parent = func(pre []string) any { return project(root, root, pre, 0).schema }
+		doc := ownDoc(n.InputContract)
+		p = project(doc.Value, doc, path, 0)
+		parent = func(pre []string) any { return project(doc.Value, doc, pre, 0).schema }
 		label, declared = i18n.InlineStart(l.text.lang, l.text.jqInputContract(n.ID)), true
 	case n.Input == nil:
 		// The default input: an object of the upstream outputs, keyed by id.

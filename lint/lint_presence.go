@@ -562,53 +562,45 @@ const maxDeclaredWork = 4096
 // or, for an index, describes an array. A part of an effective schema equal to skip does not
 // count.
 func declaredAt(s *contract.Schema, path []string, skip any) bool {
-	docs := []any{s.Source()}
-	if s.IsEffective() {
-		if m, ok := s.Source().(map[string]any); ok {
-			if all, ok := m["allOf"].([]any); ok {
-				docs = all
-			}
-		}
-	}
 	budget := maxDeclaredWork
-	for _, doc := range docs {
-		if skip != nil && reflect.DeepEqual(doc, skip) {
+	for _, doc := range s.Docs() {
+		if skip != nil && reflect.DeepEqual(doc.Value, skip) {
 			continue
 		}
-		if declaredIn(doc, doc, path, 0, &budget) {
+		if declaredIn(doc.Value, doc, path, 0, &budget) {
 			return true
 		}
 	}
 	return false
 }
 
-func declaredIn(v, root any, path []string, hops int, budget *int) bool {
+func declaredIn(v any, doc contract.Doc, path []string, hops int, budget *int) bool {
 	*budget--
 	m, ok := v.(map[string]any)
 	if !ok || *budget <= 0 {
 		return false
 	}
 	if ref, ok := m["$ref"].(string); ok && hops < maxRefHops {
-		if t, ok := resolveLocal(root, ref); ok && declaredIn(t, root, path, hops+1, budget) {
+		if t, in, ok := doc.Resolve(ref); ok && declaredIn(t, in, path, hops+1, budget) {
 			return true
 		}
 	}
 	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
 		subs, _ := m[k].([]any)
 		for _, sub := range subs {
-			if declaredIn(sub, root, path, hops, budget) {
+			if declaredIn(sub, doc, path, hops, budget) {
 				return true
 			}
 		}
 	}
 	for _, k := range []string{"if", "then", "else"} {
-		if sub, ok := m[k]; ok && declaredIn(sub, root, path, hops, budget) {
+		if sub, ok := m[k]; ok && declaredIn(sub, doc, path, hops, budget) {
 			return true
 		}
 	}
 	if ds, ok := m["dependentSchemas"].(map[string]any); ok {
 		for _, sub := range ds {
-			if declaredIn(sub, root, path, hops, budget) {
+			if declaredIn(sub, doc, path, hops, budget) {
 				return true
 			}
 		}
@@ -647,7 +639,7 @@ func declaredIn(v, root any, path []string, hops int, budget *int) bool {
 		subs = append(subs, ap)
 	}
 	for _, sub := range subs {
-		if declaredIn(sub, root, path[1:], hops, budget) {
+		if declaredIn(sub, doc, path[1:], hops, budget) {
 			return true
 		}
 	}

@@ -172,7 +172,7 @@ func TestLintProjection(t *testing.T) {
 		{[]string{"q"}, false, false},
 	}
 	for _, tt := range tests {
-		p := project(src, src, tt.path, 0)
+		p := project(src, contract.Doc{Value: src}, tt.path, 0)
 		if p.present() != tt.present || p.inexact != tt.inexact || p.undeclared != -1 {
 			t.Errorf("%v: present %v inexact %v undeclared %d, want %v %v -1", tt.path, p.present(), p.inexact, p.undeclared, tt.present, tt.inexact)
 		}

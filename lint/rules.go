@@ -19,6 +19,8 @@ const (
 	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
 	CodeWeakened   = "SEAM-W305" // seam lint --against: a producer guarantees less than before
 	CodeStored     = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
+	// CodeStillUnknown: seam lint --against: an edge the change touches is unknown at both revisions
+	CodeStillUnknown = "SEAM-W308"
 )
 
 // The contract evolution gate's own codes (lint/gate): a file it could not judge.
@@ -28,6 +30,16 @@ const (
 	CodeConsumerUnusable = "SEAM-E309" // a consumer that cannot be fetched or read
 	CodeStoreUnreadable  = "SEAM-E310" // --against-store: the run store cannot be read
 )
+
+// Strict turns the warnings that say an edge was not proved either way (SEAM-W301, and the
+// gate's SEAM-W308) into errors: seam lint --strict.
+func Strict(fs []Finding) {
+	for i := range fs {
+		if fs[i].Severity == SeverityWarning && (fs[i].Code == CodeUnknown || fs[i].Code == CodeStillUnknown) {
+			fs[i].Severity = SeverityError
+		}
+	}
+}
 
 // Severities of a Finding.
 const (
@@ -109,4 +121,7 @@ var rules = [...]Rule{
 	{CodeStored, "StoredOutputsFail", SeverityWarning,
 		"`seam lint --against-store`: outputs a changed node delivered in stored runs fail its new output contract, or a consumer's input contract.",
 		"make sure the node no longer delivers such values before the change ships, or keep the contract accepting them."},
+	{CodeStillUnknown, "UnjudgedChange", SeverityWarning,
+		"`seam lint --against`: an edge the change touches (a producer's output contract, the consumer's definition or its input contract changed, a file they refer to included) is unknown at both revisions, so the gate cannot tell whether the change breaks it.",
+		"make the edge decidable (the reason names what lint cannot follow), then the gate judges the change; `--strict` makes this an error."},
 }

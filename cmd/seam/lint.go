@@ -47,8 +47,9 @@ judges a change instead: the DAG files under the PATHS (files or directories, wi
 sub-DAG files they run) are loaded now and at REV, and every edge whose verdict moved is
 reported — newly incompatible (an error, with a witness), newly unknown (a warning), fixed
 (a note) — with a fingerprint; so is a node whose output contract now allows a value it
-rejected (SEAM-W305), for consumers seam cannot see. A contract change no consumer depends
-on is not an error. --policy names a file of accepted fingerprints and severity overrides.
+rejected (SEAM-W305), for consumers seam cannot see, and an edge unknown at both revisions
+whose contracts changed (SEAM-W308; an error with --strict). A contract change no consumer
+depends on is not an error. --policy names a file of accepted fingerprints and severity overrides.
 --against-store N validates the outputs that each node whose output contract changed
 delivered in the last N successful runs of its DAG in the run store (--store) against the
 new contracts, and warns with how many fail (SEAM-W306), values masked.
@@ -94,13 +95,8 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 				found, all, loadErr = lintFiles(cmd.Context(), e, w, args)
 			}
 			if strict {
-				for _, fs := range [][]lint.Finding{found, all} {
-					for i := range fs {
-						if fs[i].Severity == lint.SeverityWarning && fs[i].Code == lint.CodeUnknown {
-							fs[i].Severity = lint.SeverityError
-						}
-					}
-				}
+				lint.Strict(found)
+				lint.Strict(all)
 			}
 			errs, _ := lint.Count(found)
 			switch format {
@@ -124,7 +120,7 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&strict, "strict", false, "treat unknown compatibility (SEAM-W301) as an error")
+	cmd.Flags().BoolVar(&strict, "strict", false, "treat unknown compatibility (SEAM-W301, and --against's SEAM-W308) as an error")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, sarif or github")
 	cmd.Flags().StringVar(&againstRev, "against", "", "judge the change since this git revision (REV or REV:path): report the edges whose verdict moved")
 	cmd.Flags().StringVar(&policy, "policy", "", "with --against: a YAML file of accepted fingerprints and severity overrides")

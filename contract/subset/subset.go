@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -93,7 +94,9 @@ const (
 )
 
 // Check reports whether every instance a (the producer) accepts is accepted by b (the
-// consumer): a ⊆ b. Only local $refs ("#", "#/$defs/…") are followed. A keyword the checker
+// consumer): a ⊆ b. $refs are followed within a document ("#", "#/$defs/…") and into the other
+// local documents the compiler loaded ("common.json#/$defs/item"), at most maxRefHops of
+// them while flattening one conjunction. A keyword the checker
 // does not model makes the answer Unknown when b has it; when a has it, it is dropped —
 // every keyword only narrows a schema, so the wider a still proves Compatible soundly — and a
 // counterexample that a's dropped keywords reject fails verification, giving Unknown.
@@ -115,7 +118,7 @@ func CheckNamed(a, b *contract.Schema, nameA, nameB string) Result {
 // src's format keywords are read as b's are: assertions, or with b compiled under
 // contract.Options.AnnotateFormat, annotations (compile must then compile src so too).
 func CheckSource(src any, b *contract.Schema, compile func() (*contract.Schema, error)) Result {
-	return named(run([]node{{v: src, root: src, key: "a#"}}, b, b.FormatAnnotated(), compile), "a", "b")
+	return named(run([]node{{v: src, doc: &contract.Doc{Value: src}, key: "a#"}}, b, b.FormatAnnotated(), compile), "a", "b")
 }
 
 // Reasons name the two schemas ⟨a⟩ and ⟨b⟩ until named replaces those with their names.
@@ -193,32 +196,42 @@ func run(as []node, b *contract.Schema, annotatedA bool, compileA func() (*contr
 	return u
 }
 
-// node is one schema value (bool or object) with the document its local $refs resolve in.
+// node is one schema value (bool or object) with the document its $refs resolve in.
 type node struct {
-	v    any
-	root any
-	// key names the value for the coinductive assumption: document and pointer.
+	v any
+	// doc is shared by the nodes of one document (nil for a value written by the checker,
+	// whose $refs resolve nowhere): a pointer keeps the many nodes a check makes small.
+	doc *contract.Doc
+	// key names the value for the coinductive assumption: side, document and pointer
+	// ("a file:///…/common.json#/$defs/item"; "a#/…" for a document with no URL), so that two
+	// files with the same pointer never alias.
 	key string
 	// lost is set inside an embedded resource (a nested $id), where "#..." refers to that
-	// resource, not to root.
+	// resource, not to doc, and a relative reference resolves against its $id.
 	lost bool
 }
 
 // roots is the conjunction a Schema stands for: its source, or an effective schema's parts,
 // each its own document.
 func roots(s *contract.Schema, side string) []node {
-	if s.IsEffective() {
-		if m, ok := s.Source().(map[string]any); ok {
-			if parts, ok := m["allOf"].([]any); ok {
-				out := make([]node, len(parts))
-				for i, p := range parts {
-					out[i] = node{v: p, root: p, key: fmt.Sprintf("%s%d#", side, i)}
-				}
-				return out
-			}
+	docs := s.Docs()
+	out := make([]node, len(docs))
+	for i, d := range docs {
+		prefix := side
+		if len(docs) > 1 {
+			prefix = fmt.Sprintf("%s%d", side, i)
 		}
+		out[i] = node{v: d.Value, doc: &docs[i], key: docKey(prefix, d.URL)}
 	}
-	return []node{{v: s.Source(), root: s.Source(), key: side + "#"}}
+	return out
+}
+
+// docKey is the key of document u's root on a side.
+func docKey(side, u string) string {
+	if u == "" {
+		return side + "#"
+	}
+	return side + " " + u + "#"
 }
 
 // child is the subschema of n under the given keyword path.
@@ -227,48 +240,40 @@ func (n node) child(v any, tokens ...string) node {
 	for _, t := range tokens {
 		k += "/" + contract.EscapeToken(t)
 	}
-	return node{v: v, root: n.root, key: k, lost: n.lost}
+	return node{v: v, doc: n.doc, key: k, lost: n.lost}
 }
 
 // synthetic is a schema the checker writes in n's place (if/then/else as alternatives, say):
 // its $refs resolve in n's document, and name names it among n's keywords.
 func (n node) synthetic(v any, name string) node {
-	return node{v: v, root: n.root, key: n.key + "/" + name, lost: n.lost}
+	return node{v: v, doc: n.doc, key: n.key + "/" + name, lost: n.lost}
 }
 
-// resolve finds a local $ref's target in n's document; ok is false for anything else.
+// resolve finds a $ref's target: in n's document ("#/$defs/x"), or in another local document
+// the compiler loaded ("common.json#/$defs/item", see contract.Doc.Resolve); ok is false for
+// anything else (an anchor, a remote or unloaded document, inside an embedded resource).
 func (n node) resolve(ref string) (node, bool) {
-	if n.lost || !strings.HasPrefix(ref, "#") {
+	if n.lost || n.doc == nil {
 		return node{}, false
 	}
-	frag := contract.FragmentPointer(ref[1:])
-	if frag != "" && !strings.HasPrefix(frag, "/") {
-		return node{}, false // an anchor
+	t, in, ok := n.doc.Resolve(ref)
+	if !ok {
+		return node{}, false
 	}
-	v := n.root
-	doc, _, _ := strings.Cut(n.key, "#")
-	key := doc + "#"
-	if frag != "" {
-		for _, t := range contract.PointerTokens(frag) {
-			switch c := v.(type) {
-			case map[string]any:
-				x, ok := c[t]
-				if !ok {
-					return node{}, false
-				}
-				v = x
-			default:
-				return node{}, false
-			}
-			key += "/" + contract.EscapeToken(t)
-		}
-	}
-	if _, ok := v.(map[string]any); !ok {
-		if _, ok := v.(bool); !ok {
+	if _, ok := t.(map[string]any); !ok {
+		if _, ok := t.(bool); !ok {
 			return node{}, false
 		}
 	}
-	return node{v: v, root: n.root, key: key}, true
+	prefix, _, _ := strings.Cut(n.key, "#")
+	doc := n.doc
+	if in.URL != n.doc.URL {
+		side, _, _ := strings.Cut(prefix, " ")
+		prefix = strings.TrimRightFunc(side, unicode.IsDigit) + " " + in.URL
+		doc = &in
+	}
+	_, frag, _ := strings.Cut(ref, "#")
+	return node{v: t, doc: doc, key: prefix + "#" + contract.FragmentPointer(frag)}, true
 }
 
 // conjKey names a conjunction for the coinductive assumption, independent of order.

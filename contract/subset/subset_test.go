@@ -475,7 +475,7 @@ func generate(rnd *rand.Rand, s, root any, depth int) any {
 		return randomValue(rnd, depth)
 	}
 	if ref, ok := m["$ref"].(string); ok {
-		if target, ok := (node{root: root, key: "g#"}).resolve(ref); ok {
+		if target, ok := (node{doc: &contract.Doc{Value: root}, key: "g#"}).resolve(ref); ok {
 			return generate(rnd, target.v, root, depth+1)
 		}
 	}

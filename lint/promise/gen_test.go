@@ -212,7 +212,6 @@ func genValue(t *rapid.T, s *schema, label string) any {
 // The risks a path step takes: what may make it absent in a valid value. Their order is the
 // order in which a break is attributed to them (the most particular first).
 const (
-	riskFile       = "ref-file"
 	riskNullable   = "nullable"
 	riskAnyOf      = "anyof"
 	riskIndex      = "index"
@@ -220,7 +219,7 @@ const (
 	riskUndeclared = "undeclared"
 )
 
-var riskOrder = []string{riskUndeclared, riskFile, riskNullable, riskAnyOf, riskIndex, riskOptional}
+var riskOrder = []string{riskUndeclared, riskNullable, riskAnyOf, riskIndex, riskOptional}
 
 type step struct {
 	name  string
@@ -233,7 +232,6 @@ type path struct {
 	producer string
 	steps    []step
 	end      *schema // the schema where it ends; nil past an undeclared member
-	viaFile  bool    // some step, or the end, is behind a $ref into the file beside the DAG
 }
 
 func (p path) String() string {
@@ -269,15 +267,9 @@ func genPath(t *rapid.T, producer string, data *schema, label string) path {
 	for depth := 0; ; depth++ {
 		for s.kind == "ref" || s.kind == "anyOf" {
 			if s.kind == "ref" {
-				if s.file {
-					pending = append(pending, riskFile)
-					p.viaFile = true
-				}
 				s = s.target
 				continue
 			}
-			// The branch not taken may be what arrives: behind a file, lint does not see it.
-			p.viaFile = p.viaFile || hasFileRef(s)
 			if depth > 0 && rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("%s.%d.stopAtAnyOf", label, depth)) == 0 {
 				p.end = s
 				return p
@@ -288,7 +280,6 @@ func genPath(t *rapid.T, producer string, data *schema, label string) path {
 		if s.kind != "object" && s.kind != "array" ||
 			depth > 0 && rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("%s.%d.stop", label, depth)) == 0 {
 			p.end = s
-			p.viaFile = p.viaFile || hasFileRef(s)
 			return p
 		}
 		risks := slices.Clone(pending)
@@ -344,17 +335,4 @@ func resolve(v any, steps []step) (any, bool, string) {
 		}
 	}
 	return v, true, ""
-}
-
-// hasFileRef reports whether s holds a $ref into the file beside the DAG.
-func hasFileRef(s *schema) bool {
-	if s.kind == "ref" && s.file {
-		return true
-	}
-	for _, c := range append([]*schema{s.items, s.target}, s.branches...) {
-		if c != nil && hasFileRef(c) {
-			return true
-		}
-	}
-	return slices.ContainsFunc(s.props, func(p prop) bool { return hasFileRef(p.s) })
 }

@@ -31,7 +31,6 @@ const (
 	kindAnyOf       = "anyOf branch"
 	kindIndex       = "index past minItems"
 	kindNullable    = "nullable walked"
-	kindFile        = "$ref into another file"
 	kindUndeclared  = "undeclared member read"
 	kindText        = "object or array inside text"
 	kindWhen        = "non-boolean when"
@@ -45,7 +44,7 @@ const (
 
 var kindOfRisk = map[string]string{
 	riskOptional: kindOptional, riskAnyOf: kindAnyOf, riskIndex: kindIndex,
-	riskNullable: kindNullable, riskFile: kindFile, riskUndeclared: kindUndeclared,
+	riskNullable: kindNullable, riskUndeclared: kindUndeclared,
 }
 
 // knownBreaks are the kinds that still break on today's code, each with the issue whose fix
@@ -53,8 +52,6 @@ var kindOfRisk = map[string]string{
 // a fix is merged, delete its line: from then on the test holds the promise for that kind.
 func knownBreaks() map[string]string {
 	return map[string]string{
-		kindFile:        "issue 35: $ref into another local file",
-		kindUndeclared:  "issue 35 (a member no branch or contract declares, read without a W301 at that consumer)",
 		kindGuard:       "issue 42 §4: guards narrow",
 		kindWitness:     "issue 42 §5: witnesses a producer can deliver",
 		kindUnconfirmed: "issue 42 §2/§5: lint errors no value confirms",
@@ -399,22 +396,11 @@ func siteOf(reason string) string {
 	return ""
 }
 
-// kind names a break: by what the run said, else by the risk the failing read took. A read
-// through another file comes first: lint does not see that schema at all, so it cannot type
-// what the read gives.
+// kind names a break: by what the run said, else by the risk the failing read took.
 func (h *harness) kind(f failure, values map[string]any) string {
-	rs := h.reads(f.consumer, f.site)
-	viaFile := slices.ContainsFunc(rs, func(r read) bool { return r.path.viaFile })
-	if f.site == siteOutputs {
-		rs = h.sp.outputs
-	}
 	switch {
-	case f.site == siteOutputs && slices.ContainsFunc(rs, func(r read) bool { return h.usesFile(r.path.producer) }):
-		return kindFile // see below: lint cannot decide such a contract
 	case f.site == siteOutputs:
 		return kindOutput
-	case viaFile && (strings.Contains(f.reason, "not a boolean") || strings.Contains(f.reason, "no such overload")):
-		return kindFile
 	case strings.Contains(f.reason, "scalars only"):
 		return kindText
 	case strings.Contains(f.reason, "not a boolean"):
@@ -422,36 +408,15 @@ func (h *harness) kind(f failure, values map[string]any) string {
 	case strings.Contains(f.reason, "no such overload"):
 		return kindCEL
 	}
-	for _, r := range rs {
+	for _, r := range h.reads(f.consumer, f.site) {
 		if _, ok, risk := resolve(values[r.path.producer], r.path.steps); !ok {
-			// A contract that refers to another file is one the subset checker cannot decide
-			// (issue 35 H2): lint says nothing of any read of it, not only of those through
-			// the file.
-			if h.usesFile(r.path.producer) {
-				return kindFile
-			}
 			if k, known := kindOfRisk[risk]; known {
 				return k
 			}
 			return kindEdgeOther
 		}
 	}
-	// Every read resolved, to a value lint did not see coming: through another file, lint
-	// does not see the schema at all.
-	if viaFile {
-		return kindFile
-	}
 	return kindEdgeOther
-}
-
-// usesFile reports whether producer's contract holds a $ref into the file beside the DAG.
-func (h *harness) usesFile(producer string) bool {
-	for _, p := range h.sp.producers {
-		if p.id == producer {
-			return hasFileRef(p.data)
-		}
-	}
-	return false
 }
 
 func (h *harness) reads(consumer, site string) []read {
