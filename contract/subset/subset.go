@@ -199,9 +199,8 @@ type node struct {
 	root any
 	// key names the value for the coinductive assumption: document and pointer.
 	key string
-	// lost is set inside an embedded resource (a nested $id), where "#..." refers to that
-	// resource, not to root.
-	lost bool
+	// d is the draft of the resource n is in (see dialect); root is that resource.
+	d dialect
 }
 
 // roots is the conjunction a Schema stands for: its source, or an effective schema's parts,
@@ -227,18 +226,19 @@ func (n node) child(v any, tokens ...string) node {
 	for _, t := range tokens {
 		k += "/" + contract.EscapeToken(t)
 	}
-	return node{v: v, root: n.root, key: k, lost: n.lost}
+	return node{v: v, root: n.root, key: k, d: n.d}
 }
 
 // synthetic is a schema the checker writes in n's place (if/then/else as alternatives, say):
 // its $refs resolve in n's document, and name names it among n's keywords.
 func (n node) synthetic(v any, name string) node {
-	return node{v: v, root: n.root, key: n.key + "/" + name, lost: n.lost}
+	return node{v: v, root: n.root, key: n.key + "/" + name, d: n.d}
 }
 
-// resolve finds a local $ref's target in n's document; ok is false for anything else.
+// resolve finds a local $ref's target in n's resource; ok is false for anything else, and for
+// a pointer that passes through an embedded resource (whose draft and base may differ).
 func (n node) resolve(ref string) (node, bool) {
-	if n.lost || !strings.HasPrefix(ref, "#") {
+	if !strings.HasPrefix(ref, "#") {
 		return node{}, false
 	}
 	frag := contract.FragmentPointer(ref[1:])
@@ -249,7 +249,10 @@ func (n node) resolve(ref string) (node, bool) {
 	doc, _, _ := strings.Cut(n.key, "#")
 	key := doc + "#"
 	if frag != "" {
-		for _, t := range contract.PointerTokens(frag) {
+		for i, t := range contract.PointerTokens(frag) {
+			if m, ok := v.(map[string]any); ok && i > 0 && n.d.embedded(m) {
+				return node{}, false
+			}
 			switch c := v.(type) {
 			case map[string]any:
 				x, ok := c[t]
@@ -268,7 +271,7 @@ func (n node) resolve(ref string) (node, bool) {
 			return node{}, false
 		}
 	}
-	return node{v: v, root: n.root, key: key}, true
+	return node{v: v, root: n.root, key: key, d: n.d}, true
 }
 
 // conjKey names a conjunction for the coinductive assumption, independent of order.

@@ -1,0 +1,158 @@
+package subset
+
+import (
+	"strings"
+)
+
+// dialect is the JSON Schema draft a schema object is read by: 4, 6, 7, 2019 (2019-09) or
+// 2020 (2020-12). The zero value is the compiler's default, 2020-12, so that schemas the
+// checker writes itself (a const, a type) need none.
+//
+// The validator library (jsonschema v6) reads each resource by the draft its $schema names,
+// and the checker must read it the same way: a keyword a draft does not define is an
+// annotation there; up to draft-07 a $ref object is that $ref alone; items may be a list.
+type dialect int
+
+// version is d's draft, the default made explicit.
+func (d dialect) version() int {
+	if d == 0 {
+		return 2020
+	}
+	return int(d)
+}
+
+// dialectOf reads a $schema value as jsonschema does (http or https, with or without an
+// empty fragment); ok is false for any other value.
+func dialectOf(v any) (dialect, bool) {
+	u, isStr := v.(string)
+	if !isStr {
+		return 0, false
+	}
+	u = strings.TrimSuffix(u, "#")
+	if rest, ok := strings.CutPrefix(u, "http://"); ok {
+		u = rest
+	} else {
+		u, _ = strings.CutPrefix(u, "https://")
+	}
+	switch u {
+	case "json-schema.org/draft-04/schema":
+		return 4, true
+	case "json-schema.org/draft-06/schema":
+		return 6, true
+	case "json-schema.org/draft-07/schema":
+		return 7, true
+	case "json-schema.org/draft/2019-09/schema":
+		return 2019, true
+	case "json-schema.org/draft/2020-12/schema", "json-schema.org/schema":
+		return 2020, true
+	}
+	return 0, false
+}
+
+// idKeyword is the keyword that names a resource in d: id in draft-04, $id after.
+func (d dialect) idKeyword() string {
+	if d.version() == 4 {
+		return "id"
+	}
+	return "$id"
+}
+
+// resource reads m as jsonschema does when m is not a document's root: the draft it is read
+// by (its own $schema counts only where m is a resource) and whether it starts an embedded
+// resource, a base of its own for "#…" references. ok is false for a $schema the checker
+// does not know: nothing about m can be read then.
+func (d dialect) resource(m map[string]any) (_ dialect, embedded, ok bool) {
+	if x, has := m["$schema"]; has {
+		own, known := dialectOf(x)
+		if !known {
+			return d, false, false
+		}
+		if own.hasID(m) {
+			return own, true, true
+		}
+	}
+	return d, d.hasID(m), true
+}
+
+// hasID reports whether m has an id that names a resource in d: not a fragment alone (draft
+// 6 and 7 write anchors so), and not beside a $ref up to draft-07, where the $ref is all.
+func (d dialect) hasID(m map[string]any) bool {
+	id, _ := m[d.idKeyword()].(string)
+	if base, _, _ := strings.Cut(id, "#"); base == "" {
+		return false
+	}
+	_, ref := m["$ref"]
+	return !ref || d.version() >= 2019
+}
+
+// embedded reports whether m, below a resource's root, starts a resource of its own.
+func (d dialect) embedded(m map[string]any) bool {
+	_, embedded, ok := d.resource(m)
+	return embedded || !ok
+}
+
+// refAlone reports whether a $ref in d makes the other keywords of its object ignored
+// (drafts up to 07).
+func (d dialect) refAlone() bool { return d.version() <= 7 }
+
+// defines reports whether keyword k asserts in d as the validator reads it (jsonschema v6):
+// false for a keyword of a later draft (const in draft-04, if in draft-06, prefixItems in
+// 2019-09) or of an earlier one only (additionalItems in 2020-12), which d's validator
+// treats as an annotation. Keywords of every draft, and words of none, are true: callers
+// decide those.
+func (d dialect) defines(k string) bool {
+	v := d.version()
+	switch k {
+	case "const", "contains", "propertyNames":
+		return v >= 6
+	case "if", "then", "else", "contentEncoding", "contentMediaType":
+		return v >= 7
+	case "dependentRequired", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties",
+		"minContains", "maxContains", "contentSchema", "$recursiveRef", "$recursiveAnchor", "$anchor":
+		// jsonschema reads $recursiveRef in 2020-12 too.
+		return v >= 2019
+	case "prefixItems", "$dynamicRef", "$dynamicAnchor":
+		return v >= 2020
+	case "additionalItems":
+		return v < 2020
+	}
+	return true
+}
+
+// enter reads n's object v where it starts a resource: at a document's root its $schema
+// names the draft; below it, an embedded resource (an id of its own) has its own draft and
+// is the base of its "#…" references, so n becomes that resource's root, keyed by where it
+// is. ok is false for a $schema the checker does not know.
+func (n node) enter(v map[string]any) (node, bool) {
+	if n.key[strings.IndexByte(n.key, '#')+1:] == "" {
+		if x, has := v["$schema"]; has {
+			d, ok := dialectOf(x)
+			if !ok {
+				return n, false
+			}
+			n.d = d
+		}
+		return n, true
+	}
+	d, embedded, ok := n.d.resource(v)
+	if !ok {
+		return n, false
+	}
+	if embedded {
+		// The key's document part holds no '#', which resolve splits on.
+		n.d, n.root, n.key = d, v, strings.NewReplacer("%", "%25", "#", "%23").Replace(n.key)+"#"
+	}
+	return n, true
+}
+
+// recursiveIsRef reports whether $recursiveRef "#" in n's resource means that resource's
+// root, as $ref "#" does: the root has no $recursiveAnchor, or it is the document a check
+// starts from, the outermost resource of the dynamic scope (an effective schema's wrapper has
+// no anchor). Elsewhere an outer resource may be meant: not modelled.
+func (n node) recursiveIsRef() bool {
+	if m, _ := n.root.(map[string]any); m["$recursiveAnchor"] != true {
+		return true
+	}
+	doc, _, _ := strings.Cut(n.key, "#")
+	return (strings.HasPrefix(doc, "a") || strings.HasPrefix(doc, "b")) && strings.Trim(doc[1:], "0123456789") == ""
+}
