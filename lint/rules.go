@@ -19,6 +19,10 @@ const (
 	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
 	CodeWeakened   = "SEAM-W305" // seam lint --against: a producer guarantees less than before
 	CodeStored     = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
+	// What a contract's declared draft ignores (issue 43).
+	CodeUndefinedKeyword = "SEAM-W309" // a keyword the contract's draft does not define
+	CodeBesideRef        = "SEAM-W310" // keywords beside a $ref, which drafts up to 07 ignore
+	CodeSchemaNotAtRoot  = "SEAM-W311" // a $schema below a resource's root, which is ignored
 )
 
 // The contract evolution gate's own codes (lint/gate): a file it could not judge.
@@ -109,4 +113,13 @@ var rules = [...]Rule{
 	{CodeStored, "StoredOutputsFail", SeverityWarning,
 		"`seam lint --against-store`: outputs a changed node delivered in stored runs fail its new output contract, or a consumer's input contract.",
 		"make sure the node no longer delivers such values before the change ships, or keep the contract accepting them."},
+	{CodeUndefinedKeyword, "KeywordNotInDraft", SeverityWarning,
+		"A contract uses a keyword its declared draft does not define (`const` in draft-04, `$defs` in draft-07, `prefixItems` in 2019-09), so validation ignores it.",
+		"declare a draft that defines the keyword in `$schema` (the finding names it), or write what the declared draft says instead (`enum: [x]` for `const` in draft-04, `definitions` for `$defs`, `items` after `prefixItems` for 2020-12's `additionalItems`)."},
+	{CodeBesideRef, "KeywordsBesideRef", SeverityWarning,
+		"A contract in draft-07 or earlier writes keywords beside a `$ref`, which that draft ignores: the object is the `$ref` alone.",
+		"move them into an `allOf` with the `$ref` (`allOf: [{$ref: …}, {maxLength: 3}]`), or declare `\"$schema\": \"https://json-schema.org/draft/2019-09/schema\"` or later."},
+	{CodeSchemaNotAtRoot, "SchemaNotAtResourceRoot", SeverityWarning,
+		"A contract declares `$schema` below the root of a resource, where no draft reads it.",
+		"give that schema the draft's resource keyword (`id` in draft-04, `$id` after) so that it is a resource of its own, or remove the `$schema`."},
 }

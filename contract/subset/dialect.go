@@ -1,7 +1,12 @@
 package subset
 
 import (
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/seam-dag/seam/contract"
 )
 
 // dialect is the JSON Schema draft a schema object is read by: 4, 6, 7, 2019 (2019-09) or
@@ -155,4 +160,146 @@ func (n node) recursiveIsRef() bool {
 	}
 	doc, _, _ := strings.Cut(n.key, "#")
 	return (strings.HasPrefix(doc, "a") || strings.HasPrefix(doc, "b")) && strings.Trim(doc[1:], "0123456789") == ""
+}
+
+// name is how people name d: draft-04 … 2020-12.
+func (d dialect) name() string {
+	switch v := d.version(); v {
+	case 2019:
+		return "2019-09"
+	case 2020:
+		return "2020-12"
+	default:
+		return "draft-0" + strconv.Itoa(v)
+	}
+}
+
+// uri is the $schema that declares d.
+func (d dialect) uri() string {
+	if d.version() >= 2019 {
+		return "https://json-schema.org/draft/" + d.name() + "/schema"
+	}
+	return "http://json-schema.org/" + d.name() + "/schema#"
+}
+
+// since is the first draft after d that defines keyword k (0 when only earlier drafts do):
+// the draft to declare.
+func (d dialect) since(k string) dialect {
+	for _, later := range []dialect{6, 7, 2019, 2020} {
+		if later.version() > d.version() && later.defines(k) {
+			return later
+		}
+	}
+	return 0
+}
+
+// What a declared draft ignores, kinds of Ignored.
+const (
+	// Undefined is a keyword the draft does not define (const in draft-04, $defs in
+	// draft-07, prefixItems in 2019-09).
+	Undefined = iota + 1
+	// BesideRef is keywords beside a $ref in draft-07 or earlier, where the $ref is all.
+	BesideRef
+	// NotAtRoot is a $schema below a resource's root, which no draft reads.
+	NotAtRoot
+)
+
+// Ignored is a place in a schema document whose draft ignores what is written there.
+type Ignored struct {
+	Kind    int
+	Pointer string // of the keyword (Undefined, NotAtRoot) or of the $ref's object (BesideRef)
+	// Keywords are the keyword (Undefined, NotAtRoot) or, BesideRef, the keywords beside
+	// the $ref, sorted.
+	Keywords []string
+	Draft    string // the draft the place is read by, "draft-04" … "2020-12"
+	// Since is, for Undefined, the $schema of the first draft that defines the keyword;
+	// "" when only earlier drafts do (additionalItems in 2020-12).
+	Since string
+	// ID is the keyword that makes a schema a resource in Draft (id or $id), for NotAtRoot.
+	ID string
+}
+
+// IgnoredKeywords lists, in the order of a walk with keys sorted (the same every run), what
+// the draft of each place of the schema document doc ignores. It stops at a $schema it does
+// not know (the compiler refuses those) and does not follow $refs.
+func IgnoredKeywords(doc any) []Ignored {
+	var out []Ignored
+	var walk func(v any, ptr string, d dialect, root bool)
+	walk = func(v any, ptr string, d dialect, root bool) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		if x, has := m["$schema"]; has && root {
+			if d, ok = dialectOf(x); !ok {
+				return
+			}
+		} else if has {
+			own, embedded, known := d.resource(m)
+			if !known {
+				return
+			}
+			if declared, _ := dialectOf(x); !embedded || own != declared {
+				// (A draft-04 $schema beside $id: draft-04 names resources with id.)
+				out = append(out, Ignored{Kind: NotAtRoot, Pointer: ptr + "/$schema", Keywords: []string{"$schema"}, Draft: d.name(), ID: d.idKeyword()})
+			}
+			d = own
+		}
+		keys := slices.Sorted(maps.Keys(m))
+		if _, ref := m["$ref"]; ref && d.refAlone() {
+			var beside []string
+			for _, k := range keys {
+				if k != "$ref" && !ignoredKeyword(k) && vocabulary(k) {
+					beside = append(beside, k)
+				}
+			}
+			if len(beside) > 0 {
+				out = append(out, Ignored{Kind: BesideRef, Pointer: ptr, Keywords: beside, Draft: d.name()})
+			}
+			// Only what a JSON pointer may still reach: the definitions.
+			keys = slices.DeleteFunc(keys, func(k string) bool { return k != "definitions" && k != "$defs" })
+		}
+		for _, k := range keys {
+			p := ptr + "/" + contract.EscapeToken(k)
+			undefined := !d.defines(k) || (k == "$defs" && d.version() <= 7) || (k == "$id" && d.version() == 4)
+			if undefined {
+				s := d.since(k)
+				switch k {
+				case "$defs":
+					s = 2019
+				case "$id":
+					s = 6
+				}
+				ig := Ignored{Kind: Undefined, Pointer: p, Keywords: []string{k}, Draft: d.name()}
+				if s != 0 {
+					ig.Since = s.uri()
+				}
+				out = append(out, ig)
+				if k != "$defs" {
+					continue // its value is no schema in d
+				}
+			}
+			switch x := m[k].(type) {
+			case map[string]any:
+				switch k {
+				case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
+					for _, name := range slices.Sorted(maps.Keys(x)) {
+						walk(x[name], p+"/"+contract.EscapeToken(name), d, false)
+					}
+				case "additionalProperties", "additionalItems", "items", "not", "if", "then", "else", "contains",
+					"propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema":
+					walk(x, p, d, false)
+				}
+			case []any:
+				switch k {
+				case "allOf", "anyOf", "oneOf", "prefixItems", "items":
+					for i, s := range x {
+						walk(s, p+"/"+strconv.Itoa(i), d, false)
+					}
+				}
+			}
+		}
+	}
+	walk(doc, "", 0, true)
+	return out
 }

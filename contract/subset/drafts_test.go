@@ -221,3 +221,43 @@ func TestDraftEdges(t *testing.T) {
 		t.Errorf("unknown $schema: %v (%s)", r.Verdict, r.Reason)
 	}
 }
+
+// TestIgnoredKeywords: what each draft ignores is found at its pointer, in one order.
+func TestIgnoredKeywords(t *testing.T) {
+	const (
+		d4 = `"$schema":"http://json-schema.org/draft-04/schema#",`
+		d7 = `"$schema":"http://json-schema.org/draft-07/schema#",`
+	)
+	cases := []struct {
+		name, schema string
+		want         []string // kind pointer keywords draft since
+	}{
+		{"const in draft-04", `{` + d4 + `"properties":{"x":{"const":1,"$id":"http://example.com/x"}}}`,
+			[]string{"1 /properties/x/$id [$id] draft-04 http://json-schema.org/draft-06/schema#",
+				"1 /properties/x/const [const] draft-04 http://json-schema.org/draft-06/schema#"}},
+		{"$defs in draft-07, walked", `{` + d7 + `"$defs":{"a":{"if":{},"then":{"prefixItems":[]}}},"$ref":"#/$defs/a"}`,
+			[]string{"1 /$defs [$defs] draft-07 https://json-schema.org/draft/2019-09/schema",
+				"1 /$defs/a/then/prefixItems [prefixItems] draft-07 https://json-schema.org/draft/2020-12/schema"}},
+		{"beside $ref", `{` + d7 + `"definitions":{"s":{}},"properties":{"v":{"$ref":"#/definitions/s","type":"string","maxLength":3,"description":"d","x-vendor":1}}}`,
+			[]string{"2 /properties/v [maxLength type] draft-07 "}},
+		{"prefixItems in 2019-09", `{"$schema":"https://json-schema.org/draft/2019-09/schema","prefixItems":[{}]}`,
+			[]string{"1 /prefixItems [prefixItems] 2019-09 https://json-schema.org/draft/2020-12/schema"}},
+		{"additionalItems in 2020-12", `{"items":{},"additionalItems":false}`,
+			[]string{"1 /additionalItems [additionalItems] 2020-12 "}},
+		{"$schema below the root", `{"properties":{"a":{` + d7 + `"type":"string"},"b":{"id":"http://example.com/b",` + d4 + `"const":1},"c":{"$id":"http://example.com/c",` + d4 + `"const":1}}}`,
+			[]string{"3 /properties/a/$schema [$schema] 2020-12 ", "1 /properties/b/const [const] draft-04 http://json-schema.org/draft-06/schema#",
+				"3 /properties/c/$schema [$schema] 2020-12 "}},
+		{"nothing ignored", `{` + d7 + `"definitions":{"s":{"const":1}},"properties":{"v":{"$ref":"#/definitions/s","description":"d"}}}`, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			for _, ig := range IgnoredKeywords(mustParse(t, tc.schema)) {
+				got = append(got, fmt.Sprintf("%d %s %v %s %s", ig.Kind, ig.Pointer, ig.Keywords, ig.Draft, ig.Since))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got\n %s\nwant\n %s", strings.Join(got, "\n "), strings.Join(tc.want, "\n "))
+			}
+		})
+	}
+}
