@@ -128,8 +128,16 @@ func (d dialect) defines(k string) bool {
 // names the draft; below it, an embedded resource (an id of its own) has its own draft and
 // is the base of its "#…" references, so n becomes that resource's root, keyed by where it
 // is. ok is false for a $schema the checker does not know.
+//
+// A document is entered with n.d zero; once its draft is read, n.d is never zero again in
+// it, so a resource's root reached again (by "#") keeps the draft it was entered with —
+// an embedded resource may carry a $schema the validator ignores (draft-04's beside $id).
 func (n node) enter(v map[string]any) (node, bool) {
 	if n.key[strings.IndexByte(n.key, '#')+1:] == "" {
+		if n.d != 0 {
+			return n, true
+		}
+		n.d = 2020
 		if x, has := v["$schema"]; has {
 			d, ok := dialectOf(x)
 			if !ok {
@@ -145,7 +153,7 @@ func (n node) enter(v map[string]any) (node, bool) {
 	}
 	if embedded {
 		// The key's document part holds no '#', which resolve splits on.
-		n.d, n.root, n.key = d, v, strings.NewReplacer("%", "%25", "#", "%23").Replace(n.key)+"#"
+		n.d, n.root, n.key = dialect(d.version()), v, strings.NewReplacer("%", "%25", "#", "%23").Replace(n.key)+"#"
 	}
 	return n, true
 }

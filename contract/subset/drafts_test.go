@@ -179,6 +179,8 @@ func TestDraftEdges(t *testing.T) {
 		{"draft-04 not of an exclusive bound", `{` + d4 + `"type":"number","not":{"minimum":5,"exclusiveMinimum":true}}`, `{"type":"number","exclusiveMaximum":5}`, false, Incompatible, ""},
 		{"2019-09 recursive anchor of an outer resource", `{` + d2019 + `"$recursiveAnchor":true,"type":"object","properties":{"v":{"type":"integer"},"in":{"$ref":"#/$defs/inner"}},"$defs":{"inner":{"$id":"http://example.com/inner","$recursiveAnchor":true,"type":"object","properties":{"next":{"$recursiveRef":"#"}}}}}`,
 			`{"type":"object","properties":{"in":{"properties":{"next":{"properties":{"v":{"type":"integer"}}}}}}}`, false, Unknown, "$recursiveRef"},
+		{"an embedded resource's ignored $schema stays ignored when re-entered", `{"properties":{"x":{"type":"object","additionalProperties":false,"properties":{"v":{"const":1},"next":{"type":"object","additionalProperties":false,"properties":{"v":{"type":"integer"}}}}}}}`,
+			`{"properties":{"x":{"$ref":"#/$defs/c"}},"$defs":{"c":{"$id":"http://example.com/c",` + d4 + `"type":"object","properties":{"v":{"const":1},"next":{"$ref":"#"}}}}}`, false, Incompatible, ""},
 		{"2020-12 $recursiveRef not modelled", `{"type":"object"}`, `{"type":"object","properties":{"x":{"$recursiveRef":"#"}}}`, false, Unknown, "$recursiveRef"},
 		{"2019-09 dependencies not modelled", `{"type":"object"}`, `{` + d2019 + `"dependencies":{"a":["b"]}}`, false, Unknown, "dependencies"},
 	}
