@@ -1,9 +1,9 @@
 package contract
 
 import (
+	"errors"
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -50,12 +50,8 @@ func checkDrafts(doc any) *SchemaError {
 		switch v := v.(type) {
 		case map[string]any:
 			if u, ok := v["$schema"].(string); ok && !knownDraft(u) {
-				remote := false
-				if p, err := url.Parse(u); err == nil {
-					remote = p.Scheme != "" && p.Scheme != "file"
-				}
 				return &SchemaError{Pointer: ptr + "/$schema", Err: draftError{i18n.M("$schema %q names no draft seam reads; declare one of %s",
-					u, strings.Join(Drafts(), ", ")), remote}}
+					u, strings.Join(Drafts(), ", "))}}
 			}
 			for _, k := range slices.Sorted(maps.Keys(v)) {
 				switch k {
@@ -78,11 +74,11 @@ func checkDrafts(doc any) *SchemaError {
 	return walk(doc, "")
 }
 
-// draftError refuses a $schema; one at a remote URL is also ErrRemoteRef, as jsonschema would
-// fetch it as a metaschema.
-type draftError struct {
-	i18n.Message
-	remote bool
-}
+// ErrUnknownDraft is matched (errors.Is) by the error for a $schema that names no draft
+// seam reads.
+var ErrUnknownDraft = errors.New("unknown $schema")
 
-func (e draftError) Is(target error) bool { return e.remote && target == ErrRemoteRef }
+// draftError refuses a $schema: its message in languages, and ErrUnknownDraft.
+type draftError struct{ i18n.Message }
+
+func (e draftError) Is(target error) bool { return target == ErrUnknownDraft }

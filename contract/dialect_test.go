@@ -43,8 +43,8 @@ func TestDrafts(t *testing.T) {
 				return
 			}
 			var se *SchemaError
-			if !errors.As(err, &se) {
-				t.Fatalf("err %v, want a SchemaError", err)
+			if !errors.As(err, &se) || !errors.Is(err, ErrUnknownDraft) || errors.Is(err, ErrRemoteRef) {
+				t.Fatalf("err %v, want a SchemaError of ErrUnknownDraft", err)
 			}
 			want := `schema s.json at ` + tc.pointer + `: $schema "` + tc.value + `" names no draft seam reads; declare one of ` + supported
 			if err.Error() != want {

@@ -4,7 +4,8 @@ package i18n
 // and lint's findings on what a declared draft ignores.
 func jaDrafts() map[string]string {
 	return map[string]string{
-		"$schema %q names no draft seam reads; declare one of %s": "$schema %q は seam が読めるドラフトではありません。次のいずれかを宣言してください: %s",
+		"$schema %q names no draft seam reads; declare one of %s":                       "$schema %q は seam が読めるドラフトではありません。次のいずれかを宣言してください: %s",
+		"declare one of the drafts listed in $schema, or leave $schema out for 2020-12": "$schema には一覧にあるドラフトのいずれかを宣言するか、$schema を省いて 2020-12 としてください",
 		// lint (lint_drafts.go)
 		"node %s's contract.%s": "ノード %s の contract.%s",
 		"the params schema":     "params スキーマ",
