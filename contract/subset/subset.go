@@ -199,7 +199,8 @@ type node struct {
 	root any
 	// key names the value for the coinductive assumption: document and pointer.
 	key string
-	// d is the draft of the resource n is in (see dialect); root is that resource.
+	// d is the draft of the resource n is in, root being that resource: zero until flatten
+	// enters n's document and reads its $schema (dialect.go's enter).
 	d dialect
 }
 
