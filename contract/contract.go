@@ -385,6 +385,10 @@ func (c *Compiler) register(u, name string, doc any) error {
 		err.Location = c.names[u]
 		return err
 	}
+	if err := checkDrafts(doc); err != nil {
+		err.Location = c.names[u]
+		return err
+	}
 	if err := checkRefs(u, doc); err != nil {
 		err.Location = c.names[u]
 		return err

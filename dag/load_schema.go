@@ -88,6 +88,9 @@ func (l *loader) schemaError(err error, n *yaml.Node, inline bool, self, what st
 	case errors.Is(err, contract.ErrLimit):
 		l.addAt(target, CodeLimit, limitHint(l.lang, err),
 			i18n.Sprintf(l.lang, "%s: schema beyond seam's limits: %v", what, strings.Replace(detail, contract.ErrLimit.Error()+": ", "", 1)))
+	case errors.Is(err, contract.ErrUnknownDraft):
+		l.addAt(target, CodeSchema, i18n.Format(l.lang, "declare one of the drafts listed in $schema, or leave $schema out for 2020-12"),
+			i18n.Sprintf(l.lang, "%s: invalid JSON Schema: %v", what, detail))
 	case errors.Is(err, contract.ErrRemoteRef):
 		l.addAt(target, CodeRemoteRef, i18n.Format(l.lang, "vendor the schema next to the DAG and $ref it by a relative path"),
 			i18n.Sprintf(l.lang, "%s: %v; seam never fetches schemas over the network", what, detail))

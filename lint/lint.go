@@ -137,6 +137,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.exprTypes("", outs, nil)...)
 	out = append(out, l.hygiene()...)
+	out = append(out, l.drafts()...)
 	out = append(withoutLoose(out, absent), absent...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		if a.Pos.Line != b.Pos.Line {

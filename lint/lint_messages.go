@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/seam-dag/seam/contract/subset"
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
@@ -318,4 +319,40 @@ func (t lintText) cannotProveList(src, reason string) string {
 func (t lintText) undeclaredItem(node, path string) (msg, hint string) {
 	return i18n.Sprintf(t.lang, "item.%s: the elements of %s's foreach list do not declare %s", path, node, path),
 		i18n.Sprintf(t.lang, "reference a field the elements declare, or declare it where the list comes from.")
+}
+
+// What a contract's declared draft ignores (lint_drafts.go).
+
+func (t lintText) contractWhat(node, side string) string {
+	return i18n.Sprintf(t.lang, "node %s's contract.%s", node, side)
+}
+
+func (t lintText) paramsWhat() string { return i18n.Sprintf(t.lang, "the params schema") }
+
+func (t lintText) undefinedKeyword(what string, ig subset.Ignored) (msg, hint string) {
+	k := ig.Keywords[0]
+	msg = i18n.Sprintf(t.lang, "%s uses %s at %s, which %s does not define: validation ignores it.", what, k, ig.Pointer, ig.Draft)
+	switch {
+	case k == "$defs":
+		hint = i18n.Sprintf(t.lang, "declare \"$schema\": %q, or rename it definitions (a $ref to #/$defs/… still resolves as a JSON pointer, but %s reads nothing under $defs as a schema).", ig.Since, ig.Draft)
+	case ig.Since == "":
+		hint = i18n.Sprintf(t.lang, "write it as %s does: the items after prefixItems are items.", ig.Draft)
+	default:
+		hint = i18n.Sprintf(t.lang, "declare a draft that defines it: \"$schema\": %q.", ig.Since)
+	}
+	return msg, hint
+}
+
+func (t lintText) besideRef(what string, ig subset.Ignored) (msg, hint string) {
+	at := ig.Pointer
+	if at == "" {
+		at = "/"
+	}
+	return i18n.Sprintf(t.lang, "%s writes %s beside the $ref at %s, which %s ignores: the object is the $ref alone.", what, strings.Join(ig.Keywords, ", "), at, ig.Draft),
+		i18n.Sprintf(t.lang, "move them into an allOf with the $ref, or declare \"$schema\": \"https://json-schema.org/draft/2019-09/schema\" or later.")
+}
+
+func (t lintText) schemaNotAtRoot(what string, ig subset.Ignored) (msg, hint string) {
+	return i18n.Sprintf(t.lang, "%s declares $schema at %s, below a resource's root: %s ignores it there.", what, ig.Pointer, ig.Draft),
+		i18n.Sprintf(t.lang, "give that schema an %s to make it a resource of its own, or remove the $schema.", ig.ID)
 }

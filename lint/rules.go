@@ -21,6 +21,10 @@ const (
 	CodeStored     = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
 	// CodeStillUnknown: seam lint --against: an edge the change touches is unknown at both revisions
 	CodeStillUnknown = "SEAM-W308"
+	// What a contract's declared draft ignores (issue 43).
+	CodeUndefinedKeyword = "SEAM-W309" // a keyword the contract's draft does not define
+	CodeBesideRef        = "SEAM-W310" // keywords beside a $ref, which drafts up to 07 ignore
+	CodeSchemaNotAtRoot  = "SEAM-W311" // a $schema below a resource's root, which is ignored
 )
 
 // The contract evolution gate's own codes (lint/gate): a file it could not judge.
@@ -124,4 +128,13 @@ var rules = [...]Rule{
 	{CodeStillUnknown, "UnjudgedChange", SeverityWarning,
 		"`seam lint --against`: an edge the change touches (a producer's output contract, the consumer's definition or its input contract changed, a file they refer to included) is unknown at both revisions, so the gate cannot tell whether the change breaks it.",
 		"make the edge decidable (the reason names what lint cannot follow), then the gate judges the change; `--strict` makes this an error."},
+	{CodeUndefinedKeyword, "KeywordNotInDraft", SeverityWarning,
+		"A contract uses a keyword its declared draft does not define (`const` in draft-04, `$defs` in draft-07, `prefixItems` in 2019-09), so validation ignores it.",
+		"declare a draft that defines the keyword in `$schema` (the finding names it), or write what the declared draft says instead (`enum: [x]` for `const` in draft-04, `definitions` for `$defs`, `items` after `prefixItems` for 2020-12's `additionalItems`)."},
+	{CodeBesideRef, "KeywordsBesideRef", SeverityWarning,
+		"A contract in draft-07 or earlier writes keywords beside a `$ref`, which that draft ignores: the object is the `$ref` alone.",
+		"move them into an `allOf` with the `$ref` (`allOf: [{$ref: …}, {maxLength: 3}]`), or declare `\"$schema\": \"https://json-schema.org/draft/2019-09/schema\"` or later."},
+	{CodeSchemaNotAtRoot, "SchemaNotAtResourceRoot", SeverityWarning,
+		"A contract declares `$schema` below the root of a resource, where no draft reads it.",
+		"give that schema the draft's resource keyword (`id` in draft-04, `$id` after) so that it is a resource of its own, or remove the `$schema`."},
 }

@@ -139,6 +139,9 @@ type shape struct {
 	minLen, maxLen int // maxLen -1: none
 	patterns       []string
 	formats        []string
+	// assertedFormats are the formats of drafts before 2019-09, which jsonschema asserts
+	// whatever the compiler's option.
+	assertedFormats []string
 
 	props    map[string][]node
 	pprops   []patternProp
@@ -176,9 +179,9 @@ type shape struct {
 // only with contract.Options.AssertContent, which the checker cannot see: they stay unknown.)
 func ignoredKeyword(k string) bool {
 	switch k {
-	case "title", "description", "examples", "$schema", "$id", "default", "$comment", "$defs",
+	case "title", "description", "examples", "$schema", "$id", "id", "default", "$comment", "$defs",
 		"definitions", "deprecated", "readOnly", "writeOnly", "$anchor", "$dynamicAnchor",
-		"$vocabulary":
+		"$recursiveAnchor", "$vocabulary":
 		return true
 	}
 	return false
@@ -228,20 +231,14 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 				cost += 4 * len(list) // each value is read and keyed
 			}
 			c.spend(cost)
-			if d, ok := v["$schema"]; ok && !draft2020(d) {
-				// Another draft reads keywords differently (draft 7 ignores $ref's
-				// siblings, takes items as a tuple): the node is not modelled at all, which
-				// on the producer's side widens it to true.
-				s.unknown = append(s.unknown, "$schema "+stringOr(d))
+			var ok bool
+			if n, ok = n.enter(v); !ok {
+				// A draft the checker does not know: nothing of the node is read, which on
+				// the producer's side widens it to true.
+				s.unknown = append(s.unknown, "$schema "+stringOr(v["$schema"]))
 				return
 			}
-			if n.key[strings.IndexByte(n.key, '#')+1:] != "" {
-				if _, ok := v["$id"]; ok {
-					n.lost = true
-				}
-			}
-			s.addNode(n, v, producer)
-			if ref, ok := v["$ref"]; ok {
+			follow := func(kw string, ref any) {
 				r, isStr := ref.(string)
 				target, found := n.resolve(r)
 				hops++
@@ -249,9 +246,24 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 				case isStr && found && hops <= maxRefHops:
 					add(target)
 				case !producer || !isStr || !found:
-					s.unknown = append(s.unknown, "$ref "+stringOr(ref))
+					s.unknown = append(s.unknown, kw+" "+stringOr(ref))
 				default:
-					s.unknown = append(s.unknown, "$ref (too deep)")
+					s.unknown = append(s.unknown, kw+" (too deep)")
+				}
+			}
+			if ref, ok := v["$ref"]; ok && n.d.refAlone() {
+				follow("$ref", ref) // the whole object is the $ref
+				return
+			}
+			s.addNode(n, v, producer)
+			if ref, ok := v["$ref"]; ok {
+				follow("$ref", ref)
+			}
+			if ref, ok := v["$recursiveRef"]; ok && n.d.version() == 2019 {
+				if ref != "#" || !n.recursiveIsRef() {
+					s.unknown = append(s.unknown, "$recursiveRef "+stringOr(ref))
+				} else {
+					follow("$recursiveRef", "#")
 				}
 			}
 			if inner, ok := doubleNot(v["not"]); ok {
@@ -277,7 +289,7 @@ func (c *checker) flatten(ns []node, producer bool) shape {
 		add(n)
 	}
 	if (producer && c.annotated[0]) || (!producer && c.annotated[1]) {
-		s.formats = nil
+		s.formats = s.assertedFormats
 	}
 	if producer {
 		// A producer's strings of a format are within the format's language, if known:
@@ -308,12 +320,6 @@ func formatLanguage(f string) string {
 	return ""
 }
 
-// draft2020 reports whether a $schema value names draft 2020-12, the draft modelled here.
-func draft2020(v any) bool {
-	u, _ := v.(string)
-	return strings.TrimSuffix(u, "#") == "https://json-schema.org/draft/2020-12/schema"
-}
-
 func stringOr(v any) string {
 	if s, ok := v.(string); ok {
 		return s
@@ -330,11 +336,17 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 	slices.Sort(keys) // deterministic reasons
 	pprops, ppropsOK := patternProps(n, v["patternProperties"])
 	_, prefixItems := v["prefixItems"]
+	prefixItems = prefixItems && n.d.defines("prefixItems")
 	for _, k := range keys {
 		x := v[k]
 		ok := true
+		if !n.d.defines(k) {
+			continue // an annotation in n's draft, as the validator reads it
+		}
 		switch k {
 		case "$ref", "allOf":
+		case "$recursiveRef":
+			ok = n.d.version() == 2019 // flatten follows it
 		case "type":
 			ok = s.addType(x)
 		case "enum":
@@ -349,7 +361,11 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 				s.intersectEnum([]any{x})
 			}
 		case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
-			ok = s.addBound(k, x)
+			if n.d.version() == 4 {
+				ok = s.addBound4(k, v)
+			} else {
+				ok = s.addBound(k, x)
+			}
 		case "multipleOf":
 			r, isNum := numberOf(x)
 			ok = isNum && r.Sign() > 0
@@ -376,6 +392,9 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 			f, isStr := x.(string)
 			ok = isStr
 			s.formats = append(s.formats, f)
+			if n.d.version() < 2019 {
+				s.assertedFormats = append(s.assertedFormats, f)
+			}
 		case "properties":
 			m, isMap := x.(map[string]any)
 			ok = isMap
@@ -397,6 +416,10 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		case "prefixItems":
 			ok = s.addTuple(n, v)
 		case "items":
+			if list, isList := x.([]any); isList && n.d.version() < 2020 {
+				s.addItemList(n, v, list)
+				break
+			}
 			if prefixItems {
 				break // applies after prefixItems only: part of that tuple
 			}
@@ -415,7 +438,14 @@ func (s *shape) addNode(n node, v map[string]any, producer bool) {
 		case "then", "else":
 			// Read with if; without it they assert nothing.
 		case "dependentSchemas":
-			ok = s.addDependentSchemas(n, x)
+			ok = s.addDependentSchemas(n, k, x)
+		case "additionalItems":
+			// Read with a list of items; beside one schema for every item, or none, it
+			// asserts nothing.
+		case "dependencies":
+			// Up to draft-07 it is dependentRequired for a list of names, dependentSchemas
+			// for a schema; jsonschema reads it in later drafts too, not modelled there.
+			ok = n.d.version() <= 7 && s.addDependencies(n, x)
 		case "unevaluatedProperties":
 			ok = s.addUnevaluated(n, v)
 		case "minContains", "maxContains":
@@ -501,6 +531,57 @@ func (s *shape) addTuple(n node, v map[string]any) bool {
 	return ok
 }
 
+// addItemList adds a list-form items (drafts before 2020-12) as the tuple it is, with
+// additionalItems as the rest of the tuple.
+func (s *shape) addItemList(n node, v map[string]any, list []any) {
+	t := tuple{}
+	for i, p := range list {
+		t.prefix = append(t.prefix, n.child(p, "items", strconv.Itoa(i)))
+	}
+	if rest, has := v["additionalItems"]; has {
+		t.rest = []node{n.child(rest, "additionalItems")}
+		if rest == false {
+			s.maxItems = minLimit(s.maxItems, len(list)) // a closed tuple: the same set
+		}
+	}
+	s.tuples = append(s.tuples, t)
+}
+
+// addDependencies adds a draft-07-or-earlier dependencies: each member's list of names as
+// dependentRequired, each schema as dependentSchemas. false when x is not an object of those.
+func (s *shape) addDependencies(n node, x any) bool {
+	deps, ok := x.(map[string]any)
+	if !ok {
+		return false
+	}
+	names, schemas := map[string]any{}, map[string]any{}
+	for k, d := range deps {
+		switch d.(type) {
+		case []any:
+			names[k] = d
+		case map[string]any, bool:
+			schemas[k] = d
+		default:
+			return false
+		}
+	}
+	return s.addDependentRequired(names) && s.addDependentSchemas(n, "dependencies", schemas)
+}
+
+// addBound4 adds a draft-04 bound: exclusiveMinimum and exclusiveMaximum are booleans that
+// make v's minimum and maximum exclusive, asserting nothing alone.
+func (s *shape) addBound4(k string, v map[string]any) bool {
+	switch k {
+	case "exclusiveMinimum", "exclusiveMaximum":
+		_, isBool := v[k].(bool)
+		return isBool
+	}
+	if v["exclusive"+strings.ToUpper(k[:1])+k[1:]] == true {
+		return s.addBound("exclusive"+strings.ToUpper(k[:1])+k[1:], v[k])
+	}
+	return s.addBound(k, v[k])
+}
+
 // addContains adds v's contains with its minContains and maxContains.
 func (s *shape) addContains(n node, v map[string]any) bool {
 	ok := true
@@ -567,7 +648,7 @@ func (s *shape) addNot(n node, x any, producer bool) {
 		s.props[name] = append(s.props[name], neg)
 	} else if _, ok := notAnyOf(x); !ok && !s.addNotBound(x) {
 		// (A not of anyOf, flatten adds as the not of each branch.)
-		if kws, ok := separable(x); ok && producer {
+		if kws, ok := separable(x, n.d); ok && producer {
 			g := group{kw: "anyOf"}
 			for _, k := range kws {
 				g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{k: x.(map[string]any)[k]}}, "not~"+contract.EscapeToken(k)))
@@ -619,15 +700,23 @@ func (s *shape) addNotBound(x any) bool {
 	return false
 }
 
-// separable lists the asserting keywords of schema x when it has more than one and each
-// asserts alone (none reads another, as additionalProperties reads properties): then not x
-// is anyOf the nots of each.
-func separable(x any) ([]string, bool) {
+// separable lists the asserting keywords of schema x, read in draft d, when it has more than
+// one and each asserts alone (none reads another, as additionalProperties reads properties,
+// or a draft-04 exclusiveMinimum minimum): then not x is anyOf the nots of each.
+func separable(x any, d dialect) ([]string, bool) {
 	m, _ := x.(map[string]any)
 	var kws []string
 	for k := range m {
+		if !d.defines(k) {
+			continue
+		}
 		switch k {
-		case "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+		case "exclusiveMinimum", "exclusiveMaximum":
+			if d.version() == 4 {
+				return nil, false
+			}
+			kws = append(kws, k)
+		case "type", "enum", "const", "minimum", "maximum",
 			"multipleOf", "minLength", "maxLength", "pattern", "format", "minItems", "maxItems",
 			"uniqueItems", "minProperties", "maxProperties", "required", "dependentRequired", "propertyNames":
 			kws = append(kws, k)
@@ -666,14 +755,14 @@ func (s *shape) addIf(n node, v map[string]any) {
 // addDependentSchemas adds each member's dependent schema as the alternatives it stands for:
 // anyOf [not an object, an object without the member, an object with it that the schema
 // accepts]; false when x is not an object.
-func (s *shape) addDependentSchemas(n node, x any) bool {
+func (s *shape) addDependentSchemas(n node, kw string, x any) bool {
 	deps, ok := x.(map[string]any)
 	if !ok {
 		return false
 	}
 	others := []any{"null", "boolean", "array", "string", "number"}
 	for _, k := range slices.Sorted(maps.Keys(deps)) {
-		at := "dependentSchemas/" + contract.EscapeToken(k)
+		at := kw + "/" + contract.EscapeToken(k)
 		s.groups = append(s.groups, group{kw: "anyOf", branches: []node{
 			n.synthetic(map[string]any{"type": others}, at+"~other"),
 			n.synthetic(map[string]any{"not": map[string]any{"required": []any{k}}}, at+"~absent"),
@@ -713,6 +802,9 @@ func (s *shape) addUnevaluated(n node, v map[string]any) bool {
 		w, isMap := m.v.(map[string]any)
 		if !isMap {
 			return true // a boolean schema evaluates nothing
+		}
+		if m.d.version() != n.d.version() || m.d.refAlone() || (!top && m.d.embedded(w)) {
+			return false // another draft's resource, read by other rules
 		}
 		for _, k := range []string{"if", "dependentSchemas", "$dynamicRef", "$recursiveRef"} {
 			if _, has := w[k]; has {

@@ -203,12 +203,13 @@ type node struct {
 	// whose $refs resolve nowhere): a pointer keeps the many nodes a check makes small.
 	doc *contract.Doc
 	// key names the value for the coinductive assumption: side, document and pointer
-	// ("a file:///…/common.json#/$defs/item"; "a#/…" for a document with no URL), so that two
-	// files with the same pointer never alias.
+	// ("a file:///…/dag.json#/properties/x"; "a via file:///…/common.json#/$defs/item" for a
+	// document reached by a $ref; "a#/…" for one with no URL), so that two files with the same
+	// pointer never alias.
 	key string
-	// lost is set inside an embedded resource (a nested $id), where "#..." refers to that
-	// resource, not to doc, and a relative reference resolves against its $id.
-	lost bool
+	// d is the draft of the resource n is in, doc's value being that resource: zero until
+	// flatten enters n's document and reads its $schema (dialect.go's enter).
+	d dialect
 }
 
 // roots is the conjunction a Schema stands for: its source, or an effective schema's parts,
@@ -240,20 +241,21 @@ func (n node) child(v any, tokens ...string) node {
 	for _, t := range tokens {
 		k += "/" + contract.EscapeToken(t)
 	}
-	return node{v: v, doc: n.doc, key: k, lost: n.lost}
+	return node{v: v, doc: n.doc, key: k, d: n.d}
 }
 
 // synthetic is a schema the checker writes in n's place (if/then/else as alternatives, say):
 // its $refs resolve in n's document, and name names it among n's keywords.
 func (n node) synthetic(v any, name string) node {
-	return node{v: v, doc: n.doc, key: n.key + "/" + name, lost: n.lost}
+	return node{v: v, doc: n.doc, key: n.key + "/" + name, d: n.d}
 }
 
-// resolve finds a $ref's target: in n's document ("#/$defs/x"), or in another local document
+// resolve finds a $ref's target: in n's resource ("#/$defs/x"), or in another local document
 // the compiler loaded ("common.json#/$defs/item", see contract.Doc.Resolve); ok is false for
-// anything else (an anchor, a remote or unloaded document, inside an embedded resource).
+// anything else (an anchor, a remote or unloaded document), and for a pointer that passes
+// through an embedded resource (whose draft and base may differ).
 func (n node) resolve(ref string) (node, bool) {
-	if n.lost || n.doc == nil {
+	if n.doc == nil {
 		return node{}, false
 	}
 	t, in, ok := n.doc.Resolve(ref)
@@ -265,15 +267,24 @@ func (n node) resolve(ref string) (node, bool) {
 			return node{}, false
 		}
 	}
+	_, frag, _ := strings.Cut(ref, "#")
+	frag = contract.FragmentPointer(frag)
 	prefix, _, _ := strings.Cut(n.key, "#")
-	doc := n.doc
+	doc, d := n.doc, n.d
 	if in.URL != n.doc.URL {
 		side, _, _ := strings.Cut(prefix, " ")
-		prefix = strings.TrimRightFunc(side, unicode.IsDigit) + " " + in.URL
-		doc = &in
+		// "via" marks a document reached by a $ref, not one a check starts from.
+		prefix = strings.TrimRightFunc(side, unicode.IsDigit) + " via " + in.URL
+		doc, d = &in, 0 // another document: enter reads its $schema
 	}
-	_, frag, _ := strings.Cut(ref, "#")
-	return node{v: t, doc: doc, key: prefix + "#" + contract.FragmentPointer(frag)}, true
+	v := doc.Value
+	for i, tok := range contract.PointerTokens(frag) {
+		if m, ok := v.(map[string]any); ok && i > 0 && d.embedded(m) {
+			return node{}, false
+		}
+		v, _ = contract.Lookup(v, []string{tok})
+	}
+	return node{v: t, doc: doc, key: prefix + "#" + frag, d: d}, true
 }
 
 // conjKey names a conjunction for the coinductive assumption, independent of order.
