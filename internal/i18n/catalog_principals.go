@@ -26,5 +26,9 @@ func jaPrincipals() map[string]string {
 		"principals file %s read again: %d principals":                                                                                                      "principals ファイル %s を読み直しました: プリンシパル %d 件",
 		"principals file changed but cannot be used; the last good version stays in force: %v":                                                              "principals ファイルが変更されましたが使えません。最後に正しかった版が有効なままです: %v",
 		"both a principals file (%s) and %s are set: the file replaces the token; add the token's SHA-256 to the file as an admin principal, then unset %s": "principals ファイル（%s）と %s の両方が設定されています: ファイルがトークンに代わります。トークンの SHA-256 を admin プリンシパルとしてファイルに加え、%s を外してください",
+		// serve/principals.go
+		"Not allowed": "許可されていません",
+		"that bearer token is not one of the server's principals":                                                               "その bearer トークンはこのサーバーのどのプリンシパルのものでもありません",
+		"%s may not do this: it needs the role %s (or admin), and %s has %s. An admin can add the role in the principals file.": "%[1]s はこの操作をできません: ロール %[2]s（または admin）が必要ですが、%[3]s のロールは %[4]s です。admin が principals ファイルでロールを追加できます。",
 	}
 }

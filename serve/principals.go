@@ -1,0 +1,96 @@
+package serve
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/seam-dag/seam/auth"
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+// principal is who r is: with principals, the one its bearer token or its login session
+// names (nil for none); without, Options.Local. bearer reports an "Authorization: Bearer"
+// header, right or wrong: such a request is never asked for a CSRF token, and one whose
+// token is wrong is refused with 401 rather than sent to the login page. A token in the
+// URL's query is never read.
+func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bool) {
+	if s.who == nil {
+		return s.opts.Local, false
+	}
+	if h := r.Header.Get("Authorization"); h != "" {
+		tok, _ := auth.Bearer(h)
+		return s.who.Current().Lookup(tok), true
+	}
+	c, err := r.Cookie(sessionCookie)
+	if err != nil {
+		return nil, false
+	}
+	name, ok := s.sessions.valid(c.Value, time.Now())
+	if !ok {
+		return nil, false
+	}
+	return s.who.Current().Named(name), false
+}
+
+// need is the role r asks for: an operator's to start, cancel or resume a run (every POST
+// but logging out), a viewer's for the rest.
+func need(r *http.Request) auth.Role {
+	if r.Method == http.MethodPost && r.URL.Path != "/logout" {
+		return auth.Operator
+	}
+	return auth.Viewer
+}
+
+// allowed reports whether who may have r answered; if not, it answers: 401 or the login page
+// for nobody, 403 with a page naming the role needed for someone without it.
+func (s *Server) allowed(w http.ResponseWriter, r *http.Request, who *auth.Principal, bearer bool) bool {
+	l := s.lang(r)
+	switch {
+	case who == nil && bearer:
+		w.Header().Set("WWW-Authenticate", `Bearer realm="seam", error="invalid_token"`)
+		http.Error(w, i18n.Sprintf(l, "that bearer token is not one of the server's principals"), http.StatusUnauthorized)
+		return false
+	case who == nil && r.Method == http.MethodGet:
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		return false
+	case who == nil:
+		http.Error(w, i18n.Sprintf(l, "log in first"), http.StatusUnauthorized)
+		return false
+	}
+	if role := need(r); !who.Can(role) {
+		s.render(w, r.WithContext(auth.With(r.Context(), who)), http.StatusForbidden, "forbidden",
+			i18n.Sprintf(l, "%s may not do this: it needs the role %s (or admin), and %s has %s. An admin can add the role in the principals file.",
+				who.Name, role, who.Name, roleList(who)))
+		return false
+	}
+	return true
+}
+
+// roleList says p's roles.
+func roleList(p *auth.Principal) string {
+	names := make([]string, len(p.Roles))
+	for i, r := range p.Roles {
+		names[i] = string(r)
+	}
+	return strings.Join(names, ", ")
+}
+
+// showWho names the principal logged in on page p, and leaves out the run form and the
+// cancel and resume buttons for one who may not use them.
+func (s *Server) showWho(p *page, r *http.Request) {
+	if s.who == nil {
+		return
+	}
+	who := auth.From(r.Context())
+	if who == nil {
+		return
+	}
+	p.Who = who.Name
+	p.ReadOnly = p.ReadOnly || !who.Can(auth.Operator)
+}
+
+// principalTexts are the words principals.html says.
+func principalTexts() []i18n.Message {
+	return []i18n.Message{i18n.M("Not allowed")}
+}
