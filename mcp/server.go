@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -43,6 +44,9 @@ type Options struct {
 	Engines map[string]engine.Engine
 	// ReadOnly registers only the tools that change nothing (no run_dag).
 	ReadOnly bool
+	// Local is who a tool call is made by when the transport names nobody: stdio's
+	// operating-system user (auth.OS); over HTTP with principals, the bearer token's.
+	Local *auth.Principal
 	// Version is the server version announced to clients.
 	Version string
 	// Log receives what a client never sees: the stack of a panic recovered in a handler or
@@ -113,7 +117,7 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.testAdd != nil {
 		opts.testAdd(srv)
 	}
-	srv.AddReceivingMiddleware(recoverPanics(opts.Log, opts.Lang))
+	srv.AddReceivingMiddleware(recoverPanics(opts.Log, opts.Lang), checkRoles(opts.Local, opts.Lang))
 	return &Server{Server: srv, svc: svc, lang: opts.Lang}, nil
 }
 

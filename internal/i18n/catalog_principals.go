@@ -30,5 +30,7 @@ func jaPrincipals() map[string]string {
 		"Not allowed": "許可されていません",
 		"that bearer token is not one of the server's principals":                                                               "その bearer トークンはこのサーバーのどのプリンシパルのものでもありません",
 		"%s may not do this: it needs the role %s (or admin), and %s has %s. An admin can add the role in the principals file.": "%[1]s はこの操作をできません: ロール %[2]s（または admin）が必要ですが、%[3]s のロールは %[4]s です。admin が principals ファイルでロールを追加できます。",
+		// mcp/principals.go
+		"%s may not call %s: it needs the role %s (or admin), and %s has %s; an admin can add the role in the principals file": "%[1]s は %[2]s を呼び出せません: ロール %[3]s（または admin）が必要ですが、%[4]s のロールは %[5]s です。admin が principals ファイルでロールを追加できます",
 	}
 }
