@@ -213,12 +213,18 @@ func TestLoad(t *testing.T) {
 		en   string
 	}{
 		{"none", Config{}, "nil", ""},
-		{"token", Config{Token: "the-shared-token-0123", TokenVar: "SEAM_SERVE_TOKEN"}, "token", ""},
+		{"token", Config{TokenVar: "SEAM_SERVE_TOKEN"}, "token", ""},
 		{"file", Config{File: path}, "alice", ""},
-		{"both", Config{File: path, Token: "x", TokenVar: "SEAM_MCP_TOKEN"}, "", "both a principals file (" + path + ") and SEAM_MCP_TOKEN are set: the file replaces the token; add the token's SHA-256 to the file as an admin principal, then unset SEAM_MCP_TOKEN"},
+		{"file from the environment", Config{TokenVar: "SEAM_NONE"}, "alice", ""},
+		{"both", Config{File: path, TokenVar: "SEAM_MCP_TOKEN"}, "", "both a principals file (" + path + ") and SEAM_MCP_TOKEN are set: the file replaces the token; add the token's SHA-256 to the file as an admin principal, then unset SEAM_MCP_TOKEN"},
 		{"missing file", Config{File: path + ".gone"}, "", "principals file: open " + path + ".gone: no such file or directory"},
 	}
+	env := map[string]string{"SEAM_SERVE_TOKEN": " the-shared-token-0123\n", "SEAM_MCP_TOKEN": "x"}
 	for _, c := range cases {
+		c.c.Getenv = func(k string) string { return env[k] }
+		if c.name == "file from the environment" {
+			env["SEAM_PRINCIPALS"] = path
+		}
 		src, err := Load(c.c)
 		if c.en != "" {
 			if err == nil || err.Error() != c.en {
@@ -255,5 +261,50 @@ func TestNewToken(t *testing.T) {
 	}
 	if _, err := Parse("p", []byte("principals:\n  x: {token_sha256: "+sum+", roles: [viewer]}\n"), i18n.English); err != nil {
 		t.Errorf("the hash does not parse: %v", err)
+	}
+}
+
+func TestNewTokenText(t *testing.T) {
+	cases := []struct {
+		name  string
+		roles []string
+		lang  i18n.Lang
+		line  string // the file line, up to the hash
+		roleL string // its roles
+		err   string
+	}{
+		{"ci-bot", []string{"operator"}, i18n.English, `  ci-bot: {token_sha256: "`, `roles: [operator]}`, ""},
+		{"alice", nil, i18n.English, `  alice: {token_sha256: "`, `roles: [viewer]}`, ""},
+		{"alice", []string{"operator", "approver"}, i18n.Japanese, `  alice: {token_sha256: "`, `roles: [operator, approver]}`, ""},
+		{"bob", []string{"root"}, i18n.English, "", "", `--role "root": unknown role: want one of viewer, operator, approver, admin`},
+		{"bob", []string{"root"}, i18n.Japanese, "", "", `--role "root": 不明なロールです: viewer, operator, approver, admin のいずれかを指定してください`},
+		{"os:bob", nil, i18n.English, "", "", `principal name "os:bob": use letters, digits, '.', '_', '-' and '@'`},
+	}
+	for _, c := range cases {
+		out, err := NewTokenText(c.name, c.roles, c.lang)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s %v: err = %v, want %s", c.name, c.roles, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(out, "\n")
+		tok := strings.TrimSpace(lines[2])
+		var fileLine string
+		for _, l := range lines {
+			if strings.HasPrefix(l, c.line) {
+				fileLine = l
+			}
+		}
+		if !strings.HasPrefix(tok, "seam_") || !strings.Contains(fileLine, Hash(tok)) || !strings.HasSuffix(fileLine, c.roleL) {
+			t.Errorf("%s: token %q, line %q:\n%s", c.name, tok, fileLine, out)
+		}
+		s, err := Parse("p", []byte("principals:\n"+fileLine+"\n"), i18n.English)
+		if err != nil || s.Lookup(tok) == nil || s.Lookup(tok).Name != c.name {
+			t.Errorf("%s: the printed line does not let the token in: %v", c.name, err)
+		}
 	}
 }

@@ -243,11 +243,13 @@ func (f *File) Current() *Set {
 
 // Config says where a front end's principals come from.
 type Config struct {
-	// File is the principals file (--principals, else $SEAM_PRINCIPALS); "" for none.
+	// File is the principals file (--principals); "" reads $SEAM_PRINCIPALS.
 	File string
-	// Token is the one shared token of before principals files ($SEAM_SERVE_TOKEN,
-	// $SEAM_MCP_TOKEN), named TokenVar in messages; it stands for an admin named "token".
-	Token, TokenVar string
+	// TokenVar names the variable of the one shared token of before principals files
+	// ($SEAM_SERVE_TOKEN, $SEAM_MCP_TOKEN), which stands for an admin named "token".
+	TokenVar string
+	// Getenv reads $SEAM_PRINCIPALS and TokenVar.
+	Getenv func(string) string
 	FileOptions
 }
 
@@ -255,8 +257,12 @@ type Config struct {
 // nil (nobody is asked who they are). A file and a token both set is an error: the file
 // replaces the token.
 func Load(c Config) (Source, error) {
+	if c.File == "" {
+		c.File = c.Getenv("SEAM_PRINCIPALS")
+	}
+	token := strings.TrimSpace(c.Getenv(c.TokenVar))
 	switch {
-	case c.File != "" && c.Token != "":
+	case c.File != "" && token != "":
 		return nil, i18n.Errorf(c.Lang, "both a principals file (%s) and %s are set: the file replaces the token; add the token's SHA-256 to the file as an admin principal, then unset %s", c.File, c.TokenVar, c.TokenVar)
 	case c.File != "":
 		f, err := Open(c.File, c.FileOptions)
@@ -264,8 +270,14 @@ func Load(c Config) (Source, error) {
 			return nil, err // not a nil *File in a Source
 		}
 		return f, nil
-	case c.Token != "":
-		return Single(TokenPrincipal, c.Token), nil
+	case token != "":
+		return Single(TokenPrincipal, token), nil
 	}
 	return nil, nil
+}
+
+// IsFile reports whether src is a principals file (rather than a shared token or nobody).
+func IsFile(src Source) bool {
+	_, ok := src.(*File)
+	return ok
 }

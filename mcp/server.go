@@ -44,8 +44,8 @@ type Options struct {
 	Engines map[string]engine.Engine
 	// ReadOnly registers only the tools that change nothing (no run_dag).
 	ReadOnly bool
-	// Local is who a tool call is made by when the transport names nobody: stdio's
-	// operating-system user (auth.OS); over HTTP with principals, the bearer token's.
+	// Local is who a tool call is made by when the transport names nobody (stdio, HTTP
+	// without principals); nil is the operating-system user who started the server.
 	Local *auth.Principal
 	// Version is the server version announced to clients.
 	Version string
@@ -96,6 +96,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Local == nil {
+		opts.Local = auth.OS("", opts.Getenv)
 	}
 	// cancel_run reaches the runs on Temporal when the server offers it.
 	elsewhere, _ := opts.Engines["temporal"].(engine.Canceler)

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -93,4 +94,18 @@ func (s *Server) showWho(p *page, r *http.Request) {
 // principalTexts are the words principals.html says.
 func principalTexts() []i18n.Message {
 	return []i18n.Message{i18n.M("Not allowed")}
+}
+
+// CheckListen is CheckAuth for a server whose principals are src: with a principals file no
+// request goes without a principal's token, so any address may be listened on; else the
+// token's rules hold.
+func CheckListen(addr, token string, src auth.Source, lang i18n.Lang) (loopback bool, err error) {
+	if !auth.IsFile(src) {
+		return CheckAuth(addr, token, lang)
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false, i18n.Errorf(lang, "listen address %q: want HOST:PORT, e.g. 127.0.0.1:8080: %w", addr, err)
+	}
+	return loopbackHost(host), nil
 }

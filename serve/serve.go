@@ -77,8 +77,8 @@ type Options struct {
 	// Principals, when not nil, are who may log in (form or "Authorization: Bearer") and
 	// what each may do: every request then needs one, loopback included.
 	Principals auth.Source
-	// Local is who a request is when no login is asked (loopback without a token): the
-	// user who started the server, recorded on the runs it starts.
+	// Local is who a request is when no login is asked (loopback without a token), recorded
+	// on the runs it starts; nil is the operating-system user who started the server.
 	Local *auth.Principal
 	// Loopback is set when the server listens on loopback only: a request whose Host is not
 	// loopback is then refused (DNS rebinding).
@@ -142,6 +142,9 @@ func New(opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Local == nil {
+		opts.Local = auth.OS("", opts.Getenv)
 	}
 	if opts.Root == "" {
 		opts.Root = "."

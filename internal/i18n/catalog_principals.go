@@ -32,5 +32,9 @@ func jaPrincipals() map[string]string {
 		"%s may not do this: it needs the role %s (or admin), and %s has %s. An admin can add the role in the principals file.": "%[1]s はこの操作をできません: ロール %[2]s（または admin）が必要ですが、%[3]s のロールは %[4]s です。admin が principals ファイルでロールを追加できます。",
 		// mcp/principals.go
 		"%s may not call %s: it needs the role %s (or admin), and %s has %s; an admin can add the role in the principals file": "%[1]s は %[2]s を呼び出せません: ロール %[3]s（または admin）が必要ですが、%[4]s のロールは %[5]s です。admin が principals ファイルでロールを追加できます",
+		// auth/token.go: seam token new
+		"principal name %q: use letters, digits, '.', '_', '-' and '@'": "プリンシパル名 %q: 英数字と '.'、'_'、'-'、'@' を使ってください",
+		"--role %q: unknown role: want one of %s":                       "--role %q: 不明なロールです: %s のいずれかを指定してください",
+		"The token of %s, shown this once (seam keeps no copy; give it to %s through a secret store):\n\n  %s\n\nAdd this line under principals: in the principals file (seam serve and seam mcp read it again within a second):\n\n  %s\n": "%[1]s のトークンです。表示はこの 1 回だけです（seam は控えを持ちません。シークレットストアを通じて %[2]s に渡してください）:\n\n  %[3]s\n\nprincipals ファイルの principals: の下にこの行を追加してください（seam serve と seam mcp は 1 秒以内に読み直します）:\n\n  %[4]s\n",
 	}
 }
