@@ -51,7 +51,7 @@ func TestMCPPrincipalRoles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			srv, err := NewServer(Options{Root: root, Types: testTypes, Lang: c.lang, Local: auth.OS("nobody", nil)})
+			srv, err := NewServer(Options{Root: root, Types: testTypes, Lang: c.lang, Local: auth.OS("nobody", nil), Store: tempStore(t)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +69,15 @@ func TestMCPPrincipalRoles(t *testing.T) {
 			r := call(t, cs, "run_dag", map[string]any{"path": "dags/hello.yaml", "wait": true})
 			if c.run {
 				if r.res.IsError {
-					t.Errorf("run_dag: %v", r.env)
+					t.Fatalf("run_dag: %v", r.env)
+				}
+				// get_run says who started it: the token's principal, not the server's user.
+				if got := call(t, cs, "get_run", map[string]any{"id": "latest"}); got.data()["started_by"] != c.name {
+					t.Errorf("get_run: started_by = %v, want %s", got.data()["started_by"], c.name)
+				}
+				got := call(t, cs, "get_run", map[string]any{"id": "latest", "raw": true})
+				if run, _ := got.data()["run"].(map[string]any); run["started_by"] != c.name {
+					t.Errorf("get_run raw: started_by = %v, want %s", run["started_by"], c.name)
 				}
 				return
 			}

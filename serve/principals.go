@@ -91,9 +91,9 @@ func (s *Server) showWho(p *page, r *http.Request) {
 	p.ReadOnly = p.ReadOnly || !who.Can(auth.Operator)
 }
 
-// principalTexts are the words principals.html says.
+// principalTexts are the words principals.html says, and run.html's about who did what.
 func principalTexts() []i18n.Message {
-	return []i18n.Message{i18n.M("Not allowed")}
+	return []i18n.Message{i18n.M("Not allowed"), i18n.M("by"), i18n.M("canceled by"), i18n.M("resumed by")}
 }
 
 // CheckListen is CheckAuth for a server whose principals are src: with a principals file no

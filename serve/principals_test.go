@@ -158,3 +158,23 @@ func TestServePrincipalLogin(t *testing.T) {
 		t.Errorf("a revoked token's login: %d, want 401", resp.StatusCode)
 	}
 }
+
+// TestServeRunShowsWho: a run started with an operator's token is that principal's on the
+// run page, and a cancel by another principal says who.
+func TestServeRunShowsWho(t *testing.T) {
+	f, _ := principalsFixture(t)
+	resp, body := bearerDo(t, f, "POST", "/dags/slow.yaml", operatorTok, url.Values{})
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/runs/") {
+		t.Fatalf("start: %d %q %s", resp.StatusCode, loc, body)
+	}
+	if resp, body := bearerDo(t, f, "POST", loc+"/cancel", adminTok, url.Values{}); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("cancel: %d %s", resp.StatusCode, body)
+	}
+	_, page := bearerDo(t, f, "GET", loc, viewerTok, nil)
+	for _, want := range []string{`id="started-by">ci-bot<`, `id="canceled-by">root<`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the run page lacks %q:\n%s", want, page)
+		}
+	}
+}

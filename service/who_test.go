@@ -13,7 +13,7 @@ import (
 
 // TestWhoStartsCancelsResumes: the principal a front end puts in the context is recorded as
 // the run's starter, its canceller and its resumer, with when; without one, the run is the
-// operating-system user's (the local CLI). Sub-runs are started by the same principal.
+// operating-system user's (the local CLI).
 func TestWhoStartsCancelsResumes(t *testing.T) {
 	eachBackend(t, func(t *testing.T, st runs.Store) {
 		s := newService(t, st, "en")

@@ -36,5 +36,13 @@ func jaPrincipals() map[string]string {
 		"principal name %q: use letters, digits, '.', '_', '-' and '@'": "プリンシパル名 %q: 英数字と '.'、'_'、'-'、'@' を使ってください",
 		"--role %q: unknown role: want one of %s":                       "--role %q: 不明なロールです: %s のいずれかを指定してください",
 		"The token of %s, shown this once (seam keeps no copy; give it to %s through a secret store):\n\n  %s\n\nAdd this line under principals: in the principals file (seam serve and seam mcp read it again within a second):\n\n  %s\n": "%[1]s のトークンです。表示はこの 1 回だけです（seam は控えを持ちません。シークレットストアを通じて %[2]s に渡してください）:\n\n  %[3]s\n\nprincipals ファイルの principals: の下にこの行を追加してください（seam serve と seam mcp は 1 秒以内に読み直します）:\n\n  %[4]s\n",
+		// runs/who.go: seam runs show
+		"by       %s\n":                           "実行者   %s\n",
+		"canceled by %s at %s\n":                  "%[2]s に %[1]s がキャンセル\n",
+		"resumed by %s at %s (the last resume)\n": "%[2]s に %[1]s が再開（最後の再開）\n",
+		// serve/assets/run.html
+		"by":          "実行者",
+		"canceled by": "キャンセルした人",
+		"resumed by":  "再開した人",
 	}
 }
