@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -176,5 +178,44 @@ func TestServeRunShowsWho(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the run page lacks %q:\n%s", want, page)
 		}
+	}
+}
+
+// TestServeBrowserPrincipals drives a real Chromium: a page asks for the login form, where a
+// viewer's token signs in (the header names grafana, the DAG page has no run form); an
+// operator signs in and fills the run form, and when the file has made it a viewer
+// meanwhile, the submit lands on a 403 page naming the role needed.
+func TestServeBrowserPrincipals(t *testing.T) {
+	p := tab{t, browser(t)}
+	f, path := principalsFixture(t)
+	login := func(token string) {
+		p.do(chromedp.Navigate(f.http.URL+"/dags/greet.yaml"), // sent to the login form
+			chromedp.WaitVisible(css(`input[name="token"]`)),
+			chromedp.SendKeys(css(`input[name="token"]`), token),
+			chromedp.Submit(css(`input[name="token"]`)),
+			chromedp.WaitVisible(css(`#who`)))
+	}
+	login(viewerTok)
+	if who := p.text(`#who`); who != "grafana" {
+		t.Errorf("signed in as %q, want grafana", who)
+	}
+	p.do(chromedp.Navigate(f.http.URL+"/dags/greet.yaml"), chromedp.WaitVisible(css(`#who`)))
+	if n := p.eval(`document.querySelectorAll("#run-form").length`); n != 0 {
+		t.Errorf("a viewer's DAG page has %d run forms", n)
+	}
+	p.do(chromedp.Evaluate[chromedp.Void](`document.querySelector("#logout").click()`), chromedp.WaitVisible(css(`input[name="token"]`)))
+	login(operatorTok)
+	p.do(chromedp.Navigate(f.http.URL+"/dags/greet.yaml"), chromedp.WaitVisible(css(`#run-form`)),
+		chromedp.SendKeys(css(`input[name="p.name"]`), "Ada"))
+	demoted := "principals:\n  ci-bot: {token_sha256: \"" + auth.Hash(operatorTok) + "\", roles: [viewer]}\n"
+	if err := os.WriteFile(path, []byte(demoted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.do(chromedp.Click(css(`#run-submit`)), chromedp.WaitVisible(css(`#forbidden`)))
+	if got := p.text(`#forbidden`); !strings.Contains(got, "ci-bot may not do this: it needs the role operator (or admin), and ci-bot has viewer.") {
+		t.Errorf("the 403 page says %q", got)
+	}
+	if h := p.text(`h1`); h != "Not allowed" {
+		t.Errorf("the 403 page's title: %q", h)
 	}
 }
