@@ -26,6 +26,7 @@ type page struct {
 	CSRF, Title, Nav    string
 	ReadOnly, Auth, N8N bool
 	Who                 string // who is logged in, when a login is asked
+	Principals          bool   // a principals file says who may log in
 	D                   any
 }
 

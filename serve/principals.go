@@ -83,6 +83,7 @@ func (s *Server) showWho(p *page, r *http.Request) {
 	if s.who == nil {
 		return
 	}
+	p.Principals = auth.IsFile(s.who)
 	who := auth.From(r.Context())
 	if who == nil {
 		return
@@ -93,7 +94,7 @@ func (s *Server) showWho(p *page, r *http.Request) {
 
 // principalTexts are the words principals.html says, and run.html's about who did what.
 func principalTexts() []i18n.Message {
-	return []i18n.Message{i18n.M("Not allowed"), i18n.M("by"), i18n.M("canceled by"), i18n.M("resumed by")}
+	return []i18n.Message{i18n.M("Not allowed"), i18n.M("by"), i18n.M("canceled by"), i18n.M("resumed by"), i18n.M("Your token")}
 }
 
 // CheckListen is CheckAuth for a server whose principals are src: with a principals file no

@@ -120,12 +120,15 @@ func TestServePrincipalRoles(t *testing.T) {
 	}
 }
 
-// TestServePrincipalLogin: the login form takes a principal's token; the session is that
+// TestServePrincipalLogin: the login form asks for the principal's own token and takes it; the session is that
 // principal's (a viewer's POST is refused with the role, in Japanese too), and a principal
 // removed from the file loses its session at the next request.
 func TestServePrincipalLogin(t *testing.T) {
 	f, path := principalsFixture(t)
 	c := jarClient(t, f)
+	if _, page := f.get(c, "/login"); !strings.Contains(page, "Your token") || strings.Contains(page, "SEAM_SERVE_TOKEN") {
+		t.Errorf("the login form of a principals file asks for SEAM_SERVE_TOKEN:\n%s", page)
+	}
 	login(t, f, c, viewerTok)
 	_, page := f.get(c, "/dags/greet.yaml")
 	if !strings.Contains(page, `id="who">grafana<`) || strings.Contains(page, `id="run-form"`) {

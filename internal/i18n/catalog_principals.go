@@ -44,5 +44,6 @@ func jaPrincipals() map[string]string {
 		"by":          "実行者",
 		"canceled by": "キャンセルした人",
 		"resumed by":  "再開した人",
+		"Your token":  "あなたのトークン",
 	}
 }
