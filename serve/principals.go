@@ -1,38 +1,58 @@
 package serve
 
 import (
+	"math"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/seam-dag/seam/auth"
+	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // principal is who r is: with principals, the one its bearer token or its login session
 // names (nil for none); without, Options.Local. bearer reports an "Authorization: Bearer"
 // header, right or wrong: such a request is never asked for a CSRF token, and one whose
-// token is wrong is refused with 401 rather than sent to the login page. A token in the
-// URL's query is never read.
-func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bool) {
+// token is wrong is refused with 401 rather than sent to the login page. Wrong bearer tokens
+// count against the client's address as the login form's do: past LoginBurst, a token is not
+// even compared. A token in the URL's query is never read.
+func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bearerAuth) {
 	if s.who == nil {
-		return s.opts.Local, false
+		return s.opts.Local, noBearer
 	}
 	if h := r.Header.Get("Authorization"); h != "" {
+		ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
+		if s.tries.wait(ip, now) > 0 {
+			return nil, bearerThrottled
+		}
 		tok, _ := auth.Bearer(h)
-		return s.who.Current().Lookup(tok), true
+		if p = s.who.Current().Lookup(tok); p == nil {
+			s.tries.wrong(ip, now)
+		}
+		return p, bearerSent
 	}
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
-		return nil, false
+		return nil, noBearer
 	}
 	name, ok := s.sessions.valid(c.Value, time.Now())
 	if !ok {
-		return nil, false
+		return nil, noBearer
 	}
-	return s.who.Current().Named(name), false
+	return s.who.Current().Named(name), noBearer
 }
+
+// bearerAuth says whether a request came with an "Authorization" header.
+type bearerAuth int
+
+const (
+	noBearer        bearerAuth = iota
+	bearerSent                 // compared with the principals' tokens
+	bearerThrottled            // not compared: too many wrong tokens from the address
+)
 
 // need is the role r asks for: an operator's to start, cancel or resume a run (every POST
 // but logging out), a viewer's for the rest.
@@ -45,10 +65,15 @@ func need(r *http.Request) auth.Role {
 
 // allowed reports whether who may have r answered; if not, it answers: 401 or the login page
 // for nobody, 403 with a page naming the role needed for someone without it.
-func (s *Server) allowed(w http.ResponseWriter, r *http.Request, who *auth.Principal, bearer bool) bool {
+func (s *Server) allowed(w http.ResponseWriter, r *http.Request, who *auth.Principal, bearer bearerAuth) bool {
 	l := s.lang(r)
 	switch {
-	case who == nil && bearer:
+	case bearer == bearerThrottled:
+		secs := max(1, int(math.Ceil(s.tries.wait(httpserve.ClientAddr(r.RemoteAddr), time.Now()).Seconds())))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
+		http.Error(w, i18n.Sprintf(l, "too many wrong tokens from your address: try again in %d s", secs), http.StatusTooManyRequests)
+		return false
+	case who == nil && bearer == bearerSent:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="seam", error="invalid_token"`)
 		http.Error(w, i18n.Sprintf(l, "that bearer token is not one of the server's principals"), http.StatusUnauthorized)
 		return false

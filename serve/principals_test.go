@@ -222,3 +222,18 @@ func TestServeBrowserPrincipals(t *testing.T) {
 		t.Errorf("the 403 page's title: %q", h)
 	}
 }
+
+// TestServeBearerRateLimit: wrong bearer tokens count as wrong logins do: past LoginBurst
+// from one address even a right token is refused with 429 before it is compared.
+func TestServeBearerRateLimit(t *testing.T) {
+	f, _ := principalsFixture(t)
+	for range LoginBurst {
+		if resp, _ := bearerDo(t, f, "GET", "/runs", "wrong-token-0123456789", nil); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("a wrong token: %d, want 401", resp.StatusCode)
+		}
+	}
+	resp, body := bearerDo(t, f, "GET", "/runs", viewerTok, nil)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.Contains(body, "too many wrong tokens from your address") {
+		t.Errorf("a right token after %d wrong ones: %d %q", LoginBurst, resp.StatusCode, body)
+	}
+}

@@ -226,7 +226,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// A bearer request needs no CSRF token: a page of another site cannot set the header.
-		if !bearer && !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.mac("csrf", csrf))) {
+		if bearer == noBearer && !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.mac("csrf", csrf))) {
 			http.Error(w, i18n.Sprintf(l, "the form's CSRF token is missing or wrong: reload the page and try again"), http.StatusForbidden)
 			return
 		}
