@@ -37,6 +37,9 @@ type RunRecord struct {
 	// Parent and ParentNode are, for the sub-run of a `dag` node, the run and node that
 	// started it; empty for a run of its own.
 	Parent, ParentNode string
+	// By names the principal who started the run, or resumed it when Resumed (auth's
+	// names: "alice", "os:USER"); "" when not known.
+	By string
 }
 
 // SubRecorder is a Recorder that records sub-runs too: the engine hands the recorder Sub

@@ -42,6 +42,9 @@ type RunOptions struct {
 	// Resumes is, with Reuse, the run's resume count as read when deciding to resume it: an
 	// engine that records elsewhere (Temporal) hands it to the recorder there.
 	Resumes int
+	// By names the principal who starts (or resumes) the run, recorded with it; its sub-runs
+	// are started by the same.
+	By string
 	// Tracer, when not nil, traces the run: seam.run → seam.node → seam.attempt spans, under
 	// the span in Run's context if any (engine_trace.go).
 	Tracer trace.Tracer
@@ -229,7 +232,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 		perr := r.guard.call("run store", func() {
 			err = opts.Recorder.BeginRun(ctx, dag.RunRecord{
 				ID: opts.RunID, DAG: d.Name, File: d.File, FileHash: d.Hash, Params: params,
-				Started: now, Resumed: opts.Reuse != nil, Parent: opts.Parent, ParentNode: opts.ParentNode,
+				Started: now, Resumed: opts.Reuse != nil, Parent: opts.Parent, ParentNode: opts.ParentNode, By: opts.By,
 			})
 		})
 		if err = cmp.Or(perr, err); err != nil {
@@ -238,7 +241,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 	}
 	// The `dag` node type runs its sub-runs in this run's language, and records them with
 	// this run's recorder when it can, linked to this run.
-	sub := subRunParent{run: opts.RunID, lang: opts.Lang, logger: opts.Logger}
+	sub := subRunParent{run: opts.RunID, lang: opts.Lang, logger: opts.Logger, by: opts.By}
 	sub.rec, _ = opts.Recorder.(dag.SubRecorder)
 	ctx = context.WithValue(ctx, subRunKey{}, sub)
 	tctx := r.tracing.startRun(ctx, params)

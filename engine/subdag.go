@@ -56,7 +56,7 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	if !ok && call.Input != nil {
 		return nil, i18n.Errorf(lang, "dag %s: the input is the sub-DAG's params and must be an object, not %s", file, jsonKind(lang, call.Input))
 	}
-	opts := RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv, Lang: lang, Logger: parent.logger}
+	opts := RunOptions{Params: params, OutputLimit: call.OutputLimit, Getenv: t.getenv, Lang: lang, Logger: parent.logger, By: parent.by}
 	if parent.rec != nil {
 		opts.Recorder, opts.Parent, opts.ParentNode = parent.rec.Sub(d), parent.run, call.Node
 	}
@@ -130,6 +130,7 @@ type subRunParent struct {
 	rec    dag.SubRecorder // nil when the parent run is not recorded
 	lang   i18n.Lang
 	logger *slog.Logger
+	by     string // who started the parent run
 }
 
 // countNodes says in lang how the sub-DAG's nodes ended, e.g. "4 nodes: 3 passed, 1 skipped".

@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -16,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -55,26 +54,11 @@ func CheckHTTPAuth(addr, token string, lang i18n.Lang) error {
 }
 
 // RequireBearer lets through only the requests whose Authorization header is "Bearer
-// TOKEN"; the others get 401 with a WWW-Authenticate challenge. The comparison takes the
-// same time whatever the header holds (the hashes are compared, so not even the length
-// leaks).
+// TOKEN": RequirePrincipal with token as one admin principal named "token". The comparison
+// takes the same time whatever the header holds (the hashes are compared, so not even the
+// length leaks).
 func RequireBearer(token string, next http.Handler) http.Handler {
-	want := sha256.Sum256([]byte(token))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="seam"`)
-			http.Error(w, "a bearer token is required", http.StatusUnauthorized)
-			return
-		}
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="seam", error="invalid_token"`)
-			http.Error(w, "invalid bearer token", http.StatusUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
+	return RequirePrincipal(auth.Single(auth.TokenPrincipal, token), next)
 }
 
 // Limits of the streamable HTTP transport's sessions.
@@ -90,6 +74,9 @@ const (
 type HTTPOptions struct {
 	// Token, when set, is the bearer token every request must carry (RequireBearer).
 	Token string
+	// Principals, when not nil, replace Token: every request must carry the bearer token of
+	// one of them, and a tool needs the principal's role (RequirePrincipal).
+	Principals auth.Source
 	// SessionTimeout closes a session its client has sent nothing for this long (a request
 	// running keeps it open): a client that walks away without ending its session leaves
 	// nothing behind for longer. 0 is DefaultSessionTimeout.
@@ -121,10 +108,13 @@ func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	})
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, &sessionLimit{srv: srv, max: opts.MaxSessions, timeout: opts.SessionTimeout, next: h})
-	if opts.Token == "" {
-		return mux
+	switch {
+	case opts.Principals != nil:
+		return RequirePrincipal(opts.Principals, mux)
+	case opts.Token != "":
+		return RequireBearer(opts.Token, mux)
 	}
-	return RequireBearer(opts.Token, mux)
+	return mux
 }
 
 // sessionLimit refuses a request that would open a session past max.

@@ -37,19 +37,23 @@ func recoverPanics(log *slog.Logger, lang i18n.Lang) sdk.Middleware {
 					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: te.msg.text(lang)}
 					return
 				}
-				r, env := respond(lang, false, message{}, nil, te)
-				b, merr := json.Marshal(env)
-				if merr != nil { // the envelope holds only strings: never
-					res, err = nil, fmt.Errorf("%s: marshal the answer: %w", what, merr)
-					return
-				}
-				r.StructuredContent = json.RawMessage(b)
-				r.Content = []sdk.Content{&sdk.TextContent{Text: string(b)}}
-				res, err = r, nil
+				res, err = envelopeResult(lang, what, te)
 			}()
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// envelopeResult is a tool call's failure te as the envelope, outside the tool's handler.
+func envelopeResult(lang i18n.Lang, what string, te *toolError) (*sdk.CallToolResult, error) {
+	r, env := respond(lang, false, message{}, nil, te)
+	b, err := json.Marshal(env)
+	if err != nil { // the envelope holds only strings: never
+		return nil, fmt.Errorf("%s: marshal the answer: %w", what, err)
+	}
+	r.StructuredContent = json.RawMessage(b)
+	r.Content = []sdk.Content{&sdk.TextContent{Text: string(b)}}
+	return r, nil
 }
 
 // internalError is the failure a panic in what becomes.

@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -43,6 +44,9 @@ type Options struct {
 	Engines map[string]engine.Engine
 	// ReadOnly registers only the tools that change nothing (no run_dag).
 	ReadOnly bool
+	// Local is who a tool call is made by when the transport names nobody (stdio, HTTP
+	// without principals); nil is the operating-system user who started the server.
+	Local *auth.Principal
 	// Version is the server version announced to clients.
 	Version string
 	// Log receives what a client never sees: the stack of a panic recovered in a handler or
@@ -93,6 +97,9 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
+	if opts.Local == nil {
+		opts.Local = auth.OS("", opts.Getenv)
+	}
 	// cancel_run reaches the runs on Temporal when the server offers it.
 	elsewhere, _ := opts.Engines["temporal"].(engine.Canceler)
 	svc := service.New(service.Options{Store: opts.Store, Lang: opts.Lang, Getenv: opts.Getenv,
@@ -113,7 +120,7 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.testAdd != nil {
 		opts.testAdd(srv)
 	}
-	srv.AddReceivingMiddleware(recoverPanics(opts.Log, opts.Lang))
+	srv.AddReceivingMiddleware(recoverPanics(opts.Log, opts.Lang), checkRoles(opts.Local, opts.Lang))
 	return &Server{Server: srv, svc: svc, lang: opts.Lang}, nil
 }
 

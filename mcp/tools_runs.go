@@ -96,11 +96,13 @@ type nodeProblem struct {
 
 // runMinimal is the minimal answer about a run, from run_dag and get_run.
 type runMinimal struct {
-	ID       string         `json:"id"`
-	DAG      string         `json:"dag"`
-	Status   string         `json:"status"`
-	Nodes    map[string]int `json:"nodes"` // counts by status
-	Problems []nodeProblem  `json:"problems,omitempty"`
+	ID     string `json:"id"`
+	DAG    string `json:"dag"`
+	Status string `json:"status"`
+	// StartedBy names who started a stored run (get_run).
+	StartedBy string         `json:"started_by,omitempty"`
+	Nodes     map[string]int `json:"nodes"` // counts by status
+	Problems  []nodeProblem  `json:"problems,omitempty"`
 	// Running names the nodes running now (the first few), which no final attempt shows.
 	Running []string `json:"running,omitempty"`
 	// Outputs are the DAG's outputs when small; OutputNames name them otherwise.
@@ -535,12 +537,13 @@ type runView struct {
 	// Parent and ParentNode: the run and dag node a sub-run belongs to.
 	Parent     string `json:"parent,omitempty"`
 	ParentNode string `json:"parent_node,omitempty"`
+	runs.WhoJSON
 }
 
 func newRunView(r *runs.Run) runView {
 	return runView{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Params: r.Params, Status: r.Status,
 		Started: r.Started, Ended: r.Ended, Resumes: r.Resumes, PID: r.PID, Host: r.Host, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
-		Parent: r.Parent, ParentNode: r.ParentNode}
+		Parent: r.Parent, ParentNode: r.ParentNode, WhoJSON: r.Who()}
 }
 
 // storedAttempt is a recorded attempt as get_run shows it.
@@ -571,7 +574,7 @@ func newStoredAttempt(a runs.Attempt) storedAttempt {
 }
 
 func (r storedRun) minimal() any {
-	m := runMinimal{ID: r.Run.ID, DAG: r.Run.DAG, Status: string(r.Run.Status), Nodes: map[string]int{}}
+	m := runMinimal{ID: r.Run.ID, DAG: r.Run.DAG, Status: string(r.Run.Status), StartedBy: r.Run.StartedBy, Nodes: map[string]int{}}
 	// A node's status is its final attempt of the latest session (resumes add sessions).
 	final := map[string]storedAttempt{}
 	var order []string

@@ -27,6 +27,7 @@ type RunJSON struct {
 	// Parent and ParentNode: the run and dag node a sub-run belongs to.
 	Parent     string `json:"parent,omitempty"`
 	ParentNode string `json:"parent_node,omitempty"`
+	WhoJSON
 }
 
 // JSON is r as RunJSON.
@@ -34,7 +35,7 @@ func (r *Run) JSON() RunJSON {
 	j := RunJSON{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Status: r.Status,
 		Interrupted: r.Interrupted(), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
 		Params: r.Params, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
-		Parent: r.Parent, ParentNode: r.ParentNode}
+		Parent: r.Parent, ParentNode: r.ParentNode, WhoJSON: r.Who()}
 	if !r.Ended.IsZero() {
 		j.DurationMS = millis(r.Ended.Sub(r.Started))
 	}

@@ -127,8 +127,20 @@ func migrations() []string {
 		data   BLOB NOT NULL, -- the attempts, encoded (runs/pack.go)
 		PRIMARY KEY (run_id, seq)
 	) WITHOUT ROWID;`,
+
+		// 5 (principals): who started a run, and who last cancelled and resumed it, when.
+		// Runs recorded before are by nobody known ('').
+		principalsMigration,
 	}
 }
+
+// principalsMigration is the step, the same on both backends, that records who started,
+// cancelled and resumed a run (docs/serve.md, "Who may do what").
+const principalsMigration = `ALTER TABLE runs ADD COLUMN started_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN canceled_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN canceled_at BIGINT; -- Unix nanoseconds, NULL when never
+	ALTER TABLE runs ADD COLUMN resumed_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN resumed_at BIGINT;`
 
 // pgMigrations returns the SQL that brings a PostgreSQL store's schema from version i to
 // i+1 (the table seam_schema holds the version). Append only, as migrations. It has its own
@@ -205,6 +217,9 @@ func pgMigrations() []string {
 		PRIMARY KEY (run_id, seq),
 		CONSTRAINT attempt_packs_batch UNIQUE (batch, idx)
 	);`,
+
+		// 3 (principals): as SQLite's version 5.
+		principalsMigration,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -332,10 +333,10 @@ func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx,
-			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
-			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING`,
+			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node, started_by)
+			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING`,
 			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
-			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode)
+			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy)
 		if err != nil {
 			retried = true
 			return err
@@ -767,4 +768,23 @@ func (l *listener) close() {
 		l.conn.Close(ctx)
 		l.conn = nil
 	}
+}
+
+// RecordAction records who cancelled or resumed run id, and when.
+func (s *pgStore) RecordAction(ctx context.Context, id string, a Action) error {
+	q, err := actionSQL(a.Kind, func(i int) string { return "$" + strconv.Itoa(i) })
+	if err != nil {
+		return err
+	}
+	err = s.retry(ctx, func(ctx context.Context) error {
+		tag, err := s.pool.Exec(ctx, q, a.By, timeToDB(a.At), id)
+		if err == nil && tag.RowsAffected() == 0 {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		return err
+	})
+	if err != nil {
+		return s.scrub(fmt.Errorf("record %s of run %s in %s: %w", a.Kind, id, s.where, err))
+	}
+	return nil
 }

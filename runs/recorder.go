@@ -91,7 +91,7 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 			return err
 		}
 		r.session = session
-		return nil
+		return r.s.RecordAction(ctx, run.ID, Action{Kind: ActionResume, By: run.By, At: run.Started})
 	}
 	var params json.RawMessage
 	if run.Params != nil {
@@ -112,7 +112,7 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 	return r.s.CreateRun(ctx, Run{
 		ID: run.ID, DAG: run.DAG, File: file, FileHash: run.FileHash, Params: params,
 		Status: dag.RunRunning, Started: run.Started, PID: r.pid, Host: r.host,
-		Parent: run.Parent, ParentNode: run.ParentNode,
+		Parent: run.Parent, ParentNode: run.ParentNode, StartedBy: run.By,
 	})
 }
 

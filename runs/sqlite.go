@@ -313,10 +313,10 @@ func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
-			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node, started_by)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
-			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode)
+			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy)
 		return err
 	})
 	var se *sqlite.Error
@@ -698,4 +698,26 @@ func (s *sqliteStore) Reusable(ctx context.Context, id string) (map[string]dag.R
 		return nil, fmt.Errorf("read reusable outputs of run %s from %s: %w", id, s.path, err)
 	}
 	return out, nil
+}
+
+// RecordAction records who cancelled or resumed run id, and when.
+func (s *sqliteStore) RecordAction(ctx context.Context, id string, a Action) error {
+	q, err := actionSQL(a.Kind, func(int) string { return "?" })
+	if err != nil {
+		return err
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, q, a.By, timeToDB(a.At), id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("record %s of run %s in %s: %w", a.Kind, id, s.path, err)
+	}
+	return nil
 }

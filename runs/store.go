@@ -49,6 +49,9 @@ type Store interface {
 	// commit per batch is what makes the store cheap enough to sit in the engine's path (see
 	// docs/performance.md). Identical outputs are stored once and shared between attempts.
 	RecordAttempts(ctx context.Context, batch []Attempt) error
+	// RecordAction records who cancelled or resumed run id, and when (the last of each kind
+	// is kept); a run not in the store is ErrNotFound.
+	RecordAction(ctx context.Context, id string, a Action) error
 	// FinishRunWith records how a run ended, with its outputs and any last attempts, at once.
 	FinishRunWith(ctx context.Context, id string, f Finish) error
 
@@ -205,7 +208,30 @@ type Run struct {
 	// Parent and ParentNode are, for the sub-run of a `dag` node, the run and node that
 	// started it; empty otherwise.
 	Parent, ParentNode string
+	// StartedBy names the principal who started the run (auth: "alice", "os:USER",
+	// "token"); "" for runs recorded before seam knew.
+	StartedBy string
+	// CanceledBy and Canceled say who asked last to cancel the run, and when; ResumedBy
+	// and Resumed who resumed it last, and when. Empty and zero when nobody did.
+	CanceledBy, ResumedBy string
+	Canceled, Resumed     time.Time
 }
+
+// Action is something a principal did to a run after it started.
+type Action struct {
+	Kind ActionKind
+	By   string // the principal's name
+	At   time.Time
+}
+
+// ActionKind is what an Action did.
+type ActionKind string
+
+// The actions a run records.
+const (
+	ActionCancel ActionKind = "cancel"
+	ActionResume ActionKind = "resume"
+)
 
 // Attempt is one try at running one node within a run.
 type Attempt struct {
@@ -404,7 +430,8 @@ func page(out []Run, limit int) ([]Run, string) {
 // The columns of runs and attempts as both backends read them into a Run and an Attempt.
 const (
 	runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
-	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node`
+	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node,
+	started_by, canceled_by, canceled_at, resumed_by, resumed_at`
 	attemptColumns = `session, node, item, type, attempt, status, final, repaired, reused, key,
 	reason, COALESCE(output_hash, ''), violations, error, log, started, ended`
 )
@@ -415,11 +442,14 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 		r                   Run
 		params, outs, oerrs *string
 		started, ended      *int64
+		canceled, resumed   *int64
 	)
 	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended,
-		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode); err != nil {
+		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode,
+		&r.StartedBy, &r.CanceledBy, &canceled, &r.ResumedBy, &resumed); err != nil {
 		return nil, err
 	}
+	r.Canceled, r.Resumed = timeFromNanos(canceled), timeFromNanos(resumed)
 	r.Params, r.Outputs, r.OutputErrors = jsonOrNil(params), jsonOrNil(outs), jsonOrNil(oerrs)
 	r.Started, r.Ended = timeFromNanos(started), timeFromNanos(ended)
 	return &r, nil

@@ -733,3 +733,51 @@ func recordAttempt(ctx context.Context, s Store, a Attempt, output []byte) error
 func finishRun(ctx context.Context, s Store, id string, status dag.RunStatus, ended time.Time) error {
 	return s.FinishRunWith(ctx, id, Finish{Status: status, Ended: ended})
 }
+
+// TestWhoRecorded: a run keeps who started it, and the last cancel and resume with who and
+// when, on both backends; an action on a run not in the store is ErrNotFound.
+func TestWhoRecorded(t *testing.T) { eachBackend(t, testWhoRecorded) }
+
+func testWhoRecorded(t *testing.T, b backend) {
+	ctx := context.Background()
+	s, _ := b.open(t)
+	if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0, StartedBy: "ci-bot"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateRun(ctx, Run{ID: "r2", DAG: "d", Status: "running", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		a        Action
+		cBy, rBy string
+		c, r     time.Time
+	}{
+		{Action{Kind: ActionCancel, By: "alice", At: t0.Add(time.Second)}, "alice", "", t0.Add(time.Second), time.Time{}},
+		{Action{Kind: ActionResume, By: "os:ops", At: t0.Add(2 * time.Second)}, "alice", "os:ops", t0.Add(time.Second), t0.Add(2 * time.Second)},
+		{Action{Kind: ActionCancel, By: "root", At: t0.Add(3 * time.Second)}, "root", "os:ops", t0.Add(3 * time.Second), t0.Add(2 * time.Second)},
+	}
+	for i, st := range steps {
+		if err := s.RecordAction(ctx, "r1", st.a); err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		r, _, err := s.GetRun(ctx, "r1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.StartedBy != "ci-bot" || r.CanceledBy != st.cBy || r.ResumedBy != st.rBy || !r.Canceled.Equal(st.c) || !r.Resumed.Equal(st.r) {
+			t.Errorf("step %d: started by %q, canceled by %q at %v, resumed by %q at %v", i, r.StartedBy, r.CanceledBy, r.Canceled, r.ResumedBy, r.Resumed)
+		}
+	}
+	list, _, err := s.ListRuns(ctx, Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range list {
+		if want := map[string]string{"r1": "ci-bot", "r2": ""}[r.ID]; r.StartedBy != want {
+			t.Errorf("ListRuns: %s started by %q, want %q", r.ID, r.StartedBy, want)
+		}
+	}
+	if err := s.RecordAction(ctx, "nope", Action{Kind: ActionCancel, By: "x", At: t0}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an action on a run not there: %v", err)
+	}
+}

@@ -2,7 +2,6 @@ package serve
 
 import (
 	"crypto/rand"
-	"crypto/subtle"
 	"encoding/hex"
 	"math"
 	"net/http"
@@ -35,46 +34,54 @@ const (
 // browser that sends it.
 type sessions struct {
 	mu      sync.Mutex
-	expires map[string]time.Time // by cookie value
+	byValue map[string]session // by cookie value
 }
 
-// start grants a new session and returns its cookie value.
-func (ss *sessions) start(now time.Time) string {
+// session is a login: who logged in (looked up again in the principals in force at each
+// request, so that one removed from the file is logged out at once) and until when.
+type session struct {
+	name    string
+	expires time.Time
+}
+
+// start grants name a new session and returns its cookie value.
+func (ss *sessions) start(name string, now time.Time) string {
 	b := make([]byte, 32)
 	rand.Read(b) // never fails (crypto/rand)
 	v := hex.EncodeToString(b)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	if len(ss.expires) >= MaxSessions {
+	if len(ss.byValue) >= MaxSessions {
 		oldest := ""
-		for k, t := range ss.expires {
-			if oldest == "" || t.Before(ss.expires[oldest]) {
+		for k, t := range ss.byValue {
+			if oldest == "" || t.expires.Before(ss.byValue[oldest].expires) {
 				oldest = k
 			}
 		}
-		delete(ss.expires, oldest)
+		delete(ss.byValue, oldest)
 	}
-	ss.expires[v] = now.Add(SessionTTL)
+	ss.byValue[v] = session{name: name, expires: now.Add(SessionTTL)}
 	return v
 }
 
-// valid reports whether v is the value of a session granted and not ended or expired.
-func (ss *sessions) valid(v string, now time.Time) bool {
+// valid is the name of the principal of session v, when it was granted and not ended or
+// expired.
+func (ss *sessions) valid(v string, now time.Time) (string, bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	t, ok := ss.expires[v]
-	if ok && !now.Before(t) {
-		delete(ss.expires, v)
-		return false
+	t, ok := ss.byValue[v]
+	if ok && !now.Before(t.expires) {
+		delete(ss.byValue, v)
+		return "", false
 	}
-	return ok
+	return t.name, ok
 }
 
 // end ends the session of cookie value v.
 func (ss *sessions) end(v string) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	delete(ss.expires, v)
+	delete(ss.byValue, v)
 }
 
 // tries slows the guessing of the token: each client address has a bucket of LoginBurst
@@ -142,12 +149,6 @@ func (t *tries) forget(now time.Time) {
 	}
 }
 
-// loggedIn reports whether r carries the cookie of a session the server granted.
-func (s *Server) loggedIn(r *http.Request) bool {
-	c, err := r.Cookie(sessionCookie)
-	return err == nil && s.sessions.valid(c.Value, time.Now())
-}
-
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "login", loginData{})
 }
@@ -158,7 +159,7 @@ type loginData struct {
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	if s.tokenMAC == "" {
+	if s.who == nil {
 		http.Redirect(w, r, "/runs", http.StatusSeeOther)
 		return
 	}
@@ -170,13 +171,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 			Wait: i18n.Sprintf(s.lang(r), "too many wrong tokens from your address: try again in %d s", secs)})
 		return
 	}
-	got := s.mac("token", r.PostForm.Get("token"))
-	if subtle.ConstantTimeCompare([]byte(got), []byte(s.tokenMAC)) != 1 {
+	p := s.who.Current().Lookup(r.PostForm.Get("token"))
+	if p == nil {
 		s.tries.wrong(ip, now)
 		s.render(w, r, http.StatusUnauthorized, "login", loginData{Wrong: true})
 		return
 	}
-	v := s.sessions.start(now)
+	v := s.sessions.start(p.Name, now)
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: v, Path: "/", MaxAge: int(SessionTTL.Seconds()), HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/runs", http.StatusSeeOther)
 }

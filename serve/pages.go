@@ -25,11 +25,14 @@ type page struct {
 	Lang                i18n.Lang
 	CSRF, Title, Nav    string
 	ReadOnly, Auth, N8N bool
+	Who                 string // who is logged in, when a login is asked
+	Principals          bool   // a principals file says who may log in
 	D                   any
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name string, d any) {
-	p := page{Lang: s.lang(r), CSRF: s.csrfToken(r), Nav: name, ReadOnly: s.opts.ReadOnly, Auth: s.tokenMAC != "", N8N: s.opts.N8N != nil, D: d}
+	p := page{Lang: s.lang(r), CSRF: s.csrfToken(r), Nav: name, ReadOnly: s.opts.ReadOnly, Auth: s.who != nil, N8N: s.opts.N8N != nil, D: d}
+	s.showWho(&p, r)
 	var b bytes.Buffer
 	if err := s.tmpl.ExecuteTemplate(&b, name, p); err != nil {
 		s.opts.Logger.Error("seam serve: render", "page", name, "error", err)

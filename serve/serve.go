@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -70,7 +71,15 @@ type Options struct {
 	// their POSTs.
 	ReadOnly bool
 	// Token, when set, is what the login form asks for; without it every page is open.
+	// It stands for one admin principal named "token" (auth.Single); Principals, when set,
+	// replaces it.
 	Token string
+	// Principals, when not nil, are who may log in (form or "Authorization: Bearer") and
+	// what each may do: every request then needs one, loopback included.
+	Principals auth.Source
+	// Local is who a request is when no login is asked (loopback without a token), recorded
+	// on the runs it starts; nil is the operating-system user who started the server.
+	Local *auth.Principal
 	// Loopback is set when the server listens on loopback only: a request whose Host is not
 	// loopback is then refused (DNS rebinding).
 	Loopback bool
@@ -97,9 +106,9 @@ type Server struct {
 	tmpl  *template.Template
 	texts map[string]i18n.Message
 	key   []byte // signs the CSRF tokens; random per process
-	// tokenMAC is the MAC of Options.Token, which a login's is compared with; "" when no
-	// login is asked.
-	tokenMAC string
+	// who are the principals a login or a bearer token is looked up in; nil when no login
+	// is asked.
+	who      auth.Source
 	sessions *sessions
 	tries    *tries
 	streams  chan struct{}
@@ -134,6 +143,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
+	if opts.Local == nil {
+		opts.Local = auth.OS("", opts.Getenv)
+	}
 	if opts.Root == "" {
 		opts.Root = "."
 	}
@@ -146,13 +158,13 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
 	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, texts: map[string]i18n.Message{},
-		sessions: &sessions{expires: map[string]time.Time{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
+		sessions: &sessions{byValue: map[string]session{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
 		streams: make(chan struct{}, MaxEventStreams)}
-	for _, m := range texts() {
+	for _, m := range append(texts(), principalTexts()...) {
 		s.texts[m.In("en")] = m
 	}
-	if opts.Token != "" {
-		s.tokenMAC = s.mac("token", opts.Token)
+	if s.who = opts.Principals; s.who == nil && opts.Token != "" {
+		s.who = auth.Single(auth.TokenPrincipal, opts.Token)
 	}
 	s.tmpl, err = template.New("").Funcs(s.funcs()).ParseFS(assets, "assets/*.html")
 	if err != nil {
@@ -202,6 +214,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	csrf := s.csrfCookie(w, r)
+	who, bearer := s.principal(r)
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		if err := r.ParseForm(); err != nil {
@@ -212,22 +225,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, i18n.Sprintf(l, "the form could not be read: %v", err), http.StatusBadRequest)
 			return
 		}
-		if !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.mac("csrf", csrf))) {
+		// A bearer request needs no CSRF token: a page of another site cannot set the header.
+		if bearer == noBearer && !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.mac("csrf", csrf))) {
 			http.Error(w, i18n.Sprintf(l, "the form's CSRF token is missing or wrong: reload the page and try again"), http.StatusForbidden)
 			return
 		}
 	}
-	if s.tokenMAC != "" && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" {
-		if !s.loggedIn(r) {
-			if r.Method == http.MethodGet {
-				http.Redirect(w, r, "/login", http.StatusSeeOther)
-				return
-			}
-			http.Error(w, i18n.Sprintf(l, "log in first"), http.StatusUnauthorized)
-			return
-		}
+	if s.who != nil && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" && !s.allowed(w, r, who, bearer) {
+		return
 	}
-	s.mux.ServeHTTP(w, r)
+	s.mux.ServeHTTP(w, r.WithContext(auth.With(r.Context(), who)))
 }
 
 // Cookies the server sets: both HttpOnly and SameSite=Strict.

@@ -10,7 +10,9 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -49,6 +51,9 @@ type Options struct {
 // runs it started and wait until each is recorded.
 type Service struct {
 	opts Options
+	// local is who starts, resumes and cancels runs when the context names nobody (the
+	// local CLI): the operating-system user.
+	local *auth.Principal
 
 	mu     sync.Mutex
 	active map[string]context.CancelCauseFunc // the runs going, by id
@@ -67,7 +72,27 @@ func New(opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Service{opts: opts, active: map[string]context.CancelCauseFunc{}}
+	return &Service{opts: opts, active: map[string]context.CancelCauseFunc{}, local: auth.OS("", opts.Getenv)}
+}
+
+// by names who is asking: the principal ctx carries (auth.With: the web view's login, an MCP
+// client's token), else the operating-system user.
+func (s *Service) by(ctx context.Context) string {
+	if p := auth.From(ctx); p != nil {
+		return p.Name
+	}
+	return s.local.Name
+}
+
+// recordCancel records that the principal of ctx asked to cancel run id. A store that
+// cannot record it does not undo the cancel: the run is told to stop all the same.
+func (s *Service) recordCancel(ctx context.Context, id string) {
+	if s.opts.Store == nil {
+		return
+	}
+	if err := s.opts.Store.RecordAction(ctx, id, runs.Action{Kind: runs.ActionCancel, By: s.by(ctx), At: time.Now()}); err != nil {
+		s.opts.Logger.Warn("seam: record who canceled the run", "run", id, "error", err)
+	}
 }
 
 // Why a run this Service started was canceled (context.Cause of the run's context).

@@ -92,7 +92,7 @@ func (s *Service) Start(ctx context.Context, d *dag.DAG, req Request) (*Run, err
 	if err := s.check(ctx, d, params, req); err != nil {
 		return nil, err
 	}
-	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: req.Params}
+	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: req.Params, By: s.by(ctx)}
 	var rec dag.Recorder
 	if s.opts.Store != nil {
 		rec = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
@@ -273,6 +273,7 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 	}
 	s.mu.Unlock()
 	if ok {
+		s.recordCancel(ctx, id)
 		return nil
 	}
 	r, _, err := s.Show(ctx, id)
@@ -284,7 +285,11 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 		return err
 	}
 	if r.Status == dag.RunRunning && r.Host == runs.HostTemporal && s.opts.Elsewhere != nil {
-		return s.opts.Elsewhere.Cancel(ctx, r.ID)
+		err := s.opts.Elsewhere.Cancel(ctx, r.ID)
+		if err == nil {
+			s.recordCancel(ctx, r.ID)
+		}
+		return err
 	}
 	return &NotRunningError{ID: r.ID, Status: r.Status, lang: s.opts.Lang}
 }
@@ -318,5 +323,6 @@ func (s *Service) cancelPending(ctx context.Context, p pendingCanceler, id strin
 	if err := rec.FinishRun(ctx, res); err != nil {
 		return i18n.Errorf(s.opts.Lang, "run %s: canceled before a worker took it, but not recorded: %w", id, errors.Join(begun, err))
 	}
+	s.recordCancel(ctx, id)
 	return nil
 }

@@ -100,7 +100,7 @@ func (e *Engine) CancelPending(ctx context.Context, runID string) (run *dag.RunR
 	if err := e.Client.TerminateWorkflow(ctx, id, history, "canceled before a worker took it"); err != nil {
 		return nil, true, fmt.Errorf("cancel run %s on Temporal: %w", runID, err)
 	}
-	run = &dag.RunRecord{ID: runID, File: in.File, Started: started, Parent: in.Parent, ParentNode: in.ParentNode}
+	run = &dag.RunRecord{ID: runID, File: in.File, Started: started, Parent: in.Parent, ParentNode: in.ParentNode, By: in.By}
 	if in.Bundle != nil {
 		main := in.Bundle.Files[in.Bundle.Main]
 		sum := sha256.Sum256(main)
@@ -178,7 +178,7 @@ func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) 
 	if err != nil {
 		return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, err)
 	}
-	in := RunInput{RunID: opts.RunID, File: file, Bundle: b, Params: params, Lang: opts.Lang, OutputLimit: opts.OutputLimit}
+	in := RunInput{RunID: opts.RunID, File: file, Bundle: b, Params: params, Lang: opts.Lang, OutputLimit: opts.OutputLimit, By: opts.By}
 	if opts.Reuse != nil {
 		in.Resume = &Resume{Resumes: opts.Resumes, Reuse: opts.Reuse}
 		if r, err := json.Marshal(in.Resume); err != nil || len(r) > MaxBundle {

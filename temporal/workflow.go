@@ -55,6 +55,9 @@ type RunInput struct {
 	// Parent and ParentNode name the run and `dag` node this run is the sub-run of.
 	Parent     string `json:"parent,omitempty"`
 	ParentNode string `json:"parent_node,omitempty"`
+	// By names the principal who started (or resumed) the run, recorded with it; a sub-run
+	// is started by the same.
+	By string `json:"by,omitempty"`
 	// Checkpoint, when set, is where the run goes on from: it continued as new from a
 	// history that had grown too long (splitEvents).
 	Checkpoint *engine.Checkpoint `json:"checkpoint,omitempty"`
@@ -128,7 +131,7 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 	h := newHost(ctx, in, d)
 	opts := engine.RunOptions{
 		RunID: in.RunID, Params: params, Lang: in.Lang, OutputLimit: in.OutputLimit,
-		Parent: in.Parent, ParentNode: in.ParentNode,
+		Parent: in.Parent, ParentNode: in.ParentNode, By: in.By,
 		Observer: p, Logger: w.log.With("run", in.RunID),
 	}
 	if in.Resume != nil {
@@ -455,7 +458,7 @@ func (h *host) startSub(req engine.AttemptRequest) {
 	ctx := workflow.WithChildOptions(h.work, workflow.ChildWorkflowOptions{WorkflowID: WorkflowID(id)})
 	in := RunInput{
 		RunID: id, File: file, Bundle: &b, Params: req.Input,
-		Lang: req.Lang, OutputLimit: req.OutputLimit, Parent: h.in.RunID, ParentNode: req.Node,
+		Lang: req.Lang, OutputLimit: req.OutputLimit, Parent: h.in.RunID, ParentNode: req.Node, By: h.in.By,
 	}
 	f := workflow.ExecuteChildWorkflow(ctx, WorkflowName, in)
 	h.sel.AddFuture(f, func(f workflow.Future) {

@@ -157,6 +157,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newServeCmd(e),
 		newWorkerCmd(e),
 		newVersionCmd(e),
+		newTokenCmd(e),
 	)
 	return root
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/mcp"
@@ -23,13 +24,13 @@ import (
 
 func newMCPCmd(e *env) *cobra.Command {
 	var (
-		root     string
-		readOnly bool
-		httpAddr string
-		sf       storeFlag
-		ef       engineFlag
-		maxFrame int
-		sessions mcp.HTTPOptions
+		root          string
+		readOnly      bool
+		httpAddr, who string
+		sf            storeFlag
+		ef            engineFlag
+		maxFrame      int
+		sessions      mcp.HTTPOptions
 	)
 	cmd := &cobra.Command{
 		Use:   "mcp",
@@ -51,7 +52,8 @@ run_dag, cancel_run, resume_run, create_workflow or update_workflow). Messages f
 loopback (127.0.0.0/8, ::1, localhost) clients must send "Authorization: Bearer TOKEN"
 with the token in $SEAM_MCP_TOKEN, and the server refuses to start without one; on
 loopback the token is required when it is set; a token set must have 16 characters or
-more. An HTTP session its client has sent nothing
+more. With --principals FILE (else $SEAM_PRINCIPALS) the bearer token names a principal,
+whose roles decide the tools it may call; stdio acts as os:USER. An HTTP session its client has sent nothing
 for --session-timeout is closed; past --max-sessions open at once, a new one is refused
 with 503.
 
@@ -78,7 +80,11 @@ the next. See docs/mcp.md.`,
 				return usage(fmt.Errorf("mcp --max-sessions %d: want a positive number", sessions.MaxSessions))
 			}
 			token := strings.TrimSpace(e.getenv("SEAM_MCP_TOKEN"))
-			if httpAddr != "" {
+			src, err := auth.Load(auth.Config{File: who, TokenVar: "SEAM_MCP_TOKEN", Getenv: e.getenv, FileOptions: auth.FileOptions{Lang: l, Log: slog.New(slog.NewTextHandler(e.stderr, nil))}})
+			if err != nil {
+				return usage(fmt.Errorf("mcp --principals: %w", err))
+			}
+			if httpAddr != "" && !auth.IsFile(src) {
 				if err := mcp.CheckHTTPAuth(httpAddr, token, l); err != nil {
 					return usage(fmt.Errorf("mcp --http: %w", err))
 				}
@@ -106,7 +112,7 @@ the next. See docs/mcp.md.`,
 			}
 			defer srv.Close() // before the store closes: the runs still going are recorded canceled
 			if httpAddr != "" {
-				sessions.Token, sessions.MaxBody = token, int64(maxFrame)
+				sessions.Principals, sessions.MaxBody = src, int64(maxFrame)
 				return serveMCPHTTP(ctx, e, srv, httpAddr, sessions)
 			}
 			// Not the SDK's IOTransport: one bad frame would end the session (mcp.StdioTransport).
@@ -118,6 +124,7 @@ the next. See docs/mcp.md.`,
 		},
 	}
 	cmd.Flags().StringVar(&root, "root", ".", "the directory DAG paths are confined to")
+	cmd.Flags().StringVar(&who, "principals", "", "with --http, the principals `FILE`: whose bearer tokens are let in and what each may do (default: $SEAM_PRINCIPALS; docs/mcp.md)")
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "offer only the tools that change nothing (no run_dag, cancel_run, resume_run, create_workflow, update_workflow)")
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve streamable HTTP on `HOST:PORT` (e.g. 127.0.0.1:8765) instead of stdio")
 	cmd.Flags().IntVar(&maxFrame, "max-frame", mcp.DefaultMaxFrame, "the largest JSON-RPC frame a client may send, in `bytes` (a line on stdio, a request body over HTTP)")
@@ -140,11 +147,11 @@ func serveMCPHTTP(ctx context.Context, e *env, srv *mcp.Server, addr string, opt
 	if err != nil {
 		return usage(fmt.Errorf("mcp --http: %w", err))
 	}
-	auth := "no token"
-	if opts.Token != "" {
-		auth = "bearer token from SEAM_MCP_TOKEN required"
+	how := map[bool]string{true: "bearer token from SEAM_MCP_TOKEN required", false: "no token"}[opts.Principals != nil]
+	if auth.IsFile(opts.Principals) {
+		how = "bearer token of a principal required"
 	}
-	fmt.Fprintf(e.stderr, "seam mcp: serving streamable HTTP at http://%s%s (%s)\n", ln.Addr(), mcp.HTTPPath, auth)
+	fmt.Fprintf(e.stderr, "seam mcp: serving streamable HTTP at http://%s%s (%s)\n", ln.Addr(), mcp.HTTPPath, how)
 	return mcp.ServeHTTP(ctx, ln, mcp.HTTPHandler(srv, opts), mcpShutdownGrace) // errors name "mcp http" and the address
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
@@ -21,10 +22,10 @@ const serveShutdownGrace = 5 * time.Second
 
 func newServeCmd(e *env) *cobra.Command {
 	var (
-		addr, root string
-		readOnly   bool
-		sf         storeFlag
-		ef         engineFlag
+		addr, root, who string
+		readOnly        bool
+		sf              storeFlag
+		ef              engineFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -38,6 +39,8 @@ On loopback (127.0.0.0/8, ::1, localhost, the default) no login is needed, and r
 whose Host is not loopback are refused. Off loopback the server refuses to start unless
 $SEAM_SERVE_TOKEN holds a token of 16 characters or more, which a login page asks for
 (SEAM_MCP_TOKEN is not read: the web view and the MCP server have tokens of their own).
+With --principals FILE (else $SEAM_PRINCIPALS) every request needs a principal, loopback
+included: the login page or "Authorization: Bearer TOKEN"; POSTs need the operator role.
 After 5 wrong tokens from one address the login allows one try every 10 s; Log out ends
 the session on the server. Only files under --root are read, DAGs' sub-DAGs and contracts
 included. --read-only leaves out the run
@@ -54,7 +57,11 @@ See docs/serve.md.`,
 			}
 			sf.lang = l
 			token := strings.TrimSpace(e.getenv("SEAM_SERVE_TOKEN"))
-			loopback, err := serve.CheckAuth(addr, token, l)
+			src, err := auth.Load(auth.Config{File: who, TokenVar: "SEAM_SERVE_TOKEN", Getenv: e.getenv, FileOptions: auth.FileOptions{Lang: l, Log: slog.New(slog.NewTextHandler(e.stderr, nil))}})
+			if err != nil {
+				return usage(fmt.Errorf("serve --principals: %w", err))
+			}
+			loopback, err := serve.CheckListen(addr, token, src, l)
 			if err != nil {
 				return usage(fmt.Errorf("serve --addr: %w", err))
 			}
@@ -78,7 +85,7 @@ See docs/serve.md.`,
 				pageLang = l // else each page follows the browser
 			}
 			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: typesOf(e), Lang: pageLang, Engines: set.engines,
-				ReadOnly: readOnly, Token: token, Loopback: loopback, Getenv: e.getenv, N8N: set.n8n, Logger: log})
+				ReadOnly: readOnly, Principals: src, Loopback: loopback, Getenv: e.getenv, N8N: set.n8n, Logger: log})
 			if err != nil {
 				return usage(err)
 			}
@@ -87,19 +94,42 @@ See docs/serve.md.`,
 			if err != nil {
 				return usage(fmt.Errorf("serve --addr: %w", err))
 			}
-			auth := "no login"
+			how := map[bool]string{true: "login or bearer token of a principal", false: "no login"}[auth.IsFile(src)]
 			if token != "" {
-				auth = "login with the token in SEAM_SERVE_TOKEN"
+				how = "login with the token in SEAM_SERVE_TOKEN"
 			}
-			fmt.Fprintf(e.stderr, "seam serve: http://%s/ (%s)\n", ln.Addr(), auth)
+			fmt.Fprintf(e.stderr, "seam serve: http://%s/ (%s)\n", ln.Addr(), how)
 			return serve.Serve(ctx, ln, srv, serveShutdownGrace)
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	cmd.Flags().StringVar(&root, "root", ".", "the directory whose DAG files the DAGs page lists and runs")
+	cmd.Flags().StringVar(&who, "principals", "", "the principals `FILE`: who may log in and what each may do (default: $SEAM_PRINCIPALS; docs/serve.md)")
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons)")
 	sf.add(cmd)
 	ef.add(cmd, "temporal also offers the temporal engine in the run form: runs on seam workers (docs/temporal.md) (default: $SEAM_ENGINE, then embedded only)")
 	sf.addNoMigrate(cmd)
+	return cmd
+}
+
+// newTokenCmd is seam token new: the tokens of the principals seam serve and seam mcp let in.
+func newTokenCmd(e *env) *cobra.Command {
+	var roles []string
+	newCmd := &cobra.Command{Use: "new NAME", Short: "Draw a token for a principal and print the line to add to the principals file", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			out, err := auth.NewTokenText(args[0], roles, l)
+			if err != nil {
+				return usage(fmt.Errorf("token new: %w", err))
+			}
+			_, err = fmt.Fprint(e.stdout, out)
+			return err
+		}}
+	newCmd.Flags().StringArrayVar(&roles, "role", nil, "a `ROLE` of the principal: viewer (the default), operator, approver or admin; repeat for more")
+	cmd := &cobra.Command{Use: "token", Short: "Tokens of the principals seam serve and seam mcp --http let in (docs/serve.md)"}
+	cmd.AddCommand(newCmd)
 	return cmd
 }

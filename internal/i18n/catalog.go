@@ -22,12 +22,13 @@ func catalogParts() map[string]map[string]string {
 		"jaCore": jaCore(), "jaN8NValidate": jaN8NValidate(), "jaLint": jaLint(),
 		"jaMCP": jaMCP(), "jaContract": jaContract(), "jaSubset": jaSubset(), "jaN8NClient": jaN8NClient(), "jaGate": jaGate(),
 		"jaBundle": jaBundle(), "jaLintJQ": jaLintJQ(), "jaHTTP": jaHTTP(), "jaLive": jaLive(),
-		"jaReach":    jaReach(),
-		"jaTextWhen": jaTextWhen(),
-		"jaPresence": jaPresence(),
-		"jaYAML":     jaYAML(),
-		"jaFileRefs": jaFileRefs(),
-		"jaDrafts":   jaDrafts(),
+		"jaReach":      jaReach(),
+		"jaTextWhen":   jaTextWhen(),
+		"jaPresence":   jaPresence(),
+		"jaYAML":       jaYAML(),
+		"jaFileRefs":   jaFileRefs(),
+		"jaDrafts":     jaDrafts(),
+		"jaPrincipals": jaPrincipals(),
 	}
 }
 

@@ -1,0 +1,40 @@
+package runs
+
+import (
+	"io"
+	"time"
+
+	"github.com/seam-dag/seam/internal/i18n"
+)
+
+// WhoJSON says who started a run and who last cancelled and resumed it, and when: a part of
+// the JSON form of a run in every front end (seam runs show --json, runs list --json, MCP
+// get_run).
+type WhoJSON struct {
+	StartedBy  string    `json:"started_by,omitempty"`
+	CanceledBy string    `json:"canceled_by,omitempty"`
+	CanceledAt time.Time `json:"canceled_at,omitzero"`
+	ResumedBy  string    `json:"resumed_by,omitempty"`
+	ResumedAt  time.Time `json:"resumed_at,omitzero"`
+}
+
+// Who is r's WhoJSON.
+func (r *Run) Who() WhoJSON {
+	return WhoJSON{StartedBy: r.StartedBy, CanceledBy: r.CanceledBy, CanceledAt: r.Canceled, ResumedBy: r.ResumedBy, ResumedAt: r.Resumed}
+}
+
+// WriteWho writes the lines of seam runs show that say who started, cancelled and resumed
+// r, in lang; none for what nobody known did. Names are as the principals file spells them
+// (letters, digits, . _ - @) or os:USER, so they need no escaping on a terminal.
+func WriteWho(w io.Writer, r *Run, lang i18n.Lang) {
+	at := func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
+	if r.StartedBy != "" {
+		io.WriteString(w, i18n.Sprintf(lang, "by       %s\n", r.StartedBy))
+	}
+	if r.CanceledBy != "" {
+		io.WriteString(w, i18n.Sprintf(lang, "canceled by %s at %s\n", r.CanceledBy, at(r.Canceled)))
+	}
+	if r.ResumedBy != "" {
+		io.WriteString(w, i18n.Sprintf(lang, "resumed by %s at %s (the last resume)\n", r.ResumedBy, at(r.Resumed)))
+	}
+}
