@@ -54,6 +54,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			fail(perr.Error(), perr, nil)
 			return
 		}
+		if why := r.unread(node, node.When.Refs()); err != nil && why != "" {
+			r.settle(i, dag.NodeSkipped, why)
+			return
+		}
 		if err != nil {
 			fail(i18n.Sprintf(r.opts.Lang, "when could not be evaluated: %v", err), err, nil)
 			return
@@ -69,6 +73,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	}
 	if node.Foreach == nil {
 		call, reason, err, vs := r.guardedCall(i, node)
+		if why := r.unread(node, node.With.Refs(), inputRefs(node)); reason != "" && why != "" {
+			r.settle(i, dag.NodeSkipped, why)
+			return
+		}
 		if reason != "" {
 			fail(reason, err, vs)
 			return
@@ -83,6 +91,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		if perr := r.guard.call("foreach", func() { list, reason = r.items(node) }); perr != nil {
 			reason = perr.Error()
 		}
+		if why := r.unread(node, node.Foreach.Refs()); reason != "" && why != "" {
+			r.settle(i, dag.NodeSkipped, why)
+			return
+		}
 		if reason != "" {
 			fail(reason, nil, nil)
 			return
@@ -93,6 +105,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			call, reason, err, vs := r.guardedCall(i, node)
 			if reason != "" {
 				r.scope.Item, r.scope.Index, r.scope.HasItem = nil, 0, false
+				if why := r.unread(node, node.With.Refs(), inputRefs(node)); why != "" {
+					r.settle(i, dag.NodeSkipped, why)
+					return
+				}
 				fail(i18n.Sprintf(r.opts.Lang, "item %d: %s", k, reason), err, prefix(vs, fmt.Sprintf("/%d", k)))
 				return
 			}
@@ -201,6 +217,15 @@ func (r *runner) input(i int32, node *dag.Node) (any, error) {
 		}
 	}
 	return in, nil
+}
+
+// inputRefs are the references of node's input template; none for the default input, which
+// leaves out an upstream that handed nothing on.
+func inputRefs(node *dag.Node) []dag.Ref {
+	if node.Input == nil {
+		return nil
+	}
+	return node.Input.Refs()
 }
 
 // release queues the first attempts of a node's units, as many as its foreach concurrency
@@ -386,6 +411,11 @@ func (r *runner) key(i int32) string {
 		h.Write([]byte(r.d.Nodes[j].ID))
 		h.Write([]byte{0})
 		h.Write(r.handedHash[j][:])
+		if node.WhenReadsStatus(r.d.Nodes[j].ID) {
+			// Two upstreams that handed nothing on hash alike whether they failed or were
+			// skipped; the when tells them apart.
+			h.Write([]byte(r.res.Nodes[j].Status))
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

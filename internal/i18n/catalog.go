@@ -27,6 +27,7 @@ func catalogParts() map[string]map[string]string {
 		"jaPresence": jaPresence(),
 		"jaYAML":     jaYAML(),
 		"jaFileRefs": jaFileRefs(),
+		"jaStatus":   jaStatus(),
 	}
 }
 
