@@ -374,8 +374,9 @@ func prefix(vs []contract.Violation, p string) []contract.Violation {
 	return out
 }
 
-// key identifies what node i would run: its definition, the params it references and the
-// outputs handed to it. A resume reuses an output only under the same key.
+// key identifies what node i would run: its definition, the params it references, the
+// outputs handed to it and the upstream statuses it reads. A resume reuses an output only
+// under the same key.
 func (r *runner) key(i int32) string {
 	node := r.d.Nodes[i]
 	h := sha256.New()
@@ -396,6 +397,11 @@ func (r *runner) key(i int32) string {
 				sum := sha256.Sum256([]byte(r.scope.Env[ref.Path[0]]))
 				h.Write([]byte("env." + ref.Path[0]))
 				h.Write(sum[:])
+			case "status":
+				// Upstreams that handed nothing on hash alike whether they failed or were
+				// skipped; a node reading their status tells them apart.
+				st, _ := r.statusOf(ref.Node)
+				h.Write([]byte("status." + ref.Node + "\x00" + string(st)))
 			}
 		}
 	}
@@ -411,11 +417,6 @@ func (r *runner) key(i int32) string {
 		h.Write([]byte(r.d.Nodes[j].ID))
 		h.Write([]byte{0})
 		h.Write(r.handedHash[j][:])
-		if node.WhenReadsStatus(r.d.Nodes[j].ID) {
-			// Two upstreams that handed nothing on hash alike whether they failed or were
-			// skipped; the when tells them apart.
-			h.Write([]byte(r.res.Nodes[j].Status))
-		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -193,3 +193,46 @@ func TestRunStatusConditions(t *testing.T) {
 		})
 	}
 }
+
+// TestRunReuseStatus: a resume reuses the output of a node that reads an upstream's status
+// only if that status is the same: a skipped and a failed upstream both hand nothing on.
+func TestRunReuseStatus(t *testing.T) {
+	noLeaks(t)
+	src := `version: 1
+name: resume
+params:
+  type: object
+  properties:
+    fail: {type: boolean}
+nodes:
+  a: {type: probe, when: "${{ params.fail }}", with: {error: boom}}
+  b:
+    type: probe
+    when: "${{ nodes.a.status != 'passed' }}"
+    with: {out: {status: pass, summary: "a ${{ nodes.a.status }}"}}
+  c: {type: probe, when: "${{ true }}"}
+`
+	rec := newRecorder()
+	d := load(t, rec, src)
+	m := &memRecorder{rec: rec, d: d}
+	first := mustRun(t, d, RunOptions{Recorder: m, Params: map[string]any{"fail": false}})
+	if got := node(t, first, "b").Summary; got != "a skipped" {
+		t.Fatalf("first run: b says %q", got)
+	}
+	reuse := map[string]dag.Reused{}
+	for _, a := range m.records {
+		if a.Final && a.Status == dag.NodePassed {
+			reuse[a.Node] = dag.Reused{Key: a.Key, Output: a.Output}
+		}
+	}
+	rec = newRecorder()
+	d = load(t, rec, src)
+	m = &memRecorder{rec: rec, d: d}
+	second := mustRun(t, d, RunOptions{Recorder: m, Reuse: reuse, Params: map[string]any{"fail": true}})
+	if b := node(t, second, "b"); b.Reused || b.Summary != "a failed" {
+		t.Errorf("b: reused %t, says %q; want it run again and say a failed", b.Reused, b.Summary)
+	}
+	if !node(t, second, "c").Reused {
+		t.Errorf("c was not reused")
+	}
+}
