@@ -36,7 +36,7 @@ func (l *loader) resolveRefs(d *DAG) {
 		var deps []dep
 		check := func(r Ref, data bool) {
 			switch r.Root {
-			case "nodes":
+			case "nodes", "status":
 				if _, ok := d.ByID[r.Node]; !ok {
 					unknownNode(r.Node, r.Pos, i18n.Format(l.lang, "reference to"))
 					return
@@ -90,7 +90,7 @@ func (l *loader) resolveRefs(d *DAG) {
 	for _, o := range d.Outputs {
 		for _, r := range o.Value.Refs() {
 			switch r.Root {
-			case "nodes":
+			case "nodes", "status":
 				if _, ok := d.ByID[r.Node]; !ok {
 					unknownNode(r.Node, r.Pos, i18n.Sprintf(l.lang, "output %q: reference to", o.Name))
 				}

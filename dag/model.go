@@ -109,6 +109,20 @@ type Node struct {
 	Hash string
 }
 
+// WhenReadsStatus reports whether n's when reads nodes.<id>.status: then id's failure (or
+// skip) does not skip n under run_if: success, and the when decides.
+func (n *Node) WhenReadsStatus(id string) bool {
+	if n.When == nil {
+		return false
+	}
+	for _, r := range n.When.refs {
+		if r.Root == "status" && r.Node == id {
+			return true
+		}
+	}
+	return false
+}
+
 // Output is one entry of the DAG's outputs.
 type Output struct {
 	Name  string

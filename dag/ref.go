@@ -39,6 +39,10 @@ type Scope struct {
 	// Lang is the language of Eval's own errors (a reference out of range, a value that is not
 	// JSON): the run's, as engine.RunOptions.Lang. "" is English.
 	Lang i18n.Lang
+	// Status says how node id ended, once it has: what nodes.<id>.status reads. A node
+	// read so is a dependency, so it has ended whenever the reference is evaluated; false
+	// (or a nil Status) makes the reference fail, as an output that is not there does.
+	Status func(id string) (NodeStatus, bool)
 }
 
 // RunInfo is what `run` names in expressions.
@@ -47,10 +51,13 @@ type RunInfo struct {
 	Name string
 }
 
-// Ref is one thing an expression names: params.x, nodes.a.output.y, env.X, item, index or run.
+// Ref is one thing an expression names: params.x, nodes.a.output.y, nodes.a.status, env.X,
+// item, index or run.
 type Ref struct {
-	Root string   // "params", "nodes", "env", "item", "index" or "run"
-	Node string   // the node id when Root is "nodes"
+	// Root is "params", "nodes" (an output), "status" (nodes.<id>.status: how a node ended,
+	// which is none of its output's data), "env", "item", "index" or "run".
+	Root string
+	Node string   // the node id when Root is "nodes" or "status"
 	Path []string // for nodes: the path after .output; for params and env: the path after them
 	Pos  Pos      // where the reference starts
 }
@@ -363,8 +370,19 @@ func (e *Expr) activation(s *Scope) map[string]any {
 				act["nodes"] = outputs
 			}
 			if out, ok := s.Outputs[r.Node]; ok {
-				if _, done := outputs[r.Node]; !done {
-					outputs[r.Node] = map[string]any{"output": toCEL(out)}
+				node := nodeMembers(outputs, r.Node)
+				if _, done := node["output"]; !done {
+					node["output"] = toCEL(out)
+				}
+			}
+		case "status":
+			if outputs == nil {
+				outputs = make(map[string]any)
+				act["nodes"] = outputs
+			}
+			if s.Status != nil {
+				if st, ok := s.Status(r.Node); ok {
+					nodeMembers(outputs, r.Node)["status"] = string(st)
 				}
 			}
 		case "item":
@@ -394,6 +412,16 @@ func (e *Expr) activation(s *Scope) map[string]any {
 		act["nodes"] = map[string]any{}
 	}
 	return act
+}
+
+// nodeMembers is what nodes.<id> holds in an activation (output, status), made on first use.
+func nodeMembers(nodes map[string]any, id string) map[string]any {
+	m, ok := nodes[id].(map[string]any)
+	if !ok {
+		m = make(map[string]any, 2)
+		nodes[id] = m
+	}
+	return m
 }
 
 // toCEL converts a decoded JSON value for CEL: json.Number becomes int64 when integral and
@@ -1038,12 +1066,15 @@ func ChainRef(e ast.Expr) (Ref, int64, bool) {
 	r := Ref{Root: e.AsIdent()}
 	switch r.Root {
 	case "nodes":
-		// A node is named only as nodes.<id>.output: anything else (nodes[expr], nodes.a.x)
-		// is reported with an empty Node or a nil Path by compile.
+		// A node is named only as nodes.<id>.output or nodes.<id>.status: anything else
+		// (nodes[expr], nodes.a.x) is reported with an empty Node or a nil Path by compile.
 		if len(segs) == 0 {
 			return r, e.ID(), true
 		}
 		r.Node, segs = segs[0], segs[1:]
+		if len(segs) == 1 && segs[0] == "status" {
+			return Ref{Root: "status", Node: r.Node}, e.ID(), true
+		}
 		if len(segs) == 0 || segs[0] != "output" {
 			return r, e.ID(), true
 		}

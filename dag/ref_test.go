@@ -351,7 +351,7 @@ func FuzzTemplate(f *testing.F) {
 func TestNodeReferenceShape(t *testing.T) {
 	for _, src := range []string{
 		`"${{ nodes[params.which].output }}"`,
-		`"${{ nodes.a.status == 'pass' }}"`,
+		`"${{ nodes.a.summary == 'pass' }}"`, // nodes.a.status is a status reference
 		`"${{ size(nodes) }}"`,
 	} {
 		_, diags := compileYAML(t, src)

@@ -73,6 +73,12 @@ func (s RunStatus) Text(lang i18n.Lang) string {
 	return string(s)
 }
 
+// FinalStatuses are the statuses a node ends with, in the order people read them: what
+// nodes.<id>.status may be.
+func FinalStatuses() []NodeStatus {
+	return []NodeStatus{NodePassed, NodeWarned, NodeFailed, NodeSkipped, NodeCanceled}
+}
+
 // Done reports whether the status is final.
 func (s NodeStatus) Done() bool { return s != NodePending && s != NodeRunning }
 

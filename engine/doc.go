@@ -15,13 +15,16 @@
 //  1. Ready. A node with no dependencies is ready when the run starts; any other when the
 //     last of its dependencies settles (settle). Its run_if decides then whether it runs:
 //     by default a failed, skipped or canceled dependency skips it, saying which ("upstream a
-//     failed"), and the skip cascades to its own dependents without running anything.
+//     failed"), and the skip cascades to its own dependents without running anything. An
+//     upstream whose status the node's `when` reads (nodes.a.status) may have ended any way:
+//     the `when` decides (Argo's depends: "a.Failed").
 //  2. Prepare. When a worker is free the scheduler takes the next ready node (prepare):
 //     `when` is evaluated (false skips the node), a resume's earlier output is reused when
 //     the node's key (its definition, the params it reads, the outputs handed to it) is
 //     unchanged, and `with` and `input` are resolved and checked against the type's config
 //     schema and the input contract. A node that cannot run fails here, recorded as an
-//     attempt that never ran. A foreach node becomes one unit per item, each resolved with
+//     attempt that never ran; but a node whose `when` reads a status, and that reads the
+//     output of an upstream that handed none on, is skipped saying so (unread). A foreach node becomes one unit per item, each resolved with
 //     `item` and `index`; a plain node is one unit.
 //  3. Attempt. Each unit's attempt is handed to a worker as a job (job, work): the type's
 //     Run under the node's timeout, with SEAM_ATTEMPT in its environment and, after an

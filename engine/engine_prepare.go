@@ -54,6 +54,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			fail(perr.Error(), perr, nil)
 			return
 		}
+		if why := r.unread(node, node.When.Refs()); err != nil && why != "" {
+			r.settle(i, dag.NodeSkipped, why)
+			return
+		}
 		if err != nil {
 			fail(i18n.Sprintf(r.opts.Lang, "when could not be evaluated: %v", err), err, nil)
 			return
@@ -69,6 +73,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 	}
 	if node.Foreach == nil {
 		call, reason, err, vs := r.guardedCall(i, node)
+		if why := r.unread(node, node.With.Refs(), inputRefs(node)); reason != "" && why != "" {
+			r.settle(i, dag.NodeSkipped, why)
+			return
+		}
 		if reason != "" {
 			fail(reason, err, vs)
 			return
@@ -83,6 +91,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		if perr := r.guard.call("foreach", func() { list, reason = r.items(node) }); perr != nil {
 			reason = perr.Error()
 		}
+		if why := r.unread(node, node.Foreach.Refs()); reason != "" && why != "" {
+			r.settle(i, dag.NodeSkipped, why)
+			return
+		}
 		if reason != "" {
 			fail(reason, nil, nil)
 			return
@@ -93,6 +105,10 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			call, reason, err, vs := r.guardedCall(i, node)
 			if reason != "" {
 				r.scope.Item, r.scope.Index, r.scope.HasItem = nil, 0, false
+				if why := r.unread(node, node.With.Refs(), inputRefs(node)); why != "" {
+					r.settle(i, dag.NodeSkipped, why)
+					return
+				}
 				fail(i18n.Sprintf(r.opts.Lang, "item %d: %s", k, reason), err, prefix(vs, fmt.Sprintf("/%d", k)))
 				return
 			}
@@ -201,6 +217,15 @@ func (r *runner) input(i int32, node *dag.Node) (any, error) {
 		}
 	}
 	return in, nil
+}
+
+// inputRefs are the references of node's input template; none for the default input, which
+// leaves out an upstream that handed nothing on.
+func inputRefs(node *dag.Node) []dag.Ref {
+	if node.Input == nil {
+		return nil
+	}
+	return node.Input.Refs()
 }
 
 // release queues the first attempts of a node's units, as many as its foreach concurrency
@@ -349,8 +374,9 @@ func prefix(vs []contract.Violation, p string) []contract.Violation {
 	return out
 }
 
-// key identifies what node i would run: its definition, the params it references and the
-// outputs handed to it. A resume reuses an output only under the same key.
+// key identifies what node i would run: its definition, the params it references, the
+// outputs handed to it and the upstream statuses it reads. A resume reuses an output only
+// under the same key.
 func (r *runner) key(i int32) string {
 	node := r.d.Nodes[i]
 	h := sha256.New()
@@ -371,6 +397,11 @@ func (r *runner) key(i int32) string {
 				sum := sha256.Sum256([]byte(r.scope.Env[ref.Path[0]]))
 				h.Write([]byte("env." + ref.Path[0]))
 				h.Write(sum[:])
+			case "status":
+				// Upstreams that handed nothing on hash alike whether they failed or were
+				// skipped; a node reading their status tells them apart.
+				st, _ := r.statusOf(ref.Node)
+				h.Write([]byte("status." + ref.Node + "\x00" + string(st)))
 			}
 		}
 	}

@@ -32,6 +32,9 @@ type runner struct {
 
 	graph    graph   // what depends on what, and what is ready
 	runnable []*unit // FIFO of attempts to start: first tries, retries, items
+	// index is each node's position by id, made on the first read of a status
+	// (nodes.<id>.status, statusOf).
+	index map[string]int32
 	// handed holds, by node index, the outputs handed downstream (nil: none), the same values
 	// as scope.Outputs: the default input reads them without hashing ids.
 	handed []any
@@ -137,6 +140,7 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 		keyed:       opts.Recorder != nil || opts.Reuse != nil,
 		host:        host,
 	}
+	r.scope.Status = r.statusOf
 	r.commits = newCommitter(opts.Recorder, opts.RunID, host != nil, r, r.quit)
 	r.retries = newRetrier(host, r.quit)
 	r.tracing = tracer{tr: opts.Tracer, metrics: opts.Metrics, d: d, res: r.res}
@@ -497,13 +501,16 @@ func (r *runner) blocked(j int32) string {
 		}
 		return i18n.Sprintf(r.opts.Lang, "no upstream node failed")
 	default:
-		// Name a failed dependency in preference to one that was merely skipped.
+		// An upstream whose status the node's when reads may have ended any way: the when
+		// decides. Name a failed dependency in preference to one that was merely skipped.
+		node := r.d.Nodes[j]
 		var first int32 = -1
 		for _, k := range deps {
 			switch s := r.res.Nodes[k].Status; {
+			case passedOrWarned(s) || node.WhenReadsStatus(r.d.Nodes[k].ID):
 			case s == dag.NodeFailed:
 				return i18n.Sprintf(r.opts.Lang, "upstream %s failed", r.d.Nodes[k].ID)
-			case !passedOrWarned(s) && first < 0:
+			case first < 0:
 				first = k
 			}
 		}
@@ -512,6 +519,46 @@ func (r *runner) blocked(j int32) string {
 		}
 		return ""
 	}
+}
+
+// statusOf is how node id ended, once it has: what nodes.<id>.status reads.
+func (r *runner) statusOf(id string) (dag.NodeStatus, bool) {
+	if r.index == nil {
+		r.index = make(map[string]int32, len(r.d.Nodes))
+		for i, node := range r.d.Nodes {
+			r.index[node.ID] = int32(i)
+		}
+	}
+	i, ok := r.index[id]
+	if !ok {
+		return "", false
+	}
+	s := r.res.Nodes[i].Status
+	return s, s.Done()
+}
+
+// unread says why node, whose when reads an upstream's status, is skipped rather than failed
+// when resolving one of refs failed: a reference to the output of an upstream that ended
+// without handing one on (it failed or was skipped), which such a node runs after. "" when
+// there is none, or the node reads no status: then the failure is the node's.
+func (r *runner) unread(node *dag.Node, refs ...[]dag.Ref) string {
+	if node.When == nil || !slices.ContainsFunc(node.When.Refs(), func(ref dag.Ref) bool { return ref.Root == "status" }) {
+		return ""
+	}
+	for _, rs := range refs {
+		for _, ref := range rs {
+			if ref.Root != "nodes" {
+				continue
+			}
+			if _, ok := r.scope.Outputs[ref.Node]; ok {
+				continue
+			}
+			if s, ok := r.statusOf(ref.Node); ok {
+				return i18n.Sprintf(r.opts.Lang, "upstream %s %s: its output is not there", ref.Node, s.Text(r.opts.Lang))
+			}
+		}
+	}
+	return ""
 }
 
 func (r *runner) emit(kind EventKind, i int32) {

@@ -123,6 +123,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		out = append(out, l.undeclaredRefs(n.ID, nodeExprs(n))...)
 		absent = append(absent, l.nodeAbsent(n)...)
 		out = append(out, l.exprTypes(n.ID, nodeExprs(n), n.When)...)
+		out = append(out, l.statusNames(n.ID, nodeExprs(n))...)
 		out = append(out, l.node(n)...)
 		out = append(out, l.transformReads(n)...)
 	}
@@ -136,6 +137,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 	}
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.exprTypes("", outs, nil)...)
+	out = append(out, l.statusNames("", outs)...)
 	out = append(out, l.hygiene()...)
 	out = append(out, l.drafts()...)
 	out = append(withoutLoose(out, absent), absent...)
@@ -240,11 +242,15 @@ func (l *linter) target(n *dag.Node, t *dag.Template, b *contract.Schema, p plac
 	if s.undeclared {
 		return nil // SEAM-E305 says why; the edge cannot be judged on a path that is not there
 	}
-	if p.dflt && n.RunIf != dag.RunIfSuccess && n.RunIf != "" {
-		// run_if always/failure: an upstream that failed or did not run hands nothing on.
-		if m, ok := s.schema.(map[string]any); ok {
-			m["required"] = []any{}
-		}
+	if m, ok := s.schema.(map[string]any); ok && p.dflt {
+		// run_if always/failure: an upstream that failed or did not run hands nothing on; nor
+		// may one whose status the node's when reads, which it runs after however it ended.
+		always := n.RunIf != dag.RunIfSuccess && n.RunIf != ""
+		req, _ := m["required"].([]any)
+		m["required"] = slices.DeleteFunc(slices.Clone(req), func(id any) bool {
+			s, _ := id.(string)
+			return always || n.WhenReadsStatus(s)
+		})
 	}
 	return l.check(n, t, b, p, pos, s)
 }
@@ -423,7 +429,9 @@ var statusHanded = map[string]any{"properties": map[string]any{"status": map[str
 // has no schema lint knows. forConsumer narrows a node's status to what a consumer that runs
 // only after success (run_if: success) can receive.
 func (l *linter) projectRef(r dag.Ref, forConsumer bool) (projection, bool) {
-	narrow := forConsumer && r.Root == "nodes" && l.consumer != nil && (l.consumer.RunIf == dag.RunIfSuccess || l.consumer.RunIf == "")
+	// A consumer whose when reads the producer's status runs after it failed too.
+	narrow := forConsumer && r.Root == "nodes" && l.consumer != nil && (l.consumer.RunIf == dag.RunIfSuccess || l.consumer.RunIf == "") &&
+		!l.consumer.WhenReadsStatus(r.Node)
 	// Many references read the same paths: project each once.
 	key := fmt.Sprintf("%s\x00%s\x00%t\x00%s", r.Root, r.Node, narrow, strings.Join(r.Path, "\x00"))
 	if c, ok := l.projections[key]; ok {

@@ -168,6 +168,8 @@ func (l *linter) refTypes(r dag.Ref) []*types.Type {
 		if s := l.loopRef(r); !s.undeclared {
 			return schemaTypes(s.schema)
 		}
+	case "status": // nodes.<id>.status
+		return []*types.Type{types.StringType}
 	}
 	return []*types.Type{nil}
 }

@@ -13,6 +13,7 @@ const (
 	CodeAbsent     = "SEAM-E311" // a reference reads a member the producer may leave out
 	CodeWhenType   = "SEAM-E312" // a when whose value is never a boolean
 	CodeExprType   = "SEAM-E313" // a CEL expression whose operators cannot take its references' types
+	CodeStatusName = "SEAM-E317" // nodes.<id>.status compared with a string that is no status
 	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
 	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
 	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
@@ -107,6 +108,9 @@ var rules = [...]Rule{
 	{CodeExprType, "ExpressionTypeMismatch", SeverityError,
 		"A CEL expression whose operators or functions cannot take the types its producers' contracts give its references, such as a string compared with an integer.",
 		"compare values of one type (convert with `string(…)`, `int(…)` or `double(…)`), or correct the reference or the producer's contract."},
+	{CodeStatusName, "UnknownStatus", SeverityError,
+		"A comparison of `nodes.<id>.status` with a string that is none of the statuses a node ends with (`passed`, `warned`, `failed`, `skipped`, `canceled`), so it is never equal.",
+		"compare with one of those statuses; what a node's output says of itself (`pass`, `warn`, `fail`) is `nodes.<id>.output.status`."},
 	{CodeUnknown, "UnknownCompatibility", SeverityWarning,
 		"Compatibility could not be decided either way.",
 		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},

@@ -335,7 +335,7 @@ func errorText(err error) string {
 }
 
 func TestWorkflowExamples(t *testing.T) {
-	for _, name := range []string{"hello", "fan-in", "foreach", "retry-repair", "broken-contract", "transform", "sub-dag"} {
+	for _, name := range []string{"hello", "fan-in", "foreach", "retry-repair", "broken-contract", "transform", "sub-dag", "continue-on-failure"} {
 		t.Run(name, func(t *testing.T) {
 			runPair(t, filepath.Join("..", "dags", name+".yaml"), pairOptions{}).same(t)
 		})

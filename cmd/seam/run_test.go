@@ -49,6 +49,10 @@ func TestRunExamples(t *testing.T) {
 			"✓ comment", "201 Created", "open_bugs: 2", "comment_status: 201", " success in "}},
 		"scripts.yaml": {0, []string{"✓ classify", "labelled bug", "✓ count", `label: "bug"`, `count: {"value":4}`}},
 		"sub-dag.yaml": {0, []string{"✓ score", "score succeeded: 1 node: 1 passed", `decision: "fix this week"`}},
+		"continue-on-failure.yaml": {1, []string{
+			"✗ check   failed", "- deploy  skipped           upstream check failed\n",
+			"✓ report  passed", "check failed: ticket opened\n", " failed in ",
+		}},
 		"broken-contract.yaml": {1, []string{
 			"✗ classify  failed",
 			"    /data/label: field 'data.label' is required\n",

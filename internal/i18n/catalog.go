@@ -29,6 +29,7 @@ func catalogParts() map[string]map[string]string {
 		"jaFileRefs":   jaFileRefs(),
 		"jaDrafts":     jaDrafts(),
 		"jaPrincipals": jaPrincipals(),
+		"jaStatus":     jaStatus(),
 	}
 }
 

@@ -57,9 +57,16 @@ type read struct {
 	site string
 	form string // plain, text, has, size, sizegt, eq, gt
 	path path
+	// status: a when that reads its producer's status first,
+	// nodes.<id>.status == 'passed' && (…).
+	status bool
 }
 
 func (r read) expr() string {
+	if r.status {
+		r.status = false
+		return "nodes." + r.path.producer + ".status == 'passed' && (" + r.expr() + ")"
+	}
 	p := r.path.String()
 	switch r.form {
 	case "has":
@@ -154,7 +161,7 @@ func genConsumer(t *rapid.T, id string, pick func(string) path) consumer {
 		if form == "has" && !p.lastIsMember() {
 			form = "sizegt"
 		}
-		c.when = &read{site: siteWhen, form: form, path: p}
+		c.when = &read{site: siteWhen, form: form, path: p, status: rapid.IntRange(0, 3).Draw(t, id+".when.status") == 0}
 	}
 	valueRead := func(site, label string) read {
 		p := pick(label)

@@ -120,9 +120,9 @@ func checks(t *testing.T) {
 // DAGs: const producers with random output contracts (types, required and optional members,
 // anyOf, minItems, nullable objects, enum, numeric bounds, nesting, $ref into $defs and into
 // a file beside the DAG), and transform and exec consumers reading them through input, with,
-// env, when, foreach and the DAG's outputs, by plain paths and some CEL. Each DAG is linted
-// once and run on the embedded engine for five values of each producer, each drawn from its
-// contract and validated by seam's validator. It asserts that a lint-clean DAG never fails at
+// env, when (which may first read the producer's status), foreach and the DAG's outputs, by
+// plain paths and some CEL. Each DAG is linted once and run on the embedded engine for five
+// values of each producer, each drawn from its contract and validated by seam's validator. It asserts that a lint-clean DAG never fails at
 // an edge, that every lint error is confirmed by a run failing at that consumer, and that
 // nothing panics or hangs, except for the kinds knownBreaks still lists.
 //
