@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/chromedp/chromedp v0.23.0
+	github.com/dlclark/regexp2/v2 v2.13.0
 	github.com/dominikbraun/graph v0.23.0
 	github.com/google/cel-go v0.31.0
 	github.com/google/jsonschema-go v0.4.3

@@ -141,6 +141,7 @@ func NewCompiler(opts Options) (*Compiler, error) {
 	}
 	c.c.DefaultDraft(jsonschema.Draft2020)
 	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
+	c.c.UseRegexpEngine(compilePattern)
 	c.annotateFormat = opts.AnnotateFormat
 	if !opts.AnnotateFormat {
 		c.c.AssertFormat()
