@@ -141,6 +141,8 @@ func NewCompiler(opts Options) (*Compiler, error) {
 	}
 	c.c.DefaultDraft(jsonschema.Draft2020)
 	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: uriFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-reference", Validate: uriReferenceFormat})
 	c.c.UseRegexpEngine(compilePattern)
 	c.annotateFormat = opts.AnnotateFormat
 	if !opts.AnnotateFormat {
