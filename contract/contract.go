@@ -85,6 +85,9 @@ type Options struct {
 	// treats it as no constraint. By default seam asserts it (a contract that says
 	// date-time means it).
 	AnnotateFormat bool
+	// Catalog names folders of vendored schemas that absolute-URL $refs resolve to (see
+	// CatalogEntry); no other URL is ever loaded.
+	Catalog []CatalogEntry
 }
 
 // ErrOutsideRoot is returned (wrapped) when a schema file or $ref lies outside Options.Root.
@@ -106,6 +109,7 @@ type Compiler struct {
 	readFile func(path string) ([]byte, error)
 	// annotateFormat is Options.AnnotateFormat.
 	annotateFormat bool
+	catalog        *catalog // Options.Catalog; nil without one
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -152,6 +156,13 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		c.c.AssertContent()
 	}
 	c.c.UseLoader(fileLoader{c})
+	if len(opts.Catalog) > 0 {
+		cat, err := newCatalog(opts.Catalog)
+		if err != nil {
+			return nil, err
+		}
+		c.catalog = cat
+	}
 	if opts.Root != "" {
 		root, err := filepath.Abs(opts.Root)
 		if err == nil {
@@ -384,12 +395,18 @@ func (c *Compiler) register(u, name string, doc any) error {
 		err.Location = c.names[u]
 		return err
 	}
-	if err := checkRefs(u, doc); err != nil {
+	if err := checkRefs(u, doc, c.inCatalog); err != nil {
 		err.Location = c.names[u]
 		return err
 	}
 	c.docs.add(u, doc)
 	return nil
+}
+
+// inCatalog reports whether the catalog holds the document at URL u.
+func (c *Compiler) inCatalog(u string) bool {
+	p, err := c.catalog.file(c, u)
+	return err == nil && p != ""
 }
 
 // docSet holds the documents a compiler has loaded. Documents are only ever added, and never
@@ -420,10 +437,24 @@ func (l fileLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse $ref %s: %w", u, err)
 	}
-	if p.Scheme != "file" || (p.Host != "" && p.Host != "localhost") {
+	var path string
+	switch {
+	case p.Scheme == "file" && (p.Host == "" || p.Host == "localhost"):
+		path = filepath.FromSlash(p.Path)
+	case p.Scheme == "https" || p.Scheme == "http":
+		// A vendored copy from the catalog, registered under the URL it was asked by.
+		if path, err = l.c.catalog.file(l.c, u); err != nil {
+			return nil, err
+		}
+		if path == "" {
+			return nil, fmt.Errorf("%w: %s (%w)", ErrRemoteRef, u, errNotInCatalog)
+		}
+		if _, ok := l.c.names[u]; !ok {
+			l.c.names[u] = path
+		}
+	default:
 		return nil, fmt.Errorf("%w: %s", ErrRemoteRef, u)
 	}
-	path := filepath.FromSlash(p.Path)
 	if l.c.root != "" {
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
@@ -445,7 +476,7 @@ func (l fileLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, &SchemaError{Location: l.c.name(u), Err: fmt.Errorf("not JSON: %w", err)}
 	}
-	if err := l.c.register(u, path, doc); err != nil {
+	if err := l.c.register(u, l.c.name(u), doc); err != nil {
 		return nil, err
 	}
 	return doc, nil
