@@ -80,6 +80,9 @@ func (cat *catalog) file(c *Compiler, u string) (string, error) {
 func (cat *catalog) index(c *Compiler) (map[string]string, error) {
 	ids := map[string]string{}
 	for _, e := range cat.entries {
+		if err := c.confined(e.Dir); err != nil {
+			return nil, fmt.Errorf("schema catalog: %w", err)
+		}
 		var files []string
 		err := filepath.WalkDir(e.Dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {

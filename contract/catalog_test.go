@@ -22,7 +22,7 @@ func TestCatalog(t *testing.T) {
 			"$id": "https://json.schemastore.org/ruff.json", "type": "object",
 			"properties": {"line-length": {"type": "integer"}}}`,
 		// Known by $id only: the file name says nothing.
-		"vendor/other/anything.json": `{"$id": "https://example.com/schemas/user", "type": "object", "required": ["login"]}`,
+		"vendor/other/anything.json":       `{"$id": "https://example.com/schemas/user", "type": "object", "required": ["login"]}`,
 		"vendor/other/.hidden/shadow.json": `{"$id": "https://example.com/schemas/user", "type": "string"}`,
 		"vendor/other/nested/draft4.json": `{"$schema": "http://json-schema.org/draft-04/schema#",
 			"id": "https://example.com/schemas/d4", "type": "integer"}`,
@@ -86,5 +86,18 @@ func TestCatalogPrefix(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "is not an http(s) URL ending in /") {
 			t.Errorf("prefix %q: %v", p, err)
 		}
+	}
+}
+
+// TestCatalogConfined: under Options.Root, a catalog folder outside the root is not read.
+func TestCatalogConfined(t *testing.T) {
+	out := writeFiles(t, map[string]string{"s.json": `{"$id": "https://example.com/s", "type": "string"}`})
+	root := writeFiles(t, map[string]string{"a.json": `{"$ref": "https://example.com/s"}`})
+	c, err := NewCompiler(Options{Root: root, Catalog: []CatalogEntry{{Dir: out}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.File(filepath.Join(root, "a.json")); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("err = %v, want outside the root", err)
 	}
 }

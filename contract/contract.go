@@ -403,10 +403,14 @@ func (c *Compiler) register(u, name string, doc any) error {
 	return nil
 }
 
-// inCatalog reports whether the catalog holds the document at URL u.
-func (c *Compiler) inCatalog(u string) bool {
+// inCatalog says whether the catalog holds the document at URL u: nil when it does,
+// errNotInCatalog when it does not, another error when the catalog cannot be read.
+func (c *Compiler) inCatalog(u string) error {
 	p, err := c.catalog.file(c, u)
-	return err == nil && p != ""
+	if err == nil && p == "" {
+		err = errNotInCatalog
+	}
+	return err
 }
 
 // docSet holds the documents a compiler has loaded. Documents are only ever added, and never
@@ -455,15 +459,8 @@ func (l fileLoader) Load(u string) (any, error) {
 	default:
 		return nil, fmt.Errorf("%w: %s", ErrRemoteRef, u)
 	}
-	if l.c.root != "" {
-		real, err := filepath.EvalSymlinks(path)
-		if err != nil {
-			return nil, err
-		}
-		rel, err := filepath.Rel(l.c.root, real)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-			return nil, fmt.Errorf("%w: %s is outside %s", ErrOutsideRoot, path, l.c.root)
-		}
+	if err := l.c.confined(path); err != nil {
+		return nil, err
 	}
 	b, err := l.c.readFile(path)
 	if err != nil {
@@ -480,6 +477,22 @@ func (l fileLoader) Load(u string) (any, error) {
 		return nil, err
 	}
 	return doc, nil
+}
+
+// confined refuses a path outside Options.Root, symlinks resolved.
+func (c *Compiler) confined(path string) error {
+	if c.root == "" {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(c.root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%w: %s is outside %s", ErrOutsideRoot, path, c.root)
+	}
+	return nil
 }
 
 // fileURL is the file:// URL of an absolute path, escaped as net/url resolves references.

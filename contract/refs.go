@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -12,7 +13,7 @@ import (
 // that points at neither doc itself, a local file, a bundled metaschema nor a document the
 // catalog holds (known) — even one in a $defs entry nothing refers to, so a schema that would
 // need the network never compiles.
-func checkRefs(base string, doc any, known func(u string) bool) *SchemaError {
+func checkRefs(base string, doc any, known func(u string) error) *SchemaError {
 	b, err := url.Parse(base)
 	if err != nil {
 		return &SchemaError{Err: fmt.Errorf("parse %s: %w", base, err)}
@@ -28,8 +29,13 @@ func checkRefs(base string, doc any, known func(u string) bool) *SchemaError {
 		case target.Scheme == "https" || target.Scheme == "http":
 			// The loader serves json-schema.org's metaschemas from jsonschema's embedded
 			// copies and refuses the rest.
-			if target.Host != "json-schema.org" && !known(t) {
+			if target.Host == "json-schema.org" {
+				break
+			}
+			if err := known(t); errors.Is(err, errNotInCatalog) {
 				return &SchemaError{Pointer: r.ptr, Err: fmt.Errorf("%w: %s", ErrRemoteRef, t)}
+			} else if err != nil {
+				return &SchemaError{Pointer: r.ptr, Err: err}
 			}
 		case strings.HasPrefix(t, inlineBase) && !r.ref.IsAbs():
 			return &SchemaError{Pointer: r.ptr,
