@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // CatalogEntry names a folder of vendored schemas, so that schemas which refer to each other
@@ -40,7 +42,7 @@ func newCatalog(entries []CatalogEntry) (*catalog, error) {
 		if e.Prefix != "" {
 			p, err := url.Parse(e.Prefix)
 			if err != nil || (p.Scheme != "https" && p.Scheme != "http") || p.Host == "" || !strings.HasSuffix(p.Path, "/") {
-				return nil, fmt.Errorf("schema catalog %s: prefix %q is not an http(s) URL ending in /", e.Dir, e.Prefix)
+				return nil, i18n.M("schema catalog %s: prefix %q is not an http(s) URL ending in /", e.Dir, e.Prefix)
 			}
 		}
 		cat.entries = append(cat.entries, CatalogEntry{Dir: dir, Prefix: e.Prefix})
