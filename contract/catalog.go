@@ -143,3 +143,18 @@ func rootID(doc any) string {
 
 // errNotInCatalog says that a URL is no file of the catalog (wrapped with ErrRemoteRef).
 var errNotInCatalog = errors.New("not in the schema catalog")
+
+// ParseCatalog reads catalog entries as the command line writes them: DIR, or PREFIX=DIR
+// where PREFIX is a URL ending in "/" (https://json.schemastore.org/=vendor/schemastore).
+// NewCompiler checks them.
+func ParseCatalog(flags []string) []CatalogEntry {
+	var out []CatalogEntry
+	for _, f := range flags {
+		if prefix, dir, ok := strings.Cut(f, "/="); ok {
+			out = append(out, CatalogEntry{Dir: dir, Prefix: prefix + "/"})
+			continue
+		}
+		out = append(out, CatalogEntry{Dir: f})
+	}
+	return out
+}
