@@ -147,6 +147,9 @@ func NewCompiler(opts Options) (*Compiler, error) {
 	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
 	c.c.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: uriFormat})
 	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-reference", Validate: uriReferenceFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "ipv4", Validate: ipv4Format})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "hostname", Validate: hostnameFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-hostname", Validate: idnHostnameFormat})
 	c.c.UseRegexpEngine(compilePattern)
 	c.annotateFormat = opts.AnnotateFormat
 	if !opts.AnnotateFormat {
