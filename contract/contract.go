@@ -150,6 +150,11 @@ func NewCompiler(opts Options) (*Compiler, error) {
 	c.c.RegisterFormat(&jsonschema.Format{Name: "ipv4", Validate: ipv4Format})
 	c.c.RegisterFormat(&jsonschema.Format{Name: "hostname", Validate: hostnameFormat})
 	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-hostname", Validate: idnHostnameFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "duration", Validate: durationFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: emailFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-email", Validate: idnEmailFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "iri", Validate: iriFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "iri-reference", Validate: iriReferenceFormat})
 	c.c.UseRegexpEngine(compilePattern)
 	c.annotateFormat = opts.AnnotateFormat
 	if !opts.AnnotateFormat {

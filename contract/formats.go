@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"golang.org/x/net/idna"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Formats seam checks itself where the validator library's check is lenient (the
@@ -113,4 +114,135 @@ func uLabel(label string) error {
 		}
 	}
 	return nil
+}
+
+// durationFormat is RFC 3339's duration (appendix A): P, then weeks alone, or date units and
+// time units each a run without gaps (Y M D, H M S: P1Y2D and PT1H2S have none).
+func durationFormat(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	s, ok = strings.CutPrefix(s, "P")
+	if !ok || s == "" {
+		return errors.New("a duration is P and at least one number with its unit")
+	}
+	if w, ok := strings.CutSuffix(s, "W"); ok {
+		if w == "" || strings.Trim(w, "0123456789") != "" {
+			return errors.New("weeks stand alone: PnW")
+		}
+		return nil
+	}
+	date, tm, hasT := strings.Cut(s, "T")
+	if hasT && tm == "" || !durationUnits(date, "YMD") || !durationUnits(tm, "HMS") || date == "" && tm == "" {
+		return errors.New("not an RFC 3339 duration")
+	}
+	return nil
+}
+
+// durationUnits checks s, numbers each followed by a unit of units, in order and without
+// skipping one between the first and the last.
+func durationUnits(s, units string) bool {
+	next := -1 // the index of the unit that must come next; -1 before the first
+	for s != "" {
+		n := len(s) - len(strings.TrimLeft(s, "0123456789"))
+		if n == 0 || n == len(s) {
+			return false
+		}
+		i := strings.IndexByte(units, s[n])
+		if i < 0 || next >= 0 && i != next {
+			return false
+		}
+		next, s = i+1, s[n+1:]
+	}
+	return true
+}
+
+// iriFormat and iriReferenceFormat are RFC 3987's: RFC 3986's grammar with characters outside
+// US-ASCII allowed where it allows unreserved ones.
+func iriFormat(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	return uriReference(asciiUnreserved(s), true)
+}
+
+func iriReferenceFormat(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	return uriReference(asciiUnreserved(s), false)
+}
+
+// asciiUnreserved replaces every character outside US-ASCII with an unreserved one.
+func asciiUnreserved(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 0x80 {
+			return 'a'
+		}
+		return r
+	}, s)
+}
+
+func emailFormat(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	return email(s, false)
+}
+
+func idnEmailFormat(v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return nil
+	}
+	return email(s, true)
+}
+
+// email checks an address as RFC 5321 writes it (RFC 6531 for idn: characters outside
+// US-ASCII in the local part, an IDNA2008 domain): a local part of at most 64 bytes, dotted
+// atoms or quoted, then @ and a host name or an address literal.
+func email(s string, idn bool) error {
+	at := strings.LastIndexByte(s, '@')
+	if at <= 0 || len(s) > 254 {
+		return errors.New("an address is a local part, @ and a domain")
+	}
+	local, domain := s[:at], s[at+1:]
+	if len(local) > 64 {
+		return errors.New("the local part has more than 64 bytes")
+	}
+	if q, ok := strings.CutPrefix(local, `"`); ok && len(local) > 1 && strings.HasSuffix(q, `"`) {
+		if strings.ContainsAny(q[:len(q)-1], `\"`) {
+			return errors.New("a quoted local part holds neither a backslash nor a quote")
+		}
+	} else {
+		for _, atom := range strings.Split(local, ".") {
+			if atom == "" {
+				return errors.New("the local part's dots separate atoms")
+			}
+			for _, r := range atom {
+				if !(r < 0x80 && (isAlpha(byte(r)) || isDigit(byte(r)) || strings.ContainsRune("!#$%&'*+-/=?^_`{|}~", r)) || idn && r >= 0x80 && r != 0xff20) {
+					return fmt.Errorf("character %q is not allowed in the local part", r)
+				}
+			}
+		}
+	}
+	if lit, ok := strings.CutPrefix(domain, "["); ok && strings.HasSuffix(lit, "]") {
+		lit = lit[:len(lit)-1]
+		if v6, ok := strings.CutPrefix(lit, "IPv6:"); ok {
+			if a, err := netip.ParseAddr(v6); err != nil || !a.Is6() || a.Zone() != "" {
+				return errors.New("the address literal is no IPv6 address")
+			}
+			return nil
+		}
+		return ipv4Format(lit)
+	}
+	if idn {
+		// A mail domain is looked up, and lookup normalises it (NFC) first.
+		return idnHostnameFormat(norm.NFC.String(domain))
+	}
+	return hostname(domain)
 }
