@@ -9,8 +9,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/contract"
-	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/contract/subset"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func (s *server) addContractTools(srv *sdk.Server) error {
