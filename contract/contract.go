@@ -85,6 +85,9 @@ type Options struct {
 	// treats it as no constraint. By default seam asserts it (a contract that says
 	// date-time means it).
 	AnnotateFormat bool
+	// Catalog names folders of vendored schemas that absolute-URL $refs resolve to (see
+	// CatalogEntry); no other URL is ever loaded.
+	Catalog []CatalogEntry
 }
 
 // ErrOutsideRoot is returned (wrapped) when a schema file or $ref lies outside Options.Root.
@@ -106,6 +109,7 @@ type Compiler struct {
 	readFile func(path string) ([]byte, error)
 	// annotateFormat is Options.AnnotateFormat.
 	annotateFormat bool
+	catalog        *catalog // Options.Catalog; nil without one
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -143,6 +147,17 @@ func NewCompiler(opts Options) (*Compiler, error) {
 	}
 	c.c.DefaultDraft(jsonschema.Draft2020)
 	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: uriFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-reference", Validate: uriReferenceFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "ipv4", Validate: ipv4Format})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "hostname", Validate: hostnameFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-hostname", Validate: idnHostnameFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "duration", Validate: durationFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: emailFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-email", Validate: idnEmailFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "iri", Validate: iriFormat})
+	c.c.RegisterFormat(&jsonschema.Format{Name: "iri-reference", Validate: iriReferenceFormat})
+	c.c.UseRegexpEngine(compilePattern)
 	c.annotateFormat = opts.AnnotateFormat
 	if !opts.AnnotateFormat {
 		c.c.AssertFormat()
@@ -151,6 +166,13 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		c.c.AssertContent()
 	}
 	c.c.UseLoader(fileLoader{c})
+	if len(opts.Catalog) > 0 {
+		cat, err := newCatalog(opts.Catalog)
+		if err != nil {
+			return nil, err
+		}
+		c.catalog = cat
+	}
 	if opts.Root != "" {
 		root, err := filepath.Abs(opts.Root)
 		if err == nil {
@@ -389,12 +411,22 @@ func (c *Compiler) register(u, name string, doc any) error {
 		err.Location = c.names[u]
 		return err
 	}
-	if err := checkRefs(u, doc); err != nil {
+	if err := checkRefs(u, doc, c.inCatalog); err != nil {
 		err.Location = c.names[u]
 		return err
 	}
 	c.docs.add(u, doc)
 	return nil
+}
+
+// inCatalog says whether the catalog holds the document at URL u: nil when it does,
+// errNotInCatalog when it does not, another error when the catalog cannot be read.
+func (c *Compiler) inCatalog(u string) error {
+	p, err := c.catalog.file(c, u)
+	if err == nil && p == "" {
+		err = errNotInCatalog
+	}
+	return err
 }
 
 // docSet holds the documents a compiler has loaded. Documents are only ever added, and never
@@ -425,19 +457,26 @@ func (l fileLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse $ref %s: %w", u, err)
 	}
-	if p.Scheme != "file" || (p.Host != "" && p.Host != "localhost") {
-		return nil, fmt.Errorf("%w: %s", ErrRemoteRef, u)
-	}
-	path := filepath.FromSlash(p.Path)
-	if l.c.root != "" {
-		real, err := filepath.EvalSymlinks(path)
-		if err != nil {
+	var path string
+	switch {
+	case p.Scheme == "file" && (p.Host == "" || p.Host == "localhost"):
+		path = filepath.FromSlash(p.Path)
+	case p.Scheme == "https" || p.Scheme == "http":
+		// A vendored copy from the catalog, registered under the URL it was asked by.
+		if path, err = l.c.catalog.file(l.c, u); err != nil {
 			return nil, err
 		}
-		rel, err := filepath.Rel(l.c.root, real)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-			return nil, fmt.Errorf("%w: %s is outside %s", ErrOutsideRoot, path, l.c.root)
+		if path == "" {
+			return nil, fmt.Errorf("%w: %s (%w)", ErrRemoteRef, u, errNotInCatalog)
 		}
+		if _, ok := l.c.names[u]; !ok {
+			l.c.names[u] = path
+		}
+	default:
+		return nil, fmt.Errorf("%w: %s", ErrRemoteRef, u)
+	}
+	if err := l.c.confined(path); err != nil {
+		return nil, err
 	}
 	b, err := l.c.readFile(path)
 	if err != nil {
@@ -450,10 +489,26 @@ func (l fileLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, &SchemaError{Location: l.c.name(u), Err: fmt.Errorf("not JSON: %w", err)}
 	}
-	if err := l.c.register(u, path, doc); err != nil {
+	if err := l.c.register(u, l.c.name(u), doc); err != nil {
 		return nil, err
 	}
 	return doc, nil
+}
+
+// confined refuses a path outside Options.Root, symlinks resolved.
+func (c *Compiler) confined(path string) error {
+	if c.root == "" {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(c.root, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return fmt.Errorf("%w: %s is outside %s", ErrOutsideRoot, path, c.root)
+	}
+	return nil
 }
 
 // fileURL is the file:// URL of an absolute path, escaped as net/url resolves references.

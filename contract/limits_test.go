@@ -162,8 +162,13 @@ func TestSchemaLimits(t *testing.T) {
 	}
 	_, err = c.Inline("too large", wide(MaxSubschemas))
 	if !errors.As(err, &se) || !errors.Is(err, ErrLimit) || se.Pointer != fmt.Sprintf("/properties/p%05d", MaxSubschemas-1) ||
-		!strings.HasSuffix(err.Error(), ": beyond seam's limits: more than 5000 subschemas (with the files it refers to)") {
+		!strings.HasSuffix(err.Error(), ": beyond seam's limits: more than 12000 subschemas (with the files it refers to)") {
 		t.Errorf("size %d: %v", MaxSubschemas+1, err)
+	}
+	// A hostile schema, 200,000 subschemas, is refused by counting, before it is compiled.
+	_, err = c.Inline("hostile", wide(200_000))
+	if !errors.As(err, &se) || !errors.Is(err, ErrLimit) || se.Location != "hostile" {
+		t.Errorf("hostile: %v", err)
 	}
 	// Data is no schema: a large enum counts as one subschema.
 	enum := make([]any, 2*MaxSubschemas)

@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -9,9 +10,10 @@ import (
 )
 
 // checkRefs refuses, before anything is loaded, every $ref and $dynamicRef of doc (at URL base)
-// that points at neither doc itself, a local file nor a bundled metaschema — even one in a
-// $defs entry nothing refers to, so a schema that would need the network never compiles.
-func checkRefs(base string, doc any) *SchemaError {
+// that points at neither doc itself, a local file, a bundled metaschema nor a document the
+// catalog holds (known) — even one in a $defs entry nothing refers to, so a schema that would
+// need the network never compiles.
+func checkRefs(base string, doc any, known func(u string) error) *SchemaError {
 	b, err := url.Parse(base)
 	if err != nil {
 		return &SchemaError{Err: fmt.Errorf("parse %s: %w", base, err)}
@@ -27,8 +29,13 @@ func checkRefs(base string, doc any) *SchemaError {
 		case target.Scheme == "https" || target.Scheme == "http":
 			// The loader serves json-schema.org's metaschemas from jsonschema's embedded
 			// copies and refuses the rest.
-			if target.Host != "json-schema.org" {
+			if target.Host == "json-schema.org" {
+				break
+			}
+			if err := known(t); errors.Is(err, errNotInCatalog) {
 				return &SchemaError{Pointer: r.ptr, Err: fmt.Errorf("%w: %s", ErrRemoteRef, t)}
+			} else if err != nil {
+				return &SchemaError{Pointer: r.ptr, Err: err}
 			}
 		case strings.HasPrefix(t, inlineBase) && !r.ref.IsAbs():
 			return &SchemaError{Pointer: r.ptr,
@@ -64,7 +71,11 @@ func (w *refWalker) walk(v any, base *url.URL, ptr string) {
 }
 
 func (w *refWalker) schema(v map[string]any, base *url.URL, ptr string) {
-	if id, ok := v["$id"].(string); ok {
+	id, ok := v["$id"].(string)
+	if !ok {
+		id, ok = v["id"].(string) // draft-04's; in later drafts not a keyword, and harmless here
+	}
+	if ok {
 		if u, err := url.Parse(id); err == nil {
 			base = base.ResolveReference(u)
 			w.own[withoutFragment(base)] = true

@@ -36,7 +36,7 @@ func uriTemplate(v any) error {
 				return fmt.Errorf("%% at %d does not start a %%XX escape", i)
 			}
 			i += 3
-		case c <= ' ' || c == 0x7f || strings.IndexByte("\"'<>\\^`|", c) >= 0:
+		case c <= ' ' || c == 0x7f || strings.IndexByte("\"<>\\^`|", c) >= 0:
 			return fmt.Errorf("character %q at %d is not allowed in a template's literal", c, i)
 		default:
 			i++

@@ -155,19 +155,20 @@ func (opts LoadOptions) read(path string) ([]byte, error) {
 	return userfile.Read(path, opts.MaxFileSize)
 }
 
-func compilerOptions(opts LoadOptions, annotateFormat bool) contract.Options {
+func compilerOptions(opts LoadOptions, annotateFormat bool, catalog []contract.CatalogEntry) contract.Options {
 	return contract.Options{
 		Standard:       schemas.NodeOutput,
 		Root:           opts.Root,
 		ReadFile:       opts.read,
 		AnnotateFormat: annotateFormat,
+		Catalog:        catalog,
 	}
 }
 
-// annotateFormats replaces the loader's compiler with one that reads format as an
-// annotation; it must be called before the first schema is compiled.
-func (l *loader) annotateFormats() error {
-	comp, err := contract.NewCompiler(compilerOptions(l.opts, true))
+// recompile replaces the loader's compiler with one for d's formats and catalog; it must be
+// called before the first schema is compiled.
+func (l *loader) recompile(d *DAG) error {
+	comp, err := contract.NewCompiler(compilerOptions(l.opts, d.Formats == FormatsAnnotate, d.Catalog))
 	if err != nil {
 		return err
 	}
@@ -179,7 +180,7 @@ func newLoader(path string, src []byte, opts LoadOptions) (*loader, error) {
 	sources := &sourceSet{files: map[string]Source{}}
 	sources.add(path, src)
 	opts = opts.recording(sources)
-	comp, err := contract.NewCompiler(compilerOptions(opts, false))
+	comp, err := contract.NewCompiler(compilerOptions(opts, false, nil))
 	if err != nil {
 		return nil, fmt.Errorf("load DAG: %w", err)
 	}
@@ -238,7 +239,7 @@ func (l *loader) of(what, key string) string {
 // Top-level, node and nested keys of the format. Aliases map names other tools use to ours,
 // for "did you mean".
 var (
-	topKeys      = []string{"version", "name", "description", "formats", "params", "env", "defaults", "concurrency", "timeout", "n8n", "nodes", "outputs"}
+	topKeys      = []string{"version", "name", "description", "formats", "catalog", "params", "env", "defaults", "concurrency", "timeout", "n8n", "nodes", "outputs"}
 	formatsVals  = []string{FormatsAssert, FormatsAnnotate}
 	defaultsKeys = []string{"timeout", "retry"}
 	nodeKeys     = []string{"type", "with", "input", "needs", "when", "run_if", "foreach", "concurrency", "max_items", "retry", "timeout", "on_invalid", "contract"}
@@ -302,10 +303,13 @@ func (l *loader) load(ctx context.Context) *DAG {
 		// Before any schema is compiled: the compiler asserts format or not for all of them.
 		if v, ok := l.enum(f.val, "formats", formatsVals); ok && v == FormatsAnnotate {
 			d.Formats = v
-			if err := l.annotateFormats(); err != nil {
+			if err := l.recompile(d); err != nil {
 				l.addAt(f.val, CodeInvalid, "", fmt.Sprintf("formats: %v", err))
 			}
 		}
+	}
+	if f, ok := fs.get("catalog"); ok {
+		l.catalog(d, f)
 	}
 	if f, ok := fs.get("nodes"); ok {
 		l.nodesMap = deref(f.val)

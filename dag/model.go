@@ -22,6 +22,9 @@ type DAG struct {
 	// Formats is how the file's contracts read `format`: FormatsAssert (the default) or
 	// FormatsAnnotate, for contracts written for tools that do not check it.
 	Formats string
+	// Catalog are the folders of vendored schemas that $refs by absolute URL resolve to
+	// (`catalog:`), their paths absolute.
+	Catalog []contract.CatalogEntry
 	// Env are the environment variables the file opts in to with `env:`, in file order: the
 	// only ones `${{ env.NAME }}` may read, and all treated as secrets (see LookupEnv).
 	Env         []EnvVar

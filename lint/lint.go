@@ -98,7 +98,7 @@ type Options struct {
 // projected along the references, and compared with subset.Check. Findings come in file
 // order.
 func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
-	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == dag.FormatsAnnotate})
+	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == dag.FormatsAnnotate, Catalog: d.Catalog})
 	if err != nil {
 		// Without a standard contract NewCompiler cannot fail; say so rather than lie.
 		return []Finding{{Pos: dag.Pos{File: d.File}, Severity: SeverityError, Code: CodeUnknown,

@@ -3,12 +3,14 @@ package mcp
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/contract/subset"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 func (s *server) addContractTools(srv *sdk.Server) error {
@@ -33,10 +35,11 @@ func (s *server) addContractTools(srv *sdk.Server) error {
 
 // ValidateInput are validate_output's arguments.
 type ValidateInput struct {
-	Value  any    `json:"value,omitempty" jsonschema:"the JSON value to validate"`
-	JSON   string `json:"json,omitempty" jsonschema:"the value as JSON text, instead of value"`
-	Schema any    `json:"schema,omitempty" jsonschema:"the JSON Schema to validate against"`
-	Node   string `json:"node,omitempty" jsonschema:"instead of schema: validate against the effective output contract of a DAG node, as path#node (path under the root)"`
+	Value   any      `json:"value,omitempty" jsonschema:"the JSON value to validate"`
+	JSON    string   `json:"json,omitempty" jsonschema:"the value as JSON text, instead of value"`
+	Schema  any      `json:"schema,omitempty" jsonschema:"the JSON Schema to validate against"`
+	Node    string   `json:"node,omitempty" jsonschema:"instead of schema: validate against the effective output contract of a DAG node, as path#node (path under the root)"`
+	Catalog []string `json:"catalog,omitempty" jsonschema:"folders of vendored schemas under the root that $refs by absolute URL resolve to: DIR, or PREFIX=DIR (https://json.schemastore.org/=vendor/schemastore)"`
 	Common
 }
 
@@ -71,8 +74,8 @@ func (l violationList) minimal() any {
 }
 
 // compileArg compiles the schema argument name, read exactly from the request; the files it
-// may $ref are those under the root.
-func (s *server) compileArg(req *sdk.CallToolRequest, name string) (*contract.Schema, error) {
+// may $ref are those under the root, and the catalog's folders (relative to the root) there.
+func (s *server) compileArg(req *sdk.CallToolRequest, name string, catalog []string) (*contract.Schema, error) {
 	src, err := exactArg(req, name)
 	if err != nil {
 		return nil, err
@@ -80,9 +83,18 @@ func (s *server) compileArg(req *sdk.CallToolRequest, name string) (*contract.Sc
 	if src == nil {
 		return nil, fail(CodeInvalidArgument, nil, "%s is missing: give a JSON Schema", name)
 	}
-	c, err := contract.NewCompiler(contract.Options{Root: s.root.dir, ReadFile: s.root.readFile})
+	entries := contract.ParseCatalog(catalog)
+	for i, e := range entries {
+		if !filepath.IsAbs(e.Dir) {
+			entries[i].Dir = filepath.Join(s.root.dir, e.Dir)
+		}
+	}
+	c, err := contract.NewCompiler(contract.Options{Root: s.root.dir, ReadFile: s.root.readFile, Catalog: entries})
 	if err != nil {
-		return nil, fail(CodeInternal, nil, "schema compiler: %v", err)
+		if m, ok := err.(interface{ In(i18n.Lang) string }); ok {
+			return nil, fail(CodeInvalidArgument, nil, "schema compiler: %v", m.In(s.opts.Lang))
+		}
+		return nil, fail(CodeInvalidArgument, nil, "schema compiler: %v", err)
 	}
 	sch, err := c.Inline(name, src)
 	if err != nil {
@@ -100,7 +112,7 @@ func (s *server) validateOutput(ctx context.Context, req *sdk.CallToolRequest, i
 	case in.Node != "":
 		sch, err = s.nodeContract(ctx, in.Node)
 	default:
-		sch, err = s.compileArg(req, "schema")
+		sch, err = s.compileArg(req, "schema", in.Catalog)
 	}
 	if err != nil {
 		return message{}, nil, err
@@ -135,8 +147,9 @@ func (s *server) validateOutput(ctx context.Context, req *sdk.CallToolRequest, i
 
 // CompatInput are check_compatibility's arguments.
 type CompatInput struct {
-	A any `json:"a" jsonschema:"the producer's schema: what may arrive"`
-	B any `json:"b" jsonschema:"the consumer's schema: what it accepts"`
+	A       any      `json:"a" jsonschema:"the producer's schema: what may arrive"`
+	B       any      `json:"b" jsonschema:"the consumer's schema: what it accepts"`
+	Catalog []string `json:"catalog,omitempty" jsonschema:"folders of vendored schemas under the root that $refs by absolute URL resolve to: DIR, or PREFIX=DIR"`
 	Common
 }
 
@@ -153,12 +166,12 @@ func (c compatResult) minimal() any {
 	return c
 }
 
-func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest, _ CompatInput) (message, any, error) {
-	a, err := s.compileArg(req, "a")
+func (s *server) checkCompatibility(_ context.Context, req *sdk.CallToolRequest, in CompatInput) (message, any, error) {
+	a, err := s.compileArg(req, "a", in.Catalog)
 	if err != nil {
 		return message{}, nil, err
 	}
-	b, err := s.compileArg(req, "b")
+	b, err := s.compileArg(req, "b", in.Catalog)
 	if err != nil {
 		return message{}, nil, err
 	}

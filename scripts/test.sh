@@ -10,21 +10,24 @@
 #     tests, which read SEAM_CHROMIUM; SEAM_SKIP_BROWSER=1 skips those tests;
 #   - a Temporal dev server (scripts/temporal-server.sh, the CLI built with go install and
 #     cached in ~/.cache/seam) on loopback for the Temporal engine tests, which read
-#     SEAM_TEST_TEMPORAL and SEAM_TEMPORAL_CLI; SEAM_SKIP_TEMPORAL=1 skips those tests.
+#     SEAM_TEST_TEMPORAL and SEAM_TEMPORAL_CLI; SEAM_SKIP_TEMPORAL=1 skips those tests;
+#   - published JSON Schema sets (scripts/schemas.sh: GitHub's webhook schemas and example
+#     payloads from npm, cached in ~/.cache/seam) for the contract tests, which read
+#     SEAM_TEST_SCHEMAS; without npm those tests are skipped with a message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOG_NAME=test.sh
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 
-tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start= temporal_env= temporal_start=
+tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start= temporal_env= temporal_start= schemas_start=
 # stop_servers stops whatever was started, on every way out (exit, error, signal).
 stop_servers() {
 	local rc=$?
 	trap - EXIT HUP INT TERM
 	# A start still running stops the server it was starting itself when told to.
 	local p
-	for p in "$n8n_start" "$pg_start" "$chromium_start" "$temporal_start"; do
+	for p in "$n8n_start" "$pg_start" "$chromium_start" "$temporal_start" "$schemas_start"; do
 		if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
 			kill -TERM "$p" 2>/dev/null || true
 			wait "$p" 2>/dev/null || true
@@ -43,11 +46,8 @@ stop_servers() {
 	exit "$rc"
 }
 
-if [ "${SEAM_SKIP_N8N:-}" != 1 ] || [ "${SEAM_SKIP_POSTGRES:-}" != 1 ] || [ "${SEAM_SKIP_BROWSER:-}" != 1 ] ||
-	[ "${SEAM_SKIP_TEMPORAL:-}" != 1 ]; then
-	tmp=$(mktemp -d "${TMPDIR:-/tmp}/seam-test.XXXXXX")
-	on_exit stop_servers
-fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/seam-test.XXXXXX")
+on_exit stop_servers
 # In the background: the installs (first run only) and the starts overlap vet.
 if [ "${SEAM_SKIP_N8N:-}" != 1 ]; then
 	n8n_env=$tmp/n8n.env
@@ -67,6 +67,10 @@ if [ "${SEAM_SKIP_TEMPORAL:-}" != 1 ]; then
 	temporal_env=$tmp/temporal.env
 	scripts/temporal-server.sh start --env "$temporal_env" >/dev/null &
 	temporal_start=$!
+fi
+if command -v npm >/dev/null 2>&1; then
+	scripts/schemas.sh install >"$tmp/schemas.path" &
+	schemas_start=$!
 fi
 
 go mod download
@@ -93,6 +97,16 @@ fi
 if [ -n "$temporal_start" ]; then
 	started temporal_start "Temporal did not start (see the temporal-server lines above)" SEAM_SKIP_TEMPORAL
 	export_env "$temporal_env" SEAM_TEST_TEMPORAL SEAM_TEMPORAL_CLI=TEMPORAL_CLI
+fi
+if [ -n "$schemas_start" ]; then
+	# Optional: without the schema sets, the tests that need them say so and skip.
+	if wait "$schemas_start"; then
+		SEAM_TEST_SCHEMAS=$(cat "$tmp/schemas.path")
+		export SEAM_TEST_SCHEMAS
+	else
+		log "the published schema sets could not be installed (see the schemas lines above); their tests skip"
+	fi
+	schemas_start=
 fi
 # The Temporal, PostgreSQL and n8n tests start many processes: on a loaded 2-core machine the
 # cmd/seam package alone can pass go test's default 10 minutes.

@@ -13,6 +13,7 @@ import (
 
 func newCompatCmd(e *env) *cobra.Command {
 	var asJSON, strict bool
+	var catalog []string
 	cmd := &cobra.Command{
 		Use:   "compat A.json B.json",
 		Short: "Check that every value schema A accepts, schema B accepts too",
@@ -30,7 +31,7 @@ schema error.`,
 			if err != nil {
 				return err
 			}
-			c, err := e.compiler(contract.Options{})
+			c, err := e.compiler(contract.Options{Catalog: contract.ParseCatalog(catalog)})
 			if err != nil {
 				return usage(err)
 			}
@@ -59,6 +60,7 @@ schema error.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"verdict", "reason", "path", "rule", "witness"}`)
 	cmd.Flags().BoolVar(&strict, "strict", false, "treat unknown as a failure (exit 1)")
+	cmd.Flags().StringArrayVar(&catalog, "catalog", nil, catalogUsage)
 	return cmd
 }
 

@@ -62,6 +62,9 @@ func (e *env) readInput(name string) ([]byte, error) {
 	return userfile.ReadAll(e.stdin, "stdin", limit)
 }
 
+// catalogUsage describes --catalog, which validate and compat share.
+const catalogUsage = "a folder of vendored schemas that $refs by absolute URL resolve to: DIR, or PREFIX=DIR (https://json.schemastore.org/=vendor/schemastore); repeatable"
+
 // compiler returns a schema compiler that reads schema files as readFile does.
 func (e *env) compiler(opts contract.Options) (*contract.Compiler, error) {
 	opts.ReadFile = e.readFile

@@ -17,6 +17,7 @@ func newValidateCmd(e *env) *cobra.Command {
 	var (
 		schema, node string
 		asJSON       bool
+		catalog      []string
 	)
 	cmd := &cobra.Command{
 		Use:   "validate (--schema S | --node FILE#ID) [FILE|-]",
@@ -32,7 +33,7 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 			if err != nil {
 				return err
 			}
-			s, err := validateSchema(cmd.Context(), e, schema, node, lang)
+			s, err := validateSchema(cmd.Context(), e, schema, node, catalog, lang)
 			if err != nil {
 				return usage(err)
 			}
@@ -63,13 +64,14 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 	f.StringVar(&schema, "schema", "", "JSON Schema file to validate against")
 	f.StringVar(&node, "node", "", "validate against the output contract of a DAG node: FILE#ID")
 	f.BoolVar(&asJSON, "json", false, `print {"valid": bool, "violations": [...]}`)
+	f.StringArrayVar(&catalog, "catalog", nil, catalogUsage)
 	cmd.MarkFlagsMutuallyExclusive("schema", "node")
 	cmd.MarkFlagsOneRequired("schema", "node")
 	return cmd
 }
 
 // validateSchema compiles the schema file, or finds the node's contract.
-func validateSchema(ctx context.Context, e *env, schema, node string, lang i18n.Lang) (*contract.Schema, error) {
+func validateSchema(ctx context.Context, e *env, schema, node string, catalog []string, lang i18n.Lang) (*contract.Schema, error) {
 	if node != "" {
 		path, id, ok := strings.Cut(node, "#")
 		if !ok || path == "" || id == "" {
@@ -77,7 +79,7 @@ func validateSchema(ctx context.Context, e *env, schema, node string, lang i18n.
 		}
 		return nodeSchema(ctx, e, path, id, lang)
 	}
-	c, err := e.compiler(contract.Options{})
+	c, err := e.compiler(contract.Options{Catalog: contract.ParseCatalog(catalog)})
 	if err != nil {
 		return nil, fmt.Errorf("--schema: %w", err)
 	}

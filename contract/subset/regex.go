@@ -44,7 +44,8 @@ type langState struct {
 }
 
 // compileLang compiles a pattern as the validator does (Go's regexp, Perl syntax). ok is false
-// for what the DFA does not model: line and word boundaries.
+// for what the DFA does not model: line and word boundaries, and what RE2 cannot parse
+// (lookaround, backreferences), which the validator matches with a backtracking engine.
 func compileLang(src string) (*langProg, bool) {
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {

@@ -30,6 +30,7 @@ func catalogParts() map[string]map[string]string {
 		"jaDrafts":     jaDrafts(),
 		"jaPrincipals": jaPrincipals(),
 		"jaStatus":     jaStatus(),
+		"jaSchemas":    jaSchemas(),
 	}
 }
 
