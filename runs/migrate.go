@@ -127,6 +127,13 @@ func migrations() []string {
 		data   BLOB NOT NULL, -- the attempts, encoded (runs/pack.go)
 		PRIMARY KEY (run_id, seq)
 	) WITHOUT ROWID;`,
+
+		// 5: run leases (lease.go). The process recording a run holds it by a lease it renews
+		// while it lives: a run whose lease expired is interrupted, wherever its owner ran.
+		// Runs recorded before have no lease (NULL) and keep the check of their process.
+		`ALTER TABLE runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN lease_until INTEGER; -- Unix nanoseconds; NULL: no lease
+	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
 	}
 }
 
@@ -205,6 +212,11 @@ func pgMigrations() []string {
 		PRIMARY KEY (run_id, seq),
 		CONSTRAINT attempt_packs_batch UNIQUE (batch, idx)
 	);`,
+
+		// 3: run leases, as SQLite's version 5 (lease.go).
+		`ALTER TABLE runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN lease_until BIGINT; -- Unix nanoseconds; NULL: no lease
+	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
 	}
 }
 

@@ -77,6 +77,18 @@ type Store interface {
 	// error, or ctx ends. It follows a run written by another process or host: PostgreSQL
 	// is told of every commit (LISTEN/NOTIFY), SQLite is polled.
 	WatchRun(ctx context.Context, id string, fn func(*Run, []Attempt) error) error
+
+	// TakeLease gives the lease of run id, while it is running, to owner until the time
+	// given (a Leaser's); CreateRun takes it with the run's LeaseOwner and LeaseUntil.
+	TakeLease(ctx context.Context, id, owner string, until time.Time) error
+	// RenewLeases extends to until the leases owner holds on runs still running, and
+	// returns how many it extended.
+	RenewLeases(ctx context.Context, owner string, until time.Time) (int, error)
+	// ReleaseRun records run id canceled at ended, as `seam runs release` does for a run
+	// whose owner is gone, provided it is still running with the lease its caller read
+	// (lease, zero for none): ErrLeaseChanged when its owner renewed it or a resume took it
+	// meanwhile, ErrNotRunning when it has ended.
+	ReleaseRun(ctx context.Context, id string, lease, ended time.Time) error
 }
 
 // Options configure Open.
@@ -205,6 +217,10 @@ type Run struct {
 	// Parent and ParentNode are, for the sub-run of a `dag` node, the run and node that
 	// started it; empty otherwise.
 	Parent, ParentNode string
+	// LeaseOwner holds the run's lease until LeaseUntil (lease.go); zero for a run recorded
+	// before leases, or while a resume is taking it.
+	LeaseOwner string
+	LeaseUntil time.Time
 }
 
 // Attempt is one try at running one node within a run.
@@ -256,6 +272,13 @@ type Filter struct {
 	Limit    int    // page size; DefaultListLimit when not positive
 	Cursor   string // the next value returned by the previous page
 }
+
+// ErrLeaseChanged is returned (wrapped) by ReleaseRun when the run's lease is not the one
+// its caller read: its owner renewed it, or a resume took it.
+var ErrLeaseChanged = errors.New("its lease changed meanwhile")
+
+// ErrNotRunning is returned (wrapped) by ReleaseRun when the run is no longer running.
+var ErrNotRunning = errors.New("not running")
 
 // ErrResumed is returned (wrapped) by ResumeRun when another process resumed the run since
 // its caller read it.
@@ -404,7 +427,7 @@ func page(out []Run, limit int) ([]Run, string) {
 // The columns of runs and attempts as both backends read them into a Run and an Attempt.
 const (
 	runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
-	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node`
+	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node, lease_owner, lease_until`
 	attemptColumns = `session, node, item, type, attempt, status, final, repaired, reused, key,
 	reason, COALESCE(output_hash, ''), violations, error, log, started, ended`
 )
@@ -415,13 +438,14 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 		r                   Run
 		params, outs, oerrs *string
 		started, ended      *int64
+		lease               *int64
 	)
 	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended,
-		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode); err != nil {
+		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode, &r.LeaseOwner, &lease); err != nil {
 		return nil, err
 	}
 	r.Params, r.Outputs, r.OutputErrors = jsonOrNil(params), jsonOrNil(outs), jsonOrNil(oerrs)
-	r.Started, r.Ended = timeFromNanos(started), timeFromNanos(ended)
+	r.Started, r.Ended, r.LeaseUntil = timeFromNanos(started), timeFromNanos(ended), timeFromNanos(lease)
 	return &r, nil
 }
 
