@@ -48,12 +48,15 @@ type Options struct {
 // Service starts and inspects runs. It is safe for concurrent use. Close it to cancel the
 // runs it started and wait until each is recorded.
 type Service struct {
-	opts Options
+	opts  Options
+	lease *runs.Leaser // this process's leases on the runs it records; nil without a store
 
 	mu     sync.Mutex
 	active map[string]context.CancelCauseFunc // the runs going, by id
-	closed bool
-	wg     sync.WaitGroup
+	// keeping stops the renewal of the leases, which goes on while a run is active.
+	keeping context.CancelFunc
+	closed  bool
+	wg      sync.WaitGroup
 }
 
 // New returns a Service.
@@ -67,7 +70,37 @@ func New(opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Service{opts: opts, active: map[string]context.CancelCauseFunc{}}
+	s := &Service{opts: opts, active: map[string]context.CancelCauseFunc{}}
+	if opts.Store != nil {
+		s.lease = runs.NewLeaser(opts.Store, nil)
+	}
+	return s
+}
+
+// keepLeases renews the leases of the runs this Service records while one is active, on a
+// goroutine of its own: one renewal for them all, its sub-runs included. Called with s.mu
+// held as a run becomes active.
+func (s *Service) keepLeases() {
+	if s.lease == nil || s.keeping != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.keeping = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.lease.Keep(ctx, func(err error) {
+			s.opts.Logger.Warn("seam: renew the leases of the runs going; they read interrupted if it keeps failing", "error", err)
+		})
+	}()
+}
+
+// stopLeases stops the renewal once no run is active. Called with s.mu held.
+func (s *Service) stopLeases() {
+	if len(s.active) == 0 && s.keeping != nil {
+		s.keeping()
+		s.keeping = nil
+	}
 }
 
 // Why a run this Service started was canceled (context.Cause of the run's context).

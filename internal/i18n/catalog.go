@@ -23,6 +23,7 @@ func catalogParts() map[string]map[string]string {
 		"jaMCP": jaMCP(), "jaContract": jaContract(), "jaSubset": jaSubset(), "jaN8NClient": jaN8NClient(), "jaGate": jaGate(),
 		"jaBundle": jaBundle(), "jaLintJQ": jaLintJQ(), "jaHTTP": jaHTTP(), "jaLive": jaLive(),
 		"jaReach": jaReach(), "jaTextWhen": jaTextWhen(), "jaPresence": jaPresence(),
+		"jaLeases": jaLeases(),
 	}
 }
 
