@@ -140,3 +140,36 @@ func TestKilledRunLease(t *testing.T) {
 		}
 	})
 }
+
+// TestKilledWorkerLease kills the `seam worker` hosting a run on Temporal with SIGKILL: the
+// run, recorded with no process of its own, held its lease through that worker, which
+// expires within runs.LeaseFor of the worker's death; the run then reads interrupted.
+func TestKilledWorkerLease(t *testing.T) {
+	env := temporalEnv(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "leased.yaml"), []byte(leaseDAG), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(dir, "s.db")
+	w := startWorker(t, dir, env, store)
+	_, out := startSeam(t, dir, env, "run", "--engine", "temporal", "--store", store, "leased.yaml")
+	var r *runs.Run
+	// The node runs in the worker's folder: its start record says it runs.
+	waitFor(t, "the node to start on the worker", func() bool {
+		var as []runs.Attempt
+		r, as = latestRun(t, store)
+		return len(as) > 0 && as[0].IsStart()
+	})
+	if r.Host != runs.HostTemporal || !strings.Contains(r.LeaseOwner, fmt.Sprintf("/%d/", w.Process.Pid)) || r.InterruptedAt(time.Now()) {
+		t.Fatalf("a run on a live worker: host %s, lease %q until %v; want the worker's (%d), live\n%s", r.Host, r.LeaseOwner, r.LeaseUntil, w.Process.Pid, out)
+	}
+	if err := w.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	w.Wait()
+	r, _ = latestRun(t, store)
+	if r.Status != "running" || r.LeaseUntil.After(killed.Add(runs.LeaseFor)) || !r.InterruptedAt(killed.Add(runs.LeaseFor+time.Nanosecond)) {
+		t.Errorf("after the worker's kill -9: %s, lease until %v; want running, interrupted from %v at the latest", r.Status, r.LeaseUntil, killed.Add(runs.LeaseFor))
+	}
+}
