@@ -2,6 +2,7 @@ package service
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -102,5 +103,33 @@ func TestStartTakesLease(t *testing.T) {
 			t.Fatal(err)
 		}
 		run.Wait()
+	})
+}
+
+// TestResumableLease: a run of another host can be resumed once its lease has expired, not
+// while it lives.
+func TestResumableLease(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st runs.Store) {
+		ctx := t.Context()
+		svc := newService(t, st, "en")
+		d := load(t, t.TempDir(), "greet.yaml", greetDAG)
+		for _, tc := range []struct {
+			id    string
+			lease time.Duration
+			want  string // the refusal, or "" when resumable
+		}{
+			{"r-live", time.Minute, "run r-live is still running (process 42 on another-host); resume it once that process has stopped"},
+			{"r-gone", -time.Second, ""},
+		} {
+			r := runs.Run{ID: tc.id, DAG: "greet", File: d.File, Status: dag.RunRunning, Started: time.Now().Add(-time.Hour),
+				Params: []byte(`{"name":"ada"}`), PID: 42, Host: "another-host", LeaseOwner: "another-host/42/ab", LeaseUntil: time.Now().Add(tc.lease)}
+			if err := st.CreateRun(ctx, r); err != nil {
+				t.Fatal(err)
+			}
+			_, err := svc.Resumable(ctx, tc.id, ResumeCheck{})
+			if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+				t.Errorf("Resumable(%s): %v, want %q", tc.id, err, tc.want)
+			}
+		}
 	})
 }
