@@ -16,7 +16,7 @@ import (
 
 // serveTest serves h within lim on a loopback port until the test ends, and returns the
 // address.
-func serveTest(t *testing.T, lim Limits, h http.Handler) string {
+func serveTest(t testing.TB, lim Limits, h http.Handler) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
