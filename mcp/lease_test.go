@@ -57,3 +57,29 @@ func TestGetRunInterrupted(t *testing.T) {
 		t.Errorf("resume_run of an interrupted run: %v", res.env)
 	}
 }
+
+// TestLintDAGHidden: lint_dag and run_dag refuse a hidden file under the root (a name, or a
+// folder, starting with a dot) without loading it, so nothing of it is quoted back.
+func TestLintDAGHidden(t *testing.T) {
+	root := t.TempDir()
+	secret := "token: hunter2-do-not-quote\n"
+	for _, p := range []string{".env.yaml", ".git/config.yaml"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, p), []byte(secret), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs := connect(t, root, false)
+	for _, tc := range []struct{ tool, path, part string }{
+		{"lint_dag", ".env.yaml", ".env.yaml"},
+		{"lint_dag", ".git/config.yaml", ".git"},
+		{"run_dag", "./.env.yaml", ".env.yaml"},
+	} {
+		r := call(t, cs, tc.tool, map[string]any{"path": tc.path})
+		msg, _ := r.env["message"].(string)
+		want := `path "` + tc.path + `" is hidden (` + tc.part + ` starts with a dot): the server loads no hidden file; list_dags lists the DAG files`
+		if errCode(r) != CodeInvalidArgument || msg != want {
+			t.Errorf("%s %s: %v\nwant %s", tc.tool, tc.path, r.env, want)
+		}
+	}
+}
