@@ -110,11 +110,37 @@ func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	mux.Handle(HTTPPath, &sessionLimit{srv: srv, max: opts.MaxSessions, timeout: opts.SessionTimeout, next: h})
 	switch {
 	case opts.Principals != nil:
-		return RequirePrincipal(opts.Principals, mux)
+		return &httpHandler{Handler: RequirePrincipal(opts.Principals, mux), srv: srv}
 	case opts.Token != "":
-		return RequireBearer(opts.Token, mux)
+		return &httpHandler{Handler: RequireBearer(opts.Token, mux), srv: srv}
 	}
-	return mux
+	return &httpHandler{Handler: mux, srv: srv}
+}
+
+// httpHandler is the transport HTTPHandler returns: ServeHTTP answers the streams it refuses
+// in the server's words.
+type httpHandler struct {
+	http.Handler
+	srv *Server
+}
+
+// tooManyStreams refuses a request past its client's event streams (every MCP request is
+// one) with 429 and a JSON-RPC error, as sessionLimit refuses a session.
+func (h *httpHandler) tooManyStreams(w http.ResponseWriter, _ *http.Request, max int) {
+	writeRPCError(w, http.StatusTooManyRequests, httpserve.TooManyStreams(h.srv.lang, max))
+}
+
+// writeRPCError answers with status and a JSON-RPC error (no id: the request was not read)
+// saying msg.
+func writeRPCError(w http.ResponseWriter, status int, msg string) {
+	b, _ := json.Marshal(struct { // strings only: never fails
+		JSONRPC string         `json:"jsonrpc"`
+		ID      any            `json:"id"`
+		Error   *jsonrpc.Error `json:"error"`
+	}{"2.0", nil, &jsonrpc.Error{Code: codeServerBusy, Message: msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(b)
 }
 
 // sessionLimit refuses a request that would open a session past max.
@@ -144,14 +170,7 @@ func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if n >= l.max {
 		l.mu.Unlock()
 		msg := msgf("the server has %d sessions open, its limit (seam mcp --max-sessions): end one (DELETE), or retry once an idle one has expired (after %v)", l.max, l.timeout)
-		b, _ := json.Marshal(struct { // strings only: never fails
-			JSONRPC string         `json:"jsonrpc"`
-			ID      any            `json:"id"`
-			Error   *jsonrpc.Error `json:"error"`
-		}{"2.0", nil, &jsonrpc.Error{Code: codeServerBusy, Message: msg.text(l.srv.lang)}})
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusServiceUnavailable)
-		w.Write(b)
+		writeRPCError(w, http.StatusServiceUnavailable, msg.text(l.srv.lang))
 		return
 	}
 	l.opening++
@@ -164,15 +183,27 @@ func (l *sessionLimit) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.next.ServeHTTP(w, r)
 }
 
+// MaxStreamsPerClient caps the requests one client address has open at once: every MCP
+// request is an event stream, and each session may hold one more (GET) for the server's
+// messages, so several agents on one host need more than a browser's tabs.
+const MaxStreamsPerClient = 32
+
 // codeServerBusy is the JSON-RPC error of a session refused past the cap (the range -32000
 // to -32099 is the server's own).
 const codeServerBusy = -32000
 
 // ServeHTTP serves h on ln until ctx is cancelled, then shuts down: the event streams
 // clients hold open (GET) end at once, and requests in flight get at most grace to finish
-// before their connections are closed.
+// before their connections are closed. Every request is an event stream, within
+// httpserve's bounds: a write its client does not take within a minute ends it, and a
+// client address holds at most MaxStreamsPerClient at once (HTTPHandler's refuses the next
+// in the server's language).
 func ServeHTTP(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	if err := httpserve.Serve(ctx, ln, h, grace, httpserve.Limits{}); err != nil {
+	lim := httpserve.Limits{Streams: MaxStreamsPerClient}
+	if hh, ok := h.(*httpHandler); ok {
+		lim.TooManyStreams = hh.tooManyStreams
+	}
+	if err := httpserve.Serve(ctx, ln, h, grace, lim); err != nil {
 		return fmt.Errorf("mcp http: %w", err)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,6 +60,15 @@ func (s *server) load(ctx context.Context, path string) (*dag.DAG, error) {
 	real, err := s.root.resolve(path)
 	if err != nil {
 		return nil, err
+	}
+	// A hidden file (.env.yaml, .git/…) is no DAG by workspace's rule, and what a failed load
+	// quotes of it would reach the client.
+	if rel, err := filepath.Rel(s.root.dir, real); err == nil {
+		for _, part := range strings.Split(rel, string(filepath.Separator)) {
+			if part != "." && part != ".." && strings.HasPrefix(part, ".") {
+				return nil, fail(CodeInvalidArgument, nil, "path %q is hidden (%s starts with a dot): the server loads no hidden file; list_dags lists the DAG files", path, part)
+			}
+		}
 	}
 	return s.loadReal(ctx, path, real)
 }

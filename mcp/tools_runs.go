@@ -541,7 +541,8 @@ type runView struct {
 }
 
 func newRunView(r *runs.Run) runView {
-	return runView{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Params: r.Params, Status: r.Status,
+	// An agent polling a run whose owner is gone reads it interrupted, not running for ever.
+	return runView{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Params: r.Params, Status: r.DisplayStatus(time.Now()),
 		Started: r.Started, Ended: r.Ended, Resumes: r.Resumes, PID: r.PID, Host: r.Host, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
 		Parent: r.Parent, ParentNode: r.ParentNode, WhoJSON: r.Who()}
 }
@@ -659,7 +660,7 @@ func (s *server) getRun(ctx context.Context, _ *sdk.CallToolRequest, in GetRunIn
 			}
 		}
 	}
-	return msgf("run %s of %s: %s", r.ID, r.DAG, r.Status), data, nil
+	return msgf("run %s of %s: %s", r.ID, r.DAG, data.Run.Status), data, nil
 }
 
 // findRun reads a run by the id a client gave as argument arg: a run id, or "latest".

@@ -11,12 +11,14 @@ import (
 // RunJSON is a run as `seam runs show --json` and `seam runs list --json` write it: the
 // record's fields, durations in milliseconds, times in RFC 3339.
 type RunJSON struct {
-	ID           string          `json:"id"`
-	DAG          string          `json:"dag"`
-	File         string          `json:"file,omitempty"`
-	FileHash     string          `json:"file_hash,omitempty"`
+	ID       string `json:"id"`
+	DAG      string `json:"dag"`
+	File     string `json:"file,omitempty"`
+	FileHash string `json:"file_hash,omitempty"`
+	// Status is "interrupted" for a run stored as running whose owner is gone (its lease
+	// expired, or its process died), which Interrupted says too.
 	Status       dag.RunStatus   `json:"status"`
-	Interrupted  bool            `json:"interrupted,omitempty"` // running, but its process is gone
+	Interrupted  bool            `json:"interrupted,omitempty"`
 	Started      time.Time       `json:"started"`
 	Ended        time.Time       `json:"ended,omitzero"`
 	DurationMS   float64         `json:"duration_ms,omitempty"`
@@ -32,8 +34,9 @@ type RunJSON struct {
 
 // JSON is r as RunJSON.
 func (r *Run) JSON() RunJSON {
-	j := RunJSON{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Status: r.Status,
-		Interrupted: r.Interrupted(), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
+	now := time.Now()
+	j := RunJSON{ID: r.ID, DAG: r.DAG, File: r.File, FileHash: r.FileHash, Status: r.DisplayStatus(now),
+		Interrupted: r.InterruptedAt(now), Started: r.Started, Ended: r.Ended, Resumes: r.Resumes,
 		Params: r.Params, Outputs: r.Outputs, OutputErrors: r.OutputErrors,
 		Parent: r.Parent, ParentNode: r.ParentNode, WhoJSON: r.Who()}
 	if !r.Ended.IsZero() {

@@ -131,6 +131,13 @@ func migrations() []string {
 		// 5 (principals): who started a run, and who last cancelled and resumed it, when.
 		// Runs recorded before are by nobody known ('').
 		principalsMigration,
+
+		// 6: run leases (lease.go). The process recording a run holds it by a lease it renews
+		// while it lives: a run whose lease expired is interrupted, wherever its owner ran.
+		// Runs recorded before have no lease (NULL) and keep the check of their process.
+		`ALTER TABLE runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN lease_until INTEGER; -- Unix nanoseconds; NULL: no lease
+	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
 	}
 }
 
@@ -220,6 +227,11 @@ func pgMigrations() []string {
 
 		// 3 (principals): as SQLite's version 5.
 		principalsMigration,
+
+		// 4: run leases, as SQLite's version 6 (lease.go).
+		`ALTER TABLE runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN lease_until BIGINT; -- Unix nanoseconds; NULL: no lease
+	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
 	}
 }
 

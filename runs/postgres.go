@@ -333,10 +333,11 @@ func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {
 		tag, err := s.pool.Exec(ctx,
-			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node, started_by)
-			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (id) DO NOTHING`,
+			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node,
+			                   started_by, lease_owner, lease_until)
+			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
 			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
-			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy)
+			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy, r.LeaseOwner, timeToDB(r.LeaseUntil))
 		if err != nil {
 			retried = true
 			return err
@@ -385,7 +386,7 @@ func (s *pgStore) ResumeRun(ctx context.Context, id string, resumes, pid int, ho
 		err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			err := tx.QueryRow(ctx,
 				`UPDATE runs SET status = 'running', ended = NULL, outputs = NULL, output_errors = NULL,
-				        resumes = resumes + 1, pid = $1, host = $2
+				        resumes = resumes + 1, pid = $1, host = $2, lease_owner = '', lease_until = NULL
 				 WHERE id = $3 AND resumes = $4 RETURNING resumes`, nullInt(pid), host, id, resumes).Scan(&session)
 			if err != nil {
 				return err
@@ -785,6 +786,67 @@ func (s *pgStore) RecordAction(ctx context.Context, id string, a Action) error {
 	})
 	if err != nil {
 		return s.scrub(fmt.Errorf("record %s of run %s in %s: %w", a.Kind, id, s.where, err))
+	}
+	return nil
+}
+
+// TakeLease gives run id's lease to owner until until, while the run is running.
+func (s *pgStore) TakeLease(ctx context.Context, id, owner string, until time.Time) error {
+	err := s.retry(ctx, func(ctx context.Context) error {
+		_, err := s.pool.Exec(ctx, `UPDATE runs SET lease_owner = $1, lease_until = $2 WHERE id = $3 AND status = 'running'`,
+			owner, timeToDB(until), id)
+		return err
+	})
+	if err != nil {
+		return s.scrub(fmt.Errorf("lease run %s in %s: %w", id, s.where, err))
+	}
+	return nil
+}
+
+// RenewLeases extends the leases owner holds on running runs to until. Renewals notify no
+// one: nothing a reader shows changes.
+func (s *pgStore) RenewLeases(ctx context.Context, owner string, until time.Time) (int, error) {
+	var n int64
+	err := s.retry(ctx, func(ctx context.Context) error {
+		tag, err := s.pool.Exec(ctx, `UPDATE runs SET lease_until = $1 WHERE lease_owner = $2 AND status = 'running'`,
+			timeToDB(until), owner)
+		n = tag.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, s.scrub(fmt.Errorf("renew the leases of %s in %s: %w", owner, s.where, err))
+	}
+	return int(n), nil
+}
+
+// ReleaseRun records run id canceled if it still runs under the lease its caller read.
+func (s *pgStore) ReleaseRun(ctx context.Context, id string, lease, ended time.Time) error {
+	err := s.retry(ctx, func(ctx context.Context) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, `UPDATE runs SET status = 'canceled', ended = $1
+				WHERE id = $2 AND status = 'running' AND lease_until IS NOT DISTINCT FROM $3`,
+				timeToDB(ended), id, timeToDB(lease))
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 1 {
+				_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id)
+				return err
+			}
+			var status string
+			switch err := tx.QueryRow(ctx, `SELECT status FROM runs WHERE id = $1`, id).Scan(&status); {
+			case errors.Is(err, pgx.ErrNoRows):
+				return fmt.Errorf("run %s: %w", id, ErrNotFound)
+			case err != nil:
+				return err
+			case status != string(dag.RunRunning):
+				return fmt.Errorf("run %s: %w", id, ErrNotRunning)
+			}
+			return fmt.Errorf("run %s: %w", id, ErrLeaseChanged)
+		})
+	})
+	if err != nil {
+		return s.scrub(fmt.Errorf("release run %s in %s: %w", id, s.where, err))
 	}
 	return nil
 }

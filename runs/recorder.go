@@ -32,6 +32,7 @@ type Recorder struct {
 	resumes int
 	pid     int
 	host    string
+	lease   *Leaser
 
 	runID   string
 	session int
@@ -61,6 +62,10 @@ type RecorderOptions struct {
 	// FinishRun leaves their state as it is (a run on Temporal is recorded by one Recorder
 	// per write).
 	Decided []string
+	// Lease, when not nil, takes the run's lease (and its sub-runs') as BeginRun records
+	// it; its owner keeps it (Leaser.Keep). Nil records the run without a lease, which only
+	// the check of its process then tells dead.
+	Lease *Leaser
 }
 
 // NewRecorder returns a recorder of runs of d into s.
@@ -71,7 +76,7 @@ func NewRecorder(s Store, d *dag.DAG, opts RecorderOptions) *Recorder {
 	if opts.Host == "" {
 		opts.Host, _ = os.Hostname() // no host name: stale runs are just not detected
 	}
-	r := &Recorder{s: s, d: d, resume: opts.Resume, resumes: opts.Resumes, pid: opts.PID, host: opts.Host, session: opts.Session, decided: map[string]bool{}}
+	r := &Recorder{s: s, d: d, resume: opts.Resume, resumes: opts.Resumes, pid: opts.PID, host: opts.Host, lease: opts.Lease, session: opts.Session, decided: map[string]bool{}}
 	for _, id := range opts.Decided {
 		r.decided[id] = true
 	}
@@ -91,6 +96,11 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 			return err
 		}
 		r.session = session
+		if r.lease != nil {
+			if err := r.lease.Take(ctx, run.ID); err != nil {
+				return err
+			}
+		}
 		return r.s.RecordAction(ctx, run.ID, Action{Kind: ActionResume, By: run.By, At: run.Started})
 	}
 	var params json.RawMessage
@@ -109,11 +119,15 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 			file = abs
 		}
 	}
-	return r.s.CreateRun(ctx, Run{
+	rec := Run{
 		ID: run.ID, DAG: run.DAG, File: file, FileHash: run.FileHash, Params: params,
 		Status: dag.RunRunning, Started: run.Started, PID: r.pid, Host: r.host,
 		Parent: run.Parent, ParentNode: run.ParentNode, StartedBy: run.By,
-	})
+	}
+	if r.lease != nil {
+		rec.LeaseOwner, rec.LeaseUntil = r.lease.Owner(), r.lease.Until()
+	}
+	return r.s.CreateRun(ctx, rec)
 }
 
 // Session is the run's session in the store: 0 for its first, one more for each resume; set
@@ -125,7 +139,7 @@ var _ dag.SubRecorder = (*Recorder)(nil)
 // Sub returns the recorder of a sub-run of d into the same store, by the same process: the
 // sub-run is a run of its own, linked to its parent by dag.RunRecord.Parent.
 func (r *Recorder) Sub(d *dag.DAG) dag.Recorder {
-	return NewRecorder(r.s, d, RecorderOptions{PID: r.pid, Host: r.host})
+	return NewRecorder(r.s, d, RecorderOptions{PID: r.pid, Host: r.host, Lease: r.lease})
 }
 
 // RecordAttempts writes the batch in one transaction.

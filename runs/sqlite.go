@@ -313,10 +313,11 @@ func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
-			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node, started_by)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node,
+			                   started_by, lease_owner, lease_until)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
-			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy)
+			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy, r.LeaseOwner, timeToDB(r.LeaseUntil))
 		return err
 	})
 	var se *sqlite.Error
@@ -339,7 +340,7 @@ func (s *sqliteStore) ResumeRun(ctx context.Context, id string, resumes, pid int
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx,
 			`UPDATE runs SET status = 'running', ended = NULL, outputs = NULL, output_errors = NULL,
-			        resumes = resumes + 1, pid = ?, host = ?
+			        resumes = resumes + 1, pid = ?, host = ?, lease_owner = '', lease_until = NULL
 			 WHERE id = ? AND resumes = ? RETURNING resumes`, nullInt(pid), host, id, resumes).Scan(&session)
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -718,6 +719,66 @@ func (s *sqliteStore) RecordAction(ctx context.Context, id string, a Action) err
 	})
 	if err != nil {
 		return fmt.Errorf("record %s of run %s in %s: %w", a.Kind, id, s.path, err)
+	}
+	return nil
+}
+
+// TakeLease gives run id's lease to owner until until, while the run is running.
+func (s *sqliteStore) TakeLease(ctx context.Context, id, owner string, until time.Time) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE runs SET lease_owner = ?, lease_until = ? WHERE id = ? AND status = 'running'`,
+			owner, timeToDB(until), id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("lease run %s in %s: %w", id, s.path, err)
+	}
+	return nil
+}
+
+// RenewLeases extends the leases owner holds on running runs to until.
+func (s *sqliteStore) RenewLeases(ctx context.Context, owner string, until time.Time) (int, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE runs SET lease_until = ? WHERE lease_owner = ? AND status = 'running'`,
+			timeToDB(until), owner)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("renew the leases of %s in %s: %w", owner, s.path, err)
+	}
+	return int(n), nil
+}
+
+// ReleaseRun records run id canceled if it still runs under the lease its caller read.
+func (s *sqliteStore) ReleaseRun(ctx context.Context, id string, lease, ended time.Time) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		// IS compares NULL (no lease) with NULL as equal.
+		res, err := tx.ExecContext(ctx, `UPDATE runs SET status = 'canceled', ended = ?
+			WHERE id = ? AND status = 'running' AND lease_until IS ?`, timeToDB(ended), id, timeToDB(lease))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		var status string
+		switch err := tx.QueryRowContext(ctx, `SELECT status FROM runs WHERE id = ?`, id).Scan(&status); {
+		case errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("run %s: %w", id, ErrNotFound)
+		case err != nil:
+			return err
+		case status != string(dag.RunRunning):
+			return fmt.Errorf("run %s: %w", id, ErrNotRunning)
+		}
+		return fmt.Errorf("run %s: %w", id, ErrLeaseChanged)
+	})
+	if err != nil {
+		return fmt.Errorf("release run %s in %s: %w", id, s.path, err)
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package runs
 
-import "github.com/seam-dag/seam/dag"
+import (
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+)
 
 // A start record is an attempt with status running, recorded while the attempt runs (no
 // output, no end), so that a reader sees a node running that no finished attempt shows yet.
@@ -55,4 +59,22 @@ func dropFinishedStarts(as []Attempt) []Attempt {
 	}
 	clear(as[len(out):])
 	return out
+}
+
+// AttemptInterrupted is the status shown, never stored, for a start record whose attempt no
+// longer runs: its process died, in an earlier session of a resumed run or in a run that
+// ended or was interrupted since. It has no end, and no duration.
+const AttemptInterrupted dag.NodeStatus = "interrupted"
+
+// SettleStarts shows, in place, the start records of r's attempts as (GetRun's) that are
+// no longer running at now as AttemptInterrupted: those of a session before r's last, and
+// all of them once r is not running or is interrupted. A reader would otherwise show them
+// running, with a duration that grows for ever.
+func SettleStarts(r *Run, as []Attempt, now time.Time) {
+	over := r.Status != dag.RunRunning || r.InterruptedAt(now)
+	for i := range as {
+		if as[i].IsStart() && (over || as[i].Session < r.Resumes) {
+			as[i].Status = AttemptInterrupted
+		}
+	}
 }

@@ -80,6 +80,18 @@ type Store interface {
 	// error, or ctx ends. It follows a run written by another process or host: PostgreSQL
 	// is told of every commit (LISTEN/NOTIFY), SQLite is polled.
 	WatchRun(ctx context.Context, id string, fn func(*Run, []Attempt) error) error
+
+	// TakeLease gives the lease of run id, while it is running, to owner until the time
+	// given (a Leaser's); CreateRun takes it with the run's LeaseOwner and LeaseUntil.
+	TakeLease(ctx context.Context, id, owner string, until time.Time) error
+	// RenewLeases extends to until the leases owner holds on runs still running, and
+	// returns how many it extended.
+	RenewLeases(ctx context.Context, owner string, until time.Time) (int, error)
+	// ReleaseRun records run id canceled at ended, as `seam runs release` does for a run
+	// whose owner is gone, provided it is still running with the lease its caller read
+	// (lease, zero for none): ErrLeaseChanged when its owner renewed it or a resume took it
+	// meanwhile, ErrNotRunning when it has ended.
+	ReleaseRun(ctx context.Context, id string, lease, ended time.Time) error
 }
 
 // Options configure Open.
@@ -215,6 +227,10 @@ type Run struct {
 	// and Resumed who resumed it last, and when. Empty and zero when nobody did.
 	CanceledBy, ResumedBy string
 	Canceled, Resumed     time.Time
+	// LeaseOwner holds the run's lease until LeaseUntil (lease.go); zero for a run recorded
+	// before leases, or while a resume is taking it.
+	LeaseOwner string
+	LeaseUntil time.Time
 }
 
 // Action is something a principal did to a run after it started.
@@ -282,6 +298,13 @@ type Filter struct {
 	Limit    int    // page size; DefaultListLimit when not positive
 	Cursor   string // the next value returned by the previous page
 }
+
+// ErrLeaseChanged is returned (wrapped) by ReleaseRun when the run's lease is not the one
+// its caller read: its owner renewed it, or a resume took it.
+var ErrLeaseChanged = errors.New("its lease changed meanwhile")
+
+// ErrNotRunning is returned (wrapped) by ReleaseRun when the run is no longer running.
+var ErrNotRunning = errors.New("not running")
 
 // ErrResumed is returned (wrapped) by ResumeRun when another process resumed the run since
 // its caller read it.
@@ -431,7 +454,7 @@ func page(out []Run, limit int) ([]Run, string) {
 const (
 	runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
 	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node,
-	started_by, canceled_by, canceled_at, resumed_by, resumed_at`
+	started_by, canceled_by, canceled_at, resumed_by, resumed_at, lease_owner, lease_until`
 	attemptColumns = `session, node, item, type, attempt, status, final, repaired, reused, key,
 	reason, COALESCE(output_hash, ''), violations, error, log, started, ended`
 )
@@ -443,15 +466,16 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 		params, outs, oerrs *string
 		started, ended      *int64
 		canceled, resumed   *int64
+		lease               *int64
 	)
 	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended,
 		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode,
-		&r.StartedBy, &r.CanceledBy, &canceled, &r.ResumedBy, &resumed); err != nil {
+		&r.StartedBy, &r.CanceledBy, &canceled, &r.ResumedBy, &resumed, &r.LeaseOwner, &lease); err != nil {
 		return nil, err
 	}
 	r.Canceled, r.Resumed = timeFromNanos(canceled), timeFromNanos(resumed)
 	r.Params, r.Outputs, r.OutputErrors = jsonOrNil(params), jsonOrNil(outs), jsonOrNil(oerrs)
-	r.Started, r.Ended = timeFromNanos(started), timeFromNanos(ended)
+	r.Started, r.Ended, r.LeaseUntil = timeFromNanos(started), timeFromNanos(ended), timeFromNanos(lease)
 	return &r, nil
 }
 

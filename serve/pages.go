@@ -158,8 +158,10 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusBadRequest, "runs", d)
 		return
 	}
+	now := time.Now()
 	for _, run := range list {
-		row := runRow{Run: run, Live: run.Status == dag.RunRunning && !run.Interrupted()}
+		row := runRow{Run: run, Live: run.Status == dag.RunRunning && !run.InterruptedAt(now)}
+		row.Status = run.DisplayStatus(now)
 		if run.Status == dag.RunFailed {
 			row.Failing = s.failingNode(r.Context(), run.ID)
 		}
@@ -245,8 +247,10 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := s.lang(r)
-	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.Interrupted()}
+	now := time.Now()
+	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now)}
 	d.Live = run.Status == dag.RunRunning && !d.Interrupted
+	run.Status = run.DisplayStatus(now) // what the page says; Live and Interrupted decide the rest
 	by := map[string]*runs.NodeSummary{}
 	for _, n := range d.Nodes {
 		by[n.ID] = n

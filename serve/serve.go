@@ -297,9 +297,17 @@ func (s *Server) lang(r *http.Request) i18n.Lang {
 }
 
 // Serve serves h on ln until ctx is cancelled, then shuts down: the event streams end at
-// once, and other requests get at most grace to finish.
+// once, and other requests get at most grace to finish. An event stream is bounded by
+// httpserve (each write within a minute, httpserve.DefaultStreams per client address); h,
+// a *Server, refuses one past them in the page's language.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	if err := httpserve.Serve(ctx, ln, h, grace, httpserve.Limits{}); err != nil {
+	lim := httpserve.Limits{}
+	if s, ok := h.(*Server); ok {
+		lim.TooManyStreams = func(w http.ResponseWriter, r *http.Request, max int) {
+			http.Error(w, httpserve.TooManyStreams(s.lang(r), max), http.StatusTooManyRequests)
+		}
+	}
+	if err := httpserve.Serve(ctx, ln, h, grace, lim); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
 	return nil

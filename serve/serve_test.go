@@ -425,8 +425,9 @@ func TestServeRepairPanel(t *testing.T) {
 	}
 }
 
-// TestServeInterrupted: a run recorded running by a process that is gone is not followed
-// live (its page would reload for ever) and offers resume, saying why.
+// TestServeInterrupted: a run recorded running by an owner that is gone (its process on this
+// host, or its lease on another) reads interrupted, is not followed live (its page would
+// reload for ever) and offers resume, saying why.
 func TestServeInterrupted(t *testing.T) {
 	f := newFixture(t, Options{})
 	gone := exec.Command("true")
@@ -434,23 +435,48 @@ func TestServeInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	host, _ := os.Hostname()
-	id := "20260101T000000.000-deadbeef"
-	err := f.st.CreateRun(t.Context(), runs.Run{ID: id, DAG: "broken", File: filepath.Join(f.root, "broken.yaml"),
-		Status: dag.RunRunning, Started: time.Now(), PID: gone.Process.Pid, Host: host})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		run  runs.Run
+	}{
+		{"its process died", runs.Run{ID: "20260101T000000.000-deadbeef", PID: gone.Process.Pid, Host: host}},
+		{"its lease expired", runs.Run{ID: "20260101T000000.000-1ea5eeee", PID: 42, Host: "another-host",
+			LeaseOwner: "another-host/42/ab", LeaseUntil: time.Now().Add(-time.Second)}},
 	}
-	_, page := f.get(nil, "/runs/"+id)
-	for _, want := range []string{`id="interrupted"`, `data-live=""`, `id="resume"`} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page of an interrupted run does not hold %q", want)
-		}
-	}
-	if strings.Contains(page, `id="cancel"`) {
-		t.Error("the page of an interrupted run offers cancel")
-	}
-	if _, list := f.get(nil, "/runs"); strings.Contains(list, "data-live=") {
-		t.Error("the runs page follows an interrupted run")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.run
+			r.DAG, r.File, r.Status, r.Started = "broken", filepath.Join(f.root, "broken.yaml"), dag.RunRunning, time.Now()
+			if err := f.st.CreateRun(t.Context(), r); err != nil {
+				t.Fatal(err)
+			}
+			// The start record of an attempt that died with its owner: no longer running, and
+			// without a duration that grows for ever.
+			start := runs.Attempt{RunID: r.ID, Node: "broken", Item: -1, Attempt: 1, Status: dag.NodeRunning, Started: time.Now().Add(-time.Hour)}
+			if err := f.st.RecordAttempts(t.Context(), []runs.Attempt{start}); err != nil {
+				t.Fatal(err)
+			}
+			if _, panel := f.get(nil, "/runs/"+r.ID+"?node=broken"); !strings.Contains(panel, `<span class="status st-interrupted">interrupted</span></td><td>`+start.Started.Local().Format(time.DateTime)) ||
+				strings.Contains(panel, "1h0") {
+				t.Errorf("the attempt of an interrupted run is not shown interrupted, without a duration:\n%s", panel)
+			}
+			_, page := f.get(nil, "/runs/"+r.ID)
+			for _, want := range []string{`id="interrupted"`, `data-live=""`, `id="resume"`, `id="run-status">interrupted<`} {
+				if !strings.Contains(page, want) {
+					t.Errorf("the page of an interrupted run does not hold %q", want)
+				}
+			}
+			if strings.Contains(page, `id="cancel"`) {
+				t.Error("the page of an interrupted run offers cancel")
+			}
+			_, list := f.get(nil, "/runs")
+			if strings.Contains(list, "data-live=") {
+				t.Error("the runs page follows an interrupted run")
+			}
+			if !strings.Contains(list, `data-status>interrupted<`) {
+				t.Error("the runs page does not say the run is interrupted")
+			}
+		})
 	}
 }
 

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/seam-dag/seam/runs"
 )
@@ -21,7 +22,7 @@ func (s *Service) List(ctx context.Context, f runs.Filter) ([]runs.Run, string, 
 }
 
 // Show returns run id ("latest" for the newest) and its attempts in the order they were
-// recorded; a *NotFoundError or *NoRunsError when there is no such run.
+// recorded, those no longer running shown so (runs.SettleStarts); a *NotFoundError or *NoRunsError when there is no such run.
 func (s *Service) Show(ctx context.Context, id string) (*runs.Run, []runs.Attempt, error) {
 	st, err := s.store()
 	if err != nil {
@@ -81,5 +82,6 @@ func (s *Service) get(ctx context.Context, st runs.Store, id string) (*runs.Run,
 	if err != nil {
 		return nil, nil, err
 	}
+	runs.SettleStarts(r, as, time.Now())
 	return r, as, nil
 }

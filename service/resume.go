@@ -93,7 +93,7 @@ func (s *Service) Resume(ctx context.Context, rs *Resumable, d *dag.DAG, req Req
 		return nil, err
 	}
 	opts := engine.RunOptions{RunID: r.ID, Params: rs.Params, Reuse: reuse, Resumes: r.Resumes, By: s.by(ctx)}
-	rec := runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes})
+	rec := runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes, Lease: s.lease})
 	return s.launch(ctx, d, opts, rec, req.Observer, req.Engine)
 }
 

@@ -54,11 +54,14 @@ type Service struct {
 	// local is who starts, resumes and cancels runs when the context names nobody (the
 	// local CLI): the operating-system user.
 	local *auth.Principal
+	lease *runs.Leaser // this process's leases on the runs it records; nil without a store
 
 	mu     sync.Mutex
 	active map[string]context.CancelCauseFunc // the runs going, by id
-	closed bool
-	wg     sync.WaitGroup
+	// keeping stops the renewal of the leases, which goes on while a run is active.
+	keeping context.CancelFunc
+	closed  bool
+	wg      sync.WaitGroup
 }
 
 // New returns a Service.
@@ -72,7 +75,11 @@ func New(opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Service{opts: opts, active: map[string]context.CancelCauseFunc{}, local: auth.OS("", opts.Getenv)}
+	s := &Service{opts: opts, active: map[string]context.CancelCauseFunc{}, local: auth.OS("", opts.Getenv)}
+	if opts.Store != nil {
+		s.lease = runs.NewLeaser(opts.Store, nil)
+	}
+	return s
 }
 
 // by names who is asking: the principal ctx carries (auth.With: the web view's login, an MCP
@@ -92,6 +99,32 @@ func (s *Service) recordCancel(ctx context.Context, id string) {
 	}
 	if err := s.opts.Store.RecordAction(ctx, id, runs.Action{Kind: runs.ActionCancel, By: s.by(ctx), At: time.Now()}); err != nil {
 		s.opts.Logger.Warn("seam: record who canceled the run", "run", id, "error", err)
+	}
+}
+
+// keepLeases renews the leases of the runs this Service records while one is active, on a
+// goroutine of its own: one renewal for them all, its sub-runs included. Called with s.mu
+// held as a run becomes active.
+func (s *Service) keepLeases() {
+	if s.lease == nil || s.keeping != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.keeping = cancel
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.lease.Keep(ctx, func(err error) {
+			s.opts.Logger.Warn("seam: renew the leases of the runs going; they read interrupted if it keeps failing", "error", err)
+		})
+	}()
+}
+
+// stopLeases stops the renewal once no run is active. Called with s.mu held.
+func (s *Service) stopLeases() {
+	if len(s.active) == 0 && s.keeping != nil {
+		s.keeping()
+		s.keeping = nil
 	}
 }
 

@@ -95,7 +95,7 @@ func (s *Service) Start(ctx context.Context, d *dag.DAG, req Request) (*Run, err
 	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: req.Params, By: s.by(ctx)}
 	var rec dag.Recorder
 	if s.opts.Store != nil {
-		rec = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{})
+		rec = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Lease: s.lease})
 	}
 	return s.launch(ctx, d, opts, rec, req.Observer, req.Engine)
 }
@@ -167,6 +167,7 @@ func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions
 		return nil, ErrShuttingDown
 	}
 	s.active[run.ID] = cancel
+	s.keepLeases()
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -174,6 +175,7 @@ func (s *Service) launch(ctx context.Context, d *dag.DAG, opts engine.RunOptions
 		defer func() {
 			s.mu.Lock()
 			delete(s.active, run.ID)
+			s.stopLeases()
 			s.mu.Unlock()
 			cancel(nil)
 		}()

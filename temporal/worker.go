@@ -55,10 +55,16 @@ type Worker struct {
 	log   *slog.Logger
 	files *workspace.Workspace // loads the bundles' DAGs with opts.Types
 
+	// lease holds the leases of the runs this worker records, renewed until Close (keeping
+	// stops it); nil without a store.
+	lease   *runs.Leaser
+	keeping context.CancelFunc
+
 	mu      sync.Mutex
-	bundles map[string]*Bundle  // by hash: those seen, for attempts to load
-	loaded  map[string]*dag.DAG // by hash: loaded from the written bundle, for attempts
-	tmp     string              // the folder made for Dir when none was given, once made
+	bundles map[string]*Bundle   // by hash: those seen, for attempts to load
+	loaded  map[string]*dag.DAG  // by hash: loaded from the written bundle, for attempts
+	taken   map[string]time.Time // by run id: when this worker last took the run's lease
+	tmp     string               // the folder made for Dir when none was given, once made
 }
 
 // MaxInlineOutput caps a node's output on Temporal when the worker has no store, in bytes:
@@ -87,7 +93,16 @@ func NewWorker(opts WorkerOptions) *Worker {
 	// Unconfined and reading no variable, New cannot fail: the bundles' files are read from
 	// the bundles, not the worker's disk.
 	files, _ := workspace.New(workspace.Options{Types: func(*workspace.Workspace) *nodes.Registry { return opts.Types }})
-	return &Worker{opts: opts, log: opts.Logger, files: files, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}}
+	w := &Worker{opts: opts, log: opts.Logger, files: files, bundles: map[string]*Bundle{}, loaded: map[string]*dag.DAG{}, taken: map[string]time.Time{}}
+	if opts.Store != nil {
+		w.lease = runs.NewLeaser(opts.Store, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		w.keeping = cancel
+		go w.lease.Keep(ctx, func(err error) {
+			w.log.Warn("seam worker: renew the leases of the runs it hosts; they read interrupted if it keeps failing", "error", err)
+		})
+	}
+	return w
 }
 
 // SDKWorkerOptions are the options of the Temporal worker that hosts a Worker, running at
@@ -222,6 +237,7 @@ func (w *Worker) recordStart(ctx context.Context, d *dag.DAG, in AttemptInput, s
 	if req.Index >= 0 && req.Index < len(d.Nodes) {
 		typ = d.Nodes[req.Index].Type.Name()
 	}
+	w.take(ctx, in.Run)
 	rec := w.recorder(runs.RecorderOptions{Session: in.Session})
 	err := rec.RecordAttempts(ctx, []dag.AttemptRecord{{
 		RunID: in.Run, Node: req.Node, Type: typ, Attempt: req.Attempt, Item: req.Item,
@@ -299,6 +315,9 @@ func (w *Worker) dir() (string, error) {
 // Close removes the folder the worker made for bundles, if it made one. Call it once the
 // Temporal worker hosting it has stopped.
 func (w *Worker) Close() error {
+	if w.keeping != nil {
+		w.keeping()
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.tmp == "" {
@@ -342,9 +361,44 @@ func (w *Worker) fetch(ctx context.Context, hash string) (*Bundle, error) {
 
 // The local activities that record a run, on the worker hosting its workflow. A run on
 // Temporal is recorded with no process of its own (pid -1): it goes on when one worker dies.
+// Its lease is held by a worker that records it, renewed while that worker lives; the one
+// that takes up the workflow of a dead one takes the lease at its next record (take).
 func (w *Worker) recorder(o runs.RecorderOptions) *runs.Recorder {
-	o.PID, o.Host = -1, runs.HostTemporal
+	o.PID, o.Host, o.Lease = -1, runs.HostTemporal, w.lease
 	return runs.NewRecorder(w.opts.Store, nil, o)
+}
+
+// take takes run id's lease for this worker unless it took it less than runs.LeaseRenew
+// ago: a worker hosting a run records it often, and its renewals keep the lease meanwhile.
+// Another worker may have taken it since (a workflow moves when its worker dies, an attempt
+// runs where there is room); the one that took it last holds it. A lease not taken is
+// logged, not failed: the run goes on, and the next record takes it.
+func (w *Worker) take(ctx context.Context, id string) {
+	now := time.Now()
+	w.mu.Lock()
+	last, ok := w.taken[id]
+	if !ok || now.Sub(last) >= runs.LeaseRenew {
+		w.taken[id] = now
+		for r, at := range w.taken { // runs finished elsewhere, or long idle here
+			if now.Sub(at) > runs.LeaseFor {
+				delete(w.taken, r)
+			}
+		}
+	}
+	w.mu.Unlock()
+	if ok && now.Sub(last) < runs.LeaseRenew {
+		return
+	}
+	if err := w.lease.Take(ctx, id); err != nil {
+		w.log.Warn("seam worker: take the lease of a run", "run", id, "error", err)
+	}
+}
+
+// taken forgets run id, which has finished.
+func (w *Worker) forget(id string) {
+	w.mu.Lock()
+	delete(w.taken, id)
+	w.mu.Unlock()
 }
 
 // begin records the run's start, or its resume, and returns its session. A retry of a start
@@ -353,6 +407,9 @@ func (w *Worker) recorder(o runs.RecorderOptions) *runs.Recorder {
 // workflow, and the start time is the workflow's own.
 func (w *Worker) begin(ctx context.Context, in BeginInput) (int, error) {
 	rec := w.recorder(runs.RecorderOptions{Resume: in.Run.Resumed, Resumes: in.Resumes})
+	w.mu.Lock()
+	w.taken[in.Run.ID] = time.Now() // BeginRun takes it
+	w.mu.Unlock()
 	if err := rec.BeginRun(ctx, in.Run); err != nil {
 		if !in.Run.Resumed && w.begun(ctx, in.Run) {
 			return 0, nil
@@ -369,9 +426,13 @@ func (w *Worker) begun(ctx context.Context, run dag.RunRecord) bool {
 }
 
 func (w *Worker) record(ctx context.Context, in RecordInput) error {
+	if len(in.Batch) > 0 {
+		w.take(ctx, in.Batch[0].RunID)
+	}
 	return w.recorder(runs.RecorderOptions{Session: in.Session}).RecordAttempts(ctx, in.Batch)
 }
 
 func (w *Worker) finish(ctx context.Context, in FinishInput) error {
+	defer w.forget(in.Result.ID)
 	return w.recorder(runs.RecorderOptions{Session: in.Session, Decided: in.Decided}).FinishRun(ctx, in.Result)
 }

@@ -27,7 +27,7 @@ func newRunsCmd(e *env) *cobra.Command {
 		Long: `List and show the runs recorded in the run store (` + defaultStore + ` unless --store or
 $SEAM_STORE say otherwise). seam explain RUN NODE says why a node failed.`,
 	}
-	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e))
+	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e), newRunsReleaseCmd(e))
 	return cmd
 }
 
@@ -463,6 +463,46 @@ nor Temporal knows.`,
 				return usage(err)
 			}
 			fmt.Fprint(e.stdout, i18n.Sprintf(l, "run %s: Temporal has the cancel; seam runs watch %s follows it to its end\n", args[0], args[0]))
+			return nil
+		},
+	}
+	sf.add(cmd)
+	return cmd
+}
+
+func newRunsReleaseCmd(e *env) *cobra.Command {
+	var sf storeFlag
+	cmd := &cobra.Command{
+		Use:   "release RUN",
+		Short: "Record canceled a run left running by an owner that is gone",
+		Long: `Record canceled a run recorded as running whose owner is gone: its lease expired (it shows
+interrupted; seam run --resume RUN resumes it instead), or it was recorded before leases on
+another host. Refused while its lease is live or its process lives on this host.
+
+Exit status: 0 once released, 1 when the run may still be running or has ended, 2 for a usage
+error or no such run.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			st, err := openStoreToResume(cmd.Context(), e, &sf)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var nr *service.NotRunningError
+			var nl *service.NotReleasableError
+			r, err := service.New(service.Options{Store: st, Lang: l}).Release(cmd.Context(), args[0])
+			switch {
+			case errors.As(err, &nr) || errors.As(err, &nl):
+				return failedWith(err)
+			case err != nil:
+				return usage(err)
+			}
+			fmt.Fprint(e.stdout, i18n.Sprintf(l, "run %s: released, recorded canceled; seam run --resume %s runs what did not pass\n", r.ID, r.ID))
 			return nil
 		},
 	}

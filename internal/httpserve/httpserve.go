@@ -30,13 +30,22 @@ type Limits struct {
 	Body time.Duration
 	// Idle is how long a keep-alive connection may wait for its next request (default 60 s).
 	Idle time.Duration
-	// Write is how long an answer may take to be written (default 60 s), except an event
-	// stream's: a request that accepts text/event-stream (SSE, MCP's streamable HTTP) is
-	// answered for as long as the stream lasts.
+	// Write is how long an answer may take to be written (default 60 s). An event stream (a
+	// request that accepts text/event-stream: SSE, every request of MCP's streamable HTTP)
+	// lasts as long as it needs, but each of its writes gets Write from its start: a client
+	// that stops reading has its stream closed once a write has waited that long, and what
+	// the write held is let go.
 	Write time.Duration
 	// PerClient caps the connections one client address holds open at once (default 64);
 	// one more is closed as soon as it is accepted.
 	PerClient int
+	// Streams caps the event streams one client address holds open at once (default 16,
+	// well under what a browser's tabs hold): one more is refused by TooManyStreams. Without
+	// it a few addresses would hold every stream a server allows (seam serve: 200).
+	Streams int
+	// TooManyStreams answers a stream refused past Streams; nil answers 429 with a message
+	// in English.
+	TooManyStreams func(w http.ResponseWriter, r *http.Request, max int)
 }
 
 // Defaults of Limits.
@@ -46,6 +55,7 @@ const (
 	DefaultIdle      = 60 * time.Second
 	DefaultWrite     = 60 * time.Second
 	DefaultPerClient = 64
+	DefaultStreams   = 16
 )
 
 func (l Limits) withDefaults() Limits {
@@ -60,7 +70,20 @@ func (l Limits) withDefaults() Limits {
 	if l.PerClient <= 0 {
 		l.PerClient = DefaultPerClient
 	}
+	if l.Streams <= 0 {
+		l.Streams = DefaultStreams
+	}
+	if l.TooManyStreams == nil {
+		l.TooManyStreams = func(w http.ResponseWriter, r *http.Request, max int) {
+			http.Error(w, TooManyStreams(i18n.English, max), http.StatusTooManyRequests)
+		}
+	}
 	return l
+}
+
+// TooManyStreams says, in lang, that a client holds max event streams, its limit.
+func TooManyStreams(lang i18n.Lang, max int) string {
+	return i18n.Sprintf(lang, "this client holds %d event streams open, its limit: close one, or retry once one has ended", max)
 }
 
 // Serve serves h on ln within lim until ctx is cancelled, then shuts down: the event streams
@@ -73,7 +96,7 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Dura
 	// No ReadTimeout or WriteTimeout: they hold for the whole connection, and a deadline
 	// passing under an event stream cancels its request. deadlines sets them per request.
 	hs := &http.Server{
-		Handler:           endOnShutdown(streams, deadlines(lim, h)),
+		Handler:           endOnShutdown(streams, deadlines(lim, &streamCount{open: map[netip.Addr]int{}}, h)),
 		ReadHeaderTimeout: lim.Header,
 		IdleTimeout:       lim.Idle,
 	}
@@ -114,17 +137,27 @@ func endOnShutdown(streams context.Context, h http.Handler) http.Handler {
 	})
 }
 
-// deadlines gives each request lim.Body to send its body and lim.Write to take its answer,
-// unless the answer is an event stream. The read deadline is lifted once the body is read:
-// past it the server reads the connection only to notice the client leaving, and a deadline
-// passing then would cancel the request.
-func deadlines(lim Limits, h http.Handler) http.Handler {
+// deadlines gives each request lim.Body to send its body and lim.Write to take its answer;
+// an event stream gets lim.Write for each write instead, and counts against lim.Streams of
+// its client (in open). The read deadline is lifted once the body is read: past it the
+// server reads the connection only to notice the client leaving, and a deadline passing
+// then would cancel the request.
+func deadlines(lim Limits, open *streamCount, h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rc := http.NewResponseController(w)
 		// Always set: a keep-alive connection keeps the write deadline of its last request.
 		wd := time.Now().Add(lim.Write)
 		if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
-			wd = time.Time{}
+			ip := ClientAddr(r.RemoteAddr)
+			if !open.take(ip, lim.Streams) {
+				lim.TooManyStreams(w, r, lim.Streams)
+				return
+			}
+			defer open.release(ip)
+			w = &streamWriter{ResponseWriter: w, rc: rc, per: lim.Write}
+			wd = time.Time{} // a quiet stream is no slow client: each write sets its own
+			// What the server writes once the handler returns (a chunked answer's end).
+			defer func() { rc.SetWriteDeadline(time.Now().Add(lim.Write)) }()
 		}
 		rc.SetWriteDeadline(wd) // fails only for a writer that has no deadlines (tests)
 		if r.Body != nil && r.Body != http.NoBody {
@@ -133,6 +166,57 @@ func deadlines(lim Limits, h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// streamWriter is an event stream's writer: each write and flush must be done within per
+// from its start. The deadline is renewed as each one starts, so a stream may stay quiet for
+// as long as it likes, but a write that the client does not take fails at its deadline,
+// which ends the handler's stream and lets go of what the write held.
+type streamWriter struct {
+	http.ResponseWriter
+	rc  *http.ResponseController
+	per time.Duration
+}
+
+func (s *streamWriter) Write(p []byte) (int, error) {
+	s.rc.SetWriteDeadline(time.Now().Add(s.per))
+	return s.ResponseWriter.Write(p)
+}
+
+func (s *streamWriter) Flush() { s.FlushError() }
+
+// FlushError flushes as http.ResponseController.Flush does, within the write's deadline.
+func (s *streamWriter) FlushError() error {
+	s.rc.SetWriteDeadline(time.Now().Add(s.per))
+	return s.rc.Flush()
+}
+
+// Unwrap lets http.NewResponseController reach the server's writer.
+func (s *streamWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// streamCount counts the event streams open by client address.
+type streamCount struct {
+	mu   sync.Mutex
+	open map[netip.Addr]int // absent is 0
+}
+
+// take counts one more stream of ip, unless it holds max already.
+func (c *streamCount) take(ip netip.Addr, max int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open[ip] >= max {
+		return false
+	}
+	c.open[ip]++
+	return true
+}
+
+func (c *streamCount) release(ip netip.Addr) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open[ip]--; c.open[ip] <= 0 {
+		delete(c.open, ip)
+	}
 }
 
 // bodyRead calls done once its body has been read to the end.

@@ -16,7 +16,7 @@ import (
 
 // serveTest serves h within lim on a loopback port until the test ends, and returns the
 // address.
-func serveTest(t *testing.T, lim Limits, h http.Handler) string {
+func serveTest(t testing.TB, lim Limits, h http.Handler) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -232,5 +232,106 @@ func TestClientAddr(t *testing.T) {
 		if got := ClientAddr(tt.remote).String(); got != tt.want {
 			t.Errorf("ClientAddr(%q) = %s, want %s", tt.remote, got, tt.want)
 		}
+	}
+}
+
+// TestStalledStreamClosed: an event stream whose client stops reading is ended once a write
+// has waited the write limit, so that the handler returns and lets go of what it holds. The
+// bound on the wait only keeps a broken server from hanging the test.
+func TestStalledStreamClosed(t *testing.T) {
+	lim := Limits{Write: 100 * time.Millisecond}
+	ended := make(chan error, 1)
+	chunk := []byte("data: " + strings.Repeat("x", 64<<10) + "\n\n")
+	addr := serveTest(t, lim, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for {
+			if _, err := w.Write(chunk); err != nil {
+				ended <- err
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	}))
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	// Asks, then never reads: the socket buffers fill and the server's writes block.
+	if _, err := io.WriteString(c, "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-ended:
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Errorf("the stalled stream ended with %v, want its write deadline", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("a stream no one reads was still written to")
+	}
+}
+
+// TestStreamsPerClient: a client address past its event streams is refused with 429 and a
+// message; other requests from it are served, and once it closes a stream it may open
+// another.
+func TestStreamsPerClient(t *testing.T) {
+	lim := Limits{Streams: 2}
+	addr := serveTest(t, lim, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: open\n\n")
+		w.(http.Flusher).Flush()
+		if r.Header.Get("Accept") == "text/event-stream" {
+			<-r.Context().Done()
+		}
+	}))
+	stream := func() (*http.Response, context.CancelFunc, error) {
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "GET", "http://"+addr+"/events", nil)
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			cancel()
+			return nil, nil, err
+		}
+		return resp, cancel, nil
+	}
+	var open []context.CancelFunc
+	for i := range lim.Streams {
+		resp, cancel, err := stream()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d of %d: %v %v", i+1, lim.Streams, resp, err)
+		}
+		defer cancel()
+		open = append(open, cancel)
+	}
+	resp, cancel, err := stream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	cancel()
+	if want := "this client holds 2 event streams open, its limit: close one, or retry once one has ended\n"; resp.StatusCode != http.StatusTooManyRequests || string(b) != want {
+		t.Errorf("a stream past the cap: %d %q, want 429 %q", resp.StatusCode, b, want)
+	}
+	if plain, err := http.Get("http://" + addr + "/"); err != nil || plain.StatusCode != http.StatusOK {
+		t.Errorf("a plain request of a client at its stream cap: %v %v", plain, err)
+	} else {
+		plain.Body.Close()
+	}
+	open[0]()
+	// The server notices the client leaving when it reads the connection: retry until it has.
+	for i := 0; ; i++ {
+		resp, cancel, err := stream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if i == 100 {
+			t.Fatalf("no stream served after one was closed: %d", resp.StatusCode)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -31,6 +31,7 @@ func catalogParts() map[string]map[string]string {
 		"jaPrincipals": jaPrincipals(),
 		"jaStatus":     jaStatus(),
 		"jaSchemas":    jaSchemas(),
+		"jaLeases":     jaLeases(),
 	}
 }
 
