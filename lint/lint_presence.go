@@ -59,6 +59,21 @@ func mapsUnion(a, b map[string]bool) map[string]bool {
 	return out
 }
 
+// notNull reports whether g guarantees the value at segs is not null: p != null, or a
+// member of it present (has(p.k): p is an object), or its size taken.
+func (g guards) notNull(segs []string) bool {
+	k := pathKey(segs)
+	if _, ok := g.size[k]; ok || g.nonNull[k] {
+		return true
+	}
+	for h := range g.has {
+		if strings.HasPrefix(h, k+"\x00") {
+			return true
+		}
+	}
+	return false
+}
+
 // need is what reading a path demands of the value once the guards around the read hold.
 type need struct {
 	// guarded[i] is set when path segment i is known to be there: has() of the path to it,

@@ -22,7 +22,7 @@ func catalogParts() map[string]map[string]string {
 		"jaCore": jaCore(), "jaN8NValidate": jaN8NValidate(), "jaLint": jaLint(),
 		"jaMCP": jaMCP(), "jaContract": jaContract(), "jaSubset": jaSubset(), "jaN8NClient": jaN8NClient(), "jaGate": jaGate(),
 		"jaBundle": jaBundle(), "jaLintJQ": jaLintJQ(), "jaHTTP": jaHTTP(), "jaLive": jaLive(),
-		"jaReach": jaReach(), "jaTextWhen": jaTextWhen(), "jaPresence": jaPresence(),
+		"jaReach": jaReach(), "jaTextWhen": jaTextWhen(), "jaPresence": jaPresence(), "jaGuards": jaGuards(),
 	}
 }
 
