@@ -116,7 +116,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		if ctx.Err() != nil {
 			return out
 		}
-		l.consumer, l.guards = n, l.whenGuards(n)
+		l.consumer, l.guards, l.narrowing = n, l.whenGuards(n), l.whenNarrowing(n)
 		var fs []Finding
 		l.item, fs = l.foreach(n)
 		out = append(out, fs...)
@@ -126,7 +126,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		out = append(out, l.node(n)...)
 		out = append(out, l.transformReads(n)...)
 	}
-	l.consumer, l.item, l.guards = nil, nil, guards{} // outputs are read outside any node
+	l.consumer, l.item, l.guards, l.narrowing = nil, nil, guards{}, nil // outputs are read outside any node
 	var outs []*dag.Expr
 	for _, o := range d.Outputs {
 		var es []*dag.Expr
@@ -199,8 +199,10 @@ type linter struct {
 	// standard is the standard output contract, whose declarations alone are not judged.
 	absences map[absenceKey]absence
 	guards   guards
-	celEnv   *cel.Env
-	standard any
+	// narrowing is what the consumer's when guarantees of the values it reads (lint_guard.go).
+	narrowing narrowing
+	celEnv    *cel.Env
+	standard  any
 }
 
 // celInfo is what CEL's type checker knows of an expression's result.
@@ -408,7 +410,7 @@ func (l *linter) expr(e *dag.Expr) shape {
 		}
 		return shape{schema: true, present: true, producers: prods, inexact: true, why: w}
 	}
-	s := shape{schema: p.schema, present: p.present() || l.settled(r), producers: prods, inexact: p.inexact, why: p.why}
+	s := shape{schema: l.narrowed(r, p.schema), present: p.present() || l.settled(r), producers: prods, inexact: p.inexact, why: p.why}
 	if p.undeclared >= 0 {
 		s.schema, s.present, s.inexact, s.why, s.undeclared = true, false, true, why{code: whyUndeclared}, true
 	}

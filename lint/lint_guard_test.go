@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,6 +80,117 @@ func TestLintNullOperand(t *testing.T) {
 					if v, ok := contract.Lookup(f.Witness, strings.Split(at, ".")); !ok || v != nil {
 						t.Errorf("witness %s does not hold null at %s", f.WitnessJSON(), at)
 					}
+				}
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}
+
+// guardProducer is node p1 (line 4) of issue 42 §4: data requires n (an integer), s (a
+// string), tags (strings) and m (a string or null: merged_at), and may hold code (a string).
+const guardProducer = `  p1:
+    type: const
+    with: {value: {status: pass, summary: ok, data: {n: 3, s: a, tags: [x], m: null}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data:
+            type: object
+            required: [n, s, tags, m]
+            properties:
+              n: {type: integer}
+              s: {type: string}
+              tags: {type: array, items: {type: string}}
+              m: {type: [string, "null"]}
+              code: {type: string}
+`
+
+// TestLintGuardsNarrow: a node's when narrows what its producers may deliver before its
+// edges are proved, as a type checker narrows after `if x != nil`, so that a consumer gets
+// no error for exactly the values its guard skips. Each case is node c (line 22): its when
+// (line 24), and its input (line 25) or with, checked against its contract's member a (or
+// echo's config). Forms that narrow nothing leave the error.
+func TestLintGuardsNarrow(t *testing.T) {
+	const read = "\n    input: {a: \"${{ nodes.p1.output.data.%s }}\"}\n    contract: {input: {type: object, required: [a], properties: {a: %s}}}"
+	tests := []struct {
+		name, when, member, schema string
+		want                       string // the findings but hygiene's, as String() writes them
+	}{
+		{"size above 0", "size(nodes.p1.output.data.tags) > 0", "tags", "{type: array, minItems: 1}", ""},
+		{"size at least 2", "size(nodes.p1.output.data.tags) >= 2", "tags", "{type: array, minItems: 2}", ""},
+		{"size written backwards", "0 < nodes.p1.output.data.tags.size()", "tags", "{type: array, minItems: 1}", ""},
+		{"size of a string", "size(nodes.p1.output.data.s) > 0", "s", "{type: string, minLength: 1}", ""},
+		{"bound", "nodes.p1.output.data.n > 2", "n", "{type: integer, minimum: 3}", ""},
+		{"bound written backwards", "2 < nodes.p1.output.data.n", "n", "{type: integer, minimum: 3}", ""},
+		{"negated bound", "!(nodes.p1.output.data.n <= 2)", "n", "{type: integer, minimum: 3}", ""},
+		{"not a value", "nodes.p1.output.data.s != 'zzz'", "s", "{type: string, not: {const: zzz}}", ""},
+		{"one of two values", "nodes.p1.output.data.s == 'a' || nodes.p1.output.data.s == 'b'", "s", "{enum: [a, b]}", ""},
+		{"in a list", "nodes.p1.output.data.s in ['a', 'b']", "s", "{enum: [a, b]}", ""},
+		{"and", "size(nodes.p1.output.data.tags) > 0 && nodes.p1.output.data.n > 2", "tags", "{type: array, minItems: 1}", ""},
+		{"not null", "nodes.p1.output.data.m != null", "m", "{type: string}", ""},
+		{"has", "has(nodes.p1.output.data.code)", "code", "{type: string}", ""},
+		{"has and a value", "has(nodes.p1.output.data.code) && nodes.p1.output.data.code == 'x'", "code", "{const: x}", ""},
+		{"bound too low", "nodes.p1.output.data.n > 1", "n", "{type: integer, minimum: 3}",
+			"testdata/t.yaml:24:5: error SEAM-E303 edge p1 → c: INCOMPATIBLE — p1 may produce 2 for 'a', which c's constraints reject.\n" +
+				"  witness: {\"a\":2}\n" +
+				"  fix: narrow 'a' in p1's output contract to fit c's contract.input, or widen that contract."},
+		{"or of two producers' facts", "nodes.p1.output.data.n > 2 || nodes.p1.output.status == 'warn'", "n", "{type: integer, minimum: 3}",
+			"testdata/t.yaml:24:5: error SEAM-E303 edge p1 → c: INCOMPATIBLE — p1 may produce 0 for 'a', which c's constraints reject.\n" +
+				"  witness: {\"a\":0}\n" +
+				"  fix: narrow 'a' in p1's output contract to fit c's contract.input, or widen that contract."},
+		{"arithmetic narrows nothing", "nodes.p1.output.data.n * 2 > 4", "n", "{type: integer, minimum: 3}",
+			"testdata/t.yaml:24:5: error SEAM-E303 edge p1 → c: INCOMPATIBLE — p1 may produce 0 for 'a', which c's constraints reject.\n" +
+				"  witness: {\"a\":0}\n" +
+				"  fix: narrow 'a' in p1's output contract to fit c's contract.input, or widen that contract."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := head + guardProducer + "  c:\n    type: echo\n    when: \"${{ " + tt.when + " }}\"" + fmt.Sprintf(read, tt.member, tt.schema) + "\n"
+			d, ds := loadTest(t, src)
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, Options{}) {
+				if f.Code != CodeNoContract && f.Code != CodeAllReq {
+					got = append(got, f.String())
+				}
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}
+
+// TestLintGuardsNarrowWith: the narrowing holds for every place a node reads: with (echo's
+// text is a string: merged_at, guarded not null) and a foreach list.
+func TestLintGuardsNarrowWith(t *testing.T) {
+	tests := []struct {
+		name, node string
+		want       string
+	}{
+		{"with", "when: \"${{ nodes.p1.output.data.m != null }}\"\n    with: {text: \"${{ nodes.p1.output.data.m }}\"}", ""},
+		{"with unguarded", "with: {text: \"${{ nodes.p1.output.data.m }}\"}",
+			"testdata/t.yaml:23:23: error SEAM-E302 edge p1 → c: INCOMPATIBLE — p1 may produce null for 'with.text', a type c does not accept.\n" +
+				"  witness: {\"text\":null}\n" +
+				"  fix: make the types of 'with.text' agree in both contracts, or put a transform node between them."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ds := loadTest(t, head+guardProducer+"  c:\n    type: echo\n    "+tt.node+"\n")
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, Options{}) {
+				if f.Code != CodeNoContract && f.Code != CodeAllReq {
+					got = append(got, f.String())
 				}
 			}
 			if strings.Join(got, "\n") != tt.want {

@@ -236,18 +236,35 @@ func visitReads(e ast.Expr, g guards, out *[]read) {
 }
 
 // facts are what e guarantees when it evaluates to truth: has(p), p != null and
-// size(p) > k (>=, and the mirrored forms), through &&, || and !.
+// size(p) > k (>=, and the mirrored forms), through &&, || and !; and that the paths a
+// comparison or a has() reads resolved, since one that does not fails the run.
 func facts(e ast.Expr, truth bool) guards {
 	var g guards
 	switch e.Kind() {
 	case ast.SelectKind:
 		s := e.AsSelect()
-		if segs, ok := chainSegs(s.Operand()); ok && s.IsTestOnly() && truth {
-			g.has = map[string]bool{pathKey(append(slices.Clip(segs), s.FieldName())): true}
+		if segs, ok := chainSegs(s.Operand()); ok && s.IsTestOnly() {
+			g = resolved(segs)
+			if truth {
+				g.has[pathKey(append(slices.Clip(segs), s.FieldName()))] = true
+			}
 		}
 	case ast.CallKind:
 		c := e.AsCall()
 		args := c.Args()
+		switch c.FunctionName() {
+		case "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "@in", "size":
+			for _, a := range append(slices.Clip(args), c.Target()) {
+				if a == nil {
+					continue
+				}
+				if segs, ok := chainSegs(a); ok {
+					g = g.union(resolved(segs))
+				} else if segs, ok := sizeOf(a); ok {
+					g = g.union(resolved(segs))
+				}
+			}
+		}
 		switch c.FunctionName() {
 		case "_&&_", "_||_":
 			if (c.FunctionName() == "_&&_") == truth {
@@ -272,6 +289,24 @@ func facts(e ast.Expr, truth bool) guards {
 				g.size = sizeFact(c.FunctionName(), args[0], args[1])
 			}
 		}
+	}
+	return g
+}
+
+// resolved is what reading the path segs guarantees once the read succeeded: each member on
+// it present, each index within its list.
+func resolved(segs []string) guards {
+	g := guards{has: map[string]bool{}, size: map[string]int{}}
+	off := 1
+	if len(segs) > 0 && segs[0] == "nodes" {
+		off = 3
+	}
+	for end := off + 1; end <= len(segs); end++ {
+		if idx, ok := indexSeg(segs[end-1]); ok {
+			g.size[pathKey(segs[:end-1])] = idx + 1
+			continue
+		}
+		g.has[pathKey(segs[:end])] = true
 	}
 	return g
 }
