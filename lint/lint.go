@@ -1014,7 +1014,7 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 		}
 	default:
 		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
-			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, res.ReasonIn(l.text.lang))), subject: subject, at: res.Path}}
+			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, prods, res)), subject: subject, at: res.Path}}
 	}
 	ps, missing := l.producersAt(t, res.Path)
 	if len(ps) == 0 && !missing {
