@@ -1047,6 +1047,12 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 		f.Code = CodeConstraint
 		msg, f.Hint = l.text.constraint(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
 	}
+	if !l.deliverable(t, res.Witness) {
+		// The value built is one the producers' own contracts (with the files they refer to)
+		// refuse: not a witness to print.
+		f.Witness, f.HasWitness = nil, false
+		msg += " " + i18n.Sprintf(l.text.lang, "(no witness: the value lint built is one %s cannot deliver)", l.text.and(ps))
+	}
 	f.Message = l.text.edgeIncompatible(edge(ps), msg)
 	if l.params != nil && len(ps) == 1 && ps[0] == "params" {
 		// The params are given: the value is to blame, not the params schema.

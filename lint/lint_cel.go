@@ -100,19 +100,7 @@ func (l *linter) nullFinding(f *Finding, e *dag.Expr, r dag.Ref, issue string) {
 	if n == nil || n.Effective == nil || n.Foreach != nil {
 		return
 	}
-	var notNull any = map[string]any{"not": map[string]any{"type": "null"}}
-	for i := len(r.Path) - 1; i >= 0; i-- {
-		if idx, ok := indexSeg(r.Path[i]); ok {
-			prefix := make([]any, idx+1)
-			for j := range prefix {
-				prefix[j] = true
-			}
-			prefix[idx] = notNull
-			notNull = map[string]any{"prefixItems": prefix}
-			continue
-		}
-		notNull = map[string]any{"properties": map[string]any{r.Path[i]: notNull}}
-	}
+	notNull := atPath(r.Path, map[string]any{"not": map[string]any{"type": "null"}})
 	s, err := l.comp.Inline("the path "+strings.Join(r.Path, ".")+" not null", notNull)
 	if err != nil {
 		return

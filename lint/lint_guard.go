@@ -11,10 +11,12 @@ package lint
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 
+	"github.com/seam-dag/seam/contract/subset"
 	"github.com/seam-dag/seam/dag"
 )
 
@@ -360,4 +362,69 @@ func (l *linter) narrowed(r dag.Ref, s any) any {
 		return c
 	}
 	return map[string]any{"allOf": []any{s, c}}
+}
+
+// atPath is the schema that applies s to the value at path, where there is one: a value
+// without the path satisfies it.
+func atPath(path []string, s any) any {
+	for i := len(path) - 1; i >= 0; i-- {
+		if idx, ok := indexSeg(path[i]); ok {
+			prefix := make([]any, idx+1)
+			for j := range prefix {
+				prefix[j] = true
+			}
+			prefix[idx] = s
+			s = map[string]any{"prefixItems": prefix}
+			continue
+		}
+		s = map[string]any{"properties": map[string]any{path[i]: s}}
+	}
+	return s
+}
+
+// deliverable reports whether w, the value template t makes in a witness, is one its
+// producers may deliver: for each plain reference to a node's output there, some
+// output its contract accepts (with the files it refers to) holds v at the reference's path,
+// as the subset checker shows by building one.
+func (l *linter) deliverable(t *dag.Template, w any) bool {
+	switch t.Kind() {
+	case dag.TemplateObject:
+		m, ok := w.(map[string]any)
+		if !ok {
+			return true
+		}
+		vals := t.Values()
+		for i, k := range t.Keys() {
+			if v, ok := m[k]; ok && !l.deliverable(vals[i], v) {
+				return false
+			}
+		}
+	case dag.TemplateArray:
+		a, ok := w.([]any)
+		if !ok {
+			return true
+		}
+		for i, e := range t.Elems() {
+			if i < len(a) && !l.deliverable(e, a[i]) {
+				return false
+			}
+		}
+	case dag.TemplateExpr:
+		r, ok := plainRef(t)
+		if !ok || r.Root != "nodes" {
+			return true
+		}
+		n := l.d.ByID[r.Node]
+		if n == nil || n.Effective == nil || n.Foreach != nil {
+			return true
+		}
+		s, err := l.comp.Inline("not the witness at "+strings.Join(r.Path, "."), atPath(r.Path, map[string]any{"not": map[string]any{"const": w}}))
+		if err != nil {
+			return true
+		}
+		// The checker verifies the output it builds against the producer's contract, files
+		// included: Incompatible is a deliverable output holding w; anything else is no proof.
+		return subset.Check(n.Effective, s).Verdict == subset.Incompatible
+	}
+	return true
 }

@@ -3,10 +3,15 @@ package lint
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/seam-dag/seam/contract"
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes/nodestest"
 )
 
 // nullProducer is node p (line 4): data requires o (an object, or null), l (a list of
@@ -197,5 +202,59 @@ func TestLintGuardsNarrowWith(t *testing.T) {
 				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
 			}
 		})
+	}
+}
+
+// TestLintWitnessDeliverable: lint prints a witness only when its producers may deliver it,
+// by their contracts with the files they refer to (issue 42 §5): here o's schema is in
+// shared.json, which the checker does not follow, so the value it builds for data holds
+// o: null; the error on b stands, and says there is no witness.
+func TestLintWitnessDeliverable(t *testing.T) {
+	dir := t.TempDir()
+	shared := `{"$defs": {"o": {"type": "object", "required": ["k"], "properties": {"k": {"type": "string"}}}}}`
+	if err := os.WriteFile(filepath.Join(dir, "shared.json"), []byte(shared), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	src := head + `  p:
+    type: const
+    with: {value: {status: pass, summary: s, data: {o: {k: a}, n: 1}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data:
+            type: object
+            required: [o, n]
+            properties:
+              o: {$ref: "shared.json#/$defs/o"}
+              n: {type: integer}
+  c:
+    type: echo
+    input: {a: "${{ nodes.p.output.data }}", b: "${{ nodes.p.output.data.n }}"}
+    contract: {input: {type: object, required: [a, b], properties: {a: {type: object}, b: {type: string}}}}
+`
+	tests := []struct {
+		lang i18n.Lang
+		want string
+	}{
+		{i18n.English, "t.yaml:20:5: error SEAM-E302 edge p → c: INCOMPATIBLE — p may produce a number for 'b', a type c does not accept. (no witness: the value lint built is one p cannot deliver)\n" +
+			"  fix: make the types of 'b' agree in both contracts, or put a transform node between them."},
+		{i18n.Japanese, "（反例なし：lint が作った値は p が返せないものです）"},
+	}
+	for _, tt := range tests {
+		d, err := dag.LoadBytes(context.Background(), filepath.Join(dir, "t.yaml"), []byte(src), dag.LoadOptions{Types: nodestest.LoadTypes()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range Lint(context.Background(), d, Options{Lang: tt.lang}) {
+			if f.Severity == SeverityError {
+				got = append(got, strings.TrimPrefix(f.String(), dir+"/"))
+			}
+		}
+		if len(got) != 1 || !strings.Contains(got[0], tt.want) {
+			t.Errorf("%s: findings\n%s\nwant one with\n%s", tt.lang, strings.Join(got, "\n"), tt.want)
+		}
 	}
 }

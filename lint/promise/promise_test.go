@@ -72,6 +72,7 @@ const (
 // property on the test's goroutine, one DAG after another.
 type tally struct {
 	dags, clean, cleanRuns, brokenRuns, errors, confirmed int
+	witnesses                                             int            // producer outputs lint printed as witnesses, checked
 	kinds                                                 map[string]int // breaks, by kind
 	brokenBy                                              map[string]int // clean runs broken, by kind
 }
@@ -93,7 +94,8 @@ func (t *tally) String() string {
 	for _, k := range slices.Sorted(maps.Keys(t.brokenBy)) {
 		fmt.Fprintf(&b, "  runs broken by %-28s %5d (%.1f %% of clean runs)\n", k+":", t.brokenBy[k], pct(t.brokenBy[k], t.cleanRuns))
 	}
-	fmt.Fprintf(&b, "lint errors: %d, confirmed by a run: %d (%.1f %%)\n", t.errors, t.confirmed, pct(t.confirmed, t.errors))
+	fmt.Fprintf(&b, "lint errors: %d, confirmed by a run: %d (%.1f %%); producer outputs printed as witnesses: %d, each checked against its contract\n",
+		t.errors, t.confirmed, pct(t.confirmed, t.errors), t.witnesses)
 	for _, k := range slices.Sorted(maps.Keys(t.kinds)) {
 		fmt.Fprintf(&b, "  breaks of kind %-28s %5d\n", k+":", t.kinds[k])
 	}
@@ -264,8 +266,31 @@ func (h *harness) check() []breakage {
 		out = append(out, breakage{kind: k, values: first,
 			what: fmt.Sprintf("no run confirmed lint's %s at %s: %s (witness %s)", f.Code, or(f.Consumer, "the DAG's outputs"), f.Message, compact(f.Witness))})
 	}
+	out = append(out, h.witnesses(d, errs, first)...)
 	for _, b := range out {
 		h.tally.kinds[b.kind]++
+	}
+	return out
+}
+
+// witnesses checks the witnesses lint prints that are a producer's whole output (SEAM-E311,
+// SEAM-E313 on a null): each must be one the producer's contract accepts, with the files it
+// refers to (issue 42 §5).
+func (h *harness) witnesses(d *dag.DAG, errs []lint.Finding, values map[string]any) []breakage {
+	var out []breakage
+	for _, f := range errs {
+		if !f.HasWitness || len(f.Producers) != 1 || (f.Code != lint.CodeAbsent && f.Code != lint.CodeExprType) {
+			continue
+		}
+		h.tally.witnesses++
+		p := d.ByID[f.Producers[0]]
+		if p == nil || p.Effective == nil {
+			continue
+		}
+		if viol := p.Effective.Validate(f.Witness, "en"); len(viol) > 0 {
+			out = append(out, breakage{kind: kindWitness, values: values,
+				what: fmt.Sprintf("lint's %s at %s printed witness %s, which %s's contract refuses: %s", f.Code, f.Consumer, compact(f.Witness), p.ID, viol[0].Message)})
+		}
 	}
 	return out
 }
