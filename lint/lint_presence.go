@@ -79,14 +79,11 @@ type need struct {
 	// guarded[i] is set when path segment i is known to be there: has() of the path to it,
 	// or, for an index, a size() of its list that reaches it.
 	guarded []bool
-	// walk: the value at the path must be an object (the read is has()'s operand); nonNil:
-	// or null, which a guard p != null rules out.
-	walk, nonNil bool
 }
 
 // need is what reading segs (a reference's, whose path starts at segment off) demands under g.
-func (g guards) need(segs []string, off int, walk bool) need {
-	n := need{guarded: make([]bool, len(segs)-off), walk: walk, nonNil: walk && g.nonNull[pathKey(segs)]}
+func (g guards) need(segs []string, off int) need {
+	n := need{guarded: make([]bool, len(segs)-off)}
 	for i := range n.guarded {
 		end := off + i + 1
 		if idx, ok := indexSeg(segs[end-1]); ok {
@@ -99,9 +96,9 @@ func (g guards) need(segs []string, off int, walk bool) need {
 }
 
 // all reports whether every segment is guarded and nothing more is demanded.
-func (n need) all() bool { return !n.walk && !slices.Contains(n.guarded, false) }
+func (n need) all() bool { return !slices.Contains(n.guarded, false) }
 
-func (n need) key() string { return fmt.Sprint(n.guarded, n.walk, n.nonNil) }
+func (n need) key() string { return fmt.Sprint(n.guarded) }
 
 // pathKey identifies a path written as its segments: root, then (for nodes) the id and
 // "output", then the members and indexes.
@@ -125,8 +122,8 @@ func indexSeg(s string) (int, bool) {
 // read is one reference in an expression, with what the conditions around it guarantee.
 type read struct {
 	segs []string
-	// walk: the reference is has()'s operand, so the value must be an object (has() of a
-	// member of null or of a string fails the run).
+	// walk: the reference is has()'s operand, which must be there; whatever it is, has()
+	// of a member of it is false when it is not an object (a run finds has(null.k) false).
 	walk bool
 	g    guards
 }
@@ -411,7 +408,6 @@ type absence struct {
 	absent  bool // a value the producer's contract accepts lacks the path: witness
 	witness any
 	at      int  // the index of the path segment that cannot be read in the witness
-	walked  bool // has()'s operand, which the witness holds but not as an object
 	parent  any  // the witness's value the segment at is read from
 	index   bool // the segment is an array index
 	minimum int  // for an index: the items the list needs
@@ -439,7 +435,7 @@ func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards
 			} else {
 				rd = read{segs: refSegs(r), g: base}
 			}
-			nd := rd.g.need(rd.segs, 3, rd.walk)
+			nd := rd.g.need(rd.segs, 3)
 			if nd.all() {
 				continue
 			}
@@ -466,7 +462,7 @@ func (l *linter) settled(r dag.Ref) bool {
 	if r.Root != "nodes" {
 		return false
 	}
-	nd := l.guards.need(refSegs(r), 3, false)
+	nd := l.guards.need(refSegs(r), 3)
 	if nd.all() {
 		return true
 	}
@@ -474,8 +470,7 @@ func (l *linter) settled(r dag.Ref) bool {
 	return a.present || a.absent
 }
 
-// absent decides whether some value r's producer may deliver lacks r's path (walk: or holds
-// there something other than an object, or null unless nonNil). Only members the producer's
+// absent decides whether some value r's producer may deliver lacks r's path. Only members the producer's
 // contract declares somewhere are judged: a member of an open object it says nothing of is
 // SEAM-W301's (a reference that may be a typo) or SEAM-W302's (no contract), as before:
 // every segment of the path must be declared, by the type's output schema or the node's
@@ -536,10 +531,7 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 		break
 	}
 	if a.at < 0 {
-		if _, isObj := v.(map[string]any); !nd.walk || isObj || nd.nonNil && v == nil {
-			return absence{} // the witness holds the path: not what was asked
-		}
-		a.at, a.walked, a.parent = len(r.Path), true, v
+		return absence{} // the witness holds the path: not what was asked
 	}
 	if l.standard == nil {
 		// Parsed as the loader parses it, so that the effective schema's first part equals it.
@@ -552,16 +544,9 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 }
 
 // existsSchema accepts the values in which path can be read as nd demands: each member
-// there, each index within its list, but for the segments guarded; and, for nd.walk, the
-// value there an object (or null, for nd.nonNil).
+// there, each index within its list, but for the segments guarded.
 func existsSchema(path []string, nd need) any {
 	var next any = true
-	if nd.walk {
-		next = map[string]any{"type": "object"}
-		if nd.nonNil {
-			next = map[string]any{"type": []any{"object", "null"}}
-		}
-	}
 	for i := len(path) - 1; i >= 0; i-- {
 		seg, guarded := path[i], nd.guarded[i]
 		if guarded && next == true {
@@ -741,10 +726,6 @@ func (t lintText) absent(n *dag.Node, out string, r dag.Ref, a absence) (msg, hi
 		reader = n.ID
 	}
 	full := refText(r.Node, r.Path)
-	if a.walked {
-		return i18n.Sprintf(l, "%s tests a member of %s, but %s may deliver %s there, not an object; the run fails then", reader, full, r.Node, t.kindOf(a.parent)),
-			i18n.Sprintf(l, "declare it an object in %s's output contract, or test it first: `%s != null && has(%s.<member>)`", r.Node, full, full)
-	}
 	parent := refText(r.Node, r.Path[:a.at])
 	switch _, isList := a.parent.([]any); {
 	case a.index && isList:
