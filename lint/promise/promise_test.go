@@ -276,7 +276,7 @@ func (h *harness) check() []breakage {
 	// A witness that is a producer's whole output confirms its error by a run in which that
 	// producer delivers it: the values drawn may never reach it (a when on summary == 'a').
 	for _, f := range errs {
-		if confirmed(f) || !f.HasWitness || len(f.Producers) != 1 || !isOutput(f.Witness) {
+		if confirmed(f) || !isOutput(f) {
 			continue
 		}
 		if _, ok := first[f.Producers[0]]; !ok {
@@ -321,7 +321,7 @@ func (h *harness) check() []breakage {
 func (h *harness) witnesses(d *dag.DAG, errs []lint.Finding, values map[string]any) []breakage {
 	var out []breakage
 	for _, f := range errs {
-		if !f.HasWitness || len(f.Producers) != 1 || (f.Code != lint.CodeAbsent && f.Code != lint.CodeExprType) {
+		if !isOutput(f) {
 			continue
 		}
 		h.tally.witnesses++
@@ -353,12 +353,10 @@ func (h *harness) inWhen(f lint.Finding) bool {
 	return false
 }
 
-// isOutput reports whether a witness is a node's whole output (it has the standard
-// contract's status), not a consumer's input.
-func isOutput(w any) bool {
-	m, ok := w.(map[string]any)
-	_, status := m["status"]
-	return ok && status
+// isOutput reports whether f's witness is its one producer's whole output (SEAM-E311,
+// SEAM-E313 on a null), rather than a consumer's input.
+func isOutput(f lint.Finding) bool {
+	return f.HasWitness && len(f.Producers) == 1 && (f.Code == lint.CodeAbsent || f.Code == lint.CodeExprType)
 }
 
 func or(s, def string) string {
