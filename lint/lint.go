@@ -132,7 +132,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		var es []*dag.Expr
 		o.Value.WalkExprs(func(e *dag.Expr) { es = append(es, e) })
 		outs = append(outs, es...)
-		absent = append(absent, l.absentRefs(nil, o.Name, es, guards{})...)
+		absent = append(absent, l.absentRefs(nil, o.Name, es, guards{}, nil)...)
 	}
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.exprTypes("", outs, nil)...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -256,5 +257,46 @@ func TestLintWitnessDeliverable(t *testing.T) {
 		if len(got) != 1 || !strings.Contains(got[0], tt.want) {
 			t.Errorf("%s: findings\n%s\nwant one with\n%s", tt.lang, strings.Join(got, "\n"), tt.want)
 		}
+	}
+}
+
+// TestLintAbsentWitnessThroughWhen: the witness of a read a producer may leave out is one the
+// node's when lets through, so that a run with it reaches the read: here the when needs b,
+// and the witness has b but not a.
+func TestLintAbsentWitnessThroughWhen(t *testing.T) {
+	src := head + `  p:
+    type: const
+    with: {value: {status: pass, summary: s, data: {a: x, b: 1}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data: {type: object, properties: {a: {type: string}, b: {type: integer, minimum: 3}}}
+  c:
+    type: echo
+    when: "${{ has(nodes.p.output.data.b) && nodes.p.output.data.b > 4 }}"
+    with: {text: "${{ nodes.p.output.data.a }}"}
+`
+	d, ds := loadTest(t, src)
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	var got []Finding
+	for _, f := range Lint(context.Background(), d, Options{}) {
+		if f.Code == CodeAbsent {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 {
+		t.Fatalf("findings %v, want one SEAM-E311", got)
+	}
+	b, ok := contract.Lookup(got[0].Witness, []string{"data", "b"})
+	n, err := strconv.ParseFloat(fmt.Sprint(b), 64)
+	if _, hasA := contract.Lookup(got[0].Witness, []string{"data", "a"}); !ok || hasA || err != nil || n <= 4 {
+		t.Errorf("witness %s: want data.b above 4 and no data.a", got[0].WitnessJSON())
+	}
+	if vs := d.ByID["p"].Effective.Validate(got[0].Witness, "en"); len(vs) > 0 {
+		t.Errorf("witness %s fails p's contract: %v", got[0].WitnessJSON(), vs)
 	}
 }

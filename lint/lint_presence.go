@@ -384,9 +384,9 @@ func (l *linter) nodeAbsent(n *dag.Node) []Finding {
 			t.WalkExprs(func(e *dag.Expr) { es = append(es, e) })
 		}
 	}
-	fs := l.absentRefs(n, "", es, l.guards)
+	fs := l.absentRefs(n, "", es, l.guards, l.narrowing)
 	if n.When != nil {
-		fs = append(fs, l.absentRefs(n, "", []*dag.Expr{n.When}, guards{})...)
+		fs = append(fs, l.absentRefs(n, "", []*dag.Expr{n.When}, guards{}, nil)...)
 	}
 	return fs
 }
@@ -418,7 +418,10 @@ type absenceKey struct{ path, need string }
 // absentRefs reports the references among es (those of node n, or of the DAG's output named
 // out when n is nil) that read a path their producer may leave out, unless a guard in the
 // same expression or base (the node's when) covers them.
-func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards) []Finding {
+//
+// A witness is shown that the node's when (its narrowing nw) lets through, when lint finds
+// one: a run with it reaches the read.
+func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards, nw narrowing) []Finding {
 	var fs []Finding
 	for _, e := range es {
 		rs := l.reads(e, base)
@@ -442,6 +445,9 @@ func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards
 			a := l.absent(r, nd)
 			if !a.absent {
 				continue
+			}
+			if g, ok := nw[rootKey(r)]; ok {
+				a = l.throughGuard(r, nd, a, g)
 			}
 			consumer := ""
 			if n != nil {
@@ -510,8 +516,48 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 	if vs := n.Effective.Validate(res.Witness, i18n.English); len(vs) > 0 {
 		return absence{}
 	}
-	a := absence{absent: true, witness: res.Witness, at: -1}
-	v := res.Witness
+	a := locate(r, res.Witness)
+	if a.at < 0 {
+		return absence{} // the witness holds the path: not what was asked
+	}
+	if l.standard == nil {
+		// Parsed as the loader parses it, so that the effective schema's first part equals it.
+		l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
+	}
+	if !declaredAt(n.Effective, r.Path, l.standard) {
+		return absence{}
+	}
+	return a
+}
+
+// throughGuard is a's witness replaced, where it does not satisfy g (what the node's when
+// guarantees of r's producer), by one that does and still lacks r's path, when the subset
+// checker finds one; else a as it is.
+func (l *linter) throughGuard(r dag.Ref, nd need, a absence, g any) absence {
+	n := l.d.ByID[r.Node]
+	gs, err := l.comp.Inline("the when of a reader of "+r.Node, g)
+	if err != nil || len(gs.Validate(a.witness, i18n.English)) == 0 {
+		return a
+	}
+	alt, err := l.comp.Inline("the path "+strings.Join(r.Path, ".")+" or the when false",
+		map[string]any{"anyOf": []any{existsSchema(r.Path, nd), map[string]any{"not": g}}})
+	if err != nil {
+		return a
+	}
+	res := subset.Check(n.Effective, alt)
+	if res.Verdict != subset.Incompatible || len(gs.Validate(res.Witness, i18n.English)) > 0 {
+		return a
+	}
+	if b := locate(r, res.Witness); b.at >= 0 {
+		return b
+	}
+	return a
+}
+
+// locate walks witness w along r's path to the segment that cannot be read (at -1: none).
+func locate(r dag.Ref, w any) absence {
+	a := absence{absent: true, witness: w, at: -1}
+	v := w
 	for i, seg := range r.Path {
 		if idx, ok := indexSeg(seg); ok {
 			if arr, isArr := v.([]any); isArr && idx < len(arr) {
@@ -529,16 +575,6 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 		}
 		a.at, a.parent = i, v
 		break
-	}
-	if a.at < 0 {
-		return absence{} // the witness holds the path: not what was asked
-	}
-	if l.standard == nil {
-		// Parsed as the loader parses it, so that the effective schema's first part equals it.
-		l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
-	}
-	if !declaredAt(n.Effective, r.Path, l.standard) {
-		return absence{}
 	}
 	return a
 }
