@@ -204,15 +204,19 @@ func (l *linter) checkAlternatives(e *dag.Expr, base guards, isWhen bool) (typed
 			seen := map[string]int{}
 			return tc.Check(e, func(r dag.Ref) *types.Type {
 				t := pick[refKey(r)]
-				if t == nil || t.Kind() != types.NullTypeKind {
-					return t
-				}
 				k := pathKey(refSegs(r))
 				i := seen[k]
 				seen[k]++
-				if !nulls || i < len(reads[k]) && (reads[k][i].walk || reads[k][i].g.notNull(reads[k][i].segs)) {
-					// Never read when null, or has()'s operand, which SEAM-E311 judges.
+				if i < len(reads[k]) && reads[k][i].walk {
+					// has()'s operand: a run finds has() of a member of a value that is not an
+					// object false, whatever its type.
 					return nil
+				}
+				if t == nil || t.Kind() != types.NullTypeKind {
+					return t
+				}
+				if !nulls || i < len(reads[k]) && reads[k][i].g.notNull(reads[k][i].segs) {
+					return nil // never read when null
 				}
 				if null == nil {
 					null = &r

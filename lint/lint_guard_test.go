@@ -58,6 +58,8 @@ func TestLintNullOperand(t *testing.T) {
 		{"when has", "when: \"${{ nodes.p.output.data.o != null && has(nodes.p.output.data.o.k) }}\"\n    input: {v: \"${{ size(nodes.p.output.data.o) }}\"}", ""},
 		{"when size", "when: \"${{ nodes.p.output.data.l != null && size(nodes.p.output.data.l) > 1 }}\"\n    input: {v: \"${{ nodes.p.output.data.l.exists(x, x == 'a') }}\"}", ""},
 		{"equality with null", `when: "${{ nodes.p.output.data.m == null }}"`, ""},
+		// A run finds has() of a member of a string (or null) false.
+		{"has of a string's member", `when: "${{ has(nodes.p.output.data.m.k) }}"`, ""},
 		{"string method", `when: "${{ nodes.p.output.data.m.startsWith('2026') }}"`,
 			"testdata/t.yaml:21:48: error SEAM-E313 ${{ nodes.p.output.data.m.startsWith('2026') }} fails when p delivers null for nodes.p.output.data.m, which its contract allows: found no matching overload for 'startsWith' applied to 'null.(string)'\n" +
 				"  witness: {\"data\":{\"l\":null,\"m\":null,\"o\":{}},\"status\":\"pass\",\"summary\":\"a\"}\n" +
