@@ -116,7 +116,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		if ctx.Err() != nil {
 			return out
 		}
-		l.consumer, l.guards = n, l.whenGuards(n)
+		l.consumer, l.guards, l.narrowing = n, l.whenGuards(n), l.whenNarrowing(n)
 		var fs []Finding
 		l.item, fs = l.foreach(n)
 		out = append(out, fs...)
@@ -127,13 +127,13 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		out = append(out, l.node(n)...)
 		out = append(out, l.transformReads(n)...)
 	}
-	l.consumer, l.item, l.guards = nil, nil, guards{} // outputs are read outside any node
+	l.consumer, l.item, l.guards, l.narrowing = nil, nil, guards{}, nil // outputs are read outside any node
 	var outs []*dag.Expr
 	for _, o := range d.Outputs {
 		var es []*dag.Expr
 		o.Value.WalkExprs(func(e *dag.Expr) { es = append(es, e) })
 		outs = append(outs, es...)
-		absent = append(absent, l.absentRefs(nil, o.Name, es, guards{})...)
+		absent = append(absent, l.absentRefs(nil, o.Name, es, guards{}, nil)...)
 	}
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.exprTypes("", outs, nil)...)
@@ -202,8 +202,10 @@ type linter struct {
 	// standard is the standard output contract, whose declarations alone are not judged.
 	absences map[absenceKey]absence
 	guards   guards
-	celEnv   *cel.Env
-	standard any
+	// narrowing is what the consumer's when guarantees of the values it reads (lint_guard.go).
+	narrowing narrowing
+	celEnv    *cel.Env
+	standard  any
 }
 
 // celInfo is what CEL's type checker knows of an expression's result.
@@ -415,7 +417,7 @@ func (l *linter) expr(e *dag.Expr) shape {
 		}
 		return shape{schema: true, present: true, producers: prods, inexact: true, why: w}
 	}
-	s := shape{schema: p.schema, present: p.present() || l.settled(r), producers: prods, inexact: p.inexact, why: p.why}
+	s := shape{schema: l.narrowed(r, p.schema), present: p.present() || l.settled(r), producers: prods, inexact: p.inexact, why: p.why}
 	if p.undeclared >= 0 {
 		s.schema, s.present, s.inexact, s.why, s.undeclared = true, false, true, why{code: whyUndeclared}, true
 	}
@@ -1017,7 +1019,7 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 		}
 	default:
 		return []Finding{{Pos: at(res.Path), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
-			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, res.ReasonIn(l.text.lang))), subject: subject, at: res.Path}}
+			Message: l.text.edgeUnknown(edge(prods), l.text.cannotProve(field(res.Path, nil), p, prods, res)), subject: subject, at: res.Path}}
 	}
 	ps, missing := l.producersAt(t, res.Path)
 	if len(ps) == 0 && !missing {
@@ -1049,6 +1051,12 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 	default:
 		f.Code = CodeConstraint
 		msg, f.Hint = l.text.constraint(field(res.Path, res.Witness), who, contract.ValueAt(res.Witness, res.Path), p)
+	}
+	if !l.deliverable(t, res.Witness) {
+		// The value built is one the producers' own contracts (with the files they refer to)
+		// refuse: not a witness to print.
+		f.Witness, f.HasWitness = nil, false
+		msg += " " + i18n.Sprintf(l.text.lang, "(no witness: the value lint built is one %s cannot deliver)", l.text.and(ps))
 	}
 	f.Message = l.text.edgeIncompatible(edge(ps), msg)
 	if l.params != nil && len(ps) == 1 && ps[0] == "params" {

@@ -2,12 +2,12 @@ package lint
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/google/cel-go/common/types"
 
+	"github.com/seam-dag/seam/contract/subset"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -42,20 +42,30 @@ func (l *linter) exprTypes(consumer string, es []*dag.Expr, when *dag.Expr) []Fi
 		for _, r := range e.Refs() {
 			prods = l.addProducer(prods, r)
 		}
-		t, issues, several, err := l.checkAlternatives(e)
+		// The when is evaluated before the node's guards hold; the rest under them.
+		base := l.guards
+		if e == when {
+			base = guards{}
+		}
+		c, err := l.checkAlternatives(e, base, e == when)
 		if err != nil {
 			// The load compiled the same expression in the same environment: not expected.
 			return append(out, Finding{Pos: e.Pos, Severity: SeverityWarning, Code: CodeUnknown, Producers: prods,
 				Consumer: consumer, subject: "expr " + e.Src,
 				Message: i18n.Sprintf(l.text.lang, "${{ %s }} could not be type-checked: %v", e.Src, err)})
 		}
-		for _, is := range issues {
-			out = append(out, Finding{Pos: is.Pos, Severity: SeverityError, Code: CodeExprType, Producers: prods,
+		for _, is := range c.issues {
+			f := Finding{Pos: is.Pos, Severity: SeverityError, Code: CodeExprType, Producers: prods,
 				Consumer: consumer, subject: "expr " + e.Src,
 				Message: i18n.Sprintf(l.text.lang, "${{ %s }} cannot work with the types its producers' contracts give its references: %s", e.Src, is.Message),
-				Hint:    i18n.Format(l.text.lang, "compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract")})
+				Hint:    i18n.Format(l.text.lang, "compare values of one type (convert with string(…), int(…) or double(…)), or correct the reference or the producer's contract")}
+			if c.null != nil {
+				l.nullFinding(&f, e, *c.null, is.Message)
+			}
+			out = append(out, f)
 		}
-		if e == when && t != nil && !maybeBool(t) && several {
+		t := c.t
+		if e == when && t != nil && !maybeBool(t) && c.several {
 			out = append(out, Finding{Pos: e.Pos, Severity: SeverityError, Code: CodeWhenType, Producers: prods,
 				Consumer: consumer, subject: "when",
 				Message: i18n.Sprintf(l.text.lang, "when ${{ %s }} may give %s, which is not a boolean: a run whose producer delivers one fails deciding whether %s runs", e.Src, l.celKind(t), consumer),
@@ -68,6 +78,38 @@ func (l *linter) exprTypes(consumer string, es []*dag.Expr, when *dag.Expr) []Fi
 		}
 	}
 	return out
+}
+
+// nullFinding rewrites f, an issue the checker found where reference r is null, as what it
+// is: the producer may deliver null there and the expression does not expect it. The
+// witness is such an output of r's producer, when lint finds one its contract accepts.
+func (l *linter) nullFinding(f *Finding, e *dag.Expr, r dag.Ref, issue string) {
+	who, at := r.Root, r.Root
+	if len(r.Path) > 0 {
+		at += "." + pathText(r.Path)
+	}
+	if r.Root == "nodes" {
+		who, at = r.Node, refText(r.Node, r.Path)
+	}
+	f.Message = i18n.Sprintf(l.text.lang, "${{ %s }} fails when %s delivers null for %s, which its contract allows: %s", e.Src, who, at, issue)
+	f.Hint = i18n.Sprintf(l.text.lang, "guard the read: `%s != null ? … : <default>` (or test it in the node's when), or declare %s never null in %s's output contract", at, at, who)
+	if r.Root != "nodes" {
+		return
+	}
+	n := l.d.ByID[r.Node]
+	if n == nil || n.Effective == nil || n.Foreach != nil {
+		return
+	}
+	notNull := atPath(r.Path, map[string]any{"not": map[string]any{"type": "null"}})
+	s, err := l.comp.Inline("the path "+strings.Join(r.Path, ".")+" not null", notNull)
+	if err != nil {
+		return
+	}
+	res := subset.Check(n.Effective, s)
+	if res.Verdict != subset.Incompatible || len(n.Effective.Validate(res.Witness, i18n.English)) > 0 {
+		return
+	}
+	f.Witness, f.HasWitness = res.Witness, true
 }
 
 // maybeBool reports whether a value of CEL type t may be a boolean.
@@ -103,14 +145,26 @@ func (l *linter) celKind(t *types.Type) string {
 // with; past it, each reference whose schema gives no one type is dyn.
 const maxAlternatives = 16
 
+// typed is what checkAlternatives found: the type of the expression's result, the issues
+// of the first combination that fails, whether there were several combinations, and null:
+// the reference that combination types null, when it does.
+type typed struct {
+	t       *types.Type
+	issues  []dag.TypeIssue
+	several bool
+	null    *dag.Ref
+}
+
 // checkAlternatives type-checks e once for each combination of the types its references may
 // have (refTypes: an anyOf of a string and an object is either), since a producer may deliver
 // any of them: the first combination that the checker refuses, or whose result is not a
-// boolean, is what e gives; several says there was more than one combination.
-func (l *linter) checkAlternatives(e *dag.Expr) (t *types.Type, issues []dag.TypeIssue, several bool, err error) {
+// boolean (for a when, isWhen), is what e gives; several says there was more than one combination. A reference
+// read where a guard (in e, or base: the node's when) excludes null is not null there, so
+// that combination types it dyn at that read: `o != null ? size(o) : 0` is sound.
+func (l *linter) checkAlternatives(e *dag.Expr, base guards, isWhen bool) (typed, error) {
 	tc, err := l.typeChecker()
 	if err != nil {
-		return nil, nil, false, err
+		return typed{}, err
 	}
 	alts := map[string][]*types.Type{}
 	var keys []string
@@ -132,6 +186,12 @@ func (l *linter) checkAlternatives(e *dag.Expr) (t *types.Type, issues []dag.Typ
 		}
 		combos = 1
 	}
+	// The reads of each path, in the order the checker meets them.
+	reads := map[string][]read{}
+	for _, rd := range l.reads(e, base) {
+		k := pathKey(rd.segs)
+		reads[k] = append(reads[k], rd)
+	}
 	var first *types.Type
 	for n := range combos {
 		pick := map[string]*types.Type{}
@@ -139,15 +199,48 @@ func (l *linter) checkAlternatives(e *dag.Expr) (t *types.Type, issues []dag.Typ
 			pick[k] = alts[k][n%len(alts[k])]
 			n /= len(alts[k])
 		}
-		t, issues, err := tc.Check(e, func(r dag.Ref) *types.Type { return pick[refKey(r)] })
-		if err != nil || len(issues) > 0 || t != nil && !maybeBool(t) {
-			return t, issues, combos > 1, err
+		var null *dag.Ref
+		check := func(nulls bool) (*types.Type, []dag.TypeIssue, error) {
+			seen := map[string]int{}
+			return tc.Check(e, func(r dag.Ref) *types.Type {
+				t := pick[refKey(r)]
+				k := pathKey(refSegs(r))
+				i := seen[k]
+				seen[k]++
+				if i < len(reads[k]) && reads[k][i].walk {
+					// has()'s operand: a run finds has() of a member of a value that is not an
+					// object false, whatever its type.
+					return nil
+				}
+				if t == nil || t.Kind() != types.NullTypeKind {
+					return t
+				}
+				if !nulls || i < len(reads[k]) && reads[k][i].g.notNull(reads[k][i].segs) {
+					return nil // never read when null
+				}
+				if null == nil {
+					null = &r
+				}
+				return t
+			})
+		}
+		t, issues, err := check(true)
+		if err != nil || len(issues) > 0 || isWhen && t != nil && !maybeBool(t) {
+			if null != nil && len(issues) > 0 {
+				// The null's fault only when the same types but for it pass.
+				if _, again, err := check(false); err != nil || len(again) > 0 {
+					null = nil
+				}
+			} else {
+				null = nil
+			}
+			return typed{t: t, issues: issues, several: combos > 1, null: null}, err
 		}
 		if first == nil {
 			first = t
 		}
 	}
-	return first, nil, combos > 1, nil
+	return typed{t: first, several: combos > 1}, nil
 }
 
 func refKey(r dag.Ref) string {
@@ -204,11 +297,6 @@ func schemaTypes(s any) []*types.Type {
 				add(schemaType(b, 1))
 			}
 		}
-	}
-	// null beside other types is what a presence guard tests (o != null && has(o.k)), and
-	// reads through a null are SEAM-E311's: the checker, blind to guards, would refuse them.
-	if len(out) > 1 {
-		out = slices.DeleteFunc(out, func(t *types.Type) bool { return t != nil && t.Kind() == types.NullTypeKind })
 	}
 	if len(out) == 0 {
 		return []*types.Type{nil}

@@ -93,7 +93,7 @@ func (l *linter) foreachList(n *dag.Node, e *dag.Expr, s shape) []Finding {
 	case res.Verdict == subset.Incompatible:
 		msg, f.Hint = l.text.mayNotList(n.ID, e.Src, who, res.Witness)
 	case res.Verdict == subset.Unknown:
-		msg = l.text.cannotProveList(e.Src, res.ReasonIn(l.text.lang))
+		msg = l.text.cannotProveList(e.Src, s.producers, res)
 	case !s.present:
 		msg, f.Hint = l.text.mayBeAbsent(n.ID, e.Src, who)
 	default:

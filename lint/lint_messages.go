@@ -166,12 +166,23 @@ func (t lintText) partlyKnown(field string, p place, w why) string {
 		t.fieldOrValue(field), i18n.Inline(t.lang, t.contract(p)), t.why(w))
 }
 
-func (t lintText) cannotProve(field string, p place, reason string) string {
+// cannotProve says why the checker could not decide whether the field fits; res's reason
+// is said with the two schemas named: what producers hand on, and the consumer's contract.
+func (t lintText) cannotProve(field string, p place, producers []string, res subset.Result) string {
 	f, c := t.fieldOrValue(field), i18n.Inline(t.lang, t.contract(p))
+	reason := res.Named(t.handedOn(producers), t.contract(p)).ReasonIn(t.lang)
 	if reason == "" {
 		return i18n.Sprintf(t.lang, "cannot prove that %s fits %s.", f, c)
 	}
-	return i18n.Sprintf(t.lang, "cannot prove that %s fits %s (checker, a = what arrives, b = the contract: %s).", f, c, reason)
+	return i18n.Sprintf(t.lang, "cannot prove that %s fits %s: %s.", f, c, reason)
+}
+
+// handedOn names the value producers hand on, as the subject of a checker's reason.
+func (t lintText) handedOn(producers []string) string {
+	if len(producers) == 0 {
+		return i18n.Sprintf(t.lang, "the value")
+	}
+	return i18n.Sprintf(t.lang, "what %s hands on", t.and(producers))
 }
 
 // missing: the consumer requires a field its input or with mapping lacks.
@@ -311,8 +322,9 @@ func (t lintText) mayBeAbsent(node, src, who string) (msg, hint string) {
 		i18n.Sprintf(t.lang, "make it required in %s.", i18n.InlineStart(t.lang, t.outContract(who)))
 }
 
-func (t lintText) cannotProveList(src, reason string) string {
-	return i18n.Sprintf(t.lang, "cannot prove that ${{ %s }} is a list (checker: %s).", src, reason)
+func (t lintText) cannotProveList(src string, producers []string, res subset.Result) string {
+	reason := res.Named(t.handedOn(producers), i18n.Sprintf(t.lang, "a list")).ReasonIn(t.lang)
+	return i18n.Sprintf(t.lang, "cannot prove that ${{ %s }} is a list: %s.", src, reason)
 }
 
 // undeclaredItem: a reference to a path of item that the foreach list's elements forbid.

@@ -59,19 +59,31 @@ func mapsUnion(a, b map[string]bool) map[string]bool {
 	return out
 }
 
+// notNull reports whether g guarantees the value at segs is not null: p != null, or a
+// member of it present (has(p.k): p is an object), or its size taken.
+func (g guards) notNull(segs []string) bool {
+	k := pathKey(segs)
+	if _, ok := g.size[k]; ok || g.nonNull[k] {
+		return true
+	}
+	for h := range g.has {
+		if strings.HasPrefix(h, k+"\x00") {
+			return true
+		}
+	}
+	return false
+}
+
 // need is what reading a path demands of the value once the guards around the read hold.
 type need struct {
 	// guarded[i] is set when path segment i is known to be there: has() of the path to it,
 	// or, for an index, a size() of its list that reaches it.
 	guarded []bool
-	// walk: the value at the path must be an object (the read is has()'s operand); nonNil:
-	// or null, which a guard p != null rules out.
-	walk, nonNil bool
 }
 
 // need is what reading segs (a reference's, whose path starts at segment off) demands under g.
-func (g guards) need(segs []string, off int, walk bool) need {
-	n := need{guarded: make([]bool, len(segs)-off), walk: walk, nonNil: walk && g.nonNull[pathKey(segs)]}
+func (g guards) need(segs []string, off int) need {
+	n := need{guarded: make([]bool, len(segs)-off)}
 	for i := range n.guarded {
 		end := off + i + 1
 		if idx, ok := indexSeg(segs[end-1]); ok {
@@ -84,9 +96,9 @@ func (g guards) need(segs []string, off int, walk bool) need {
 }
 
 // all reports whether every segment is guarded and nothing more is demanded.
-func (n need) all() bool { return !n.walk && !slices.Contains(n.guarded, false) }
+func (n need) all() bool { return !slices.Contains(n.guarded, false) }
 
-func (n need) key() string { return fmt.Sprint(n.guarded, n.walk, n.nonNil) }
+func (n need) key() string { return fmt.Sprint(n.guarded) }
 
 // pathKey identifies a path written as its segments: root, then (for nodes) the id and
 // "output", then the members and indexes.
@@ -110,8 +122,8 @@ func indexSeg(s string) (int, bool) {
 // read is one reference in an expression, with what the conditions around it guarantee.
 type read struct {
 	segs []string
-	// walk: the reference is has()'s operand, so the value must be an object (has() of a
-	// member of null or of a string fails the run).
+	// walk: the reference is has()'s operand, which must be there; whatever it is, has()
+	// of a member of it is false when it is not an object (a run finds has(null.k) false).
 	walk bool
 	g    guards
 }
@@ -221,18 +233,35 @@ func visitReads(e ast.Expr, g guards, out *[]read) {
 }
 
 // facts are what e guarantees when it evaluates to truth: has(p), p != null and
-// size(p) > k (>=, and the mirrored forms), through &&, || and !.
+// size(p) > k (>=, and the mirrored forms), through &&, || and !; and that the paths a
+// comparison or a has() reads resolved, since one that does not fails the run.
 func facts(e ast.Expr, truth bool) guards {
 	var g guards
 	switch e.Kind() {
 	case ast.SelectKind:
 		s := e.AsSelect()
-		if segs, ok := chainSegs(s.Operand()); ok && s.IsTestOnly() && truth {
-			g.has = map[string]bool{pathKey(append(slices.Clip(segs), s.FieldName())): true}
+		if segs, ok := chainSegs(s.Operand()); ok && s.IsTestOnly() {
+			g = resolved(segs)
+			if truth {
+				g.has[pathKey(append(slices.Clip(segs), s.FieldName()))] = true
+			}
 		}
 	case ast.CallKind:
 		c := e.AsCall()
 		args := c.Args()
+		switch c.FunctionName() {
+		case "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "@in", "size":
+			for _, a := range append(slices.Clip(args), c.Target()) {
+				if a == nil {
+					continue
+				}
+				if segs, ok := chainSegs(a); ok {
+					g = g.union(resolved(segs))
+				} else if segs, ok := sizeOf(a); ok {
+					g = g.union(resolved(segs))
+				}
+			}
+		}
 		switch c.FunctionName() {
 		case "_&&_", "_||_":
 			if (c.FunctionName() == "_&&_") == truth {
@@ -257,6 +286,24 @@ func facts(e ast.Expr, truth bool) guards {
 				g.size = sizeFact(c.FunctionName(), args[0], args[1])
 			}
 		}
+	}
+	return g
+}
+
+// resolved is what reading the path segs guarantees once the read succeeded: each member on
+// it present, each index within its list.
+func resolved(segs []string) guards {
+	g := guards{has: map[string]bool{}, size: map[string]int{}}
+	off := 1
+	if len(segs) > 0 && segs[0] == "nodes" {
+		off = 3
+	}
+	for end := off + 1; end <= len(segs); end++ {
+		if idx, ok := indexSeg(segs[end-1]); ok {
+			g.size[pathKey(segs[:end-1])] = idx + 1
+			continue
+		}
+		g.has[pathKey(segs[:end])] = true
 	}
 	return g
 }
@@ -337,9 +384,9 @@ func (l *linter) nodeAbsent(n *dag.Node) []Finding {
 			t.WalkExprs(func(e *dag.Expr) { es = append(es, e) })
 		}
 	}
-	fs := l.absentRefs(n, "", es, l.guards)
+	fs := l.absentRefs(n, "", es, l.guards, l.narrowing)
 	if n.When != nil {
-		fs = append(fs, l.absentRefs(n, "", []*dag.Expr{n.When}, guards{})...)
+		fs = append(fs, l.absentRefs(n, "", []*dag.Expr{n.When}, guards{}, nil)...)
 	}
 	return fs
 }
@@ -361,7 +408,6 @@ type absence struct {
 	absent  bool // a value the producer's contract accepts lacks the path: witness
 	witness any
 	at      int  // the index of the path segment that cannot be read in the witness
-	walked  bool // has()'s operand, which the witness holds but not as an object
 	parent  any  // the witness's value the segment at is read from
 	index   bool // the segment is an array index
 	minimum int  // for an index: the items the list needs
@@ -372,7 +418,10 @@ type absenceKey struct{ path, need string }
 // absentRefs reports the references among es (those of node n, or of the DAG's output named
 // out when n is nil) that read a path their producer may leave out, unless a guard in the
 // same expression or base (the node's when) covers them.
-func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards) []Finding {
+//
+// A witness is shown that the node's when (its narrowing nw) lets through, when lint finds
+// one: a run with it reaches the read.
+func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards, nw narrowing) []Finding {
 	var fs []Finding
 	for _, e := range es {
 		rs := l.reads(e, base)
@@ -389,13 +438,16 @@ func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards
 			} else {
 				rd = read{segs: refSegs(r), g: base}
 			}
-			nd := rd.g.need(rd.segs, 3, rd.walk)
+			nd := rd.g.need(rd.segs, 3)
 			if nd.all() {
 				continue
 			}
 			a := l.absent(r, nd)
 			if !a.absent {
 				continue
+			}
+			if g, ok := nw[rootKey(r)]; ok {
+				a = l.throughGuard(r, nd, a, g)
 			}
 			consumer := ""
 			if n != nil {
@@ -416,7 +468,7 @@ func (l *linter) settled(r dag.Ref) bool {
 	if r.Root != "nodes" {
 		return false
 	}
-	nd := l.guards.need(refSegs(r), 3, false)
+	nd := l.guards.need(refSegs(r), 3)
 	if nd.all() {
 		return true
 	}
@@ -424,8 +476,7 @@ func (l *linter) settled(r dag.Ref) bool {
 	return a.present || a.absent
 }
 
-// absent decides whether some value r's producer may deliver lacks r's path (walk: or holds
-// there something other than an object, or null unless nonNil). Only members the producer's
+// absent decides whether some value r's producer may deliver lacks r's path. Only members the producer's
 // contract declares somewhere are judged: a member of an open object it says nothing of is
 // SEAM-W301's (a reference that may be a typo) or SEAM-W302's (no contract), as before:
 // every segment of the path must be declared, by the type's output schema or the node's
@@ -465,8 +516,48 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 	if vs := n.Effective.Validate(res.Witness, i18n.English); len(vs) > 0 {
 		return absence{}
 	}
-	a := absence{absent: true, witness: res.Witness, at: -1}
-	v := res.Witness
+	a := locate(r, res.Witness)
+	if a.at < 0 {
+		return absence{} // the witness holds the path: not what was asked
+	}
+	if l.standard == nil {
+		// Parsed as the loader parses it, so that the effective schema's first part equals it.
+		l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
+	}
+	if !declaredAt(n.Effective, r.Path, l.standard) {
+		return absence{}
+	}
+	return a
+}
+
+// throughGuard is a's witness replaced, where it does not satisfy g (what the node's when
+// guarantees of r's producer), by one that does and still lacks r's path, when the subset
+// checker finds one; else a as it is.
+func (l *linter) throughGuard(r dag.Ref, nd need, a absence, g any) absence {
+	n := l.d.ByID[r.Node]
+	gs, err := l.comp.Inline("the when of a reader of "+r.Node, g)
+	if err != nil || len(gs.Validate(a.witness, i18n.English)) == 0 {
+		return a
+	}
+	alt, err := l.comp.Inline("the path "+strings.Join(r.Path, ".")+" or the when false",
+		map[string]any{"anyOf": []any{existsSchema(r.Path, nd), map[string]any{"not": g}}})
+	if err != nil {
+		return a
+	}
+	res := subset.Check(n.Effective, alt)
+	if res.Verdict != subset.Incompatible || len(gs.Validate(res.Witness, i18n.English)) > 0 {
+		return a
+	}
+	if b := locate(r, res.Witness); b.at >= 0 {
+		return b
+	}
+	return a
+}
+
+// locate walks witness w along r's path to the segment that cannot be read (at -1: none).
+func locate(r dag.Ref, w any) absence {
+	a := absence{absent: true, witness: w, at: -1}
+	v := w
 	for i, seg := range r.Path {
 		if idx, ok := indexSeg(seg); ok {
 			if arr, isArr := v.([]any); isArr && idx < len(arr) {
@@ -485,33 +576,13 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 		a.at, a.parent = i, v
 		break
 	}
-	if a.at < 0 {
-		if _, isObj := v.(map[string]any); !nd.walk || isObj || nd.nonNil && v == nil {
-			return absence{} // the witness holds the path: not what was asked
-		}
-		a.at, a.walked, a.parent = len(r.Path), true, v
-	}
-	if l.standard == nil {
-		// Parsed as the loader parses it, so that the effective schema's first part equals it.
-		l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
-	}
-	if !declaredAt(n.Effective, r.Path, l.standard) {
-		return absence{}
-	}
 	return a
 }
 
 // existsSchema accepts the values in which path can be read as nd demands: each member
-// there, each index within its list, but for the segments guarded; and, for nd.walk, the
-// value there an object (or null, for nd.nonNil).
+// there, each index within its list, but for the segments guarded.
 func existsSchema(path []string, nd need) any {
 	var next any = true
-	if nd.walk {
-		next = map[string]any{"type": "object"}
-		if nd.nonNil {
-			next = map[string]any{"type": []any{"object", "null"}}
-		}
-	}
 	for i := len(path) - 1; i >= 0; i-- {
 		seg, guarded := path[i], nd.guarded[i]
 		if guarded && next == true {
@@ -683,10 +754,6 @@ func (t lintText) absent(n *dag.Node, out string, r dag.Ref, a absence) (msg, hi
 		reader = n.ID
 	}
 	full := refText(r.Node, r.Path)
-	if a.walked {
-		return i18n.Sprintf(l, "%s tests a member of %s, but %s may deliver %s there, not an object; the run fails then", reader, full, r.Node, t.kindOf(a.parent)),
-			i18n.Sprintf(l, "declare it an object in %s's output contract, or test it first: `%s != null && has(%s.<member>)`", r.Node, full, full)
-	}
 	parent := refText(r.Node, r.Path[:a.at])
 	switch _, isList := a.parent.([]any); {
 	case a.index && isList:

@@ -465,8 +465,8 @@ func TestLintJapaneseReason(t *testing.T) {
 		lang i18n.Lang
 		want string
 	}{
-		{i18n.English, "which the checker does not model"},
-		{i18n.Japanese, "チェッカーがモデル化していない"},
+		{i18n.English, "cannot prove that 'o' fits c's contract.input: c's contract.input uses contentMediaType, which seam does not compare yet."},
+		{i18n.Japanese, "'o' が c の contract.input に適合することを証明できません：c の contract.input は seam がまだ比較できない contentMediaType を使っています。"},
 	} {
 		fs := Lint(context.Background(), d, Options{Lang: tt.lang})
 		if len(fs) != 1 || fs[0].Code != CodeUnknown || !strings.Contains(fs[0].Message, tt.want) {

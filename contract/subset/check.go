@@ -111,7 +111,7 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 		return c.splitProducer(a, b, depth)
 	}
 	if len(b.unknown) > 0 {
-		return unknown("", "⟨b⟩ uses %s, which the checker does not model", strings.Join(b.unknown, ", "))
+		return unknown("", "⟨b⟩ uses %s, which seam does not compare yet", strings.Join(b.unknown, ", "))
 	}
 	if len(b.groups) > 0 || b.hasEnum || len(b.nots) > 0 {
 		if e, ok := c.enumerate(a); ok {

@@ -108,8 +108,8 @@ func TestSubsetReasonIn(t *testing.T) {
 			"the value matches none of consumer.json's anyOf branches",
 			"その値は consumer.json の anyOf のどの分岐にも一致しません"},
 		{`{"type":"string","format":"date"}`, `{"type":"array","unevaluatedItems":false}`,
-			"consumer.json uses unevaluatedItems, which the checker does not model",
-			"consumer.json はチェッカーがモデル化していない unevaluatedItems を使っています"},
+			"consumer.json uses unevaluatedItems, which seam does not compare yet",
+			"consumer.json は seam がまだ比較できない unevaluatedItems を使っています"},
 	}
 	for _, tc := range tests {
 		a, b := compileBoth(t, tc.a, tc.b)

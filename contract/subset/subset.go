@@ -296,3 +296,9 @@ func conjKey(ns []node) string {
 	slices.Sort(keys)
 	return strings.Join(slices.Compact(keys), "&")
 }
+
+// Named is r with the schemas called nameA and nameB in its reason, for a caller that
+// knows better names than CheckSource's a and b.
+func (r Result) Named(nameA, nameB string) Result {
+	return named(r, nameA, nameB)
+}

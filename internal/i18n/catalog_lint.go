@@ -43,7 +43,6 @@ func jaLint() map[string]string {
 		"the arriving value's schema does not compile: %v":                                    "到着する値のスキーマをコンパイルできません：%v",
 		"%s may not fit %s, but the arriving value is only partly known (%s).":                "%s は%sに適合しない可能性がありますが、到着する値は一部しか分かりません（%s）。",
 		"cannot prove that %s fits %s.":                                                       "%s が%sに適合することを証明できません。",
-		"cannot prove that %s fits %s (checker, a = what arrives, b = the contract: %s).":     "%s が%sに適合することを証明できません（チェッカー、a = 到着する値、b = 契約：%s）。",
 		"%s requires %s but %s does not provide it.":                                          "%s は %s を必要としますが、%sにはありません。",
 		"give %s an input that provides %s.":                                                  "%[1]s の入力（上流の出力を id ごとに並べたもの）に %[2]s を追加してください。",
 		"add %s to %s's with.":                                                                "%[2]s の with に %[1]s を追加してください。",
@@ -80,7 +79,6 @@ func jaLint() map[string]string {
 		"narrow it to an array in %s.":                                                                          "%sでそれを配列に狭めてください。",
 		"%s runs once per item of ${{ %s }}, but %s only may produce it (the run fails without it).":            "%s は ${{ %s }} の要素ごとに実行されますが、%s はそれを出力する場合があるだけです（ないと実行は失敗します）。",
 		"make it required in %s.":                                                          "%sでそれを必須にしてください。",
-		"cannot prove that ${{ %s }} is a list (checker: %s).":                             "${{ %s }} がリストであることを証明できません（チェッカー：%s）。",
 		"item.%s: the elements of %s's foreach list do not declare %s":                     "item.%s: %s の foreach リストの要素は %s を宣言していません",
 		"reference a field the elements declare, or declare it where the list comes from.": "要素が宣言しているフィールドを参照するか、リストの出所でそれを宣言してください。",
 	}

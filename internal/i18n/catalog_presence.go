@@ -20,7 +20,5 @@ func jaPresence() map[string]string {
 		"declare it a list of at least %d items in %s's output contract, or read it only when it is one":                               "%[2]s の出力契約でそれを %[1]d 項目以上のリストとして宣言するか、リストのときだけ読んでください",
 		"%s reads %s, but %s may deliver %s as %s, without '%s'; the run fails then":                                                   "%[1]s は %[2]s を読みますが、%[3]s は %[4]s を%[5]sとして返す場合があり、'%[6]s' がありません。そのとき実行は失敗します",
 		"declare it an object that requires '%s' in %s's output contract, or guard the read: `%s != null && has(%s) ? %s : <default>`": "%[2]s の出力契約でそれを '%[1]s' を必須とするオブジェクトとして宣言するか、読み出しをガードしてください：`%[3]s != null && has(%[4]s) ? %[5]s : <既定値>`",
-		"%s tests a member of %s, but %s may deliver %s there, not an object; the run fails then":                                      "%[1]s は %[2]s のメンバーを調べますが、%[3]s はそこにオブジェクトではなく%[4]sを返す場合があり、そのとき実行は失敗します",
-		"declare it an object in %s's output contract, or test it first: `%s != null && has(%s.<member>)`":                             "%[1]s の出力契約でそれをオブジェクトとして宣言するか、先に確かめてください：`%[2]s != null && has(%[3]s.<メンバー>)`",
 	}
 }

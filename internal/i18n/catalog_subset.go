@@ -47,6 +47,5 @@ func jaSubset() map[string]string {
 		"⟨b⟩ requires '%s' but ⟨a⟩ does not guarantee it, and no object of ⟨a⟩ could be built":                "⟨b⟩ は '%s' を必須としていますが、⟨a⟩ はそれを保証せず、⟨a⟩ のオブジェクトも組み立てられませんでした",
 		"⟨b⟩ requires '%s' but ⟨a⟩ only may emit it: it is optional in ⟨a⟩":                                   "⟨b⟩ は '%s' を必須としていますが、⟨a⟩ はそれを出力するとは限りません：⟨a⟩ では任意です",
 		"⟨b⟩ restricts %s values to an enum, ⟨a⟩ does not":                                                    "⟨b⟩ は %s の値を enum に制限していますが、⟨a⟩ はしていません",
-		"⟨b⟩ uses %s, which the checker does not model":                                                       "⟨b⟩ はチェッカーがモデル化していない %s を使っています",
 	}
 }
