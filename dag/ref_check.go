@@ -93,6 +93,14 @@ func (tc *TypeChecker) Check(e *Expr, typeOf func(Ref) *types.Type) (*types.Type
 	return nil, out, nil
 }
 
+// Comparison reports whether the issue is an equality or `in` that finds no overload for its
+// operands' types: an error only where they can never be equal, for a run compares values of
+// different kinds and finds them unequal.
+func (is TypeIssue) Comparison() bool {
+	rest, ok := strings.CutPrefix(is.Message, "found no matching overload for '")
+	return ok && (strings.HasPrefix(rest, "_==_'") || strings.HasPrefix(rest, "_!=_'") || strings.HasPrefix(rest, "@in'"))
+}
+
 // branchesDiffer reports whether a checker error is a conditional `c ? a : b` whose branches
 // have different types (a string or null: the guarded default of a read that may be absent),
 // which a run evaluates as it finds them: only a condition that is not a boolean fails it.

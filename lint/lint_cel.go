@@ -193,6 +193,10 @@ func (l *linter) checkAlternatives(e *dag.Expr, base guards, isWhen bool) (typed
 		reads[k] = append(reads[k], rd)
 	}
 	var first *types.Type
+	// compared is the first combination whose only issues are comparisons of kinds that
+	// differ: an error only when no combination compares kinds that may be equal (a value
+	// that is a string or a boolean may equal 'a').
+	var compared *typed
 	for n := range combos {
 		pick := map[string]*types.Type{}
 		for _, k := range keys {
@@ -225,6 +229,12 @@ func (l *linter) checkAlternatives(e *dag.Expr, base guards, isWhen bool) (typed
 			})
 		}
 		t, issues, err := check(true)
+		if err == nil && len(issues) > 0 && allComparisons(issues) {
+			if compared == nil {
+				compared = &typed{issues: issues, several: combos > 1}
+			}
+			continue
+		}
 		if err != nil || len(issues) > 0 || isWhen && t != nil && !maybeBool(t) {
 			if null != nil && len(issues) > 0 {
 				// The null's fault only when the same types but for it pass.
@@ -240,7 +250,20 @@ func (l *linter) checkAlternatives(e *dag.Expr, base guards, isWhen bool) (typed
 			first = t
 		}
 	}
+	if first == nil && compared != nil {
+		return *compared, nil
+	}
 	return typed{t: first, several: combos > 1}, nil
+}
+
+// allComparisons reports whether every issue is a comparison of kinds that differ.
+func allComparisons(issues []dag.TypeIssue) bool {
+	for _, is := range issues {
+		if !is.Comparison() {
+			return false
+		}
+	}
+	return true
 }
 
 func refKey(r dag.Ref) string {

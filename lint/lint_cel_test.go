@@ -222,3 +222,51 @@ func TestLintWhenNeverBoolean(t *testing.T) {
 		}
 	}
 }
+
+// TestLintComparisonOfUnion: a comparison of a value that may be of several kinds is an error
+// only when no kind it may be can equal the other side, for a run finds values of different
+// kinds unequal and goes on; any other operator is an error as soon as one kind fails it.
+func TestLintComparisonOfUnion(t *testing.T) {
+	producer := `  p1:
+    type: const
+    with: {value: {status: pass, summary: ok, data: {u: a}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data:
+            type: object
+            required: [u]
+            properties:
+              u: {anyOf: [{type: string, enum: [a, b]}, {type: boolean}]}
+`
+	tests := []struct {
+		name, consumer, want string // want: the finding's code and message, "" for none
+	}{
+		{"equal to a string", `when: "${{ nodes.p1.output.data.u == 'a' }}"`, ""},
+		{"not equal to a boolean", `when: "${{ nodes.p1.output.data.u != true }}"`, ""},
+		{"in strings", `when: "${{ nodes.p1.output.data.u in ['a', 'c'] }}"`, ""},
+		{"equal to an integer", `when: "${{ nodes.p1.output.data.u == 1 }}"`,
+			"SEAM-E313 ${{ nodes.p1.output.data.u == 1 }} cannot work with the types its producers' contracts give its references: found no matching overload for '_==_' applied to '(string, int)'"},
+		{"plus a string", `input: {v: "${{ nodes.p1.output.data.u + '!' }}"}`,
+			"SEAM-E313 ${{ nodes.p1.output.data.u + '!' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(bool, string)'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ds := loadTest(t, head+producer+"  c:\n    type: echo\n    "+tt.consumer+"\n")
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, Options{}) {
+				if f.Code == CodeExprType || f.Code == CodeWhenType {
+					got = append(got, f.Code+" "+f.Message)
+				}
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}
