@@ -203,6 +203,25 @@ type runData struct {
 	// Live is set while the run runs; Interrupted when it is recorded running by a process
 	// that is gone (it can be resumed).
 	Live, Interrupted bool
+	// Rerun offers to rerun the run from each node: it is not running and its DAG loads.
+	Rerun bool
+}
+
+// withPending is ns followed by the nodes of d no attempt was recorded for (by holds those
+// that were), in d's order, as pending: the node table lists every node of the run.
+func withPending(ns []*runs.NodeSummary, d *dag.DAG, by map[string]*runs.NodeSummary) []*runs.NodeSummary {
+	for _, n := range d.Nodes {
+		if by[n.ID] != nil {
+			continue
+		}
+		typ := ""
+		if n.Type != nil {
+			typ = n.Type.Name()
+		}
+		ns = append(ns, &runs.NodeSummary{ID: n.ID, Type: typ, Decided: true,
+			Final: &runs.Attempt{Node: n.ID, Type: typ, Item: -1, Status: dag.NodePending}})
+	}
+	return ns
 }
 
 // nodePanel is what the run page says of the node picked.
@@ -271,6 +290,8 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if dg, fs, err := s.runDAG(ctx, run, l); err == nil {
 		d.Graph = layout(dg, verdicts(dg, fs), status, href)
+		d.Nodes = withPending(d.Nodes, dg, by)
+		d.Rerun = !d.Live
 	} else {
 		d.GraphErr = err.Error()
 		d.Graph = layoutNodes(d.Nodes, status, href)
@@ -482,7 +503,8 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, l := r.Context(), s.lang(r)
-	rs, err := s.opts.Service.Resumable(ctx, r.PathValue("id"), service.ResumeCheck{})
+	// from, sent by a node's "Rerun from here", reruns the run from that node.
+	rs, err := s.opts.Service.Resumable(ctx, r.PathValue("id"), service.ResumeCheck{From: r.PostFormValue("from")})
 	if err != nil {
 		s.fail(w, r, failCode(err), err)
 		return

@@ -5,6 +5,7 @@ package i18n
 func jaWeb() map[string]string {
 	return map[string]string{
 		"run %s of %s rerun from node %s: get_run shows how it goes, cancel_run stops it": "実行 %s（%s）をノード %s から再実行しました：経過は get_run で確認でき、cancel_run で停止できます",
-		"run %s of DAG %q has no node %q to rerun from":                                   "実行 %s の DAG %q には、再実行を始めるノード %q がありません",
+		"Rerun from here": "ここから再実行",
+		"run %s of DAG %q has no node %q to rerun from": "実行 %s の DAG %q には、再実行を始めるノード %q がありません",
 	}
 }

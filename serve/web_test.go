@@ -1,0 +1,151 @@
+package serve
+
+import (
+	"html"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+)
+
+// chainDAG is a → b → c and a → d, listed out of order: c, b, a, d.
+const chainDAG = `version: 1
+name: chain
+description: A chain with a branch.
+nodes:
+  c: {type: const, needs: [b], with: {value: {status: pass, summary: c}}}
+  b: {type: const, needs: [a], with: {value: {status: pass, summary: b}}}
+  a: {type: const, with: {value: {status: pass, summary: a}}}
+  d: {type: const, needs: [a], with: {value: {status: pass, summary: d}}}
+`
+
+// writeRoot writes the DAG file name with src under f's root.
+func (f *fixture) writeRoot(name, src string) {
+	f.t.Helper()
+	if err := os.WriteFile(filepath.Join(f.root, name), []byte(src), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// waitSession waits until run id has ended its session-th resume, and returns the nodes
+// that session reused and those it ran, in the order they were recorded.
+func (f *fixture) waitSession(t *testing.T, id string, session int) (reused, ran string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r, as, err := f.st.GetRun(t.Context(), id)
+		if err == nil && r.Resumes == session && r.Status != dag.RunRunning {
+			for _, a := range as {
+				if a.Session == session && a.Final && a.Item < 0 {
+					if a.Reused {
+						reused += a.Node
+					} else {
+						ran += a.Node
+					}
+				}
+			}
+			return reused, ran
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("run %s did not end session %d: %+v %v", id, session, r, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServeRerunFrom: a finished run's page offers "Rerun from here" on every node; the
+// button reruns that node and its dependents and reuses the rest, as a new session, and a
+// node the DAG lacks is refused with the reason.
+func TestServeRerunFrom(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.writeRoot("chain.yaml", chainDAG)
+	id := f.start("chain.yaml", nil, true)
+	c := jarClient(t, f)
+	_, page := f.get(c, "/runs/"+id)
+	for _, n := range []string{"a", "b", "c", "d"} {
+		if !strings.Contains(page, `<input type="hidden" name="from" value="`+n+`"><button type="submit" class="rerun">Rerun from here</button>`) {
+			t.Errorf("no Rerun from here for node %s:\n%s", n, page)
+		}
+	}
+	token := csrfOf(t, page)
+	tests := []struct {
+		from    string
+		code    int
+		saying  string
+		session int
+		reused  string
+		ran     string
+	}{
+		{"b", http.StatusSeeOther, "", 1, "ad", "bc"},
+		{"a", http.StatusSeeOther, "", 2, "", "abdc"},
+		{"nope", http.StatusConflict, "run " + id + ` of DAG "chain" has no node "nope" to rerun from`, 2, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.from, func(t *testing.T) {
+			resp, body := post(t, c, f.http.URL+"/runs/"+id+"/resume", url.Values{"csrf": {token}, "from": {tc.from}})
+			if resp.StatusCode != tc.code || !strings.Contains(html.UnescapeString(body), tc.saying) {
+				t.Fatalf("rerun from %s: %d, want %d saying %q:\n%s", tc.from, resp.StatusCode, tc.code, tc.saying, body)
+			}
+			if tc.code != http.StatusSeeOther {
+				return
+			}
+			if loc := resp.Header.Get("Location"); loc != "/runs/"+id {
+				t.Errorf("sent to %q, want the run's page", loc)
+			}
+			reused, ran := f.waitSession(t, id, tc.session)
+			if reused != tc.reused || !sameLetters(ran, tc.ran) {
+				t.Errorf("rerun from %s: reused %q and ran %q; want reused %q, ran %q", tc.from, reused, ran, tc.reused, tc.ran)
+			}
+		})
+	}
+}
+
+// sameLetters is whether a and b hold the same letters, in any order: nodes with no
+// dependency between them may be recorded in either order.
+func sameLetters(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, r := range a {
+		if strings.Count(a, string(r)) != strings.Count(b, string(r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestServeRerunNeedsOperator: a viewer sees no rerun button and may not post one.
+func TestServeRerunNeedsOperator(t *testing.T) {
+	f, _ := principalsFixture(t)
+	f.writeRoot("chain.yaml", chainDAG)
+	id := f.start("chain.yaml", nil, true)
+	if _, body := bearerDo(t, f, "GET", "/runs/"+id, operatorTok, nil); !strings.Contains(body, "Rerun from here") {
+		t.Errorf("an operator sees no rerun button:\n%s", body)
+	}
+	if _, body := bearerDo(t, f, "GET", "/runs/"+id, viewerTok, nil); strings.Contains(body, "Rerun from here") {
+		t.Errorf("a viewer sees a rerun button:\n%s", body)
+	}
+	resp, body := bearerDo(t, f, "POST", "/runs/"+id+"/resume", viewerTok, url.Values{"from": {"b"}})
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(body, "grafana may not do this: it needs the role operator") {
+		t.Errorf("a viewer's rerun: %d\n%s", resp.StatusCode, body)
+	}
+}
+
+// TestServePendingNodes: the node table lists the nodes that have not run yet, as pending.
+func TestServePendingNodes(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.start("slow.yaml", nil, false)
+	_, page := f.get(nil, "/runs/"+id)
+	table := page[strings.Index(page, `<table class="nodes">`):]
+	if !strings.Contains(table, `<tr data-node="after"><td><a href="/runs/`+id+`?node=after#panel">after</a></td><td>const</td><td><span class="status st-pending" data-status>pending</span>`) {
+		t.Errorf("the node table lacks the pending node after:\n%s", table)
+	}
+	if strings.Contains(page, "Rerun from here") {
+		t.Errorf("a running run offers a rerun:\n%s", page)
+	}
+}
