@@ -204,7 +204,8 @@ type runData struct {
 	// that is gone (it can be resumed).
 	Live, Interrupted bool
 	// Rerun offers to rerun the run from each node: it is not running and its DAG loads.
-	Rerun bool
+	Rerun    bool
+	Timeline *timeline
 }
 
 // withPending is ns followed by the nodes of d no attempt was recorded for (by holds those
@@ -267,7 +268,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	l := s.lang(r)
 	now := time.Now()
-	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now)}
+	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now), Timeline: buildTimeline(as, now, l)}
 	d.Live = run.Status == dag.RunRunning && !d.Interrupted
 	run.Status = run.DisplayStatus(now) // what the page says; Live and Interrupted decide the rest
 	by := map[string]*runs.NodeSummary{}

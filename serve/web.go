@@ -7,5 +7,7 @@ import "github.com/seam-dag/seam/internal/i18n"
 func webTexts() []i18n.Message {
 	return []i18n.Message{
 		i18n.M("Rerun from here"),
+		i18n.M("Timeline"),
+		i18n.M("The timeline spans"),
 	}
 }

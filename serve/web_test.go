@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,5 +149,61 @@ func TestServePendingNodes(t *testing.T) {
 	}
 	if strings.Contains(page, "Rerun from here") {
 		t.Errorf("a running run offers a rerun:\n%s", page)
+	}
+}
+
+// execChain is three exec nodes, one after another, listed last first.
+const execChain = `version: 1
+name: exec-chain
+nodes:
+  third: {type: exec, needs: [second], with: {command: [echo, '{"status": "pass", "summary": "3"}']}}
+  second: {type: exec, needs: [first], with: {command: [echo, '{"status": "pass", "summary": "2"}']}}
+  first: {type: exec, with: {command: [echo, '{"status": "pass", "summary": "1"}']}}
+`
+
+// timelineRows are the timeline's rows, each its node and its bars' classes, and the
+// count of items written beside each bar that has one.
+func timelineRows(t *testing.T, page string) []string {
+	t.Helper()
+	i := strings.Index(page, `<div class="timeline" id="timeline">`)
+	if i < 0 || !strings.Contains(page, "<h2>Timeline</h2>") {
+		t.Fatalf("no Timeline section:\n%s", page)
+	}
+	svg := page[i : i+strings.Index(page[i:], "</svg>")]
+	var rows []string
+	row := regexp.MustCompile(`(?s)<g class="tl-row" data-node="([^"]+)">(.*?)</g>`)
+	bar := regexp.MustCompile(`<rect class="tl-bar ([^"]+)"|<text class="tl-count"[^>]*>([^<]+)</text>`)
+	for _, m := range row.FindAllStringSubmatch(svg, -1) {
+		s := m[1] + ":"
+		for _, b := range bar.FindAllStringSubmatch(m[2], -1) {
+			s += " " + b[1] + b[2]
+		}
+		rows = append(rows, s)
+	}
+	return rows
+}
+
+// TestServeTimeline: the run page's Timeline has a row a node in the order the nodes
+// started, whatever the file's order; a retry is a bar of its own, marked; a foreach node's
+// items are one bar with their count.
+func TestServeTimeline(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.writeRoot("exec-chain.yaml", execChain)
+	tests := []struct {
+		file string
+		want []string
+	}{
+		{"exec-chain.yaml", []string{"first: st-passed", "second: st-passed", "third: st-passed"}},
+		{"repair.yaml", []string{"fetch: st-failed st-passed retry", "draft: st-failed st-passed retry"}},
+		{"items.yaml", []string{"each: st-passed ×5", "check: st-failed ×2"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			id := f.start(tc.file, nil, true)
+			_, page := f.get(nil, "/runs/"+id)
+			if got := timelineRows(t, page); !slices.Equal(got, tc.want) {
+				t.Errorf("timeline rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
 	}
 }
