@@ -137,8 +137,9 @@ func statusIcon(status string) string {
 // runRow is a row of the runs page.
 type runRow struct {
 	runs.Run
-	Failing string // the first node that failed, for a failed run
-	Live    bool   // running, and not left so by a process that died: its page follows it
+	Failing  string // the first node that failed, for a failed run
+	Live     bool   // running, and not left so by a process that died: its page follows it
+	Progress string // of a live run, its nodes settled of its DAG's ("3/7")
 }
 
 type runsData struct {
@@ -164,6 +165,9 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
 		row.Status = run.DisplayStatus(now)
 		if run.Status == dag.RunFailed {
 			row.Failing = s.failingNode(r.Context(), run.ID)
+		}
+		if row.Live {
+			row.Progress = s.progress(r.Context(), &run, s.lang(r))
 		}
 		d.Rows = append(d.Rows, row)
 	}
@@ -565,6 +569,10 @@ type dagData struct {
 	// Engine is the one chosen.
 	Engines []string
 	Engine  string
+	// History is the DAG's latest runs; HistoryErr says why they cannot be read.
+	History     *dagHistory
+	HistoryErr  string
+	HistorySize int // HistorySize, for the page to say when there are more
 }
 
 func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
@@ -575,7 +583,7 @@ func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
 // dagData reads the DAG file the request's path names and what its page shows.
 func (s *Server) dagData(r *http.Request) (*dagData, int) {
 	ctx, l := r.Context(), s.lang(r)
-	d := &dagData{Path: r.PathValue("path")}
+	d := &dagData{Path: r.PathValue("path"), HistorySize: HistorySize}
 	if len(s.opts.Engines) > 0 {
 		d.Engines = service.Offered(s.opts.Engines)
 	}
@@ -604,6 +612,9 @@ func (s *Server) dagData(r *http.Request) (*dagData, int) {
 	}
 	d.Graph = layout(dg, verdicts(dg, d.Findings), nil, nil)
 	d.Fields = fields(dg)
+	if d.History, err = s.history(ctx, dg.Name); err != nil {
+		d.HistoryErr = err.Error()
+	}
 	return d, http.StatusOK
 }
 

@@ -207,3 +207,73 @@ func TestServeTimeline(t *testing.T) {
 		})
 	}
 }
+
+// TestServeDAGHistory: a DAG's page lists its runs, newest first, with links to them, its
+// description, and its success rate over the runs that ended; the DAGs page names each
+// DAG's last run and its status; the runs page shows a running run's progress.
+func TestServeDAGHistory(t *testing.T) {
+	f := newFixture(t, Options{})
+	flag := filepath.Join(t.TempDir(), "ok")
+	f.writeRoot("flaky.yaml", `version: 1
+name: flaky
+description: Passes once the flag exists.
+nodes:
+  check:
+    type: exec
+    with:
+      shell: true
+      command: 'test -f `+flag+` && echo "{\"status\":\"pass\",\"summary\":\"ok\"}"'
+`)
+	_, page := f.get(nil, "/dags/flaky.yaml")
+	if !strings.Contains(page, `<h2>Recent runs</h2>`) || !strings.Contains(page, `<td colspan="5">No runs yet.</td>`) || strings.Contains(page, `id="history-stats"`) {
+		t.Errorf("a DAG never run: its page does not say so:\n%s", page)
+	}
+	failed := f.start("flaky.yaml", nil, true)
+	if err := os.WriteFile(flag, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	passed := []string{f.start("flaky.yaml", nil, true), f.start("flaky.yaml", nil, true)}
+	other := f.start("greet.yaml", map[string]any{"name": "Ada"}, true)
+
+	_, page = f.get(nil, "/dags/flaky.yaml")
+	var ids []string
+	for _, m := range regexp.MustCompile(`<tr data-run="([^"]+)"><td><a href="/runs/([^"]+)">`).FindAllStringSubmatch(page, -1) {
+		if m[1] != m[2] {
+			t.Errorf("run %s links to %s", m[1], m[2])
+		}
+		ids = append(ids, m[1])
+	}
+	if want := []string{passed[1], passed[0], failed}; !slices.Equal(ids, want) {
+		t.Errorf("the DAG page lists runs %v, want %v (newest first, not %s of another DAG)", ids, want, other)
+	}
+	for _, want := range []string{
+		`<p id="description">Passes once the flag exists.</p>`,
+		`<span class="status st-failed">failed</span>`,
+		`Success rate <strong id="success-rate">67%</strong> · median duration <strong id="median-duration">`,
+		`over the last runs that ended: 3</p>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the DAG page lacks %q:\n%s", want, page)
+		}
+	}
+
+	_, list := f.get(nil, "/dags")
+	for file, id := range map[string]string{"flaky.yaml": passed[1], "greet.yaml": other} {
+		row := regexp.MustCompile(`(?s)<tr><td><a href="/dags/` + regexp.QuoteMeta(file) + `">.*?</tr>`).FindString(list)
+		if !strings.Contains(row, `<a href="/runs/`+id+`" class="last-run">`) || !strings.Contains(row, `<span class="status st-success">success</span>`) {
+			t.Errorf("the DAGs page's row of %s does not name its last run %s:\n%s", file, id, row)
+		}
+	}
+	if row := regexp.MustCompile(`(?s)<tr><td><a href="/dags/slow.yaml">.*?</tr>`).FindString(list); strings.Contains(row, "last-run") {
+		t.Errorf("a DAG never run has a last run:\n%s", row)
+	}
+
+	slow := f.start("slow.yaml", nil, false)
+	_, runsPage := f.get(nil, "/runs")
+	if !strings.Contains(runsPage, `<tr data-live="`+slow+`">`) || !strings.Contains(runsPage, `<span class="progress" title="nodes settled">0/2</span>`) {
+		t.Errorf("the runs page does not show the running run's progress:\n%s", runsPage)
+	}
+	if strings.Count(runsPage, `class="progress"`) != 1 {
+		t.Errorf("runs that ended show a progress:\n%s", runsPage)
+	}
+}
