@@ -5,7 +5,8 @@ package i18n
 func jaWeb() map[string]string {
 	return map[string]string{
 		"run %s of %s rerun from node %s: get_run shows how it goes, cancel_run stops it": "実行 %s（%s）をノード %s から再実行しました：経過は get_run で確認でき、cancel_run で停止できます",
-		"Rerun from here":                "ここから再実行",
+		"Rerun from here": "ここから再実行",
+		"--from names the node a run is rerun from: give the run with --resume RUN": "--from は実行を再実行し始めるノードを指定します: 実行を --resume RUN で指定してください",
 		"Recent runs":                    "最近の実行",
 		"Success rate":                   "成功率",
 		"median duration":                "所要時間の中央値",
