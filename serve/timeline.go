@@ -71,7 +71,7 @@ func buildTimeline(as []runs.Attempt, now time.Time, l i18n.Lang) *timeline {
 		node    string
 		session int
 	}
-	items := map[nodeSession]*tlSpan{}
+	items := map[nodeSession]int{} // the index in its node's spans of a session's items' span
 	itemSeen := map[nodeSession]map[int]bool{}
 	var t0, t1 time.Time
 	for i := range as {
@@ -103,22 +103,23 @@ func buildTimeline(as []runs.Attempt, now time.Time, l i18n.Lang) *timeline {
 		}
 		if a.Item >= 0 {
 			k := nodeSession{a.Node, a.Session}
-			sp := items[k]
-			if sp == nil {
+			j, ok := items[k]
+			if !ok {
+				j = len(n.spans)
 				n.spans = append(n.spans, tlSpan{start: a.Started, end: end})
-				sp = &n.spans[len(n.spans)-1]
-				items[k] = sp
+				items[k] = j
 				itemSeen[k] = map[int]bool{}
 			}
+			sp := &n.spans[j]
 			sp.start, sp.end = minTime(sp.start, a.Started), maxTime(sp.end, end)
 			itemSeen[k][a.Item] = true
 			sp.items = len(itemSeen[k])
 			sp.status = a.Status // items come in order: the last one's says how they went
 			continue
 		}
-		if items[nodeSession{a.Node, a.Session}] != nil {
+		if j, ok := items[nodeSession{a.Node, a.Session}]; ok {
 			// A foreach node's own record combines its items: it settles the span's status.
-			items[nodeSession{a.Node, a.Session}].status = a.Status
+			n.spans[j].status = a.Status
 			continue
 		}
 		n.spans = append(n.spans, tlSpan{start: a.Started, end: end, status: a.Status, attempt: a.Attempt, reused: a.Reused, open: open})

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/service"
 )
 
 // chainDAG is a → b → c and a → d, listed out of order: c, b, a, d.
@@ -181,6 +182,34 @@ func timelineRows(t *testing.T, page string) []string {
 		rows = append(rows, s)
 	}
 	return rows
+}
+
+// TestServeTimelineSessions: after a rerun from a node, each node's row holds a bar a
+// session, the reused one marked.
+func TestServeTimelineSessions(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.writeRoot("exec-chain.yaml", execChain)
+	id := f.start("exec-chain.yaml", nil, true)
+	rs, err := f.svc.Resumable(t.Context(), id, service.ResumeCheck{From: "second"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.srv.files.Load(t.Context(), filepath.Join(f.root, "exec-chain.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := f.svc.Resume(t.Context(), rs, d, service.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	_, page := f.get(nil, "/runs/"+id)
+	want := []string{"first: st-passed st-passed reused", "second: st-passed st-passed", "third: st-passed st-passed"}
+	if got := timelineRows(t, page); !slices.Equal(got, want) {
+		t.Errorf("timeline rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // TestServeTimeline: the run page's Timeline has a row a node in the order the nodes
