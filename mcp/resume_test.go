@@ -75,3 +75,63 @@ func TestResumeRunLints(t *testing.T) {
 		t.Errorf("resume with no_lint: %v", r.env)
 	}
 }
+
+// TestResumeRunFrom checks, over a client session, that resume_run with from reruns a
+// finished run from that node (it and its dependents run, the rest is reused, in a new
+// session), and says why it cannot when the DAG has no such node.
+func TestResumeRunFrom(t *testing.T) {
+	root := testRoot(t)
+	const chain = `version: 1
+name: chain
+nodes:
+  a: {type: const, with: {value: {status: pass, summary: a}}}
+  b: {type: const, needs: [a], with: {value: {status: pass, summary: b}}}
+  c: {type: const, needs: [b], with: {value: {status: pass, summary: c}}}
+  d: {type: const, needs: [a], with: {value: {status: pass, summary: d}}}
+`
+	if err := os.WriteFile(filepath.Join(root, "chain.yaml"), []byte(chain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _, st := storeServer(t, root)
+	id, _ := call(t, cs, "run_dag", map[string]any{"path": "chain.yaml", "wait": true}).data()["id"].(string)
+
+	tests := []struct {
+		from                       string
+		wait                       bool
+		code, message, reused, ran string
+		session                    int
+	}{
+		{"b", true, "", "run " + id + " of chain: success", "ad", "bc", 1},
+		{"c", false, "", "run " + id + " of chain rerun from node c: get_run shows how it goes", "abd", "c", 2},
+		{"nope", true, CodeNotResumable, "run " + id + ` of DAG "chain" has no node "nope" to rerun from`, "", "", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.from, func(t *testing.T) {
+			r := call(t, cs, "resume_run", map[string]any{"id": id, "from": tc.from, "wait": tc.wait})
+			if errCode(r) != tc.code || !strings.Contains(r.env["message"].(string), tc.message) {
+				t.Fatalf("resume_run from %s: %v; want code %q and %q", tc.from, r.env, tc.code, tc.message)
+			}
+			if tc.code != "" {
+				return
+			}
+			waitStatus(t, st, id, "success")
+			run, as, err := st.GetRun(t.Context(), id)
+			if err != nil || run.Resumes != tc.session {
+				t.Fatalf("run after rerun: %+v, %v; want session %d", run, err, tc.session)
+			}
+			var reused, ran string
+			for _, a := range as {
+				if a.Session == tc.session && a.Final && a.Item < 0 {
+					if a.Reused {
+						reused += a.Node
+					} else {
+						ran += a.Node
+					}
+				}
+			}
+			if reused != tc.reused || ran != tc.ran {
+				t.Errorf("rerun from %s: reused %q and ran %q; want reused %q, ran %q", tc.from, reused, ran, tc.reused, tc.ran)
+			}
+		})
+	}
+}

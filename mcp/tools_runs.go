@@ -67,8 +67,9 @@ func (s *server) addRunTools(srv *sdk.Server) error {
 		Name: "resume_run",
 		Description: "Run a run that failed or was canceled again, under the same id, from its DAG file as it is now: " +
 			"nodes that passed are reused when their definition and input are unchanged, the others run. Fix the " +
-			"DAG file (explain_node says what broke), then resume. Returns at once like run_dag, or with wait: true " +
-			"when the run has finished.",
+			"DAG file (explain_node says what broke), then resume. With from, rerun a finished run from that node: it " +
+			"and every node downstream of it run again, the nodes upstream are reused. Either way the run gains a " +
+			"session. Returns at once like run_dag, or with wait: true when the run has finished.",
 		Annotations: &sdk.ToolAnnotations{Title: "Resume a run", DestructiveHint: ptr(true), OpenWorldHint: ptr(true)},
 	}, s.resumeRun))
 	return errors.Join(errs...)
@@ -364,6 +365,7 @@ type ResumeInput struct {
 	ID     string `json:"id" jsonschema:"the run to resume (one that failed or was canceled), or \"latest\""`
 	Wait   bool   `json:"wait,omitempty" jsonschema:"return when the run has finished, with its result, instead of at once"`
 	NoLint bool   `json:"no_lint,omitempty" jsonschema:"resume even when lint finds errors in the DAG file"`
+	From   string `json:"from,omitempty" jsonschema:"a node id: rerun the run, finished or not, from this node; it and its dependents run again, the rest is reused"`
 	Engine string `json:"engine,omitempty" jsonschema:"where the nodes run, whichever engine the run ran on: embedded (the default) or temporal (when the server offers it)"`
 	Common
 }
@@ -379,7 +381,7 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 	if err != nil {
 		return message{}, nil, err
 	}
-	rs, err := s.svc.Resumable(ctx, in.ID, service.ResumeCheck{})
+	rs, err := s.svc.Resumable(ctx, in.ID, service.ResumeCheck{From: in.From})
 	var nr *service.NotResumableError
 	inline := filepath.Join(s.root.dir, inlineName) // recorded for an inline DAG, never written
 	switch {
@@ -402,6 +404,9 @@ func (s *server) resumeRun(ctx context.Context, req *sdk.CallToolRequest, in Res
 		return message{}, nil, err
 	}
 	started := func(id string) message {
+		if in.From != "" {
+			return msgf("run %s of %s rerun from node %s: get_run shows how it goes, cancel_run stops it", id, d.Name, in.From)
+		}
 		return msgf("run %s of %s resumed: get_run shows how it goes, cancel_run stops it", id, d.Name)
 	}
 	// The run keeps its id and params; the store's resume check refuses a second resume at once.

@@ -24,7 +24,8 @@ func (r *Run) Who() WhoJSON {
 }
 
 // WriteWho writes the lines of seam runs show that say who started, cancelled and resumed
-// r, in lang; none for what nobody known did. Names are as the principals file spells them
+// r, and how many times it was resumed (reruns from a node included), in lang; none for
+// what nobody known did. Names are as the principals file spells them
 // (letters, digits, . _ - @) or os:USER, so they need no escaping on a terminal.
 func WriteWho(w io.Writer, r *Run, lang i18n.Lang) {
 	at := func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
@@ -36,5 +37,11 @@ func WriteWho(w io.Writer, r *Run, lang i18n.Lang) {
 	}
 	if r.ResumedBy != "" {
 		io.WriteString(w, i18n.Sprintf(lang, "resumed by %s at %s (the last resume)\n", r.ResumedBy, at(r.Resumed)))
+	}
+	switch {
+	case r.Resumes == 1:
+		io.WriteString(w, i18n.Sprintf(lang, "resumed  1 time\n"))
+	case r.Resumes > 1:
+		io.WriteString(w, i18n.Sprintf(lang, "resumed  %d times\n", r.Resumes))
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
+	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/workspace"
 )
 
@@ -25,6 +26,8 @@ type dagRow struct {
 	LoadErrors       int
 	Errors, Warnings int
 	LoadError        string
+	Nodes            int       // the DAG's nodes, when it loads
+	LastRun          *runs.Run // its newest run, not cached: read each time the page is
 }
 
 type dagsData struct {
@@ -54,6 +57,9 @@ func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
 			row.LoadError = s.readError(f.Path, err, l).Error()
 		} else {
 			row = s.cachedRow(ctx, f.Path, src, l)
+			if row.Name != "" {
+				row.LastRun = s.lastRun(ctx, row.Name)
+			}
 		}
 		d.Rows = append(d.Rows, row)
 	}
@@ -94,7 +100,7 @@ func (s *Server) lintRow(ctx context.Context, p string, src []byte, l i18n.Lang,
 	case err != nil:
 		row.LoadError = err.Error()
 	default:
-		row.Name = dg.Name
+		row.Name, row.Nodes = dg.Name, len(dg.Nodes)
 		for _, f := range s.files.WithLang(l).Lint(ctx, dg) {
 			if f.Severity == lint.SeverityError {
 				row.Errors++

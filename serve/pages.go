@@ -137,8 +137,9 @@ func statusIcon(status string) string {
 // runRow is a row of the runs page.
 type runRow struct {
 	runs.Run
-	Failing string // the first node that failed, for a failed run
-	Live    bool   // running, and not left so by a process that died: its page follows it
+	Failing  string // the first node that failed, for a failed run
+	Live     bool   // running, and not left so by a process that died: its page follows it
+	Progress string // of a live run, its nodes settled of its DAG's ("3/7")
 }
 
 type runsData struct {
@@ -164,6 +165,9 @@ func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
 		row.Status = run.DisplayStatus(now)
 		if run.Status == dag.RunFailed {
 			row.Failing = s.failingNode(r.Context(), run.ID)
+		}
+		if row.Live {
+			row.Progress = s.progress(r.Context(), &run, s.lang(r))
 		}
 		d.Rows = append(d.Rows, row)
 	}
@@ -203,6 +207,26 @@ type runData struct {
 	// Live is set while the run runs; Interrupted when it is recorded running by a process
 	// that is gone (it can be resumed).
 	Live, Interrupted bool
+	// Rerun offers to rerun the run from each node: it is not running and its DAG loads.
+	Rerun    bool
+	Timeline *timeline
+}
+
+// withPending is ns followed by the nodes of d no attempt was recorded for (by holds those
+// that were), in d's order, as pending: the node table lists every node of the run.
+func withPending(ns []*runs.NodeSummary, d *dag.DAG, by map[string]*runs.NodeSummary) []*runs.NodeSummary {
+	for _, n := range d.Nodes {
+		if by[n.ID] != nil {
+			continue
+		}
+		typ := ""
+		if n.Type != nil {
+			typ = n.Type.Name()
+		}
+		ns = append(ns, &runs.NodeSummary{ID: n.ID, Type: typ, Decided: true,
+			Final: &runs.Attempt{Node: n.ID, Type: typ, Item: -1, Status: dag.NodePending}})
+	}
+	return ns
 }
 
 // nodePanel is what the run page says of the node picked.
@@ -248,7 +272,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	l := s.lang(r)
 	now := time.Now()
-	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now)}
+	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now), Timeline: buildTimeline(as, now, l)}
 	d.Live = run.Status == dag.RunRunning && !d.Interrupted
 	run.Status = run.DisplayStatus(now) // what the page says; Live and Interrupted decide the rest
 	by := map[string]*runs.NodeSummary{}
@@ -271,6 +295,8 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if dg, fs, err := s.runDAG(ctx, run, l); err == nil {
 		d.Graph = layout(dg, verdicts(dg, fs), status, href)
+		d.Nodes = withPending(d.Nodes, dg, by)
+		d.Rerun = !d.Live
 	} else {
 		d.GraphErr = err.Error()
 		d.Graph = layoutNodes(d.Nodes, status, href)
@@ -482,7 +508,8 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx, l := r.Context(), s.lang(r)
-	rs, err := s.opts.Service.Resumable(ctx, r.PathValue("id"), service.ResumeCheck{})
+	// from, sent by a node's "Rerun from here", reruns the run from that node.
+	rs, err := s.opts.Service.Resumable(ctx, r.PathValue("id"), service.ResumeCheck{From: r.PostFormValue("from")})
 	if err != nil {
 		s.fail(w, r, failCode(err), err)
 		return
@@ -542,6 +569,10 @@ type dagData struct {
 	// Engine is the one chosen.
 	Engines []string
 	Engine  string
+	// History is the DAG's latest runs; HistoryErr says why they cannot be read.
+	History     *dagHistory
+	HistoryErr  string
+	HistorySize int // HistorySize, for the page to say when there are more
 }
 
 func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
@@ -552,7 +583,7 @@ func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
 // dagData reads the DAG file the request's path names and what its page shows.
 func (s *Server) dagData(r *http.Request) (*dagData, int) {
 	ctx, l := r.Context(), s.lang(r)
-	d := &dagData{Path: r.PathValue("path")}
+	d := &dagData{Path: r.PathValue("path"), HistorySize: HistorySize}
 	if len(s.opts.Engines) > 0 {
 		d.Engines = service.Offered(s.opts.Engines)
 	}
@@ -581,6 +612,9 @@ func (s *Server) dagData(r *http.Request) (*dagData, int) {
 	}
 	d.Graph = layout(dg, verdicts(dg, d.Findings), nil, nil)
 	d.Fields = fields(dg)
+	if d.History, err = s.history(ctx, dg.Name); err != nil {
+		d.HistoryErr = err.Error()
+	}
 	return d, http.StatusOK
 }
 

@@ -22,6 +22,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,7 +161,7 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, texts: map[string]i18n.Message{},
 		sessions: &sessions{byValue: map[string]session{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
 		streams: make(chan struct{}, MaxEventStreams)}
-	for _, m := range append(texts(), principalTexts()...) {
+	for _, m := range slices.Concat(texts(), principalTexts(), webTexts()) {
 		s.texts[m.In("en")] = m
 	}
 	if s.who = opts.Principals; s.who == nil && opts.Token != "" {

@@ -72,6 +72,8 @@ const (
 	MissingFile
 	// OtherDAG: the DAG file now defines another DAG (Defines).
 	OtherDAG
+	// NoSuchNode: a rerun from a node names a node the DAG does not have (Node).
+	NoSuchNode
 )
 
 // NotResumableError says why run ID cannot be resumed.
@@ -84,6 +86,8 @@ type NotResumableError struct {
 	File string
 	// Defines is the name of the DAG File defines (OtherDAG).
 	Defines string
+	// Node is the node a rerun was asked to start from (NoSuchNode).
+	Node string
 	// Err is why File cannot be read (MissingFile).
 	Err  error
 	lang i18n.Lang
@@ -106,6 +110,8 @@ func (e *NotResumableError) Error() string {
 		return i18n.Errorf(l, "resume run %s: its DAG file: %w; if it moved, give it: `seam run --resume %s FILE`", e.ID, e.Err, e.ID).Error()
 	case OtherDAG:
 		return i18n.Sprintf(l, "run %s ran DAG %q, but %s defines %q: resume it with its own DAG file", e.ID, e.Run.DAG, e.File, e.Defines)
+	case NoSuchNode:
+		return i18n.Sprintf(l, "run %s of DAG %q has no node %q to rerun from", e.ID, e.Run.DAG, e.Node)
 	}
 	return fmt.Sprintf("run %s cannot be resumed", e.ID)
 }

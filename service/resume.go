@@ -17,6 +17,8 @@ type Resumable struct {
 	// File is the DAG file to resume from: the one given, else the run's.
 	File   string
 	Params map[string]any // the params the run started with
+	// From is the node a rerun starts from (ResumeCheck.From); "" resumes what did not pass.
+	From string
 }
 
 // ResumeCheck is what Resumable checks a resume against.
@@ -26,6 +28,9 @@ type ResumeCheck struct {
 	// ParamsGiven is set when the caller was given params: a resume runs with those the run
 	// started with, or its outputs would not fit together.
 	ParamsGiven bool
+	// From reruns a run from this node: it and every node downstream of it run again, the
+	// others are reused. A finished run can be rerun so; one still running cannot.
+	From string
 }
 
 // Resumable reads run id ("latest" for the newest) and says whether it can be resumed: a
@@ -47,7 +52,7 @@ func (s *Service) Resumable(ctx context.Context, id string, c ResumeCheck) (*Res
 		return &NotResumableError{Why: why, ID: r.ID, Run: r, lang: l}
 	}
 	switch {
-	case r.Status == dag.RunSuccess || r.Status == dag.RunWarn:
+	case c.From == "" && (r.Status == dag.RunSuccess || r.Status == dag.RunWarn):
 		return nil, refuse(Finished)
 	case r.Status == dag.RunRunning && (s.running(r.ID) || !r.Interrupted()):
 		return nil, refuse(StillRunning)
@@ -68,14 +73,17 @@ func (s *Service) Resumable(ctx context.Context, id string, c ResumeCheck) (*Res
 	if err != nil {
 		return nil, err
 	}
-	return &Resumable{Run: r, File: path, Params: params}, nil
+	return &Resumable{Run: r, File: path, Params: params, From: c.From}, nil
 }
 
 // Resume runs again, under its id and with its params, the run rs found resumable, from d
 // (loaded from rs.File): the nodes that passed are reused when their definition and input
 // are unchanged, the others run. It refuses a d that is another DAG (a *NotResumableError),
 // warns req.Warn when the file changed since the run (a *ChangedWarning), then checks and
-// lints as Start does. Of two processes resuming one run, the store lets one.
+// lints as Start does. With rs.From, the node of that id and every node downstream of it
+// run again whatever their keys (a *NotResumableError when d has no such node). Either way
+// the run's resume count grows by one: a new session of the same run. Of two processes
+// resuming one run, the store lets one.
 func (s *Service) Resume(ctx context.Context, rs *Resumable, d *dag.DAG, req Request) (*Run, error) {
 	r, l := rs.Run, s.opts.Lang
 	show := s.showPath
@@ -88,9 +96,17 @@ func (s *Service) Resume(ctx context.Context, rs *Resumable, d *dag.DAG, req Req
 	if err := s.check(ctx, d, d.WithDefaults(rs.Params), req); err != nil {
 		return nil, err
 	}
+	if rs.From != "" && d.ByID[rs.From] == nil {
+		return nil, &NotResumableError{Why: NoSuchNode, ID: r.ID, Run: r, Node: rs.From, lang: l}
+	}
 	reuse, err := s.opts.Store.Reusable(ctx, r.ID)
 	if err != nil {
 		return nil, err
+	}
+	if rs.From != "" {
+		for id := range downstream(d, rs.From) {
+			delete(reuse, id)
+		}
 	}
 	opts := engine.RunOptions{RunID: r.ID, Params: rs.Params, Reuse: reuse, Resumes: r.Resumes, By: s.by(ctx)}
 	rec := runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes, Lease: s.lease})
@@ -103,4 +119,28 @@ func (s *Service) showPath(path string) string {
 		return path
 	}
 	return s.opts.ShowPath(path)
+}
+
+// downstream is the set of node from and every node that depends on it, directly or
+// through others (by references and needs).
+func downstream(d *dag.DAG, from string) map[string]bool {
+	dependents := make(map[string][]string, len(d.Nodes))
+	for _, n := range d.Nodes {
+		for _, dep := range n.Deps {
+			dependents[dep] = append(dependents[dep], n.ID)
+		}
+	}
+	seen := map[string]bool{from: true}
+	queue := []string{from}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		for _, next := range dependents[id] {
+			if !seen[next] {
+				seen[next] = true
+				queue = append(queue, next)
+			}
+		}
+	}
+	return seen
 }

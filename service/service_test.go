@@ -258,6 +258,71 @@ func TestResume(t *testing.T) {
 	})
 }
 
+// rerunDAG is a → b → c, and a → d: a rerun from b runs b and c again and reuses a and d.
+const rerunDAG = `version: 1
+name: rerun
+nodes:
+  a: {type: const, with: {value: {status: pass, summary: a}}}
+  b: {type: const, needs: [a], with: {value: {status: pass, summary: b}}}
+  c: {type: const, needs: [b], with: {value: {status: pass, summary: c}}}
+  d: {type: const, needs: [a], with: {value: {status: pass, summary: d}}}
+`
+
+// TestRerunFrom reruns a finished run from a node, and from its first node: that node and
+// what is downstream of it run again, the rest is reused, each time as a new session of the
+// same run.
+func TestRerunFrom(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st runs.Store) {
+		s := newService(t, st, "en")
+		dir := t.TempDir()
+		d := load(t, dir, "rerun.yaml", rerunDAG)
+		first, err := s.Start(t.Context(), d, Request{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := wait(t, first); res.Status != dag.RunSuccess {
+			t.Fatalf("first run: %s", res.Status)
+		}
+		tests := []struct {
+			from   string
+			reused string // the nodes reused, in the DAG's order
+		}{
+			{"b", "ad"},
+			{"a", ""},
+			{"d", "abc"},
+		}
+		for i, tc := range tests {
+			t.Run(tc.from, func(t *testing.T) {
+				rs, err := s.Resumable(t.Context(), first.ID, ResumeCheck{From: tc.from})
+				if err != nil {
+					t.Fatal(err)
+				}
+				run, err := s.Resume(t.Context(), rs, d, Request{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res := wait(t, run)
+				var reused string
+				for _, n := range res.Nodes {
+					if n.Reused {
+						reused += n.ID
+					}
+				}
+				if res.ID != first.ID || res.Status != dag.RunSuccess || reused != tc.reused {
+					t.Errorf("rerun from %s: run %s %s, reused %q; want run %s success, reused %q", tc.from, res.ID, res.Status, reused, first.ID, tc.reused)
+				}
+				r, _, err := s.Show(t.Context(), first.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Resumes != i+1 {
+					t.Errorf("after rerun from %s: %d sessions after the first, want %d", tc.from, r.Resumes, i+1)
+				}
+			})
+		}
+	})
+}
+
 // TestResumeRefusals checks every reason a run is not resumed, with its message in English
 // and Japanese.
 func TestResumeRefusals(t *testing.T) {
@@ -268,7 +333,8 @@ func TestResumeRefusals(t *testing.T) {
 			err.Error() != "no runs in "+st.Path()+" yet" {
 			t.Errorf("resume of latest with no runs: %v", err)
 		}
-		okRun, err := en.Start(t.Context(), load(t, dir, "greet.yaml", greetDAG), Request{Params: map[string]any{"name": "ada"}})
+		greet := load(t, dir, "greet.yaml", greetDAG)
+		okRun, err := en.Start(t.Context(), greet, Request{Params: map[string]any{"name": "ada"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -321,6 +387,9 @@ func TestResumeRefusals(t *testing.T) {
 			{"other DAG", true, failed.ID, ResumeCheck{File: other.File}, other, OtherDAG,
 				"run " + failed.ID + ` ran DAG "fixable", but ` + other.File + ` defines "other": resume it with its own DAG file`,
 				"実行 " + failed.ID + ` は DAG "fixable" を実行しましたが、` + other.File + ` が定義するのは "other" です: その DAG のファイルで再開してください`},
+			{"rerun from no such node", true, okRun.ID, ResumeCheck{From: "nope"}, greet, NoSuchNode,
+				"run " + okRun.ID + ` of DAG "greet" has no node "nope" to rerun from`,
+				"実行 " + okRun.ID + ` の DAG "greet" には、再実行を始めるノード "nope" がありません`},
 			{"unknown run", true, "20990101T000000.000-00000000", ResumeCheck{}, nil, 0,
 				"no run 20990101T000000.000-00000000 in " + st.Path() + "; `seam runs list` shows the runs",
 				st.Path() + " に実行 20990101T000000.000-00000000 はありません。`seam runs list` で実行を一覧できます"},

@@ -13,6 +13,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/temporaltest"
+	"github.com/seam-dag/seam/service"
 )
 
 // TestResumeOnTemporal resumes a failed run on the dev server: the node that passed is reused,
@@ -80,5 +81,60 @@ nodes:
 	}
 	if got := strings.Join(sessions, " "); got != "a@0:passed b@0:failed a@1:passed b@1:passed" {
 		t.Errorf("stored attempts %s", got)
+	}
+}
+
+// TestRerunFromOnTemporal reruns a finished run from a node on the dev server, through the
+// run service: that node and its dependent run again, the others are reused, and the store
+// has the run resumed once, in success.
+func TestRerunFromOnTemporal(t *testing.T) {
+	c := temporaltest.Client(t, client.Options{})
+	st := openStore(t)
+	queue := temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
+		NewWorker(WorkerOptions{Client: c, Store: st, Types: types(), Dir: t.TempDir()}).Register(w)
+	})
+	dir := t.TempDir()
+	exec := func(id, needs string) string {
+		return "  " + id + ":\n    type: exec\n    needs: [" + needs + "]\n    with:\n      command: [sh, -c, 'echo ran >> " + dir + "/" + id +
+			`; printf "{\"status\":\"pass\",\"summary\":\"` + id + `\"}"']` + "\n"
+	}
+	path := writeDAG(t, "version: 1\nname: chain\nnodes:\n"+exec("a", "")+exec("b", "a")+exec("c", "b")+exec("d", "a"))
+	ctx := context.Background()
+	d, err := dag.Load(ctx, path, dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := service.New(service.Options{Store: st, Engine: &Engine{Client: c, TaskQueue: queue}})
+	t.Cleanup(svc.Close)
+	first, err := svc.Start(ctx, d, service.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := first.Wait(); err != nil || res.Status != dag.RunSuccess {
+		t.Fatalf("first run: %v %v", res, err)
+	}
+	rs, err := svc.Resumable(ctx, first.ID, service.ResumeCheck{From: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := svc.Resume(ctx, rs, d, service.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := again.Wait()
+	if err != nil || res.Status != dag.RunSuccess || res.ID != first.ID {
+		t.Fatalf("rerun from b: %v %v", res, err)
+	}
+	for id, want := range map[string]int{"a": 1, "b": 2, "c": 2, "d": 1} {
+		b, _ := os.ReadFile(filepath.Join(dir, id))
+		if got := strings.Count(string(b), "ran"); got != want {
+			t.Errorf("%s ran %d times, want %d", id, got, want)
+		}
+		if n := node(t, res, id); n.Reused != (want == 1) {
+			t.Errorf("%s reused: %v, want %v", id, n.Reused, want == 1)
+		}
+	}
+	if r, _, err := st.GetRun(ctx, first.ID); err != nil || r.Status != dag.RunSuccess || r.Resumes != 1 {
+		t.Errorf("stored run: %+v %v", r, err)
 	}
 }

@@ -29,7 +29,7 @@ func resumeRun(ctx context.Context, e *env, rf *runFlags, args []string, lang i1
 	defer closeEngine()
 	svc := runService(e, st, eng, lang, tel)
 	defer svc.Close()
-	check := service.ResumeCheck{ParamsGiven: rf.paramsFile != "" || len(rf.params) > 0}
+	check := service.ResumeCheck{ParamsGiven: rf.paramsFile != "" || len(rf.params) > 0, From: rf.from}
 	if len(args) > 0 {
 		check.File = args[0]
 	}

@@ -31,6 +31,7 @@ type runFlags struct {
 	sf         storeFlag
 	noStore    bool   // --no-store
 	resume     string // --resume: the id of the run to continue
+	from       string // --from: with --resume, the node to rerun the run from
 	traceFile  string
 	ef         engineFlag
 }
@@ -63,6 +64,9 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 				return err
 			}
 			rf.sf.lang = l
+			if rf.from != "" && rf.resume == "" {
+				return usage(errors.New(i18n.Sprintf(l, "--from names the node a run is rerun from: give the run with --resume RUN")))
+			}
 			p, err := runParams(e, l, rf.paramsFile, rf.params)
 			if err != nil {
 				return usage(err)
@@ -91,6 +95,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	rf.ef.add(cmd, "where the run's nodes run: embedded (this process) or temporal (seam workers; docs/temporal.md) (default: $SEAM_ENGINE, then embedded)")
 	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
+	cmd.Flags().StringVar(&rf.from, "from", "", "with --resume, rerun the run, finished or not, from node `NODE`: it and its dependents run again, the rest is reused")
 	return cmd
 }
 

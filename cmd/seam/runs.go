@@ -184,12 +184,6 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	fmt.Fprint(w, i18n.Sprintf(l, "started  %s  (%s)\n", r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r)))
 	runs.WriteWho(w, r, l)
-	switch {
-	case r.Resumes == 1:
-		fmt.Fprint(w, i18n.Sprintf(l, "resumed  1 time\n"))
-	case r.Resumes > 1:
-		fmt.Fprint(w, i18n.Sprintf(l, "resumed  %d times\n", r.Resumes))
-	}
 	if len(r.Params) > 0 && string(r.Params) != "{}" {
 		fmt.Fprint(w, i18n.Sprintf(l, "params   %s\n", r.Params))
 	}

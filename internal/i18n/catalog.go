@@ -33,6 +33,7 @@ func catalogParts() map[string]map[string]string {
 		"jaSchemas":    jaSchemas(),
 		"jaLeases":     jaLeases(),
 		"jaGuards":     jaGuards(),
+		"jaWeb":        jaWeb(),
 	}
 }
 
