@@ -114,3 +114,38 @@ func TestServeBodyLimit(t *testing.T) {
 		t.Errorf("%d %q, want 413 saying the limit", resp.StatusCode, b[:n])
 	}
 }
+
+// TestServeCSRFBoundToSession: a form's CSRF token holds for the session its page was served
+// in: after logging in again, a token from the earlier session is refused; and a POST a
+// browser marks as cross-site is refused whatever its token.
+func TestServeCSRFBoundToSession(t *testing.T) {
+	const secret = "s3cret-token-value"
+	f := newFixture(t, Options{Token: secret})
+	c := jarClient(t, f)
+	login(t, f, c, secret)
+	_, page := f.get(c, "/runs")
+	old := csrfOf(t, page)
+	login(t, f, c, secret)
+	if resp, body := post(t, c, f.http.URL+"/logout", url.Values{"csrf": {old}}); resp.StatusCode != http.StatusForbidden ||
+		!strings.Contains(body, "the form's CSRF token is missing or wrong") {
+		t.Errorf("a token of the earlier session: %d %q, want 403 naming the CSRF token", resp.StatusCode, body)
+	}
+	_, page = f.get(c, "/runs")
+	form := url.Values{"csrf": {csrfOf(t, page)}}
+	req, _ := http.NewRequest("POST", f.http.URL+"/logout", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 4096)
+	n, _ := resp.Body.Read(b)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(b[:n]), "a request from another site is refused") {
+		t.Errorf("a cross-site POST: %d %q, want 403 saying so", resp.StatusCode, b[:n])
+	}
+	if resp, _ := post(t, c, f.http.URL+"/logout", form); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the current session's token: %d, want 303", resp.StatusCode)
+	}
+}

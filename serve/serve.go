@@ -107,6 +107,9 @@ type Server struct {
 	tmpl  *template.Template
 	texts map[string]i18n.Message
 	key   []byte // signs the CSRF tokens; random per process
+	// origins refuses the POSTs a browser marks as sent from another site (Sec-Fetch-Site,
+	// Origin), whatever token they carry.
+	origins *http.CrossOriginProtection
 	// who are the principals a login or a bearer token is looked up in; nil when no login
 	// is asked.
 	who      auth.Source
@@ -158,7 +161,7 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
 		sessions: &sessions{byValue: map[string]session{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
 		streams: make(chan struct{}, MaxEventStreams)}
 	for _, m := range slices.Concat(texts(), principalTexts(), webTexts()) {
@@ -214,9 +217,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, i18n.Sprintf(l, "host %q is not loopback: this server answers only requests to 127.0.0.1 or localhost", r.Host), http.StatusForbidden)
 		return
 	}
-	csrf := s.csrfCookie(w, r)
+	s.csrfCookie(w, r)
 	who, bearer := s.principal(r)
 	if r.Method == http.MethodPost {
+		if err := s.origins.Check(r); err != nil {
+			http.Error(w, i18n.Sprintf(l, "a request from another site is refused: open seam's page and send the form from there"), http.StatusForbidden)
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		if err := r.ParseForm(); err != nil {
 			if mb := (*http.MaxBytesError)(nil); errors.As(err, &mb) {
@@ -227,7 +234,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		// A bearer request needs no CSRF token: a page of another site cannot set the header.
-		if bearer == noBearer && !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.mac("csrf", csrf))) {
+		if bearer == noBearer && !hmac.Equal([]byte(r.PostForm.Get("csrf")), []byte(s.csrfToken(r))) {
 			http.Error(w, i18n.Sprintf(l, "the form's CSRF token is missing or wrong: reload the page and try again"), http.StatusForbidden)
 			return
 		}
@@ -245,7 +252,7 @@ const (
 )
 
 // csrfCookie returns the browser's CSRF secret, setting a new one when it has none. Forms
-// carry a MAC of it, which a page of another site cannot read.
+// carry a MAC of it (csrfToken), which a page of another site cannot read.
 func (s *Server) csrfCookie(w http.ResponseWriter, r *http.Request) string {
 	if c, err := r.Cookie(csrfCookie); err == nil && len(c.Value) == 64 {
 		r.Header.Set("X-Seam-CSRF", c.Value)
@@ -259,8 +266,15 @@ func (s *Server) csrfCookie(w http.ResponseWriter, r *http.Request) string {
 	return v
 }
 
-// csrfToken is the token the forms of the page answering r carry.
-func (s *Server) csrfToken(r *http.Request) string { return s.mac("csrf", r.Header.Get("X-Seam-CSRF")) }
+// csrfToken is the token the forms of the page answering r carry: a MAC of the browser's CSRF
+// secret and its session, so that a token outlives neither a login nor a logout.
+func (s *Server) csrfToken(r *http.Request) string {
+	var session string
+	if c, err := r.Cookie(sessionCookie); err == nil {
+		session = c.Value
+	}
+	return s.mac("csrf", r.Header.Get("X-Seam-CSRF")+"\x00"+session)
+}
 
 // mac is the hex HMAC of what under the server's key, for purpose.
 func (s *Server) mac(purpose, what string) string {

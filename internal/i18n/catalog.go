@@ -25,6 +25,7 @@ func catalogParts() map[string]map[string]string {
 		"jaReach":      jaReach(),
 		"jaTextWhen":   jaTextWhen(),
 		"jaPresence":   jaPresence(),
+		"jaOrigins":    jaOrigins(),
 		"jaYAML":       jaYAML(),
 		"jaFileRefs":   jaFileRefs(),
 		"jaDrafts":     jaDrafts(),
