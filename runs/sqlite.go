@@ -782,3 +782,47 @@ func (s *sqliteStore) ReleaseRun(ctx context.Context, id string, lease, ended ti
 	}
 	return nil
 }
+
+// DeleteRuns implements Store.
+func (s *sqliteStore) DeleteRuns(ctx context.Context, ids []string, now time.Time, dryRun bool) (Deleted, error) {
+	var d Deleted
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if d, err = deleteRuns(ctx, sqlQuerier{tx}, func(n int) string { return fmt.Sprintf("?%d", n) }, ids, now); err == nil && dryRun {
+			err = errDryRun
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return Deleted{}, fmt.Errorf("delete runs in %s: %w", s.path, err)
+	}
+	return d, nil
+}
+
+// sqlQuerier is an SQLite transaction as deleteRuns uses it.
+type sqlQuerier struct{ tx *sql.Tx }
+
+func (q sqlQuerier) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := q.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+func (q sqlQuerier) exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := q.tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}

@@ -27,7 +27,7 @@ func newRunsCmd(e *env) *cobra.Command {
 		Long: `List and show the runs recorded in the run store (` + defaultStore + ` unless --store or
 $SEAM_STORE say otherwise). seam explain RUN NODE says why a node failed.`,
 	}
-	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e), newRunsReleaseCmd(e))
+	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e), newRunsReleaseCmd(e), newRunsPruneCmd(e))
 	return cmd
 }
 
@@ -50,7 +50,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			}
 			sf.lang = l
 			if since != "" {
-				t, err := parseSince(l, since, time.Now())
+				t, err := runs.ParseSince(l, since, time.Now())
 				if err != nil {
 					return usage(err)
 				}
@@ -59,7 +59,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			if f.Limit < 1 {
 				return usage(i18n.Errorf(l, "--limit %d: want at least 1", f.Limit))
 			}
-			if states := runStates(); status != "" && !slices.Contains(states, status) {
+			if states := runs.States(); status != "" && !slices.Contains(states, status) {
 				return usage(i18n.Errorf(l, "--status %q: want %s", status, strings.Join(states, ", ")))
 			}
 			f.Status = dag.RunStatus(status)
@@ -95,33 +95,11 @@ func newRunsListCmd(e *env) *cobra.Command {
 	}
 	sf.add(cmd)
 	cmd.Flags().StringVar(&f.DAG, "dag", "", "only runs of the DAG with this name")
-	cmd.Flags().StringVar(&status, "status", "", "only runs in this state: "+strings.Join(runStates(), ", "))
+	cmd.Flags().StringVar(&status, "status", "", "only runs in this state: "+strings.Join(runs.States(), ", "))
 	cmd.Flags().StringVar(&since, "since", "", "only runs started since a duration ago (24h, 30m) or a time (2026-03-09, RFC 3339)")
 	cmd.Flags().IntVar(&f.Limit, "limit", 20, "at most this many runs")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	return cmd
-}
-
-// runStates are the states a recorded run can be in, which --status filters by.
-func runStates() []string {
-	return []string{string(dag.RunRunning), string(dag.RunSuccess), string(dag.RunWarn), string(dag.RunFailed), string(dag.RunCanceled)}
-}
-
-// parseSince reads --since: a duration before now, a date or an RFC 3339 time.
-func parseSince(lang i18n.Lang, s string, now time.Time) (time.Time, error) {
-	if d, err := time.ParseDuration(s); err == nil {
-		if d < 0 {
-			return time.Time{}, i18n.Errorf(lang, "--since %s: want a positive duration", s)
-		}
-		return now.Add(-d), nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, i18n.Errorf(lang, "--since %q: want a duration (24h, 30m), a date (2026-03-09) or an RFC 3339 time", s)
 }
 
 func newRunsShowCmd(e *env) *cobra.Command {
@@ -161,18 +139,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	nodes := runs.Summarize(as)
 	if asJSON {
-		doc := struct {
-			runs.RunJSON
-			Nodes    []runs.NodeJSON    `json:"nodes"`
-			Attempts []runs.AttemptJSON `json:"attempts"`
-		}{RunJSON: r.JSON(), Nodes: make([]runs.NodeJSON, len(nodes)), Attempts: make([]runs.AttemptJSON, len(as))}
-		for i, n := range nodes {
-			doc.Nodes[i] = n.JSON()
-		}
-		for i := range as {
-			doc.Attempts[i] = as[i].JSON()
-		}
-		return printJSON(e.stdout, doc)
+		return printJSON(e.stdout, runs.ShowDocument(r, as, nodes))
 	}
 	w := e.termOut(e.stdout)
 	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r, l)))
@@ -196,7 +163,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	fmt.Fprintln(w)
 	width, notesWidth := 0, 0
 	for _, n := range nodes {
-		width, notesWidth = max(width, len(n.ID)), max(notesWidth, columns(nodeNotes(n, l)))
+		width, notesWidth = max(width, len(n.ID)), max(notesWidth, columns(n.Notes(l)))
 	}
 	for _, n := range nodes {
 		writeNodeSummary(w, n, width, notesWidth, l)
@@ -308,32 +275,6 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 	return nil
 }
 
-// nodeNotes are the node's attempts, items, reuse and repair, for its line, in lang.
-func nodeNotes(n *runs.NodeSummary, lang i18n.Lang) string {
-	var notes []string
-	switch {
-	case n.Items == 1:
-		notes = append(notes, i18n.Sprintf(lang, "1 item"))
-	case n.Items > 1:
-		notes = append(notes, i18n.Sprintf(lang, "%d items", n.Items))
-	case n.Attempts == 1:
-		notes = append(notes, i18n.Sprintf(lang, "1 attempt"))
-	case n.Attempts > 1:
-		notes = append(notes, i18n.Sprintf(lang, "%d attempts", n.Attempts))
-	}
-	if n.Items > 0 && n.Attempts > 1 {
-		// Each item is tried on its own: the most attempts one item took, not their sum.
-		notes = append(notes, i18n.Sprintf(lang, "up to %d attempts per item", n.Attempts))
-	}
-	if n.Final.Reused {
-		notes = append(notes, i18n.Sprintf(lang, "reused"))
-	}
-	if n.Final.Repaired {
-		notes = append(notes, i18n.Sprintf(lang, "repaired"))
-	}
-	return strings.Join(notes, i18n.Format(lang, ", "))
-}
-
 func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, lang i18n.Lang) {
 	f := n.Final
 	mark := map[dag.NodeStatus]string{dag.NodePassed: "✓", dag.NodeWarned: "!", dag.NodeFailed: "✗", dag.NodeSkipped: "-", dag.NodeCanceled: "⊘"}[n.Status()]
@@ -352,7 +293,7 @@ func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, l
 		text = i18n.Sprintf(lang, "output breaks its contract")
 	}
 	line := fmt.Sprintf("%s %-*s  %s  %s  %7s  %s", mark, width, n.ID, pad(runs.StatusText(lang, n.Status()), 10),
-		pad(nodeNotes(n, lang), notesWidth), dur, text)
+		pad(n.Notes(lang), notesWidth), dur, text)
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 	for _, v := range f.Violations {
 		fmt.Fprintf(w, "    %s: %s\n", pointerOrRoot(v.Pointer), v.Message)
@@ -507,5 +448,52 @@ error or no such run.`,
 		},
 	}
 	sf.add(cmd)
+	return cmd
+}
+
+func newRunsPruneCmd(e *env) *cobra.Command {
+	var (
+		sf  storeFlag
+		o   runs.PruneOptions
+		age string
+	)
+	cmd := &cobra.Command{
+		Use:   "prune --older-than AGE",
+		Short: "Delete the runs started longer ago than AGE, with their attempts and outputs",
+		Long: `Delete the runs started longer ago than --older-than (30d, 12h), but the --keep newest of
+each DAG, with their attempts, sub-runs and the stored outputs no other run points at; a run
+that may still be running (its lease live, or running without one) stays. --dry-run says what
+would go and deletes nothing.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			d, err := runs.ParseAge(l, age)
+			if err != nil {
+				return usage(err)
+			}
+			st, err := openStoreToResume(cmd.Context(), e, &sf)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			o.Now = time.Now()
+			o.Before = o.Now.Add(-d)
+			p, err := runs.Prune(cmd.Context(), st, o, l)
+			if err != nil {
+				return usage(err)
+			}
+			p.WriteText(e.termOut(e.stdout), l, o.DryRun, o.Now)
+			return nil
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&age, "older-than", "", "delete runs started longer ago than this (30d, 12h, 90m)")
+	cmd.Flags().IntVar(&o.Keep, "keep", 0, "keep the newest N runs of each DAG, however old")
+	cmd.Flags().StringVar(&o.DAG, "dag", "", "only runs of the DAG with this name")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "say what would be deleted, delete nothing")
 	return cmd
 }

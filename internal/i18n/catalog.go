@@ -32,6 +32,7 @@ func catalogParts() map[string]map[string]string {
 		"jaStatus":     jaStatus(),
 		"jaSchemas":    jaSchemas(),
 		"jaLeases":     jaLeases(),
+		"jaRest":       jaRest(),
 	}
 }
 
