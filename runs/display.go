@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -93,4 +94,49 @@ func ParseAge(lang i18n.Lang, s string) (time.Duration, error) {
 		return 0, i18n.Errorf(lang, "--older-than %q: want a positive duration (30d, 12h, 90m)", s)
 	}
 	return d, nil
+}
+
+// WatchLine is a's line in `seam runs watch`, in lang: its time (of its end, or its start
+// while it runs), node (and item), status, attempt past the first, and why.
+func (a *Attempt) WatchLine(lang i18n.Lang) string {
+	node := a.Node
+	if a.Item >= 0 {
+		node = fmt.Sprintf("%s[%d]", a.Node, a.Item)
+	}
+	text, _, _ := strings.Cut(a.Reason, "\n")
+	if text == "" {
+		text, _, _ = strings.Cut(a.Error, "\n")
+	}
+	at := a.Ended
+	if at.IsZero() {
+		at = a.Started
+	}
+	stamp := "        "
+	if !at.IsZero() {
+		stamp = at.Local().Format("15:04:05")
+	}
+	line := fmt.Sprintf("%s  %s  %s  %s", stamp, node, StatusText(lang, a.Status), text)
+	if a.Attempt > 1 {
+		line = fmt.Sprintf("%s  %s  %s  %s  %s", stamp, node, StatusText(lang, a.Status), i18n.Sprintf(lang, "attempt %d", a.Attempt), text)
+	}
+	return strings.TrimRight(line, " ")
+}
+
+// FirstFailed is the id of the first of nodes that failed, "" when none did.
+func FirstFailed(nodes []*NodeSummary) string {
+	for _, n := range nodes {
+		if n.Status() == dag.NodeFailed {
+			return n.ID
+		}
+	}
+	return ""
+}
+
+// SubRunNote marks a sub-run in a list, in lang: " (sub-run of RUN/NODE)"; "" for a run
+// that is not one.
+func (r *Run) SubRunNote(lang i18n.Lang) string {
+	if r.Parent == "" {
+		return ""
+	}
+	return i18n.Sprintf(lang, " (sub-run of %s/%s)", r.Parent, r.ParentNode)
 }

@@ -27,7 +27,7 @@ func newRunsCmd(e *env) *cobra.Command {
 		Long: `List and show the runs recorded in the run store (` + defaultStore + ` unless --store or
 $SEAM_STORE say otherwise). seam explain RUN NODE says why a node failed.`,
 	}
-	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e), newRunsReleaseCmd(e), newRunsPruneCmd(e))
+	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e), newRunsReleaseCmd(e), newRunsPruneCmd(e), newRunsOutputCmd(e))
 	return cmd
 }
 
@@ -87,7 +87,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			fmt.Fprintln(tw, i18n.Sprintf(l, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE"))
 			for i := range list {
 				r := &list[i]
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+subRunOf(r, l), displayStatus(r, l),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+r.SubRunNote(l), displayStatus(r, l),
 					r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r), displayPath(r.File))
 			}
 			return tw.Flush()
@@ -184,7 +184,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 			fmt.Fprint(w, i18n.Sprintf(l, "output %s could not be resolved: %s\n", name, termText(outErrs[name])))
 		}
 	}
-	if failedNode := firstFailed(nodes); failedNode != "" {
+	if failedNode := runs.FirstFailed(nodes); failedNode != "" {
 		fmt.Fprint(w, i18n.Sprintf(l, "\nseam explain %s %s says why %s failed\n", r.ID, failedNode, failedNode))
 	}
 	return nil
@@ -241,27 +241,7 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 				continue
 			}
 			shown[k] = true
-			node := a.Node
-			if a.Item >= 0 {
-				node = fmt.Sprintf("%s[%d]", a.Node, a.Item)
-			}
-			text := firstLine(a.Reason)
-			if text == "" && a.Error != "" {
-				text = firstLine(a.Error)
-			}
-			at := a.Ended
-			if at.IsZero() {
-				at = a.Started
-			}
-			stamp := "        "
-			if !at.IsZero() {
-				stamp = at.Local().Format("15:04:05")
-			}
-			line := fmt.Sprintf("%s  %s  %s  %s", stamp, node, runs.StatusText(l, a.Status), text)
-			if a.Attempt > 1 {
-				line = fmt.Sprintf("%s  %s  %s  %s  %s", stamp, node, runs.StatusText(l, a.Status), i18n.Sprintf(l, "attempt %d", a.Attempt), text)
-			}
-			fmt.Fprintln(w, strings.TrimRight(line, " "))
+			fmt.Fprintln(w, a.WatchLine(l))
 		}
 		return nil
 	})
@@ -328,15 +308,6 @@ func writeFailedItems(ctx context.Context, w io.Writer, svc *service.Service, as
 	return nil
 }
 
-func firstFailed(nodes []*runs.NodeSummary) string {
-	for _, n := range nodes {
-		if n.Status() == dag.NodeFailed {
-			return n.ID
-		}
-	}
-	return ""
-}
-
 func pointerOrRoot(p string) string {
 	if p == "" {
 		return "/"
@@ -358,14 +329,6 @@ func printJSON(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-// subRunOf marks a sub-run in a list: " (sub-run of RUN/NODE)".
-func subRunOf(r *runs.Run, lang i18n.Lang) string {
-	if r.Parent == "" {
-		return ""
-	}
-	return i18n.Sprintf(lang, " (sub-run of %s/%s)", r.Parent, r.ParentNode)
 }
 
 func newRunsCancelCmd(e *env) *cobra.Command {
@@ -495,5 +458,41 @@ would go and deletes nothing.`,
 	cmd.Flags().IntVar(&o.Keep, "keep", 0, "keep the newest N runs of each DAG, however old")
 	cmd.Flags().StringVar(&o.DAG, "dag", "", "only runs of the DAG with this name")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "say what would be deleted, delete nothing")
+	return cmd
+}
+
+func newRunsOutputCmd(e *env) *cobra.Command {
+	var (
+		sf   storeFlag
+		item int
+	)
+	cmd := &cobra.Command{
+		Use:   "output RUN NODE",
+		Short: "Print the output a node recorded in a run, as JSON",
+		Long: `Print the output NODE recorded in RUN ("latest" for the newest run), as JSON: that of its
+deciding attempt, or with --item N that of its foreach item N. Saved to files, such outputs are
+samples for seam schema infer, which drafts the node's contract.output from them.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			st, err := openStoreToRead(cmd.Context(), e, &sf)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			out, err := readService(st, &sf).NodeOutput(cmd.Context(), args[0], args[1], item)
+			if err != nil {
+				return usage(err)
+			}
+			_, err = fmt.Fprintln(e.stdout, strings.TrimSpace(string(out)))
+			return err
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().IntVar(&item, "item", -1, "the output of this foreach item (from 0)")
 	return cmd
 }

@@ -68,7 +68,6 @@ func jaLint() map[string]string {
 		"pass a value of %s that %s accepts.":                 "%[2]sが受け付ける %[1]s の値を渡してください。",
 		// Hygiene.
 		"node %s has no output contract beyond the standard one, but %s read its output.":                       "ノード %s には標準契約以外の出力契約がありませんが、%s がその出力を読みます。",
-		"declare the fields it hands on in contract.output (seam schema infer drafts one from sample outputs).": "読まれるフィールドを contract.output で宣言してください（seam schema infer が出力例から下書きします）。",
 		"node %s's contract.output constrains content, not structure: %s has %s.":                               "ノード %s の contract.output は構造ではなく内容を制約しています：%s に %s。",
 		"constrain the shape (types, required fields, enums), not wording that varies from run to run.":         "形（型、必須、列挙）を制約し、実行ごとに変わる文言は制約しないでください。",
 		"node %s's contract.output requires all %d fields of %s, but no consumer reads %s.":                     "ノード %[1]s の contract.output は %[3]s の %[2]d 個のフィールドすべてを必須にしていますが、利用側が読まないものがあります：%[4]s。",
