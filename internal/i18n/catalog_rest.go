@@ -19,6 +19,7 @@ func jaRest() map[string]string {
 		"node %s of run %s has %d items, 0 to %d: no item %d":      "実行 %[2]s のノード %[1]s の項目は %[3]d 個（0 から %[4]d）です。項目 %[5]d はありません",
 		"item %d of node %s in run %s recorded nothing":            "実行 %[3]s のノード %[2]s の項目 %[1]d は何も記録していません",
 		"node %s of run %s recorded no output: it ended %s":        "実行 %[2]s のノード %[1]s は出力を記録していません。終了状態: %[3]s",
+		"%s (a new break on an edge already incompatible at %s)":   "%s（%s で既に非互換だったエッジへの新しい破壊）",
 		"prune runs: %w": "実行の削除: %w",
 		"--older-than %q: want a positive duration (30d, 12h, 90m)": "--older-than %q: 正の期間を指定してください（30d、12h、90m）",
 	}
