@@ -146,7 +146,7 @@ func deleteRuns(ctx context.Context, tx querier, ph func(int) string, ids []stri
 	rows, err := tx.strings(ctx, `WITH RECURSIVE tree (root, id) AS (
 			SELECT id, id FROM runs WHERE id IN `+list+` AND parent = ''
 			UNION ALL
-			SELECT t.root, r.id FROM runs r JOIN tree t ON r.parent = t.id)
+			SELECT t.root, r.id FROM runs r JOIN tree t ON r.parent = t.id AND r.parent <> '')
 		SELECT t.root || ' ' || t.id || ' ' || CASE WHEN `+liveSQL(ph(1))+` THEN 'live' ELSE '-' END
 		FROM tree t JOIN runs r ON r.id = t.id`, args...)
 	if err != nil {
@@ -210,10 +210,12 @@ func deleteRuns(ctx context.Context, tx querier, ph func(int) string, ids []stri
 	if gone != int64(len(del)) {
 		return d, fmt.Errorf("delete runs: %d of %d runs started running meanwhile; nothing of this batch was deleted", int64(len(del))-gone, len(del))
 	}
+	// Not a correlated NOT EXISTS: SQLite has no index on attempts.output_hash (it would
+	// cost every commit), so the attempts are scanned once per chunk, not once per output.
 	err = inChunks(hashes, func(part []string) error {
 		list, args := in(nil, part)
 		n, err := tx.exec(ctx, `DELETE FROM outputs WHERE hash IN `+list+`
-			AND NOT EXISTS (SELECT 1 FROM attempts a WHERE a.output_hash = outputs.hash)`, args...)
+			AND hash NOT IN (SELECT output_hash FROM attempts WHERE output_hash IN `+list+`)`, args...)
 		d.Outputs += int(n)
 		return err
 	})

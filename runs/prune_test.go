@@ -169,6 +169,16 @@ func testDeleteRunsRefusesLive(t *testing.T, b backend) {
 	if len(d.Runs) != 0 || count(t, s, `SELECT count(*) FROM runs`) != 9 {
 		t.Fatalf("deleted %v; %d runs left, want all 9", d.Runs, count(t, s, `SELECT count(*) FROM runs`))
 	}
+	// SQLite's DeleteRuns turns foreign keys off on its connection: they are on again.
+	if _, err := s.DeleteRuns(context.Background(), []string{"20260309T000001-a1"}, now, false); err != nil {
+		t.Fatal(err)
+	}
+	// database/sql hands out its idle connections in turn: each is asked.
+	for range 4 {
+		if _, ok := s.(*sqliteStore); ok && count(t, s, `PRAGMA foreign_keys`) != 1 {
+			t.Fatal("foreign keys are off on a connection after DeleteRuns")
+		}
+	}
 }
 
 func TestParseAge(t *testing.T) {
