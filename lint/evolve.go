@@ -65,8 +65,9 @@ const (
 //     contract changed, a file they refer to included): a change the gate cannot judge is not
 //     passed in silence.
 //
-// An edge incompatible at both revisions is not reported (seam lint reports it). Every
-// finding carries a Fingerprint. Findings come in file order.
+// An edge incompatible at both revisions is reported only for a break it did not have (by
+// fingerprint: another place where the value fails, or another rule); the breaks it had
+// are not (seam lint reports them). Every finding carries a Fingerprint. Findings come in file order.
 func Evolve(ctx context.Context, old, cur *dag.DAG, opts EvolveOptions) []Finding {
 	// The two revisions share nothing: they are linted side by side.
 	// A panic there is handed to this goroutine, where the caller's recovery sees it, as it
@@ -119,6 +120,11 @@ func Evolve(ctx context.Context, old, cur *dag.DAG, opts EvolveOptions) []Findin
 		switch {
 		case c.state == stateIncompatible && o != stateIncompatible:
 			change, sev = ChangeBroken, SeverityError
+		case c.state == stateIncompatible:
+			// Broken at both: the findings are compared, not the edge, so that a new break
+			// beside one that was there (another field, another rule) is not passed.
+			out = append(out, newBreaks(c.findings, oldBy[k].findings, opts)...)
+			continue
 		case c.state == stateUnknown && o != stateUnknown:
 			change, sev = ChangeUnknown, SeverityWarning
 		case c.state == stateUnknown && old != nil:
@@ -166,6 +172,26 @@ func Evolve(ctx context.Context, old, cur *dag.DAG, opts EvolveOptions) []Findin
 		}
 		return a.Pos.Col - b.Pos.Col
 	})
+	return out
+}
+
+// newBreaks are the errors of an edge incompatible at both revisions (its findings now and
+// then) that were not there before, by fingerprint: a break where the value fails
+// elsewhere, or by another rule, is new; the same break reworded or moved is not.
+func newBreaks(cur, old []Finding, opts EvolveOptions) []Finding {
+	had := map[string]bool{}
+	for _, f := range old {
+		had[fingerprint(opts.File, f)] = true
+	}
+	var out []Finding
+	for _, f := range cur {
+		if f.Severity != SeverityError || had[fingerprint(opts.File, f)] {
+			continue
+		}
+		f.Change = ChangeBroken
+		f.Message = i18n.Sprintf(opts.Lang, "%s (a new break on an edge already incompatible at %s)", f.Message, opts.Against)
+		out = append(out, f)
+	}
 	return out
 }
 

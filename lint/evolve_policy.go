@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -127,4 +129,55 @@ func (p Policy) Apply(fs []Finding, lang i18n.Lang) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// AcceptIn turns the errors of plain lint findings fs, of the DAG file at file, that the
+// policy accepts into notes that say why, as Apply does for the gate's: `seam run --policy`
+// runs a DAG whose accepted breaks the gate printed. A finding's fingerprint is the gate's:
+// of its path in the git repository that holds file (its name alone outside one).
+func (p Policy) AcceptIn(file string, fs []Finding, lang i18n.Lang) []Finding {
+	if len(p.Accept) == 0 {
+		return fs
+	}
+	rel := repoPath(file)
+	reasons := map[string]string{}
+	for _, a := range p.Accept {
+		reasons[a.Fingerprint] = a.Reason
+	}
+	out := slices.Clone(fs)
+	for i := range out {
+		f := &out[i]
+		if f.subject == "" || f.Severity != SeverityError {
+			continue
+		}
+		f.Fingerprint = fingerprint(rel, *f)
+		if r, ok := reasons[f.Fingerprint]; ok {
+			f.Severity, f.Change = SeverityInfo, ChangeAccepted
+			f.Message = i18n.Sprintf(lang, "%s (accepted: %s)", f.Message, r)
+		}
+	}
+	return out
+}
+
+// repoPath is file's path in the git repository above it, with slashes, as the gate names
+// it; its name alone when no folder above it holds .git.
+func repoPath(file string) string {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return filepath.Base(file)
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		abs = filepath.Join(dir, filepath.Base(abs))
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			rel, err := filepath.Rel(dir, abs)
+			if err == nil {
+				return filepath.ToSlash(rel)
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return filepath.Base(abs)
+		}
+	}
 }

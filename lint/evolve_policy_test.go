@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,5 +70,45 @@ func TestPolicyApply(t *testing.T) {
 		if got[i].Severity != w.sev || got[i].Change != w.change || got[i].Message != w.msg {
 			t.Errorf("finding %d: %s %s %q, want %s %s %q", i, got[i].Severity, got[i].Change, got[i].Message, w.sev, w.change, w.msg)
 		}
+	}
+}
+
+// TestAcceptIn: a plain lint finding is fingerprinted as the gate fingerprints it, by the
+// DAG file's path in its git repository, and an accepted error becomes a note.
+func TestAcceptIn(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(repo, "dags", "pipe.yaml")
+	brk := Finding{Severity: SeverityError, Code: "SEAM-E302", Consumer: "c", Producers: []string{"p"}, subject: "input", at: "/x", Message: "m"}
+	other := brk
+	other.at = "/y"
+	warn := Finding{Severity: SeverityWarning, Code: CodeNoContract, Message: "w"}
+	fp := fingerprint("dags/pipe.yaml", brk)
+	tests := []struct {
+		name   string
+		file   string
+		accept string
+		want   []string // severities of brk, other, warn
+	}{
+		{name: "accepted in the repository", file: file, accept: fp, want: []string{SeverityInfo, SeverityError, SeverityWarning}},
+		{name: "another fingerprint", file: file, accept: "0123456789abcdef", want: []string{SeverityError, SeverityError, SeverityWarning}},
+		{name: "outside a repository, by the name alone", file: filepath.Join(t.TempDir(), "pipe.yaml"), accept: fingerprint("pipe.yaml", brk),
+			want: []string{SeverityInfo, SeverityError, SeverityWarning}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Policy{Accept: []Accepted{{Fingerprint: tt.accept, Reason: "v2"}}}
+			got := p.AcceptIn(tt.file, []Finding{brk, other, warn}, "en")
+			for i, f := range got {
+				if f.Severity != tt.want[i] {
+					t.Errorf("finding %d: %s, want %s", i, f.Severity, tt.want[i])
+				}
+			}
+			if got[0].Severity == SeverityInfo && (got[0].Message != "m (accepted: v2)" || got[0].Change != ChangeAccepted) {
+				t.Errorf("the accepted break: %q, %q", got[0].Message, got[0].Change)
+			}
+		})
 	}
 }

@@ -274,7 +274,7 @@ func (t lintText) loose(full, producer, path string) (msg, hint string) {
 
 func (t lintText) noContract(node, readers string) (msg, hint string) {
 	return i18n.Sprintf(t.lang, "node %s has no output contract beyond the standard one, but %s read its output.", node, readers),
-		i18n.Sprintf(t.lang, "declare the fields it hands on in contract.output (seam schema infer drafts one from sample outputs).")
+		i18n.Sprintf(t.lang, "declare the fields it hands on in contract.output: seam runs output RUN %s > sample.json saves what it handed on in a run, and seam schema infer sample.json drafts the contract from such samples.", node)
 }
 
 func (t lintText) content(node, field, what string) (msg, hint string) {

@@ -116,7 +116,7 @@ var rules = [...]Rule{
 		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},
 	{CodeNoContract, "NoOutputContract", SeverityWarning,
 		"A node whose output is read has no contract beyond the standard one.",
-		"declare `contract.output`; `seam schema infer` drafts one from sample outputs."},
+		"declare `contract.output`; `seam runs output RUN NODE > sample.json` saves what the node handed on in a run, and `seam schema infer sample.json` drafts the contract from such samples."},
 	{CodeContent, "ContentConstraint", SeverityWarning,
 		"A contract constrains content (wording) instead of structure.",
 		"constrain types, required members and enums; leave wording free."},

@@ -717,12 +717,7 @@ type ListRunsInput struct {
 	Common
 }
 
-func (ListRunsInput) enums() map[string][]string { return map[string][]string{"status": runStates()} }
-
-// runStates are the states a recorded run can be in, which list_runs filters by.
-func runStates() []string {
-	return []string{string(dag.RunRunning), string(dag.RunSuccess), string(dag.RunWarn), string(dag.RunFailed), string(dag.RunCanceled)}
-}
+func (ListRunsInput) enums() map[string][]string { return map[string][]string{"status": runs.States()} }
 
 type runList struct {
 	Count      int       `json:"count"`

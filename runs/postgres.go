@@ -850,3 +850,38 @@ func (s *pgStore) ReleaseRun(ctx context.Context, id string, lease, ended time.T
 	}
 	return nil
 }
+
+// DeleteRuns implements Store.
+func (s *pgStore) DeleteRuns(ctx context.Context, ids []string, now time.Time, dryRun bool) (Deleted, error) {
+	var d Deleted
+	err := s.retry(ctx, func(ctx context.Context) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var err error
+			d, err = deleteRuns(ctx, pgQuerier{tx}, func(n int) string { return fmt.Sprintf("$%d", n) }, ids, now)
+			if err == nil && dryRun {
+				err = errDryRun
+			}
+			return err
+		})
+	})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return Deleted{}, s.scrub(fmt.Errorf("delete runs in %s: %w", s.where, err))
+	}
+	return d, nil
+}
+
+// pgQuerier is a PostgreSQL transaction as deleteRuns uses it.
+type pgQuerier struct{ tx pgx.Tx }
+
+func (q pgQuerier) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := q.tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+func (q pgQuerier) exec(ctx context.Context, query string, args ...any) (int64, error) {
+	tag, err := q.tx.Exec(ctx, query, args...)
+	return tag.RowsAffected(), err
+}

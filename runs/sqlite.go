@@ -8,6 +8,7 @@ package runs
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -781,4 +782,84 @@ func (s *sqliteStore) ReleaseRun(ctx context.Context, id string, lease, ended ti
 		return fmt.Errorf("release run %s in %s: %w", id, s.path, err)
 	}
 	return nil
+}
+
+// DeleteRuns implements Store. Its transaction runs on a connection of its own with foreign
+// keys off: SQLite has no index on attempts.output_hash (it would cost every commit), so with
+// them on each output deleted would scan every attempt of every run (measured: 2,000 runs of
+// 4 outputs took 3.7 s, 5,000 took 48 s). deleteRuns keeps what they guard by itself: it
+// deletes the attempts and packs of the runs it deletes, and only outputs no attempt left
+// points at, all under the write lock.
+func (s *sqliteStore) DeleteRuns(ctx context.Context, ids []string, now time.Time, dryRun bool) (Deleted, error) {
+	var d Deleted
+	select {
+	case s.writing <- struct{}{}:
+	case <-ctx.Done():
+		return d, ctx.Err()
+	}
+	defer func() { <-s.writing }()
+	err := s.withoutForeignKeys(ctx, func(conn *sql.Conn) error {
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		d, err = deleteRuns(ctx, sqlQuerier{tx}, func(n int) string { return fmt.Sprintf("?%d", n) }, ids, now)
+		if err != nil || dryRun {
+			_ = tx.Rollback() // the error from deleteRuns is the one worth reporting
+			return err
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		return Deleted{}, fmt.Errorf("delete runs in %s: %w", s.path, err)
+	}
+	return d, nil
+}
+
+// withoutForeignKeys calls fn with a connection whose foreign key checks are off (a pragma
+// that has no effect inside a transaction, so it is set around fn's), and turns them on
+// again before the connection goes back to the pool; one that cannot is discarded.
+func (s *sqliteStore) withoutForeignKeys(ctx context.Context, fn func(*sql.Conn) error) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); err != nil {
+			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // never reused so
+		}
+	}()
+	return fn(conn)
+}
+
+// sqlQuerier is an SQLite transaction as deleteRuns uses it.
+type sqlQuerier struct{ tx *sql.Tx }
+
+func (q sqlQuerier) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := q.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+func (q sqlQuerier) exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := q.tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
 }

@@ -92,6 +92,12 @@ type Store interface {
 	// (lease, zero for none): ErrLeaseChanged when its owner renewed it or a resume took it
 	// meanwhile, ErrNotRunning when it has ended.
 	ReleaseRun(ctx context.Context, id string, lease, ended time.Time) error
+	// DeleteRuns deletes, in one transaction, the top-level runs ids (Prune chooses them)
+	// with their sub-runs, attempts, start records, packs and the outputs no other run
+	// points at, but none that may run at now (a live lease, or running without one): those
+	// are left whole. A run becoming live meanwhile fails the batch. dryRun rolls the
+	// transaction back, so that what would go is counted exactly.
+	DeleteRuns(ctx context.Context, ids []string, now time.Time, dryRun bool) (Deleted, error)
 }
 
 // Options configure Open.

@@ -24,3 +24,17 @@ func (s *Service) AttemptOutput(ctx context.Context, a *runs.Attempt) ([]byte, e
 	}
 	return runs.AttemptOutput(ctx, st, a)
 }
+
+// NodeOutput returns the output node recorded in run id ("latest" for the newest), or with
+// item ≥ 0 that of its foreach item (runs.NodeOutput).
+func (s *Service) NodeOutput(ctx context.Context, id, node string, item int) ([]byte, error) {
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	r, as, err := s.get(ctx, st, id)
+	if err != nil {
+		return nil, err
+	}
+	return runs.NodeOutput(ctx, st, r, as, node, item, s.opts.Lang)
+}

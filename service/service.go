@@ -45,6 +45,11 @@ type Options struct {
 	// AroundLint, when not nil, runs the lint step lint of d (the CLI times it for its
 	// seam.lint span); it returns lint's error.
 	AroundLint func(ctx context.Context, d *dag.DAG, lint func(context.Context) error) error
+	// PolicyFile names a policy file of seam lint --against (lint.Policy), read at every
+	// start: the breaks it accepts are notes, not errors, so the DAG runs (`seam run
+	// --policy). "" is $SEAM_POLICY's (by Getenv), as for seam serve and seam mcp; none
+	// accepts nothing.
+	PolicyFile string
 }
 
 // Service starts and inspects runs. It is safe for concurrent use. Close it to cancel the
@@ -74,6 +79,9 @@ func New(opts Options) *Service {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.PolicyFile == "" && opts.Getenv != nil {
+		opts.PolicyFile = opts.Getenv("SEAM_POLICY")
 	}
 	s := &Service{opts: opts, active: map[string]context.CancelCauseFunc{}, local: auth.OS("", opts.Getenv)}
 	if opts.Store != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/userfile"
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/runs"
 )
@@ -47,10 +48,16 @@ type LintWarnings struct {
 	File     string
 	Findings []lint.Finding
 	Count    int
+	// Accepted counts the breaks the policy accepted (Options.PolicyFile), notes among
+	// Findings.
+	Accepted int
 	lang     i18n.Lang
 }
 
 func (w *LintWarnings) Error() string {
+	if w.Accepted > 0 {
+		return i18n.Sprintf(w.lang, "%d lint warnings; breaks accepted by the policy: %d (seam lint %s shows them)", w.Count, w.Accepted, w.File)
+	}
 	if w.Count == 1 {
 		return i18n.Sprintf(w.lang, "1 lint warning (seam lint %s shows them)", w.File)
 	}
@@ -100,6 +107,21 @@ func (s *Service) Start(ctx context.Context, d *dag.DAG, req Request) (*Run, err
 	return s.launch(ctx, d, opts, rec, req.Observer, req.Engine)
 }
 
+// maxPolicySize bounds the policy file PolicyFile names.
+const maxPolicySize = 1 << 20
+
+// policy reads and parses the policy file PolicyFile names.
+func (s *Service) policy() (lint.Policy, error) {
+	src, err := userfile.Read(s.opts.PolicyFile, maxPolicySize)
+	if err == nil {
+		var p lint.Policy
+		if p, err = lint.ParsePolicy(src, s.opts.Lang); err == nil {
+			return p, nil
+		}
+	}
+	return lint.Policy{}, i18n.Errorf(s.opts.Lang, "policy %s: %w", s.opts.PolicyFile, err)
+}
+
 // check refuses params that break d's params schema, then lints d with them unless noLint,
 // telling warn of lint's warnings.
 func (s *Service) check(ctx context.Context, d *dag.DAG, params map[string]any, req Request) error {
@@ -115,11 +137,21 @@ func (s *Service) check(ctx context.Context, d *dag.DAG, params map[string]any, 
 	step := func(ctx context.Context) error {
 		// The run's params are known: edges from them are checked with their values.
 		fs := lint.Lint(ctx, d, lint.Options{Lang: s.opts.Lang, Params: params})
-		errs, warns := 0, 0
+		if s.opts.PolicyFile != "" {
+			p, err := s.policy()
+			if err != nil {
+				return err
+			}
+			fs = p.AcceptIn(d.File, fs, s.opts.Lang)
+		}
+		errs, warns, accepted := 0, 0, 0
 		for _, f := range fs {
-			if f.Severity == lint.SeverityError {
+			switch f.Severity {
+			case lint.SeverityError:
 				errs++
-			} else {
+			case lint.SeverityInfo:
+				accepted++ // a break the policy accepts: said with the warnings, counted apart
+			default:
 				warns++
 			}
 		}
@@ -127,8 +159,8 @@ func (s *Service) check(ctx context.Context, d *dag.DAG, params map[string]any, 
 		case errs > 0:
 			lintErr = &LintError{File: d.File, Findings: fs, Errors: errs, Warnings: warns, lang: s.opts.Lang}
 			return lintErr
-		case warns > 0 && req.Warn != nil:
-			req.Warn(&LintWarnings{File: d.File, Findings: fs, Count: warns, lang: s.opts.Lang})
+		case len(fs) > 0 && req.Warn != nil:
+			req.Warn(&LintWarnings{File: d.File, Findings: fs, Count: warns, Accepted: accepted, lang: s.opts.Lang})
 		}
 		return nil
 	}

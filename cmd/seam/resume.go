@@ -27,7 +27,7 @@ func resumeRun(ctx context.Context, e *env, rf *runFlags, args []string, lang i1
 		return err
 	}
 	defer closeEngine()
-	svc := runService(e, st, eng, lang, tel)
+	svc := runService(e, st, eng, lang, tel, rf.policy)
 	defer svc.Close()
 	check := service.ResumeCheck{ParamsGiven: rf.paramsFile != "" || len(rf.params) > 0, From: rf.from}
 	if len(args) > 0 {

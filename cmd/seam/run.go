@@ -32,6 +32,7 @@ type runFlags struct {
 	noStore    bool   // --no-store
 	resume     string // --resume: the id of the run to continue
 	from       string // --from: with --resume, the node to rerun the run from
+	policy     string // --policy: the breaks it accepts run
 	traceFile  string
 	ef         engineFlag
 }
@@ -88,6 +89,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().StringVar(&rf.paramsFile, "params-file", "", "a JSON or YAML file holding an object of parameters (- for JSON on stdin); -p overrides its keys")
 	cmd.Flags().BoolVar(&rf.asJSON, "json", false, "print the run as one JSON document")
 	cmd.Flags().BoolVar(&rf.noLint, "no-lint", false, "run even when seam lint finds errors in the DAG")
+	cmd.Flags().StringVar(&rf.policy, "policy", "", "a policy file of seam lint --against: the breaks it accepts are notes, not errors (default: $SEAM_POLICY)")
 	cmd.Flags().StringVar(&rf.traceFile, "trace", "", "write the run's spans to `FILE` as JSON lines (OTEL_* variables: docs/telemetry.md)")
 	rf.sf.add(cmd)
 	rf.sf.addNoMigrate(cmd)
@@ -102,10 +104,10 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 // runService is the run service of seam run: runs recorded in st (nil: --no-store),
 // instrumented by tel, lint timed for its span, paths shown relative to the current
 // directory.
-func runService(e *env, st runs.Store, eng engine.Engine, lang i18n.Lang, tel *runTelemetry) *service.Service {
+func runService(e *env, st runs.Store, eng engine.Engine, lang i18n.Lang, tel *runTelemetry, policy string) *service.Service {
 	return service.New(service.Options{
 		Store: st, Engine: eng, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)),
-		ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint,
+		ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint, PolicyFile: policy,
 	})
 }
 
@@ -128,7 +130,7 @@ func runFile(ctx context.Context, e *env, rf *runFlags, path string, params map[
 		}
 		defer st.Close()
 	}
-	svc := runService(e, st, eng, lang, tel)
+	svc := runService(e, st, eng, lang, tel, rf.policy)
 	defer svc.Close()
 	return runAndShow(ctx, e, st, d, lang, rf, service.Request{Params: params, NoLint: rf.noLint}, func(req service.Request) (*service.Run, error) {
 		return svc.Start(ctx, d, req)
@@ -212,9 +214,9 @@ func warnRun(e *env, lang i18n.Lang, w error) {
 		cw *service.ChangedWarning
 	)
 	switch {
-	case errors.As(w, &lw) && lw.Count == 1:
+	case errors.As(w, &lw) && lw.Accepted == 0 && lw.Count == 1:
 		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: 1 lint warning (seam lint %s shows them)\n", lw.File))
-	case errors.As(w, &lw):
+	case errors.As(w, &lw) && lw.Accepted == 0:
 		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: %d lint warnings (seam lint %s shows them)\n", lw.Count, lw.File))
 	case errors.As(w, &cw):
 		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: %s changed since run %s: nodes whose definition or input changed run again\n", cw.File, cw.ID))

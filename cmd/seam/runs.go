@@ -27,7 +27,7 @@ func newRunsCmd(e *env) *cobra.Command {
 		Long: `List and show the runs recorded in the run store (` + defaultStore + ` unless --store or
 $SEAM_STORE say otherwise). seam explain RUN NODE says why a node failed.`,
 	}
-	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e), newRunsReleaseCmd(e))
+	cmd.AddCommand(newRunsListCmd(e), newRunsShowCmd(e), newRunsWatchCmd(e), newRunsCancelCmd(e), newRunsReleaseCmd(e), newRunsPruneCmd(e), newRunsOutputCmd(e))
 	return cmd
 }
 
@@ -50,7 +50,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			}
 			sf.lang = l
 			if since != "" {
-				t, err := parseSince(l, since, time.Now())
+				t, err := runs.ParseSince(l, since, time.Now())
 				if err != nil {
 					return usage(err)
 				}
@@ -59,7 +59,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			if f.Limit < 1 {
 				return usage(i18n.Errorf(l, "--limit %d: want at least 1", f.Limit))
 			}
-			if states := runStates(); status != "" && !slices.Contains(states, status) {
+			if states := runs.States(); status != "" && !slices.Contains(states, status) {
 				return usage(i18n.Errorf(l, "--status %q: want %s", status, strings.Join(states, ", ")))
 			}
 			f.Status = dag.RunStatus(status)
@@ -87,7 +87,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			fmt.Fprintln(tw, i18n.Sprintf(l, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE"))
 			for i := range list {
 				r := &list[i]
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+subRunOf(r, l), displayStatus(r, l),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+r.SubRunNote(l), displayStatus(r, l),
 					r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r), displayPath(r.File))
 			}
 			return tw.Flush()
@@ -95,33 +95,11 @@ func newRunsListCmd(e *env) *cobra.Command {
 	}
 	sf.add(cmd)
 	cmd.Flags().StringVar(&f.DAG, "dag", "", "only runs of the DAG with this name")
-	cmd.Flags().StringVar(&status, "status", "", "only runs in this state: "+strings.Join(runStates(), ", "))
+	cmd.Flags().StringVar(&status, "status", "", "only runs in this state: "+strings.Join(runs.States(), ", "))
 	cmd.Flags().StringVar(&since, "since", "", "only runs started since a duration ago (24h, 30m) or a time (2026-03-09, RFC 3339)")
 	cmd.Flags().IntVar(&f.Limit, "limit", 20, "at most this many runs")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array")
 	return cmd
-}
-
-// runStates are the states a recorded run can be in, which --status filters by.
-func runStates() []string {
-	return []string{string(dag.RunRunning), string(dag.RunSuccess), string(dag.RunWarn), string(dag.RunFailed), string(dag.RunCanceled)}
-}
-
-// parseSince reads --since: a duration before now, a date or an RFC 3339 time.
-func parseSince(lang i18n.Lang, s string, now time.Time) (time.Time, error) {
-	if d, err := time.ParseDuration(s); err == nil {
-		if d < 0 {
-			return time.Time{}, i18n.Errorf(lang, "--since %s: want a positive duration", s)
-		}
-		return now.Add(-d), nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
-		return t, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	return time.Time{}, i18n.Errorf(lang, "--since %q: want a duration (24h, 30m), a date (2026-03-09) or an RFC 3339 time", s)
 }
 
 func newRunsShowCmd(e *env) *cobra.Command {
@@ -161,18 +139,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	}
 	nodes := runs.Summarize(as)
 	if asJSON {
-		doc := struct {
-			runs.RunJSON
-			Nodes    []runs.NodeJSON    `json:"nodes"`
-			Attempts []runs.AttemptJSON `json:"attempts"`
-		}{RunJSON: r.JSON(), Nodes: make([]runs.NodeJSON, len(nodes)), Attempts: make([]runs.AttemptJSON, len(as))}
-		for i, n := range nodes {
-			doc.Nodes[i] = n.JSON()
-		}
-		for i := range as {
-			doc.Attempts[i] = as[i].JSON()
-		}
-		return printJSON(e.stdout, doc)
+		return printJSON(e.stdout, runs.ShowDocument(r, as, nodes))
 	}
 	w := e.termOut(e.stdout)
 	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r, l)))
@@ -190,7 +157,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 	fmt.Fprintln(w)
 	width, notesWidth := 0, 0
 	for _, n := range nodes {
-		width, notesWidth = max(width, len(n.ID)), max(notesWidth, columns(nodeNotes(n, l)))
+		width, notesWidth = max(width, len(n.ID)), max(notesWidth, columns(n.Notes(l)))
 	}
 	for _, n := range nodes {
 		writeNodeSummary(w, n, width, notesWidth, l)
@@ -211,7 +178,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 			fmt.Fprint(w, i18n.Sprintf(l, "output %s could not be resolved: %s\n", name, termText(outErrs[name])))
 		}
 	}
-	if failedNode := firstFailed(nodes); failedNode != "" {
+	if failedNode := runs.FirstFailed(nodes); failedNode != "" {
 		fmt.Fprint(w, i18n.Sprintf(l, "\nseam explain %s %s says why %s failed\n", r.ID, failedNode, failedNode))
 	}
 	return nil
@@ -268,27 +235,7 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 				continue
 			}
 			shown[k] = true
-			node := a.Node
-			if a.Item >= 0 {
-				node = fmt.Sprintf("%s[%d]", a.Node, a.Item)
-			}
-			text := firstLine(a.Reason)
-			if text == "" && a.Error != "" {
-				text = firstLine(a.Error)
-			}
-			at := a.Ended
-			if at.IsZero() {
-				at = a.Started
-			}
-			stamp := "        "
-			if !at.IsZero() {
-				stamp = at.Local().Format("15:04:05")
-			}
-			line := fmt.Sprintf("%s  %s  %s  %s", stamp, node, runs.StatusText(l, a.Status), text)
-			if a.Attempt > 1 {
-				line = fmt.Sprintf("%s  %s  %s  %s  %s", stamp, node, runs.StatusText(l, a.Status), i18n.Sprintf(l, "attempt %d", a.Attempt), text)
-			}
-			fmt.Fprintln(w, strings.TrimRight(line, " "))
+			fmt.Fprintln(w, a.WatchLine(l))
 		}
 		return nil
 	})
@@ -300,32 +247,6 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 		return failed()
 	}
 	return nil
-}
-
-// nodeNotes are the node's attempts, items, reuse and repair, for its line, in lang.
-func nodeNotes(n *runs.NodeSummary, lang i18n.Lang) string {
-	var notes []string
-	switch {
-	case n.Items == 1:
-		notes = append(notes, i18n.Sprintf(lang, "1 item"))
-	case n.Items > 1:
-		notes = append(notes, i18n.Sprintf(lang, "%d items", n.Items))
-	case n.Attempts == 1:
-		notes = append(notes, i18n.Sprintf(lang, "1 attempt"))
-	case n.Attempts > 1:
-		notes = append(notes, i18n.Sprintf(lang, "%d attempts", n.Attempts))
-	}
-	if n.Items > 0 && n.Attempts > 1 {
-		// Each item is tried on its own: the most attempts one item took, not their sum.
-		notes = append(notes, i18n.Sprintf(lang, "up to %d attempts per item", n.Attempts))
-	}
-	if n.Final.Reused {
-		notes = append(notes, i18n.Sprintf(lang, "reused"))
-	}
-	if n.Final.Repaired {
-		notes = append(notes, i18n.Sprintf(lang, "repaired"))
-	}
-	return strings.Join(notes, i18n.Format(lang, ", "))
 }
 
 func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, lang i18n.Lang) {
@@ -346,7 +267,7 @@ func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, l
 		text = i18n.Sprintf(lang, "output breaks its contract")
 	}
 	line := fmt.Sprintf("%s %-*s  %s  %s  %7s  %s", mark, width, n.ID, pad(runs.StatusText(lang, n.Status()), 10),
-		pad(nodeNotes(n, lang), notesWidth), dur, text)
+		pad(n.Notes(lang), notesWidth), dur, text)
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 	for _, v := range f.Violations {
 		fmt.Fprintf(w, "    %s: %s\n", pointerOrRoot(v.Pointer), v.Message)
@@ -381,15 +302,6 @@ func writeFailedItems(ctx context.Context, w io.Writer, svc *service.Service, as
 	return nil
 }
 
-func firstFailed(nodes []*runs.NodeSummary) string {
-	for _, n := range nodes {
-		if n.Status() == dag.NodeFailed {
-			return n.ID
-		}
-	}
-	return ""
-}
-
 func pointerOrRoot(p string) string {
 	if p == "" {
 		return "/"
@@ -411,14 +323,6 @@ func printJSON(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-// subRunOf marks a sub-run in a list: " (sub-run of RUN/NODE)".
-func subRunOf(r *runs.Run, lang i18n.Lang) string {
-	if r.Parent == "" {
-		return ""
-	}
-	return i18n.Sprintf(lang, " (sub-run of %s/%s)", r.Parent, r.ParentNode)
 }
 
 func newRunsCancelCmd(e *env) *cobra.Command {
@@ -501,5 +405,88 @@ error or no such run.`,
 		},
 	}
 	sf.add(cmd)
+	return cmd
+}
+
+func newRunsPruneCmd(e *env) *cobra.Command {
+	var (
+		sf  storeFlag
+		o   runs.PruneOptions
+		age string
+	)
+	cmd := &cobra.Command{
+		Use:   "prune --older-than AGE",
+		Short: "Delete the runs started longer ago than AGE, with their attempts and outputs",
+		Long: `Delete the runs started longer ago than --older-than (30d, 12h), but the --keep newest of
+each DAG, with their attempts, sub-runs and the stored outputs no other run points at; a run
+that may still be running (its lease live, or running without one) stays. --dry-run says what
+would go and deletes nothing.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			d, err := runs.ParseAge(l, age)
+			if err != nil {
+				return usage(err)
+			}
+			st, err := openStoreToResume(cmd.Context(), e, &sf)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			o.Now = time.Now()
+			o.Before = o.Now.Add(-d)
+			p, err := runs.Prune(cmd.Context(), st, o, l)
+			if err != nil {
+				return usage(err)
+			}
+			p.WriteText(e.termOut(e.stdout), l, o.DryRun, o.Now)
+			return nil
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&age, "older-than", "", "delete runs started longer ago than this (30d, 12h, 90m)")
+	cmd.Flags().IntVar(&o.Keep, "keep", 0, "keep the newest N runs of each DAG, however old")
+	cmd.Flags().StringVar(&o.DAG, "dag", "", "only runs of the DAG with this name")
+	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "say what would be deleted, delete nothing")
+	return cmd
+}
+
+func newRunsOutputCmd(e *env) *cobra.Command {
+	var (
+		sf   storeFlag
+		item int
+	)
+	cmd := &cobra.Command{
+		Use:   "output RUN NODE",
+		Short: "Print the output a node recorded in a run, as JSON",
+		Long: `Print the output NODE recorded in RUN ("latest" for the newest run), as JSON: that of its
+deciding attempt, or with --item N that of its foreach item N. Saved to files, such outputs are
+samples for seam schema infer, which drafts the node's contract.output from them.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			sf.lang = l
+			st, err := openStoreToRead(cmd.Context(), e, &sf)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			out, err := readService(st, &sf).NodeOutput(cmd.Context(), args[0], args[1], item)
+			if err != nil {
+				return usage(err)
+			}
+			_, err = fmt.Fprintln(e.stdout, strings.TrimSpace(string(out)))
+			return err
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().IntVar(&item, "item", -1, "the output of this foreach item (from 0)")
 	return cmd
 }

@@ -35,6 +35,7 @@ func catalogParts() map[string]map[string]string {
 		"jaLeases":     jaLeases(),
 		"jaGuards":     jaGuards(),
 		"jaWeb":        jaWeb(),
+		"jaRest":       jaRest(),
 	}
 }
 

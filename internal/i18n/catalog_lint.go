@@ -66,12 +66,11 @@ func jaLint() map[string]string {
 		"param %s=%s: %s does not accept it (%s)":             "パラメータ %s=%s：%sはこの値を受け付けません（%s）",
 		"pass a value of %s that %s accepts.":                 "%[2]sが受け付ける %[1]s の値を渡してください。",
 		// Hygiene.
-		"node %s has no output contract beyond the standard one, but %s read its output.":                       "ノード %s には標準契約以外の出力契約がありませんが、%s がその出力を読みます。",
-		"declare the fields it hands on in contract.output (seam schema infer drafts one from sample outputs).": "読まれるフィールドを contract.output で宣言してください（seam schema infer が出力例から下書きします）。",
-		"node %s's contract.output constrains content, not structure: %s has %s.":                               "ノード %s の contract.output は構造ではなく内容を制約しています：%s に %s。",
-		"constrain the shape (types, required fields, enums), not wording that varies from run to run.":         "形（型、必須、列挙）を制約し、実行ごとに変わる文言は制約しないでください。",
-		"node %s's contract.output requires all %d fields of %s, but no consumer reads %s.":                     "ノード %[1]s の contract.output は %[3]s の %[2]d 個のフィールドすべてを必須にしていますが、利用側が読まないものがあります：%[4]s。",
-		"require only what consumers need; make the rest optional.":                                             "利用側が必要とするフィールドだけを必須にしてください。",
+		"node %s has no output contract beyond the standard one, but %s read its output.":               "ノード %s には標準契約以外の出力契約がありませんが、%s がその出力を読みます。",
+		"node %s's contract.output constrains content, not structure: %s has %s.":                       "ノード %s の contract.output は構造ではなく内容を制約しています：%s に %s。",
+		"constrain the shape (types, required fields, enums), not wording that varies from run to run.": "形（型、必須、列挙）を制約し、実行ごとに変わる文言は制約しないでください。",
+		"node %s's contract.output requires all %d fields of %s, but no consumer reads %s.":             "ノード %[1]s の contract.output は %[3]s の %[2]d 個のフィールドすべてを必須にしていますが、利用側が読まないものがあります：%[4]s。",
+		"require only what consumers need; make the rest optional.":                                     "利用側が必要とするフィールドだけを必須にしてください。",
 		// Foreach lists.
 		"%s runs once per item of ${{ %s }}, but %s produces %s there, never a list.":                           "%s は ${{ %s }} の要素ごとに実行されますが、%s はそこに%sを出力し、リストにはなりません。",
 		"reference a list in foreach, or make it one in %s.":                                                    "foreach でリストを参照するか、%sでそれをリストにしてください。",
