@@ -30,7 +30,8 @@ func (r root) inside(p string) bool { return r.files.Inside(p) }
 
 // resolve turns a path a client names (relative to the root, or absolute inside it) into
 // the real path of an existing file under the root. Paths that leave the root, lexically
-// or through a symbolic link, are refused.
+// or through a symbolic link, are refused, saying the path as the client gave it: the root's
+// own path and where a link leads are not the client's to learn.
 func (r root) resolve(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", fail(CodeInvalidArgument, nil, "path is empty: name a DAG file under the root (list_dags shows them)")
@@ -41,17 +42,17 @@ func (r root) resolve(p string) (string, error) {
 	}
 	cand = filepath.Clean(cand)
 	if !r.inside(cand) {
-		return "", fail(CodeOutsideRoot, nil, "path %q is outside the root %s: name a file under it", p, r.dir)
+		return "", fail(CodeOutsideRoot, nil, "path %q is outside the root: name a file under it", p)
 	}
 	real, err := filepath.EvalSymlinks(cand)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fail(CodeNotFound, nil, "no file %q under the root %s (list_dags shows the DAG files)", p, r.dir)
+		return "", fail(CodeNotFound, nil, "no file %q under the root (list_dags shows the DAG files)", p)
 	}
 	if err != nil {
 		return "", fail(CodeInvalidArgument, nil, "path %q: %v", p, err)
 	}
 	if !r.inside(real) {
-		return "", fail(CodeOutsideRoot, nil, "path %q is a symbolic link to %s, outside the root %s", p, real, r.dir)
+		return "", fail(CodeOutsideRoot, nil, "path %q is a symbolic link that leads outside the root", p)
 	}
 	return real, nil
 }

@@ -213,7 +213,7 @@ func TestMCPTools(t *testing.T) {
 		{"escape with ..", "lint_dag", map[string]any{"path": "../outside/secret.yaml"}, CodeOutsideRoot, `path "../outside/secret.yaml" is outside the root`, nil},
 		{"escape hidden in the middle", "lint_dag", map[string]any{"path": "dags/../../outside/secret.yaml"}, CodeOutsideRoot, "is outside the root", nil},
 		{"absolute path outside", "lint_dag", map[string]any{"path": "/etc/passwd"}, CodeOutsideRoot, `path "/etc/passwd" is outside the root`, nil},
-		{"symlink escape", "lint_dag", map[string]any{"path": "link.yaml"}, CodeOutsideRoot, `path "link.yaml" is a symbolic link to`, nil},
+		{"symlink escape", "lint_dag", map[string]any{"path": "link.yaml"}, CodeOutsideRoot, `path "link.yaml" is a symbolic link that leads outside the root`, nil},
 		{"sub-DAG escape", "run_dag", map[string]any{"path": "sub-escape.yaml", "wait": true}, CodeOutsideRoot, "sub-escape.yaml names the file", nil},
 		{"sub-DAG escape through a symbolic link", "lint_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  s:\n    type: dag\n    with: {file: link.yaml}\n"}, CodeOutsideRoot, "(inline).yaml names the file", nil},
 		{"sub-DAG escape by an absolute path", "lint_dag", map[string]any{"yaml": "version: 1\nname: x\nnodes:\n  s:\n    type: dag\n    with: {file: /etc/passwd}\n"}, CodeOutsideRoot, "(inline).yaml names the file /etc/passwd, which is not under the root", nil},

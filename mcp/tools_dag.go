@@ -97,7 +97,7 @@ func (s *server) loadError(path string, err error) error {
 	}
 	switch {
 	case errors.As(err, &outside):
-		return fail(CodeOutsideRoot, details, "%s names the file %s, which is not under the root %s", path, outside.File, s.root.dir)
+		return fail(CodeOutsideRoot, details, "%s names the file %s, which is not under the root", path, outside.File)
 	case ds != nil:
 		return fail(CodeInvalidDAG, details, "%s does not load: %v", path, howMany(len(ds), "error"))
 	case err != nil:
@@ -288,7 +288,7 @@ func (l dagList) minimal() any {
 func (s *server) listDAGs(ctx context.Context, _ *sdk.CallToolRequest, _ ListInput) (message, any, error) {
 	found, err := s.root.files.Find(ctx, s.root.dir)
 	if err != nil {
-		return message{}, nil, fail(CodeInternal, nil, "list DAG files under %s: %v", s.root.dir, err)
+		return message{}, nil, fail(CodeInternal, nil, "list DAG files under the root: %v", err)
 	}
 	list := dagList{DAGs: []dagEntry{}, Truncated: found.Truncated}
 	for _, f := range found.Files {

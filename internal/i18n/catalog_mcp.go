@@ -38,22 +38,22 @@ func jaMCP() map[string]string {
 
 		// Paths under the root (root.go).
 		"path is empty: name a DAG file under the root (list_dags shows them)": "path が空です：ルート下の DAG ファイルを指定してください（list_dags で一覧できます）",
-		"path %q is outside the root %s: name a file under it":                 "path %q はルート %s の外にあります：ルート下のファイルを指定してください",
-		"no file %q under the root %s (list_dags shows the DAG files)":         "ファイル %q はルート %s の下にありません（list_dags で DAG ファイルを一覧できます）",
+		"path %q is outside the root: name a file under it":                    "path %q はルートの外にあります：ルート下のファイルを指定してください",
+		"no file %q under the root (list_dags shows the DAG files)":            "ファイル %q はルートの下にありません（list_dags で DAG ファイルを一覧できます）",
 		"path %q: %v": "path %q：%v",
-		"path %q is a symbolic link to %s, outside the root %s": "path %q は %s へのシンボリックリンクで、ルート %s の外にあります",
+		"path %q is a symbolic link that leads outside the root": "path %q はルートの外を指すシンボリックリンクです",
 
 		// DAG files (tools_dag.go).
 		"give either path or yaml, not both": "path と yaml のどちらか一方だけを指定してください",
 		"give path (a DAG file under the root; list_dags lists them) or yaml (a DAG written inline)": "path（ルート下の DAG ファイル。list_dags で一覧できます）か yaml（インラインで書いた DAG）を指定してください",
 		"the inline DAG":       "インライン DAG",
 		"%s does not load: %v": "%s を読み込めません：%v",
-		"%s names the file %s, which is not under the root %s": "%s はファイル %s を指定していますが、それはルート %s の下にありません",
-		"%s: %v, %v; it can run":                               "%s：%v、%v。実行できます",
-		"%s: %v, %v":                                           "%s：%v、%v",
-		"list DAG files under %s: %v":                          "%s の下の DAG ファイルを一覧できません：%v",
-		"list DAG files: %v":                                   "DAG ファイルを一覧できません：%v",
-		"%v under the root":                                    "ルートの下に %v",
+		"%s names the file %s, which is not under the root": "%s はファイル %s を指定していますが、それはルートの下にありません",
+		"%s: %v, %v; it can run":                            "%s：%v、%v。実行できます",
+		"%s: %v, %v":                                        "%s：%v、%v",
+		"list DAG files under the root: %v":                 "ルートの下の DAG ファイルを一覧できません：%v",
+		"list DAG files: %v":                                "DAG ファイルを一覧できません：%v",
+		"%v under the root":                                 "ルートの下に %v",
 		"%v under the root, of the first %d found; there are more, not listed (docs/limits.md)": "ルートの下に %v（見つかった最初の %d 件から）。ほかにもありますが一覧にありません（docs/limits.md）",
 		"%v under the root; %d do not load (lint_dag says why)":                                 "ルートの下に %v。うち %d 件は読み込めません（理由は lint_dag で確認できます）",
 
