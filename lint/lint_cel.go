@@ -174,7 +174,7 @@ func (l *linter) checkAlternatives(e *dag.Expr, base guards, isWhen bool) (typed
 		if _, ok := alts[k]; ok {
 			continue
 		}
-		alts[k] = l.refTypes(r)
+		alts[k] = l.refTypes(r, !isWhen) // what the node's when guarantees holds past it
 		keys = append(keys, k)
 		combos *= len(alts[k])
 	}
@@ -273,11 +273,15 @@ func refKey(r dag.Ref) string {
 // refTypes are the CEL types of what reference r may read, by its producer's contract (or
 // the foreach list's elements for item): one, or one per branch of a schema whose branches
 // differ (schemaTypes); nil stands for the checker's dyn, where the schema does not tell.
-// env, run and index keep the types the load gives them.
-func (l *linter) refTypes(r dag.Ref) []*types.Type {
+// env, run and index keep the types the load gives them. guarded: r is read past the node's
+// when, so what the when guarantees (lint_guard.go's narrowing) holds.
+func (l *linter) refTypes(r dag.Ref, guarded bool) []*types.Type {
 	switch r.Root {
 	case "nodes", "params":
 		if p, ok := l.projectRef(r, true); ok && p.undeclared < 0 {
+			if guarded {
+				return schemaTypes(l.narrowed(r, p.schema))
+			}
 			return schemaTypes(p.schema)
 		}
 	case "item":

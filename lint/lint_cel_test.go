@@ -270,3 +270,48 @@ func TestLintComparisonOfUnion(t *testing.T) {
 		})
 	}
 }
+
+// TestLintExprTypesGuarded: past a node's when, a reference's types are those its producer
+// may deliver and the when lets through: size() of an integer-or-string is clean where the
+// when makes it the string 'a', and an error where nothing does (the long property run,
+// seed 1, DAG 8,533).
+func TestLintExprTypesGuarded(t *testing.T) {
+	producer := `  p1:
+    type: const
+    with: {value: {status: pass, summary: ok, data: {a: b}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data:
+            type: object
+            required: [a]
+            properties:
+              a: {anyOf: [{type: integer}, {type: string, enum: [a, b]}]}
+`
+	tests := []struct {
+		name, consumer, want string
+	}{
+		{"guarded", "when: \"${{ nodes.p1.output.data.a == 'a' }}\"\n    input: {k: \"${{ size(nodes.p1.output.data.a) }}\"}", ""},
+		{"unguarded", `input: {k: "${{ size(nodes.p1.output.data.a) }}"}`,
+			"SEAM-E313 ${{ size(nodes.p1.output.data.a) }} cannot work with the types its producers' contracts give its references: found no matching overload for 'size' applied to '(int)'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, ds := loadTest(t, head+producer+"  c:\n    type: echo\n    "+tt.consumer+"\n")
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, Options{}) {
+				if f.Code == CodeExprType || f.Code == CodeWhenType {
+					got = append(got, f.Code+" "+f.Message)
+				}
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}
