@@ -321,6 +321,18 @@ func schemaTypes(s any) []*types.Type {
 		for _, k := range []string{"anyOf", "oneOf"} {
 			bs, _ := m[k].([]any)
 			for _, b := range bs {
+				// A branch of several types (type: [object, "null"]) is one alternative each,
+				// so that its null is typed as at the top.
+				if bm, ok := b.(map[string]any); ok && schemaType(b, 1) == nil {
+					if names, ok := bm["type"].([]any); ok {
+						for _, n := range names {
+							if name, ok := n.(string); ok {
+								add(namedType(name, bm, 1))
+							}
+						}
+						continue
+					}
+				}
 				add(schemaType(b, 1))
 			}
 		}

@@ -274,7 +274,7 @@ func TestLintComparisonOfUnion(t *testing.T) {
 // TestLintExprTypesGuarded: past a node's when, a reference's types are those its producer
 // may deliver and the when lets through: size() of an integer-or-string is clean where the
 // when makes it the string 'a', and an error where nothing does (the long property run,
-// seed 1, DAG 8,533).
+// seed 1, DAG 8,533); a null among one anyOf branch's types is typed null (seed 3, DAG 741).
 func TestLintExprTypesGuarded(t *testing.T) {
 	producer := `  p1:
     type: const
@@ -289,10 +289,13 @@ func TestLintExprTypesGuarded(t *testing.T) {
             required: [a]
             properties:
               a: {anyOf: [{type: integer}, {type: string, enum: [a, b]}]}
+              n: {anyOf: [{type: [object, "null"]}, {type: string}]}
 `
 	tests := []struct {
 		name, consumer, want string
 	}{
+		{"null in a branch's types", `input: {k: "${{ size(nodes.p1.output.data.n) }}"}`,
+			"SEAM-E313 ${{ size(nodes.p1.output.data.n) }} fails when p1 delivers null for nodes.p1.output.data.n, which its contract allows: found no matching overload for 'size' applied to '(null)'"},
 		{"guarded", "when: \"${{ nodes.p1.output.data.a == 'a' }}\"\n    input: {k: \"${{ size(nodes.p1.output.data.a) }}\"}", ""},
 		{"unguarded", `input: {k: "${{ size(nodes.p1.output.data.a) }}"}`,
 			"SEAM-E313 ${{ size(nodes.p1.output.data.a) }} cannot work with the types its producers' contracts give its references: found no matching overload for 'size' applied to '(int)'"},
