@@ -189,12 +189,27 @@ func (e *Engine) Start(ctx context.Context, d *dag.DAG, opts engine.RunOptions) 
 	// started at once on a loaded 2-core machine. A deadline on the call's context wins over it.
 	sctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	wr, err := e.Client.ExecuteWorkflow(sctx, client.StartWorkflowOptions{ID: WorkflowID(opts.RunID), TaskQueue: queue}, WorkflowName, in)
-	if err != nil {
-		return nil, fmt.Errorf("run %s on Temporal: start workflow: %w", d.Name, err)
+	for try := 1; ; try++ {
+		wr, err := e.Client.ExecuteWorkflow(sctx, client.StartWorkflowOptions{ID: WorkflowID(opts.RunID), TaskQueue: queue}, WorkflowName, in)
+		// A loaded server may answer that its namespace does not exist while its registry
+		// refreshes (1 of 100 starts at once on a loaded 2-core machine): ask again.
+		var nf *serviceerror.NamespaceNotFound
+		if errors.As(err, &nf) && try < startTries {
+			select {
+			case <-sctx.Done():
+			case <-time.After(time.Duration(try) * 200 * time.Millisecond):
+				continue
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("run %s on Temporal: start workflow: %w", d.Name, err)
+		}
+		return wr, nil
 	}
-	return wr, nil
 }
+
+// startTries bounds the starts tried while the server says its namespace is not found.
+const startTries = 5
 
 // Wait follows the run wr until it ends, telling opts.Observer of its nodes' changes.
 func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, opts engine.RunOptions) (*dag.RunResult, error) {
