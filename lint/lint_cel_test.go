@@ -253,21 +253,7 @@ func TestLintComparisonOfUnion(t *testing.T) {
 			"SEAM-E313 ${{ nodes.p1.output.data.u + '!' }} cannot work with the types its producers' contracts give its references: found no matching overload for '_+_' applied to '(bool, string)'"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d, ds := loadTest(t, head+producer+"  c:\n    type: echo\n    "+tt.consumer+"\n")
-			if ds != nil {
-				t.Fatalf("load: %v", ds)
-			}
-			var got []string
-			for _, f := range Lint(context.Background(), d, Options{}) {
-				if f.Code == CodeExprType || f.Code == CodeWhenType {
-					got = append(got, f.Code+" "+f.Message)
-				}
-			}
-			if strings.Join(got, "\n") != tt.want {
-				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkTypeFindings(t, producer, tt.consumer, tt.want) })
 	}
 }
 
@@ -301,20 +287,25 @@ func TestLintExprTypesGuarded(t *testing.T) {
 			"SEAM-E313 ${{ size(nodes.p1.output.data.a) }} cannot work with the types its producers' contracts give its references: found no matching overload for 'size' applied to '(int)'"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d, ds := loadTest(t, head+producer+"  c:\n    type: echo\n    "+tt.consumer+"\n")
-			if ds != nil {
-				t.Fatalf("load: %v", ds)
-			}
-			var got []string
-			for _, f := range Lint(context.Background(), d, Options{}) {
-				if f.Code == CodeExprType || f.Code == CodeWhenType {
-					got = append(got, f.Code+" "+f.Message)
-				}
-			}
-			if strings.Join(got, "\n") != tt.want {
-				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkTypeFindings(t, producer, tt.consumer, tt.want) })
+	}
+}
+
+// checkTypeFindings lints producer and a node c written as consumer, and checks that its
+// SEAM-E312 and SEAM-E313 findings, code and message a line each, are want.
+func checkTypeFindings(t *testing.T, producer, consumer, want string) {
+	t.Helper()
+	d, ds := loadTest(t, head+producer+"  c:\n    type: echo\n    "+consumer+"\n")
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	var got []string
+	for _, f := range Lint(context.Background(), d, Options{}) {
+		if f.Code == CodeExprType || f.Code == CodeWhenType {
+			got = append(got, f.Code+" "+f.Message)
+		}
+	}
+	if strings.Join(got, "\n") != want {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}
 }
