@@ -7,14 +7,15 @@ import (
 )
 
 // ownSecrets returns the credentials seam itself reads from its environment (getenv): the
-// password of a PostgreSQL $SEAM_STORE, $SEAM_SERVE_TOKEN, $SEAM_MCP_TOKEN, $N8N_API_KEY,
+// password of a PostgreSQL $SEAM_STORE (which reads the store in use: the CLI answers it with
+// --store when that is given), $PGPASSWORD, $SEAM_SERVE_TOKEN, $SEAM_MCP_TOKEN, $N8N_API_KEY,
 // $TEMPORAL_API_KEY and the header values of the OTLP exporters ($OTEL_EXPORTER_OTLP_HEADERS
 // and its per-signal forms, where an Authorization or an API key travels). A node never gets them unless its DAG passes one (nodes keep only a base
 // of seam's environment), but one that does, or a param that holds one, must not put it in
 // the run store: every run masks them as it masks the DAG's env.
 func ownSecrets(getenv func(string) string) []string {
 	var s []string
-	for _, name := range []string{"SEAM_SERVE_TOKEN", "SEAM_MCP_TOKEN", "N8N_API_KEY", "TEMPORAL_API_KEY"} {
+	for _, name := range []string{"SEAM_SERVE_TOKEN", "SEAM_MCP_TOKEN", "N8N_API_KEY", "TEMPORAL_API_KEY", "PGPASSWORD"} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			s = append(s, v)
 		}

@@ -19,6 +19,7 @@ func TestOwnSecrets(t *testing.T) {
 		{"store password in the user info", map[string]string{"SEAM_STORE": "postgres://seam:pw%2Fsecret@db/seam"}, []string{"pw/secret"}},
 		{"store password as a parameter", map[string]string{"SEAM_STORE": "postgresql://db/seam?user=seam&password=in-query"}, []string{"in-query"}},
 		{"store without a password", map[string]string{"SEAM_STORE": "postgres://seam@db/seam"}, nil},
+		{"libpq's password variable", map[string]string{"PGPASSWORD": "pg-pass"}, []string{"pg-pass"}},
 		{"store file", map[string]string{"SEAM_STORE": "/var/lib/seam/seam.db"}, nil},
 		{"OTLP headers", map[string]string{
 			"OTEL_EXPORTER_OTLP_HEADERS":        "api-key=k3y-value, Authorization=Basic%20dXNlcjpwdw==",

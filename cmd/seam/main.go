@@ -141,6 +141,18 @@ func newRootCmd(e *env) *cobra.Command {
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.PersistentFlags().String("lang", "", "message language: en or ja (default: $SEAM_LANG, then the locale)")
+	// --store names the store in use wherever $SEAM_STORE is read: runs mask its password.
+	root.PersistentPreRun = func(cmd *cobra.Command, _ []string) {
+		if f := cmd.Flags().Lookup("store"); f != nil && f.Value.String() != "" {
+			getenv, loc := e.getenv, f.Value.String()
+			e.getenv = func(k string) string {
+				if k == "SEAM_STORE" {
+					return loc
+				}
+				return getenv(k)
+			}
+		}
+	}
 	root.AddCommand(
 		newRunCmd(e),
 		newValidateCmd(e),

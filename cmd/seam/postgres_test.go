@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/seam-dag/seam/internal/pgtest"
+	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/runs"
 )
 
@@ -509,4 +510,34 @@ func TestResumeRace(t *testing.T) {
 			t.Errorf("run after two resumes: %s, %d resumes; want success, 1", r.Status, r.Resumes)
 		}
 	})
+}
+
+// TestStoreFlagPasswordMasked: a password given in --store is one seam holds, masked like
+// $SEAM_STORE's, so a node that reads seam's command line (/proc/$PPID/cmdline) does not put
+// it in the run store.
+func TestStoreFlagPasswordMasked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs seam as a process")
+	}
+	dsn := pgtest.Database(t)
+	pw := pgtest.Password(dsn)
+	dir := writeDAGs(t, map[string]string{"argv.yaml": `version: 1
+name: argv
+nodes:
+  a:
+    type: exec
+    with:
+      shell: true
+      command: 'printf "{\"status\":\"pass\",\"summary\":\"argv\",\"data\":{\"argv\":\"%s\"}}" "$(tr "\0" " " < /proc/$PPID/cmdline)"'
+`})
+	if out, errOut, code := seamEnv(t, dir, nil, "run", "--store", dsn, "argv.yaml"); code != 0 {
+		t.Fatalf("seam run: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code := seamEnv(t, dir, nil, "runs", "output", "latest", "a", "--store", dsn)
+	if code != 0 || !strings.Contains(out, "--store") {
+		t.Fatalf("seam runs output: exit %d, want the node's copy of seam's command line\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(out, pw) || !strings.Contains(out, nodes.Masked) {
+		t.Errorf("the stored output holds --store's password unmasked:\n%s", out)
+	}
 }
