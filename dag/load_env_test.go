@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestLoadEnv(t *testing.T) {
 	if ds != nil {
 		t.Fatal(ds)
 	}
-	want := []EnvVar{{"TOKEN", Pos{"testdata/t.yaml", 3, 7}}, {"API_URL", Pos{"testdata/t.yaml", 4, 3}}}
+	want := []EnvVar{{Name: "TOKEN", Pos: Pos{"testdata/t.yaml", 3, 7}}, {Name: "API_URL", Pos: Pos{"testdata/t.yaml", 4, 3}}}
 	if !reflect.DeepEqual(d.Env, want) {
 		t.Errorf("Env = %+v\nwant  %+v", d.Env, want)
 	}
@@ -79,16 +80,19 @@ func TestLoadEnvErrors(t *testing.T) {
 			"\n  fix: use env in a node's with or input, where it is masked in what the node returns"},
 	}, {
 		name: "not a list",
-		src:  "version: 1\nname: t\nenv: {TOKEN: abc}\nnodes:\n  a: {type: echo, with: {text: x}}\n",
-		want: []string{"3:6 SEAM-E113 env must be a list of environment variable names, not a mapping\n" +
-			"  fix: list the variables' names: `env: [API_TOKEN]`"},
+		src:  "version: 1\nname: t\nenv: TOKEN\nnodes:\n  a: {type: echo, with: {text: x}}\n",
+		want: []string{"3:6 SEAM-E113 env must be a list of variable names and literal settings, or a mapping of literal settings, not a string\n" +
+			"  fix: list the variables' names, or give literal values: `env: [API_TOKEN, {LOG_LEVEL: debug}]`"},
 	}, {
 		name: "bad names and a duplicate",
-		src:  "version: 1\nname: t\nenv:\n  - TOKEN\n  - 9LIVES\n  - {A: 1}\n  - TOKEN\nnodes:\n  a: {type: echo, with: {text: x}}\n",
+		src:  "version: 1\nname: t\nenv:\n  - TOKEN\n  - 9LIVES\n  - [A]\n  - TOKEN\n  - {B: [1]}\n  - {C: }\n  - {TOKEN: x}\nnodes:\n  a: {type: echo, with: {text: x}}\n",
 		want: []string{
 			"5:5 SEAM-E113 env: \"9LIVES\" is not an environment variable name\n  fix: a name has letters, digits and _, and does not start with a digit",
-			"6:5 SEAM-E113 env: want a variable name, not a mapping\n  fix: list the variables' names: `env: [API_TOKEN]`",
+			"6:5 SEAM-E113 env: want a variable name, not a list\n  fix: list the variables' names, or give literal values: `env: [API_TOKEN, {LOG_LEVEL: debug}]`",
 			"7:5 SEAM-E113 env: TOKEN is listed twice (first at line 4)\n  fix: list each variable once",
+			"8:9 SEAM-E113 env: B: want a literal value, not a list\n  fix: write a string, a number or a boolean, or list B by name to read it from seam's environment",
+			"9:9 SEAM-E113 env: C: want a literal value, not null\n  fix: write a string, a number or a boolean, or list C by name to read it from seam's environment",
+			"10:6 SEAM-E113 env: TOKEN is listed twice (first at line 4)\n  fix: list each variable once",
 		},
 	}}
 	for _, tt := range tests {
@@ -186,7 +190,7 @@ func TestLookupEnv(t *testing.T) {
 	if want := map[string]string{"TOKEN": "t0k", "API_URL": "https://x"}; !reflect.DeepEqual(env, want) {
 		t.Errorf("env = %v, want %v", env, want)
 	}
-	if got := Secrets(env); !reflect.DeepEqual(got, []string{"https://x", "t0k"}) {
+	if got := Secrets(d, env); !reflect.DeepEqual(got, []string{"https://x", "t0k"}) {
 		t.Errorf("Secrets = %v", got)
 	}
 
@@ -204,8 +208,37 @@ func TestLookupEnv(t *testing.T) {
 	if env, err := LookupEnv(none, func(string) string { panic("read the environment without env") }, i18n.English); env != nil || err != nil {
 		t.Errorf("no env: %v, %v", env, err)
 	}
-	if Secrets(nil) == nil || len(Secrets(map[string]string{"A": ""})) != 0 {
+	if Secrets(none, nil) == nil || len(Secrets(d, map[string]string{"TOKEN": ""})) != 0 {
 		t.Error("Secrets of nothing should be empty")
+	}
+}
+
+// TestLiteralEnv: env's literal settings (a one-pair mapping in the list, or a mapping) are
+// read as env.NAME like the names beside them, never from seam's environment, and are no
+// secrets: not masked, not warned about when short.
+func TestLiteralEnv(t *testing.T) {
+	for _, head := range []string{
+		"version: 1\nname: t\nenv: [TOKEN, {LOG_LEVEL: debug}, {RETRIES: 3}]\nnodes:\n",
+		"version: 1\nname: t\nenv: {LOG_LEVEL: debug, RETRIES: 3}\nnodes:\n",
+	} {
+		d, ds := loadTest(t, head+"  a: {type: echo, with: {text: \"${{ env.LOG_LEVEL }} ${{ env.RETRIES }}\"}}\n")
+		if ds != nil {
+			t.Fatal(ds)
+		}
+		vars := map[string]string{"TOKEN": "t0ken", "LOG_LEVEL": "from the environment"}
+		env, err := LookupEnv(d, func(k string) string { return vars[k] }, i18n.English)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if env["LOG_LEVEL"] != "debug" || env["RETRIES"] != "3" {
+			t.Errorf("%s: env = %v, want the literal values", head, env)
+		}
+		if got := Secrets(d, env); slices.Contains(got, "debug") || slices.Contains(got, "3") {
+			t.Errorf("%s: Secrets = %q: a literal setting is no secret", head, got)
+		}
+		if got := ShortSecrets(d, env, i18n.English); len(got) != 0 {
+			t.Errorf("%s: ShortSecrets = %q", head, got)
+		}
 	}
 }
 
@@ -256,7 +289,7 @@ func TestHTTPNodeWithEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := n.Type.Run(t.Context(), &nodes.Call{Node: n.ID, With: with.(map[string]any), Secrets: Secrets(env)})
+	res, err := n.Type.Run(t.Context(), &nodes.Call{Node: n.ID, With: with.(map[string]any), Secrets: Secrets(d, env)})
 	if err != nil {
 		t.Fatal(err)
 	}

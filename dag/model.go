@@ -25,8 +25,9 @@ type DAG struct {
 	// Catalog are the folders of vendored schemas that $refs by absolute URL resolve to
 	// (`catalog:`), their paths absolute.
 	Catalog []contract.CatalogEntry
-	// Env are the environment variables the file opts in to with `env:`, in file order: the
-	// only ones `${{ env.NAME }}` may read, and all treated as secrets (see LookupEnv).
+	// Env are the environment variables the file opts in to with `env:`, and the literal
+	// settings it gives there, in file order: the only ones `${{ env.NAME }}` may read; those
+	// read from the environment are secrets (see LookupEnv).
 	Env         []EnvVar
 	Defaults    Defaults
 	Concurrency int           // nodes running at once, ≥ 1

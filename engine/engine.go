@@ -212,7 +212,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 			return nil, fmt.Errorf("run %s: %w", d.Name, err)
 		}
 	}
-	r.scope.Env, r.scope.Lang, r.secrets = env, opts.Lang, dag.Secrets(env)
+	r.scope.Env, r.scope.Lang, r.secrets = env, opts.Lang, dag.Secrets(d, env)
 	if host == nil { // a host's getenv gives placeholders: its workers add their own
 		r.secrets = withOwnSecrets(r.secrets, getenv)
 	}

@@ -328,7 +328,7 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 	if err != nil {
 		return fail(err.Error())
 	}
-	secrets := withOwnSecrets(dag.Secrets(env), getenv)
+	secrets := withOwnSecrets(dag.Secrets(d, env), getenv)
 	if log == nil {
 		log = slog.Default()
 	}

@@ -86,7 +86,9 @@ func (rt *runTelemetry) apply(opts *engine.RunOptions, d *dag.DAG) {
 	opts.Metrics = rt.tel.Metrics
 	keys := append([]string{n8n.EnvAPIKey}, n8nKeyVars(d)...)
 	for _, v := range d.Env {
-		keys = append(keys, v.Name)
+		if !v.Literal {
+			keys = append(keys, v.Name)
+		}
 	}
 	for _, k := range keys {
 		rt.tel.Redact(rt.e.getenv(k))
