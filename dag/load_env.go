@@ -162,6 +162,18 @@ func Secrets(d *DAG, env map[string]string) []string {
 	return slices.Compact(s)
 }
 
+// SecretNames are the variables d reads from seam's environment under env, in file order:
+// its secrets, where the literal settings beside them are not.
+func (d *DAG) SecretNames() []string {
+	var names []string
+	for _, e := range d.Env {
+		if !e.Literal {
+			names = append(names, e.Name)
+		}
+	}
+	return names
+}
+
 // ShortSecrets says in lang, for each variable d declares under env whose value in env
 // (LookupEnv's result) is shorter than nodes.MinSecret, that the value will not be masked: a
 // warning, since the run may go on, but the person who set it should know.

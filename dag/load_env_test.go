@@ -236,6 +236,9 @@ func TestLiteralEnv(t *testing.T) {
 		if got := Secrets(d, env); slices.Contains(got, "debug") || slices.Contains(got, "3") {
 			t.Errorf("%s: Secrets = %q: a literal setting is no secret", head, got)
 		}
+		if got, want := d.SecretNames(), slices.DeleteFunc([]string{"TOKEN"}, func(string) bool { return !strings.Contains(head, "TOKEN") }); !slices.Equal(got, want) {
+			t.Errorf("%s: SecretNames = %q, want %q", head, got, want)
+		}
 		if got := ShortSecrets(d, env, i18n.English); len(got) != 0 {
 			t.Errorf("%s: ShortSecrets = %q", head, got)
 		}

@@ -84,12 +84,7 @@ func (rt *runTelemetry) context(ctx context.Context) context.Context {
 // its secrets: the values of the variables d lists under env, and the n8n API key.
 func (rt *runTelemetry) apply(opts *engine.RunOptions, d *dag.DAG) {
 	opts.Metrics = rt.tel.Metrics
-	keys := append([]string{n8n.EnvAPIKey}, n8nKeyVars(d)...)
-	for _, v := range d.Env {
-		if !v.Literal {
-			keys = append(keys, v.Name)
-		}
-	}
+	keys := append(append([]string{n8n.EnvAPIKey}, n8nKeyVars(d)...), d.SecretNames()...)
 	for _, k := range keys {
 		rt.tel.Redact(rt.e.getenv(k))
 	}
