@@ -20,6 +20,7 @@ import (
 	"github.com/seam-dag/seam/contract/subset"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/suggest"
 )
 
 // Finding is one problem Lint found on an edge, or in a contract.
@@ -517,18 +518,40 @@ func (l *linter) undeclaredRefs(consumer string, es []*dag.Expr) []Finding {
 			switch {
 			case p.undeclared >= 0:
 				seg := strings.Join(r.Path[:p.undeclared+1], ".")
-				msg, hint := l.text.undeclared(what+"."+seg, producer, seg)
+				msg, hint := l.text.near(l.nearRef(r, p.undeclared), what)(l.text.undeclared(what+"."+seg, producer, seg))
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
 					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)})
 			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r) && !l.declaredInBranch(r):
 				seg := strings.Join(r.Path[:p.loose+1], ".")
-				msg, hint := l.text.loose(what+"."+seg, producer, seg)
+				msg, hint := l.text.near(l.nearRef(r, p.loose), what)(l.text.loose(what+"."+seg, producer, seg))
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeUnknown,
 					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)})
 			}
 		}
 	}
 	return out
+}
+
+// nearRef is the path r likely meant where its segment i is not declared: the path up to
+// that segment with the declared name closest to it, or "" when none is close.
+func (l *linter) nearRef(r dag.Ref, i int) string {
+	parent := r
+	parent.Path = r.Path[:i]
+	p, ok := l.projectRef(parent, false)
+	if !ok {
+		return ""
+	}
+	return nearPath(p.schema, r.Path, i)
+}
+
+// nearPath is path with its segment i replaced by the name schema s declares closest to it,
+// joined with dots, or "" when no declared name is close.
+func nearPath(s any, path []string, i int) string {
+	near := suggest.Closest(path[i], declaredNames(s))
+	if near == "" {
+		return ""
+	}
+	return strings.Join(append(slices.Clone(path[:i]), near), ".")
 }
 
 // declares reports whether r's root has a schema its author wrote (a declared output

@@ -69,7 +69,7 @@ nodes:
     input: {n: "${{ nodes.p.output.data.one.nope }}"}
     contract:
       input: {type: object}
-`, want: []string{"12:21 warning SEAM-W301 nodes.p.output.data.one.nope: p's output contract does not declare data.one.nope (it allows other fields, so it may be there)"}},
+`, want: []string{"12:21 warning SEAM-W301 nodes.p.output.data.one.nope: p's output contract does not declare data.one.nope (it allows other fields, so it may be there); did you mean nodes.p.output.data.one.note?"}},
 		{name: "inline consumer contract refers to the shared file", consumer: `
     input: "${{ nodes.p.output.data.one }}"
     contract:

@@ -152,14 +152,25 @@ func (l *linter) undeclaredItem(consumer string, r dag.Ref) []Finding {
 	if l.item == nil || l.item.undeclared || len(r.Path) == 0 {
 		return nil
 	}
-	p := project(l.item.schema, contract.Doc{Value: l.item.schema}, r.Path, 0)
-	if p.undeclared < 0 {
-		return nil
+	doc := contract.Doc{Value: l.item.schema}
+	p := project(l.item.schema, doc, r.Path, 0)
+	near := func(i int) string { return nearPath(project(l.item.schema, doc, r.Path[:i], 0).schema, r.Path, i) }
+	switch {
+	case p.undeclared >= 0:
+		seg := strings.Join(r.Path[:p.undeclared+1], ".")
+		msg, hint := l.text.near(near(p.undeclared), "item")(l.text.undeclaredItem(consumer, seg))
+		return []Finding{{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
+			Producers: l.item.producers, Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)}}
+	case p.loose >= 0 && p.loose < len(r.Path):
+		// Open elements may hold the member; a name close to a declared one is likely a typo.
+		if n := near(p.loose); n != "" {
+			seg := strings.Join(r.Path[:p.loose+1], ".")
+			msg, hint := l.text.near(n, "item")(l.text.looseItem(consumer, seg))
+			return []Finding{{Pos: r.Pos, Severity: SeverityWarning, Code: CodeUnknown,
+				Producers: l.item.producers, Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)}}
+		}
 	}
-	seg := strings.Join(r.Path[:p.undeclared+1], ".")
-	msg, hint := l.text.undeclaredItem(consumer, seg)
-	return []Finding{{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
-		Producers: l.item.producers, Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)}}
+	return nil
 }
 
 // failedItem is what the engine puts in data.items for an item that failed.

@@ -260,6 +260,19 @@ func (t lintText) undeclared(full, producer, path string) (msg, hint string) {
 		i18n.Sprintf(t.lang, "declare it in %s, or reference a field it declares.", label)
 }
 
+// near adds "did you mean" to a message about a path not declared, where near (a path
+// under root) is a declared one close to it; it returns the message and hint unchanged when
+// near is "".
+func (t lintText) near(near, root string) func(msg, hint string) (string, string) {
+	return func(msg, hint string) (string, string) {
+		if near == "" {
+			return msg, hint
+		}
+		full := root + "." + near
+		return i18n.Sprintf(t.lang, "%s; did you mean %s?", msg, full), i18n.Sprintf(t.lang, "write %s, or %s", full, hint)
+	}
+}
+
 // loose: a reference to a member the producer's schema does not declare but allows.
 func (t lintText) loose(full, producer, path string) (msg, hint string) {
 	if producer == "" {
@@ -331,6 +344,11 @@ func (t lintText) cannotProveList(src string, producers []string, res subset.Res
 func (t lintText) undeclaredItem(node, path string) (msg, hint string) {
 	return i18n.Sprintf(t.lang, "item.%s: the elements of %s's foreach list do not declare %s", path, node, path),
 		i18n.Sprintf(t.lang, "reference a field the elements declare, or declare it where the list comes from.")
+}
+
+func (t lintText) looseItem(node, path string) (msg, hint string) {
+	return i18n.Sprintf(t.lang, "item.%s: the elements of %s's foreach list do not declare %s (they allow other fields, so it may be there)", path, node, path),
+		i18n.Sprintf(t.lang, "declare it where the list comes from, or correct the reference.")
 }
 
 // What a contract's declared draft ignores (lint_drafts.go).

@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
+		// SEAM_UPDATE_SCRIPTS=1 rewrites the files a script compares with (cmp, diff) to what
+		// seam printed: read the diff before committing it.
+		UpdateScripts: os.Getenv("SEAM_UPDATE_SCRIPTS") == "1",
 		Setup: func(env *testscript.Env) error {
 			// Messages default to English whatever the machine's locale.
 			env.Setenv("SEAM_LANG", "en")
