@@ -1360,6 +1360,17 @@ func (c *checker) distinctItems(a shape) (int, bool) {
 		return 0, true
 	case s.hasEnum:
 		return len(s.values()), true
+	case s.types == tInteger && s.lo != nil && s.hi != nil:
+		// Integers within bounds: at most the integers between them.
+		lo, hi := ceilBound(s.lo, s.loEx), floorBound(s.hi, s.hiEx)
+		n := new(big.Int).Sub(hi.Num(), lo.Num())
+		if n.Sign() < 0 {
+			return 0, true
+		}
+		if n.Cmp(big.NewInt(maxWitnessItems)) >= 0 {
+			return 0, false
+		}
+		return int(n.Int64()) + 1, true
 	case s.types&^(tNull|tBoolean) == 0:
 		n := 0
 		if s.types&tNull != 0 {
@@ -1386,8 +1397,8 @@ func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
 	}
 	arr := make([]any, n)
 	arr[i] = v
-	k, _ := jsonKey(v)
-	seen := map[string]bool{k: true}
+	f := c.newFiller(a.unique, depth)
+	f.keep(v)
 	for j := range arr {
 		if j == i {
 			continue
@@ -1398,7 +1409,7 @@ func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
 				ns = append(ns, r.n)
 			}
 		}
-		x, ok := c.distinctItem(ns, a.unique, seen, depth)
+		x, ok := f.item(ns)
 		if !ok {
 			return nil, false
 		}
@@ -1448,13 +1459,13 @@ func (c *checker) tooManyContained(a shape, rule containsRule, depth int) (any, 
 		return nil, false
 	}
 	out := make([]any, n)
-	seen := map[string]bool{}
+	f := c.newFiller(true, depth)
 	for i := range out {
 		ns := a.itemSchemas(i)
 		if i <= rule.max {
 			ns = append(ns, rule.n)
 		}
-		v, ok := c.distinctItem(ns, true, seen, depth)
+		v, ok := f.item(ns)
 		if !ok {
 			return nil, false
 		}
