@@ -110,6 +110,9 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 	if len(a.groups) > 0 {
 		return c.splitProducer(a, b, depth)
 	}
+	if c.empty(a, depth) {
+		return Result{Verdict: Compatible} // a accepts nothing: a subset of anything
+	}
 	if len(b.unknown) > 0 {
 		return unknown("", "⟨b⟩ uses %s, which seam does not compare yet", strings.Join(b.unknown, ", "))
 	}
@@ -122,6 +125,65 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 		return c.splitConsumer(a, b, depth)
 	}
 	return c.compare(a, b, depth)
+}
+
+// empty reports, from sufficient conditions only, that a (without alternatives) accepts
+// nothing: each of its types is emptied by contradictory bounds or lengths, a required member
+// that accepts nothing, or, for an enum, a not or other keyword that rejects every value.
+func (c *checker) empty(a shape, depth int) bool {
+	if a.never {
+		return true
+	}
+	if depth > maxSubsetDepth || !c.spend(1) {
+		return false
+	}
+	if a.hasEnum {
+		if len(a.nots) == 0 {
+			return false // flatten already kept only the values a's types and bounds allow
+		}
+		for _, v := range a.values() {
+			if c.acceptsShape(&a, v, depth) != no {
+				return false
+			}
+		}
+		return true
+	}
+	for t := types(1); t <= tFraction; t <<= 1 {
+		if a.types&t != 0 && !c.emptyOf(a, t, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// emptyOf reports that a has no value of type t, from its keywords of t.
+func (c *checker) emptyOf(a shape, t types, depth int) bool {
+	switch t {
+	case tInteger, tFraction:
+		if a.lo == nil || a.hi == nil {
+			return false
+		}
+		if t == tInteger {
+			return ceilBound(a.lo, a.loEx).Cmp(floorBound(a.hi, a.hiEx)) > 0
+		}
+		// A fraction lies between any two bounds apart; at one point, only if it is one.
+		d := a.lo.Cmp(a.hi)
+		return d > 0 || d == 0 && (a.loEx || a.hiEx || a.lo.IsInt())
+	case tString:
+		return a.maxLen >= 0 && a.minLen > a.maxLen
+	case tArray:
+		return a.maxItems >= 0 && a.minItems > a.maxItems
+	case tObject:
+		if most := a.maxMembers(); most >= 0 && max(a.minProps, len(a.required)) > most {
+			return true
+		}
+		for _, name := range a.required {
+			if c.empty(c.flatten(a.memberSchemas(name), true), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // shapeKey names the set a shape stands for: the nodes it flattened and the alternatives

@@ -169,7 +169,7 @@ func (c *checker) acceptsAll(ns []node, v []any, each func(tri), depth int) tri 
 	memo := make(map[string]tri)
 	r := yes
 	for _, e := range v {
-		k, ok := jsonKey(e)
+		k, ok := memoKey(e)
 		t, seen := memo[k]
 		switch {
 		case ok && seen:
@@ -185,6 +185,16 @@ func (c *checker) acceptsAll(ns []node, v []any, each func(tri), depth int) tri 
 		r = and(r, t)
 	}
 	return r
+}
+
+// memoKey is a key for v under which equal values usually meet: a number by its text (1 and
+// 1.0 miss each other, which costs an evaluation, not an answer), and any other value by
+// jsonKey. Reading a number's value is the dear part of jsonKey.
+func memoKey(v any) (string, bool) {
+	if n, ok := v.(json.Number); ok {
+		return "#" + string(n), true
+	}
+	return jsonKey(v)
 }
 
 func (c *checker) groupAccepts(g group, v any, depth int) tri {

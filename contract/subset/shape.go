@@ -631,7 +631,9 @@ func (s *shape) addDependentRequired(x any) bool {
 // keywords that each apply alone is the alternatives of not each one: split, each is a
 // narrowing.
 func (s *shape) addNot(n node, x any, producer bool) {
-	if t, ok := pureTypes(x, 0); ok {
+	if accepted(x) {
+		s.types = 0 // not of a schema that accepts everything: nothing
+	} else if t, ok := pureTypes(x, 0); ok {
 		s.types &^= t // the complement of types is types
 	} else if name, ok := notRequired(x); ok {
 		// required holds of everything but objects: its complement is the objects
@@ -1010,6 +1012,24 @@ func pureTypes(x any, depth int) (types, bool) {
 		}
 	}
 	return t, seen
+}
+
+// accepted reports whether the schema x accepts every value: true, or an object of
+// annotations only ({}).
+func accepted(x any) bool {
+	if b, ok := x.(bool); ok {
+		return b
+	}
+	m, ok := x.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k := range m {
+		if !ignoredKeyword(k) && vocabulary(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // notAnyOf reads {"anyOf": [...]} (with annotations): a not of it is a not of each branch.

@@ -171,11 +171,16 @@ type filler struct {
 	seen   map[string]bool // the keys of the items so far, with unique
 	built  map[string]any  // the item built for each conjunction, by conjKey
 	series map[string]*big.Int
-	dead   map[string]bool // conjunctions of which no other distinct item was found
+	shapes map[string]*shape // each series' conjunction, flattened once
+	dead   map[string]bool   // conjunctions of which no other distinct item was found
+	// last and lastKey are the conjunction of the previous item and its key: every index
+	// past prefixItems has the same one.
+	last    []node
+	lastKey string
 }
 
 func (c *checker) newFiller(unique bool, depth int) *filler {
-	return &filler{c: c, unique: unique, depth: depth, seen: map[string]bool{}, built: map[string]any{}, series: map[string]*big.Int{}, dead: map[string]bool{}}
+	return &filler{c: c, unique: unique, depth: depth, seen: map[string]bool{}, built: map[string]any{}, series: map[string]*big.Int{}, shapes: map[string]*shape{}, dead: map[string]bool{}}
 }
 
 // keep marks v as an item already in the array (one the caller placed).
@@ -186,7 +191,10 @@ func (f *filler) keep(v any) {
 
 // item builds an item of the conjunction ns: distinct from the others with unique.
 func (f *filler) item(ns []node) (any, bool) {
-	key := conjKey(ns)
+	if !slices.EqualFunc(ns, f.last, func(x, y node) bool { return x.key == y.key }) {
+		f.last, f.lastKey = ns, conjKey(ns)
+	}
+	key := f.lastKey
 	if v, ok := f.built[key]; ok && !f.unique {
 		return deepCopy(v), true
 	}
@@ -227,7 +235,12 @@ func (f *filler) next(ns []node, key string) (any, bool) {
 		x = new(big.Int).Set(r.Num())
 		f.series[key] = x
 	}
-	s := f.c.flatten(ns, true)
+	s := f.shapes[key]
+	if s == nil {
+		flat := f.c.flatten(ns, true)
+		s = &flat
+		f.shapes[key] = s
+	}
 	for range maxSeriesTries {
 		x.Add(x, big.NewInt(1))
 		v := json.Number(x.String())
@@ -238,7 +251,7 @@ func (f *filler) next(ns []node, key string) (any, bool) {
 		if !f.c.spend(1) {
 			return nil, false
 		}
-		if f.c.acceptsShape(&s, v, f.depth+1) == yes {
+		if f.c.acceptsShape(s, v, f.depth+1) == yes {
 			f.seen[k] = true
 			return v, true
 		}
