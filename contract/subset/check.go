@@ -213,10 +213,12 @@ func (c *checker) splitProducer(a, b shape, depth int) Result {
 	return every(g.branches, func(br node) Result {
 		part := c.merge(rest, c.flatten([]node{br}, true))
 		if g.kw == "oneOf" {
-			// Exactly one branch: this one, and none of the others.
+			// Exactly one branch: this one, and none of the others. Each other branch is
+			// negated as a not is, so that a not of a bound or of a type narrows part (the
+			// exclusivity of overlapping branches empties part of it).
 			for _, other := range g.branches {
 				if other.key != br.key {
-					part.nots = append(part.nots, other)
+					part = c.merge(part, c.flatten([]node{other.synthetic(map[string]any{"not": other.v}, "~not")}, true))
 				}
 			}
 		}
