@@ -650,7 +650,14 @@ func (s *shape) addNot(n node, x any, producer bool) {
 		s.props[name] = append(s.props[name], neg)
 	} else if _, ok := notAnyOf(x); !ok && !s.addNotBound(x) {
 		// (A not of anyOf, flatten adds as the not of each branch.)
-		if kws, ok := separable(x, n.d); ok && producer {
+		if names, ok := notRequiredAll(x); ok && producer {
+			// Not all of names: one of them missing, a branch for each.
+			g := group{kw: "anyOf"}
+			for i, name := range names {
+				g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{"required": []any{name}}}, "not~required~"+strconv.Itoa(i)))
+			}
+			s.groups = append(s.groups, g)
+		} else if kws, ok := separable(x, n.d); ok && producer {
 			g := group{kw: "anyOf"}
 			for _, k := range kws {
 				g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{k: x.(map[string]any)[k]}}, "not~"+contract.EscapeToken(k)))
@@ -1049,6 +1056,24 @@ func notRequired(x any) (string, bool) {
 	}
 	name, ok := list[0].(string)
 	return name, ok
+}
+
+// notRequiredAll reads {"required": [names…]} of more than one name (with annotations).
+func notRequiredAll(x any) ([]string, bool) {
+	m, _ := x.(map[string]any)
+	list, _ := m["required"].([]any)
+	if len(list) < 2 || !onlyKeyword(m, "required") {
+		return nil, false
+	}
+	names := make([]string, len(list))
+	for i, v := range list {
+		name, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		names[i] = name
+	}
+	return names, true
 }
 
 // notMember reads {"properties": {name: sub}} (with annotations).
