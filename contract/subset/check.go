@@ -742,11 +742,15 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 // evaluate; Check verifies the final witness).
 func (c *checker) pick(a, b shape, t types, depth int) (any, bool) {
 	cands := c.candidates(a, b, t, depth)
-	c.spend(2 * len(cands)) // each is judged by both
+	c.spend(2 * len(cands)) // each is judged by both, once (an array may be long)
+	ras, rbs := make([]tri, len(cands)), make([]tri, len(cands))
+	for i, v := range cands {
+		ras[i], rbs[i] = c.acceptsShape(&a, v, depth), c.acceptsShape(&b, v, depth)
+	}
 	for _, strict := range []bool{true, false} {
 		var fit []any
-		for _, v := range cands {
-			ra, rb := c.acceptsShape(&a, v, depth), c.acceptsShape(&b, v, depth)
+		for i, v := range cands {
+			ra, rb := ras[i], rbs[i]
 			if strict && ra == yes && rb == no || !strict && ra != no && rb != yes {
 				fit = append(fit, v)
 			}

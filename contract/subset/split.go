@@ -336,27 +336,43 @@ func withEnum(a shape, vals []any) shape {
 // enumerateObjects lists a's objects when they are finitely many: a allows only its required
 // members, each of finitely many values (up to maxEnumerated objects in all).
 func (c *checker) enumerateObjects(a shape) (shape, bool) {
-	if hi := a.maxMembers(); hi < 0 || hi > len(a.required) || len(a.required) > 8 {
+	// The names a's objects may have: the required ones when no other is possible, or those
+	// an additionalProperties false (without patterns) names, each then present or absent.
+	names := a.required
+	if hi := a.maxMembers(); hi < 0 || hi > len(a.required) {
+		var ok bool
+		if names, ok = closedNames(a); !ok {
+			return a, false
+		}
+	}
+	if len(names) > 8 {
 		return a, false
 	}
 	objs := []map[string]any{{}}
-	for _, name := range a.required {
+	for _, name := range names {
 		m := c.flatten(a.memberSchemas(name), true)
 		if len(m.groups) > 0 {
 			return a, false
 		}
-		if !m.hasEnum {
+		if !m.hasEnum && !m.never {
 			var ok bool
 			if m, ok = c.enumerate(m); !ok {
 				return a, false
 			}
 		}
-		vals := m.values()
-		if len(objs)*len(vals) > maxEnumerated {
+		var vals []any
+		if !m.never {
+			vals = m.values()
+		}
+		optional := !slices.Contains(a.required, name)
+		if len(objs)*(len(vals)+1) > maxEnumerated {
 			return a, false
 		}
 		var next []map[string]any
 		for _, o := range objs {
+			if optional {
+				next = append(next, o)
+			}
 			for _, v := range vals {
 				n := maps.Clone(o)
 				n[name] = deepCopy(v)
@@ -365,12 +381,43 @@ func (c *checker) enumerateObjects(a shape) (shape, bool) {
 		}
 		objs = next
 	}
-	vals := make([]any, len(objs))
-	for i, o := range objs {
-		vals[i] = o
+	vals := make([]any, 0, len(objs))
+	for _, o := range objs {
+		// Combinations a's counts or dependencies rule out are left out (a superset would
+		// do; these are known not to be a's).
+		if c.acceptsShape(&a, o, 0) != no {
+			vals = append(vals, o)
+		}
 	}
-	c.spend(len(vals))
+	c.spend(len(objs))
 	return withEnum(a, vals), true
+}
+
+// closedNames is the names a's additionalProperties false without patterns allow its
+// objects (those all of them name), the required ones among them; ok is false when no such
+// keyword closes a.
+func closedNames(a shape) ([]string, bool) {
+	var names []string
+	closed := false
+	for _, ad := range a.addls {
+		if ad.n.v != false || len(ad.patterns) > 0 {
+			continue
+		}
+		if !closed {
+			names, closed = slices.Sorted(maps.Keys(ad.named)), true
+		} else {
+			names = slices.DeleteFunc(names, func(n string) bool { return !ad.named[n] })
+		}
+	}
+	if !closed {
+		return nil, false
+	}
+	for _, r := range a.required {
+		if !slices.Contains(names, r) {
+			return nil, false // a required member it forbids: leave it to the comparison
+		}
+	}
+	return names, true
 }
 
 // lcmRats is the least common multiple of positive rationals (nil for none): every multiple

@@ -345,6 +345,12 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 		if v, ok := c.minimalOf(a, tObject, depth); ok {
 			out = append(out, v)
 		}
+		// One member more than required, against an enum of objects or a count.
+		if n := len(a.required) + 1; a.maxMembers() < 0 || n <= a.maxMembers() {
+			if v, ok := c.objectSized(a, max(n, a.minProps), depth); ok {
+				out = append(out, v)
+			}
+		}
 	case tArray:
 		for _, n := range []int{a.minItems, b.minItems - 1, b.maxItems + 1, a.maxItems, 2} {
 			if v, ok := c.arrayOf(a, n, depth); ok {
