@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Unions on the consumer's side. a ⊆ anyOf(b1, …, bn) does not need a to fit one branch:
@@ -127,6 +128,9 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 				if !slices.Contains(a.required, name) {
 					return presenceSplit(a, name), true
 				}
+				if parts, ok := c.splitValues(a, m, name, branches); ok {
+					return parts, true
+				}
 				continue
 			}
 			if parts, ok := splitMemberType(a, name, m.types); ok {
@@ -163,6 +167,52 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 		return presenceSplit(a, others[0]), true
 	}
 	return nil, false
+}
+
+// splitValues splits a by the values the branches' enums or consts give member name: a part
+// for each one, and a part with none of them (a not of their enum), where a's member is not
+// an enum itself (a string tag, say, against branches of one tag and of every other).
+func (c *checker) splitValues(a, m shape, name string, branches []shape) ([]shape, bool) {
+	if m.hasEnum || slices.ContainsFunc(a.props[name], func(n node) bool { return strings.HasPrefix(n.key, "≠"+name+":") }) {
+		return nil, false // a part of such a split already
+	}
+	var vals []any
+	seen := map[string]bool{}
+	for _, br := range branches {
+		ms := br.memberSchemas(name)
+		if len(ms) == 0 {
+			continue
+		}
+		bm := c.flatten(ms, false)
+		if !bm.hasEnum {
+			continue
+		}
+		for _, v := range bm.values() {
+			if k, ok := jsonKey(v); ok && !seen[k] {
+				seen[k] = true
+				vals = append(vals, v)
+			}
+		}
+	}
+	if len(vals) == 0 || len(vals) > maxTagValues {
+		return nil, false
+	}
+	with := func(tag node) shape {
+		p := a
+		p.props = maps.Clone(a.props)
+		p.props[name] = append(slices.Clone(a.props[name]), tag)
+		p.keys = append(slices.Clone(a.keys), tag.key)
+		return p
+	}
+	parts := make([]shape, 0, len(vals)+1)
+	var keys []string
+	for _, v := range vals {
+		k, _ := jsonKey(v)
+		keys = append(keys, k)
+		parts = append(parts, with(node{v: map[string]any{"const": v}, key: "=" + name + ":" + k}))
+	}
+	rest := node{v: map[string]any{"not": map[string]any{"enum": vals}}, key: "≠" + name + ":" + strings.Join(keys, ",")}
+	return append(parts, with(rest)), true
 }
 
 // presenceSplit splits a into its objects with member name and those without.
