@@ -240,7 +240,10 @@ func excluded(s shape) string {
 		m, _ := n.v.(map[string]any)
 		list, hasEnum := m["enum"].([]any)
 		if x, ok := m["const"]; ok {
-			list, hasEnum = append(slices.Clone(list), x), true
+			if hasEnum {
+				continue // it rejects the values in both: leave it to evaluation
+			}
+			list, hasEnum = []any{x}, true
 		}
 		if !hasEnum || slices.ContainsFunc(slices.Collect(maps.Keys(m)), func(k string) bool {
 			return k != "enum" && k != "const" && !accepted(map[string]any{k: m[k]})
