@@ -261,3 +261,16 @@ func BenchmarkHardCorpus(b *testing.B) {
 	}
 	benchPairs(b, as, bs)
 }
+
+// BenchmarkFamiliesCorpus times every Check call of testdata/families.json (issue 35), whose
+// arrays of tens of thousands of items are the dearest witnesses the checker builds.
+//
+//	go test -run '^$' -bench FamiliesCorpus -benchtime 3x -count 3 -cpu 1 ./contract/subset/
+func BenchmarkFamiliesCorpus(b *testing.B) {
+	pairs := hardPairs(b, "testdata/families.json")
+	as, bs := make([]*contract.Schema, len(pairs)), make([]*contract.Schema, len(pairs))
+	for i, p := range pairs {
+		as[i], bs[i] = p.a, p.b
+	}
+	benchPairs(b, as, bs)
+}
