@@ -110,6 +110,9 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 	if len(a.groups) > 0 {
 		return c.splitProducer(a, b, depth)
 	}
+	if c.empty(a, depth) {
+		return Result{Verdict: Compatible} // a accepts nothing: a subset of anything
+	}
 	if len(b.unknown) > 0 {
 		return unknown("", "⟨b⟩ uses %s, which seam does not compare yet", strings.Join(b.unknown, ", "))
 	}
@@ -122,6 +125,65 @@ func (c *checker) shapes(a, b shape, depth int) Result {
 		return c.splitConsumer(a, b, depth)
 	}
 	return c.compare(a, b, depth)
+}
+
+// empty reports, from sufficient conditions only, that a (without alternatives) accepts
+// nothing: each of its types is emptied by contradictory bounds or lengths, a required member
+// that accepts nothing, or, for an enum, a not or other keyword that rejects every value.
+func (c *checker) empty(a shape, depth int) bool {
+	if a.never {
+		return true
+	}
+	if depth > maxSubsetDepth || !c.spend(1) {
+		return false
+	}
+	if a.hasEnum {
+		if len(a.nots) == 0 {
+			return false // flatten already kept only the values a's types and bounds allow
+		}
+		for _, v := range a.values() {
+			if c.acceptsShape(&a, v, depth) != no {
+				return false
+			}
+		}
+		return true
+	}
+	for t := types(1); t <= tFraction; t <<= 1 {
+		if a.types&t != 0 && !c.emptyOf(a, t, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// emptyOf reports that a has no value of type t, from its keywords of t.
+func (c *checker) emptyOf(a shape, t types, depth int) bool {
+	switch t {
+	case tInteger, tFraction:
+		if a.lo == nil || a.hi == nil {
+			return false
+		}
+		if t == tInteger {
+			return ceilBound(a.lo, a.loEx).Cmp(floorBound(a.hi, a.hiEx)) > 0
+		}
+		// A fraction lies between any two bounds apart; at one point, only if it is one.
+		d := a.lo.Cmp(a.hi)
+		return d > 0 || d == 0 && (a.loEx || a.hiEx || a.lo.IsInt())
+	case tString:
+		return a.maxLen >= 0 && a.minLen > a.maxLen
+	case tArray:
+		return a.maxItems >= 0 && a.minItems > a.maxItems
+	case tObject:
+		if most := a.maxMembers(); most >= 0 && max(a.minProps, len(a.required)) > most {
+			return true
+		}
+		for _, name := range a.required {
+			if c.empty(c.flatten(a.memberSchemas(name), true), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // shapeKey names the set a shape stands for: the nodes it flattened and the alternatives
@@ -151,10 +213,12 @@ func (c *checker) splitProducer(a, b shape, depth int) Result {
 	return every(g.branches, func(br node) Result {
 		part := c.merge(rest, c.flatten([]node{br}, true))
 		if g.kw == "oneOf" {
-			// Exactly one branch: this one, and none of the others.
+			// Exactly one branch: this one, and none of the others. Each other branch is
+			// negated as a not is, so that a not of a bound or of a type narrows part (the
+			// exclusivity of overlapping branches empties part of it).
 			for _, other := range g.branches {
 				if other.key != br.key {
-					part.nots = append(part.nots, other)
+					part = c.merge(part, c.flatten([]node{other.synthetic(map[string]any{"not": other.v}, "~not")}, true))
 				}
 			}
 		}
@@ -678,11 +742,15 @@ func (c *checker) outside(a, b shape, n node, depth int) Result {
 // evaluate; Check verifies the final witness).
 func (c *checker) pick(a, b shape, t types, depth int) (any, bool) {
 	cands := c.candidates(a, b, t, depth)
-	c.spend(2 * len(cands)) // each is judged by both
+	c.spend(2 * len(cands)) // each is judged by both, once (an array may be long)
+	ras, rbs := make([]tri, len(cands)), make([]tri, len(cands))
+	for i, v := range cands {
+		ras[i], rbs[i] = c.acceptsShape(&a, v, depth), c.acceptsShape(&b, v, depth)
+	}
 	for _, strict := range []bool{true, false} {
 		var fit []any
-		for _, v := range cands {
-			ra, rb := c.acceptsShape(&a, v, depth), c.acceptsShape(&b, v, depth)
+		for i, v := range cands {
+			ra, rb := ras[i], rbs[i]
 			if strict && ra == yes && rb == no || !strict && ra != no && rb != yes {
 				fit = append(fit, v)
 			}
@@ -1360,6 +1428,17 @@ func (c *checker) distinctItems(a shape) (int, bool) {
 		return 0, true
 	case s.hasEnum:
 		return len(s.values()), true
+	case s.types == tInteger && s.lo != nil && s.hi != nil:
+		// Integers within bounds: at most the integers between them.
+		lo, hi := ceilBound(s.lo, s.loEx), floorBound(s.hi, s.hiEx)
+		n := new(big.Int).Sub(hi.Num(), lo.Num())
+		if n.Sign() < 0 {
+			return 0, true
+		}
+		if n.Cmp(big.NewInt(maxWitnessItems)) >= 0 {
+			return 0, false
+		}
+		return int(n.Int64()) + 1, true
 	case s.types&^(tNull|tBoolean) == 0:
 		n := 0
 		if s.types&tNull != 0 {
@@ -1386,8 +1465,8 @@ func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
 	}
 	arr := make([]any, n)
 	arr[i] = v
-	k, _ := jsonKey(v)
-	seen := map[string]bool{k: true}
+	f := c.newFiller(a.unique, depth)
+	f.keep(v)
 	for j := range arr {
 		if j == i {
 			continue
@@ -1398,7 +1477,7 @@ func (c *checker) arrayAround(a shape, i int, v any, depth int) (any, bool) {
 				ns = append(ns, r.n)
 			}
 		}
-		x, ok := c.distinctItem(ns, a.unique, seen, depth)
+		x, ok := f.item(ns)
 		if !ok {
 			return nil, false
 		}
@@ -1448,13 +1527,13 @@ func (c *checker) tooManyContained(a shape, rule containsRule, depth int) (any, 
 		return nil, false
 	}
 	out := make([]any, n)
-	seen := map[string]bool{}
+	f := c.newFiller(true, depth)
 	for i := range out {
 		ns := a.itemSchemas(i)
 		if i <= rule.max {
 			ns = append(ns, rule.n)
 		}
-		v, ok := c.distinctItem(ns, true, seen, depth)
+		v, ok := f.item(ns)
 		if !ok {
 			return nil, false
 		}

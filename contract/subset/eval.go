@@ -100,9 +100,15 @@ func (c *checker) acceptsShape(s *shape, v any, depth int) tri {
 			}
 			r = and(r, d)
 		}
-		for i, e := range v {
+		prefix := s.prefixLen()
+		for i, e := range v[:min(prefix, len(v))] {
 			if ms := s.itemSchemas(i); len(ms) > 0 {
 				r = and(r, c.accepts(ms, e, depth+1))
+			}
+		}
+		if len(v) > prefix {
+			if ms := s.itemSchemas(prefix); len(ms) > 0 {
+				r = and(r, c.acceptsAll(ms, v[prefix:], func(tri) {}, depth))
 			}
 		}
 		for _, rule := range s.contains {
@@ -131,14 +137,14 @@ func not(t tri) tri {
 // containsAccepts counts the items of v that rule's schema accepts, and those it may.
 func (c *checker) containsAccepts(rule containsRule, v []any, depth int) tri {
 	yeses, maybes := 0, 0
-	for _, e := range v {
-		switch c.accepts([]node{rule.n}, e, depth+1) {
+	c.acceptsAll([]node{rule.n}, v, func(t tri) {
+		switch t {
 		case yes:
 			yeses++
 		case maybe:
 			maybes++
 		}
-	}
+	}, depth)
 	switch {
 	case yeses+maybes < rule.min, rule.max >= 0 && yeses > rule.max:
 		return no
@@ -146,6 +152,49 @@ func (c *checker) containsAccepts(rule containsRule, v []any, depth int) tri {
 		return yes
 	}
 	return maybe
+}
+
+// acceptsAll evaluates the conjunction ns on every item of v, telling each answer to each, and
+// returns their conjunction. An array of thousands of items is cheap here (a witness of a's
+// minItems: 20000 is one): ns is flattened once, equal items are evaluated once, and each
+// other item costs one unit of work, not a step.
+func (c *checker) acceptsAll(ns []node, v []any, each func(tri), depth int) tri {
+	if depth+1 > maxSubsetDepth || !c.spend(stepCost) {
+		for range v {
+			each(maybe)
+		}
+		return maybe
+	}
+	s := c.flatten(ns, false)
+	memo := make(map[string]tri)
+	r := yes
+	for _, e := range v {
+		k, ok := memoKey(e)
+		t, seen := memo[k]
+		switch {
+		case ok && seen:
+		case !c.spend(1):
+			t = maybe
+		default:
+			t = c.acceptsShape(&s, e, depth+1)
+			if ok {
+				memo[k] = t
+			}
+		}
+		each(t)
+		r = and(r, t)
+	}
+	return r
+}
+
+// memoKey is a key for v under which equal values usually meet: a number by its text (1 and
+// 1.0 miss each other, which costs an evaluation, not an answer), and any other value by
+// jsonKey. Reading a number's value is the dear part of jsonKey.
+func memoKey(v any) (string, bool) {
+	if n, ok := v.(json.Number); ok {
+		return "#" + string(n), true
+	}
+	return jsonKey(v)
 }
 
 func (c *checker) groupAccepts(g group, v any, depth int) tri {

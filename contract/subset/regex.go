@@ -1,8 +1,11 @@
 package subset
 
 import (
+	"maps"
+	"regexp"
 	"regexp/syntax"
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -211,6 +214,9 @@ type langSide struct {
 	progs          []*langProg
 	minLen, maxLen int // maxLen -1: none
 	none           bool
+	// negs is how many of progs, the last ones, the side's strings must not match: the
+	// strings of its nots of enums.
+	negs int
 }
 
 // accepts reports whether the side accepts a string of length n ending in states.
@@ -219,11 +225,41 @@ func (s *langSide) accepts(states []int, n int) bool {
 		return false
 	}
 	for i, lp := range s.progs {
-		if !lp.accepts(states[i], n == 0) {
+		if lp.accepts(states[i], n == 0) == (i >= len(s.progs)-s.negs) {
 			return false
 		}
 	}
 	return true
+}
+
+// excluded is a pattern of exactly the strings of s's nots of an enum or a const (each of
+// them rejects those strings, whatever else it holds), "" when there are none.
+func excluded(s shape) string {
+	var alts []string
+	for _, n := range s.nots {
+		m, _ := n.v.(map[string]any)
+		list, hasEnum := m["enum"].([]any)
+		if x, ok := m["const"]; ok {
+			if hasEnum {
+				continue // it rejects the values in both: leave it to evaluation
+			}
+			list, hasEnum = []any{x}, true
+		}
+		if !hasEnum || slices.ContainsFunc(slices.Collect(maps.Keys(m)), func(k string) bool {
+			return k != "enum" && k != "const" && !accepted(map[string]any{k: m[k]})
+		}) {
+			continue // a not of more than the values: it rejects fewer strings
+		}
+		for _, v := range list {
+			if x, ok := v.(string); ok {
+				alts = append(alts, regexp.QuoteMeta(x))
+			}
+		}
+	}
+	if len(alts) == 0 || len(alts) > maxEnumLanguage {
+		return ""
+	}
+	return "^(?:" + strings.Join(alts, "|") + ")$"
 }
 
 // langOf builds the side for shape s; ok is false when a pattern is not modelled.
@@ -264,6 +300,15 @@ func (c *checker) langFind(a, b shape, bNone, wantB bool) (w string, found, deci
 	sa, ok := c.langOf(a)
 	if !ok {
 		return "", false, false
+	}
+	if p := excluded(a); p != "" {
+		// a's strings but those its nots of enums reject: a not of an enum against
+		// minLength or a pattern (the strings too short for b are the ones a excludes).
+		neg, ok := c.langOf(shape{patterns: []string{p}, maxLen: -1})
+		if !ok {
+			return "", false, false
+		}
+		sa.progs, sa.negs = append(sa.progs, neg.progs...), 1
 	}
 	sb := langSide{none: true}
 	if !bNone {

@@ -631,7 +631,9 @@ func (s *shape) addDependentRequired(x any) bool {
 // keywords that each apply alone is the alternatives of not each one: split, each is a
 // narrowing.
 func (s *shape) addNot(n node, x any, producer bool) {
-	if t, ok := pureTypes(x, 0); ok {
+	if accepted(x) {
+		s.types = 0 // not of a schema that accepts everything: nothing
+	} else if t, ok := pureTypes(x, 0); ok {
 		s.types &^= t // the complement of types is types
 	} else if name, ok := notRequired(x); ok {
 		// required holds of everything but objects: its complement is the objects
@@ -648,7 +650,14 @@ func (s *shape) addNot(n node, x any, producer bool) {
 		s.props[name] = append(s.props[name], neg)
 	} else if _, ok := notAnyOf(x); !ok && !s.addNotBound(x) {
 		// (A not of anyOf, flatten adds as the not of each branch.)
-		if kws, ok := separable(x, n.d); ok && producer {
+		if names, ok := notRequiredAll(x); ok && producer {
+			// Not all of names: one of them missing, a branch for each.
+			g := group{kw: "anyOf"}
+			for i, name := range names {
+				g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{"required": []any{name}}}, "not~required~"+strconv.Itoa(i)))
+			}
+			s.groups = append(s.groups, g)
+		} else if kws, ok := separable(x, n.d); ok && producer {
 			g := group{kw: "anyOf"}
 			for _, k := range kws {
 				g.branches = append(g.branches, n.synthetic(map[string]any{"not": map[string]any{k: x.(map[string]any)[k]}}, "not~"+contract.EscapeToken(k)))
@@ -1012,6 +1021,24 @@ func pureTypes(x any, depth int) (types, bool) {
 	return t, seen
 }
 
+// accepted reports whether the schema x accepts every value: true, or an object of
+// annotations only ({}).
+func accepted(x any) bool {
+	if b, ok := x.(bool); ok {
+		return b
+	}
+	m, ok := x.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k := range m {
+		if !ignoredKeyword(k) && vocabulary(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // notAnyOf reads {"anyOf": [...]} (with annotations): a not of it is a not of each branch.
 func notAnyOf(x any) ([]any, bool) {
 	m, _ := x.(map[string]any)
@@ -1029,6 +1056,24 @@ func notRequired(x any) (string, bool) {
 	}
 	name, ok := list[0].(string)
 	return name, ok
+}
+
+// notRequiredAll reads {"required": [names…]} of more than one name (with annotations).
+func notRequiredAll(x any) ([]string, bool) {
+	m, _ := x.(map[string]any)
+	list, _ := m["required"].([]any)
+	if len(list) < 2 || !onlyKeyword(m, "required") {
+		return nil, false
+	}
+	names := make([]string, len(list))
+	for i, v := range list {
+		name, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		names[i] = name
+	}
+	return names, true
 }
 
 // notMember reads {"properties": {name: sub}} (with annotations).

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Unions on the consumer's side. a ⊆ anyOf(b1, …, bn) does not need a to fit one branch:
@@ -127,6 +128,9 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 				if !slices.Contains(a.required, name) {
 					return presenceSplit(a, name), true
 				}
+				if parts, ok := c.splitValues(a, m, name, branches); ok {
+					return parts, true
+				}
 				continue
 			}
 			if parts, ok := splitMemberType(a, name, m.types); ok {
@@ -163,6 +167,52 @@ func (c *checker) splitTag(a shape, branches []shape) ([]shape, bool) {
 		return presenceSplit(a, others[0]), true
 	}
 	return nil, false
+}
+
+// splitValues splits a by the values the branches' enums or consts give member name: a part
+// for each one, and a part with none of them (a not of their enum), where a's member is not
+// an enum itself (a string tag, say, against branches of one tag and of every other).
+func (c *checker) splitValues(a, m shape, name string, branches []shape) ([]shape, bool) {
+	if m.hasEnum || slices.ContainsFunc(a.props[name], func(n node) bool { return strings.HasPrefix(n.key, "≠"+name+":") }) {
+		return nil, false // a part of such a split already
+	}
+	var vals []any
+	seen := map[string]bool{}
+	for _, br := range branches {
+		ms := br.memberSchemas(name)
+		if len(ms) == 0 {
+			continue
+		}
+		bm := c.flatten(ms, false)
+		if !bm.hasEnum {
+			continue
+		}
+		for _, v := range bm.values() {
+			if k, ok := jsonKey(v); ok && !seen[k] {
+				seen[k] = true
+				vals = append(vals, v)
+			}
+		}
+	}
+	if len(vals) == 0 || len(vals) > maxTagValues {
+		return nil, false
+	}
+	with := func(tag node) shape {
+		p := a
+		p.props = maps.Clone(a.props)
+		p.props[name] = append(slices.Clone(a.props[name]), tag)
+		p.keys = append(slices.Clone(a.keys), tag.key)
+		return p
+	}
+	parts := make([]shape, 0, len(vals)+1)
+	var keys []string
+	for _, v := range vals {
+		k, _ := jsonKey(v)
+		keys = append(keys, k)
+		parts = append(parts, with(node{v: map[string]any{"const": v}, key: "=" + name + ":" + k}))
+	}
+	rest := node{v: map[string]any{"not": map[string]any{"enum": vals}}, key: "≠" + name + ":" + strings.Join(keys, ",")}
+	return append(parts, with(rest)), true
 }
 
 // presenceSplit splits a into its objects with member name and those without.
@@ -336,27 +386,43 @@ func withEnum(a shape, vals []any) shape {
 // enumerateObjects lists a's objects when they are finitely many: a allows only its required
 // members, each of finitely many values (up to maxEnumerated objects in all).
 func (c *checker) enumerateObjects(a shape) (shape, bool) {
-	if hi := a.maxMembers(); hi < 0 || hi > len(a.required) || len(a.required) > 8 {
+	// The names a's objects may have: the required ones when no other is possible, or those
+	// an additionalProperties false (without patterns) names, each then present or absent.
+	names := a.required
+	if hi := a.maxMembers(); hi < 0 || hi > len(a.required) {
+		var ok bool
+		if names, ok = closedNames(a); !ok {
+			return a, false
+		}
+	}
+	if len(names) > 8 {
 		return a, false
 	}
 	objs := []map[string]any{{}}
-	for _, name := range a.required {
+	for _, name := range names {
 		m := c.flatten(a.memberSchemas(name), true)
 		if len(m.groups) > 0 {
 			return a, false
 		}
-		if !m.hasEnum {
+		if !m.hasEnum && !m.never {
 			var ok bool
 			if m, ok = c.enumerate(m); !ok {
 				return a, false
 			}
 		}
-		vals := m.values()
-		if len(objs)*len(vals) > maxEnumerated {
+		var vals []any
+		if !m.never {
+			vals = m.values()
+		}
+		optional := !slices.Contains(a.required, name)
+		if len(objs)*(len(vals)+1) > maxEnumerated {
 			return a, false
 		}
 		var next []map[string]any
 		for _, o := range objs {
+			if optional {
+				next = append(next, o)
+			}
 			for _, v := range vals {
 				n := maps.Clone(o)
 				n[name] = deepCopy(v)
@@ -365,12 +431,43 @@ func (c *checker) enumerateObjects(a shape) (shape, bool) {
 		}
 		objs = next
 	}
-	vals := make([]any, len(objs))
-	for i, o := range objs {
-		vals[i] = o
+	vals := make([]any, 0, len(objs))
+	for _, o := range objs {
+		// Combinations a's counts or dependencies rule out are left out (a superset would
+		// do; these are known not to be a's).
+		if c.acceptsShape(&a, o, 0) != no {
+			vals = append(vals, o)
+		}
 	}
-	c.spend(len(vals))
+	c.spend(len(objs))
 	return withEnum(a, vals), true
+}
+
+// closedNames is the names a's additionalProperties false without patterns allow its
+// objects (those all of them name), the required ones among them; ok is false when no such
+// keyword closes a.
+func closedNames(a shape) ([]string, bool) {
+	var names []string
+	closed := false
+	for _, ad := range a.addls {
+		if ad.n.v != false || len(ad.patterns) > 0 {
+			continue
+		}
+		if !closed {
+			names, closed = slices.Sorted(maps.Keys(ad.named)), true
+		} else {
+			names = slices.DeleteFunc(names, func(n string) bool { return !ad.named[n] })
+		}
+	}
+	if !closed {
+		return nil, false
+	}
+	for _, r := range a.required {
+		if !slices.Contains(names, r) {
+			return nil, false // a required member it forbids: leave it to the comparison
+		}
+	}
+	return names, true
 }
 
 // lcmRats is the least common multiple of positive rationals (nil for none): every multiple

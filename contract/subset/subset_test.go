@@ -57,6 +57,12 @@ func subsetCases() []subsetCase {
 		{"1.0 is an integer", `{"const":1.0}`, `{"type":"integer"}`, cOK, ""},
 		{"1.5 is not", `{"const":1.5}`, `{"type":"integer"}`, cNo, RuleType},
 		{"empty type intersection", `{"allOf":[{"type":"string"},{"type":"number"}]}`, `false`, cOK, ""},
+		// Producers that accept nothing (issue 35), and one that only seems to.
+		{"not of everything", `{"not":{}}`, `{"type":"string","minLength":3}`, cOK, ""},
+		{"required member of nothing", `{"type":"object","required":["a"],"properties":{"a":{"type":"integer","minimum":3,"maximum":2}}}`, `false`, cOK, ""},
+		{"enum its not empties", `{"enum":["x","y"],"not":{"enum":["x","y"]}}`, `{"type":"integer"}`, cOK, ""},
+		{"not of enum and const excludes their intersection", `{"type":"string","not":{"enum":["","a"],"const":"a"}}`, `{"type":"string","minLength":1}`, cNo, RuleConstraint},
+		{"not of enum excludes its strings", `{"type":"string","not":{"enum":["",1]}}`, `{"type":"string","minLength":1}`, cOK, ""},
 		// enum and const.
 		{"enum subset", `{"enum":["a","b"]}`, `{"enum":["a","b","c"]}`, cOK, ""},
 		{"enum superset", `{"enum":["a","b","c"]}`, `{"enum":["a","b"]}`, cNo, RuleConstraint},

@@ -17,8 +17,13 @@ import (
 
 // Bounds on what witnesses may contain, so a hostile minItems cannot make one huge.
 const (
-	maxWitnessItems  = 256
-	maxWitnessLength = 1024
+	// maxWitnessItems is the most items of a built array: tens of thousands, as a filler
+	// builds them cheaply.
+	maxWitnessItems = 50000
+	// maxWitnessMembers is the most members of a built object, and of an array whose every
+	// item is built with other choices (mixedArray).
+	maxWitnessMembers = 256
+	maxWitnessLength  = 1024
 )
 
 // minimal builds a value the conjunction ns accepts, taking the first branch of alternatives.
@@ -139,7 +144,7 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 		return nil, false
 	}
 	out := make([]any, n)
-	seen := map[string]bool{}
+	f := c.newFiller(s.unique, depth)
 	for i := range out {
 		ns := s.itemSchemas(i)
 		if i < s.containsMin() {
@@ -147,7 +152,7 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 				ns = append(ns, r.n)
 			}
 		}
-		v, ok := c.distinctItem(ns, s.unique, seen, depth)
+		v, ok := f.item(ns)
 		if !ok {
 			return nil, false
 		}
@@ -156,9 +161,107 @@ func (c *checker) arrayOf(s shape, n, depth int) (any, bool) {
 	return out, true
 }
 
+// filler builds the items of one array: a witness of minItems 20000 is cheap, as each
+// conjunction's item is built once and copied (or, for unique items, the next one of a
+// series found from it), not searched for again at every index.
+type filler struct {
+	c      *checker
+	unique bool
+	depth  int
+	seen   map[string]bool // the keys of the items so far, with unique
+	built  map[string]any  // the item built for each conjunction, by conjKey
+	series map[string]*big.Int
+	shapes map[string]*shape // each series' conjunction, flattened once
+	dead   map[string]bool   // conjunctions of which no other distinct item was found
+	// last and lastKey are the conjunction of the previous item and its key: every index
+	// past prefixItems has the same one.
+	last    []node
+	lastKey string
+}
+
+func (c *checker) newFiller(unique bool, depth int) *filler {
+	return &filler{c: c, unique: unique, depth: depth, seen: map[string]bool{}, built: map[string]any{}, series: map[string]*big.Int{}, shapes: map[string]*shape{}, dead: map[string]bool{}}
+}
+
+// keep marks v as an item already in the array (one the caller placed).
+func (f *filler) keep(v any) {
+	k, _ := jsonKey(v)
+	f.seen[k] = true
+}
+
+// item builds an item of the conjunction ns: distinct from the others with unique.
+func (f *filler) item(ns []node) (any, bool) {
+	if !slices.EqualFunc(ns, f.last, func(x, y node) bool { return x.key == y.key }) {
+		f.last, f.lastKey = ns, conjKey(ns)
+	}
+	key := f.lastKey
+	if v, ok := f.built[key]; ok && !f.unique {
+		return deepCopy(v), true
+	}
+	if f.dead[key] {
+		return nil, false
+	}
+	if _, ok := f.series[key]; !ok {
+		if v, ok := f.c.distinctItem(ns, f.unique, f.seen, f.depth); ok {
+			f.built[key] = v
+			return v, true
+		}
+		if !f.unique {
+			return nil, false
+		}
+	}
+	if v, ok := f.next(ns, key); ok {
+		return v, true
+	}
+	f.dead[key] = true
+	return nil, false
+}
+
+// maxSeriesTries bounds the integers tried past the last one of a series for the next that
+// ns accepts (multipleOf, not).
+const maxSeriesTries = 64
+
+// next is the next integer of key's series that ns accepts and the array does not hold yet:
+// the integers counting up from the first item built, which the variants' searches cannot
+// reach thousands of.
+func (f *filler) next(ns []node, key string) (any, bool) {
+	x := f.series[key]
+	if x == nil {
+		first, ok := f.built[key].(json.Number)
+		r, isNum := rat(first)
+		if !ok || !isNum || !r.IsInt() {
+			return nil, false
+		}
+		x = new(big.Int).Set(r.Num())
+		f.series[key] = x
+	}
+	s := f.shapes[key]
+	if s == nil {
+		flat := f.c.flatten(ns, true)
+		s = &flat
+		f.shapes[key] = s
+	}
+	for range maxSeriesTries {
+		x.Add(x, big.NewInt(1))
+		v := json.Number(x.String())
+		k, _ := jsonKey(v)
+		if f.seen[k] {
+			continue
+		}
+		if !f.c.spend(1) {
+			return nil, false
+		}
+		if f.c.acceptsShape(s, v, f.depth+1) == yes {
+			f.seen[k] = true
+			return v, true
+		}
+	}
+	return nil, false
+}
+
 // mixedArray builds an array of n items of s, item i with the choices of variant+i.
 func (c *checker) mixedArray(s shape, n, depth int) (any, bool) {
-	if n > maxWitnessItems || (s.maxItems >= 0 && n > s.maxItems) {
+	if n > maxWitnessMembers || (s.maxItems >= 0 && n > s.maxItems) {
 		return nil, false
 	}
 	base := c.variant
@@ -241,6 +344,12 @@ func (c *checker) candidates(a, b shape, t types, depth int) []any {
 	case tObject:
 		if v, ok := c.minimalOf(a, tObject, depth); ok {
 			out = append(out, v)
+		}
+		// One member more than required, against an enum of objects or a count.
+		if n := len(a.required) + 1; a.maxMembers() < 0 || n <= a.maxMembers() {
+			if v, ok := c.objectSized(a, max(n, a.minProps), depth); ok {
+				out = append(out, v)
+			}
 		}
 	case tArray:
 		for _, n := range []int{a.minItems, b.minItems - 1, b.maxItems + 1, a.maxItems, 2} {
@@ -439,7 +548,7 @@ func (c *checker) objectOf(s shape, depth int) (any, bool) {
 
 // objectSized builds an object of s with n members (at least the required ones).
 func (c *checker) objectSized(s shape, n, depth int) (map[string]any, bool) {
-	if n > maxWitnessItems {
+	if n > maxWitnessMembers {
 		return nil, false
 	}
 	m := make(map[string]any, n)
