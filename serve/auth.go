@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -40,12 +41,20 @@ type sessions struct {
 // session is a login: who logged in (looked up again in the principals in force at each
 // request, so that one removed from the file is logged out at once) and until when.
 type session struct {
-	name    string
+	name string
+	// claims are what the OpenID provider said of a single sign-on, mapped again to a
+	// principal at each request; nil for a login with a token.
+	claims  *auth.Claims
 	expires time.Time
 }
 
 // start grants name a new session and returns its cookie value.
 func (ss *sessions) start(name string, now time.Time) string {
+	return ss.grant(session{name: name}, now)
+}
+
+// grant starts session t, which lasts SessionTTL from now, and returns its cookie value.
+func (ss *sessions) grant(t session, now time.Time) string {
 	b := make([]byte, 32)
 	rand.Read(b) // never fails (crypto/rand)
 	v := hex.EncodeToString(b)
@@ -60,21 +69,21 @@ func (ss *sessions) start(name string, now time.Time) string {
 		}
 		delete(ss.byValue, oldest)
 	}
-	ss.byValue[v] = session{name: name, expires: now.Add(SessionTTL)}
+	t.expires = now.Add(SessionTTL)
+	ss.byValue[v] = t
 	return v
 }
 
-// valid is the name of the principal of session v, when it was granted and not ended or
-// expired.
-func (ss *sessions) valid(v string, now time.Time) (string, bool) {
+// valid is session v, when it was granted and not ended or expired.
+func (ss *sessions) valid(v string, now time.Time) (session, bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	t, ok := ss.byValue[v]
 	if ok && !now.Before(t.expires) {
 		delete(ss.byValue, v)
-		return "", false
+		return session{}, false
 	}
-	return t.name, ok
+	return t, ok
 }
 
 // end ends the session of cookie value v.
@@ -150,12 +159,15 @@ func (t *tries) forget(now time.Time) {
 }
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "login", loginData{})
+	s.render(w, r, http.StatusOK, "login", loginData{SSO: s.sso != nil})
 }
 
 type loginData struct {
 	Wrong bool
 	Wait  string // why the login was refused before the token was compared
+	SSO   bool   // the login page offers single sign-on
+	// Refused says why a single sign-on did not log in.
+	Refused string
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
@@ -167,14 +179,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	if wait := s.tries.wait(ip, now); wait > 0 {
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		s.render(w, r, http.StatusTooManyRequests, "login", loginData{
+		s.render(w, r, http.StatusTooManyRequests, "login", loginData{SSO: s.sso != nil,
 			Wait: i18n.Sprintf(s.lang(r), "too many wrong tokens from your address: try again in %d s", secs)})
 		return
 	}
 	p := s.who.Current().Lookup(r.PostForm.Get("token"))
 	if p == nil {
 		s.tries.wrong(ip, now)
-		s.render(w, r, http.StatusUnauthorized, "login", loginData{Wrong: true})
+		s.render(w, r, http.StatusUnauthorized, "login", loginData{SSO: s.sso != nil, Wrong: true})
 		return
 	}
 	v := s.sessions.start(p.Name, now)

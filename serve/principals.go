@@ -38,11 +38,14 @@ func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bearerAut
 	if err != nil {
 		return nil, noBearer
 	}
-	name, ok := s.sessions.valid(c.Value, time.Now())
-	if !ok {
+	t, ok := s.sessions.valid(c.Value, time.Now())
+	switch {
+	case !ok:
 		return nil, noBearer
+	case t.claims != nil:
+		return s.who.Current().ForClaims(*t.claims), noBearer
 	}
-	return s.who.Current().Named(name), noBearer
+	return s.who.Current().Named(t.name), noBearer
 }
 
 // bearerAuth says whether a request came with an "Authorization" header.

@@ -115,7 +115,10 @@ type Server struct {
 	who      auth.Source
 	sessions *sessions
 	tries    *tries
-	streams  chan struct{}
+	// sso logs in through the principals file's OpenID provider; nil without an oidc: block.
+	sso       *auth.OIDC
+	ssoLogins *ssoLogins
+	streams   chan struct{}
 }
 
 // CheckAuth decides whether the server may listen on addr with token: off loopback a token
@@ -163,12 +166,20 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
 		sessions: &sessions{byValue: map[string]session{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
-		streams: make(chan struct{}, MaxEventStreams)}
-	for _, m := range slices.Concat(texts(), principalTexts(), webTexts()) {
+		ssoLogins: &ssoLogins{byState: map[string]ssoLogin{}},
+		streams:   make(chan struct{}, MaxEventStreams)}
+	for _, m := range slices.Concat(texts(), principalTexts(), webTexts(),
+		ssoTexts(),
+	) {
 		s.texts[m.In("en")] = m
 	}
 	if s.who = opts.Principals; s.who == nil && opts.Token != "" {
 		s.who = auth.Single(auth.TokenPrincipal, opts.Token)
+	}
+	if s.who != nil && s.who.Current().OIDC() != nil {
+		if s.sso, err = dialSSO(s.who.Current().OIDC(), opts); err != nil {
+			return nil, fmt.Errorf("serve: %w", err)
+		}
 	}
 	s.tmpl, err = template.New("").Funcs(s.funcs()).ParseFS(assets, "assets/*.html")
 	if err != nil {
@@ -185,6 +196,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /login", s.loginPage)
 	m.HandleFunc("POST /login", s.login)
 	m.HandleFunc("POST /logout", s.logout)
+	m.HandleFunc("GET /login/oidc", s.ssoStart)
+	m.HandleFunc("GET /login/oidc/callback", s.ssoCallback)
 	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/runs", http.StatusSeeOther)
 	})
@@ -239,7 +252,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if s.who != nil && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" && !s.allowed(w, r, who, bearer) {
+	if s.who != nil && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" && !strings.HasPrefix(r.URL.Path, "/login/oidc") && !s.allowed(w, r, who, bearer) {
 		return
 	}
 	s.mux.ServeHTTP(w, r.WithContext(auth.With(r.Context(), who)))

@@ -1,7 +1,7 @@
 package i18n
 
 // jaOIDC is the Japanese of single sign-on: the principals file's oidc: block and oidc: and
-// email: keys (auth/), and the OpenID provider client.
+// email: keys (auth/), the OpenID provider client, and the web view's login through it.
 func jaOIDC() map[string]string {
 	return map[string]string{
 		// auth/file.go
@@ -29,5 +29,12 @@ func jaOIDC() map[string]string {
 		"oidc: the provider %s's userinfo: %v":                                                                                                              "oidc: プロバイダ %s の userinfo: %v",
 		"oidc: userinfo speaks of another subject than the ID token: log in again":                                                                          "oidc: userinfo が ID トークンと別のサブジェクトを示しています: もう一度ログインしてください",
 		"oidc: the userinfo claims do not decode: %w":                                                                                                       "oidc: userinfo のクレームを復号できません: %w",
+		// serve/oidc.go
+		"the OpenID provider did not log you in: %s %s":                                                 "OpenID プロバイダでログインできませんでした: %s %s",
+		"this answer of the OpenID provider is not for a login this browser started here: log in again": "この OpenID プロバイダの応答は、このブラウザがここで始めたログインのものではありません: もう一度ログインしてください",
+		"this login took longer than %d minutes or was used already: log in again":                      "このログインは %d 分を超えたか、すでに使われています: もう一度ログインしてください",
+		"the OpenID provider says you are %s, but no principal in the principals file is you: an admin can add oidc: %q (or your verified email as email:) to a principal, or give one of your groups roles in oidc: role_map": "OpenID プロバイダによるとあなたは %s ですが、principals ファイルにあなたに当たるプリンシパルがありません: 管理者がプリンシパルに oidc: %q（または検証済みのメールアドレスを email: に）を追加するか、oidc: role_map であなたのグループにロールを与えられます",
+		"Logged in as":               "ログイン中:",
+		"Log in with single sign-on": "シングルサインオンでログイン",
 	}
 }
