@@ -241,3 +241,17 @@ func (o *OIDC) Exchange(ctx context.Context, redirect, code, verifier, nonce str
 	}
 	return c, nil
 }
+
+// ForUser is the principal an authenticating proxy's user header names, or nil: the one so
+// named, else the one whose email: is user (the proxy has verified it).
+func (s *Set) ForUser(user string) *Principal {
+	if p := s.Named(user); p != nil || user == "" {
+		return p
+	}
+	for _, e := range s.list {
+		if e.email != "" && strings.EqualFold(e.email, user) {
+			return e.p
+		}
+	}
+	return nil
+}

@@ -155,14 +155,9 @@ func (s *Server) ssoCallback(w http.ResponseWriter, r *http.Request) {
 
 // dialSSO reads the discovery document of c's provider, within ssoDial: the server does not
 // start without it (the error names the issuer).
-func dialSSO(c *auth.OIDCConfig, opts Options) (*auth.OIDC, error) {
-	getenv := opts.Getenv
+func dialSSO(c *auth.OIDCConfig, getenv func(string) string, lang i18n.Lang) (*auth.OIDC, error) {
 	if getenv == nil {
 		getenv = os.Getenv
-	}
-	lang := opts.Lang
-	if lang == "" {
-		lang = i18n.English
 	}
 	// New has no context of its own: the start of seam serve is bounded here instead.
 	ctx, cancel := context.WithTimeout(context.Background(), ssoDial)

@@ -23,6 +23,14 @@ func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bearerAut
 	if s.who == nil {
 		return s.opts.Local, noBearer
 	}
+	if s.proxy != nil {
+		if user, ok := s.proxy.user(r); ok {
+			if p = s.who.Current().ForUser(user); p == nil {
+				return nil, proxyUnknown
+			}
+			return p, noBearer
+		}
+	}
 	if h := r.Header.Get("Authorization"); h != "" {
 		ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
 		if s.tries.wait(ip, now) > 0 {
@@ -55,6 +63,7 @@ const (
 	noBearer        bearerAuth = iota
 	bearerSent                 // compared with the principals' tokens
 	bearerThrottled            // not compared: too many wrong tokens from the address
+	proxyUnknown               // the trusted proxy named someone the principals file does not know
 )
 
 // need is the role r asks for: an operator's to start, cancel or resume a run (every POST
@@ -75,6 +84,10 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request, who *auth.Princ
 		secs := max(1, int(math.Ceil(s.tries.wait(httpserve.ClientAddr(r.RemoteAddr), time.Now()).Seconds())))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		http.Error(w, i18n.Sprintf(l, "too many wrong tokens from your address: try again in %d s", secs), http.StatusTooManyRequests)
+		return false
+	case bearer == proxyUnknown:
+		user, _ := s.proxy.user(r)
+		http.Error(w, i18n.Sprintf(l, "the authenticating proxy says you are %s, but no principal in the principals file has that name or email: an admin can add one", user), http.StatusForbidden)
 		return false
 	case who == nil && bearer == bearerSent:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="seam", error="invalid_token"`)

@@ -81,6 +81,10 @@ type Options struct {
 	// Local is who a request is when no login is asked (loopback without a token), recorded
 	// on the runs it starts; nil is the operating-system user who started the server.
 	Local *auth.Principal
+	// ProxyHeader, when set, is the header an authenticating proxy names the person in
+	// (X-Forwarded-User), believed only from the addresses of ProxyFrom (CIDRs or addresses).
+	ProxyHeader string
+	ProxyFrom   []string
 	// Loopback is set when the server listens on loopback only: a request whose Host is not
 	// loopback is then refused (DNS rebinding).
 	Loopback bool
@@ -118,6 +122,7 @@ type Server struct {
 	// sso logs in through the principals file's OpenID provider; nil without an oidc: block.
 	sso       *auth.OIDC
 	ssoLogins *ssoLogins
+	proxy     *proxy // the trusted proxy; nil when none is
 	streams   chan struct{}
 }
 
@@ -176,8 +181,15 @@ func New(opts Options) (*Server, error) {
 	if s.who = opts.Principals; s.who == nil && opts.Token != "" {
 		s.who = auth.Single(auth.TokenPrincipal, opts.Token)
 	}
+	lang := opts.Lang
+	if lang == "" {
+		lang = i18n.English
+	}
+	if s.proxy, err = newProxy(opts, s.who, lang); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
 	if s.who != nil && s.who.Current().OIDC() != nil {
-		if s.sso, err = dialSSO(s.who.Current().OIDC(), opts); err != nil {
+		if s.sso, err = dialSSO(s.who.Current().OIDC(), opts.Getenv, lang); err != nil {
 			return nil, fmt.Errorf("serve: %w", err)
 		}
 	}

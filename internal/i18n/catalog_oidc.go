@@ -1,6 +1,6 @@
 package i18n
 
-// jaOIDC is the Japanese of single sign-on: the principals file's oidc: block and oidc: and
+// jaOIDC is the Japanese of single sign-on and the trusted proxy: the principals file's oidc: block and oidc: and
 // email: keys (auth/), the OpenID provider client, and the web view's login through it.
 func jaOIDC() map[string]string {
 	return map[string]string{
@@ -34,6 +34,12 @@ func jaOIDC() map[string]string {
 		"this answer of the OpenID provider is not for a login this browser started here: log in again": "この OpenID プロバイダの応答は、このブラウザがここで始めたログインのものではありません: もう一度ログインしてください",
 		"this login took longer than %d minutes or was used already: log in again":                      "このログインは %d 分を超えたか、すでに使われています: もう一度ログインしてください",
 		"the OpenID provider says you are %s, but no principal in the principals file is you: an admin can add oidc: %q (or your verified email as email:) to a principal, or give one of your groups roles in oidc: role_map": "OpenID プロバイダによるとあなたは %s ですが、principals ファイルにあなたに当たるプリンシパルがありません: 管理者がプリンシパルに oidc: %q（または検証済みのメールアドレスを email: に）を追加するか、oidc: role_map であなたのグループにロールを与えられます",
+		// serve/proxy.go
+		"--auth-proxy-from without --auth-proxy-header: name the header the proxy sets, e.g. --auth-proxy-header X-Forwarded-User":                "--auth-proxy-header なしの --auth-proxy-from: プロキシが設定するヘッダーを指定してください（例: --auth-proxy-header X-Forwarded-User）",
+		"--auth-proxy-header %s needs a principals file (--principals): the header names one of its principals":                                   "--auth-proxy-header %s には principals ファイル（--principals）が必要です: ヘッダーはそのプリンシパルの 1 つを指します",
+		"--auth-proxy-header %s without --auth-proxy-from: give the proxy's addresses (CIDR, e.g. 10.0.0.5/32), else anyone could set the header": "--auth-proxy-header %s に --auth-proxy-from がありません: プロキシのアドレス（CIDR、例: 10.0.0.5/32）を指定してください。指定しないと誰でもヘッダーを設定できます",
+		"--auth-proxy-from %q: want an address or a CIDR, e.g. 10.0.0.5 or 10.0.0.0/24":                                                           "--auth-proxy-from %q: アドレスか CIDR を指定してください（例: 10.0.0.5 や 10.0.0.0/24）",
+		"the authenticating proxy says you are %s, but no principal in the principals file has that name or email: an admin can add one":          "認証プロキシによるとあなたは %s ですが、principals ファイルにその名前かメールアドレスのプリンシパルがありません: 管理者が追加できます",
 		"Logged in as":               "ログイン中:",
 		"Log in with single sign-on": "シングルサインオンでログイン",
 	}
