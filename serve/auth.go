@@ -3,9 +3,7 @@ package serve
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"math"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -19,11 +17,11 @@ import (
 const (
 	// LoginBurst is how many wrong tokens a client address may send in a row; past it, a
 	// login is refused with 429 before its token is compared.
-	LoginBurst = 5
+	LoginBurst = httpserve.TokenBurst
 	// LoginRefill is how often a client address gets one more try back.
-	LoginRefill = 10 * time.Second
+	LoginRefill = httpserve.TokenRefill
 	// MaxLoginClients caps the client addresses whose wrong tokens are remembered.
-	MaxLoginClients = 10000
+	MaxLoginClients = httpserve.MaxTokenClients
 	// SessionTTL is how long a login lasts.
 	SessionTTL = 12 * time.Hour
 	// MaxSessions caps the logins remembered at once; one more ends the oldest.
@@ -93,71 +91,6 @@ func (ss *sessions) end(v string) {
 	delete(ss.byValue, v)
 }
 
-// tries slows the guessing of the token: each client address has a bucket of LoginBurst
-// tries that refills one every LoginRefill, and a wrong token takes one.
-type tries struct {
-	mu      sync.Mutex
-	clients map[netip.Addr]bucket
-}
-
-type bucket struct {
-	left float64 // tries left at `at`
-	at   time.Time
-}
-
-// refilled is b at now.
-func (b bucket) refilled(now time.Time) bucket {
-	b.left = math.Min(LoginBurst, b.left+float64(now.Sub(b.at))/float64(LoginRefill))
-	b.at = now
-	return b
-}
-
-// wait is how long ip must wait before its next try; 0 when it may try now.
-func (t *tries) wait(ip netip.Addr, now time.Time) time.Duration {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b, ok := t.clients[ip]
-	if !ok {
-		return 0
-	}
-	if b = b.refilled(now); b.left >= 1 {
-		return 0
-	}
-	return time.Duration((1 - b.left) * float64(LoginRefill))
-}
-
-// wrong takes a try from ip.
-func (t *tries) wrong(ip netip.Addr, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b, ok := t.clients[ip]
-	if !ok {
-		if len(t.clients) >= MaxLoginClients {
-			t.forget(now)
-		}
-		b = bucket{left: LoginBurst, at: now}
-	}
-	b = b.refilled(now)
-	b.left--
-	t.clients[ip] = b
-}
-
-// forget drops the addresses whose bucket is full again, which remembers nothing; when none
-// is, one address, which may then try again sooner than it should.
-func (t *tries) forget(now time.Time) {
-	for ip, b := range t.clients {
-		if b.refilled(now).left >= LoginBurst {
-			delete(t.clients, ip)
-		}
-	}
-	for ip := range t.clients {
-		if len(t.clients) < MaxLoginClients {
-			break
-		}
-		delete(t.clients, ip)
-	}
-}
-
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "login", loginData{SSO: s.sso != nil})
 }
@@ -176,8 +109,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
-	if wait := s.tries.wait(ip, now); wait > 0 {
-		secs := int(math.Ceil(wait.Seconds()))
+	if wait := s.tries.Wait(ip, now); wait > 0 {
+		secs := httpserve.RetryAfter(wait)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		s.render(w, r, http.StatusTooManyRequests, "login", loginData{SSO: s.sso != nil,
 			Wait: i18n.Sprintf(s.lang(r), "too many wrong tokens from your address: try again in %d s", secs)})
@@ -185,7 +118,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.who.Current().Lookup(r.PostForm.Get("token"))
 	if p == nil {
-		s.tries.wrong(ip, now)
+		s.tries.Wrong(ip, now)
 		s.render(w, r, http.StatusUnauthorized, "login", loginData{SSO: s.sso != nil, Wrong: true})
 		return
 	}

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -33,12 +32,12 @@ func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bearerAut
 	}
 	if h := r.Header.Get("Authorization"); h != "" {
 		ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
-		if s.tries.wait(ip, now) > 0 {
+		if s.tries.Wait(ip, now) > 0 {
 			return nil, bearerThrottled
 		}
 		tok, _ := auth.Bearer(h)
 		if p = s.who.Current().Lookup(tok); p == nil {
-			s.tries.wrong(ip, now)
+			s.tries.Wrong(ip, now)
 		}
 		return p, bearerSent
 	}
@@ -81,7 +80,7 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request, who *auth.Princ
 	l := s.lang(r)
 	switch {
 	case bearer == bearerThrottled:
-		secs := max(1, int(math.Ceil(s.tries.wait(httpserve.ClientAddr(r.RemoteAddr), time.Now()).Seconds())))
+		secs := httpserve.RetryAfter(s.tries.Wait(httpserve.ClientAddr(r.RemoteAddr), time.Now()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		http.Error(w, i18n.Sprintf(l, "too many wrong tokens from your address: try again in %d s", secs), http.StatusTooManyRequests)
 		return false

@@ -118,7 +118,7 @@ type Server struct {
 	// is asked.
 	who      auth.Source
 	sessions *sessions
-	tries    *tries
+	tries    *httpserve.Tries
 	// sso logs in through the principals file's OpenID provider; nil without an oidc: block.
 	sso       *auth.OIDC
 	ssoLogins *ssoLogins
@@ -170,7 +170,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
 	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
-		sessions: &sessions{byValue: map[string]session{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
+		sessions: &sessions{byValue: map[string]session{}}, tries: &httpserve.Tries{},
 		ssoLogins: &ssoLogins{byState: map[string]ssoLogin{}},
 		streams:   make(chan struct{}, MaxEventStreams)}
 	for _, m := range slices.Concat(texts(), principalTexts(), webTexts(),
@@ -326,12 +326,8 @@ func (s *Server) lang(r *http.Request) i18n.Lang {
 	if s.opts.Lang != "" {
 		return s.opts.Lang
 	}
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-		base, _, _ := strings.Cut(tag, "-") // ja-JP is ja
-		if l, err := i18n.Parse(base); err == nil {
-			return l
-		}
+	if l, ok := httpserve.AcceptLanguage(r.Header.Get("Accept-Language")); ok {
+		return l
 	}
 	return i18n.English
 }
