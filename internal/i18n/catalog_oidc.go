@@ -1,6 +1,6 @@
 package i18n
 
-// jaOIDC is the Japanese of single sign-on and the trusted proxy: the principals file's oidc: block and oidc: and
+// jaOIDC is the Japanese of single sign-on, the trusted proxy and MCP's bearer refusals: the principals file's oidc: block and oidc: and
 // email: keys (auth/), the OpenID provider client, and the web view's login through it.
 func jaOIDC() map[string]string {
 	return map[string]string{
@@ -40,6 +40,9 @@ func jaOIDC() map[string]string {
 		"--auth-proxy-header %s without --auth-proxy-from: give the proxy's addresses (CIDR, e.g. 10.0.0.5/32), else anyone could set the header": "--auth-proxy-header %s に --auth-proxy-from がありません: プロキシのアドレス（CIDR、例: 10.0.0.5/32）を指定してください。指定しないと誰でもヘッダーを設定できます",
 		"--auth-proxy-from %q: want an address or a CIDR, e.g. 10.0.0.5 or 10.0.0.0/24":                                                           "--auth-proxy-from %q: アドレスか CIDR を指定してください（例: 10.0.0.5 や 10.0.0.0/24）",
 		"the authenticating proxy says you are %s, but no principal in the principals file has that name or email: an admin can add one":          "認証プロキシによるとあなたは %s ですが、principals ファイルにその名前かメールアドレスのプリンシパルがありません: 管理者が追加できます",
+		// mcp/principals.go
+		"a bearer token is required: send the header Authorization: Bearer TOKEN": "ベアラートークンが必要です: ヘッダー Authorization: Bearer TOKEN を送ってください",
+		"invalid bearer token: it is none of the tokens this server lets in":      "無効なベアラートークンです: このサーバーが受け付けるトークンのどれでもありません",
 		"Logged in as":               "ログイン中:",
 		"Log in with single sign-on": "シングルサインオンでログイン",
 	}
