@@ -135,4 +135,4 @@ cmd_stop() {
 	stop_server "$1" OIDC_PID OIDC_FOLDER .seam-oidc "the OpenID provider"
 }
 
-main 20 "install start stop" "$@"
+main 21 "install start stop" "$@"
