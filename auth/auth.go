@@ -92,17 +92,21 @@ const TokenPrincipal = "token"
 // Single. A Set is never changed once built.
 type Set struct {
 	list []entry
+	oidc *OIDCConfig // single sign-on, when the file has an oidc: block
 }
 
 type entry struct {
-	hash [sha256.Size]byte
-	p    *Principal
+	hash    [sha256.Size]byte
+	hasHash bool   // false for a principal that only signs on through the provider (hash all zero)
+	subject string // the provider's subject (oidc:), "" for none
+	email   string // the provider's verified email (email:), "" for none
+	p       *Principal
 }
 
 // Single is a set of one admin principal named name whose token is token: what
 // $SEAM_SERVE_TOKEN and $SEAM_MCP_TOKEN stand for. Only the token's hash is kept.
 func Single(name, token string) *Set {
-	return &Set{list: []entry{{hash: sha256.Sum256([]byte(token)), p: &Principal{Name: name, Roles: []Role{Admin}}}}}
+	return &Set{list: []entry{{hash: sha256.Sum256([]byte(token)), hasHash: true, p: &Principal{Name: name, Roles: []Role{Admin}}}}}
 }
 
 // Current returns s itself: a Set is a Source that never changes.

@@ -39,12 +39,21 @@ func Parse(file string, data []byte, lang i18n.Lang) (*Set, error) {
 		return nil, i18n.Errorf(lang, "%s:%d: a principals file is a mapping with the key principals: see docs/serve.md", file, top.Line)
 	}
 	var list *yaml.Node
+	s := &Set{}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
-		if k.Value != "principals" {
-			return nil, i18n.Errorf(lang, "%s:%d: unknown key %q: want principals", file, k.Line, k.Value)
+		switch k.Value {
+		case "principals":
+			list = v
+		case "oidc":
+			c, err := parseOIDC(file, v, lang)
+			if err != nil {
+				return nil, err
+			}
+			s.oidc = c
+		default:
+			return nil, i18n.Errorf(lang, "%s:%d: unknown key %q: want principals or oidc", file, k.Line, k.Value)
 		}
-		list = v
 	}
 	if list == nil || list.Kind == yaml.ScalarNode && list.Tag == "!!null" {
 		return nil, i18n.Errorf(lang, "%s: no principals: add one with the line seam token new NAME --role ROLE prints", file)
@@ -52,7 +61,6 @@ func Parse(file string, data []byte, lang i18n.Lang) (*Set, error) {
 	if list.Kind != yaml.MappingNode {
 		return nil, i18n.Errorf(lang, "%s:%d: principals must be a mapping of names to {token_sha256, roles, groups}", file, list.Line)
 	}
-	s := &Set{}
 	type seen struct {
 		name string
 		line int
@@ -67,10 +75,12 @@ func Parse(file string, data []byte, lang i18n.Lang) (*Set, error) {
 		if s.Named(e.p.Name) != nil {
 			return nil, i18n.Errorf(lang, "%s:%d: principal %q is named twice: give each principal its own name", file, k.Line, k.Value)
 		}
-		if o, ok := first[e.hash]; ok {
+		if o, ok := first[e.hash]; ok && e.hasHash {
 			return nil, i18n.Errorf(lang, "%s:%d: principals %q and %q (line %d) have the same token_sha256: give each principal its own token (seam token new)", file, k.Line, e.p.Name, o.name, o.line)
 		}
-		first[e.hash] = seen{e.p.Name, k.Line}
+		if e.hasHash {
+			first[e.hash] = seen{e.p.Name, k.Line}
+		}
 		s.list = append(s.list, e)
 	}
 	if len(s.list) == 0 {
@@ -89,7 +99,6 @@ func parsePrincipal(file string, k, v *yaml.Node, lang i18n.Lang) (entry, error)
 		return entry{}, i18n.Errorf(lang, "%s:%d: principal %q must be a mapping {token_sha256, roles, groups}", file, v.Line, name)
 	}
 	e := entry{p: &Principal{Name: name}}
-	var sawHash bool
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		key, val := v.Content[i], v.Content[i+1]
 		switch key.Value {
@@ -99,7 +108,17 @@ func parsePrincipal(file string, k, v *yaml.Node, lang i18n.Lang) (entry, error)
 				return entry{}, i18n.Errorf(lang, "%s:%d: principal %q: token_sha256 is not 64 hex digits: put the SHA-256 of the token there, as seam token new prints it", file, val.Line, name)
 			}
 			copy(e.hash[:], b)
-			sawHash = true
+			e.hasHash = true
+		case "oidc":
+			if val.Kind != yaml.ScalarNode || val.Value == "" {
+				return entry{}, i18n.Errorf(lang, "%s:%d: principal %q: oidc must be the provider's subject (the ID token's sub), a string", file, val.Line, name)
+			}
+			e.subject = val.Value
+		case "email":
+			if val.Kind != yaml.ScalarNode || val.Value == "" {
+				return entry{}, i18n.Errorf(lang, "%s:%d: principal %q: email must be an address the provider has verified, a string", file, val.Line, name)
+			}
+			e.email = val.Value
 		case "roles", "groups":
 			if val.Kind != yaml.SequenceNode {
 				return entry{}, i18n.Errorf(lang, "%s:%d: principal %q: %s must be a list, e.g. [viewer]", file, val.Line, name, key.Value)
@@ -116,10 +135,10 @@ func parsePrincipal(file string, k, v *yaml.Node, lang i18n.Lang) (entry, error)
 				e.p.Roles = append(e.p.Roles, r)
 			}
 		default:
-			return entry{}, i18n.Errorf(lang, "%s:%d: principal %q: unknown key %q: want token_sha256, roles or groups", file, key.Line, name, key.Value)
+			return entry{}, i18n.Errorf(lang, "%s:%d: principal %q: unknown key %q: want token_sha256, oidc, email, roles or groups", file, key.Line, name, key.Value)
 		}
 	}
-	if !sawHash {
+	if !e.hasHash && e.subject == "" && e.email == "" {
 		return entry{}, i18n.Errorf(lang, "%s:%d: principal %q has no token_sha256: add the line seam token new prints", file, k.Line, name)
 	}
 	if len(e.p.Roles) == 0 {

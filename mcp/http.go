@@ -57,8 +57,8 @@ func CheckHTTPAuth(addr, token string, lang i18n.Lang) error {
 // TOKEN": RequirePrincipal with token as one admin principal named "token". The comparison
 // takes the same time whatever the header holds (the hashes are compared, so not even the
 // length leaks).
-func RequireBearer(token string, next http.Handler) http.Handler {
-	return RequirePrincipal(auth.Single(auth.TokenPrincipal, token), next)
+func RequireBearer(token string, lang i18n.Lang, next http.Handler) http.Handler {
+	return RequirePrincipal(auth.Single(auth.TokenPrincipal, token), lang, next)
 }
 
 // Limits of the streamable HTTP transport's sessions.
@@ -110,9 +110,9 @@ func HTTPHandler(srv *Server, opts HTTPOptions) http.Handler {
 	mux.Handle(HTTPPath, &sessionLimit{srv: srv, max: opts.MaxSessions, timeout: opts.SessionTimeout, next: h})
 	switch {
 	case opts.Principals != nil:
-		return &httpHandler{Handler: RequirePrincipal(opts.Principals, mux), srv: srv}
+		return &httpHandler{Handler: RequirePrincipal(opts.Principals, srv.lang, mux), srv: srv}
 	case opts.Token != "":
-		return &httpHandler{Handler: RequireBearer(opts.Token, mux), srv: srv}
+		return &httpHandler{Handler: RequireBearer(opts.Token, srv.lang, mux), srv: srv}
 	}
 	return &httpHandler{Handler: mux, srv: srv}
 }

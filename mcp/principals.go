@@ -3,12 +3,15 @@ package mcp
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seam-dag/seam/auth"
+	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
@@ -33,26 +36,42 @@ func toolRole(name string) auth.Role {
 const principalKey = "seam.principal"
 
 // RequirePrincipal lets through only the requests whose "Authorization: Bearer TOKEN"
-// names one of who's principals; the others get 401 with a WWW-Authenticate challenge. The
-// principal travels to the tools in the SDK's TokenInfo (its UserID binds a session to the
-// principal that opened it). A token is read from that header alone, never from the URL.
-func RequirePrincipal(who auth.Source, next http.Handler) http.Handler {
+// names one of who's principals; the others get 401 with a WWW-Authenticate challenge. Wrong
+// tokens count against the client's address as on the web view: past
+// httpserve.TokenBurst, a token (even a right one) gets 429 before it is compared. The
+// refusals are said in the language the client's Accept-Language names first, else in lang.
+// The principal travels to the tools in the SDK's TokenInfo (its UserID binds a session to
+// the principal that opened it). A token is read from that header alone, never from the URL.
+func RequirePrincipal(who auth.Source, lang i18n.Lang, next http.Handler) http.Handler {
 	verify := func(_ context.Context, _ string, r *http.Request) (*sdkauth.TokenInfo, error) {
 		p := auth.From(r.Context()) // found below, before the SDK's check
 		return &sdkauth.TokenInfo{UserID: p.Name, Extra: map[string]any{principalKey: p}}, nil
 	}
 	inner := sdkauth.RequireBearerToken(verify, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	var tries httpserve.Tries
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l := lang
+		if al, ok := httpserve.AcceptLanguage(r.Header.Get("Accept-Language")); ok {
+			l = al
+		}
 		tok, ok := auth.Bearer(r.Header.Get("Authorization"))
 		if !ok {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="seam"`)
-			http.Error(w, "a bearer token is required", http.StatusUnauthorized)
+			http.Error(w, i18n.Sprintf(l, "a bearer token is required: send the header Authorization: Bearer TOKEN"), http.StatusUnauthorized)
+			return
+		}
+		ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
+		if wait := tries.Wait(ip, now); wait > 0 {
+			secs := httpserve.RetryAfter(wait)
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			http.Error(w, i18n.Sprintf(l, "too many wrong tokens from your address: try again in %d s", secs), http.StatusTooManyRequests)
 			return
 		}
 		p := who.Current().Lookup(tok)
 		if p == nil {
+			tries.Wrong(ip, now)
 			w.Header().Set("WWW-Authenticate", `Bearer realm="seam", error="invalid_token"`)
-			http.Error(w, "invalid bearer token", http.StatusUnauthorized)
+			http.Error(w, i18n.Sprintf(l, "invalid bearer token: it is none of the tokens this server lets in"), http.StatusUnauthorized)
 			return
 		}
 		inner.ServeHTTP(w, r.WithContext(auth.With(r.Context(), p)))

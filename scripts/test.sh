@@ -11,6 +11,9 @@
 #   - a Temporal dev server (scripts/temporal-server.sh, the CLI built with go install and
 #     cached in ~/.cache/seam) on loopback for the Temporal engine tests, which read
 #     SEAM_TEST_TEMPORAL and SEAM_TEMPORAL_CLI; SEAM_SKIP_TEMPORAL=1 skips those tests;
+#   - a real OpenID provider (scripts/oidc-server.sh, zitadel/oidc's example provider built
+#     with go install and cached in ~/.cache/seam) on loopback for the web view's single
+#     sign-on tests, which read SEAM_TEST_OIDC; SEAM_SKIP_OIDC=1 skips those tests;
 #   - published JSON Schema sets (scripts/schemas.sh: GitHub's webhook schemas and example
 #     payloads from npm, cached in ~/.cache/seam) for the contract tests, which read
 #     SEAM_TEST_SCHEMAS; without npm those tests are skipped with a message.
@@ -20,14 +23,14 @@ LOG_NAME=test.sh
 # shellcheck source=scripts/lib.sh
 . scripts/lib.sh
 
-tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start= temporal_env= temporal_start= schemas_start=
+tmp= n8n_env= n8n_start= pg_env= pg_start= chromium_start= temporal_env= temporal_start= oidc_env= oidc_start= schemas_start=
 # stop_servers stops whatever was started, on every way out (exit, error, signal).
 stop_servers() {
 	local rc=$?
 	trap - EXIT HUP INT TERM
 	# A start still running stops the server it was starting itself when told to.
 	local p
-	for p in "$n8n_start" "$pg_start" "$chromium_start" "$temporal_start" "$schemas_start"; do
+	for p in "$n8n_start" "$pg_start" "$chromium_start" "$temporal_start" "$oidc_start" "$schemas_start"; do
 		if [ -n "$p" ] && kill -0 "$p" 2>/dev/null; then
 			kill -TERM "$p" 2>/dev/null || true
 			wait "$p" 2>/dev/null || true
@@ -41,6 +44,9 @@ stop_servers() {
 	fi
 	if [ -n "$temporal_env" ] && [ -f "$temporal_env" ]; then
 		scripts/temporal-server.sh stop "$temporal_env" || true
+	fi
+	if [ -n "$oidc_env" ] && [ -f "$oidc_env" ]; then
+		scripts/oidc-server.sh stop "$oidc_env" || true
 	fi
 	[ -z "$tmp" ] || rm -rf "$tmp"
 	exit "$rc"
@@ -67,6 +73,11 @@ if [ "${SEAM_SKIP_TEMPORAL:-}" != 1 ]; then
 	temporal_env=$tmp/temporal.env
 	scripts/temporal-server.sh start --env "$temporal_env" >/dev/null &
 	temporal_start=$!
+fi
+if [ "${SEAM_SKIP_OIDC:-}" != 1 ]; then
+	oidc_env=$tmp/oidc.env
+	scripts/oidc-server.sh start --env "$oidc_env" >/dev/null &
+	oidc_start=$!
 fi
 if command -v npm >/dev/null 2>&1; then
 	scripts/schemas.sh install >"$tmp/schemas.path" &
@@ -97,6 +108,10 @@ fi
 if [ -n "$temporal_start" ]; then
 	started temporal_start "Temporal did not start (see the temporal-server lines above)" SEAM_SKIP_TEMPORAL
 	export_env "$temporal_env" SEAM_TEST_TEMPORAL SEAM_TEMPORAL_CLI=TEMPORAL_CLI
+fi
+if [ -n "$oidc_start" ]; then
+	started oidc_start "the OpenID provider did not start (see the oidc-server lines above)" SEAM_SKIP_OIDC
+	export_env "$oidc_env" SEAM_TEST_OIDC
 fi
 if [ -n "$schemas_start" ]; then
 	# Optional: without the schema sets, the tests that need them say so and skip.

@@ -3,13 +3,12 @@ package serve
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"math"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -18,11 +17,11 @@ import (
 const (
 	// LoginBurst is how many wrong tokens a client address may send in a row; past it, a
 	// login is refused with 429 before its token is compared.
-	LoginBurst = 5
+	LoginBurst = httpserve.TokenBurst
 	// LoginRefill is how often a client address gets one more try back.
-	LoginRefill = 10 * time.Second
+	LoginRefill = httpserve.TokenRefill
 	// MaxLoginClients caps the client addresses whose wrong tokens are remembered.
-	MaxLoginClients = 10000
+	MaxLoginClients = httpserve.MaxTokenClients
 	// SessionTTL is how long a login lasts.
 	SessionTTL = 12 * time.Hour
 	// MaxSessions caps the logins remembered at once; one more ends the oldest.
@@ -40,12 +39,20 @@ type sessions struct {
 // session is a login: who logged in (looked up again in the principals in force at each
 // request, so that one removed from the file is logged out at once) and until when.
 type session struct {
-	name    string
+	name string
+	// claims are what the OpenID provider said of a single sign-on, mapped again to a
+	// principal at each request; nil for a login with a token.
+	claims  *auth.Claims
 	expires time.Time
 }
 
 // start grants name a new session and returns its cookie value.
 func (ss *sessions) start(name string, now time.Time) string {
+	return ss.grant(session{name: name}, now)
+}
+
+// grant starts session t, which lasts SessionTTL from now, and returns its cookie value.
+func (ss *sessions) grant(t session, now time.Time) string {
 	b := make([]byte, 32)
 	rand.Read(b) // never fails (crypto/rand)
 	v := hex.EncodeToString(b)
@@ -60,21 +67,21 @@ func (ss *sessions) start(name string, now time.Time) string {
 		}
 		delete(ss.byValue, oldest)
 	}
-	ss.byValue[v] = session{name: name, expires: now.Add(SessionTTL)}
+	t.expires = now.Add(SessionTTL)
+	ss.byValue[v] = t
 	return v
 }
 
-// valid is the name of the principal of session v, when it was granted and not ended or
-// expired.
-func (ss *sessions) valid(v string, now time.Time) (string, bool) {
+// valid is session v, when it was granted and not ended or expired.
+func (ss *sessions) valid(v string, now time.Time) (session, bool) {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	t, ok := ss.byValue[v]
 	if ok && !now.Before(t.expires) {
 		delete(ss.byValue, v)
-		return "", false
+		return session{}, false
 	}
-	return t.name, ok
+	return t, ok
 }
 
 // end ends the session of cookie value v.
@@ -84,78 +91,16 @@ func (ss *sessions) end(v string) {
 	delete(ss.byValue, v)
 }
 
-// tries slows the guessing of the token: each client address has a bucket of LoginBurst
-// tries that refills one every LoginRefill, and a wrong token takes one.
-type tries struct {
-	mu      sync.Mutex
-	clients map[netip.Addr]bucket
-}
-
-type bucket struct {
-	left float64 // tries left at `at`
-	at   time.Time
-}
-
-// refilled is b at now.
-func (b bucket) refilled(now time.Time) bucket {
-	b.left = math.Min(LoginBurst, b.left+float64(now.Sub(b.at))/float64(LoginRefill))
-	b.at = now
-	return b
-}
-
-// wait is how long ip must wait before its next try; 0 when it may try now.
-func (t *tries) wait(ip netip.Addr, now time.Time) time.Duration {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b, ok := t.clients[ip]
-	if !ok {
-		return 0
-	}
-	if b = b.refilled(now); b.left >= 1 {
-		return 0
-	}
-	return time.Duration((1 - b.left) * float64(LoginRefill))
-}
-
-// wrong takes a try from ip.
-func (t *tries) wrong(ip netip.Addr, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	b, ok := t.clients[ip]
-	if !ok {
-		if len(t.clients) >= MaxLoginClients {
-			t.forget(now)
-		}
-		b = bucket{left: LoginBurst, at: now}
-	}
-	b = b.refilled(now)
-	b.left--
-	t.clients[ip] = b
-}
-
-// forget drops the addresses whose bucket is full again, which remembers nothing; when none
-// is, one address, which may then try again sooner than it should.
-func (t *tries) forget(now time.Time) {
-	for ip, b := range t.clients {
-		if b.refilled(now).left >= LoginBurst {
-			delete(t.clients, ip)
-		}
-	}
-	for ip := range t.clients {
-		if len(t.clients) < MaxLoginClients {
-			break
-		}
-		delete(t.clients, ip)
-	}
-}
-
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "login", loginData{})
+	s.render(w, r, http.StatusOK, "login", loginData{SSO: s.sso != nil})
 }
 
 type loginData struct {
 	Wrong bool
 	Wait  string // why the login was refused before the token was compared
+	SSO   bool   // the login page offers single sign-on
+	// Refused says why a single sign-on did not log in.
+	Refused string
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
@@ -164,17 +109,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
-	if wait := s.tries.wait(ip, now); wait > 0 {
-		secs := int(math.Ceil(wait.Seconds()))
+	if wait := s.tries.Wait(ip, now); wait > 0 {
+		secs := httpserve.RetryAfter(wait)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		s.render(w, r, http.StatusTooManyRequests, "login", loginData{
+		s.render(w, r, http.StatusTooManyRequests, "login", loginData{SSO: s.sso != nil,
 			Wait: i18n.Sprintf(s.lang(r), "too many wrong tokens from your address: try again in %d s", secs)})
 		return
 	}
 	p := s.who.Current().Lookup(r.PostForm.Get("token"))
 	if p == nil {
-		s.tries.wrong(ip, now)
-		s.render(w, r, http.StatusUnauthorized, "login", loginData{Wrong: true})
+		s.tries.Wrong(ip, now)
+		s.render(w, r, http.StatusUnauthorized, "login", loginData{SSO: s.sso != nil, Wrong: true})
 		return
 	}
 	v := s.sessions.start(p.Name, now)

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"math"
 	"net"
 	"net/http"
 	"strconv"
@@ -23,14 +22,22 @@ func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bearerAut
 	if s.who == nil {
 		return s.opts.Local, noBearer
 	}
+	if s.proxy != nil {
+		if user, ok := s.proxy.user(r); ok {
+			if p = s.who.Current().ForUser(user); p == nil {
+				return nil, proxyUnknown
+			}
+			return p, noBearer
+		}
+	}
 	if h := r.Header.Get("Authorization"); h != "" {
 		ip, now := httpserve.ClientAddr(r.RemoteAddr), time.Now()
-		if s.tries.wait(ip, now) > 0 {
+		if s.tries.Wait(ip, now) > 0 {
 			return nil, bearerThrottled
 		}
 		tok, _ := auth.Bearer(h)
 		if p = s.who.Current().Lookup(tok); p == nil {
-			s.tries.wrong(ip, now)
+			s.tries.Wrong(ip, now)
 		}
 		return p, bearerSent
 	}
@@ -38,11 +45,14 @@ func (s *Server) principal(r *http.Request) (p *auth.Principal, bearer bearerAut
 	if err != nil {
 		return nil, noBearer
 	}
-	name, ok := s.sessions.valid(c.Value, time.Now())
-	if !ok {
+	t, ok := s.sessions.valid(c.Value, time.Now())
+	switch {
+	case !ok:
 		return nil, noBearer
+	case t.claims != nil:
+		return s.who.Current().ForClaims(*t.claims), noBearer
 	}
-	return s.who.Current().Named(name), noBearer
+	return s.who.Current().Named(t.name), noBearer
 }
 
 // bearerAuth says whether a request came with an "Authorization" header.
@@ -52,6 +62,7 @@ const (
 	noBearer        bearerAuth = iota
 	bearerSent                 // compared with the principals' tokens
 	bearerThrottled            // not compared: too many wrong tokens from the address
+	proxyUnknown               // the trusted proxy named someone the principals file does not know
 )
 
 // need is the role r asks for: an operator's to start, cancel or resume a run (every POST
@@ -69,9 +80,13 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request, who *auth.Princ
 	l := s.lang(r)
 	switch {
 	case bearer == bearerThrottled:
-		secs := max(1, int(math.Ceil(s.tries.wait(httpserve.ClientAddr(r.RemoteAddr), time.Now()).Seconds())))
+		secs := httpserve.RetryAfter(s.tries.Wait(httpserve.ClientAddr(r.RemoteAddr), time.Now()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		http.Error(w, i18n.Sprintf(l, "too many wrong tokens from your address: try again in %d s", secs), http.StatusTooManyRequests)
+		return false
+	case bearer == proxyUnknown:
+		user, _ := s.proxy.user(r)
+		http.Error(w, i18n.Sprintf(l, "the authenticating proxy says you are %s, but no principal in the principals file has that name or email: an admin can add one", user), http.StatusForbidden)
 		return false
 	case who == nil && bearer == bearerSent:
 		w.Header().Set("WWW-Authenticate", `Bearer realm="seam", error="invalid_token"`)

@@ -81,6 +81,10 @@ type Options struct {
 	// Local is who a request is when no login is asked (loopback without a token), recorded
 	// on the runs it starts; nil is the operating-system user who started the server.
 	Local *auth.Principal
+	// ProxyHeader, when set, is the header an authenticating proxy names the person in
+	// (X-Forwarded-User), believed only from the addresses of ProxyFrom (CIDRs or addresses).
+	ProxyHeader string
+	ProxyFrom   []string
 	// Loopback is set when the server listens on loopback only: a request whose Host is not
 	// loopback is then refused (DNS rebinding).
 	Loopback bool
@@ -114,8 +118,12 @@ type Server struct {
 	// is asked.
 	who      auth.Source
 	sessions *sessions
-	tries    *tries
-	streams  chan struct{}
+	tries    *httpserve.Tries
+	// sso logs in through the principals file's OpenID provider; nil without an oidc: block.
+	sso       *auth.OIDC
+	ssoLogins *ssoLogins
+	proxy     *proxy // the trusted proxy; nil when none is
+	streams   chan struct{}
 }
 
 // CheckAuth decides whether the server may listen on addr with token: off loopback a token
@@ -162,13 +170,28 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
 	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
-		sessions: &sessions{byValue: map[string]session{}}, tries: &tries{clients: map[netip.Addr]bucket{}},
-		streams: make(chan struct{}, MaxEventStreams)}
-	for _, m := range slices.Concat(texts(), principalTexts(), webTexts()) {
+		sessions: &sessions{byValue: map[string]session{}}, tries: &httpserve.Tries{},
+		ssoLogins: &ssoLogins{byState: map[string]ssoLogin{}},
+		streams:   make(chan struct{}, MaxEventStreams)}
+	for _, m := range slices.Concat(texts(), principalTexts(), webTexts(),
+		ssoTexts(),
+	) {
 		s.texts[m.In("en")] = m
 	}
 	if s.who = opts.Principals; s.who == nil && opts.Token != "" {
 		s.who = auth.Single(auth.TokenPrincipal, opts.Token)
+	}
+	lang := opts.Lang
+	if lang == "" {
+		lang = i18n.English
+	}
+	if s.proxy, err = newProxy(opts, s.who, lang); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	if s.who != nil && s.who.Current().OIDC() != nil {
+		if s.sso, err = dialSSO(s.who.Current().OIDC(), opts.Getenv, lang); err != nil {
+			return nil, fmt.Errorf("serve: %w", err)
+		}
 	}
 	s.tmpl, err = template.New("").Funcs(s.funcs()).ParseFS(assets, "assets/*.html")
 	if err != nil {
@@ -185,6 +208,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /login", s.loginPage)
 	m.HandleFunc("POST /login", s.login)
 	m.HandleFunc("POST /logout", s.logout)
+	m.HandleFunc("GET /login/oidc", s.ssoStart)
+	m.HandleFunc("GET /login/oidc/callback", s.ssoCallback)
 	m.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/runs", http.StatusSeeOther)
 	})
@@ -239,7 +264,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if s.who != nil && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" && !s.allowed(w, r, who, bearer) {
+	if s.who != nil && !strings.HasPrefix(r.URL.Path, "/static/") && r.URL.Path != "/login" && !strings.HasPrefix(r.URL.Path, "/login/oidc") && !s.allowed(w, r, who, bearer) {
 		return
 	}
 	s.mux.ServeHTTP(w, r.WithContext(auth.With(r.Context(), who)))
@@ -301,12 +326,8 @@ func (s *Server) lang(r *http.Request) i18n.Lang {
 	if s.opts.Lang != "" {
 		return s.opts.Lang
 	}
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-		base, _, _ := strings.Cut(tag, "-") // ja-JP is ja
-		if l, err := i18n.Parse(base); err == nil {
-			return l
-		}
+	if l, ok := httpserve.AcceptLanguage(r.Header.Get("Accept-Language")); ok {
+		return l
 	}
 	return i18n.English
 }

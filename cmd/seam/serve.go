@@ -22,10 +22,11 @@ const serveShutdownGrace = 5 * time.Second
 
 func newServeCmd(e *env) *cobra.Command {
 	var (
-		addr, root, who string
-		readOnly        bool
-		sf              storeFlag
-		ef              engineFlag
+		addr, root, who, proxyHeader string
+		proxyFrom                    []string
+		readOnly                     bool
+		sf                           storeFlag
+		ef                           engineFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -40,9 +41,10 @@ whose Host is not loopback are refused. Off loopback the server refuses to start
 $SEAM_SERVE_TOKEN holds a token of 16 characters or more, which a login page asks for
 (SEAM_MCP_TOKEN is not read: the web view and the MCP server have tokens of their own).
 With --principals FILE (else $SEAM_PRINCIPALS) every request needs a principal, loopback
-included: the login page or "Authorization: Bearer TOKEN"; POSTs need the operator role.
-After 5 wrong tokens from one address the login allows one try every 10 s; Log out ends
-the session on the server. Only files under --root are read, DAGs' sub-DAGs and contracts
+included: the login page, single sign-on (the file's oidc:), "Authorization: Bearer TOKEN"
+or an authenticating proxy's header (--auth-proxy-header, believed only from
+--auth-proxy-from); POSTs need the operator role. After 5 wrong tokens from one address
+the login allows one try every 10 s; Log out ends the session on the server. Only files under --root are read, DAGs' sub-DAGs and contracts
 included. --read-only leaves out the run
 form and the cancel and resume buttons. With N8N_URL and N8N_API_KEY set, n8n's executions
 have pages too. Pages follow --lang, else the browser's language.
@@ -85,7 +87,8 @@ See docs/serve.md.`,
 				pageLang = l // else each page follows the browser
 			}
 			srv, err := serve.New(serve.Options{Service: svc, Root: root, Types: typesOf(e), Lang: pageLang, Engines: set.engines,
-				ReadOnly: readOnly, Principals: src, Loopback: loopback, Getenv: e.getenv, N8N: set.n8n, Logger: log})
+				ReadOnly: readOnly, Principals: src, Loopback: loopback, Getenv: e.getenv, N8N: set.n8n, Logger: log,
+				ProxyHeader: proxyHeader, ProxyFrom: proxyFrom})
 			if err != nil {
 				return usage(err)
 			}
@@ -105,6 +108,8 @@ See docs/serve.md.`,
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	cmd.Flags().StringVar(&root, "root", ".", "the directory whose DAG files the DAGs page lists and runs")
 	cmd.Flags().StringVar(&who, "principals", "", "the principals `FILE`: who may log in and what each may do (default: $SEAM_PRINCIPALS; docs/serve.md)")
+	cmd.Flags().StringVar(&proxyHeader, "auth-proxy-header", "", "the `HEADER` an authenticating proxy names a principal in (e.g. X-Forwarded-User), believed only from --auth-proxy-from")
+	cmd.Flags().StringSliceVar(&proxyFrom, "auth-proxy-from", nil, "the authenticating proxy's addresses (`CIDR`, repeatable)")
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons)")
 	sf.add(cmd)
 	ef.add(cmd, "temporal also offers the temporal engine in the run form: runs on seam workers (docs/temporal.md) (default: $SEAM_ENGINE, then embedded only)")

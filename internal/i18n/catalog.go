@@ -30,6 +30,7 @@ func catalogParts() map[string]map[string]string {
 		"jaFileRefs":   jaFileRefs(),
 		"jaDrafts":     jaDrafts(),
 		"jaPrincipals": jaPrincipals(),
+		"jaOIDC":       jaOIDC(),
 		"jaStatus":     jaStatus(),
 		"jaSchemas":    jaSchemas(),
 		"jaLeases":     jaLeases(),
