@@ -88,6 +88,9 @@ type Options struct {
 	// Catalog names folders of vendored schemas that absolute-URL $refs resolve to (see
 	// CatalogEntry); no other URL is ever loaded.
 	Catalog []CatalogEntry
+	// Files, when set, keeps the schema files File compiles for every Compiler given it
+	// (see FileCache); nil compiles each file in each Compiler.
+	Files *FileCache
 }
 
 // ErrOutsideRoot is returned (wrapped) when a schema file or $ref lies outside Options.Root.
@@ -110,6 +113,8 @@ type Compiler struct {
 	// annotateFormat is Options.AnnotateFormat.
 	annotateFormat bool
 	catalog        *catalog // Options.Catalog; nil without one
+	// opts are the options c was made with, for the Compiler a FileCache compiles a file in.
+	opts Options
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -126,6 +131,10 @@ type Schema struct {
 	effective bool
 	// parts are an effective schema's parts' documents (Docs).
 	parts []Doc
+	// members are the parts of an effective schema whose parts come from more than one
+	// Compiler (a contract file from a FileCache beside the loader's standard contract):
+	// it validates each and reports their violations as one allOf would; nil otherwise.
+	members []*Schema
 }
 
 // URL prefixes of documents that exist only in memory.
@@ -142,6 +151,7 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		names: make(map[string]string),
 		files: make(map[string]*Schema),
 	}
+	c.opts = opts
 	if c.readFile = opts.ReadFile; c.readFile == nil {
 		c.readFile = os.ReadFile
 	}
@@ -235,7 +245,9 @@ func (c *Compiler) inline(u, location string, v any) (*Schema, error) {
 }
 
 // File compiles the schema file at path; its relative $refs resolve against the file. A file
-// compiled twice yields the same Schema.
+// compiled twice yields the same Schema; with Options.Files, one compiled by another Compiler
+// of the same options when the files it read are unchanged (Effective combines it all the
+// same).
 func (c *Compiler) File(path string) (*Schema, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -244,6 +256,13 @@ func (c *Compiler) File(path string) (*Schema, error) {
 	u := fileURL(abs)
 	if s, ok := c.files[u]; ok {
 		return s, nil
+	}
+	if c.opts.Files != nil {
+		s, err := c.opts.Files.file(c, path, abs)
+		if err == nil {
+			c.files[u] = s
+		}
+		return s, err
 	}
 	if _, ok := c.names[u]; !ok {
 		c.names[u] = path // errors name the file as the caller did
@@ -263,13 +282,15 @@ func (c *Compiler) File(path string) (*Schema, error) {
 // /allOf/N, N being the part's index among the non-nil parts.
 func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 	var kept []*Schema
+	foreign := false
 	for _, p := range parts {
 		if p == nil {
 			continue
 		}
-		if p.owner != c {
-			return nil, fmt.Errorf("effective schema: %s was compiled by another Compiler", p.location)
+		if p.members != nil {
+			return nil, fmt.Errorf("effective schema: %s is itself effective over several compilers", p.location)
 		}
+		foreign = foreign || p.owner != c
 		kept = append(kept, p)
 	}
 	switch len(kept) {
@@ -288,9 +309,15 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 		names[i] = p.location
 		docs[i] = p.doc()
 	}
+	location := "effective(" + strings.Join(names, ", ") + ")"
+	if foreign {
+		// A part compiled elsewhere cannot be $ref'd from this compiler without compiling it
+		// again, which is what a FileCache saves: validate the parts one by one instead.
+		return &Schema{source: map[string]any{"allOf": sources}, location: location, owner: c, docs: c.docs,
+			effective: true, parts: docs, members: kept}, nil
+	}
 	c.n++
 	u := fmt.Sprintf("%s%d.json", effectiveBase, c.n)
-	location := "effective(" + strings.Join(names, ", ") + ")"
 	doc := map[string]any{"allOf": refs}
 	c.docs.add(u, doc)
 	c.names[u] = location

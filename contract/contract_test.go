@@ -309,11 +309,26 @@ func TestEffective(t *testing.T) {
 			{Pointer: "", Keyword: "/allOf/0/type", Value: `"text"`, Message: "the output must be an object, got string"},
 		}},
 	}
+	// Parts of another Compiler (a contract file from a FileCache) combine as an allOf too,
+	// validated part by part, with the same violations.
+	other, err := NewCompiler(Options{Standard: standard(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed, err := other.Effective(other.Standard(), nil, declared)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range tests {
-		got := eff.Validate(parse(t, tt.value), "en")
-		if !equal(got, tt.want) {
-			t.Errorf("%s:\n got %+v\nwant %+v", tt.value, got, tt.want)
+		for name, e := range map[string]*Schema{"one compiler": eff, "two compilers": mixed} {
+			got := e.Validate(parse(t, tt.value), "en")
+			if !equal(got, tt.want) {
+				t.Errorf("%s, %s:\n got %+v\nwant %+v", name, tt.value, got, tt.want)
+			}
 		}
+	}
+	if _, err := c.Effective(mixed, declared); err == nil || !strings.Contains(err.Error(), "is itself effective over several compilers") {
+		t.Errorf("Effective of an effective schema of two compilers: err = %v", err)
 	}
 
 	if one, err := c.Effective(nil, declared); err != nil || one != declared {
@@ -321,13 +336,6 @@ func TestEffective(t *testing.T) {
 	}
 	if _, err := c.Effective(nil); err == nil {
 		t.Error("Effective(nil): want an error")
-	}
-	other, err := NewCompiler(Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := other.Effective(c.Standard(), declared); err == nil {
-		t.Error("Effective of another compiler's schemas: want an error")
 	}
 	src, ok := eff.Source().(map[string]any)
 	if all, _ := src["allOf"].([]any); !ok || len(all) != 2 {

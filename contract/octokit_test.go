@@ -182,3 +182,60 @@ func BenchmarkCompileGitHub(b *testing.B) {
 		})
 	}
 }
+
+// TestOctokitVendored keeps the worked example honest (dags/github-pull-request.yaml): its
+// vendored copy of GitHub's schema is the published one, byte for byte, and every closed
+// pull_request payload GitHub publishes passes the example's body contract, a draft-07 file
+// that $refs the copy.
+func TestOctokitVendored(t *testing.T) {
+	dir := octokit(t)
+	published, err := os.ReadFile(filepath.Join(dir, "webhooks-schemas", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vendored, err := os.ReadFile("../dags/vendor/octokit-webhooks-schemas/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(vendored) != string(published) {
+		t.Error("dags/vendor/octokit-webhooks-schemas/schema.json differs from the installed @octokit/webhooks-schemas: copy it again")
+	}
+	c, err := NewCompiler(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.File("../dags/github/pull-request-closed.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "webhooks-examples", "api.github.com", "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []octokitExample
+	if err := json.Unmarshal(b, &events); err != nil {
+		t.Fatal(err)
+	}
+	closed := 0
+	for _, ev := range events {
+		if ev.Name != "pull_request" {
+			continue
+		}
+		for i, raw := range ev.Examples {
+			payload, err := ParseJSON(raw)
+			if err != nil {
+				t.Fatalf("example %d: %v", i, err)
+			}
+			if payload.(map[string]any)["action"] != "closed" {
+				continue
+			}
+			closed++
+			if vs := s.Validate(payload, i18n.English); len(vs) > 0 {
+				t.Errorf("pull_request example %d (closed) refused: %v", i, vs)
+			}
+		}
+	}
+	if closed == 0 {
+		t.Error("no closed pull_request among GitHub's examples")
+	}
+}

@@ -46,17 +46,19 @@ func (s *Schema) ValidateParams(v any, lang i18n.Lang) []Violation {
 }
 
 func (s *Schema) validate(v any, p printer) []Violation {
-	err := s.compiled.Validate(v)
-	if err == nil {
+	var all []found
+	if s.members == nil {
+		all = s.violations(v, p, "")
+	} else {
+		// As an allOf of the parts: each part's violations under /allOf/N.
+		for i, m := range s.members {
+			all = append(all, m.violations(v, p, "/allOf/"+strconv.Itoa(i))...)
+		}
+	}
+	if len(all) == 0 {
 		return nil
 	}
-	f := flattener{s: s, root: v, p: p}
-	if ve, ok := err.(*jsonschema.ValidationError); ok {
-		f.walk(ve, "", "")
-	} else {
-		// jsonschema returns nothing else today; say it rather than panic if that changes.
-		f.found = append(f.found, found{v: Violation{Message: f.p.other("", err.Error())}})
-	}
+	f := flattener{found: all}
 	slices.SortStableFunc(f.found, func(a, b found) int {
 		return cmp.Or(
 			cmp.Compare(a.owner, b.owner),
@@ -75,6 +77,22 @@ func (s *Schema) validate(v any, p printer) []Violation {
 		}
 	}
 	return out
+}
+
+// violations validates v against s alone, its keywords' evaluation paths under kwLoc.
+func (s *Schema) violations(v any, p printer, kwLoc string) []found {
+	err := s.compiled.Validate(v)
+	if err == nil {
+		return nil
+	}
+	f := flattener{s: s, root: v, p: p}
+	if ve, ok := err.(*jsonschema.ValidationError); ok {
+		f.walk(ve, "", kwLoc)
+	} else {
+		// jsonschema returns nothing else today; say it rather than panic if that changes.
+		f.found = append(f.found, found{v: Violation{Message: f.p.other("", err.Error())}})
+	}
+	return f.found
 }
 
 // check ranks kinds of checks on one object, in the specification's order.

@@ -47,6 +47,10 @@ type LoadOptions struct {
 	// TypeSchemas, when set, holds the node types' config schemas compiled for every load
 	// given it (see TypeSchemas); nil compiles them in each load.
 	TypeSchemas *TypeSchemas
+	// Files, when set, keeps the contract files compiled for every load given it, as long as
+	// the files they read are unchanged (see contract.FileCache); nil compiles them in each
+	// load.
+	Files *contract.FileCache
 }
 
 // Format defaults, kept in step with schemas/dag.schema.json.
@@ -162,6 +166,7 @@ func compilerOptions(opts LoadOptions, annotateFormat bool, catalog []contract.C
 		ReadFile:       opts.read,
 		AnnotateFormat: annotateFormat,
 		Catalog:        catalog,
+		Files:          opts.Files,
 	}
 }
 

@@ -59,7 +59,7 @@ func (l *loader) subDAG(ctx context.Context, n *Node, src *nodeSource) {
 		return
 	}
 	// ReadFile records in this load's sources too: the child's files are the parent's.
-	child, err := newLoader(path, b, LoadOptions{Types: l.types, MaxFileSize: l.maxFileSize, Lang: l.lang, ReadFile: l.opts.ReadFile, TypeSchemas: l.opts.TypeSchemas})
+	child, err := newLoader(path, b, LoadOptions{Types: l.types, MaxFileSize: l.maxFileSize, Lang: l.lang, ReadFile: l.opts.ReadFile, TypeSchemas: l.opts.TypeSchemas, Files: l.opts.Files})
 	if err != nil {
 		l.fatal = err
 		return

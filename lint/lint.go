@@ -408,7 +408,9 @@ func (l *linter) expr(e *dag.Expr) shape {
 			// The run will fail to resolve it: as "may be absent".
 			return shape{schema: true, present: false, producers: prods}
 		}
-		return shape{schema: map[string]any{"const": v}, present: true, producers: prods}
+		// The consumer's when still applies: a value it lets through only (a null that a
+		// `!= null` guard keeps out never reaches the consumer).
+		return shape{schema: l.narrowed(r, map[string]any{"const": v}), present: true, producers: prods}
 	}
 	p, ok := l.projectRef(r, true)
 	if !ok {
@@ -464,7 +466,14 @@ func (l *linter) projectRefUncached(r dag.Ref, narrow bool) (projection, bool) {
 	case "params":
 		// A property with a default is always there once the run fills it in.
 		root := l.d.FilledParamsSchema()
-		return project(root, contract.Doc{Value: root}, r.Path, 0), true
+		doc := contract.Doc{Value: root}
+		if l.d.Params != nil {
+			// The params schema's own document, so that its $refs into other files (a
+			// vendored webhook schema) resolve as validation resolves them.
+			doc = ownDoc(l.d.Params)
+			doc.Value = root
+		}
+		return project(root, doc, r.Path, 0), true
 	}
 	return projection{}, false
 }
@@ -842,7 +851,8 @@ func project(s any, doc contract.Doc, path []string, hops int) projection {
 		own.presence = prepend(required, own.presence, len(path))
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if !projectKeywords[k] && !own.inexact {
+		// A word of no draft (a vendor's annotation) constrains nothing.
+		if !projectKeywords[k] && subset.Keyword(k) && !own.inexact {
 			own.inexact, own.why = true, why{code: whyKeyword, arg: k}
 		}
 	}

@@ -2,8 +2,8 @@
 // the web view, the Temporal client) and the engine's sub-DAG runs load them through a
 // Workspace. It owns what every load must agree on: the root the files are confined to (none
 // for the CLI), the file size limit ($SEAM_MAX_FILE_SIZE), the node types, their compiled
-// config schemas shared between loads, and the language of the diagnostics; and the one rule
-// for which YAML files are DAG files (Find).
+// config schemas and contract files shared between loads, and the language of the
+// diagnostics; and the one rule for which YAML files are DAG files (Find).
 package workspace
 
 import (
@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
@@ -43,7 +44,8 @@ type Workspace struct {
 	limit   int64
 	lang    i18n.Lang
 	types   *nodes.Registry
-	schemas *dag.TypeSchemas // the types' config schemas, compiled once for every load
+	schemas *dag.TypeSchemas    // the types' config schemas, compiled once for every load
+	files   *contract.FileCache // contract files, compiled once while unchanged
 }
 
 // New opens a workspace. A root that is not a directory and a $SEAM_MAX_FILE_SIZE that does
@@ -56,7 +58,7 @@ func New(opts Options) (*Workspace, error) {
 			return nil, err
 		}
 	}
-	w := &Workspace{limit: limit, lang: opts.Lang, schemas: &dag.TypeSchemas{}}
+	w := &Workspace{limit: limit, lang: opts.Lang, schemas: &dag.TypeSchemas{}, files: &contract.FileCache{}}
 	if opts.Root != "" {
 		root, err := userfile.OpenRoot(opts.Root, limit)
 		if err != nil {
@@ -167,7 +169,7 @@ func (w *Workspace) LoadDAG(ctx context.Context, path string, lang i18n.Lang) (*
 // load loads the DAG file at path, of content src when given (else read), reading what it
 // names with read (nil: the workspace's reader).
 func (w *Workspace) load(ctx context.Context, path string, src []byte, given bool, read func(string) ([]byte, error)) (*dag.DAG, error) {
-	opts := dag.LoadOptions{Types: w.types, TypeSchemas: w.schemas, MaxFileSize: w.limit, Lang: w.lang, ReadFile: read}
+	opts := dag.LoadOptions{Types: w.types, TypeSchemas: w.schemas, Files: w.files, MaxFileSize: w.limit, Lang: w.lang, ReadFile: read}
 	var ref refused
 	if w.root != nil {
 		opts.Root = w.root.Dir()

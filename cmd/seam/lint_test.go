@@ -36,6 +36,12 @@ func TestLintExamples(t *testing.T) {
   fix: require 'data.assignee' in triage's output contract, or guard the read: ` + "`has(nodes.triage.output.data.assignee) ? nodes.triage.output.data.assignee : <default>`" + `
 1 error, 0 warnings
 `},
+		// GitHub's own schema says merged_at is null when a pull request closes unmerged.
+		"lint-github-pull-request.yaml": {1, `dags/lint-github-pull-request.yaml:14:5: error SEAM-E302 edge params → announce: INCOMPATIBLE — params may produce null for 'merged_at', a type announce does not accept.
+  witness: {"merged_at":null,"number":0,"title":""}
+  fix: make the types of 'merged_at' agree in both contracts, or put a transform node between them.
+1 error, 0 warnings
+`},
 	}
 	files, err := filepath.Glob("../../dags/lint-*.yaml")
 	if err != nil || len(files) == 0 {

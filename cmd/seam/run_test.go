@@ -53,6 +53,11 @@ func TestRunExamples(t *testing.T) {
 			"✗ check   failed", "- deploy  skipped           upstream check failed\n",
 			"✓ report  passed", "check failed: ticket opened\n", " failed in ",
 		}},
+		// The body of a real pull_request webhook (closed, not merged), GitHub's own example.
+		"github-pull-request.yaml": {0, []string{"- announce   skipped           when was false\n",
+			"✓ follow-up  passed", "#2 Update the README with new information. closed unmerged at 2019-05-15T15:21:18Z", " success in "}},
+		// Without the guard, lint stops it (lint_test.go checks the finding).
+		"lint-github-pull-request.yaml": {2, nil},
 		"broken-contract.yaml": {1, []string{
 			"✗ classify  failed",
 			"    /data/label: field 'data.label' is required\n",
@@ -128,6 +133,13 @@ func exampleSetups() map[string]func(t *testing.T) (args []string, getenv func(s
 		"n8n-triage.yaml": func(t *testing.T) ([]string, func(string) string) {
 			id, path := n8ntest.TriageFixture(t, 3)
 			return []string{"-p", "workflowId=" + string(id), "-p", "path=" + path}, n8ntest.Getenv(t)
+		},
+		// GitHub's example payload of a pull request closed without merging, as the webhook's body.
+		"github-pull-request.yaml": func(t *testing.T) ([]string, func(string) string) {
+			return []string{"--params-file", "../../dags/github/pull_request.closed.json"}, func(string) string { return "" }
+		},
+		"lint-github-pull-request.yaml": func(t *testing.T) ([]string, func(string) string) {
+			return []string{"--params-file", "../../dags/github/pull_request.closed.json"}, func(string) string { return "" }
 		},
 		// A tracker on loopback that wants the token and echoes it back, to show it masked.
 		"http.yaml": func(t *testing.T) ([]string, func(string) string) {

@@ -91,8 +91,11 @@ func TestEnginesSameResults(t *testing.T) {
 	more, _ := filepath.Glob(filepath.Join(examples, "*", "*.yaml"))
 	files = append(files, more...)
 	needs := map[string]string{"http.yaml": "the network", "n8n-triage.yaml": "n8n"}
-	// lib/score.yaml is a sub-DAG with required params: given here, so that it runs.
-	params := map[string][]string{"lib/score.yaml": {"-p", "title=app crashes on login", "-p", "customers=12"}}
+	// lib/score.yaml is a sub-DAG with required params: given here, so that it runs;
+	// github-pull-request.yaml's params are a webhook's body: GitHub's example payload.
+	params := map[string][]string{"lib/score.yaml": {"-p", "title=app crashes on login", "-p", "customers=12"},
+		"github-pull-request.yaml":      {"--params-file", "github/pull_request.closed.json"},
+		"lint-github-pull-request.yaml": {"--params-file", "github/pull_request.closed.json"}}
 	ran := 0
 	for _, file := range files {
 		file, _ = filepath.Rel(examples, file)

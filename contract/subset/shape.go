@@ -187,6 +187,11 @@ func ignoredKeyword(k string) bool {
 	return false
 }
 
+// Keyword reports whether k is a keyword of some JSON Schema draft (4 to 2020-12); any other
+// word in a schema (a vendor's, such as octokit's tsAdditionalProperties, or a misspelling)
+// is an annotation that constrains nothing, for lint's projections as for the checker.
+func Keyword(k string) bool { return vocabulary(k) }
+
 // vocabulary reports whether k is a keyword of some JSON Schema draft (4 to 2020-12). Those the
 // checker does not model stay unknown: a validator may assert them (an older draft's, or one
 // 2020-12 asserts). Any other word is an annotation.

@@ -38,6 +38,7 @@ func catalogParts() map[string]map[string]string {
 		"jaWeb":        jaWeb(),
 		"jaRest":       jaRest(),
 		"jaNear":       jaNear(),
+		"jaWild":       jaWild(),
 	}
 }
 
