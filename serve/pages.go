@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -632,7 +633,11 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	l := s.lang(r)
 	params, errs := formParams(d.Fields, r.PostForm, l)
 	for i := range d.Fields {
-		d.Fields[i].Value = r.PostForm.Get("p." + d.Fields[i].Name)
+		v := r.PostForm.Get("p." + d.Fields[i].Name)
+		if d.Fields[i].Type == kindBoolean {
+			v = strconv.FormatBool(checked(v)) // the box stays as it was sent
+		}
+		d.Fields[i].Value = v
 	}
 	if len(errs) > 0 {
 		d.FormErrors = errs
