@@ -442,7 +442,12 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	started := false
 	err := s.opts.Service.Watch(r.Context(), r.PathValue("id"), func(run *runs.Run, as []runs.Attempt) error {
 		started = true
-		ev := runEvent{Status: string(run.Status), StatusText: runs.StatusText(l, run.Status), Nodes: map[string]nodeEvent{}}
+		// Said as the page says it: a run whose owner is gone is interrupted, and so are the
+		// attempts it left running (the watch's last event, once its lease expired).
+		now := time.Now()
+		runs.SettleStarts(run, as, now)
+		status := run.DisplayStatus(now)
+		ev := runEvent{Status: string(status), StatusText: runs.StatusText(l, status), Nodes: map[string]nodeEvent{}}
 		for _, n := range runs.Summarize(as) {
 			ne := nodeEvent{Status: string(n.Status()), StatusText: runs.StatusText(l, n.Status())}
 			if n.Items > 0 {
