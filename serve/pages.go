@@ -273,7 +273,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	l := s.lang(r)
 	now := time.Now()
-	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now), Timeline: buildTimeline(as, now, l)}
+	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now)}
 	d.Live = run.Status == dag.RunRunning && !d.Interrupted
 	run.Status = run.DisplayStatus(now) // what the page says; Live and Interrupted decide the rest
 	by := map[string]*runs.NodeSummary{}
@@ -294,7 +294,12 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	href := func(id string) string {
 		return "/runs/" + url.PathEscape(run.ID) + "?node=" + url.QueryEscape(id) + "#panel"
 	}
+	var deps map[string][]string // unknown when the DAG file cannot be read
 	if dg, fs, err := s.runDAG(ctx, run, l); err == nil {
+		deps = map[string][]string{}
+		for _, n := range dg.Nodes {
+			deps[n.ID] = n.Deps
+		}
 		d.Graph = layout(dg, verdicts(dg, fs), status, href)
 		d.Nodes = withPending(d.Nodes, dg, by)
 		d.Rerun = !d.Live
@@ -302,6 +307,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		d.GraphErr = err.Error()
 		d.Graph = layoutNodes(d.Nodes, status, href)
 	}
+	d.Timeline = buildTimeline(as, deps, now, l)
 	for i := range d.Graph.Nodes {
 		d.Graph.Nodes[i].Selected = d.Graph.Nodes[i].ID == pick
 	}
