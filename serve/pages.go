@@ -296,10 +296,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	var deps map[string][]string // unknown when the DAG file cannot be read
 	if dg, fs, err := s.runDAG(ctx, run, l); err == nil {
-		deps = map[string][]string{}
-		for _, n := range dg.Nodes {
-			deps[n.ID] = n.Deps
-		}
+		deps = needsOf(dg)
 		d.Graph = layout(dg, verdicts(dg, fs), status, href)
 		d.Nodes = withPending(d.Nodes, dg, by)
 		d.Rerun = !d.Live
@@ -425,6 +422,33 @@ func (s *Server) runDAG(ctx context.Context, run *runs.Run, l i18n.Lang) (*dag.D
 		return nil, nil, err
 	}
 	return d, lint.Lint(ctx, d, lint.Options{Lang: l}), nil
+}
+
+// runTimeline answers run id's timeline section alone, as the run page draws it: a live page
+// fetches it again as the run goes (seam.js), at most once a second.
+func (s *Server) runTimeline(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	run, as, err := s.opts.Service.Show(ctx, r.PathValue("id"))
+	if err != nil {
+		http.Error(w, err.Error(), failCode(err))
+		return
+	}
+	l := s.lang(r)
+	var deps map[string][]string // unknown when the DAG file cannot be read
+	if p, err := s.resolve(run.File, l); run.File != "" && err == nil {
+		if dg, err := s.load(ctx, p, l); err == nil {
+			deps = needsOf(dg)
+		}
+	}
+	var b bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&b, "timeline", buildTimeline(as, deps, time.Now(), l)); err != nil {
+		s.opts.Logger.Error("seam serve: render", "page", "timeline", "error", err)
+		http.Error(w, i18n.Sprintf(l, "internal error in %s: %s", "page timeline", err), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(b.Bytes())
 }
 
 // runEvents streams run id's status and its nodes' as server-sent events, one "data" event

@@ -24,6 +24,7 @@ const (
 // the nodes first started, with a bar for each attempt (a retry beside the attempt before
 // it) and a foreach node's items collapsed to one bar a session, spanning them.
 type timeline struct {
+	Lang  i18n.Lang // the template says its words in it
 	W, H  int
 	Rows  []tlRow
 	Total string // how long the chart spans
@@ -142,7 +143,7 @@ func buildTimeline(as []runs.Attempt, deps map[string][]string, now time.Time, l
 	slices.SortStableFunc(order, func(a, b *node) int { return a.first.Compare(b.first) })
 	span := max(t1.Sub(t0), time.Microsecond)
 	x := func(t time.Time) float64 { return tlLabelW + float64(tlBarsW)*float64(t.Sub(t0))/float64(span) }
-	tl := &timeline{W: tlLabelW + tlBarsW + 40, H: len(order)*tlRowH + 4, Total: took(span)}
+	tl := &timeline{Lang: l, W: tlLabelW + tlBarsW + 40, H: len(order)*tlRowH + 4, Total: took(span)}
 	for i, n := range order {
 		row := tlRow{Node: n.id, Y: i*tlRowH + 2, Text: i*tlRowH + 2 + tlBarH}
 		for j, sp := range n.spans {
@@ -227,6 +228,15 @@ func criticalPath(spans map[string][]tlSpan, deps map[string][]string) map[spanR
 		cur = best
 	}
 	return on
+}
+
+// needsOf is each node of d's needs, as buildTimeline takes them.
+func needsOf(d *dag.DAG) map[string][]string {
+	deps := make(map[string][]string, len(d.Nodes))
+	for _, n := range d.Nodes {
+		deps[n.ID] = n.Deps
+	}
+	return deps
 }
 
 func minTime(a, b time.Time) time.Time {

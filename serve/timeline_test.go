@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/runs"
 )
@@ -65,6 +67,60 @@ func TestTimelineCriticalPath(t *testing.T) {
 			}
 			if strings.Join(got, " ") != tc.want {
 				t.Errorf("critical bars %q, want %q", strings.Join(got, " "), tc.want)
+			}
+		})
+	}
+}
+
+// TestServeBrowserTimelineLive: in Chromium, the timeline of a running run grows as its
+// nodes start, without a reload, its critical path marked as it goes.
+func TestServeBrowserTimelineLive(t *testing.T) {
+	p := tab{t, browser(t)}
+	f := newFixture(t, Options{})
+	id := f.start("greet.yaml", map[string]any{"name": "Ada"}, false)
+	p.do(chromedp.Navigate(f.http.URL+"/runs/"+id), chromedp.WaitVisible(css(`#run[data-live="1"]`)))
+	if p.eval(`(window.seamTestMark = 1)`) != 1 {
+		t.Fatal("cannot mark the page")
+	}
+	// first sleeps 1 s, then hello, then last sleeps 4 s: last's bar shows while the run runs.
+	p.do(chromedp.WaitVisible(css(`#timeline g.tl-row[data-node="last"] rect.tl-bar.st-running.critical`)))
+	for _, tc := range []struct{ what, js string }{
+		{"the page was not reloaded", `window.seamTestMark === 1`},
+		{"the run still runs", `document.getElementById("run-status").textContent === "running"`},
+		{"the rows in start order", `Array.from(document.querySelectorAll("#timeline g.tl-row")).map(g => g.dataset.node).join() === "first,hello,last"`},
+	} {
+		if p.eval(`(`+tc.js+`) ? 1 : 0`) != 1 {
+			t.Errorf("%s: %s is false", tc.what, tc.js)
+		}
+	}
+}
+
+// TestServeRunTimeline: /runs/ID/timeline answers the run page's timeline section alone
+// (what a live page fetches again), and says when the run is not there.
+func TestServeRunTimeline(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.writeRoot("exec-chain.yaml", execChain)
+	id := f.start("exec-chain.yaml", nil, true)
+	for _, tc := range []struct {
+		name, path string
+		code       int
+		want       []string
+	}{
+		{"a run", "/runs/" + id + "/timeline", 200, []string{"<h2>Timeline</h2>", `data-node="first"`, "tl-bar st-passed critical", "The timeline spans"}},
+		{"no such run", "/runs/nope/timeline", 404, []string{"no run nope"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := f.get(nil, tc.path)
+			if resp.StatusCode != tc.code {
+				t.Errorf("status %d, want %d:\n%s", resp.StatusCode, tc.code, body)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("the answer does not say %q:\n%s", w, body)
+				}
+			}
+			if strings.Contains(body, "<html") {
+				t.Errorf("the answer is a whole page, not the section:\n%s", body)
 			}
 		})
 	}

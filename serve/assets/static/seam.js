@@ -23,6 +23,22 @@ function setStatus(el, status, text) {
   if (text !== undefined) el.textContent = text;
 }
 
+// redrawTimeline fetches the run's timeline as the server draws it, once a second at most,
+// the last change included (a later event while one is due is drawn by it).
+let timelineDue = false;
+function redrawTimeline(id) {
+  const tl = document.getElementById("timeline-live");
+  if (!tl || timelineDue) return;
+  timelineDue = true;
+  setTimeout(() => {
+    timelineDue = false;
+    fetch("/runs/" + encodeURIComponent(id) + "/timeline")
+      .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+      .then((html) => { tl.innerHTML = html; })
+      .catch(() => {}); // the next event tries again
+  }, 1000);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const run = document.getElementById("run");
   if (run && run.dataset.live) {
@@ -34,6 +50,7 @@ document.addEventListener("DOMContentLoaded", () => {
         const cancel = document.getElementById("cancel");
         if (cancel) cancel.form.hidden = true; // no one is left to cancel
       }
+      redrawTimeline(run.dataset.run);
       for (const [id, n] of Object.entries(ev.nodes)) {
         for (const g of document.querySelectorAll('g.node[data-node="' + CSS.escape(id) + '"]')) {
           setStatus(g, n.status);
