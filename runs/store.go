@@ -78,7 +78,8 @@ type Store interface {
 	// WatchRun calls fn with run id and its attempts now and again each time they change,
 	// until the run is no longer running (or its process is found dead), fn returns an
 	// error, or ctx ends. It follows a run written by another process or host: PostgreSQL
-	// is told of every commit (LISTEN/NOTIFY), SQLite is polled.
+	// is told of every commit (LISTEN/NOTIFY), SQLite is polled. When the run's owner is
+	// found gone (Run.Interrupted), fn is called once more with the run as it then reads.
 	WatchRun(ctx context.Context, id string, fn func(*Run, []Attempt) error) error
 
 	// TakeLease gives the lease of run id, while it is running, to owner until the time

@@ -15,7 +15,9 @@ const pollInterval = 200 * time.Millisecond
 // watchRun is WatchRun given wait, which returns once the run may have changed (or ctx
 // ended). fn is called with each new state: a state is new when the run's status, resumes or
 // end, or its number of attempts or of those running, changed: an attempt's finish takes
-// the place of its start record (GetRun), so the first number alone may stay the same.
+// the place of its start record (GetRun), so the first number alone may stay the same. A run
+// whose owner is found gone (its lease expired: nothing is written) is a new state too, the
+// last: a follower is told, and says interrupted without reading the run again.
 func watchRun(ctx context.Context, s Store, id string, wait func(context.Context) error, fn func(*Run, []Attempt) error) error {
 	last := ""
 	for {
@@ -29,13 +31,14 @@ func watchRun(ctx context.Context, s Store, id string, wait func(context.Context
 				running++
 			}
 		}
-		if state := fmt.Sprint(r.Status, r.Resumes, r.Ended.UnixNano(), len(as), running); state != last {
+		interrupted := r.InterruptedAt(time.Now())
+		if state := fmt.Sprint(r.Status, interrupted, r.Resumes, r.Ended.UnixNano(), len(as), running); state != last {
 			last = state
 			if err := fn(r, as); err != nil {
 				return err
 			}
 		}
-		if r.Status != dag.RunRunning || r.Interrupted() {
+		if r.Status != dag.RunRunning || interrupted {
 			return nil
 		}
 		if err := wait(ctx); err != nil {

@@ -78,3 +78,45 @@ func testWatchRun(t *testing.T, b backend) {
 		t.Errorf("fn's error: %v", err)
 	}
 }
+
+// TestWatchRunInterrupted: a run whose lease expires while it is watched (its owner died:
+// nothing more is written) is shown once more, interrupted, before WatchRun returns, so that
+// a follower says so without reading the run again.
+func TestWatchRunInterrupted(t *testing.T) { eachBackend(t, testWatchRunInterrupted) }
+
+func testWatchRunInterrupted(t *testing.T, b backend) {
+	ctx := t.Context()
+	s, loc := b.open(t)
+	w, err := Open(ctx, loc) // the owner's own handle
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	run := Run{ID: "r1", DAG: "d", Status: "running", Started: t0, LeaseOwner: "h/1/a", LeaseUntil: time.Now().Add(time.Hour)}
+	if err := w.CreateRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	var calls []string
+	done := make(chan error, 1)
+	go func() {
+		done <- s.WatchRun(ctx, "r1", func(r *Run, as []Attempt) error {
+			calls = append(calls, fmt.Sprintf("%s interrupted=%t", r.Status, r.Interrupted()))
+			if len(calls) == 1 { // the owner dies: its lease is not renewed and expires
+				return w.TakeLease(ctx, "r1", run.LeaseOwner, time.Now().Add(-time.Second))
+			}
+			return nil
+		})
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("WatchRun did not return once the run's lease expired")
+	}
+	want := []string{"running interrupted=false", "running interrupted=true"}
+	if fmt.Sprint(calls) != fmt.Sprint(want) {
+		t.Errorf("states seen %v, want %v", calls, want)
+	}
+}

@@ -1,11 +1,14 @@
 package serve
 
 import (
+	"cmp"
 	"encoding/json"
+	"math/big"
 	"net/url"
 	"slices"
 	"strconv"
 
+	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -18,6 +21,8 @@ type field struct {
 	Enum                    []string
 	Value                   string // what the form shows: the last value sent, else the default
 	Min, Max                string // numeric bounds, when the schema has them
+	Step                    string // a number input's step: the schema's multipleOf, else 1 or any
+	HasDefault              bool
 }
 
 // Kinds of input a field is: the schema's type, or "json" for anything else.
@@ -29,7 +34,8 @@ const (
 	kindJSON    = "json"
 )
 
-// fields lists the params d's params schema declares, in name order.
+// fields lists the params d's params schema declares, the required ones first, each part in
+// name order.
 func fields(d *dag.DAG) []field {
 	if d.Params == nil {
 		return nil
@@ -59,27 +65,41 @@ func fields(d *dag.DAG) []field {
 				}
 			}
 		}
-		if n, ok := p["minimum"].(float64); ok {
-			f.Min = strconv.FormatFloat(n, 'f', -1, 64)
-		}
-		if n, ok := p["maximum"].(float64); ok {
-			f.Max = strconv.FormatFloat(n, 'f', -1, 64)
+		if f.Type == kindInteger || f.Type == kindNumber {
+			f.Min, f.Max, f.Step = numberText(p["minimum"]), numberText(p["maximum"]), numberText(p["multipleOf"])
+			if f.Step == "" && f.Type == kindInteger {
+				f.Step = "1"
+			} else if f.Step == "" {
+				f.Step = "any"
+			}
 		}
 		if def, ok := p["default"]; ok {
-			f.Value = formValue(def)
+			f.Value, f.HasDefault = formValue(def), true
 		}
 		out = append(out, f)
 	}
 	slices.SortFunc(out, func(a, b field) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
+		if a.Required != b.Required {
+			if a.Required {
+				return -1
+			}
 			return 1
 		}
-		return 0
+		return cmp.Compare(a.Name, b.Name)
 	})
 	return out
+}
+
+// numberText is a schema keyword's number as an input's attribute says it, exactly as the
+// schema wrote it (a schema's numbers are json.Number), or "" when v is not a number.
+func numberText(v any) string {
+	switch n := v.(type) {
+	case json.Number:
+		return n.String()
+	case float64:
+		return strconv.FormatFloat(n, 'f', -1, 64)
+	}
+	return ""
 }
 
 // formValue is how a value shows in a form's input.
@@ -92,14 +112,21 @@ func formValue(v any) string {
 }
 
 // formParams reads the params from a run form ("p.NAME" fields): an empty field is left
-// out (the schema's default or required applies), the others are read as their type says.
+// out (the schema's default or required applies), the others are read as their type says,
+// numbers exactly as typed (json.Number, as the CLI's -p reads them: an integer past 2^53
+// stays itself). A browser sends nothing for an unchecked box, so an unchecked boolean is
+// false only where the form showed a state to uncheck: a param with a default (unchecking a
+// default of true says false) or a required one; otherwise it is left out, as an empty text
+// input is, and the DAG sees it absent.
 func formParams(fs []field, form url.Values, l i18n.Lang) (map[string]any, []string) {
 	params := map[string]any{}
 	var errs []string
 	for _, f := range fs {
 		v := form.Get("p." + f.Name)
 		if f.Type == kindBoolean {
-			params[f.Name] = v == "on" || v == "true"
+			if on := checked(v); on || f.Required || f.HasDefault {
+				params[f.Name] = on
+			}
 			continue
 		}
 		if v == "" {
@@ -109,22 +136,22 @@ func formParams(fs []field, form url.Values, l i18n.Lang) (map[string]any, []str
 		case kindString:
 			params[f.Name] = v
 		case kindInteger:
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
+			n, ok := exactNumber(v)
+			if !ok || !integral(n) {
 				errs = append(errs, i18n.Sprintf(l, "%s: %q is not an integer", f.Name, v))
 				continue
 			}
 			params[f.Name] = n
 		case kindNumber:
-			n, err := strconv.ParseFloat(v, 64)
-			if err != nil {
+			n, ok := exactNumber(v)
+			if !ok {
 				errs = append(errs, i18n.Sprintf(l, "%s: %q is not a number", f.Name, v))
 				continue
 			}
 			params[f.Name] = n
 		default:
-			var x any
-			if err := json.Unmarshal([]byte(v), &x); err != nil {
+			x, err := contract.ParseJSON([]byte(v))
+			if err != nil {
 				errs = append(errs, i18n.Sprintf(l, "%s: not JSON: %v", f.Name, err))
 				continue
 			}
@@ -132,4 +159,21 @@ func formParams(fs []field, form url.Values, l i18n.Lang) (map[string]any, []str
 		}
 	}
 	return params, errs
+}
+
+// checked reports whether a checkbox's value says it was checked ("on" from a browser).
+func checked(v string) bool { return v == "on" || v == "true" }
+
+// exactNumber reads v as one JSON number, kept as the text it is (within the limits every
+// number seam reads has: contract.CheckNumber).
+func exactNumber(v string) (json.Number, bool) {
+	x, err := contract.ParseJSON([]byte(v))
+	n, ok := x.(json.Number)
+	return n, err == nil && ok
+}
+
+// integral reports whether n is an integer (3, 3.0, 3e2: JSON Schema's integer is a value).
+func integral(n json.Number) bool {
+	r, ok := new(big.Rat).SetString(n.String())
+	return ok && r.IsInt()
 }

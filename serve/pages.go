@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -272,7 +273,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	}
 	l := s.lang(r)
 	now := time.Now()
-	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now), Timeline: buildTimeline(as, now, l)}
+	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now)}
 	d.Live = run.Status == dag.RunRunning && !d.Interrupted
 	run.Status = run.DisplayStatus(now) // what the page says; Live and Interrupted decide the rest
 	by := map[string]*runs.NodeSummary{}
@@ -293,7 +294,9 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	href := func(id string) string {
 		return "/runs/" + url.PathEscape(run.ID) + "?node=" + url.QueryEscape(id) + "#panel"
 	}
+	var deps map[string][]string // unknown when the DAG file cannot be read
 	if dg, fs, err := s.runDAG(ctx, run, l); err == nil {
+		deps = needsOf(dg)
 		d.Graph = layout(dg, verdicts(dg, fs), status, href)
 		d.Nodes = withPending(d.Nodes, dg, by)
 		d.Rerun = !d.Live
@@ -301,6 +304,7 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		d.GraphErr = err.Error()
 		d.Graph = layoutNodes(d.Nodes, status, href)
 	}
+	d.Timeline = buildTimeline(as, deps, now, l)
 	for i := range d.Graph.Nodes {
 		d.Graph.Nodes[i].Selected = d.Graph.Nodes[i].ID == pick
 	}
@@ -420,6 +424,33 @@ func (s *Server) runDAG(ctx context.Context, run *runs.Run, l i18n.Lang) (*dag.D
 	return d, lint.Lint(ctx, d, lint.Options{Lang: l}), nil
 }
 
+// runTimeline answers run id's timeline section alone, as the run page draws it: a live page
+// fetches it again as the run goes (seam.js), at most once a second.
+func (s *Server) runTimeline(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	run, as, err := s.opts.Service.Show(ctx, r.PathValue("id"))
+	if err != nil {
+		http.Error(w, err.Error(), failCode(err))
+		return
+	}
+	l := s.lang(r)
+	var deps map[string][]string // unknown when the DAG file cannot be read
+	if p, err := s.resolve(run.File, l); run.File != "" && err == nil {
+		if dg, err := s.load(ctx, p, l); err == nil {
+			deps = needsOf(dg)
+		}
+	}
+	var b bytes.Buffer
+	if err := s.tmpl.ExecuteTemplate(&b, "timeline", buildTimeline(as, deps, time.Now(), l)); err != nil {
+		s.opts.Logger.Error("seam serve: render", "page", "timeline", "error", err)
+		http.Error(w, i18n.Sprintf(l, "internal error in %s: %s", "page timeline", err), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(b.Bytes())
+}
+
 // runEvents streams run id's status and its nodes' as server-sent events, one "data" event
 // (a JSON object) each time they change, then an "end" event once the run has ended.
 func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
@@ -441,7 +472,12 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	started := false
 	err := s.opts.Service.Watch(r.Context(), r.PathValue("id"), func(run *runs.Run, as []runs.Attempt) error {
 		started = true
-		ev := runEvent{Status: string(run.Status), StatusText: runs.StatusText(l, run.Status), Nodes: map[string]nodeEvent{}}
+		// Said as the page says it: a run whose owner is gone is interrupted, and so are the
+		// attempts it left running (the watch's last event, once its lease expired).
+		now := time.Now()
+		runs.SettleStarts(run, as, now)
+		status := run.DisplayStatus(now)
+		ev := runEvent{Status: string(status), StatusText: runs.StatusText(l, status), Nodes: map[string]nodeEvent{}}
 		for _, n := range runs.Summarize(as) {
 			ne := nodeEvent{Status: string(n.Status()), StatusText: runs.StatusText(l, n.Status())}
 			if n.Items > 0 {
@@ -632,7 +668,11 @@ func (s *Server) startRun(w http.ResponseWriter, r *http.Request) {
 	l := s.lang(r)
 	params, errs := formParams(d.Fields, r.PostForm, l)
 	for i := range d.Fields {
-		d.Fields[i].Value = r.PostForm.Get("p." + d.Fields[i].Name)
+		v := r.PostForm.Get("p." + d.Fields[i].Name)
+		if d.Fields[i].Type == kindBoolean {
+			v = strconv.FormatBool(checked(v)) // the box stays as it was sent
+		}
+		d.Fields[i].Value = v
 	}
 	if len(errs) > 0 {
 		d.FormErrors = errs

@@ -216,6 +216,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /runs", s.runsPage)
 	m.HandleFunc("GET /runs/{id}", s.runPage)
 	m.HandleFunc("GET /runs/{id}/events", s.runEvents)
+	m.HandleFunc("GET /runs/{id}/timeline", s.runTimeline)
 	m.HandleFunc("GET /runs/{id}/outputs/{hash}", s.output)
 	m.HandleFunc("POST /runs/{id}/cancel", s.cancel)
 	m.HandleFunc("POST /runs/{id}/resume", s.resume)

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -23,6 +24,7 @@ const (
 // the nodes first started, with a bar for each attempt (a retry beside the attempt before
 // it) and a foreach node's items collapsed to one bar a session, spanning them.
 type timeline struct {
+	Lang  i18n.Lang // the template says its words in it
 	W, H  int
 	Rows  []tlRow
 	Total string // how long the chart spans
@@ -45,6 +47,9 @@ type tlBar struct {
 	Items  int    // the foreach items the bar spans, 0 for an attempt
 	CountX string // where the count of items is written, after the bar
 	TextY  int
+	// Critical marks a bar on the critical path: the chain of attempts, each waiting for the
+	// one before it, that ends with the run's last.
+	Critical bool
 }
 
 // tlSpan is one bar before it is placed: a node's attempt, or its items in one session.
@@ -52,14 +57,16 @@ type tlSpan struct {
 	start, end time.Time
 	status     dag.NodeStatus
 	attempt    int
+	session    int
 	items      int
 	reused     bool
 	open       bool // interrupted: how long it ran is not known
 }
 
-// buildTimeline lays out the attempts as of now (a running attempt ends now); nil when no
-// attempt has started.
-func buildTimeline(as []runs.Attempt, now time.Time, l i18n.Lang) *timeline {
+// buildTimeline lays out the attempts as of now (a running attempt ends now), the critical
+// path marked; nil when no attempt has started. deps gives each node's needs, nil when the
+// DAG could not be read (then any node may be what an attempt waited for).
+func buildTimeline(as []runs.Attempt, deps map[string][]string, now time.Time, l i18n.Lang) *timeline {
 	type node struct {
 		id    string
 		first time.Time
@@ -106,7 +113,7 @@ func buildTimeline(as []runs.Attempt, now time.Time, l i18n.Lang) *timeline {
 			j, ok := items[k]
 			if !ok {
 				j = len(n.spans)
-				n.spans = append(n.spans, tlSpan{start: a.Started, end: end})
+				n.spans = append(n.spans, tlSpan{start: a.Started, end: end, session: a.Session})
 				items[k] = j
 				itemSeen[k] = map[int]bool{}
 			}
@@ -122,24 +129,29 @@ func buildTimeline(as []runs.Attempt, now time.Time, l i18n.Lang) *timeline {
 			n.spans[j].status = a.Status
 			continue
 		}
-		n.spans = append(n.spans, tlSpan{start: a.Started, end: end, status: a.Status, attempt: a.Attempt, reused: a.Reused, open: open})
+		n.spans = append(n.spans, tlSpan{start: a.Started, end: end, status: a.Status, attempt: a.Attempt, session: a.Session, reused: a.Reused, open: open})
 	}
 	if len(order) == 0 {
 		return nil
 	}
+	spans := map[string][]tlSpan{}
+	for _, n := range order {
+		spans[n.id] = n.spans
+	}
+	critical := criticalPath(spans, deps)
 	// Stable: nodes that started at the same instant keep the order they were recorded in.
 	slices.SortStableFunc(order, func(a, b *node) int { return a.first.Compare(b.first) })
 	span := max(t1.Sub(t0), time.Microsecond)
 	x := func(t time.Time) float64 { return tlLabelW + float64(tlBarsW)*float64(t.Sub(t0))/float64(span) }
-	tl := &timeline{W: tlLabelW + tlBarsW + 40, H: len(order)*tlRowH + 4, Total: took(span)}
+	tl := &timeline{Lang: l, W: tlLabelW + tlBarsW + 40, H: len(order)*tlRowH + 4, Total: took(span)}
 	for i, n := range order {
 		row := tlRow{Node: n.id, Y: i*tlRowH + 2, Text: i*tlRowH + 2 + tlBarH}
-		for _, sp := range n.spans {
+		for j, sp := range n.spans {
 			x0 := x(sp.start)
 			w := max(x(sp.end)-x0, tlMinW)
 			b := tlBar{X: fmt.Sprintf("%.1f", x0), W: fmt.Sprintf("%.1f", w), Y: row.Y + (tlRowH-tlBarH)/2,
 				Status: string(sp.status), Retry: sp.attempt > 1, Reused: sp.reused, Items: sp.items,
-				CountX: fmt.Sprintf("%.1f", x0+w+3), TextY: row.Text - 1}
+				CountX: fmt.Sprintf("%.1f", x0+w+3), TextY: row.Text - 1, Critical: critical[spanRef{n.id, j}]}
 			status := runs.StatusText(l, sp.status)
 			switch {
 			case sp.items > 0:
@@ -151,11 +163,80 @@ func buildTimeline(as []runs.Attempt, now time.Time, l i18n.Lang) *timeline {
 			default:
 				b.Title = i18n.Sprintf(l, "%s: attempt %d, %s, %s", n.id, sp.attempt, status, took(sp.end.Sub(sp.start)))
 			}
+			if b.Critical {
+				b.Title = i18n.Sprintf(l, "%s (on the critical path)", b.Title)
+			}
 			row.Bars = append(row.Bars, b)
 		}
 		tl.Rows = append(tl.Rows, row)
 	}
 	return tl
+}
+
+// spanRef names one span: its node and its index among the node's spans.
+type spanRef struct {
+	node string
+	i    int
+}
+
+// criticalPath is the chain of spans that decided how long the run took, walked back from
+// the span that ended last: each one waited for the one before it, which is its node's
+// previous try when it is a retry or repair, else, of the spans of the nodes it needs that
+// started before it in its session, the one that ended last (the dependency it was waiting
+// for; without the DAG, of all the spans that ended before it started). A reused output took no time and an interrupted attempt has no end: neither is on the
+// path, which then stops there (a resume starts its own chain).
+func criticalPath(spans map[string][]tlSpan, deps map[string][]string) map[spanRef]bool {
+	timed := func(sp tlSpan) bool { return !sp.reused && !sp.open }
+	var cur spanRef
+	found := false
+	for node, ss := range spans {
+		for i, sp := range ss {
+			if !timed(sp) {
+				continue
+			}
+			// Ties go to the node named first, so that the path is the same each time.
+			if c := spans[cur.node]; !found || sp.end.After(c[cur.i].end) || (sp.end.Equal(c[cur.i].end) && node < cur.node) {
+				cur, found = spanRef{node, i}, true
+			}
+		}
+	}
+	on := map[spanRef]bool{}
+	for found && !on[cur] {
+		on[cur] = true
+		sp := spans[cur.node][cur.i]
+		found = false
+		if prev := cur.i - 1; sp.attempt > 1 && prev >= 0 && timed(spans[cur.node][prev]) && spans[cur.node][prev].session == sp.session {
+			cur, found = spanRef{cur.node, cur.i - 1}, true
+			continue
+		}
+		waited := deps[cur.node]
+		if deps == nil {
+			waited = slices.Sorted(maps.Keys(spans))
+		}
+		var best spanRef
+		for _, d := range waited {
+			for i, c := range spans[d] {
+				if d == cur.node || !timed(c) || c.session != sp.session || c.start.After(sp.start) || c.end.After(sp.end) ||
+					(deps == nil && c.end.After(sp.start)) { // not known to be needed: it must have ended first
+					continue
+				}
+				if !found || c.end.After(spans[best.node][best.i].end) {
+					best, found = spanRef{d, i}, true
+				}
+			}
+		}
+		cur = best
+	}
+	return on
+}
+
+// needsOf is each node of d's needs, as buildTimeline takes them.
+func needsOf(d *dag.DAG) map[string][]string {
+	deps := make(map[string][]string, len(d.Nodes))
+	for _, n := range d.Nodes {
+		deps[n.ID] = n.Deps
+	}
+	return deps
 }
 
 func minTime(a, b time.Time) time.Time {

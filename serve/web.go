@@ -18,6 +18,7 @@ func webTexts() []i18n.Message {
 		i18n.M("Rerun from here"),
 		i18n.M("Timeline"),
 		i18n.M("The timeline spans"),
+		i18n.M("Bars drawn thick in blue are the critical path: the chain of attempts, each waiting for the one before it, that decided how long the run took."),
 		i18n.M("Recent runs"),
 		i18n.M("Success rate"),
 		i18n.M("median duration"),

@@ -15,7 +15,8 @@ import (
 )
 
 // BenchmarkServeRunPage: the server's time for the page of a finished run of 100 and 1,000
-// nodes side by side (graph, node table, timeline), and the page's size.
+// nodes side by side (graph, node table, timeline), and the page's size; and the timeline
+// section alone, which a live page fetches again.
 func BenchmarkServeRunPage(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		dir := b.TempDir()
@@ -45,6 +46,14 @@ func BenchmarkServeRunPage(b *testing.B) {
 			size := 0
 			for b.Loop() {
 				size = len(get(b, srv, "/runs/"+run.ID))
+			}
+			b.ReportMetric(float64(size), "bytes/page")
+		})
+		// What a live page fetches again, at most once a second, while its run runs.
+		b.Run(fmt.Sprintf("timeline/nodes=%d", n), func(b *testing.B) {
+			size := 0
+			for b.Loop() {
+				size = len(get(b, srv, "/runs/"+run.ID+"/timeline"))
 			}
 			b.ReportMetric(float64(size), "bytes/page")
 		})

@@ -185,7 +185,7 @@ func timelineRows(t *testing.T, page string) []string {
 }
 
 // TestServeTimelineSessions: after a rerun from a node, each node's row holds a bar a
-// session, the reused one marked.
+// session, the reused one marked; the critical path is the rerun's, which the reuse starts.
 func TestServeTimelineSessions(t *testing.T) {
 	f := newFixture(t, Options{})
 	f.writeRoot("exec-chain.yaml", execChain)
@@ -206,7 +206,7 @@ func TestServeTimelineSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, page := f.get(nil, "/runs/"+id)
-	want := []string{"first: st-passed st-passed reused", "second: st-passed st-passed", "third: st-passed st-passed"}
+	want := []string{"first: st-passed st-passed reused", "second: st-passed st-passed critical", "third: st-passed st-passed critical"}
 	if got := timelineRows(t, page); !slices.Equal(got, want) {
 		t.Errorf("timeline rows:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -214,7 +214,8 @@ func TestServeTimelineSessions(t *testing.T) {
 
 // TestServeTimeline: the run page's Timeline has a row a node in the order the nodes
 // started, whatever the file's order; a retry is a bar of its own, marked; a foreach node's
-// items are one bar with their count.
+// items are one bar with their count; the chain that decided the run's duration is marked
+// critical (each node here waits for the one before it).
 func TestServeTimeline(t *testing.T) {
 	f := newFixture(t, Options{})
 	f.writeRoot("exec-chain.yaml", execChain)
@@ -222,9 +223,9 @@ func TestServeTimeline(t *testing.T) {
 		file string
 		want []string
 	}{
-		{"exec-chain.yaml", []string{"first: st-passed", "second: st-passed", "third: st-passed"}},
-		{"repair.yaml", []string{"fetch: st-failed st-passed retry", "draft: st-failed st-passed retry"}},
-		{"items.yaml", []string{"each: st-passed ×5", "check: st-failed ×2"}},
+		{"exec-chain.yaml", []string{"first: st-passed critical", "second: st-passed critical", "third: st-passed critical"}},
+		{"repair.yaml", []string{"fetch: st-failed critical st-passed retry critical", "draft: st-failed critical st-passed retry critical"}},
+		{"items.yaml", []string{"each: st-passed critical ×5", "check: st-failed critical ×2"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

@@ -39,6 +39,7 @@ func catalogParts() map[string]map[string]string {
 		"jaRest":       jaRest(),
 		"jaNear":       jaNear(),
 		"jaWild":       jaWild(),
+		"jaWeb2":       jaWeb2(),
 	}
 }
 

@@ -6,9 +6,9 @@ function follow(id, onEvent) {
   const es = new EventSource("/runs/" + encodeURIComponent(id) + "/events");
   let status = "running";
   es.onmessage = (m) => { const ev = JSON.parse(m.data); status = ev.status; onEvent(ev); };
-  // A run still "running" at its end was left so by a process that died: reloading would
-  // only follow it again.
-  es.addEventListener("end", () => { es.close(); if (status !== "running") location.reload(); });
+  // A run "interrupted" at its end was left running by an owner that is gone: the last event
+  // said so in place (a run still "running" there is one the server could not yet tell).
+  es.addEventListener("end", () => { es.close(); if (status !== "running" && status !== "interrupted") location.reload(); });
   es.onerror = () => { if (es.readyState === EventSource.CLOSED) { es.close(); } };
 }
 
@@ -23,11 +23,34 @@ function setStatus(el, status, text) {
   if (text !== undefined) el.textContent = text;
 }
 
+// redrawTimeline fetches the run's timeline as the server draws it, once a second at most,
+// the last change included (a later event while one is due is drawn by it).
+let timelineDue = false;
+function redrawTimeline(id) {
+  const tl = document.getElementById("timeline-live");
+  if (!tl || timelineDue) return;
+  timelineDue = true;
+  setTimeout(() => {
+    timelineDue = false;
+    fetch("/runs/" + encodeURIComponent(id) + "/timeline")
+      .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+      .then((html) => { tl.innerHTML = html; })
+      .catch(() => {}); // the next event tries again
+  }, 1000);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const run = document.getElementById("run");
   if (run && run.dataset.live) {
     follow(run.dataset.run, (ev) => {
       setStatus(document.getElementById("run-status"), ev.status, ev.statusText);
+      if (ev.status === "interrupted") {
+        const notice = document.getElementById("interrupted");
+        if (notice) notice.hidden = false;
+        const cancel = document.getElementById("cancel");
+        if (cancel) cancel.form.hidden = true; // no one is left to cancel
+      }
+      redrawTimeline(run.dataset.run);
       for (const [id, n] of Object.entries(ev.nodes)) {
         for (const g of document.querySelectorAll('g.node[data-node="' + CSS.escape(id) + '"]')) {
           setStatus(g, n.status);
