@@ -19,12 +19,12 @@ const (
 	CodeTimezone      = "SEAM-E331" // a trigger's time zone that is not known
 	CodeTriggerParams = "SEAM-E332" // a trigger's params that the DAG's params schema rejects
 	CodeTriggerRef    = "SEAM-E333" // trigger.<x> that the trigger does not provide
-	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
-	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
-	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
-	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
-	CodeWeakened   = "SEAM-W305" // seam lint --against: a producer guarantees less than before
-	CodeStored     = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
+	CodeUnknown       = "SEAM-W301" // compatibility could not be proved either way
+	CodeNoContract    = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
+	CodeContent       = "SEAM-W303" // a contract constrains content (wording) instead of structure
+	CodeAllReq        = "SEAM-W304" // every field required although consumers read few
+	CodeWeakened      = "SEAM-W305" // seam lint --against: a producer guarantees less than before
+	CodeStored        = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
 	// CodeStillUnknown: seam lint --against: an edge the change touches is unknown at both revisions
 	CodeStillUnknown = "SEAM-W308"
 	// What a contract's declared draft ignores (issue 43).
