@@ -41,5 +41,9 @@ func jaTriggers() map[string]string {
 		"the params schema (for trigger %s)": "params スキーマ（トリガー %s 用）",
 		"trigger %s catches up every missed time, but its params do not read trigger.scheduled_time: each catch-up run processes the same as a run on time": "トリガー %s は見逃した時刻をすべて実行しますが、その params は trigger.scheduled_time を読みません。追いつきのための実行はどれも定刻の実行と同じものを処理します",
 		"pass the time in params, e.g. `params: {since: \"${{ trigger.scheduled_time }}\"}`, or catch up only the latest time: `catchup: {runs: latest}`":   "時刻を params で渡すか（例: `params: {since: \"${{ trigger.scheduled_time }}\"}`）、最新の時刻だけを追いつき実行してください: `catchup: {runs: latest}`",
+		// runs show
+		"trigger  %s, for %s\n": "トリガー %s（%s の分）\n",
+		"trigger  %s, key %q\n": "トリガー %s（キー %q）\n",
+		"trigger  %s\n":         "トリガー %s\n",
 	}
 }
