@@ -45,5 +45,16 @@ func jaTriggers() map[string]string {
 		"trigger  %s, for %s\n": "トリガー %s（%s の分）\n",
 		"trigger  %s, key %q\n": "トリガー %s（キー %q）\n",
 		"trigger  %s\n":         "トリガー %s\n",
+		// schedule: the scheduler's decisions
+		"seen %s late, outside the %s window":                      "%s 遅れて検出されました。%s の枠の外です",
+		"missed while no scheduler ran; catchup runs none":         "スケジューラーが動いていない間に過ぎました。catchup は none です",
+		"superseded by %s (catchup runs latest)":                   "%s に置き換えられました（catchup は latest）",
+		"%d run of the trigger is still going":                     "トリガーの実行 %d 件がまだ続いています",
+		"%d runs of the trigger are still going":                   "トリガーの実行 %d 件がまだ続いています",
+		"a run of the trigger starts before it":                    "この前にトリガーの実行が始まります",
+		"%s; the buffer holds one time":                            "%s。バッファーに入るのは 1 時刻だけです",
+		"superseded: only the latest time runs under cancel_other": "置き換えられました。cancel_other では最新の時刻だけが実行されます",
+		"%s: canceled":                  "%s。キャンセルしました",
+		"a run of the trigger is going": "トリガーの実行が続いています",
 	}
 }
