@@ -56,5 +56,11 @@ func jaTriggers() map[string]string {
 		"superseded: only the latest time runs under cancel_other": "置き換えられました。cancel_other では最新の時刻だけが実行されます",
 		"%s: canceled":                  "%s。キャンセルしました",
 		"a run of the trigger is going": "トリガーの実行が続いています",
+		// service: the scheduler
+		"paused by %s: %s": "%s が一時停止しました: %s",
+		"trigger %s: params must make an object, not %s": "トリガー %s: params はオブジェクトを作る必要があります（%s ではなく）",
+		"started by another scheduler":                   "別のスケジューラーが開始しました",
+		"could not start: %v":                            "開始できませんでした: %v",
+		"trigger %s: %w":                                 "トリガー %s: %w",
 	}
 }
