@@ -32,7 +32,7 @@ type Scheduler struct {
 	clock Clock
 	owner string
 	// dags lists the DAGs to schedule, loaded afresh at each tick: a file changed takes
-	// effect at the next one.
+	// effect at the next one. Its error (files that did not load) does not stop the others.
 	dags func(ctx context.Context) ([]*dag.DAG, error)
 }
 
@@ -40,8 +40,8 @@ type Scheduler struct {
 var ErrNoFires = errors.New("the scheduler needs a run store")
 
 // NewScheduler returns a scheduler of the DAGs dags lists, starting runs with svc, which
-// must have a store. owner names this scheduler in the store's lease (runs.Leaser's Owner
-// is unique per process); clock nil is SystemClock.
+// must have a store. owner names this scheduler in the store's lease ("": the service's
+// lease owner, unique per process); clock nil is SystemClock.
 func NewScheduler(svc *Service, owner string, clock Clock, dags func(ctx context.Context) ([]*dag.DAG, error)) (*Scheduler, error) {
 	fires, ok := svc.opts.Store.(runs.Fires)
 	if !ok {
@@ -49,6 +49,9 @@ func NewScheduler(svc *Service, owner string, clock Clock, dags func(ctx context
 	}
 	if clock == nil {
 		clock = SystemClock{}
+	}
+	if owner == "" {
+		owner = svc.lease.Owner()
 	}
 	return &Scheduler{svc: svc, fires: fires, clock: clock, owner: owner, dags: dags}, nil
 }
@@ -69,11 +72,9 @@ func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err er
 	if err != nil || holder != sc.owner {
 		return false, nil, err
 	}
+	// A DAG that does not load is said, and the others are scheduled.
 	ds, err := sc.dags(ctx)
-	if err != nil {
-		return true, nil, err
-	}
-	var errs []error
+	errs := []error{err}
 	for _, d := range ds {
 		for _, tr := range d.Triggers {
 			if !tr.Scheduled() {

@@ -62,5 +62,16 @@ func jaTriggers() map[string]string {
 		"started by another scheduler":                   "別のスケジューラーが開始しました",
 		"could not start: %v":                            "開始できませんでした: %v",
 		"trigger %s: %w":                                 "トリガー %s: %w",
+		// seam schedule
+		"%s %s: %s %s":        "%s %s: %s %s",
+		", next %s":           "、次回 %s",
+		" (paused by %s: %s)": "（%s が一時停止: %s）",
+		"trigger %s is a webhook: it has no times": "トリガー %s は webhook なので時刻がありません",
+		"paused %s %s\n":                        "%s %s を一時停止しました\n",
+		"resumed %s %s\n":                       "%s %s を再開しました\n",
+		"DAG %s has no triggers":                "DAG %s にはトリガーがありません",
+		"DAG %s has no trigger %q (it has: %s)": "DAG %s にトリガー %q はありません（あるのは: %s）",
+		"started":                               "開始",
+		"missed":                                "見逃し",
 	}
 }
