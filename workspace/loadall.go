@@ -7,12 +7,15 @@ import (
 	"github.com/seam-dag/seam/dag"
 )
 
-// LoadAll loads the DAG files paths name: a file is loaded, a folder's DAG files (Find's
-// rule) are. It returns those that load and the errors of the others (one each), so that
+// LoadAll loads the DAG files paths name (none: the current folder): a file is loaded, a
+// folder's DAG files (Find's rule) are. It returns those that load and the errors of the others (one each), so that
 // one broken file does not stop a scheduler from starting the rest.
 func (w *Workspace) LoadAll(ctx context.Context, paths []string) ([]*dag.DAG, []error) {
 	var ds []*dag.DAG
 	var errs []error
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
 	load := func(p string) {
 		d, err := w.Load(ctx, p)
 		if err != nil {

@@ -27,12 +27,10 @@ func newSchedulerCmd(e *env) *cobra.Command {
 				return err
 			}
 			defer svc.Close()
-			sc, err := service.NewScheduler(svc, "", nil, func(ctx context.Context) ([]*dag.DAG, error) {
-				ds, errs := ws.LoadAll(ctx, paths)
-				return ds, errors.Join(errs...)
-			})
+			stop, err := startScheduler(cmd.Context(), e, svc, ws, paths)
 			if err == nil {
-				sc.Run(cmd.Context(), time.Second, func(err error) { fmt.Fprintf(e.stderr, "seam scheduler: %v\n", err) })
+				<-cmd.Context().Done()
+				stop()
 			}
 			return err
 		},
@@ -41,8 +39,27 @@ func newSchedulerCmd(e *env) *cobra.Command {
 	return cmd
 }
 
+// startScheduler runs the scheduler of the DAG files under paths until stop (seam
+// scheduler, seam serve), saying on stderr what a tick could not do.
+func startScheduler(ctx context.Context, e *env, svc *service.Service, ws *workspace.Workspace, paths []string) (stop func(), err error) {
+	sc, err := service.NewScheduler(svc, "", nil, func(ctx context.Context) ([]*dag.DAG, error) {
+		ds, errs := ws.LoadAll(ctx, paths)
+		return ds, errors.Join(errs...)
+	})
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc.Run(ctx, time.Second, func(err error) { fmt.Fprintf(e.stderr, "seam scheduler: %v\n", err) })
+	}()
+	return func() { cancel(); <-done }, nil
+}
+
 // scheduleSetup opens what the schedule commands share: a service on the store (closed
-// after the command), the workspace, and the paths named (default .).
+// after the command) and the workspace; it returns args as they are.
 func scheduleSetup(cmd *cobra.Command, e *env, sf *storeFlag, args []string) (*service.Service, *workspace.Workspace, []string, error) {
 	l, err := lang(cmd, e)
 	if err != nil {
@@ -59,9 +76,6 @@ func scheduleSetup(cmd *cobra.Command, e *env, sf *storeFlag, args []string) (*s
 	}
 	cmd.PostRun = func(*cobra.Command, []string) { st.Close() }
 	svc := service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, ShowPath: displayPath, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
-	if len(args) == 0 {
-		args = []string{"."}
-	}
 	return svc, ws, args, nil
 }
 

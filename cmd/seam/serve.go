@@ -23,7 +23,7 @@ const serveShutdownGrace = 5 * time.Second
 func newServeCmd(e *env) *cobra.Command {
 	var (
 		addr, root, who string
-		readOnly        bool
+		readOnly, noSch bool
 		sf              storeFlag
 		ef              engineFlag
 	)
@@ -80,6 +80,13 @@ See docs/serve.md.`,
 				ShowPath: displayPath, Instrument: set.tel.apply, AroundLint: set.tel.lint, Elsewhere: elsewhere})
 			// Before the store and the engines close: the runs still going are recorded canceled.
 			defer svc.Close()
+			if ws, err := openWorkspace(e, root, l); err == nil && !noSch && !readOnly {
+				stop, err := startScheduler(ctx, e, svc, ws, []string{root})
+				if err != nil {
+					return err
+				}
+				defer stop() // before the service closes
+			}
 			var pageLang i18n.Lang
 			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
 				pageLang = l // else each page follows the browser
@@ -105,7 +112,8 @@ See docs/serve.md.`,
 	cmd.Flags().StringVar(&addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT`")
 	cmd.Flags().StringVar(&root, "root", ".", "the directory whose DAG files the DAGs page lists and runs")
 	cmd.Flags().StringVar(&who, "principals", "", "the principals `FILE`: who may log in and what each may do (default: $SEAM_PRINCIPALS; docs/serve.md)")
-	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons)")
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons, no scheduler)")
+	cmd.Flags().BoolVar(&noSch, "no-scheduler", false, "do not start the runs of the DAGs' schedules under --root (seam scheduler does it elsewhere)")
 	sf.add(cmd)
 	ef.add(cmd, "temporal also offers the temporal engine in the run form: runs on seam workers (docs/temporal.md) (default: $SEAM_ENGINE, then embedded only)")
 	sf.addNoMigrate(cmd)
