@@ -22,12 +22,12 @@ func newSchedulerCmd(e *env) *cobra.Command {
 		Use:   "scheduler [PATH...]",
 		Short: "Start the runs of the schedules (cron and every triggers) of the DAG files under PATHs (default .); one scheduler per store is active",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, ws, paths, err := scheduleSetup(cmd, e, &sf, args)
+			svc, ws, done, err := scheduleSetup(cmd, e, &sf)
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
-			stop, err := startScheduler(cmd.Context(), e, svc, ws, paths)
+			defer done()
+			stop, err := startScheduler(cmd.Context(), e, svc, ws, args)
 			if err == nil {
 				<-cmd.Context().Done()
 				stop()
@@ -58,25 +58,23 @@ func startScheduler(ctx context.Context, e *env, svc *service.Service, ws *works
 	return func() { cancel(); <-done }, nil
 }
 
-// scheduleSetup opens what the schedule commands share: a service on the store (closed
-// after the command) and the workspace; it returns args as they are.
-func scheduleSetup(cmd *cobra.Command, e *env, sf *storeFlag, args []string) (*service.Service, *workspace.Workspace, []string, error) {
+// scheduleSetup opens what the schedule commands share: a service on the store and the
+// workspace; done closes the service, then the store.
+func scheduleSetup(cmd *cobra.Command, e *env, sf *storeFlag) (svc *service.Service, ws *workspace.Workspace, done func(), err error) {
 	l, err := lang(cmd, e)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	sf.lang = l
-	ws, err := openWorkspace(e, "", l)
-	if err != nil {
+	if ws, err = openWorkspace(e, "", l); err != nil {
 		return nil, nil, nil, err
 	}
 	st, err := openStore(cmd.Context(), e, sf)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	cmd.PostRun = func(*cobra.Command, []string) { st.Close() }
-	svc := service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, ShowPath: displayPath, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
-	return svc, ws, args, nil
+	svc = service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, ShowPath: displayPath, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
+	return svc, ws, func() { svc.Close(); st.Close() }, nil
 }
 
 // scheduleRun is what one seam schedule subcommand does: its answer as JSON and as text.
@@ -93,12 +91,12 @@ func newScheduleCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "schedule", Short: "List the DAGs' triggers, their next times and decisions; pause and resume them"}
 	sub := func(use, short string, args cobra.PositionalArgs, run scheduleRun) *cobra.Command {
 		c := &cobra.Command{Use: use, Short: short, Args: args, RunE: func(c *cobra.Command, args []string) error {
-			svc, ws, paths, err := scheduleSetup(c, e, &sf, args)
+			svc, ws, done, err := scheduleSetup(c, e, &sf)
 			if err != nil {
 				return err
 			}
-			defer svc.Close()
-			v, text, err := run(c.Context(), svc, ws, paths, sf.lang)
+			defer done()
+			v, text, err := run(c.Context(), svc, ws, args, sf.lang)
 			if err == nil && asJSON {
 				return printJSON(e.stdout, v)
 			}
