@@ -244,7 +244,7 @@ func (l *loader) of(what, key string) string {
 // Top-level, node and nested keys of the format. Aliases map names other tools use to ours,
 // for "did you mean".
 var (
-	topKeys      = []string{"version", "name", "description", "formats", "catalog", "params", "env", "defaults", "concurrency", "timeout", "n8n", "nodes", "outputs"}
+	topKeys      = []string{"version", "name", "description", "formats", "catalog", "params", "env", "defaults", "concurrency", "timeout", "n8n", "nodes", "outputs", "triggers"}
 	formatsVals  = []string{FormatsAssert, FormatsAnnotate}
 	defaultsKeys = []string{"timeout", "retry"}
 	nodeKeys     = []string{"type", "with", "input", "needs", "when", "run_if", "foreach", "concurrency", "max_items", "retry", "timeout", "on_invalid", "contract"}
@@ -345,6 +345,9 @@ func (l *loader) load(ctx context.Context) *DAG {
 	}
 	if f, ok := fs.get("env"); ok {
 		d.Env = l.envVars(f)
+	}
+	if f, ok := fs.get("triggers"); ok {
+		l.triggers(f, d)
 	}
 	if f, ok := fs.get("concurrency"); ok {
 		if c, ok := l.integer(f, "concurrency", 1); ok {

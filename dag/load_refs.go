@@ -46,6 +46,8 @@ func (l *loader) resolveRefs(d *DAG) {
 				l.checkParam(r, pf)
 			case "env":
 				l.checkEnv(r, d)
+			case "trigger":
+				l.noTriggerRefs(i18n.Sprintf(l.lang, "node %q", n.ID), []Ref{r})
 			case "item", "index":
 				switch {
 				case n.Foreach == nil:
@@ -100,6 +102,8 @@ func (l *loader) resolveRefs(d *DAG) {
 				// Outputs are printed and stored: a secret must not become one.
 				l.add(r.Pos, CodeInvalid, i18n.Format(l.lang, "use env in a node's with or input, where it is masked in what the node returns"),
 					i18n.Sprintf(l.lang, "output %q: outputs may not read env, whose values are secrets", o.Name))
+			case "trigger":
+				l.noTriggerRefs(i18n.Sprintf(l.lang, "output %q", o.Name), []Ref{r})
 			case "item", "index":
 				l.add(r.Pos, CodeInvalid, i18n.Format(l.lang, "refer to a node's output instead"),
 					i18n.Sprintf(l.lang, "output %q: %s is only defined in a node with foreach", o.Name, r.Root))

@@ -45,6 +45,8 @@ type DAG struct {
 	Sources map[string]Source
 	// SubDAGs are the DAGs its `dag` nodes run, by node id, as loaded with it (nil: none).
 	SubDAGs map[string]*DAG
+	// Triggers start runs by themselves (schedules and webhooks), in file order.
+	Triggers []*Trigger
 }
 
 // Values of DAG.Formats.

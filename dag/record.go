@@ -40,6 +40,17 @@ type RunRecord struct {
 	// By names the principal who started the run, or resumed it when Resumed (auth's
 	// names: "alice", "os:USER"); "" when not known.
 	By string
+	// Fired says which trigger started the run; zero for a run started by hand.
+	Fired Fired
+}
+
+// Fired says which trigger started a run, and for which scheduled time (a schedule) or key
+// (a webhook). A run with a trigger and a scheduled time is recorded with its fire in one
+// write, so that no time starts twice (runs.ErrFired).
+type Fired struct {
+	Trigger   string
+	Scheduled time.Time
+	Key       string
 }
 
 // SubRecorder is a Recorder that records sub-runs too: the engine hands the recorder Sub

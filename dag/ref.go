@@ -43,6 +43,9 @@ type Scope struct {
 	// read so is a dependency, so it has ended whenever the reference is evaluated; false
 	// (or a nil Status) makes the reference fail, as an output that is not there does.
 	Status func(id string) (NodeStatus, bool)
+	// Trigger is what trigger.* reads in a trigger's params and key: scheduled_time (an
+	// RFC 3339 string) for a schedule, body for a webhook.
+	Trigger map[string]any
 }
 
 // RunInfo is what `run` names in expressions.
@@ -55,7 +58,8 @@ type RunInfo struct {
 // item, index or run.
 type Ref struct {
 	// Root is "params", "nodes" (an output), "status" (nodes.<id>.status: how a node ended,
-	// which is none of its output's data), "env", "item", "index" or "run".
+	// which is none of its output's data), "env", "item", "index", "run" or "trigger" (in a
+	// trigger's params and key).
 	Root string
 	Node string   // the node id when Root is "nodes" or "status"
 	Path []string // for nodes: the path after .output; for params and env: the path after them
@@ -391,6 +395,8 @@ func (e *Expr) activation(s *Scope) map[string]any {
 			act["index"] = int64(s.Index)
 		case "run":
 			act["run"] = map[string]any{"id": s.Run.ID, "name": s.Run.Name}
+		case "trigger":
+			act["trigger"] = toCEL(s.Trigger)
 		case "env":
 			// Only the variables named: the loader made sure each is declared.
 			env, _ := act["env"].(map[string]string)
@@ -610,6 +616,8 @@ func (p *path) eval(s *Scope) (any, error) {
 		v = json.Number(strconv.Itoa(s.Index))
 	case "run":
 		v = map[string]any{"id": s.Run.ID, "name": s.Run.Name}
+	case "trigger":
+		v = s.Trigger
 	case "env":
 		// The loader allows exactly one segment, a declared name.
 		x, ok := s.Env[p.segs[0].name]
@@ -648,7 +656,7 @@ func parsePath(src string) (*path, bool) {
 	root, rest := scanIdent(src)
 	p := &path{root: root}
 	switch root {
-	case "params", "item", "run":
+	case "params", "item", "run", "trigger":
 	case "env":
 		// Exactly env.NAME (or env['NAME']); anything else goes to CEL and the loader's checks.
 		if n, r := scanIdent(strings.TrimPrefix(rest, ".")); !strings.HasPrefix(rest, ".") || n == "" || r != "" {
@@ -747,7 +755,7 @@ type refCompiler struct {
 }
 
 // newRefCompiler returns a compiler whose CEL environment declares params, nodes, item,
-// index, run and env.
+// index, run, env and trigger.
 func newRefCompiler() (*refCompiler, error) {
 	env, err := cel.NewEnv(
 		cel.Variable("params", cel.MapType(cel.StringType, cel.DynType)),
@@ -756,6 +764,7 @@ func newRefCompiler() (*refCompiler, error) {
 		cel.Variable("index", cel.IntType),
 		cel.Variable("run", cel.MapType(cel.StringType, cel.StringType)),
 		cel.Variable("env", cel.MapType(cel.StringType, cel.StringType)),
+		cel.Variable("trigger", cel.MapType(cel.StringType, cel.DynType)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("expression environment: %w", err)
@@ -1081,7 +1090,7 @@ func ChainRef(e ast.Expr) (Ref, int64, bool) {
 		r.Path = segs[1:]
 	case "params":
 		r.Path = segs
-	case "item", "index", "run", "env":
+	case "item", "index", "run", "env", "trigger":
 		r.Path = segs
 	default:
 		return Ref{}, 0, false // a comprehension variable

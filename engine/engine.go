@@ -45,6 +45,8 @@ type RunOptions struct {
 	// By names the principal who starts (or resumes) the run, recorded with it; its sub-runs
 	// are started by the same.
 	By string
+	// Fired says which trigger started the run (the scheduler's runs); recorded with it.
+	Fired dag.Fired
 	// Tracer, when not nil, traces the run: seam.run → seam.node → seam.attempt spans, under
 	// the span in Run's context if any (engine_trace.go).
 	Tracer trace.Tracer
@@ -233,6 +235,7 @@ func run(ctx context.Context, d *dag.DAG, opts RunOptions, host Host) (*dag.RunR
 			err = opts.Recorder.BeginRun(ctx, dag.RunRecord{
 				ID: opts.RunID, DAG: d.Name, File: d.File, FileHash: d.Hash, Params: params,
 				Started: now, Resumed: opts.Reuse != nil, Parent: opts.Parent, ParentNode: opts.ParentNode, By: opts.By,
+				Fired: opts.Fired,
 			})
 		})
 		if err = cmp.Or(perr, err); err != nil {

@@ -139,6 +139,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.exprTypes("", outs, nil)...)
 	out = append(out, l.statusNames("", outs)...)
+	out = append(out, l.triggers()...)
 	out = append(out, l.hygiene()...)
 	out = append(out, l.drafts()...)
 	out = append(withoutLoose(out, absent), absent...)
@@ -207,6 +208,8 @@ type linter struct {
 	narrowing narrowing
 	celEnv    *cel.Env
 	standard  any
+	// trigger is the trigger whose params are being proved: what trigger.* reads.
+	trigger *dag.Trigger
 }
 
 // celInfo is what CEL's type checker knows of an expression's result.
@@ -362,6 +365,8 @@ func (l *linter) addProducer(prods []string, r dag.Ref) []string {
 		return addName(prods, r.Node)
 	case "params":
 		return addName(prods, "params")
+	case "trigger":
+		return addName(prods, "trigger")
 	case "item":
 		if l.item != nil {
 			for _, p := range l.item.producers {
@@ -474,6 +479,8 @@ func (l *linter) projectRefUncached(r dag.Ref, narrow bool) (projection, bool) {
 			doc.Value = root
 		}
 		return project(root, doc, r.Path, 0), true
+	case "trigger":
+		return l.projectTrigger(r)
 	}
 	return projection{}, false
 }

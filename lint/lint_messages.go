@@ -114,10 +114,16 @@ type place struct {
 	isWith bool   // the node's `with` against its type's config schema
 	typ    string // the node's type, for `with`
 	dflt   bool   // the default input (upstream outputs keyed by id)
+	// trigger: a trigger's params against the DAG's params schema; node is the trigger's id.
+	// (Its incompatible findings are worded in lint_triggers.go; the unknown ones name it.)
+	trigger bool
 }
 
 // contract names the schema: "c's contract.input" or "c's configuration (type exec)".
 func (t lintText) contract(p place) string {
+	if p.trigger {
+		return i18n.Sprintf(t.lang, "the params schema (for trigger %s)", p.node)
+	}
 	if p.isWith {
 		return i18n.Sprintf(t.lang, "%s's configuration (the %s config schema)", p.node, p.typ)
 	}

@@ -14,18 +14,25 @@ const (
 	CodeWhenType   = "SEAM-E312" // a when whose value is never a boolean
 	CodeExprType   = "SEAM-E313" // a CEL expression whose operators cannot take its references' types
 	CodeStatusName = "SEAM-E317" // nodes.<id>.status compared with a string that is no status
-	CodeUnknown    = "SEAM-W301" // compatibility could not be proved either way
-	CodeNoContract = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
-	CodeContent    = "SEAM-W303" // a contract constrains content (wording) instead of structure
-	CodeAllReq     = "SEAM-W304" // every field required although consumers read few
-	CodeWeakened   = "SEAM-W305" // seam lint --against: a producer guarantees less than before
-	CodeStored     = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
+	// Triggers (issue 38).
+	CodeCron          = "SEAM-E330" // a trigger's cron that does not parse
+	CodeTimezone      = "SEAM-E331" // a trigger's time zone that is not known
+	CodeTriggerParams = "SEAM-E332" // a trigger's params that the DAG's params schema rejects
+	CodeTriggerRef    = "SEAM-E333" // trigger.<x> that the trigger does not provide
+	CodeUnknown       = "SEAM-W301" // compatibility could not be proved either way
+	CodeNoContract    = "SEAM-W302" // a node whose output is read has no contract beyond the standard one
+	CodeContent       = "SEAM-W303" // a contract constrains content (wording) instead of structure
+	CodeAllReq        = "SEAM-W304" // every field required although consumers read few
+	CodeWeakened      = "SEAM-W305" // seam lint --against: a producer guarantees less than before
+	CodeStored        = "SEAM-W306" // seam lint --against-store: stored outputs fail a new contract
 	// CodeStillUnknown: seam lint --against: an edge the change touches is unknown at both revisions
 	CodeStillUnknown = "SEAM-W308"
 	// What a contract's declared draft ignores (issue 43).
 	CodeUndefinedKeyword = "SEAM-W309" // a keyword the contract's draft does not define
 	CodeBesideRef        = "SEAM-W310" // keywords beside a $ref, which drafts up to 07 ignore
 	CodeSchemaNotAtRoot  = "SEAM-W311" // a $schema below a resource's root, which is ignored
+	// CodeCatchupAll: catchup runs all missed times, but the params do not read which time
+	CodeCatchupAll = "SEAM-W313"
 )
 
 // The contract evolution gate's own codes (lint/gate): a file it could not judge.
@@ -111,6 +118,18 @@ var rules = [...]Rule{
 	{CodeStatusName, "UnknownStatus", SeverityError,
 		"A comparison of `nodes.<id>.status` with a string that is none of the statuses a node ends with (`passed`, `warned`, `failed`, `skipped`, `canceled`), so it is never equal.",
 		"compare with one of those statuses; what a node's output says of itself (`pass`, `warn`, `fail`) is `nodes.<id>.output.status`."},
+	{CodeCron, "CronDoesNotParse", SeverityError,
+		"A trigger's `cron` that does not parse as five crontab fields or a descriptor.",
+		"write five fields, minute hour day-of-month month day-of-week (`0 2 * * *`), or one of `@hourly`, `@daily`, `@weekly`, `@monthly`, `@yearly`; an interval is `every: 10m`."},
+	{CodeTimezone, "UnknownTimeZone", SeverityError,
+		"A trigger's `timezone` that is not a zone of the tz database (or is `Local`, which depends on the machine).",
+		"name an IANA zone such as `Europe/Berlin` or `America/New_York`, or leave `timezone` out for UTC."},
+	{CodeTriggerParams, "TriggerParamsMismatch", SeverityError,
+		"A trigger's `params` that the DAG's `params` schema does not accept: its `trigger.*` values (the webhook body's contract, `trigger.scheduled_time` as a date-time string) or its literals are proved against the schema as any edge is.",
+		"give the trigger the params the schema requires, with values of the types it accepts, or widen the params schema."},
+	{CodeTriggerRef, "UnknownTriggerValue", SeverityError,
+		"A trigger's `params` or `key` reads a `trigger.*` value that the trigger does not provide: a schedule has `trigger.scheduled_time`, a webhook `trigger.body`.",
+		"read `trigger.scheduled_time` in a schedule's params and `trigger.body` in a webhook's."},
 	{CodeUnknown, "UnknownCompatibility", SeverityWarning,
 		"Compatibility could not be decided either way.",
 		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},
@@ -141,4 +160,7 @@ var rules = [...]Rule{
 	{CodeSchemaNotAtRoot, "SchemaNotAtResourceRoot", SeverityWarning,
 		"A contract declares `$schema` below the root of a resource, where no draft reads it.",
 		"give that schema the draft's resource keyword (`id` in draft-04, `$id` after) so that it is a resource of its own, or remove the `$schema`."},
+	{CodeCatchupAll, "CatchupAllSameParams", SeverityWarning,
+		"A schedule catches up every missed time (`catchup: {runs: all}`) but its params do not read `trigger.scheduled_time`, so each catch-up run processes the same as a run on time.",
+		"pass the time in the trigger's params (`params: {since: \"${{ trigger.scheduled_time }}\"}`), or catch up only the latest time: `catchup: {runs: latest}`."},
 }

@@ -138,6 +138,9 @@ func migrations() []string {
 		`ALTER TABLE runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN lease_until INTEGER; -- Unix nanoseconds; NULL: no lease
 	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
+
+		// 7 (triggers): fires, trigger state, the scheduler's lease; what started a run.
+		triggersMigration,
 	}
 }
 
@@ -232,6 +235,9 @@ func pgMigrations() []string {
 		`ALTER TABLE runs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
 	ALTER TABLE runs ADD COLUMN lease_until BIGINT; -- Unix nanoseconds; NULL: no lease
 	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
+
+		// 5 (triggers): as SQLite's version 7.
+		triggersMigration,
 	}
 }
 

@@ -326,18 +326,60 @@ func violated(err error) string {
 	return ""
 }
 
+// insertRunPG and runArgsPG insert a run (CreateRun).
+const insertRunPG = `INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node,
+	                   started_by, lease_owner, lease_until, trigger_id, scheduled_at, trigger_key)
+	 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`
+
+func runArgsPG(r Run) []any {
+	return []any{r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
+		timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy, r.LeaseOwner, timeToDB(r.LeaseUntil),
+		r.Trigger, timeToDB(r.Scheduled), r.TriggerKey}
+}
+
+// createFiredRun creates a run a schedule started with its fire, in one transaction: of two
+// schedulers (or two tries of one) starting the same time, one run is created.
+func (s *pgStore) createFiredRun(ctx context.Context, r Run) error {
+	err := s.retry(ctx, func(ctx context.Context) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, insertFire+` ON CONFLICT DO NOTHING`, fireArgs(startedFire(r))...)
+			if err != nil {
+				return err
+			}
+			if tag.RowsAffected() == 0 {
+				// Decided already: by this call, when a try before committed without saying
+				// so, or by another scheduler.
+				var runID string
+				if err := tx.QueryRow(ctx, `SELECT run_id FROM fires WHERE dag = $1 AND trigger_id = $2 AND scheduled = $3`,
+					r.DAG, r.Trigger, r.Scheduled.UnixNano()).Scan(&runID); err != nil {
+					return err
+				}
+				if runID == r.ID {
+					return nil
+				}
+				return fmt.Errorf("time %s of trigger %s: %w", r.Scheduled.UTC().Format(time.RFC3339), r.Trigger, ErrFired)
+			}
+			_, err = tx.Exec(ctx, insertRunPG, runArgsPG(r)...)
+			return err
+		})
+	})
+	if err != nil {
+		return s.scrub(fmt.Errorf("create run %s in %s: %w", r.ID, s.where, err))
+	}
+	s.notify(ctx, r.ID)
+	return nil
+}
+
 func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
 	if err := r.prepare(); err != nil {
 		return err
 	}
+	if r.Trigger != "" && !r.Scheduled.IsZero() {
+		return s.createFiredRun(ctx, r)
+	}
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {
-		tag, err := s.pool.Exec(ctx,
-			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node,
-			                   started_by, lease_owner, lease_until)
-			 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (id) DO NOTHING`,
-			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
-			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy, r.LeaseOwner, timeToDB(r.LeaseUntil))
+		tag, err := s.pool.Exec(ctx, insertRunPG+` ON CONFLICT (id) DO NOTHING`, runArgsPG(r)...)
 		if err != nil {
 			retried = true
 			return err

@@ -123,6 +123,7 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 		ID: run.ID, DAG: run.DAG, File: file, FileHash: run.FileHash, Params: params,
 		Status: dag.RunRunning, Started: run.Started, PID: r.pid, Host: r.host,
 		Parent: run.Parent, ParentNode: run.ParentNode, StartedBy: run.By,
+		Trigger: run.Fired.Trigger, Scheduled: run.Fired.Scheduled, TriggerKey: run.Fired.Key,
 	}
 	if r.lease != nil {
 		rec.LeaseOwner, rec.LeaseUntil = r.lease.Owner(), r.lease.Until()

@@ -315,11 +315,21 @@ func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node,
-			                   started_by, lease_owner, lease_until)
-			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			                   started_by, lease_owner, lease_until, trigger_id, scheduled_at, trigger_key)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			r.ID, r.DAG, r.File, r.FileHash, nullJSON(r.Params), string(r.Status), timeToDB(r.Started),
-			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy, r.LeaseOwner, timeToDB(r.LeaseUntil))
-		return err
+			timeToDB(r.Ended), nullInt(r.PID), r.Host, r.Parent, r.ParentNode, r.StartedBy, r.LeaseOwner, timeToDB(r.LeaseUntil),
+			r.Trigger, timeToDB(r.Scheduled), r.TriggerKey)
+		if err != nil || r.Trigger == "" || r.Scheduled.IsZero() {
+			return err
+		}
+		// The fire, in the run's transaction: the time is started once, or not at all.
+		if _, err := tx.ExecContext(ctx, insertFire, fireArgs(startedFire(r))...); sqliteUnique(err) {
+			return fmt.Errorf("time %s of trigger %s: %w", r.Scheduled.UTC().Format(time.RFC3339), r.Trigger, ErrFired)
+		} else if err != nil {
+			return err
+		}
+		return nil
 	})
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {

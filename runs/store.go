@@ -238,6 +238,12 @@ type Run struct {
 	// before leases, or while a resume is taking it.
 	LeaseOwner string
 	LeaseUntil time.Time
+	// Trigger is the trigger that started the run ("" : a person or an agent, "manual"),
+	// Scheduled the time a schedule's run is for, TriggerKey a webhook's key. A run with
+	// Trigger and Scheduled is created with its fire, in one transaction (fires.go).
+	Trigger    string
+	Scheduled  time.Time
+	TriggerKey string
 }
 
 // Action is something a principal did to a run after it started.
@@ -461,7 +467,8 @@ func page(out []Run, limit int) ([]Run, string) {
 const (
 	runColumns = `id, dag, file, file_hash, params, status, started, ended, resumes,
 	COALESCE(pid, 0), host, outputs, output_errors, parent, parent_node,
-	started_by, canceled_by, canceled_at, resumed_by, resumed_at, lease_owner, lease_until`
+	started_by, canceled_by, canceled_at, resumed_by, resumed_at, lease_owner, lease_until,
+	trigger_id, scheduled_at, trigger_key`
 	attemptColumns = `session, node, item, type, attempt, status, final, repaired, reused, key,
 	reason, COALESCE(output_hash, ''), violations, error, log, started, ended`
 )
@@ -473,16 +480,18 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 		params, outs, oerrs *string
 		started, ended      *int64
 		canceled, resumed   *int64
-		lease               *int64
+		lease, scheduled    *int64
 	)
 	if err := row.Scan(&r.ID, &r.DAG, &r.File, &r.FileHash, &params, &r.Status, &started, &ended,
 		&r.Resumes, &r.PID, &r.Host, &outs, &oerrs, &r.Parent, &r.ParentNode,
-		&r.StartedBy, &r.CanceledBy, &canceled, &r.ResumedBy, &resumed, &r.LeaseOwner, &lease); err != nil {
+		&r.StartedBy, &r.CanceledBy, &canceled, &r.ResumedBy, &resumed, &r.LeaseOwner, &lease,
+		&r.Trigger, &scheduled, &r.TriggerKey); err != nil {
 		return nil, err
 	}
 	r.Canceled, r.Resumed = timeFromNanos(canceled), timeFromNanos(resumed)
 	r.Params, r.Outputs, r.OutputErrors = jsonOrNil(params), jsonOrNil(outs), jsonOrNil(oerrs)
 	r.Started, r.Ended, r.LeaseUntil = timeFromNanos(started), timeFromNanos(ended), timeFromNanos(lease)
+	r.Scheduled = timeFromNanos(scheduled)
 	return &r, nil
 }
 

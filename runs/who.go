@@ -16,11 +16,17 @@ type WhoJSON struct {
 	CanceledAt time.Time `json:"canceled_at,omitzero"`
 	ResumedBy  string    `json:"resumed_by,omitempty"`
 	ResumedAt  time.Time `json:"resumed_at,omitzero"`
+	// Trigger is the trigger that started the run, absent for one started by hand;
+	// ScheduledTime the time a schedule's run is for; TriggerKey a webhook's key.
+	Trigger       string    `json:"trigger,omitempty"`
+	ScheduledTime time.Time `json:"scheduled_time,omitzero"`
+	TriggerKey    string    `json:"trigger_key,omitempty"`
 }
 
 // Who is r's WhoJSON.
 func (r *Run) Who() WhoJSON {
-	return WhoJSON{StartedBy: r.StartedBy, CanceledBy: r.CanceledBy, CanceledAt: r.Canceled, ResumedBy: r.ResumedBy, ResumedAt: r.Resumed}
+	return WhoJSON{StartedBy: r.StartedBy, CanceledBy: r.CanceledBy, CanceledAt: r.Canceled, ResumedBy: r.ResumedBy, ResumedAt: r.Resumed,
+		Trigger: r.Trigger, ScheduledTime: r.Scheduled, TriggerKey: r.TriggerKey}
 }
 
 // WriteWho writes the lines of seam runs show that say who started, cancelled and resumed
@@ -31,6 +37,15 @@ func WriteWho(w io.Writer, r *Run, lang i18n.Lang) {
 	at := func(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
 	if r.StartedBy != "" {
 		io.WriteString(w, i18n.Sprintf(lang, "by       %s\n", r.StartedBy))
+	}
+	switch {
+	case r.Trigger != "" && !r.Scheduled.IsZero():
+		// The scheduled time in UTC, as the trigger's params received it.
+		io.WriteString(w, i18n.Sprintf(lang, "trigger  %s, for %s\n", r.Trigger, r.Scheduled.UTC().Format(time.RFC3339)))
+	case r.Trigger != "" && r.TriggerKey != "":
+		io.WriteString(w, i18n.Sprintf(lang, "trigger  %s, key %q\n", r.Trigger, r.TriggerKey))
+	case r.Trigger != "":
+		io.WriteString(w, i18n.Sprintf(lang, "trigger  %s\n", r.Trigger))
 	}
 	if r.CanceledBy != "" {
 		io.WriteString(w, i18n.Sprintf(lang, "canceled by %s at %s\n", r.CanceledBy, at(r.Canceled)))

@@ -30,6 +30,8 @@ type Request struct {
 	Warn func(error)
 	// Engine, when not nil, runs this run in place of the Service's engine.
 	Engine engine.Engine
+	// Fired says which trigger starts the run (the scheduler); zero for a run by hand.
+	Fired dag.Fired
 }
 
 // Offered names the engines a front end offers: "embedded" (the Service's own), then those of
@@ -99,7 +101,7 @@ func (s *Service) Start(ctx context.Context, d *dag.DAG, req Request) (*Run, err
 	if err := s.check(ctx, d, params, req); err != nil {
 		return nil, err
 	}
-	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: req.Params, By: s.by(ctx)}
+	opts := engine.RunOptions{RunID: engine.NewRunID(time.Now()), Params: req.Params, By: s.by(ctx), Fired: req.Fired}
 	var rec dag.Recorder
 	if s.opts.Store != nil {
 		rec = runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Lease: s.lease})

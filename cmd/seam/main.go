@@ -170,6 +170,8 @@ func newRootCmd(e *env) *cobra.Command {
 		newWorkerCmd(e),
 		newVersionCmd(e),
 		newTokenCmd(e),
+		newScheduleCmd(e),
+		newSchedulerCmd(e),
 	)
 	return root
 }

@@ -48,6 +48,9 @@ func TestRunExamples(t *testing.T) {
 		"http.yaml": {0, []string{"✓ bugs", "GET http://127.0.0.1:", "/api/issues: 200 OK",
 			"✓ comment", "201 Created", "open_bugs: 2", "comment_status: 201", " success in "}},
 		"scripts.yaml": {0, []string{"✓ classify", "labelled bug", "✓ count", `label: "bug"`, `count: {"value":4}`}},
+		// Its triggers start it by themselves (schedules.md); run by hand, it is given the
+		// params its nightly trigger would give.
+		"nightly.yaml": {0, []string{"✓ report", `said: "report since 2026-03-29T01:00:00Z"`, " success in "}},
 		"sub-dag.yaml": {0, []string{"✓ score", "score succeeded: 1 node: 1 passed", `decision: "fix this week"`}},
 		"continue-on-failure.yaml": {1, []string{
 			"✗ check   failed", "- deploy  skipped           upstream check failed\n",
@@ -129,6 +132,9 @@ func exampleRun(t *testing.T, setups map[string]func(t *testing.T) ([]string, fu
 
 func exampleSetups() map[string]func(t *testing.T) (args []string, getenv func(string) string) {
 	return map[string]func(t *testing.T) (args []string, getenv func(string) string){
+		"nightly.yaml": func(t *testing.T) ([]string, func(string) string) {
+			return []string{"-p", "since=2026-03-29T01:00:00Z"}, func(string) string { return "" }
+		},
 		// A workflow with 3 failed executions, on the n8n that scripts/test.sh starts.
 		"n8n-triage.yaml": func(t *testing.T) ([]string, func(string) string) {
 			id, path := n8ntest.TriageFixture(t, 3)

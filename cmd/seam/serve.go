@@ -24,7 +24,7 @@ func newServeCmd(e *env) *cobra.Command {
 	var (
 		addr, root, who, proxyHeader string
 		proxyFrom                    []string
-		readOnly                     bool
+		readOnly, noSch              bool
 		sf                           storeFlag
 		ef                           engineFlag
 	)
@@ -82,6 +82,13 @@ See docs/serve.md.`,
 				ShowPath: displayPath, Instrument: set.tel.apply, AroundLint: set.tel.lint, Elsewhere: elsewhere})
 			// Before the store and the engines close: the runs still going are recorded canceled.
 			defer svc.Close()
+			if ws, err := openWorkspace(e, root, l); err == nil && !noSch && !readOnly {
+				stop, err := startScheduler(ctx, e, svc, ws, []string{root})
+				if err != nil {
+					return err
+				}
+				defer stop() // before the service closes
+			}
 			var pageLang i18n.Lang
 			if f, _ := cmd.Flags().GetString("lang"); f != "" || e.getenv("SEAM_LANG") != "" {
 				pageLang = l // else each page follows the browser
@@ -110,7 +117,8 @@ See docs/serve.md.`,
 	cmd.Flags().StringVar(&who, "principals", "", "the principals `FILE`: who may log in and what each may do (default: $SEAM_PRINCIPALS; docs/serve.md)")
 	cmd.Flags().StringVar(&proxyHeader, "auth-proxy-header", "", "the `HEADER` an authenticating proxy names a principal in (e.g. X-Forwarded-User), believed only from --auth-proxy-from")
 	cmd.Flags().StringSliceVar(&proxyFrom, "auth-proxy-from", nil, "the authenticating proxy's addresses (`CIDR`, repeatable)")
-	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons)")
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "start, cancel and resume nothing (no run form, no buttons, no scheduler)")
+	cmd.Flags().BoolVar(&noSch, "no-scheduler", false, "do not start the runs of the DAGs' schedules under --root (seam scheduler does it elsewhere)")
 	sf.add(cmd)
 	ef.add(cmd, "temporal also offers the temporal engine in the run form: runs on seam workers (docs/temporal.md) (default: $SEAM_ENGINE, then embedded only)")
 	sf.addNoMigrate(cmd)

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -24,23 +21,23 @@ func newTypesCmd(e *env) *cobra.Command {
 			reg := registry(e)
 			if len(args) == 0 {
 				if asJSON {
-					all := make([]typeDoc, 0, len(reg.Names()))
+					all := make([]nodes.TypeDoc, 0, len(reg.Names()))
 					for _, name := range reg.Names() {
 						t, _ := reg.Lookup(name)
-						all = append(all, typeDocOf(t))
+						all = append(all, nodes.DocOf(t))
 					}
 					return writeTypesJSON(e.stdout, all)
 				}
-				return listTypes(e.stdout, reg)
+				return nodes.List(e.stdout, reg)
 			}
 			t, ok := reg.Lookup(args[0])
 			if !ok {
 				return usage(unknownTypeError(reg, args[0]))
 			}
 			if asJSON {
-				return writeTypesJSON(e.stdout, typeDocOf(t))
+				return writeTypesJSON(e.stdout, nodes.DocOf(t))
 			}
-			return describeType(e.stdout, t)
+			return nodes.Describe(e.stdout, t)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the types' config and output schemas as JSON")
@@ -54,22 +51,6 @@ func unknownTypeError(reg *nodes.Registry, name string) error {
 	return fmt.Errorf("unknown node type %q (known: %s)", name, strings.Join(reg.Names(), ", "))
 }
 
-// typeDoc is a type as `seam types --json` prints it.
-type typeDoc struct {
-	Name   string          `json:"name"`
-	Doc    string          `json:"doc"`
-	Config json.RawMessage `json:"config"`
-	Output json.RawMessage `json:"output"`
-}
-
-func typeDocOf(t nodes.Type) typeDoc {
-	d := typeDoc{Name: t.Name(), Doc: t.Doc(), Config: t.ConfigSchema(), Output: t.OutputSchema()}
-	if d.Output == nil {
-		d.Output = json.RawMessage("null")
-	}
-	return d
-}
-
 func writeTypesJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
@@ -77,132 +58,4 @@ func writeTypesJSON(w io.Writer, v any) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
-}
-
-func listTypes(w io.Writer, reg *nodes.Registry) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, name := range reg.Names() {
-		t, _ := reg.Lookup(name)
-		fmt.Fprintf(tw, "%s\t%s\n", name, t.Doc())
-	}
-	return tw.Flush()
-}
-
-func describeType(w io.Writer, t nodes.Type) error {
-	cfg, err := summarizeSchema(t.ConfigSchema())
-	if err != nil {
-		return fmt.Errorf("%s config schema: %w", t.Name(), err)
-	}
-	fmt.Fprintf(w, "%s: %s\n\nConfiguration (with):\n", t.Name(), t.Doc())
-	if err := writeSchemaProperties(w, cfg); err != nil {
-		return err
-	}
-	fmt.Fprintln(w, "\nOutput:")
-	if t.OutputSchema() == nil {
-		_, err := fmt.Fprintln(w, "  the standard output contract, nothing more")
-		return err
-	}
-	out, err := summarizeSchema(t.OutputSchema())
-	if err != nil {
-		return fmt.Errorf("%s output schema: %w", t.Name(), err)
-	}
-	if out.description != "" {
-		fmt.Fprintf(w, "  %s\n", out.description)
-	}
-	if len(out.properties) == 0 {
-		_, err := fmt.Fprintf(w, "  required: %s\n", strings.Join(out.required, ", "))
-		return err
-	}
-	return writeSchemaProperties(w, out)
-}
-
-func writeSchemaProperties(w io.Writer, s schemaSummary) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, p := range s.properties {
-		req := "optional"
-		if slices.Contains(s.required, p.name) {
-			req = "required"
-		}
-		desc := p.Description
-		if p.Default != nil {
-			desc += " Default: " + string(p.Default) + "."
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", p.name, p.typeName(), req, desc)
-	}
-	return tw.Flush()
-}
-
-// schemaSummary is what `seam types` shows of a schema: its top level.
-type schemaSummary struct {
-	description string
-	required    []string
-	properties  []schemaProperty // in the schema's order, which is the order they are documented in
-}
-
-type schemaProperty struct {
-	name        string
-	Description string            `json:"description"`
-	Type        json.RawMessage   `json:"type"` // a name or a list of names
-	Enum        []json.RawMessage `json:"enum"`
-	Const       json.RawMessage   `json:"const"`
-	Default     json.RawMessage   `json:"default"`
-}
-
-// typeName renders what a property accepts: "string", "array|string", "json|wrap|text".
-func (p schemaProperty) typeName() string {
-	switch {
-	case p.Const != nil:
-		return string(p.Const)
-	case p.Enum != nil:
-		vals := make([]string, len(p.Enum))
-		for i, v := range p.Enum {
-			var s string
-			if json.Unmarshal(v, &s) != nil {
-				s = string(v) // not a string: show it as JSON
-			}
-			vals[i] = s
-		}
-		return strings.Join(vals, "|")
-	case p.Type == nil:
-		return "any"
-	}
-	var types []string
-	if json.Unmarshal(p.Type, &types) != nil {
-		var one string
-		_ = json.Unmarshal(p.Type, &one)
-		types = []string{one}
-	}
-	return strings.Join(types, "|")
-}
-
-func summarizeSchema(schema []byte) (schemaSummary, error) {
-	var doc struct {
-		Description string          `json:"description"`
-		Required    []string        `json:"required"`
-		Properties  json.RawMessage `json:"properties"`
-	}
-	if err := json.Unmarshal(schema, &doc); err != nil {
-		return schemaSummary{}, err
-	}
-	s := schemaSummary{description: doc.Description, required: doc.Required}
-	if doc.Properties == nil {
-		return s, nil
-	}
-	// Decoded token by token: a map would lose the order.
-	dec := json.NewDecoder(bytes.NewReader(doc.Properties))
-	if _, err := dec.Token(); err != nil {
-		return s, err
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return s, err
-		}
-		p := schemaProperty{name: fmt.Sprint(key)}
-		if err := dec.Decode(&p); err != nil {
-			return s, fmt.Errorf("property %s: %w", p.name, err)
-		}
-		s.properties = append(s.properties, p)
-	}
-	return s, nil
 }

@@ -1,0 +1,252 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/runs"
+	"github.com/seam-dag/seam/schedule"
+)
+
+// Clock is the scheduler's time. Tests give one they move by hand; SystemClock is the wall
+// clock.
+type Clock interface{ Now() time.Time }
+
+// SystemClock reads the wall clock.
+type SystemClock struct{}
+
+// Now is time.Now.
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// Scheduler starts the runs of DAGs' schedules (cron and every triggers) through a Service.
+// Of the schedulers on one store, the one holding the store's lease decides; each decision
+// is a fire (runs.Fire), and a started fire is written with its run, so that no time starts
+// twice whatever the schedulers, their restarts and their crashes.
+type Scheduler struct {
+	svc   *Service
+	fires runs.Fires
+	clock Clock
+	owner string
+	// dags lists the DAGs to schedule, loaded afresh at each tick: a file changed takes
+	// effect at the next one. Its error (files that did not load) does not stop the others.
+	dags func(ctx context.Context) ([]*dag.DAG, error)
+}
+
+// ErrNoFires says the Service's store keeps no fires (it has none).
+var ErrNoFires = errors.New("the scheduler needs a run store")
+
+// NewScheduler returns a scheduler of the DAGs dags lists, starting runs with svc, which
+// must have a store. owner names this scheduler in the store's lease ("": the service's
+// lease owner, unique per process); clock nil is SystemClock.
+func NewScheduler(svc *Service, owner string, clock Clock, dags func(ctx context.Context) ([]*dag.DAG, error)) (*Scheduler, error) {
+	fires, ok := svc.opts.Store.(runs.Fires)
+	if !ok {
+		return nil, ErrNoFires
+	}
+	if clock == nil {
+		clock = SystemClock{}
+	}
+	if owner == "" {
+		owner = svc.lease.Owner()
+	}
+	return &Scheduler{svc: svc, fires: fires, clock: clock, owner: owner, dags: dags}, nil
+}
+
+// Made is one decision a tick made and carried out.
+type Made struct {
+	DAG, Trigger string
+	schedule.Decision
+	Run *Run // the run a start started
+}
+
+// Tick takes (or renews) the store's scheduler lease at the clock's now and, when this
+// scheduler holds it, decides every due time of every schedule. active says whether it
+// held the lease; a second scheduler waits, and takes over once the first stops renewing.
+func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err error) {
+	now := sc.clock.Now()
+	holder, err := sc.fires.TakeSchedulerLease(ctx, sc.owner, now, now.Add(runs.LeaseFor))
+	if err != nil || holder != sc.owner {
+		return false, nil, err
+	}
+	// A DAG that does not load is said, and the others are scheduled.
+	ds, err := sc.dags(ctx)
+	errs := []error{err}
+	for _, d := range ds {
+		for _, tr := range d.Triggers {
+			if !tr.Scheduled() {
+				continue
+			}
+			m, err := sc.trigger(ctx, d, tr, now)
+			made = append(made, m...)
+			if err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return true, made, errors.Join(errs...)
+}
+
+// Run ticks every interval until ctx ends; report hears what a tick could not do (nil: no
+// one).
+func (sc *Scheduler) Run(ctx context.Context, every time.Duration, report func(error)) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if _, _, err := sc.Tick(ctx); err != nil && ctx.Err() == nil && report != nil {
+			report(err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Times returns a schedule's next times after after, as the scheduler reads the trigger
+// (seam schedule next): its cron in its zone, or its interval.
+func Times(tr *dag.Trigger, after time.Time, n int, lang i18n.Lang) ([]time.Time, error) {
+	s, err := scheduleOf(tr, lang)
+	if err != nil {
+		return nil, err
+	}
+	return schedule.Times(s, after, n), nil
+}
+
+func scheduleOf(tr *dag.Trigger, lang i18n.Lang) (schedule.Schedule, error) {
+	if tr.Every > 0 {
+		return schedule.Interval(tr.Every), nil
+	}
+	loc, err := schedule.LoadLocation(tr.Timezone)
+	if err != nil {
+		return nil, i18n.Errorf(lang, "trigger %s: unknown time zone %q", tr.ID, tr.Timezone)
+	}
+	c, err := schedule.ParseCron(tr.Cron, loc)
+	if err != nil {
+		return nil, i18n.Errorf(lang, "trigger %s: %w", tr.ID, err)
+	}
+	return c, nil
+}
+
+// trigger decides the due times of one schedule.
+func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, now time.Time) ([]Made, error) {
+	lang := sc.svc.opts.Lang
+	s, err := scheduleOf(tr, lang)
+	if err != nil {
+		return nil, err // lint says so (SEAM-E330, E331): nothing is due
+	}
+	st, err := sc.fires.Trigger(ctx, d.Name, tr.ID, now)
+	if err != nil {
+		return nil, err
+	}
+	cursor := st.Since
+	last, err := sc.fires.ListFires(ctx, d.Name, tr.ID, 10)
+	if err != nil {
+		return nil, err
+	}
+	if len(last) > 0 && last[0].Scheduled.After(cursor) {
+		cursor = last[0].Scheduled
+	}
+	going := sc.going(ctx, last)
+	p := schedule.Policy{Window: tr.Catchup.Window, Runs: tr.Catchup.Runs, Overlap: string(tr.Overlap), Jitter: tr.Jitter,
+		Key: d.Name + "/" + tr.ID, Lang: lang}
+	var made []Made
+	for _, dec := range schedule.Plan(s, p, cursor, now, len(going)) {
+		if st.Paused && dec.Action != schedule.Wait {
+			dec.Action, dec.Note = schedule.Miss, i18n.Sprintf(lang, "paused by %s: %s", st.PausedBy, st.Note)
+		}
+		m := Made{DAG: d.Name, Trigger: tr.ID, Decision: dec}
+		switch dec.Action {
+		case schedule.Wait:
+			return made, nil
+		case schedule.Skip, schedule.Miss:
+			err = sc.record(ctx, m, now)
+		case schedule.Cancel:
+			for _, id := range going {
+				// A run another process holds (a scheduler before a takeover) is not this
+				// process's to cancel: it is left to end (docs/schedules.md).
+				var nr *NotRunningError
+				if err := sc.svc.Cancel(ctx, id); err != nil && !errors.As(err, &nr) {
+					return made, err
+				}
+			}
+			fallthrough
+		case schedule.Start:
+			m, err = sc.start(ctx, d, tr, m, now)
+		}
+		if err != nil {
+			return made, err
+		}
+		made = append(made, m)
+	}
+	return made, nil
+}
+
+// going returns the runs started by the fires given that are still going.
+func (sc *Scheduler) going(ctx context.Context, fires []runs.Fire) []string {
+	var ids []string
+	for _, f := range fires {
+		if f.Decision != runs.FireStarted {
+			continue
+		}
+		r, _, err := sc.svc.opts.Store.GetRun(ctx, f.RunID)
+		if err == nil && r.Status == dag.RunRunning && !r.InterruptedAt(time.Now()) {
+			ids = append(ids, f.RunID)
+		}
+	}
+	return ids
+}
+
+// record records a decision that starts no run; one another scheduler recorded first is
+// not an error.
+func (sc *Scheduler) record(ctx context.Context, m Made, now time.Time) error {
+	decision := runs.FireSkipped
+	if m.Action == schedule.Miss {
+		decision = runs.FireMissed
+	}
+	err := sc.fires.RecordFire(ctx, runs.Fire{DAG: m.DAG, Trigger: m.Trigger, Scheduled: m.Time, Decision: decision, At: now, Note: m.Note})
+	if errors.Is(err, runs.ErrFired) {
+		return nil
+	}
+	return err
+}
+
+// start starts the run for m's time, with the params the trigger makes for it, and waits
+// until the run (with its fire) is in the store. A run that cannot start (its params broken,
+// lint) is recorded missed with the reason, so that the time is not tried again and again.
+func (sc *Scheduler) start(ctx context.Context, d *dag.DAG, tr *dag.Trigger, m Made, now time.Time) (Made, error) {
+	lang := sc.svc.opts.Lang
+	var params map[string]any
+	if tr.Params != nil {
+		v, err := tr.Params.Eval(&dag.Scope{Trigger: map[string]any{"scheduled_time": m.Time.UTC().Format(time.RFC3339)}, Lang: lang})
+		p, ok := v.(map[string]any)
+		if err == nil && !ok {
+			err = i18n.Errorf(lang, "trigger %s: params must make an object, not %s", tr.ID, fmt.Sprintf("%T", v))
+		}
+		if err != nil {
+			m.Action, m.Note = schedule.Miss, err.Error()
+			return m, sc.record(ctx, m, now)
+		}
+		params = p
+	}
+	run, err := sc.svc.Start(context.WithoutCancel(ctx), d, Request{Params: params, Fired: dag.Fired{Trigger: tr.ID, Scheduled: m.Time}})
+	if err == nil {
+		select {
+		case <-run.Recorded():
+			m.Run = run
+			return m, nil
+		case <-run.Done():
+			_, err = run.Wait()
+		}
+	}
+	if errors.Is(err, runs.ErrFired) {
+		m.Action, m.Note = schedule.Skip, i18n.Format(lang, "started by another scheduler")
+		return m, nil
+	}
+	m.Action, m.Note = schedule.Miss, i18n.Sprintf(lang, "could not start: %v", err)
+	return m, sc.record(ctx, m, now)
+}

@@ -1,0 +1,233 @@
+package service
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/runs"
+)
+
+// testClock is a clock the test moves.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *testClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *testClock) set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
+
+func hour(h int) time.Time { return time.Date(2026, 5, 4, h, 0, 0, 0, time.UTC) }
+
+// hourlyDAG runs every hour, its params saying which hour.
+const hourlyDAG = `version: 1
+name: hourly
+params:
+  type: object
+  required: [since]
+  properties:
+    since: {type: string, format: date-time}
+nodes:
+  a:
+    type: transform
+    input: {since: "${{ params.since }}"}
+    with: {program: '{status: "pass", summary: .since}'}
+triggers:
+  tick:
+    every: 1h
+`
+
+func newScheduler(t *testing.T, svc *Service, owner string, clock Clock, ds ...*dag.DAG) *Scheduler {
+	t.Helper()
+	sc, err := NewScheduler(svc, owner, clock, func(context.Context) ([]*dag.DAG, error) { return ds, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// tick ticks sc and returns its decisions as "15:04 action[ note]" lines; the runs started
+// are waited for.
+func tick(t *testing.T, sc *Scheduler) (bool, string) {
+	t.Helper()
+	active, made := tickNoWait(t, sc)
+	for _, m := range made {
+		if m.Run != nil {
+			m.Run.Wait()
+		}
+	}
+	return active, madeText(made)
+}
+
+func tickNoWait(t *testing.T, sc *Scheduler) (bool, []Made) {
+	t.Helper()
+	active, made, err := sc.Tick(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return active, made
+}
+
+func madeText(made []Made) string {
+	var lines []string
+	for _, m := range made {
+		s := m.Time.UTC().Format("15:04") + " " + string(m.Action)
+		if m.Note != "" {
+			s += " (" + m.Note + ")"
+		}
+		lines = append(lines, s)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func history(t *testing.T, st runs.Store, d, tr string) string {
+	t.Helper()
+	fs, err := st.(runs.Fires).ListFires(t.Context(), d, tr, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, f := range fs {
+		line := f.Scheduled.UTC().Format("15:04") + " " + f.Decision
+		if f.RunID != "" {
+			r, _, err := st.GetRun(t.Context(), f.RunID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			line += " " + string(r.Params)
+		}
+		if f.Note != "" {
+			line += " (" + f.Note + ")"
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestSchedulerOnce: of two schedulers on one store one decides; a restarted one starts no
+// time twice; the other takes over once the first stops renewing its lease.
+func TestSchedulerOnce(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st runs.Store) {
+		d := load(t, t.TempDir(), "hourly.yaml", strings.Replace(hourlyDAG, "    every: 1h\n", "    every: 1h\n    params: {since: \"${{ trigger.scheduled_time }}\"}\n", 1))
+		clock := &testClock{t: hour(9).Add(30 * time.Minute)}
+		svcA, svcB := newService(t, st, "en"), newService(t, st, "en")
+		a, b := newScheduler(t, svcA, "a", clock, d), newScheduler(t, svcB, "b", clock, d)
+		steps := []struct {
+			at     time.Time
+			sc     *Scheduler
+			active bool
+			made   string
+		}{
+			{hour(9).Add(30 * time.Minute), a, true, ""}, // a sees the trigger first
+			{hour(10).Add(-10 * time.Second), a, true, ""},
+			{hour(10).Add(5 * time.Second), b, false, ""}, // a's lease holds until 10:00:20
+			{hour(10).Add(6 * time.Second), a, true, "10:00 start"},
+			{hour(10).Add(7 * time.Second), newScheduler(t, svcA, "a", clock, d), true, ""}, // a restarted: 10:00 is decided
+			{hour(11).Add(5 * time.Second), b, true, "11:00 start"},                         // a's lease expired
+			{hour(11).Add(6 * time.Second), a, false, ""},
+		}
+		for i, s := range steps {
+			clock.set(s.at)
+			active, made := tick(t, s.sc)
+			if active != s.active || made != s.made {
+				t.Errorf("step %d: active %t made %q, want %t %q", i, active, made, s.active, s.made)
+			}
+		}
+		svcA.Close()
+		svcB.Close()
+		want := `11:00 started {"since":"2026-05-04T11:00:00Z"}` + "\n" + `10:00 started {"since":"2026-05-04T10:00:00Z"}`
+		if got := history(t, st, "hourly", "tick"); got != want {
+			t.Errorf("history:\n%s\nwant\n%s", got, want)
+		}
+		r, _, err := st.ListRuns(t.Context(), runs.Filter{})
+		if err != nil || len(r) != 2 || r[0].Trigger != "tick" || !r[0].Scheduled.Equal(hour(11)) {
+			t.Errorf("runs %+v, %v", r, err)
+		}
+	})
+}
+
+// TestSchedulerCatchupPause: after downtime the times within the window start, each with
+// its own time; a paused trigger's times are missed, with who paused it and why; a run that
+// cannot start is missed with the reason.
+func TestSchedulerCatchupPause(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st runs.Store) {
+		src := strings.Replace(hourlyDAG, "    every: 1h\n", "    every: 1h\n    catchup: {window: 3h, runs: all}\n    overlap: allow_all\n    params: {since: \"${{ trigger.scheduled_time }}\"}\n", 1)
+		dir := t.TempDir()
+		d := load(t, dir, "hourly.yaml", src)
+		// A trigger that gives no params, which the params schema requires (lint says so).
+		broken := load(t, dir, "broken.yaml", strings.Replace(hourlyDAG, "name: hourly", "name: broken", 1))
+		clock := &testClock{t: hour(6).Add(30 * time.Minute)}
+		svc := newService(t, st, "en")
+		sc := newScheduler(t, svc, "a", clock, d, broken)
+		tick(t, sc)
+		clock.set(hour(10).Add(5 * time.Second))
+		tick(t, sc)
+		fires := st.(runs.Fires)
+		if err := fires.SetPaused(t.Context(), runs.TriggerState{DAG: "hourly", Trigger: "tick", Paused: true, Note: "warehouse migration", PausedBy: "alice", PausedAt: clock.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		clock.set(hour(11).Add(5 * time.Second))
+		tick(t, sc)
+		svc.Close()
+		want := "11:00 missed (paused by alice: warehouse migration)\n" +
+			`10:00 started {"since":"2026-05-04T10:00:00Z"}` + "\n" +
+			`09:00 started {"since":"2026-05-04T09:00:00Z"}` + "\n" +
+			`08:00 started {"since":"2026-05-04T08:00:00Z"}` + "\n" +
+			"07:00 missed (seen 3h0m5s late, outside the 3h0m0s window)"
+		if got := history(t, st, "hourly", "tick"); got != want {
+			t.Errorf("history of tick:\n%s\nwant\n%s", got, want)
+		}
+		want = "11:00 missed (could not start: params break the DAG's params schema\n  /since: missing required field: since)\n" +
+			"10:00 missed (could not start: params break the DAG's params schema\n  /since: missing required field: since)\n" +
+			"09:00 missed (seen 1h0m5s late, outside the 1m0s window)\n" +
+			"08:00 missed (seen 2h0m5s late, outside the 1m0s window)\n" +
+			"07:00 missed (seen 3h0m5s late, outside the 1m0s window)"
+		if got := history(t, st, "broken", "tick"); got != want {
+			t.Errorf("history of broken:\n%s\nwant\n%s", got, want)
+		}
+	})
+}
+
+// hangingDAG runs until the file release exists next to it, every hour.
+const hangingDAG = `version: 1
+name: hanging
+nodes:
+  wait:
+    type: exec
+    with:
+      command: 'while [ ! -f release ]; do sleep 0.05; done; echo "{\"status\":\"pass\",\"summary\":\"released\"}"'
+      shell: true
+triggers:
+  tick:
+    every: 1h
+    overlap: skip
+`
+
+// TestSchedulerOverlap: a time due while the trigger's run is still going is skipped.
+func TestSchedulerOverlap(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st runs.Store) {
+		dir := t.TempDir()
+		d := load(t, dir, "hanging.yaml", hangingDAG)
+		clock := &testClock{t: hour(9).Add(30 * time.Minute)}
+		svc := newService(t, st, "en")
+		sc := newScheduler(t, svc, "a", clock, d)
+		tick(t, sc)
+		clock.set(hour(10).Add(5 * time.Second))
+		if _, made := tickNoWait(t, sc); madeText(made) != "10:00 start" {
+			t.Fatalf("10:00: %s", madeText(made))
+		}
+		clock.set(hour(11).Add(5 * time.Second))
+		if _, made := tick(t, sc); made != "11:00 skip (1 run of the trigger is still going)" {
+			t.Errorf("11:00: %s", made)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "release"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svc.Close()
+	})
+}
