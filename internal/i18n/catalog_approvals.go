@@ -1,8 +1,28 @@
 package i18n
 
-// jaApprovals is the Japanese of the approval node type (nodes/approval.go).
+// jaApprovals is the Japanese of the approval node type (nodes/approval.go) and its lint
+// rules (lint/lint_approval.go).
 func jaApprovals() map[string]string {
 	return map[string]string{
 		"must be a positive duration such as 30m or 24h, not %q": "30m や 24h のような正の期間で指定してください（%q ではありません）",
+		// lint: the prefill proved against the form
+		"%s's form":   "%s のフォーム",
+		"its prefill": "prefill",
+		// lint: SEAM-E320..E325
+		"approval %s names no approvers, so no one could answer it":                                                   "承認 %s は承認者を指定していないため、誰も回答できません",
+		"name who may answer (approvers: {principals: [alice], groups: [leads]}), or write approvers: anyone":         "回答できる人を指定するか（approvers: {principals: [alice], groups: [leads]}）、approvers: anyone と書いてください",
+		"approval %s runs inside a foreach, which this version of seam cannot wait on":                                "承認 %s は foreach の中にありますが、このバージョンの seam はそこで回答を待てません",
+		"ask once for the whole list: give the approval the list as evidence (show) and move the foreach after it":    "リスト全体について一度だけ尋ねてください: リストを承認の根拠（show）に渡し、foreach を承認の後に移します",
+		"approval %s rewinds to %q, which is not a node it depends on":                                                "承認 %s は %q まで巻き戻しますが、そのノードに依存していません",
+		"name a node upstream of the approval (one whose output its evidence reads)":                                  "承認より上流のノード（根拠がその出力を読むノード）を指定してください",
+		"approval %s's form uses %s at %s, which the web view cannot render as a field":                               "承認 %s のフォームは %[3]s で %[2]s を使っていますが、Web ビューはこれを入力欄として表示できません",
+		"write the form with scalars (string, integer, number, boolean), enums, arrays of scalars and nested objects": "フォームはスカラー（string、integer、number、boolean）、enum、スカラーの配列、入れ子のオブジェクトで書いてください",
+		"approval %s's form gives %s the default %s, which its schema rejects: %s":                                    "承認 %s のフォームは %s に既定値 %s を与えていますが、そのスキーマが拒否します: %s",
+		"give a default the field accepts, or leave the default out":                                                  "フィールドが受け付ける既定値を指定するか、既定値を省いてください",
+		"approval %s's on_timeout decides %q, which is not one of its decisions (%s)":                                 "承認 %s の on_timeout は %q と決定しますが、これは decisions（%s）のいずれでもありません",
+		"approval %s's on_timeout answer does not fit its form: %s":                                                   "承認 %s の on_timeout の回答はフォームに合いません: %s",
+		"give on_timeout an answer a person could give: one of the decisions and fields the form accepts":             "on_timeout には人が返せる回答を指定してください: decisions のいずれかと、フォームが受け付けるフィールドです",
+		"${{ %s }} compares nodes.%s.output.data.%s with %q, which it never is (%s): the comparison never holds":      "${{ %s }} は nodes.%s.output.data.%s を %q と比較していますが、その値になることはありません（%s）: この比較は決して成り立ちません",
+		"compare with one of %s": "%s のいずれかと比較してください",
 	}
 }
