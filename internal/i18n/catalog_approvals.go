@@ -4,6 +4,8 @@ package i18n
 // rules (lint/lint_approval.go).
 func jaApprovals() map[string]string {
 	return map[string]string{
+		// dag: the status of a run, or of an approval node, waiting for a person's answer
+		"waiting": "回答待ち",
 		"must be a positive duration such as 30m or 24h, not %q": "30m や 24h のような正の期間で指定してください（%q ではありません）",
 		// lint: the prefill proved against the form
 		"%s's form":   "%s のフォーム",
