@@ -7,6 +7,15 @@ func jaApprovals() map[string]string {
 		// dag: the status of a run, or of an approval node, waiting for a person's answer
 		"waiting": "回答待ち",
 		"must be a positive duration such as 30m or 24h, not %q": "30m や 24h のような正の期間で指定してください（%q ではありません）",
+		// service: answers (service/approval.go)
+		"run %s has no approval %s waiting for an answer; `seam approvals list` shows those that are":                                  "実行 %s には回答を待っている承認 %s がありません。`seam approvals list` で一覧できます",
+		"%s may not answer approval %s of run %s: not one of its approvers":                                                            "%s は実行 %[3]s の承認 %[2]s に回答できません: 承認者ではありません",
+		"%s may not answer approval %s of run %s: it started the run, and the approval excludes the starter":                           "%s は実行 %[3]s の承認 %[2]s に回答できません: この実行を開始しており、承認は開始者を除外しています",
+		"approval %s of run %s does not take answers from agents (MCP): set agents_may_answer: true to allow them":                     "実行 %[2]s の承認 %[1]s はエージェント（MCP）からの回答を受け付けません。許可するには agents_may_answer: true を設定してください",
+		"approval %s of run %s shows other evidence now (%s) than the answer saw (%s): look at it again (`seam approvals show %s %s`)": "実行 %[2]s の承認 %[1]s の根拠は、回答が見たもの（%[4]s）から変わっています（%[3]s）。もう一度確認してください（`seam approvals show %[5]s %[6]s`）",
+		"the answer to approval %s of run %s breaks its form:":                                                                         "実行 %[2]s の承認 %[1]s への回答はフォームに違反しています:",
+		"approval %s of run %s was answered already: %s by %s through %s":                                                              "実行 %[2]s の承認 %[1]s には回答済みです: %[4]s が %[5]s で %[3]s",
+		"decision %q is not one of %s": "決定 %q は %s のいずれでもありません",
 		// lint: the prefill proved against the form
 		"%s's form":   "%s のフォーム",
 		"its prefill": "prefill",
