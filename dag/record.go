@@ -94,7 +94,10 @@ type ApprovalRecord struct {
 	Evidence     []byte    `json:"evidence,omitempty"`
 	EvidenceHash string    `json:"evidence_hash"`
 	Opened       time.Time `json:"opened"`
-	Deadline     time.Time `json:"deadline,omitzero"` // zero: no timeout
+	// Prefill is the node's prefill, resolved and masked: the form as it starts. An answer
+	// changes what it gives; what it leaves is the prefill's (edit-and-approve).
+	Prefill  map[string]any `json:"prefill,omitempty"`
+	Deadline time.Time      `json:"deadline,omitzero"` // zero: no timeout
 	// The answer: the form's fields, decision and comment; who gave it (a principal's
 	// name), when, and through what (cli, web, mcp, timeout). Empty while waiting.
 	Answer  map[string]any `json:"answer,omitempty"`

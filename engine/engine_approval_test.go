@@ -56,7 +56,8 @@ func TestApprovalWaits(t *testing.T) {
 	evidence := `[{"reply":"Thanks","to":"ann"}]`
 	sum := sha256.Sum256([]byte(evidence))
 	a := node(t, res, "review").Approval
-	if a == nil || string(a.Evidence) != evidence || a.EvidenceHash != hex.EncodeToString(sum[:]) || a.Deadline.Sub(a.Opened).String() != "1h0m0s" {
+	if a == nil || string(a.Evidence) != evidence || a.EvidenceHash != hex.EncodeToString(sum[:]) || a.Deadline.Sub(a.Opened).String() != "1h0m0s" ||
+		a.Prefill["reply"] != "Thanks" {
 		t.Fatalf("approval %+v, want evidence %s hashed", a, evidence)
 	}
 	var waiting []dag.AttemptRecord

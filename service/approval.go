@@ -154,8 +154,14 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 	if !ok {
 		return nil, refuse(NotWaiting)
 	}
-	answer := map[string]any{}
-	maps.Copy(answer, req.Fields)
+	// The form as filled: the prefill, with what the answer gives over it.
+	fields := maps.Clone(open.Prefill)
+	if fields == nil {
+		fields = map[string]any{}
+	}
+	maps.Copy(fields, req.Fields)
+	req.Fields = fields
+	answer := maps.Clone(fields)
 	answer["decision"] = req.Decision
 	if req.Comment != "" {
 		answer["comment"] = req.Comment
@@ -305,4 +311,41 @@ func hasApproval(d *dag.DAG) bool {
 		_, ok := n.Type.(nodes.Approval)
 		return ok
 	})
+}
+
+// DAGOf loads, with load, the DAG file run id ("latest" for the newest) was recorded from:
+// what a front end shows the answer's run with.
+func (s *Service) DAGOf(ctx context.Context, id string, load func(path string) (*dag.DAG, error)) (*dag.DAG, error) {
+	if s.opts.Store == nil {
+		return nil, ErrNoStore
+	}
+	r, _, err := s.get(ctx, s.opts.Store, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.File == "" {
+		return nil, &NotResumableError{Why: NoFile, ID: r.ID, Run: r, lang: s.opts.Lang}
+	}
+	return load(r.File)
+}
+
+// WaitingNote says, for a run that ended waiting, which approvals wait and the commands
+// that answer them; one line each.
+func WaitingNote(l i18n.Lang, res *dag.RunResult) string {
+	var b strings.Builder
+	for _, n := range res.Nodes {
+		if n.Status == dag.NodeWaiting {
+			b.WriteString(i18n.Sprintf(l, "seam: run %s waits for approval %s: answer with seam approve %s %s (or seam reject %s %s)\n", res.ID, n.ID, res.ID, n.ID, res.ID, n.ID))
+		}
+	}
+	return b.String()
+}
+
+// AnsweredNote says what an answer that resumed nothing did: a repeat of the recorded one,
+// or one recorded for the process that runs the run to take.
+func AnsweredNote(l i18n.Lang, req AnswerRequest, a *Answered) string {
+	if a.Repeat {
+		return i18n.Sprintf(l, "seam: approval %s of run %s was answered so already; nothing to do", req.Node, req.Run)
+	}
+	return i18n.Sprintf(l, "seam: approval %s of run %s answered; the process running the run continues it", req.Node, req.Run)
 }

@@ -158,6 +158,8 @@ func newRootCmd(e *env) *cobra.Command {
 		newWorkerCmd(e),
 		newVersionCmd(e),
 		newTokenCmd(e),
+		newAnswerCmd(e, "approve", "Approve a waiting approval of a run, with the form's fields, and continue the run"),
+		newAnswerCmd(e, "reject", "Reject a waiting approval of a run, and continue the run"),
 	)
 	return root
 }
