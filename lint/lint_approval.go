@@ -161,8 +161,8 @@ func (l *linter) formDefaults(n *dag.Node, s map[string]any, ptr string, finding
 }
 
 // onTimeout reports SEAM-E323 when the answer on_timeout records is one no person could
-// give: a decision outside decisions, or fields the form rejects. Without this check it
-// breaks only when the deadline passes.
+// give: a decision outside decisions, or fields the form rejects once the prefill fills
+// those it leaves out. Without this check it breaks only when the deadline passes.
 func (l *linter) onTimeout(n *dag.Node, cfg *nodes.ApprovalConfig, form map[string]any, finding func(code, key, msg, hint string) Finding) []Finding {
 	lang := l.text.lang
 	var out []Finding
@@ -176,7 +176,14 @@ func (l *linter) onTimeout(n *dag.Node, cfg *nodes.ApprovalConfig, form map[stri
 	if _, declared := propsOf(form)["comment"]; !declared {
 		delete(answer, "comment")
 	}
-	for _, v := range n.Form.Validate(answer, lang) {
+	// The prefill fills what the answer leaves out, at run time as for a person.
+	check := n.Form
+	if prefill := n.With.Child("prefill"); prefill != nil {
+		if s, err := l.comp.Inline(n.ID+" form", withoutRequired(form, templateKeys(prefill))); err == nil {
+			check = s
+		}
+	}
+	for _, v := range check.Validate(answer, lang) {
 		out = append(out, finding(CodeAnswerInvalid, "on_timeout",
 			i18n.Sprintf(lang, "approval %s's on_timeout answer does not fit its form: %s", n.ID, v.Message), hint))
 	}
@@ -315,4 +322,24 @@ func visitEnumCompares(e ast.Expr, f func(r dag.Ref, lit ast.Expr)) {
 			}
 		}
 	}))
+}
+
+// templateKeys are the keys of an object template, literal or holding references.
+func templateKeys(t *dag.Template) []string {
+	if lit, ok := t.Literal(); ok {
+		m, _ := lit.(map[string]any)
+		return slices.Collect(maps.Keys(m))
+	}
+	return t.Keys()
+}
+
+// withoutRequired is schema s with keys left out of its required.
+func withoutRequired(s map[string]any, keys []string) map[string]any {
+	out := maps.Clone(s)
+	req, _ := s["required"].([]any)
+	out["required"] = slices.DeleteFunc(slices.Clone(req), func(k any) bool {
+		name, _ := k.(string)
+		return slices.Contains(keys, name)
+	})
+	return out
 }

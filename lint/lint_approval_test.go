@@ -90,6 +90,8 @@ func TestLintApproval(t *testing.T) {
 		{"on_timeout's fields", reviewHead + form + "      approvers: anyone\n      on_timeout: {decision: reject, tone: rude}\n", []string{
 			"testdata/t.yaml:16:19: error SEAM-E323 approval review's on_timeout answer does not fit its form: missing required field: reply\n  fix: give on_timeout an answer a person could give: one of the decisions and fields the form accepts",
 			"testdata/t.yaml:16:19: error SEAM-E323 approval review's on_timeout answer does not fit its form: field 'tone' must be one of: warm, formal\n  fix: give on_timeout an answer a person could give: one of the decisions and fields the form accepts"}},
+		{"on_timeout filled by the prefill", reviewHead + form + "      approvers: anyone\n      prefill: {reply: \"${{ nodes.draft.output.data.reply }}\"}\n      on_timeout: {decision: reject}\n", nil},
+		{"on_timeout filled by a literal prefill", reviewHead + form + "      approvers: anyone\n      prefill: {reply: hi}\n      on_timeout: {decision: reject}\n", nil},
 		{"on_timeout with a comment", reviewHead + form + "      approvers: anyone\n      on_timeout: {decision: reject, reply: none, comment: late}\n", nil},
 		{"rewind to an upstream node", reviewHead + form + "      approvers: anyone\n      on_reject: {rewind: draft, max_rounds: 2}\n", nil},
 		{"rewind elsewhere", reviewHead + form + "      approvers: anyone\n      on_reject: {rewind: review}\n", []string{

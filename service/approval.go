@@ -335,7 +335,7 @@ func WaitingNote(l i18n.Lang, res *dag.RunResult) string {
 	var b strings.Builder
 	for _, n := range res.Nodes {
 		if n.Status == dag.NodeWaiting {
-			b.WriteString(i18n.Sprintf(l, "seam: run %s waits for approval %s: answer with seam approve %s %s (or seam reject %s %s)\n", res.ID, n.ID, res.ID, n.ID, res.ID, n.ID))
+			b.WriteString(i18n.Sprintf(l, "seam: run %s waits for approval %s: answer with `seam approve %s %s` (or `seam reject %s %s`)\n", res.ID, n.ID, res.ID, n.ID, res.ID, n.ID))
 		}
 	}
 	return b.String()

@@ -16,9 +16,9 @@ func jaApprovals() map[string]string {
 		"the answer to approval %s of run %s breaks its form:":                                                                         "実行 %[2]s の承認 %[1]s への回答はフォームに違反しています:",
 		"approval %s of run %s was answered already: %s by %s through %s":                                                              "実行 %[2]s の承認 %[1]s には回答済みです: %[4]s が %[5]s で %[3]s",
 		"decision %q is not one of %s": "決定 %q は %s のいずれでもありません",
-		"seam: run %s waits for approval %s: answer with seam approve %s %s (or seam reject %s %s)\n": "seam: 実行 %s は承認 %s の回答を待っています: seam approve %s %s（または seam reject %s %s）で回答してください\n",
-		"seam: approval %s of run %s was answered so already; nothing to do":                          "seam: 実行 %[2]s の承認 %[1]s には同じ回答が記録済みです。何もしません",
-		"seam: approval %s of run %s answered; the process running the run continues it":              "seam: 実行 %[2]s の承認 %[1]s に回答しました。実行中のプロセスが続けます",
+		"seam: run %s waits for approval %s: answer with `seam approve %s %s` (or `seam reject %s %s`)\n": "seam: 実行 %s は承認 %s の回答を待っています: `seam approve %s %s`（または `seam reject %s %s`）で回答してください\n",
+		"seam: approval %s of run %s was answered so already; nothing to do":                              "seam: 実行 %[2]s の承認 %[1]s には同じ回答が記録済みです。何もしません",
+		"seam: approval %s of run %s answered; the process running the run continues it":                  "seam: 実行 %[2]s の承認 %[1]s に回答しました。実行中のプロセスが続けます",
 		// lint: the prefill proved against the form
 		"%s's form":   "%s のフォーム",
 		"its prefill": "prefill",
