@@ -43,6 +43,9 @@ type Answered struct {
 	Approval *dag.ApprovalRecord // as stored
 	// Repeat is set when the same answer was recorded before: nothing was done again.
 	Repeat bool
+	// TimedOut is set when the approval's deadline had passed: Approval is the deadline's
+	// answer, recorded instead of the one given (Request.Warn heard a *TimedOutWarning).
+	TimedOut bool
 	// Run is the resumed run, nil when another process continues it (it was resumed or is
 	// running) or the answer was a repeat.
 	Run *Run
@@ -154,6 +157,19 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 	if !ok {
 		return nil, refuse(NotWaiting)
 	}
+	if open.Answer == nil && overdue(open, time.Now()) {
+		// Too late: the deadline's answer is recorded instead, and the run goes on with it.
+		stored, err := s.timeOut(ctx, r.ID, n.ID, cfg, open)
+		if err != nil {
+			return nil, err
+		}
+		if run.Warn != nil {
+			run.Warn(&TimedOutWarning{Run: r.ID, Node: n.ID, Deadline: open.Deadline, lang: l})
+		}
+		out := &Answered{Approval: stored, TimedOut: true}
+		out.Run, err = s.resumeAnswered(ctx, r.ID, d, run)
+		return out, err
+	}
 	// The form as filled: the prefill, with what the answer gives over it.
 	fields := maps.Clone(open.Prefill)
 	if fields == nil {
@@ -202,19 +218,78 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 		return nil, e
 	}
 	out := &Answered{Approval: stored}
-	rs, err := s.Resumable(ctx, r.ID, ResumeCheck{})
+	out.Run, err = s.resumeAnswered(ctx, r.ID, d, run)
+	return out, err
+}
+
+// resumeAnswered resumes run id once an answer is recorded; nil when another process runs
+// it (it takes the answer when it resumes) or wins the resume guard.
+func (s *Service) resumeAnswered(ctx context.Context, id string, d *dag.DAG, run Request) (*Run, error) {
+	rs, err := s.Resumable(ctx, id, ResumeCheck{})
 	var nr *NotResumableError
 	if errors.As(err, &nr) && nr.Why == StillRunning {
-		return out, nil // the process running it takes the answer when it resumes
+		return nil, nil
 	}
 	if err != nil {
-		return out, err
+		return nil, err
 	}
-	out.Run, err = s.Resume(ctx, rs, d, run)
+	res, err := s.Resume(ctx, rs, d, run)
 	if errors.As(err, &nr) && nr.Why == StillRunning {
-		err = nil // another process won the resume guard
+		return nil, nil
 	}
-	return out, err
+	return res, err
+}
+
+// TimedOutWarning says an answer came after its approval's deadline: the deadline's answer
+// (on_timeout's) was recorded instead, and the run goes on with it.
+type TimedOutWarning struct {
+	Run, Node string
+	Deadline  time.Time
+	lang      i18n.Lang
+}
+
+func (w *TimedOutWarning) Error() string {
+	return i18n.Sprintf(w.lang, "approval %s of run %s passed its deadline (%s): its on_timeout answer was recorded instead", w.Node, w.Run, w.Deadline.Format(time.RFC3339))
+}
+
+func overdue(q *dag.ApprovalRecord, now time.Time) bool {
+	return !q.Deadline.IsZero() && !now.Before(q.Deadline)
+}
+
+// timeOut records the deadline's answer on approval node of run id: on_timeout's decision,
+// fields and comment over the prefill, or, without on_timeout, a reject; through "timeout".
+func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.ApprovalConfig, q *dag.ApprovalRecord) (*dag.ApprovalRecord, error) {
+	answer := maps.Clone(q.Prefill)
+	if answer == nil {
+		answer = map[string]any{}
+	}
+	if cfg.OnTimeout != nil {
+		maps.Copy(answer, cfg.OnTimeout)
+	} else {
+		answer["decision"] = nodes.DecisionReject
+		answer["comment"] = i18n.Sprintf(s.opts.Lang, "no answer by the deadline")
+	}
+	stored, _, err := s.opts.Store.AnswerApproval(ctx, id, node, dag.ApprovalRecord{Answer: answer, At: time.Now(), Through: ThroughTimeout})
+	return stored, err
+}
+
+// applyTimeouts records the deadline's answer on every approval of d open past its deadline
+// in a run's attempts, and reports whether it recorded any: a resume applies them, so that
+// no deadline passes silently.
+func (s *Service) applyTimeouts(ctx context.Context, id string, d *dag.DAG, as []runs.Attempt) (bool, error) {
+	applied := false
+	for _, n := range d.Nodes {
+		q := openQuestion(as, n.ID)
+		cfg, ok := n.ApprovalConfig()
+		if q == nil || !ok || q.Answer != nil || !overdue(q, time.Now()) {
+			continue
+		}
+		if _, err := s.timeOut(ctx, id, n.ID, cfg, q); err != nil {
+			return applied, err
+		}
+		applied = true
+	}
+	return applied, nil
 }
 
 // mayAnswer says why the principal of ctx may not answer; 0 when it may.

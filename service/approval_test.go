@@ -3,8 +3,10 @@ package service
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
@@ -179,5 +181,98 @@ func TestAnswerRefused(t *testing.T) {
 		if res := wait(t, got.Run); res.Status != dag.RunSuccess {
 			t.Errorf("run %s after the answer", res.Status)
 		}
+	}
+}
+
+// TestApprovalTimeout: once an approval's deadline has passed, whatever touches the run
+// applies it: an answer records on_timeout's answer instead (through "timeout", with a
+// warning saying so), and a resume records it too, or a reject when there is no on_timeout;
+// the run goes on with it.
+func TestApprovalTimeout(t *testing.T) {
+	const overdueDAG = `version: 1
+name: late
+nodes:
+  review:
+    type: approval
+    with:
+      title: Ship?
+      form: {type: object, properties: {note: {type: string}}}
+      prefill: {note: drafted}
+      approvers: anyone
+      timeout: 1ns
+%s
+  ship:
+    type: const
+    when: "${{ nodes.review.output.data.decision == 'approve' }}"
+    with: {value: {status: pass, summary: shipped}}
+`
+	tests := []struct {
+		name, onTimeout string
+		byAnswer        bool
+		want            map[string]any
+		warn            string
+	}{
+		{"answered late", "      on_timeout: {decision: reject, comment: late}", true,
+			map[string]any{"decision": "reject", "comment": "late", "note": "drafted"},
+			"approval review of run RUN passed its deadline (DEADLINE): its on_timeout answer was recorded instead"},
+		{"resumed late, no on_timeout", "", false,
+			map[string]any{"decision": "reject", "comment": "no answer by the deadline", "note": "drafted"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := openStore(t, t.TempDir()+"/seam.db")
+			s := newService(t, st, i18n.English)
+			d := load(t, t.TempDir(), "late.yaml", strings.Replace(overdueDAG, "%s", tt.onTimeout, 1))
+			run, err := s.Start(t.Context(), d, Request{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res := wait(t, run); res.Status != dag.RunWaiting {
+				t.Fatalf("run %s", res.Status)
+			}
+			var warned []string
+			req := Request{Warn: func(w error) { warned = append(warned, w.Error()) }}
+			var resumed *Run
+			if tt.byAnswer {
+				ans, err := s.Answer(t.Context(), AnswerRequest{Run: run.ID, Node: "review", Decision: "approve", Through: ThroughCLI}, loader(d), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ans.TimedOut || ans.Approval.Through != ThroughTimeout {
+					t.Errorf("answered %+v, want the deadline's answer", ans)
+				}
+				resumed = ans.Run
+			} else {
+				rs, err := s.Resumable(t.Context(), run.ID, ResumeCheck{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if resumed, err = s.Resume(t.Context(), rs, d, req); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res := wait(t, resumed)
+			if res.Status != dag.RunFailed {
+				t.Errorf("run %s, want failed (a reject)", res.Status)
+			}
+			for _, n := range res.Nodes {
+				if n.ID == "review" {
+					out, _ := n.Output.(map[string]any)
+					if data, _ := out["data"].(map[string]any); !reflect.DeepEqual(data, tt.want) {
+						t.Errorf("review's data %v, want %v", data, tt.want)
+					}
+					if n.Approval == nil || n.Approval.Through != ThroughTimeout {
+						t.Errorf("approval %+v, want through timeout", n.Approval)
+					}
+				}
+			}
+			if tt.warn != "" {
+				_, as, _ := st.GetRun(t.Context(), run.ID)
+				want := strings.ReplaceAll(strings.ReplaceAll(tt.warn, "RUN", run.ID), "DEADLINE", openQuestion(as, "review").Deadline.Format(time.RFC3339))
+				if len(warned) == 0 || warned[0] != want {
+					t.Errorf("warned %q, want %q", warned, want)
+				}
+			}
+		})
 	}
 }

@@ -115,6 +115,13 @@ func (s *Service) Resume(ctx context.Context, rs *Resumable, d *dag.DAG, req Req
 		if err != nil {
 			return nil, err
 		}
+		if applied, err := s.applyTimeouts(ctx, r.ID, d, attempts); err != nil {
+			return nil, err
+		} else if applied {
+			if _, attempts, err = s.opts.Store.GetRun(ctx, r.ID); err != nil {
+				return nil, err
+			}
+		}
 		opts.Answers = answers(attempts)
 	}
 	rec := runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes, Lease: s.lease})

@@ -19,6 +19,8 @@ func jaApprovals() map[string]string {
 		"seam: run %s waits for approval %s: answer with `seam approve %s %s` (or `seam reject %s %s`)\n": "seam: 実行 %s は承認 %s の回答を待っています: `seam approve %s %s`（または `seam reject %s %s`）で回答してください\n",
 		"seam: approval %s of run %s was answered so already; nothing to do":                              "seam: 実行 %[2]s の承認 %[1]s には同じ回答が記録済みです。何もしません",
 		"seam: approval %s of run %s answered; the process running the run continues it":                  "seam: 実行 %[2]s の承認 %[1]s に回答しました。実行中のプロセスが続けます",
+		"approval %s of run %s passed its deadline (%s): its on_timeout answer was recorded instead":      "実行 %[2]s の承認 %[1]s は期限（%[3]s）を過ぎたため、代わりに on_timeout の回答を記録しました",
+		"no answer by the deadline": "期限までに回答がありませんでした",
 		// lint: the prefill proved against the form
 		"%s's form":   "%s のフォーム",
 		"its prefill": "prefill",
