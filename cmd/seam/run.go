@@ -41,7 +41,7 @@ func newRunCmd(e *env) *cobra.Command {
 		Long: `Run a DAG. Nodes start as soon as the nodes they depend on have finished, and every
 output is validated against its node's contract before it is handed downstream.
 
-Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled,
+Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled, 3 when it waits for an approval (docs/approvals.md),
 2 for a usage error, a DAG that does not load or that seam lint finds errors in (see
 --no-lint), or params that break the params schema. SIGINT, SIGTERM and SIGHUP cancel the
 run (its processes are killed and it is recorded canceled) and seam exits 130, 143 or 129;
