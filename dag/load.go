@@ -826,6 +826,9 @@ func (l *loader) node(id string, key, val *yaml.Node, d *DAG) (*Node, *nodeSourc
 					src.with = w.(map[string]any)
 				}
 			}
+			if n.Type != nil {
+				l.approvalForm(n, src, what)
+			}
 		} else if v.Tag != "!!null" {
 			l.addAt(v, CodeInvalid, i18n.Format(l.lang, "write the type's configuration as `key: value` lines"), i18n.Sprintf(l.lang, "%s: with must be a mapping, not %s", what, kindOf(l.lang, v)))
 		}

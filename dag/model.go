@@ -105,6 +105,9 @@ type Node struct {
 	Repair             int              // on_invalid.repair
 	InputContract      *contract.Schema // nil: none declared
 	OutputContract     *contract.Schema // declared contract.output; nil: none
+	// Form is an approval node's form, compiled (the answer is validated against it); nil
+	// for other types.
+	Form *contract.Schema
 	// Effective is what the node's output is validated against: the standard contract, the
 	// type's output schema and the declared output contract, all at once.
 	Effective *contract.Schema

@@ -92,6 +92,29 @@ type AttemptRecord struct {
 	Log        string
 	Started    time.Time
 	Ended      time.Time
+	// Approval, on an approval node's attempts, is the question it opened (the waiting
+	// attempt) and the answer it ran with (the final one).
+	Approval *ApprovalRecord `json:",omitempty"`
+}
+
+// ApprovalRecord is what an approval asked and what it was answered.
+type ApprovalRecord struct {
+	// Evidence is the node's `show`, resolved and masked, as canonical JSON (encoding/json's:
+	// keys sorted, no spaces); EvidenceHash is its hex SHA-256. An answer names the hash it
+	// saw, so that evidence a rewind changed is not approved unseen.
+	Evidence     []byte    `json:"evidence,omitempty"`
+	EvidenceHash string    `json:"evidence_hash"`
+	Opened       time.Time `json:"opened"`
+	// Prefill is the node's prefill, resolved and masked: the form as it starts. An answer
+	// changes what it gives; what it leaves is the prefill's (edit-and-approve).
+	Prefill  map[string]any `json:"prefill,omitempty"`
+	Deadline time.Time      `json:"deadline,omitzero"` // zero: no timeout
+	// The answer: the form's fields, decision and comment; who gave it (a principal's
+	// name), when, and through what (cli, web, mcp, timeout). Empty while waiting.
+	Answer  map[string]any `json:"answer,omitempty"`
+	By      string         `json:"by,omitempty"`
+	At      time.Time      `json:"at,omitzero"`
+	Through string         `json:"through,omitempty"`
 }
 
 // Reused is an output of an earlier run that a resume may hand on without running its node.

@@ -18,6 +18,9 @@ const (
 	RunWarn     RunStatus = "warn"
 	RunFailed   RunStatus = "failed"
 	RunCanceled RunStatus = "canceled"
+	// RunWaiting: nothing more can run until a person answers an approval; an answer
+	// resumes the run (service.Answer).
+	RunWaiting RunStatus = "waiting"
 )
 
 // NodeStatus is the state of one node within a run.
@@ -32,6 +35,8 @@ const (
 	NodeFailed   NodeStatus = "failed"
 	NodeSkipped  NodeStatus = "skipped"
 	NodeCanceled NodeStatus = "canceled"
+	// NodeWaiting: an approval waiting for its answer; not final, so its dependents wait.
+	NodeWaiting NodeStatus = "waiting"
 )
 
 // Text is the status as a word of lang, for people; the status itself is the value that JSON,
@@ -52,6 +57,8 @@ func (s NodeStatus) Text(lang i18n.Lang) string {
 		return i18n.Format(lang, "skipped")
 	case NodeCanceled:
 		return i18n.Format(lang, "canceled")
+	case NodeWaiting:
+		return i18n.Format(lang, "waiting")
 	}
 	return string(s)
 }
@@ -69,6 +76,8 @@ func (s RunStatus) Text(lang i18n.Lang) string {
 		return i18n.Format(lang, "failed")
 	case RunCanceled:
 		return i18n.Format(lang, "canceled")
+	case RunWaiting:
+		return i18n.Format(lang, "waiting")
 	}
 	return string(s)
 }
@@ -80,7 +89,7 @@ func FinalStatuses() []NodeStatus {
 }
 
 // Done reports whether the status is final.
-func (s NodeStatus) Done() bool { return s != NodePending && s != NodeRunning }
+func (s NodeStatus) Done() bool { return s != NodePending && s != NodeRunning && s != NodeWaiting }
 
 // RunResult is the record of a run.
 type RunResult struct {
@@ -123,7 +132,9 @@ type NodeResult struct {
 	Items     int `json:"items,omitempty"`
 	ItemsDone int `json:"items_done,omitempty"`
 	// Reused is set when a resume handed on an earlier run's output instead of running.
-	Reused     bool                 `json:"reused,omitempty"`
+	Reused bool `json:"reused,omitempty"`
+	// Approval is an approval node's question and, once given, its answer.
+	Approval   *ApprovalRecord      `json:"approval,omitempty"`
 	Violations []contract.Violation `json:"violations,omitempty"`
 	Error      string               `json:"error,omitempty"`
 	Log        string               `json:"log,omitempty"` // e.g. an excerpt of exec's stderr

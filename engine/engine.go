@@ -39,6 +39,9 @@ type RunOptions struct {
 	// Reuse holds, by node id, outputs of an earlier run (a resume): a node whose key is
 	// unchanged is settled with that output instead of running.
 	Reuse map[string]dag.Reused
+	// Answers are the answers given to the run's approval nodes, by node id: a node with
+	// one runs with it (the attempt's record carries it); one without waits for it.
+	Answers map[string]*dag.ApprovalRecord
 	// Resumes is, with Reuse, the run's resume count as read when deciding to resume it: an
 	// engine that records elsewhere (Temporal) hands it to the recorder there.
 	Resumes int
@@ -88,6 +91,8 @@ const (
 	NodeFinished EventKind = "node_finished" // the node reached a final status (it may never have started)
 	NodeRetrying EventKind = "node_retrying" // an attempt failed and another follows; Reason says why
 	NodeProgress EventKind = "node_progress" // a foreach item finished; ItemsDone counts them
+	// NodeWaitingForAnswer: an approval opened and waits for a person's answer.
+	NodeWaitingForAnswer EventKind = "node_waiting"
 )
 
 // Event is one change of a node's state.

@@ -81,6 +81,12 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 			fail(reason, err, vs)
 			return
 		}
+		if runs, err := r.approval(i, run, call); err != nil || !runs {
+			if err != nil {
+				fail(err.Error(), err, nil)
+			}
+			return
+		}
 		// One allocation for the node, its unit and the list of it: most nodes are plain.
 		run.one = unit{nr: run, item: -1, call: call}
 		run.oneList[0] = &run.one

@@ -47,6 +47,10 @@ type runner struct {
 	// stopped is set once the run's context is done: from then on no node is started and
 	// nodes not started are canceled rather than skipped.
 	stopped bool
+	// waiting counts the approvals that opened without an answer; paused is set at the end
+	// of a run that stops for them (RunWaiting).
+	waiting int
+	paused  bool
 	// retries decides what follows a failed attempt, and holds the units waiting for their
 	// backoff.
 	retries retrier
@@ -263,9 +267,12 @@ func (r *runner) run(ctx context.Context) {
 }
 
 // end cancels the nodes that did not settle, records the last attempts and concludes the run.
+// A run with approvals waiting, that was not stopped, keeps its other nodes pending: they
+// run when the answer resumes it.
 func (r *runner) end(ctx context.Context) {
+	r.paused = r.waiting > 0 && !r.stopped
 	for i := range r.res.Nodes {
-		if !r.res.Nodes[i].Status.Done() {
+		if !r.res.Nodes[i].Status.Done() && !r.paused {
 			r.mark(int32(i), dag.NodeCanceled, r.canceled(ctx))
 		}
 	}
@@ -596,6 +603,9 @@ func (r *runner) conclude(ctx context.Context) {
 		res.Error = r.canceled(ctx)
 	} else if res.Status != dag.RunFailed && ctx.Err() != nil {
 		res.Status = dag.RunCanceled
+	} else if r.paused {
+		// Not over: what is failed stays failed, and the answer decides the rest.
+		res.Status = dag.RunWaiting
 	}
 	if res.Status == dag.RunSuccess || res.Status == dag.RunWarn {
 		for _, o := range r.d.Outputs {

@@ -125,7 +125,9 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		absent = append(absent, l.nodeAbsent(n)...)
 		out = append(out, l.exprTypes(n.ID, nodeExprs(n), n.When)...)
 		out = append(out, l.statusNames(n.ID, nodeExprs(n))...)
+		out = append(out, l.decisionCompares(n.ID, nodeExprs(n))...)
 		out = append(out, l.node(n)...)
+		out = append(out, l.approval(n)...)
 		out = append(out, l.transformReads(n)...)
 	}
 	l.consumer, l.item, l.guards, l.narrowing = nil, nil, guards{}, nil // outputs are read outside any node
@@ -140,6 +142,7 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 	out = append(out, l.exprTypes("", outs, nil)...)
 	out = append(out, l.statusNames("", outs)...)
 	out = append(out, l.triggers()...)
+	out = append(out, l.decisionCompares("", outs)...)
 	out = append(out, l.hygiene()...)
 	out = append(out, l.drafts()...)
 	out = append(withoutLoose(out, absent), absent...)

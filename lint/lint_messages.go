@@ -114,6 +114,7 @@ type place struct {
 	isWith bool   // the node's `with` against its type's config schema
 	typ    string // the node's type, for `with`
 	dflt   bool   // the default input (upstream outputs keyed by id)
+	form   bool   // an approval's prefill against its form
 	// trigger: a trigger's params against the DAG's params schema; node is the trigger's id.
 	// (Its incompatible findings are worded in lint_triggers.go; the unknown ones name it.)
 	trigger bool
@@ -121,11 +122,13 @@ type place struct {
 
 // contract names the schema: "c's contract.input" or "c's configuration (type exec)".
 func (t lintText) contract(p place) string {
-	if p.trigger {
+	switch {
+	case p.trigger:
 		return i18n.Sprintf(t.lang, "the params schema (for trigger %s)", p.node)
-	}
-	if p.isWith {
+	case p.isWith:
 		return i18n.Sprintf(t.lang, "%s's configuration (the %s config schema)", p.node, p.typ)
+	case p.form:
+		return i18n.Sprintf(t.lang, "%s's form", p.node)
 	}
 	return i18n.Sprintf(t.lang, "%s's contract.input", p.node)
 }
@@ -135,6 +138,8 @@ func (t lintText) its(p place) string {
 	switch {
 	case p.isWith:
 		return i18n.Sprintf(t.lang, "its with")
+	case p.form:
+		return i18n.Sprintf(t.lang, "its prefill")
 	case p.dflt:
 		return i18n.Sprintf(t.lang, "its input (its upstream outputs keyed by id)")
 	}

@@ -14,6 +14,13 @@ const (
 	CodeWhenType   = "SEAM-E312" // a when whose value is never a boolean
 	CodeExprType   = "SEAM-E313" // a CEL expression whose operators cannot take its references' types
 	CodeStatusName = "SEAM-E317" // nodes.<id>.status compared with a string that is no status
+	// type: approval (issue 37).
+	CodeNoApprovers       = "SEAM-E320" // an approval that names no approvers and not anyone
+	CodeApprovalForeach   = "SEAM-E321" // an approval inside a foreach
+	CodeFormNotRenderable = "SEAM-E322" // a form the web view cannot render as fields
+	CodeAnswerInvalid     = "SEAM-E323" // an on_timeout answer or a form default the form rejects
+	CodeNeverTrue         = "SEAM-E324" // a decision (or form enum) compared with a value outside its set
+	CodeRewindNotUpstream = "SEAM-E325" // on_reject rewinds to a node the approval does not depend on
 	// Triggers (issue 38).
 	CodeCron          = "SEAM-E330" // a trigger's cron that does not parse
 	CodeTimezone      = "SEAM-E331" // a trigger's time zone that is not known
@@ -130,6 +137,24 @@ var rules = [...]Rule{
 	{CodeTriggerRef, "UnknownTriggerValue", SeverityError,
 		"A trigger's `params` or `key` reads a `trigger.*` value that the trigger does not provide: a schedule has `trigger.scheduled_time`, a webhook `trigger.body`.",
 		"read `trigger.scheduled_time` in a schedule's params and `trigger.body` in a webhook's."},
+	{CodeNoApprovers, "ApprovalWithoutApprovers", SeverityError,
+		"An approval names no approvers, so no one may answer it.",
+		"name who may answer (`approvers: {principals: [alice], groups: [leads]}`), or write `approvers: anyone`."},
+	{CodeApprovalForeach, "ApprovalInForeach", SeverityError,
+		"An approval inside a `foreach`, which this version cannot wait on.",
+		"ask once for the whole list: give the approval the list as evidence (`show`) and move the `foreach` after it."},
+	{CodeFormNotRenderable, "FormNotRenderable", SeverityError,
+		"An approval's form uses a keyword or shape the web view cannot render as fields; the finding names it.",
+		"write the form with scalars (`string`, `integer`, `number`, `boolean`), enums, arrays of scalars and nested objects."},
+	{CodeAnswerInvalid, "ApprovalAnswerInvalid", SeverityError,
+		"An approval's `on_timeout` answer, or a default its form gives a field, is one the form rejects, so it would break only when used.",
+		"give `on_timeout` one of the `decisions` and fields the form accepts; give defaults the field accepts."},
+	{CodeNeverTrue, "DecisionNeverMatches", SeverityError,
+		"An expression compares an approval's `decision` (or another field of its form with an `enum`) with a string outside that set, so the comparison never holds.",
+		"compare with one of the node's `decisions` (by default `approve`, `reject`) or of the field's `enum`."},
+	{CodeRewindNotUpstream, "RewindNotUpstream", SeverityError,
+		"An approval's `on_reject: {rewind: …}` names a node the approval does not depend on, so there is no chain to run again.",
+		"name a node upstream of the approval (one whose output its evidence reads)."},
 	{CodeUnknown, "UnknownCompatibility", SeverityWarning,
 		"Compatibility could not be decided either way.",
 		"reference plain paths where you can (`${{ nodes.a.output.data.n }}`), declare what you reference, or accept the warning. `--strict` turns these into errors."},

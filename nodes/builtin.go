@@ -14,10 +14,11 @@ import (
 	"github.com/seam-dag/seam/nodes/internal/proc"
 )
 
-// Builtin returns a registry of the generic built-in types: const, exec, http and transform.
+// Builtin returns a registry of the generic built-in types: approval, const, exec, http and
+// transform.
 // Other packages add theirs (n8n.*) with Registry.Add.
 func Builtin() *Registry {
-	return NewRegistry(constType{}, execType{guard: &proc.Watchdog{}}, httpType{}, newTransformType())
+	return NewRegistry(approvalType{}, constType{}, execType{guard: &proc.Watchdog{}}, httpType{}, newTransformType())
 }
 
 // outputLimit is the call's output limit in bytes, DefaultOutputLimit unless set.

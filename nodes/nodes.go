@@ -49,6 +49,9 @@ type Call struct {
 	// previous output broke the node's contract, so the node can fix it.
 	Attempt    int
 	Violations []contract.Violation
+	// Answer is an approval's answer (the form's fields, decision, comment); nil while
+	// there is none.
+	Answer map[string]any
 	// Secrets are values (the DAG's env values) the type must never echo into its output,
 	// log or errors: it masks each occurrence with MaskString or MaskValue.
 	Secrets []string

@@ -16,7 +16,7 @@ import (
 
 func TestBuiltinNames(t *testing.T) {
 	got := Builtin().Names()
-	if want := []string{"const", "exec", "http", "transform"}; !slices.Equal(got, want) {
+	if want := []string{"approval", "const", "exec", "http", "transform"}; !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
 }

@@ -139,10 +139,18 @@ func migrations() []string {
 	ALTER TABLE runs ADD COLUMN lease_until INTEGER; -- Unix nanoseconds; NULL: no lease
 	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
 
-		// 7 (triggers): fires, trigger state, the scheduler's lease; what started a run.
+		// 7 (approvals): an approval's question and answer, on its attempts (approvalMigration).
+		approvalMigration,
+		// 8 (triggers): fires, trigger state, the scheduler's lease; what started a run.
 		triggersMigration,
 	}
 }
+
+// approvalMigration is the step, the same on both backends, that keeps what an approval node
+// asked and was answered (dag.ApprovalRecord as JSON) on its attempts, and finds the runs
+// waiting for one.
+const approvalMigration = `ALTER TABLE attempts ADD COLUMN approval TEXT; -- NULL but on an approval's attempts
+	CREATE INDEX runs_waiting ON runs (id) WHERE status = 'waiting';`
 
 // principalsMigration is the step, the same on both backends, that records who started,
 // cancelled and resumed a run (docs/serve.md, "Who may do what").
@@ -236,7 +244,9 @@ func pgMigrations() []string {
 	ALTER TABLE runs ADD COLUMN lease_until BIGINT; -- Unix nanoseconds; NULL: no lease
 	CREATE INDEX runs_lease ON runs (lease_owner) WHERE status = 'running';`,
 
-		// 5 (triggers): as SQLite's version 7.
+		// 5 (approvals): as SQLite's version 7.
+		approvalMigration,
+		// 6 (triggers): as SQLite's version 8.
 		triggersMigration,
 	}
 }

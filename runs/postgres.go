@@ -531,12 +531,12 @@ func (s *pgStore) insertAttempts(ctx context.Context, tx batcher, token string, 
 				a.OutputHash, len(a.Output), a.Output)
 		}
 		b.Queue(`INSERT INTO attempts (run_id, batch, idx, session, node, item, attempt, type, status,
-			final, repaired, reused, key, reason, output_hash, violations, error, log, started, ended)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+			final, repaired, reused, key, reason, output_hash, violations, error, log, started, ended, approval)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
 			ON CONFLICT (batch, idx) DO NOTHING`,
 			a.RunID, token, i, a.Session, a.Node, a.Item, a.Attempt, a.Type, string(a.Status), a.Final,
 			a.Repaired, a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error,
-			a.Log, timeToDB(a.Started), timeToDB(a.Ended))
+			a.Log, timeToDB(a.Started), timeToDB(a.Ended), rows[i].approval)
 	}
 	err := tx.SendBatch(ctx, &b).Close()
 	// The foreign keys refuse an unknown run or output; say which, as SQLite's store does.
@@ -926,4 +926,36 @@ func (q pgQuerier) strings(ctx context.Context, query string, args ...any) ([]st
 func (q pgQuerier) exec(ctx context.Context, query string, args ...any) (int64, error) {
 	tag, err := q.tx.Exec(ctx, query, args...)
 	return tag.RowsAffected(), err
+}
+
+// AnswerApproval records an answer: see Store. The question's row is locked, so that of two
+// answers at once the second sees the first.
+func (s *pgStore) AnswerApproval(ctx context.Context, id, node string, answer dag.ApprovalRecord) (*dag.ApprovalRecord, bool, error) {
+	var (
+		rec      *dag.ApprovalRecord
+		recorded bool
+	)
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var (
+			seq int64
+			q   string
+		)
+		err := tx.QueryRow(ctx, lastQuestion(func(n int) string { return fmt.Sprintf("$%d", n) })+" FOR UPDATE", id, node).Scan(&seq, &q)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("approval %s/%s: %w", id, node, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		var text []byte
+		if rec, text, recorded, err = answerInto(q, answer); err != nil || !recorded {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE attempts SET approval = $1 WHERE run_id = $2 AND seq = $3`, string(text), id, seq)
+		return err
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("answer approval %s/%s: %w", id, node, err)
+	}
+	return rec, recorded, nil
 }

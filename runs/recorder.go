@@ -186,7 +186,7 @@ func (r *Recorder) attempt(a *dag.AttemptRecord) Attempt {
 		Attempt: a.Attempt, Status: a.Status, Final: a.Final, Repaired: a.Repaired,
 		Reused: a.Reused, Key: a.Key, Reason: a.Reason, Output: a.Output, OutputHash: a.OutputHash,
 		Violations: a.Violations, Error: a.Error, Log: a.Log, Started: a.Started, Ended: a.Ended,
-		Pure: pure,
+		Pure: pure, Approval: a.Approval,
 	}
 }
 

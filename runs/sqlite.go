@@ -456,7 +456,7 @@ func (s *sqliteStore) insertAttempts(ctx context.Context, tx *sql.Tx, batch []At
 		if _, err := tx.StmtContext(ctx, st.insertAttempt).ExecContext(ctx,
 			a.RunID, seq, a.Session, a.Node, a.Item, a.Attempt, a.Type, string(a.Status), a.Final, a.Repaired,
 			a.Reused, a.Key, a.Reason, rows[i].outputHash, rows[i].violations, a.Error, a.Log,
-			timeToDB(a.Started), timeToDB(a.Ended)); err != nil {
+			timeToDB(a.Started), timeToDB(a.Ended), rows[i].approval); err != nil {
 			return fmt.Errorf("attempt %s #%d: %w", a.Node, a.Attempt, err)
 		}
 		i++
@@ -491,7 +491,7 @@ func (s *sqliteStore) statements(ctx context.Context) (*stmts, error) {
 		{&st.insertOutput, `INSERT OR IGNORE INTO outputs (hash, size, data) VALUES (?, ?, ?)`},
 		{&st.insertAttempt, `INSERT INTO attempts (run_id, seq, session, node, item, attempt, type,
 			status, final, repaired, reused, key, reason, output_hash, violations, error, log,
-			started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+			started, ended, approval) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&st.insertPack, `INSERT INTO attempt_packs (run_id, seq, data) VALUES (?, ?, ?)`},
 	}
 	for _, p := range all {
@@ -872,4 +872,35 @@ func (q sqlQuerier) exec(ctx context.Context, query string, args ...any) (int64,
 		return 0, err
 	}
 	return res.RowsAffected()
+}
+
+// AnswerApproval records an answer: see Store.
+func (s *sqliteStore) AnswerApproval(ctx context.Context, id, node string, answer dag.ApprovalRecord) (*dag.ApprovalRecord, bool, error) {
+	var (
+		rec      *dag.ApprovalRecord
+		recorded bool
+	)
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var (
+			seq int64
+			q   string
+		)
+		err := tx.QueryRowContext(ctx, lastQuestion(func(int) string { return "?" }), id, node).Scan(&seq, &q)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("approval %s/%s: %w", id, node, ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		var text []byte
+		if rec, text, recorded, err = answerInto(q, answer); err != nil || !recorded {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE attempts SET approval = ? WHERE run_id = ? AND seq = ?`, string(text), id, seq)
+		return err
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("answer approval %s/%s in %s: %w", id, node, s.path, err)
+	}
+	return rec, recorded, nil
 }

@@ -88,6 +88,12 @@ type Store interface {
 	// RenewLeases extends to until the leases owner holds on runs still running, and
 	// returns how many it extended.
 	RenewLeases(ctx context.Context, owner string, until time.Time) (int, error)
+	// AnswerApproval records answer (its Answer, By, At, Through) on the question node's
+	// approval last opened in run id, in one transaction, and returns the record as stored.
+	// recorded is false when an answer was there already: the stored one is returned
+	// unchanged, for the caller to tell a repeat from a conflict. ErrNotFound when the node
+	// opened no approval in that run.
+	AnswerApproval(ctx context.Context, id, node string, answer dag.ApprovalRecord) (stored *dag.ApprovalRecord, recorded bool, err error)
 	// ReleaseRun records run id canceled at ended, as `seam runs release` does for a run
 	// whose owner is gone, provided it is still running with the lease its caller read
 	// (lease, zero for none): ErrLeaseChanged when its owner renewed it or a resume took it
@@ -298,6 +304,9 @@ type Attempt struct {
 	Log        string
 	Started    time.Time
 	Ended      time.Time
+	// Approval is an approval node's question (its waiting attempt), with the answer once
+	// AnswerApproval recorded it; nil on other attempts.
+	Approval *dag.ApprovalRecord
 }
 
 // Filter selects runs for ListRuns. Zero fields do not filter.
@@ -385,6 +394,7 @@ func (r *Run) prepare() error {
 type attemptRow struct {
 	violations any // JSON text, or nil (NULL) when there are none, so they read back as nil
 	outputHash any
+	approval   any // JSON text of the ApprovalRecord, or nil (NULL)
 }
 
 // prepare encodes a, its text made storable (storableText); a packed attempt (packable) keeps
@@ -408,6 +418,13 @@ func (r *attemptRow) prepare(a *Attempt, packed bool) error {
 			return fmt.Errorf("record attempt %s/%s: encode violations: %w", a.RunID, a.Node, err)
 		}
 		r.violations = string(b)
+	}
+	if a.Approval != nil {
+		b, err := json.Marshal(a.Approval)
+		if err != nil {
+			return fmt.Errorf("record attempt %s/%s: encode approval: %w", a.RunID, a.Node, err)
+		}
+		r.approval = string(b)
 	}
 	return nil
 }
@@ -470,7 +487,7 @@ const (
 	started_by, canceled_by, canceled_at, resumed_by, resumed_at, lease_owner, lease_until,
 	trigger_id, scheduled_at, trigger_key`
 	attemptColumns = `session, node, item, type, attempt, status, final, repaired, reused, key,
-	reason, COALESCE(output_hash, ''), violations, error, log, started, ended`
+	reason, COALESCE(output_hash, ''), violations, error, log, started, ended, approval`
 )
 
 // scanRun reads one row selected with runColumns.
@@ -500,13 +517,19 @@ func scanRun(row interface{ Scan(...any) error }) (*Run, error) {
 func scanAttempt(row interface{ Scan(...any) error }, id string, more ...any) (Attempt, error) {
 	a := Attempt{RunID: id}
 	var (
-		viol           *string
+		viol, approval *string
 		started, ended *int64
 	)
 	if err := row.Scan(append([]any{&a.Session, &a.Node, &a.Item, &a.Type, &a.Attempt, &a.Status,
 		&a.Final, &a.Repaired, &a.Reused, &a.Key, &a.Reason, &a.OutputHash,
-		&viol, &a.Error, &a.Log, &started, &ended}, more...)...); err != nil {
+		&viol, &a.Error, &a.Log, &started, &ended, &approval}, more...)...); err != nil {
 		return a, err
+	}
+	if approval != nil {
+		a.Approval = &dag.ApprovalRecord{}
+		if err := json.Unmarshal([]byte(*approval), a.Approval); err != nil {
+			return a, fmt.Errorf("decode approval of %s: %w", a.Node, err)
+		}
 	}
 	if viol != nil {
 		if err := json.Unmarshal([]byte(*viol), &a.Violations); err != nil {
@@ -572,4 +595,28 @@ func jsonOrNil(s *string) json.RawMessage {
 		return nil
 	}
 	return json.RawMessage(*s)
+}
+
+// answerInto merges answer into the question stored as JSON text q, and returns the record
+// and its JSON; recorded is false, and the JSON nil, when q holds an answer already.
+func answerInto(q string, answer dag.ApprovalRecord) (rec *dag.ApprovalRecord, text []byte, recorded bool, err error) {
+	rec = &dag.ApprovalRecord{}
+	if err := json.Unmarshal([]byte(q), rec); err != nil {
+		return nil, nil, false, fmt.Errorf("decode approval: %w", err)
+	}
+	if rec.Answer != nil {
+		return rec, nil, false, nil
+	}
+	rec.Answer, rec.By, rec.At, rec.Through = answer.Answer, answer.By, answer.At, answer.Through
+	text, err = json.Marshal(rec)
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("encode approval: %w", err)
+	}
+	return rec, text, true, nil
+}
+
+// lastQuestion selects the approval a node last opened in a run: ph is the placeholder style.
+func lastQuestion(ph func(int) string) string {
+	return `SELECT seq, approval FROM attempts WHERE run_id = ` + ph(1) + ` AND node = ` + ph(2) +
+		` AND status = 'waiting' AND approval IS NOT NULL ORDER BY seq DESC LIMIT 1`
 }

@@ -109,6 +109,21 @@ func (s *Service) Resume(ctx context.Context, rs *Resumable, d *dag.DAG, req Req
 		}
 	}
 	opts := engine.RunOptions{RunID: r.ID, Params: rs.Params, Reuse: reuse, Resumes: r.Resumes, By: s.by(ctx)}
+	if hasApproval(d) {
+		// The answers recorded on its approvals (Answer) are what they run with.
+		_, attempts, err := s.opts.Store.GetRun(ctx, r.ID)
+		if err != nil {
+			return nil, err
+		}
+		if applied, err := s.applyTimeouts(ctx, r.ID, d, attempts); err != nil {
+			return nil, err
+		} else if applied {
+			if _, attempts, err = s.opts.Store.GetRun(ctx, r.ID); err != nil {
+				return nil, err
+			}
+		}
+		opts.Answers = answers(attempts)
+	}
 	rec := runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes, Lease: s.lease})
 	return s.launch(ctx, d, opts, rec, req.Observer, req.Engine)
 }

@@ -172,6 +172,8 @@ func newRootCmd(e *env) *cobra.Command {
 		newTokenCmd(e),
 		newScheduleCmd(e),
 		newSchedulerCmd(e),
+		newAnswerCmd(e, "approve", "Approve a waiting approval of a run, with the form's fields, and continue the run"),
+		newAnswerCmd(e, "reject", "Reject a waiting approval of a run, and continue the run"),
 	)
 	return root
 }

@@ -6,14 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
-	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -45,7 +41,7 @@ func newRunCmd(e *env) *cobra.Command {
 		Long: `Run a DAG. Nodes start as soon as the nodes they depend on have finished, and every
 output is validated against its node's contract before it is handed downstream.
 
-Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled,
+Exit status: 0 when the run succeeded or warned, 1 when it failed or was canceled, 3 when it waits for an approval (docs/approvals.md),
 2 for a usage error, a DAG that does not load or that seam lint finds errors in (see
 --no-lint), or params that break the params schema. SIGINT, SIGTERM and SIGHUP cancel the
 run (its processes are killed and it is recorded canceled) and seam exits 130, 143 or 129;
@@ -68,7 +64,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			if rf.from != "" && rf.resume == "" {
 				return usage(errors.New(i18n.Sprintf(l, "--from names the node a run is rerun from: give the run with --resume RUN")))
 			}
-			p, err := runParams(e, l, rf.paramsFile, rf.params)
+			p, err := service.Params(e.readInput, l, rf.paramsFile, rf.params)
 			if err != nil {
 				return usage(err)
 			}
@@ -150,6 +146,8 @@ func runAndShow(ctx context.Context, e *env, st runs.Store, d *dag.DAG, lang i18
 	run, err := start(req)
 	if err != nil {
 		return notStarted(e, d, lang, err)
+	} else if run == nil {
+		return nil // seam approve: answered the same before, or another process continues
 	}
 	res, err := run.Wait()
 	if err != nil {
@@ -180,6 +178,9 @@ func runAndShow(ctx context.Context, e *env, st runs.Store, d *dag.DAG, lang i18
 	}
 	if res.Status == dag.RunFailed || res.Status == dag.RunCanceled {
 		return failed()
+	} else if res.Status == dag.RunWaiting {
+		fmt.Fprint(e.stderr, service.WaitingNote(lang, res))
+		return &exitError{code: 3}
 	}
 	return nil
 }
@@ -241,64 +242,4 @@ func notStarted(e *env, d *dag.DAG, lang i18n.Lang, err error) error {
 		return usage(fmt.Errorf("%s: %w", d.File, pe))
 	}
 	return usage(err)
-}
-
-// runParams merges the -p parameters over those of the params file.
-func runParams(e *env, lang i18n.Lang, file string, kvs []string) (map[string]any, error) {
-	params := map[string]any{}
-	if file != "" {
-		// A named pipe (/dev/stdin, <(…)) is refused as every file is: "-" reads stdin.
-		b, err := e.readInput(file)
-		if err != nil {
-			return nil, i18n.Errorf(lang, "params file: %w", err)
-		}
-		if params, err = parseParamsFile(lang, file, b); err != nil {
-			return nil, err
-		}
-	}
-	for _, kv := range kvs {
-		k, v, err := parseParam(lang, kv)
-		if err != nil {
-			return nil, err
-		}
-		params[k] = v
-	}
-	return params, nil
-}
-
-// parseParam parses one -p argument, key=value, split at the first '='. A value that parses
-// as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else is the string itself, so
-// -p name=world needs no quoting.
-func parseParam(lang i18n.Lang, kv string) (string, any, error) {
-	k, v, ok := strings.Cut(kv, "=")
-	if !ok || k == "" {
-		return "", nil, i18n.Errorf(lang, "-p %q: want key=value", kv)
-	}
-	if j, err := contract.ParseJSON([]byte(v)); err == nil {
-		return k, j, nil
-	}
-	return k, v, nil
-}
-
-// parseParamsFile parses an object of parameters from the content b of the params file
-// path: YAML when its name ends in .yaml or .yml, else JSON (stdin, "-", included).
-func parseParamsFile(lang i18n.Lang, path string, b []byte) (map[string]any, error) {
-	var v any
-	var err error
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-		var y any
-		if err = yaml.Unmarshal(b, &y); err == nil {
-			v, err = contract.Normalize(y) // exact numbers, as JSON gives them
-		}
-	} else {
-		v, err = contract.ParseJSON(b)
-	}
-	if err != nil {
-		return nil, i18n.Errorf(lang, "params file %s: %w", path, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, i18n.Errorf(lang, "params file %s: want an object of parameters", path)
-	}
-	return m, nil
 }

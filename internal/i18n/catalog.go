@@ -34,6 +34,7 @@ func catalogParts() map[string]map[string]string {
 		"jaStatus":     jaStatus(),
 		"jaSchemas":    jaSchemas(),
 		"jaLeases":     jaLeases(),
+		"jaApprovals":  jaApprovals(),
 		"jaGuards":     jaGuards(),
 		"jaWeb":        jaWeb(),
 		"jaRest":       jaRest(),
