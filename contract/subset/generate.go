@@ -1,6 +1,7 @@
 package subset
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/seam-dag/seam/contract"
@@ -19,28 +20,40 @@ type Generated struct {
 	Why Result
 }
 
-// Generate builds a value schema a accepts, from the counterexamples the subset checker
-// builds (a value of a that a schema accepting nothing rejects): the checker proving
-// a ⊆ false is the proof that a is empty. variant picks other choices where a value is built
-// (alternatives, enum members, optional members), so that callers asking again get other
-// values where the schema allows; 0 is the plainest. The value is verified with a's
-// validator before it is given.
-func Generate(a *contract.Schema, variant int) Generated {
+// Generate builds a value every schema of all accepts (their conjunction; they may come from
+// different compilers), from the counterexamples the subset checker builds: a value of all
+// that a schema accepting nothing rejects, so that the checker proving all ⊆ false is the
+// proof that they accept nothing together. variant picks other choices where a value is
+// built (alternatives, enum members, optional members), so that callers asking again get
+// other values where the schemas allow; 0 is the plainest. The value is verified with each
+// schema's validator before it is given. The format keyword is read as the first schema's
+// compiler reads it.
+func Generate(variant int, all ...*contract.Schema) Generated {
+	if len(all) == 0 {
+		return Generated{Value: nil, Found: true} // no constraint: null is a value
+	}
+	var as []node
+	for i, a := range all {
+		// Each its own side prefix, so that the documents of two schemas never alias.
+		as = append(as, roots(a, fmt.Sprintf("a%d.", i))...)
+	}
 	nothing := []node{{v: false, doc: &contract.Doc{Value: false}, key: "b#"}}
-	c := &checker{assumed: make(map[string]int), annotated: [2]bool{a.FormatAnnotated(), a.FormatAnnotated()},
+	c := &checker{assumed: make(map[string]int), annotated: [2]bool{all[0].FormatAnnotated(), all[0].FormatAnnotated()},
 		deadline: time.Now().Add(maxSubsetTime), variant: variant}
 	var first Result
 	for try := 0; try < maxWitnessTries; try++ {
-		r := c.sub(roots(a, "a"), nothing, 0)
+		r := c.sub(as, nothing, 0)
 		switch r.Verdict {
 		case Compatible:
 			if try == 0 {
 				return Generated{Empty: true}
 			}
 		case Incompatible:
-			if vs := a.Validate(r.Witness, "en"); len(vs) == 0 {
+			vs := validateAll(all, r.Witness)
+			if len(vs) == 0 {
 				return Generated{Value: r.Witness, Found: true}
-			} else if first.Verdict == Unknown && first.Reason == "" {
+			}
+			if first.Reason == "" {
 				first = unknown(r.Rule, "a value was built but did not verify: %s", vs[0].Message)
 			}
 		default:
@@ -59,4 +72,14 @@ func Generate(a *contract.Schema, variant int) Generated {
 		first = unknown("", "no value was found")
 	}
 	return Generated{Why: named(first, "contract", "false")}
+}
+
+// validateAll is what each of all says against v.
+func validateAll(all []*contract.Schema, v any) []contract.Violation {
+	for _, a := range all {
+		if vs := a.Validate(v, "en"); len(vs) > 0 {
+			return vs
+		}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 func TestGenerate(t *testing.T) {
 	tests := []struct {
 		name, schema string
+		and          string // a second schema, from another compiler, that the value must fit too
 		want         string // "found", "empty" or "unknown"
 		why          string // for unknown: what the reason says
 		values       []string
@@ -25,9 +26,20 @@ func TestGenerate(t *testing.T) {
 		{name: "a type and its negation", schema: `{"type":"string","not":{"type":"string"}}`, want: "empty"},
 		// The checker does not see that a required member nothing fits empties the object.
 		{name: "required member that is false", schema: `{"type":"object","required":["a"],"properties":{"a":false}}`, want: "unknown", why: "false accepts nothing here and no value of contract could be built"},
+		{name: "two schemas that meet", schema: `{"type":"object","required":["kind"],"properties":{"kind":{"enum":["bug","feature"]}}}`,
+			and: `{"required":["kind"],"properties":{"kind":{"const":"feature"}}}`, want: "found", values: []string{`"feature"`}},
+		{name: "two schemas that do not meet", schema: `{"enum":["bug","feature"]}`, and: `{"const":"question"}`, want: "empty"},
+		// Nor one whose required member is empty: lint proves a when never true on the
+		// member's schema, projected along the reference, for that reason.
+		{name: "two schemas that do not meet below the root", schema: `{"type":"object","required":["kind"],"properties":{"kind":{"enum":["bug","feature"]}}}`,
+			and: `{"required":["kind"],"properties":{"kind":{"const":"question"}}}`, want: "unknown", why: "no value of contract could be built"},
 		{name: "pattern no value is built for", schema: `{"type":"string","pattern":"^(?=a)b$"}`, want: "unknown", why: "pattern"},
 	}
 	c, err := contract.NewCompiler(contract.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := contract.NewCompiler(contract.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,9 +53,21 @@ func TestGenerate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			all := []*contract.Schema{s}
+			if tt.and != "" {
+				src, err := contract.ParseJSON([]byte(tt.and))
+				if err != nil {
+					t.Fatal(err)
+				}
+				a, err := other.Inline(tt.name+" too", src)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all = append(all, a)
+			}
 			seen := map[string]bool{}
 			for variant := range 4 {
-				g := subset.Generate(s, variant)
+				g := subset.Generate(variant, all...)
 				got := "unknown"
 				switch {
 				case g.Found:
@@ -56,8 +80,10 @@ func TestGenerate(t *testing.T) {
 				}
 				switch got {
 				case "found":
-					if vs := s.Validate(g.Value, "en"); len(vs) > 0 {
-						t.Fatalf("variant %d: %v breaks the schema: %s", variant, g.Value, vs[0].Message)
+					for _, a := range all {
+						if vs := a.Validate(g.Value, "en"); len(vs) > 0 {
+							t.Fatalf("variant %d: %v breaks a schema: %s", variant, g.Value, vs[0].Message)
+						}
 					}
 					if m, ok := g.Value.(map[string]any); ok {
 						b, _ := json.Marshal(m["kind"])
