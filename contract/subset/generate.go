@@ -57,6 +57,9 @@ func Generate(variant int, all ...*contract.Schema) Generated {
 				first = unknown(r.Rule, "a value was built but did not verify: %s", vs[0].Message)
 			}
 		default:
+			if try == 0 && c.empty(as, 0) {
+				return Generated{Empty: true}
+			}
 			if first.Reason == "" {
 				first = r
 			}
@@ -82,4 +85,57 @@ func validateAll(all []*contract.Schema, v any) []contract.Violation {
 		}
 	}
 	return nil
+}
+
+// empty proves that the conjunction ns accepts no value: every type it allows has none
+// (an empty range of numbers, lengths or counts, a required member that accepts nothing, an
+// enum none of whose values passes). Alternatives are left out, which widens the set, so a
+// proof stays sound; anything else not proved is not empty.
+func (c *checker) empty(ns []node, depth int) bool {
+	if depth > maxSubsetDepth || !c.spend(stepCost) {
+		return false
+	}
+	s := c.flatten(ns, true)
+	if s.never {
+		return true
+	}
+	s.groups = nil
+	if s.hasEnum {
+		for _, v := range s.values() {
+			if c.acceptsShape(&s, v, depth) != no {
+				return false
+			}
+		}
+		return true
+	}
+	for _, t := range []types{tNull, tBoolean, tInteger, tFraction, tString, tArray, tObject} {
+		if s.types&t != 0 && !c.noneOf(s, t, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// noneOf proves that s has no value of type t.
+func (c *checker) noneOf(s shape, t types, depth int) bool {
+	switch t {
+	case tInteger:
+		return s.lo != nil && s.hi != nil && ceilBound(s.lo, s.loEx).Cmp(floorBound(s.hi, s.hiEx)) > 0
+	case tFraction:
+		return s.lo != nil && s.hi != nil && (s.lo.Cmp(s.hi) > 0 || s.lo.Cmp(s.hi) == 0 && (s.loEx || s.hiEx))
+	case tString:
+		return s.maxLen >= 0 && s.minLen > s.maxLen
+	case tArray:
+		return s.maxItems >= 0 && s.minItems > s.maxItems
+	case tObject:
+		if s.maxProps >= 0 && s.minProps > s.maxProps {
+			return true
+		}
+		for _, name := range s.required {
+			if c.empty(s.memberSchemas(name), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }

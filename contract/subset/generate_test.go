@@ -24,15 +24,18 @@ func TestGenerate(t *testing.T) {
 		{name: "nested array", schema: `{"type":"array","minItems":2,"items":{"type":"object","required":["n"],"properties":{"n":{"type":"number","exclusiveMinimum":0}}}}`, want: "found"},
 		{name: "const outside the enum", schema: `{"allOf":[{"enum":["bug","feature"]},{"const":"question"}]}`, want: "empty"},
 		{name: "a type and its negation", schema: `{"type":"string","not":{"type":"string"}}`, want: "empty"},
-		// The checker does not see that a required member nothing fits empties the object.
-		{name: "required member that is false", schema: `{"type":"object","required":["a"],"properties":{"a":false}}`, want: "unknown", why: "false accepts nothing here and no value of contract could be built"},
+		{name: "required member that is false", schema: `{"type":"object","required":["a"],"properties":{"a":false}}`, want: "empty"},
+		{name: "optional member that is false", schema: `{"type":"object","properties":{"a":false}}`, want: "found"},
+		{name: "required member with an alternative", schema: `{"type":"object","required":["a"],"properties":{"a":{"anyOf":[false,{"type":"string"}]}}}`, want: "found"},
+		{name: "integers between bounds that hold none", schema: `{"type":"integer","exclusiveMinimum":1,"exclusiveMaximum":2}`, want: "empty"},
+		{name: "lengths that cross", schema: `{"type":["string","array"],"minLength":3,"maxLength":2,"minItems":2,"maxItems":1}`, want: "empty"},
 		{name: "two schemas that meet", schema: `{"type":"object","required":["kind"],"properties":{"kind":{"enum":["bug","feature"]}}}`,
 			and: `{"required":["kind"],"properties":{"kind":{"const":"feature"}}}`, want: "found", values: []string{`"feature"`}},
 		{name: "two schemas that do not meet", schema: `{"enum":["bug","feature"]}`, and: `{"const":"question"}`, want: "empty"},
-		// Nor one whose required member is empty: lint proves a when never true on the
-		// member's schema, projected along the reference, for that reason.
 		{name: "two schemas that do not meet below the root", schema: `{"type":"object","required":["kind"],"properties":{"kind":{"enum":["bug","feature"]}}}`,
-			and: `{"required":["kind"],"properties":{"kind":{"const":"question"}}}`, want: "unknown", why: "no value of contract could be built"},
+			and: `{"required":["kind"],"properties":{"kind":{"const":"question"}}}`, want: "empty"},
+		{name: "bounds that do not meet below the root", schema: `{"type":"object","required":["n"],"properties":{"n":{"type":"integer","minimum":1,"maximum":5}}}`,
+			and: `{"required":["n"],"properties":{"n":{"exclusiveMinimum":7}}}`, want: "empty"},
 		{name: "pattern no value is built for", schema: `{"type":"string","pattern":"^(?=a)b$"}`, want: "unknown", why: "pattern"},
 	}
 	c, err := contract.NewCompiler(contract.Options{})

@@ -36,6 +36,7 @@ func catalogParts() map[string]map[string]string {
 		"jaGuards":     jaGuards(),
 		"jaWeb":        jaWeb(),
 		"jaRest":       jaRest(),
+		"jaSimulate":   jaSimulate(),
 	}
 }
 

@@ -1,0 +1,18 @@
+package i18n
+
+// jaSimulate is the Japanese of seam run --simulate and of SEAM-W312 (lint/lint_branches.go,
+// simulate/).
+func jaSimulate() map[string]string {
+	return map[string]string{
+		"%s is one of %s, and none of them meets the condition":                                                         "%s は %s のいずれかで、どれも条件を満たしません",
+		"what %s's contract allows at %s and what the condition needs there cannot meet (proved by the subset checker)": "%[1]s の契約が %[2]s に許す値と、条件がそこに求める値は両立しません（部分集合チェッカーによる証明）",
+		"node %s's when is never true, so the node is always skipped: %s.":                                              "ノード %s の when は決して真にならないため、このノードは常にスキップされます：%s。",
+		"compare %s with a value %s's contract allows, or widen that contract if the value can occur.":                  "%[1]s を %[2]s の契約が許す値と比較するか、その値が起こりうるなら契約を広げてください。",
+		"node %s's when is never false, so it decides nothing: %s.":                                                     "ノード %s の when は決して偽にならないため、何も決めていません：%s。",
+		"remove the when, or compare %s with what tells the cases apart.":                                               "when を削除するか、%s を場合を区別できる値と比較してください。",
+		// contract/subset/generate.go
+		"a value was built but did not verify: %s":                              "値を作りましたが検証に通りませんでした：%s",
+		"the search exceeded the checker's budget of %d units of work or %d ms": "探索がチェッカーの予算（作業 %d 単位または %d ms）を超えました",
+		"no value was found": "値が見つかりませんでした",
+	}
+}
