@@ -240,3 +240,33 @@ func (t lintText) neverOutcome(pf Never) (msg, hint string) {
 	return i18n.Sprintf(l, "node %s's when is never false, so it decides nothing: %s.", pf.Node, why),
 		i18n.Sprintf(l, "remove the when, or compare %s with what tells the cases apart.", pf.Ref)
 }
+
+// Reads are what the DAG's plain references to node outputs (in inputs, withs, foreaches
+// and outputs, not whens, where a reference may test a member's absence) require of those
+// outputs: each path read is there. A simulation generates outputs that hold them where the
+// contracts allow, as real producers' outputs do, so that its plainest path is the one a
+// working run takes.
+func Reads(d *dag.DAG) []Constraint {
+	var nw narrowing
+	add := func(e *dag.Expr) {
+		if !e.IsPath() {
+			return
+		}
+		for _, r := range e.Refs() {
+			if r.Root == "nodes" && len(r.Path) > 0 {
+				nw = both(nw, leaf(r, true))
+			}
+		}
+	}
+	for _, n := range d.Nodes {
+		for _, t := range []*dag.Template{n.Input, n.With, n.Foreach} {
+			if t != nil {
+				t.WalkExprs(add)
+			}
+		}
+	}
+	for _, o := range d.Outputs {
+		o.Value.WalkExprs(add)
+	}
+	return constraints(nw)
+}

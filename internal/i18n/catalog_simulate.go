@@ -10,6 +10,17 @@ func jaSimulate() map[string]string {
 		"compare %s with a value %s's contract allows, or widen that contract if the value can occur.":                  "%[1]s を %[2]s の契約が許す値と比較するか、その値が起こりうるなら契約を広げてください。",
 		"node %s's when is never false, so it decides nothing: %s.":                                                     "ノード %s の when は決して偽にならないため、何も決めていません：%s。",
 		"remove the when, or compare %s with what tells the cases apart.":                                               "when を削除するか、%s を場合を区別できる値と比較してください。",
+		// simulate/
+		"--stub %s: the DAG has no node %s":                                                   "--stub %s：DAG にノード %s はありません",
+		"--stub %s: the output breaks the node's contract at %s: %s":                          "--stub %s：出力がノードの契約に違反しています（%s）：%s",
+		"its contract accepts no value":                                                       "その契約はどの値も受け付けません",
+		"simulate %s: no params could be generated from the params schema; give them with -p": "simulate %s：params スキーマから params を生成できません。-p で指定してください",
+		"%d combinations of outcomes tried, of %d":                                            "結果の組み合わせ %[2]d 通りのうち %[1]d 通りを試しました",
+		"%d paths run, the most one simulation runs":                                          "1 回のシミュレーションで実行する上限の %d 経路を実行しました",
+		"simulated failure":                                                                   "シミュレーション上の失敗",
+		"simulated: no output could be generated from the contract: %s":                       "シミュレーション：契約から出力を生成できません：%s",
+		"simulated: the output was generated from the contract":                               "シミュレーション：出力は契約から生成しました",
+		"simulated: the sub-DAG %s was simulated inside":                                      "シミュレーション：サブ DAG %s を内部でシミュレーションしました",
 		// contract/subset/generate.go
 		"a value was built but did not verify: %s":                              "値を作りましたが検証に通りませんでした：%s",
 		"the search exceeded the checker's budget of %d units of work or %d ms": "探索がチェッカーの予算（作業 %d 単位または %d ms）を超えました",
