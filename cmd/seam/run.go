@@ -6,14 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"gopkg.in/yaml.v3"
 
-	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -252,53 +248,16 @@ func runParams(e *env, lang i18n.Lang, file string, kvs []string) (map[string]an
 		if err != nil {
 			return nil, i18n.Errorf(lang, "params file: %w", err)
 		}
-		if params, err = parseParamsFile(lang, file, b); err != nil {
+		if params, err = service.ParseParamsFile(lang, file, b); err != nil {
 			return nil, err
 		}
 	}
 	for _, kv := range kvs {
-		k, v, err := parseParam(lang, kv)
+		k, v, err := service.ParseParam(lang, kv)
 		if err != nil {
 			return nil, err
 		}
 		params[k] = v
 	}
 	return params, nil
-}
-
-// parseParam parses one -p argument, key=value, split at the first '='. A value that parses
-// as JSON keeps its type (-p n=3, -p tags='["a"]'); anything else is the string itself, so
-// -p name=world needs no quoting.
-func parseParam(lang i18n.Lang, kv string) (string, any, error) {
-	k, v, ok := strings.Cut(kv, "=")
-	if !ok || k == "" {
-		return "", nil, i18n.Errorf(lang, "-p %q: want key=value", kv)
-	}
-	if j, err := contract.ParseJSON([]byte(v)); err == nil {
-		return k, j, nil
-	}
-	return k, v, nil
-}
-
-// parseParamsFile parses an object of parameters from the content b of the params file
-// path: YAML when its name ends in .yaml or .yml, else JSON (stdin, "-", included).
-func parseParamsFile(lang i18n.Lang, path string, b []byte) (map[string]any, error) {
-	var v any
-	var err error
-	if ext := strings.ToLower(filepath.Ext(path)); ext == ".yaml" || ext == ".yml" {
-		var y any
-		if err = yaml.Unmarshal(b, &y); err == nil {
-			v, err = contract.Normalize(y) // exact numbers, as JSON gives them
-		}
-	} else {
-		v, err = contract.ParseJSON(b)
-	}
-	if err != nil {
-		return nil, i18n.Errorf(lang, "params file %s: %w", path, err)
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, i18n.Errorf(lang, "params file %s: want an object of parameters", path)
-	}
-	return m, nil
 }

@@ -1,4 +1,4 @@
-package main
+package service
 
 import (
 	"encoding/json"
@@ -30,36 +30,36 @@ func FuzzParams(f *testing.F) {
 		f.Add(seed.kv, seed.file)
 	}
 	f.Fuzz(func(t *testing.T, kv, file string) {
-		k, v, err := parseParam("en", kv)
+		k, v, err := ParseParam("en", kv)
 		key, text, hasEq := strings.Cut(kv, "=")
 		switch {
 		case !hasEq || key == "":
 			if err == nil {
-				t.Fatalf("parseParam(%q) = %q, %v; want an error", kv, k, v)
+				t.Fatalf("ParseParam(%q) = %q, %v; want an error", kv, k, v)
 			}
 		case err != nil:
-			t.Fatalf("parseParam(%q): %v", kv, err)
+			t.Fatalf("ParseParam(%q): %v", kv, err)
 		case k != key:
-			t.Fatalf("parseParam(%q) key %q, want %q", kv, k, key)
+			t.Fatalf("ParseParam(%q) key %q, want %q", kv, k, key)
 		default:
 			want := any(text)
 			if j, jerr := contract.ParseJSON([]byte(text)); jerr == nil {
 				want = j
 			}
 			if !reflect.DeepEqual(v, want) {
-				t.Fatalf("parseParam(%q) value %#v, want %#v", kv, v, want)
+				t.Fatalf("ParseParam(%q) value %#v, want %#v", kv, v, want)
 			}
 			// Written back as JSON, the value parses as itself: -p k=<its JSON> says the same.
 			if b, merr := json.Marshal(v); merr == nil && utf8.Valid(b) && utf8.ValidString(text) {
-				if _, again, err := parseParam("en", k+"="+string(b)); err != nil || !reflect.DeepEqual(again, v) {
-					t.Fatalf("parseParam(%q) = %#v; written back as %s it is %#v, %v", kv, v, b, again, err)
+				if _, again, err := ParseParam("en", k+"="+string(b)); err != nil || !reflect.DeepEqual(again, v) {
+					t.Fatalf("ParseParam(%q) = %#v; written back as %s it is %#v, %v", kv, v, b, again, err)
 				}
 			}
 		}
 		for _, name := range []string{"p.json", "p.yaml"} {
-			m, err := parseParamsFile("en", name, []byte(file))
+			m, err := ParseParamsFile("en", name, []byte(file))
 			if err == nil && m == nil {
-				t.Fatalf("parseParamsFile(%s, %q): nil map without an error", name, file)
+				t.Fatalf("ParseParamsFile(%s, %q): nil map without an error", name, file)
 			}
 		}
 	})
