@@ -87,8 +87,10 @@ type Path struct {
 	// Generated are the simulated nodes' outputs (and "params": the params), by node id.
 	Generated map[string]any `json:"generated"`
 	Outputs   map[string]any `json:"outputs,omitempty"`
-	// Reasons say why the failed nodes failed, by node id.
+	// Reasons say why the failed nodes failed, by node id; Error why the run failed where
+	// no node's reason does (an output that could not be evaluated).
 	Reasons map[string]string `json:"reasons,omitempty"`
+	Error   string            `json:"error,omitempty"`
 }
 
 // Branch is one when or foreach and how the paths took it.
@@ -433,7 +435,7 @@ func (s *sim) run(ctx context.Context, values map[string]any) (*Path, error) {
 	if err != nil {
 		return nil, fmt.Errorf("simulate %s: %w", s.d.Name, err)
 	}
-	p := &Path{Status: res.Status, Outcomes: map[string]string{}, Generated: map[string]any{}, Outputs: res.Outputs}
+	p := &Path{Status: res.Status, Outcomes: map[string]string{}, Generated: map[string]any{}, Outputs: res.Outputs, Error: res.Error}
 	if v, ok := values[paramsRoot]; ok && s.opts.Params == nil {
 		p.Generated["params"] = v
 	}

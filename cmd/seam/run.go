@@ -16,6 +16,7 @@ import (
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/simulate"
 )
 
 // runFlags are seam run's flags.
@@ -31,6 +32,8 @@ type runFlags struct {
 	policy     string // --policy: the breaks it accepts run
 	traceFile  string
 	ef         engineFlag
+	simulate   bool     // --simulate
+	stubs      []string // --stub NODE=FILE
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -77,6 +80,12 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			if rf.resume != "" {
 				return resumeRun(ctx, e, &rf, args, l, tel)
 			}
+			if rf.simulate {
+				if len(rf.params) == 0 && rf.paramsFile == "" {
+					p = nil // generated from the params schema
+				}
+				return simulateFile(ctx, e, &rf, args[0], p, l)
+			}
 			return runFile(ctx, e, &rf, args[0], p, l, tel)
 		},
 	}
@@ -94,7 +103,29 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	cmd.Flags().StringVar(&rf.from, "from", "", "with --resume, rerun the run, finished or not, from node `NODE`: it and its dependents run again, the rest is reused")
+	cmd.Flags().BoolVar(&rf.simulate, "simulate", false, "run no node with a side effect: generate their outputs from their contracts, take every branch the contracts allow, record nothing (docs/simulate.md)")
+	cmd.Flags().StringArrayVar(&rf.stubs, "stub", nil, "with --simulate, pin node `NODE=FILE`'s output to the JSON in FILE, repeatable")
 	return cmd
+}
+
+// simulateFile simulates the DAG file at path (--simulate): the report on stdout.
+func simulateFile(ctx context.Context, e *env, rf *runFlags, path string, params map[string]any, lang i18n.Lang) error {
+	d, err := loadDAG(ctx, e, path, lang)
+	if err != nil {
+		return err
+	}
+	stubs, err := simulate.ReadStubs(rf.stubs, e.readInput, lang)
+	if err != nil {
+		return usage(err)
+	}
+	rep, err := simulate.Simulate(ctx, d, simulate.Options{Params: params, Stubs: stubs, Lang: lang})
+	if err != nil {
+		return usage(err)
+	}
+	if rf.asJSON {
+		return simulate.WriteJSON(e.stdout, rep)
+	}
+	return simulate.WriteText(e.stdout, rep, lang)
 }
 
 // runService is the run service of seam run: runs recorded in st (nil: --no-store),
