@@ -15,7 +15,7 @@ import (
 
 // open is a workspace with the CLI's node types: the built-ins, dag and n8n's (whose
 // variables are never set here: a simulation reads none).
-func open(t *testing.T) *workspace.Workspace {
+func open(t testing.TB) *workspace.Workspace {
 	t.Helper()
 	w, err := workspace.New(workspace.Options{Types: func(w *workspace.Workspace) *nodes.Registry {
 		reg := nodes.Builtin()

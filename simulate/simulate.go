@@ -174,6 +174,8 @@ type sim struct {
 	reads map[string][]*contract.Schema
 	// failing are the nodes whose status a when reads: explored failing too.
 	failing map[string]bool
+	// generated caches generate's answers, by root and schemas.
+	generated map[string]subset.Generated
 }
 
 // Keys of a path's values beside node ids, which never start with NUL: the params, and a
@@ -192,7 +194,7 @@ func newSim(d *dag.DAG, opts Options, depth int) (*sim, error) {
 		return nil, fmt.Errorf("simulate %s: %w", d.Name, err)
 	}
 	s := &sim{d: d, opts: opts, comp: comp, depth: depth, plain: map[string]any{}, unknown: map[string]Unknown{},
-		compiled: map[string]*contract.Schema{}, reads: map[string][]*contract.Schema{}, failing: map[string]bool{}}
+		compiled: map[string]*contract.Schema{}, reads: map[string][]*contract.Schema{}, failing: map[string]bool{}, generated: map[string]subset.Generated{}}
 	for _, id := range slices.Sorted(maps.Keys(opts.Stubs)) {
 		n := d.ByID[id]
 		if n == nil {
@@ -380,24 +382,51 @@ func (s *sim) values(combo uint64) (map[string]any, bool) {
 		if all == nil {
 			continue
 		}
+		key := root
+		if root == "" {
+			key = paramsRoot
+		}
+		if v, ok := s.plain[key]; ok && meets(v, all[1:]) {
+			continue // the plain value meets them already: no search
+		}
 		g := s.generate(root, all)
 		switch {
 		case g.Empty:
 			return nil, false
 		case g.Found:
-			key := root
-			if root == "" {
-				key = paramsRoot
-			}
 			out[key] = g.Value
 		}
 	}
 	return out, true
 }
 
+// meets reports whether v meets every schema of cs.
+func meets(v any, cs []*contract.Schema) bool {
+	for _, c := range cs {
+		if len(c.Validate(v, i18n.English)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // generate is a value meeting all, and what the DAG reads of root's output where that
 // can be had too.
 func (s *sim) generate(root string, all []*contract.Schema) subset.Generated {
+	key := root
+	for _, c := range all {
+		key += fmt.Sprintf("\x00%p", c) // each schema is compiled once
+	}
+	if g, ok := s.generated[key]; ok {
+		return g
+	}
+	g := s.search(root, all)
+	s.generated[key] = g
+	return g
+}
+
+// search is generate's answer, searched for.
+func (s *sim) search(root string, all []*contract.Schema) subset.Generated {
 	if reads := s.reads[root]; root != "" && len(reads) > 0 {
 		if g := subset.Generate(0, slices.Concat(all, reads)...); g.Found {
 			return g
