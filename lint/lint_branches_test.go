@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -88,5 +89,51 @@ func TestLintNeverOutcomeJapanese(t *testing.T) {
 		"nodes.p.output.data.kind を p の契約が許す値と比較するか、その値が起こりうるなら契約を広げてください。"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestNodeBranches: each outcome of a when, and of a foreach over a reference, is what it
+// requires of the values it reads; Reads are what plain references require of outputs.
+func TestNodeBranches(t *testing.T) {
+	src := head + enumProducer + `  c:
+    type: const
+    when: "${{ nodes.p.output.data.kind == 'bug' && params.n > 2 }}"
+    with: {value: {status: pass, summary: s}}
+  e:
+    type: const
+    foreach: "${{ nodes.p.output.data.tags }}"
+    input: {n: "${{ nodes.p.output.data.n }}"}
+    with: {value: {status: pass, summary: s}}
+  f:
+    type: const
+    when: "${{ nodes.p.output.data.kind.startsWith('b') }}"
+    with: {value: {status: pass, summary: s}}
+`
+	d, ds := loadTest(t, src)
+	if ds != nil {
+		t.Fatal(ds)
+	}
+	js := func(cs []Constraint) string {
+		b, err := json.Marshal(cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	bs := NodeBranches(d)
+	for _, tt := range []struct{ name, got, want string }{
+		{"c true", js(bs["c"].WhenTrue), `[{"Node":"","Schema":{"properties":{"n":{"exclusiveMinimum":2}},"required":["n"]}},{"Node":"p","Schema":{"properties":{"data":{"properties":{"kind":{"const":"bug"}},"required":["kind"]}},"required":["data"]}}]`},
+		{"c false", js(bs["c"].WhenFalse), `null`},
+		{"e empty", js(bs["e"].ForeachEmpty), `[{"Node":"p","Schema":{"properties":{"data":{"properties":{"tags":{"maxItems":0,"type":"array"}},"required":["tags"]}},"required":["data"]}}]`},
+		{"e items", js(bs["e"].ForeachItems), `[{"Node":"p","Schema":{"properties":{"data":{"properties":{"tags":{"minItems":1,"type":"array"}},"required":["tags"]}},"required":["data"]}}]`},
+		{"f true", js(bs["f"].WhenTrue), `null`},
+		{"reads", js(Reads(d)), `[{"Node":"p","Schema":{"allOf":[{"properties":{"data":{"required":["n"]}},"required":["data"]},{"properties":{"data":{"required":["tags"]}},"required":["data"]}]}}]`},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, tt.got, tt.want)
+		}
+	}
+	if _, ok := bs["p"]; ok {
+		t.Error("p has neither a when nor a foreach, yet has branches")
 	}
 }
