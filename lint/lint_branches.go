@@ -77,16 +77,17 @@ func constraints(nw narrowing) []Constraint {
 
 // Never is the proof that one outcome of a node's when never happens.
 type Never struct {
-	Node  string
-	Pos   dag.Pos // the when's
-	Truth bool    // the outcome that never happens
+	Node  string  `json:"node"`
+	Pos   dag.Pos `json:"pos"`   // the when's
+	Truth bool    `json:"truth"` // the outcome that never happens
 	// Ref is the reference whose value cannot meet the condition ("nodes.a.output.kind"),
 	// and Producer the node it reads (or "params").
-	Ref, Producer string
+	Ref      string `json:"ref"`
+	Producer string `json:"producer"`
 	// Enum, when the value read is one of finitely many, are those values, none of which
 	// meets the condition (the proof by exhaustion); nil when the subset checker proved the
 	// value's schema and the condition's constraint disjoint.
-	Enum []any
+	Enum []any `json:"enum,omitempty"`
 }
 
 // NeverOutcomes proves, for each node of d with a when, the outcomes its contracts exclude,

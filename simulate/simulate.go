@@ -95,10 +95,10 @@ type Path struct {
 
 // Branch is one when or foreach and how the paths took it.
 type Branch struct {
-	Node string `json:"node"`
-	Kind string `json:"kind"` // "when" or "foreach"
-	Src  string `json:"src"`
-	Pos  dag.Pos
+	Node string  `json:"node"`
+	Kind string  `json:"kind"` // "when" or "foreach"
+	Src  string  `json:"src"`
+	Pos  dag.Pos `json:"pos"`
 	// True and False are the paths where the when was true or false (for a foreach: its
 	// list had items, or none).
 	True  []int `json:"true"`
