@@ -48,7 +48,11 @@ type Options struct {
 	// Stubs pin nodes' outputs, by node id (seam run --simulate --stub): each must meet
 	// the node's contract.
 	Stubs map[string]any
-	Lang  i18n.Lang
+	// Replays, when given, are the paths: one per real run, its simulated nodes handing on
+	// the outputs it delivered (those that still meet their contracts; the others are
+	// generated), instead of the combinations of outcomes (FromStore reads them).
+	Replays []Replay
+	Lang    i18n.Lang
 }
 
 // Report is what a simulation found.
@@ -73,7 +77,9 @@ type Report struct {
 
 // Path is one run of the DAG with one combination of outcomes.
 type Path struct {
-	N      int           `json:"n"` // from 1
+	N int `json:"n"` // from 1
+	// Replay is the run whose outputs this path replays (Options.Replays).
+	Replay string        `json:"replay,omitempty"`
 	Status dag.RunStatus `json:"status"`
 	// Run are the nodes that ran for real, Simulated those whose output was generated (or
 	// stubbed), Skipped and Failed those that did not pass or warn.
@@ -285,6 +291,9 @@ func (s *sim) explore(ctx context.Context) (*Report, error) {
 	for _, id := range slices.Sorted(maps.Keys(s.unknown)) {
 		rep.Unknown = append(rep.Unknown, s.unknown[id])
 	}
+	if len(s.opts.Replays) > 0 {
+		return s.replay(ctx, rep)
+	}
 	k := len(s.decisions)
 	rep.Combinations = 1 << min(k, 30)
 	seen := map[string]bool{}
@@ -318,6 +327,29 @@ func (s *sim) explore(ctx context.Context) (*Report, error) {
 		p.N = len(rep.Paths) + 1
 		rep.Paths = append(rep.Paths, *p)
 	}
+	rep.Branches = s.branches(ctx, rep.Paths)
+	return rep, nil
+}
+
+// replay runs one path per replay: the outputs a real run delivered, where they still meet
+// their nodes' contracts; generated ones elsewhere.
+func (s *sim) replay(ctx context.Context, rep *Report) (*Report, error) {
+	for _, rp := range s.opts.Replays {
+		values := maps.Clone(s.plain)
+		for id, v := range rp.Outputs {
+			if n := s.d.ByID[id]; n != nil && s.controls(id) && len(n.Effective.Validate(v, s.opts.Lang)) == 0 {
+				values[id] = v
+			}
+		}
+		p, err := s.run(ctx, values)
+		if err != nil {
+			return nil, err
+		}
+		p.N, p.Replay = len(rep.Paths)+1, rp.Run
+		rep.Paths = append(rep.Paths, *p)
+		rep.Tried++
+	}
+	rep.Combinations = rep.Tried
 	rep.Branches = s.branches(ctx, rep.Paths)
 	return rep, nil
 }

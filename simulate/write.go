@@ -67,6 +67,9 @@ func WriteText(w io.Writer, rep *Report, lang i18n.Lang) error {
 		return err
 	}
 	for _, p := range rep.Paths {
+		if p.Replay != "" {
+			b.WriteString(i18n.Sprintf(lang, "  path %d replays the outputs of run %s\n", p.N, p.Replay))
+		}
 		for _, id := range p.Failed {
 			b.WriteString(i18n.Sprintf(lang, "  path %d: %s failed: %s\n", p.N, id, p.Reasons[id]))
 		}

@@ -34,6 +34,7 @@ type runFlags struct {
 	ef         engineFlag
 	simulate   bool     // --simulate
 	stubs      []string // --stub NODE=FILE
+	fromStore  int      // --from-store N
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -104,6 +105,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	cmd.Flags().StringVar(&rf.from, "from", "", "with --resume, rerun the run, finished or not, from node `NODE`: it and its dependents run again, the rest is reused")
 	cmd.Flags().BoolVar(&rf.simulate, "simulate", false, "run no node with a side effect: generate their outputs from their contracts, take every branch the contracts allow, record nothing (docs/simulate.md)")
+	cmd.Flags().IntVar(&rf.fromStore, "from-store", 0, "with --simulate, replay the outputs of the last `N` successful runs of the DAG in the run store, a path each")
 	cmd.Flags().StringArrayVar(&rf.stubs, "stub", nil, "with --simulate, pin node `NODE=FILE`'s output to the JSON in FILE, repeatable")
 	return cmd
 }
@@ -118,7 +120,18 @@ func simulateFile(ctx context.Context, e *env, rf *runFlags, path string, params
 	if err != nil {
 		return usage(err)
 	}
-	rep, err := simulate.Simulate(ctx, d, simulate.Options{Params: params, Stubs: stubs, Lang: lang})
+	opts := simulate.Options{Params: params, Stubs: stubs, Lang: lang}
+	if rf.fromStore > 0 {
+		st, err := openStoreToResume(ctx, e, &rf.sf) // an existing store, read only
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if opts.Replays, err = simulate.FromStore(ctx, st, d, rf.fromStore, lang); err != nil {
+			return usage(err)
+		}
+	}
+	rep, err := simulate.Simulate(ctx, d, opts)
 	if err != nil {
 		return usage(err)
 	}

@@ -43,11 +43,13 @@ func jaSimulate() map[string]string {
 		"    never %s, proved by exhaustion of the enum: %s is one of %s, and none of them meets the condition\n":                      "    決して%[1]sになりません（enum の網羅による証明）：%[2]s は %[3]s のいずれかで、どれも条件を満たしません\n",
 		"    never %s, proved by the subset checker: what %s's contract allows at %s and what the condition needs there cannot meet\n": "    決して%[1]sになりません（部分集合チェッカーによる証明）：%[2]s の契約が %[3]s に許す値と、条件がそこに求める値は両立しません\n",
 		// mcp/tools_simulate.go
-		"%s simulated: %v, %v tried": "%s をシミュレーションしました：%v、%v を試行",
-		"%[1]d path":                 "%[1]d 経路",
-		"%[1]d paths":                "%[1]d 経路",
-		"%[1]d combination":          "%[1]d 通りの組み合わせ",
-		"%[1]d combinations":         "%[1]d 通りの組み合わせ",
+		"%s simulated: %v, %v tried":                "%s をシミュレーションしました：%v、%v を試行",
+		"%[1]d path":                                "%[1]d 経路",
+		"%[1]d paths":                               "%[1]d 経路",
+		"%[1]d combination":                         "%[1]d 通りの組み合わせ",
+		"%[1]d combinations":                        "%[1]d 通りの組み合わせ",
+		"  path %d replays the outputs of run %s\n": "  経路 %d は実行 %s の出力を再生します\n",
+		"--from-store: the run store holds no successful run of %s": "--from-store：実行ストアに %s の成功した実行がありません",
 		// contract/subset/generate.go
 		"a value was built but did not verify: %s":                              "値を作りましたが検証に通りませんでした：%s",
 		"the search exceeded the checker's budget of %d units of work or %d ms": "探索がチェッカーの予算（作業 %d 単位または %d ms）を超えました",
