@@ -65,6 +65,9 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 				return err
 			}
 			rf.sf.lang = l
+			if !rf.simulate && (len(rf.stubs) > 0 || rf.fromStore > 0) {
+				return usage(errors.New(i18n.Sprintf(l, "--stub and --from-store go with --simulate")))
+			}
 			if rf.from != "" && rf.resume == "" {
 				return usage(errors.New(i18n.Sprintf(l, "--from names the node a run is rerun from: give the run with --resume RUN")))
 			}

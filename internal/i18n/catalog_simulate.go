@@ -50,6 +50,7 @@ func jaSimulate() map[string]string {
 		"%[1]d combinations":                        "%[1]d 通りの組み合わせ",
 		"  path %d replays the outputs of run %s\n": "  経路 %d は実行 %s の出力を再生します\n",
 		"--from-store: the run store holds no successful run of %s": "--from-store：実行ストアに %s の成功した実行がありません",
+		"--stub and --from-store go with --simulate":                "--stub と --from-store は --simulate と一緒に使います",
 		// contract/subset/generate.go
 		"a value was built but did not verify: %s":                              "値を作りましたが検証に通りませんでした：%s",
 		"the search exceeded the checker's budget of %d units of work or %d ms": "探索がチェッカーの予算（作業 %d 単位または %d ms）を超えました",
