@@ -67,16 +67,16 @@ func (t *subDAGType) Run(ctx context.Context, call *nodes.Call) (*nodes.Result, 
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, ctx.Err())
 	}
-	b, err := subOutput(lang, d.Name, res)
+	b, err := SubOutput(lang, d.Name, res)
 	if err != nil {
 		return nil, fmt.Errorf("dag %s: %w", file, err)
 	}
 	return &nodes.Result{Output: b, Log: subLog(lang, res)}, nil
 }
 
-// subOutput is a `dag` node's output for res, the sub-run of the DAG called name: the
+// SubOutput is a `dag` node's output for res, the sub-run of the DAG called name: the
 // sub-DAG's outputs as its data, and how the sub-run went as its status and summary.
-func subOutput(lang i18n.Lang, name string, res *dag.RunResult) ([]byte, error) {
+func SubOutput(lang i18n.Lang, name string, res *dag.RunResult) ([]byte, error) {
 	out := map[string]any{"data": res.Outputs}
 	if res.Outputs == nil {
 		out["data"] = map[string]any{}
@@ -109,7 +109,7 @@ func SubRunOutcome(d *dag.DAG, req AttemptRequest, res *dag.RunResult, started, 
 		return o
 	}
 	node := d.Nodes[req.Index]
-	b, err := subOutput(req.Lang, res.DAG, res)
+	b, err := SubOutput(req.Lang, res.DAG, res)
 	if err != nil {
 		o.Err, o.Reason = err.Error(), err.Error()
 		return o

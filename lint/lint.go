@@ -99,19 +99,12 @@ type Options struct {
 // projected along the references, and compared with subset.Check. Findings come in file
 // order.
 func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
-	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == dag.FormatsAnnotate, Catalog: d.Catalog})
+	l, err := newLinter(d, opts)
 	if err != nil {
 		// Without a standard contract NewCompiler cannot fail; say so rather than lie.
 		return []Finding{{Pos: dag.Pos{File: d.File}, Severity: SeverityError, Code: CodeUnknown,
 			Message: fmt.Sprintf("lint could not start: %v", err)}}
 	}
-	params := opts.Params
-	if params != nil {
-		params = d.WithDefaults(params)
-	}
-	l := &linter{d: d, comp: comp, text: newLintText(opts.Lang), params: params,
-		celTypes: map[*dag.Expr]celInfo{}, specialised: map[string]*contract.Schema{},
-		projections: map[string]cachedProjection{}, absences: map[absenceKey]absence{}}
 	var out, absent []Finding
 	for _, n := range d.Nodes {
 		if ctx.Err() != nil {
@@ -123,12 +116,18 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		out = append(out, fs...)
 		out = append(out, l.undeclaredRefs(n.ID, nodeExprs(n))...)
 		absent = append(absent, l.nodeAbsent(n)...)
-		out = append(out, l.exprTypes(n.ID, nodeExprs(n), n.When)...)
+		typed := l.exprTypes(n.ID, nodeExprs(n), n.When)
+		out = append(out, typed...)
 		out = append(out, l.statusNames(n.ID, nodeExprs(n))...)
 		out = append(out, l.decisionCompares(n.ID, nodeExprs(n))...)
 		out = append(out, l.node(n)...)
 		out = append(out, l.approval(n)...)
 		out = append(out, l.transformReads(n)...)
+		if !slices.ContainsFunc(typed, func(f Finding) bool { return f.Severity == SeverityError }) {
+			// A when that cannot be evaluated fails every run already: what it would decide
+			// is beside the point.
+			out = append(out, l.neverFindings(n)...)
+		}
 	}
 	l.consumer, l.item, l.guards, l.narrowing = nil, nil, guards{}, nil // outputs are read outside any node
 	var outs []*dag.Expr
@@ -153,6 +152,21 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 		return a.Pos.Col - b.Pos.Col
 	})
 	return out
+}
+
+// newLinter is a linter of d, with a compiler of its own.
+func newLinter(d *dag.DAG, opts Options) (*linter, error) {
+	comp, err := contract.NewCompiler(contract.Options{AnnotateFormat: d.Formats == dag.FormatsAnnotate, Catalog: d.Catalog})
+	if err != nil {
+		return nil, err
+	}
+	params := opts.Params
+	if params != nil {
+		params = d.WithDefaults(params)
+	}
+	return &linter{d: d, comp: comp, text: newLintText(opts.Lang), params: params,
+		celTypes: map[*dag.Expr]celInfo{}, specialised: map[string]*contract.Schema{},
+		projections: map[string]cachedProjection{}, absences: map[absenceKey]absence{}}, nil
 }
 
 // nodeExprs lists the expressions of a node: input, with, when and foreach.

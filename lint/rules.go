@@ -38,6 +38,7 @@ const (
 	CodeUndefinedKeyword = "SEAM-W309" // a keyword the contract's draft does not define
 	CodeBesideRef        = "SEAM-W310" // keywords beside a $ref, which drafts up to 07 ignore
 	CodeSchemaNotAtRoot  = "SEAM-W311" // a $schema below a resource's root, which is ignored
+	CodeNeverOutcome     = "SEAM-W312" // a when that its contracts make never true, or never false
 	// CodeCatchupAll: catchup runs all missed times, but the params do not read which time
 	CodeCatchupAll = "SEAM-W313"
 )
@@ -185,6 +186,9 @@ var rules = [...]Rule{
 	{CodeSchemaNotAtRoot, "SchemaNotAtResourceRoot", SeverityWarning,
 		"A contract declares `$schema` below the root of a resource, where no draft reads it.",
 		"give that schema the draft's resource keyword (`id` in draft-04, `$id` after) so that it is a resource of its own, or remove the `$schema`."},
+	{CodeNeverOutcome, "WhenNeverTrueOrFalse", SeverityWarning,
+		"A node's `when` can never be true (the node is always skipped), or never false (the `when` decides nothing): the contract of a value it reads and the condition cannot meet.",
+		"compare with a value the producer's contract allows (a member of its enum, a number within its bounds), or widen the contract if the value can occur; remove a `when` that is never false."},
 	{CodeCatchupAll, "CatchupAllSameParams", SeverityWarning,
 		"A schedule catches up every missed time (`catchup: {runs: all}`) but its params do not read `trigger.scheduled_time`, so each catch-up run processes the same as a run on time.",
 		"pass the time in the trigger's params (`params: {since: \"${{ trigger.scheduled_time }}\"}`), or catch up only the latest time: `catchup: {runs: latest}`."},

@@ -157,8 +157,8 @@ func TestMCPServerOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Tools) != 8 {
-			t.Errorf("%d tools, want 8", len(res.Tools))
+		if len(res.Tools) != 9 {
+			t.Errorf("%d tools, want 9", len(res.Tools))
 		}
 		for _, tool := range res.Tools {
 			if tool.Name == "run_dag" || !tool.Annotations.ReadOnlyHint {

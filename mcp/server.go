@@ -113,7 +113,9 @@ func NewServer(opts Options) (*Server, error) {
 			"outputs and statistics.",
 	})
 	if err := errors.Join(s.addDAGTools(srv), s.addGateTools(srv), s.addContractTools(srv), s.addRunTools(srv),
-		s.addExplainTools(srv), s.addN8NTools(srv)); err != nil {
+		s.addExplainTools(srv), s.addN8NTools(srv),
+		s.addSimulateTool(srv),
+	); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}
 	s.addResources(srv)

@@ -16,6 +16,7 @@ import (
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/simulate"
 )
 
 // runFlags are seam run's flags.
@@ -31,6 +32,9 @@ type runFlags struct {
 	policy     string // --policy: the breaks it accepts run
 	traceFile  string
 	ef         engineFlag
+	simulate   bool     // --simulate
+	stubs      []string // --stub NODE=FILE
+	fromStore  int      // --from-store N
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -61,6 +65,9 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 				return err
 			}
 			rf.sf.lang = l
+			if !rf.simulate && (len(rf.stubs) > 0 || rf.fromStore > 0) {
+				return usage(errors.New(i18n.Sprintf(l, "--stub and --from-store go with --simulate")))
+			}
 			if rf.from != "" && rf.resume == "" {
 				return usage(errors.New(i18n.Sprintf(l, "--from names the node a run is rerun from: give the run with --resume RUN")))
 			}
@@ -76,6 +83,12 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 			ctx := tel.context(cmd.Context())
 			if rf.resume != "" {
 				return resumeRun(ctx, e, &rf, args, l, tel)
+			}
+			if rf.simulate {
+				if len(rf.params) == 0 && rf.paramsFile == "" {
+					p = nil // generated from the params schema
+				}
+				return simulateFile(ctx, e, &rf, args[0], p, l)
 			}
 			return runFile(ctx, e, &rf, args[0], p, l, tel)
 		},
@@ -94,7 +107,41 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	cmd.Flags().StringVar(&rf.from, "from", "", "with --resume, rerun the run, finished or not, from node `NODE`: it and its dependents run again, the rest is reused")
+	cmd.Flags().BoolVar(&rf.simulate, "simulate", false, "run no node with a side effect: generate their outputs from their contracts, take every branch the contracts allow, record nothing (docs/simulate.md)")
+	cmd.Flags().IntVar(&rf.fromStore, "from-store", 0, "with --simulate, replay the outputs of the last `N` successful runs of the DAG in the run store, a path each")
+	cmd.Flags().StringArrayVar(&rf.stubs, "stub", nil, "with --simulate, pin node `NODE=FILE`'s output to the JSON in FILE, repeatable")
 	return cmd
+}
+
+// simulateFile simulates the DAG file at path (--simulate): the report on stdout.
+func simulateFile(ctx context.Context, e *env, rf *runFlags, path string, params map[string]any, lang i18n.Lang) error {
+	d, err := loadDAG(ctx, e, path, lang)
+	if err != nil {
+		return err
+	}
+	stubs, err := simulate.ReadStubs(rf.stubs, e.readInput, lang)
+	if err != nil {
+		return usage(err)
+	}
+	opts := simulate.Options{Params: params, Stubs: stubs, Lang: lang}
+	if rf.fromStore > 0 {
+		st, err := openStoreToResume(ctx, e, &rf.sf) // an existing store, read only
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		if opts.Replays, err = simulate.FromStore(ctx, st, d, rf.fromStore, lang); err != nil {
+			return usage(err)
+		}
+	}
+	rep, err := simulate.Simulate(ctx, d, opts)
+	if err != nil {
+		return usage(err)
+	}
+	if rf.asJSON {
+		return simulate.WriteJSON(e.stdout, rep)
+	}
+	return simulate.WriteText(e.stdout, rep, lang)
 }
 
 // runService is the run service of seam run: runs recorded in st (nil: --no-store),

@@ -42,6 +42,7 @@ func catalogParts() map[string]map[string]string {
 		"jaWild":       jaWild(),
 		"jaWeb2":       jaWeb2(),
 		"jaTriggers":   jaTriggers(),
+		"jaSimulate":   jaSimulate(),
 	}
 }
 
