@@ -38,8 +38,8 @@ func catalogParts() map[string]map[string]string {
 		"jaWeb":        jaWeb(),
 		"jaRest":       jaRest(),
 		"jaNear":       jaNear(),
-		"jaWild":       jaWild(),
 		"jaWeb2":       jaWeb2(),
+		"jaVendor":     jaVendor(),
 	}
 }
 
