@@ -150,12 +150,23 @@ func Vendor(ctx context.Context, u, into string, opt VendorOptions) (*Vendored, 
 // catalog can map (it maps the rest of the URL after a prefix to a path).
 func fetchable(u *url.URL, lang i18n.Lang) error {
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return i18n.Errorf(lang, "%s is not an http(s) URL: seam fetches schemas over HTTP only", withoutFragment(u))
+		return i18n.Errorf(lang, "%s is not an http(s) URL: seam fetches schemas over HTTP only", shownURL(u))
+	}
+	if u.User != nil {
+		// It would be printed, and written into the DAG's catalog prefix.
+		return i18n.Errorf(lang, "%s holds credentials: vendor from a URL without them", shownURL(u))
 	}
 	if u.RawQuery != "" || u.ForceQuery || u.Path == "" || strings.HasSuffix(u.Path, "/") || path.Clean(u.Path) != u.Path {
 		return i18n.Errorf(lang, "%s names no file a catalog can hold (a query, a path that ends in / or holds . or ..)", withoutFragment(u))
 	}
 	return nil
+}
+
+// shownURL is u as an error may say it: without fragment, a password masked.
+func shownURL(u *url.URL) string {
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	return c.Redacted()
 }
 
 func vendorClient(opt VendorOptions) *http.Client {

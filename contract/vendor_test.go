@@ -214,6 +214,7 @@ func TestVendorRefused(t *testing.T) {
 		"/hang.json":       {status: -1},
 		"/query.json":      {body: `{"$ref": "q.json?v=2"}`},
 		"/q.json":          {body: `{}`},
+		"/creds.json":      {body: `{"$ref": "ftp://me:s3cret@example.com/x.json"}`},
 	}
 	tests := []struct {
 		name   string
@@ -245,6 +246,12 @@ func TestVendorRefused(t *testing.T) {
 		{name: "a file: URL to start with", url: "file:///etc/passwd",
 			en: "file:///etc/passwd is not an http(s) URL: seam fetches schemas over HTTP only",
 			ja: "file:///etc/passwd は http(s) の URL ではありません"},
+		{name: "a URL with credentials", url: "https://me:s3cret@example.com/x.json",
+			en: "https://me:xxxxx@example.com/x.json holds credentials: vendor from a URL without them",
+			ja: "https://me:xxxxx@example.com/x.json は認証情報を含んでいます"},
+		{name: "a $ref with credentials", url: "{{S}}/creds.json",
+			en: "{{S}}/creds.json at /$ref: ftp://me:xxxxx@example.com/x.json is not an http(s) URL",
+			ja: "ftp://me:xxxxx@example.com/x.json は http(s) の URL ではありません"},
 		{name: "a relative URL to start with", url: "schemas/x.json",
 			en: "schemas/x.json is not an absolute URL", ja: "schemas/x.json は絶対 URL ではありません"},
 		{name: "more documents than allowed", url: "{{S}}/chain1.json", opt: VendorOptions{MaxDocuments: 2},
@@ -272,7 +279,7 @@ func TestVendorRefused(t *testing.T) {
 				opt := tt.opt
 				opt.Lang = lang
 				got, err := Vendor(context.Background(), expand(tt.url), into, opt)
-				if err == nil || !strings.Contains(err.Error(), expand(want)) {
+				if err == nil || !strings.Contains(err.Error(), expand(want)) || strings.Contains(err.Error(), "s3cret") {
 					t.Fatalf("%s: %v, %v; want an error saying %q", lang, got, err, expand(want))
 				}
 				if ents, _ := os.ReadDir(into); len(ents) > 0 {

@@ -10,6 +10,7 @@ func jaVendor() map[string]string {
 		"%s at %s: %w":                                                      "%s の %s: %w",
 		"the schema set has more than %d documents (%s at %s refers to %s)": "スキーマ一式の文書が %d を超えます (%s の %s が %s を参照しています)",
 		"%s is not an http(s) URL: seam fetches schemas over HTTP only":     "%s は http(s) の URL ではありません: seam がスキーマを取得するのは HTTP だけです",
+		"%s holds credentials: vendor from a URL without them":              "%s は認証情報を含んでいます: 認証情報のない URL から取り込んでください",
 		"more than %d redirects":                                            "リダイレクトが %d 回を超えました",
 		"fetch %s: %w":                                                      "%s の取得: %w",
 		"fetch %s: HTTP status %s":                                          "%s の取得: HTTP ステータス %s",
