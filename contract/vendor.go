@@ -105,6 +105,8 @@ func Vendor(ctx context.Context, u, into string, opt VendorOptions) (*Vendored, 
 		if id := rootID(v); id != "" {
 			seen[id] = true // a $ref to the document by its id resolves through the catalog's index
 		}
+		// Relative refs resolve against the URL asked for, not a redirect's target: that is
+		// the URL the catalog loads the file under offline, so the two agree.
 		w := refWalker{own: map[string]bool{withoutFragment(cur): true}}
 		w.walk(v, cur, "")
 		for _, r := range w.refs {
