@@ -1,7 +1,10 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -25,5 +28,32 @@ func TestScript(t *testing.T) {
 			env.Setenv("SEAM_LANG", "en")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"httpserve": httpserve,
+			"expand":    expand,
+		},
 	})
+}
+
+// httpserve DIR serves the files under DIR over HTTP until the script ends, at $SERVER: for
+// seam schema vendor, the one command that fetches.
+func httpserve(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: httpserve DIR")
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(ts.MkAbs(args[0]))))
+	ts.Defer(srv.Close)
+	ts.Setenv("SERVER", srv.URL)
+}
+
+// expand FILE... replaces $SERVER in the files with its value: the server's port is known
+// only once it runs.
+func expand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expand FILE...")
+	}
+	for _, name := range args {
+		b := strings.ReplaceAll(ts.ReadFile(name), "$SERVER", ts.Getenv("SERVER"))
+		ts.Check(os.WriteFile(ts.MkAbs(name), []byte(b), 0o644))
+	}
 }

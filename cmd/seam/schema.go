@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -15,7 +16,40 @@ func newSchemaCmd(e *env) *cobra.Command {
 		Use:   "schema",
 		Short: "Work with contracts (JSON Schemas)",
 	}
-	cmd.AddCommand(newSchemaInferCmd(e))
+	cmd.AddCommand(newSchemaInferCmd(e), newSchemaVendorCmd(e))
+	return cmd
+}
+
+func newSchemaVendorCmd(e *env) *cobra.Command {
+	var into string
+	cmd := &cobra.Command{
+		Use:   "vendor URL --into DIR",
+		Short: "Fetch a schema and every schema it refers to into a catalog folder",
+		Long: `Fetch the JSON Schema at URL over HTTP(S), and every document its $refs reach, each once,
+into DIR byte for byte, laid out so that a catalog entry (prefix → dir) resolves every URL of
+the set offline; print the files written and the catalog: lines to add to the DAG. This is
+the only command that fetches a schema: loading, lint, validate and compat never do.
+Refused, with nothing written: a URL that is not http(s), an HTTP error, an answer that is
+not JSON, a document over 16 MiB, a set over 64 MiB or 1000 documents, more than 5 redirects.
+
+Exit status: 0 written, 2 usage error or a refusal.`,
+		Example: `  seam schema vendor https://json.schemastore.org/pyproject.json --into vendor/schemastore`,
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			l, err := lang(cmd, e)
+			if err != nil {
+				return err
+			}
+			v, err := contract.Vendor(cmd.Context(), args[0], into, contract.VendorOptions{Lang: l})
+			if err != nil {
+				return usage(err)
+			}
+			_, err = io.WriteString(e.stdout, v.Summary(l))
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&into, "into", "", "the folder to write the schemas into")
+	_ = cmd.MarkFlagRequired("into")
 	return cmd
 }
 

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -51,7 +49,7 @@ Exit status: 0 valid, 1 violations (including input that is not JSON), 2 usage o
 			} else {
 				violations = s.Validate(v, lang)
 			}
-			if err := printViolations(e.stdout, violations, asJSON, lang); err != nil {
+			if err := contract.WriteViolations(e.stdout, violations, asJSON, lang); err != nil {
 				return err
 			}
 			if len(violations) > 0 {
@@ -106,54 +104,4 @@ func readDocument(e *env, name string) ([]byte, error) {
 		return nil, fmt.Errorf("read input: %w", err)
 	}
 	return b, nil
-}
-
-func printViolations(w io.Writer, violations []contract.Violation, asJSON bool, lang i18n.Lang) error {
-	if asJSON {
-		out := struct {
-			Valid      bool                 `json:"valid"`
-			Violations []contract.Violation `json:"violations"`
-		}{len(violations) == 0, violations}
-		if out.Violations == nil {
-			out.Violations = []contract.Violation{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return fmt.Errorf("write result: %w", err)
-		}
-		return nil
-	}
-	if len(violations) == 0 {
-		_, err := fmt.Fprintln(w, "valid")
-		return err
-	}
-	var b strings.Builder
-	for _, v := range violations {
-		b.WriteString(violationLine(v, lang))
-		b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// violationLine reads: /status: field 'status' must be one of: pass, warn, fail (value "maybe",
-// schema /properties/status/enum). The root's empty pointer is left out.
-func violationLine(v contract.Violation, lang i18n.Lang) string {
-	var details []string
-	if v.Value != "" {
-		details = append(details, i18n.Sprintf(lang, "value %s", v.Value))
-	}
-	if v.Keyword != "" {
-		details = append(details, i18n.Sprintf(lang, "schema %s", v.Keyword))
-	}
-	line := v.Message
-	if v.Pointer != "" {
-		line = v.Pointer + ": " + line
-	}
-	if len(details) > 0 {
-		line += " (" + strings.Join(details, ", ") + ")"
-	}
-	return line
 }

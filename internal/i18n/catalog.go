@@ -39,10 +39,10 @@ func catalogParts() map[string]map[string]string {
 		"jaWeb":        jaWeb(),
 		"jaRest":       jaRest(),
 		"jaNear":       jaNear(),
-		"jaWild":       jaWild(),
 		"jaWeb2":       jaWeb2(),
 		"jaTriggers":   jaTriggers(),
 		"jaSimulate":   jaSimulate(),
+		"jaVendor":     jaVendor(),
 	}
 }
 
