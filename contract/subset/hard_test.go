@@ -141,7 +141,7 @@ func checkCorpus(t *testing.T, pairs []hardPair, floor int) {
 	results := make([]Result, len(pairs))
 	var pool []any // values to sample producers with: every witness, and values built below
 	for i, p := range pairs {
-		results[i] = Check(p.a, p.b)
+		results[i] = checkSettled(p.a, p.b)
 		if r := results[i]; r.Verdict == Incompatible {
 			pool = append(pool, r.Witness)
 			if vs := p.a.Validate(r.Witness, "en"); len(vs) > 0 {
@@ -273,4 +273,16 @@ func BenchmarkFamiliesCorpus(b *testing.B) {
 		as[i], bs[i] = p.a, p.b
 	}
 	benchPairs(b, as, bs)
+}
+
+// checkSettled is Check for the corpora, asked again (twice at most) when the answer is
+// unknown for the budget: the work budget is deterministic, and spent again it gives the
+// same answer, but the time bound (maxSubsetTime) is wall time, which a loaded machine
+// spends on other processes. The corpora measure what the checker decides, not the load.
+func checkSettled(a, b *contract.Schema) Result {
+	r := Check(a, b)
+	for try := 0; try < 2 && r.Verdict == Unknown && strings.Contains(r.Reason, "budget"); try++ {
+		r = Check(a, b)
+	}
+	return r
 }
