@@ -545,10 +545,22 @@ func (l *linter) throughGuard(r dag.Ref, nd need, a absence, g any) absence {
 		return a
 	}
 	res := subset.Check(n.Effective, alt)
-	if res.Verdict != subset.Incompatible || len(gs.Validate(res.Witness, i18n.English)) > 0 {
-		return a
+	w := res.Witness
+	if res.Verdict != subset.Incompatible || len(gs.Validate(w, i18n.English)) > 0 {
+		// The producer may fit the two branches only together: build a value of the
+		// producer, the when and the path's absence at once instead.
+		lacks, err := l.comp.Inline("the when of a reader of "+r.Node+" without the path "+strings.Join(r.Path, "."),
+			map[string]any{"allOf": []any{g, map[string]any{"not": existsSchema(r.Path, nd)}}})
+		if err != nil {
+			return a
+		}
+		gen := subset.Generate(0, n.Effective, lacks)
+		if !gen.Found {
+			return a
+		}
+		w = gen.Value
 	}
-	if b := locate(r, res.Witness); b.at >= 0 {
+	if b := locate(r, w); b.at >= 0 {
 		return b
 	}
 	return a

@@ -253,3 +253,41 @@ func TestLintAbsentJapanese(t *testing.T) {
 		t.Errorf("got %q / %q, want %q / %q", fs[0].Message, fs[0].Hint, want, wantFix)
 	}
 }
+
+// TestLintAbsentWitnessThroughSize: a when that asks an open object for a member (size(b) >
+// 0) and reads b.a is SEAM-E311, with a witness the when lets through: b holds another
+// member, where the witness was {} (the when false, the read never reached), which a run
+// cannot confirm (the property run, seed 1, DAG 9,882).
+func TestLintAbsentWitnessThroughSize(t *testing.T) {
+	d, ds := loadTest(t, head+`  p:
+    type: const
+    with: {value: {status: pass, summary: s, data: {b: {a: 1}, c: 2}}}
+    contract:
+      output:
+        type: object
+        required: [data]
+        properties:
+          data:
+            type: object
+            required: [b, c]
+            properties:
+              b: {type: object, properties: {a: {type: integer}}}
+              c: {type: integer, minimum: 2, maximum: 3}
+  c:
+    type: echo
+    when: "${{ nodes.p.status == 'passed' && size(nodes.p.output.data.b) > 0 }}"
+    input: {k: "${{ nodes.p.output.data.b.a }}"}
+`)
+	if ds != nil {
+		t.Fatal(ds)
+	}
+	_, fs := edgeFindings(d)
+	if len(fs) != 1 || fs[0].Code != CodeAbsent {
+		t.Fatalf("findings: %+v, want one SEAM-E311", fs)
+	}
+	checkAbsentWitness(t, d, fs[0])
+	b, _ := fs[0].Witness.(map[string]any)["data"].(map[string]any)["b"].(map[string]any)
+	if len(b) == 0 {
+		t.Errorf("witness %v: its data.b is empty, so the when is false and the read is never reached", fs[0].Witness)
+	}
+}
