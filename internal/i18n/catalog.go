@@ -40,6 +40,7 @@ func catalogParts() map[string]map[string]string {
 		"jaNear":       jaNear(),
 		"jaWild":       jaWild(),
 		"jaWeb2":       jaWeb2(),
+		"jaLow35":      jaLow35(),
 	}
 }
 
