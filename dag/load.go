@@ -332,7 +332,7 @@ func (l *loader) load(ctx context.Context) *DAG {
 			if strings.TrimSpace(s) == "" {
 				l.addAt(f.val, CodeInvalid, i18n.Format(l.lang, "name the DAG, e.g. `name: nightly-report`"), i18n.Format(l.lang, "name must not be empty"))
 			}
-			d.Name = s
+			d.Name, d.NamePos = s, l.pos(f.val)
 		}
 	} else {
 		l.add(Pos{File: l.file, Line: root.Line, Col: root.Column}, CodeInvalid, i18n.Format(l.lang, "add a `name:` that says what the DAG does, e.g. `name: nightly-report`"), i18n.Format(l.lang, "missing required key \"name\""))

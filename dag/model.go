@@ -17,6 +17,7 @@ type DAG struct {
 	Dir         string // directory relative paths resolve against
 	Version     int
 	Name        string
+	NamePos     Pos // where the file gives Name: two files giving one name are warned about
 	Description string
 	Params      *contract.Schema // nil when the file declares no params
 	// Formats is how the file's contracts read `format`: FormatsAssert (the default) or

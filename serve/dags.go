@@ -27,6 +27,8 @@ type dagRow struct {
 	Errors, Warnings int
 	LoadError        string
 	Nodes            int       // the DAG's nodes, when it loads
+	NamePos          dag.Pos   // where it gives its name, File relative to the root
+	SameName         []string  // the other files that give its name, as file:line; not cached
 	LastRun          *runs.Run // its newest run, not cached: read each time the page is
 }
 
@@ -63,7 +65,24 @@ func (s *Server) dagsPage(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Rows = append(d.Rows, row)
 	}
+	sameNames(d.Rows)
 	s.render(w, r, http.StatusOK, "dags", d)
+}
+
+// sameNames marks the rows whose DAG name another row's file gives too: the run store lists
+// runs by name, so the Last run column (and the runs page) would mix theirs.
+func sameNames(rows []dagRow) {
+	named := make([]*dag.DAG, len(rows))
+	for i, r := range rows {
+		named[i] = &dag.DAG{Name: r.Name, NamePos: r.NamePos}
+	}
+	for _, same := range workspace.SameNames(named) {
+		for i, r := range rows {
+			if r.Name == same.Name {
+				rows[i].SameName = same.Others(r.NamePos)
+			}
+		}
+	}
 }
 
 // cachedRow is the row of the DAG file at the real path p, of content src: the one
@@ -100,7 +119,8 @@ func (s *Server) lintRow(ctx context.Context, p string, src []byte, l i18n.Lang,
 	case err != nil:
 		row.LoadError = err.Error()
 	default:
-		row.Name, row.Nodes = dg.Name, len(dg.Nodes)
+		row.Name, row.Nodes, row.NamePos = dg.Name, len(dg.Nodes), dg.NamePos
+		row.NamePos.File = row.Path
 		for _, f := range s.files.WithLang(l).Lint(ctx, dg) {
 			if f.Severity == lint.SeverityError {
 				row.Errors++

@@ -208,3 +208,41 @@ func TestServeUnreadableDAGFile(t *testing.T) {
 		t.Errorf("GET /dags shows the root's path:\n%s", body)
 	}
 }
+
+// TestServeDAGsSameName: the DAGs page says, on the row of each file that gives a DAG name
+// another file gives too, which files those are and at which line: the Last run column of
+// both would show the runs of either.
+func TestServeDAGsSameName(t *testing.T) {
+	f := newFixture(t, Options{})
+	dagNamed := func(name string) string {
+		return "version: 1\nname: " + name + "\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: fine}}\n"
+	}
+	write(t, f.root, map[string]string{
+		"a.yaml":     dagNamed("report"),
+		"sub/b.yaml": "# copied from a.yaml\n" + dagNamed("report"),
+		"c.yaml":     dagNamed("other"),
+	})
+	resp, body := f.get(nil, "/dags")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /dags: %d\n%s", resp.StatusCode, body)
+	}
+	const says = "Runs are listed by DAG name: these files give this one too: "
+	for _, tc := range []struct{ file, row string }{
+		{"a.yaml", says + "sub/b.yaml:3"},
+		{"sub/b.yaml", says + "a.yaml:2"},
+		{"c.yaml", ""},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			_, row, ok := strings.Cut(body, `">`+tc.file+`</a>`)
+			row, _, _ = strings.Cut(row, "</tr>")
+			switch {
+			case !ok:
+				t.Fatalf("no row for %s:\n%s", tc.file, body)
+			case tc.row == "" && strings.Contains(row, "these files give"):
+				t.Errorf("the row of %s warns of a shared name:\n%s", tc.file, row)
+			case !strings.Contains(row, tc.row):
+				t.Errorf("the row of %s does not say %q:\n%s", tc.file, tc.row, row)
+			}
+		})
+	}
+}

@@ -69,7 +69,9 @@ func verdicts(d *dag.DAG, fs []lint.Finding) map[[2]string]string {
 		}
 		addRefs(n.With, true) // `with` is checked against the type's config schema
 		addRefs(n.Input, n.InputContract != nil)
-		addRefs(n.Foreach, false)
+		// lint proves a foreach reference is a list (SEAM-E306 when never, SEAM-W301 when it
+		// cannot tell), and checks each item where it is used, naming the list's producers.
+		addRefs(n.Foreach, true)
 		if n.When != nil {
 			for _, r := range n.When.Refs() {
 				if r.Root == "nodes" {

@@ -13,7 +13,8 @@ import (
 
 // TestServeBrowserInterruptedLive: the page of a running run whose owner dies (on another
 // host: its lease is not renewed and expires) says interrupted in place, without a reload:
-// the run, its node no longer running, the notice; and no longer offers cancel.
+// the run, its node no longer running, the notice; and no longer says who runs it (this
+// server never offered to cancel it: another process runs it).
 func TestServeBrowserInterruptedLive(t *testing.T) {
 	p := tab{t, browser(t)}
 	f := newFixture(t, Options{})
@@ -30,7 +31,7 @@ func TestServeBrowserInterruptedLive(t *testing.T) {
 	p.do(
 		chromedp.Navigate(f.http.URL+"/runs/"+run.ID),
 		chromedp.WaitVisible(css(`#run[data-live="1"]`)),
-		chromedp.WaitVisible(css(`#cancel`)),
+		chromedp.WaitVisible(css(`#run-elsewhere`)),
 	)
 	if p.eval(`(window.seamTestMark = 1)`) != 1 || p.eval(`(n => !n || n.hidden)(document.getElementById("interrupted")) ? 1 : 0`) != 1 {
 		t.Fatal("the page of a live run shows the interrupted notice")
@@ -44,7 +45,8 @@ func TestServeBrowserInterruptedLive(t *testing.T) {
 		{"the run says interrupted", `document.getElementById("run-status").textContent === "interrupted"`},
 		{"its node no longer runs: unfinished, as the page rendered again says", `document.querySelector('tr[data-node="classify"] [data-status]').classList.contains("st-unfinished")`},
 		{"nor in the graph", `document.querySelector('svg g.node[data-node="classify"]').classList.contains("st-unfinished")`},
-		{"cancel is gone", `document.getElementById("cancel").offsetParent === null`},
+		{"no cancel was offered", `document.getElementById("cancel") === null`},
+		{"who ran it is no longer said", `document.getElementById("run-elsewhere").offsetParent === null`},
 	} {
 		if p.eval(`(`+tc.js+`) ? 1 : 0`) != 1 {
 			t.Errorf("%s: %s is false", tc.what, tc.js)

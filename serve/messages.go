@@ -81,5 +81,6 @@ func texts() []i18n.Message {
 		i18n.M("Run even if lint finds errors (seam run --no-lint)"),
 		i18n.M("Engine"),
 		i18n.M("Log out"),
+		i18n.M("Runs are listed by DAG name: these files give this one too:"),
 	}
 }

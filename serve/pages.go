@@ -208,6 +208,11 @@ type runData struct {
 	// Live is set while the run runs; Interrupted when it is recorded running by a process
 	// that is gone (it can be resumed).
 	Live, Interrupted bool
+	// Cancel offers to cancel the live run: this server's service reaches it. Elsewhere says
+	// who runs a live run it does not reach, so that the page offers no button that can only
+	// answer 409.
+	Cancel    bool
+	Elsewhere string
 	// Rerun offers to rerun the run from each node: it is not running and its DAG loads.
 	Rerun    bool
 	Timeline *timeline
@@ -275,6 +280,12 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	d := runData{Run: run, Nodes: runs.Summarize(as), Interrupted: run.InterruptedAt(now)}
 	d.Live = run.Status == dag.RunRunning && !d.Interrupted
+	if d.Live {
+		d.Cancel = s.opts.Service.CanCancel(run)
+		if !d.Cancel {
+			d.Elsewhere = runsElsewhere(run, l)
+		}
+	}
 	run.Status = run.DisplayStatus(now) // what the page says; Live and Interrupted decide the rest
 	by := map[string]*runs.NodeSummary{}
 	for _, n := range d.Nodes {
@@ -525,6 +536,18 @@ func (s *Server) output(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "output-"+h[:min(12, len(h))]+".json"))
 	w.Write(out)
+}
+
+// runsElsewhere says, in l, who runs run, which this server cannot cancel, and where to stop it.
+func runsElsewhere(run *runs.Run, l i18n.Lang) string {
+	switch {
+	case run.Host == runs.HostTemporal:
+		return i18n.Sprintf(l, "This run runs on Temporal, which this server does not reach: cancel it with seam runs cancel %s, from any machine that reaches Temporal.", run.ID)
+	case run.PID > 0 && run.Host != "":
+		return i18n.Sprintf(l, "Another process runs this run (pid %d on %s): this server cannot cancel it; stop that process (Ctrl-C where it runs).", run.PID, run.Host)
+	default:
+		return i18n.Sprintf(l, "Another process runs this run: this server cannot cancel it; stop it where it runs.")
+	}
 }
 
 func (s *Server) cancel(w http.ResponseWriter, r *http.Request) {

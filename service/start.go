@@ -330,6 +330,17 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 	return &NotRunningError{ID: r.ID, Status: r.Status, lang: s.opts.Lang}
 }
 
+// CanCancel says whether Cancel would reach run r, which is recorded running: this Service
+// runs it, or it runs on Temporal and the Service has Options.Elsewhere. Another process's
+// run is not: the store carries no cancel request to it, so a front end does not offer to
+// cancel it and says who runs it instead.
+func (s *Service) CanCancel(r *runs.Run) bool {
+	s.mu.Lock()
+	_, ok := s.active[r.ID]
+	s.mu.Unlock()
+	return ok || r.Host == runs.HostTemporal && s.opts.Elsewhere != nil
+}
+
 // pendingCanceler is an Options.Elsewhere that also cancels a run the store does not hold
 // yet: on Temporal, one that no worker has taken. When it ends such a run it returns the run
 // as it started, for the Service to record (no worker will); found is false when it knows no

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/lint/gate"
@@ -130,7 +131,8 @@ Exit status: 0 no errors (warnings allowed), 1 errors, 2 usage or load error.`,
 	return cmd
 }
 
-// lintFiles lints each DAG file paths name (a directory: every DAG file under it): found are lint's findings; all adds the errors of files that
+// lintFiles lints each DAG file paths name (a directory: every DAG file under it), and warns
+// on stderr of files that share a name: found are lint's findings; all adds the errors of files that
 // do not load, in file order, for the machine formats (text prints those on stderr, as every
 // command does), so that CI never takes a file that does not load for clean; loadErr is the
 // first load failure.
@@ -139,6 +141,7 @@ func lintFiles(ctx context.Context, e *env, w *workspace.Workspace, paths []stri
 	if err != nil {
 		return nil, nil, usage(err)
 	}
+	var loaded []*dag.DAG
 	for _, file := range files {
 		d, err := w.Load(ctx, file)
 		if err != nil {
@@ -151,6 +154,10 @@ func lintFiles(ctx context.Context, e *env, w *workspace.Workspace, paths []stri
 		fs := w.Lint(ctx, d)
 		found = append(found, fs...)
 		all = append(all, fs...)
+		loaded = append(loaded, d)
+	}
+	for _, same := range workspace.SameNames(loaded) {
+		fmt.Fprintln(e.stderr, same.Warning(w.Lang()))
 	}
 	return found, all, loadErr
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/seam-dag/seam/internal/buildinfo"
 	"github.com/seam-dag/seam/internal/harden"
 	"github.com/seam-dag/seam/internal/i18n"
 )
@@ -134,7 +135,7 @@ func newRootCmd(e *env) *cobra.Command {
 		Short:         "Run DAGs whose edges are guarded by output contracts",
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       version(),
+		Version:       buildinfo.Short(),
 	}
 	root.SetVersionTemplate("seam {{.Version}}\n")
 	root.SetIn(e.stdin)

@@ -49,6 +49,8 @@ document.addEventListener("DOMContentLoaded", () => {
         if (notice) notice.hidden = false;
         const cancel = document.getElementById("cancel");
         if (cancel) cancel.form.hidden = true; // no one is left to cancel
+        const elsewhere = document.getElementById("run-elsewhere");
+        if (elsewhere) elsewhere.hidden = true; // nor a process to stop
       }
       redrawTimeline(run.dataset.run);
       for (const [id, n] of Object.entries(ev.nodes)) {
