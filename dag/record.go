@@ -24,6 +24,14 @@ type Recorder interface {
 	FinishRun(ctx context.Context, res *RunResult) error
 }
 
+// LogRecorder is a Recorder that records what a running attempt has printed so far, for a
+// watcher of the run to see before the attempt ends.
+type LogRecorder interface {
+	// RecordLog records a.Log as the log of a's attempt (run, node, item, attempt), which
+	// is running; false when its start is not recorded yet, so that nothing took it.
+	RecordLog(ctx context.Context, a AttemptRecord) (bool, error)
+}
+
 // RunRecord describes a run as it starts.
 type RunRecord struct {
 	ID       string

@@ -57,6 +57,9 @@ type runner struct {
 	// quit is closed by the scheduler once its loop is over, and read by the goroutines of
 	// the timers of commits and retries, so that one firing later does not block.
 	quit chan struct{}
+	// live records the logs of running attempts; nil when the recorder cannot (or a host
+	// runs the attempts).
+	live *liveLogs
 
 	// commits records the attempts, and holds back outputs until their records commit.
 	commits  committer
@@ -176,6 +179,11 @@ func (r *runner) run(ctx context.Context) {
 	jobs := make(chan job, workers)
 	results := make(chan attempt, workers)
 	var wg sync.WaitGroup
+	if r.commits.rec != nil && r.host == nil {
+		if r.live = newLiveLogs(r.commits.rec, r.secrets); r.live != nil {
+			wg.Go(func() { r.live.pump(ctx, r.quit) })
+		}
+	}
 	for range workers {
 		wg.Go(func() {
 			for j := range jobs {
@@ -205,8 +213,12 @@ func (r *runner) run(ctx context.Context) {
 					continue
 				}
 				r.running++
-				jobs <- r.job(ctx, u)
-				r.commits.noteStart(u, r.d.Nodes[u.nr.idx])
+				j := r.job(ctx, u)
+				if r.live != nil && !r.isPure(u) {
+					r.live.add(r.res.ID, u, j.node) // before the worker reads the call
+				}
+				jobs <- j
+				r.commits.noteStart(u, j.node)
 				continue
 			}
 			if len(r.graph.ready) == 0 {
@@ -307,6 +319,9 @@ func (r *runner) finish(ctx context.Context, batch []attempt) {
 	for _, a := range batch {
 		u := a.u
 		u.since = time.Time{}
+		if r.live != nil {
+			r.live.remove(u)
+		}
 		node := r.d.Nodes[u.nr.idx]
 		status, final, delay := r.retries.decide(node, u, a, r.stopped)
 		r.tracing.endAttempt(a, status)

@@ -334,7 +334,7 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 	env := append(baseEnv(os.Environ()), "PWD="+dir)
 	env = append(env, call.Env...)
 	env = append(env, cfg.env...)
-	p, err := proc.Run(ctx, proc.Command{
+	cmd := proc.Command{
 		Argv:        argv,
 		Dir:         dir,
 		Env:         env,
@@ -343,7 +343,11 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 		StderrLimit: cfg.stderrLimit,
 		Lang:        call.Lang,
 		Guard:       t.guard,
-	})
+	}
+	if call.Live != nil { // not a nil *LiveLog in a non-nil io.Writer
+		cmd.Live = call.Live
+	}
+	p, err := proc.Run(ctx, cmd)
 	res := &Result{Log: stderrLog(p)}
 	var out string // the end of a failed command's stdout, not of one that wrote too much
 	var dropped int64

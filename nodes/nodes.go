@@ -57,6 +57,10 @@ type Call struct {
 	Secrets []string
 	// Lang is the run's language ("en" or "ja"): the type says its own errors in it.
 	Lang i18n.Lang
+	// Live, when set, is where a type that may run for a while writes what it prints as it
+	// prints it (exec: stderr), for a watcher of the run; nil when no one watches. Unmasked:
+	// whoever reads it masks it (engine).
+	Live *LiveLog
 }
 
 // DefaultOutputLimit bounds a node's output unless configured otherwise.

@@ -813,6 +813,29 @@ func (l *listener) close() {
 	}
 }
 
+// RecordLog sets the log of a's start record, and tells the run's watchers.
+func (s *pgStore) RecordLog(ctx context.Context, a Attempt) (bool, error) {
+	a.Log = storableText(a.Log)
+	found := false
+	err := s.retry(ctx, func(ctx context.Context) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, recordLogSQL(true), recordLogArgs(&a)...)
+			if err != nil {
+				return err
+			}
+			if found = tag.RowsAffected() > 0; !found {
+				return nil
+			}
+			_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, a.RunID)
+			return err
+		})
+	})
+	if err != nil {
+		return false, s.scrub(fmt.Errorf("record the log of node %s of run %s in %s: %w", a.Node, a.RunID, s.where, err))
+	}
+	return found, nil
+}
+
 // RecordAction records who cancelled or resumed run id, and when.
 func (s *pgStore) RecordAction(ctx context.Context, id string, a Action) error {
 	q, err := actionSQL(a.Kind, func(i int) string { return "$" + strconv.Itoa(i) })

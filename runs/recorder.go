@@ -165,6 +165,13 @@ func (r *Recorder) RecordAttempts(ctx context.Context, batch []dag.AttemptRecord
 	return nil
 }
 
+// RecordLog records the log of a running attempt in its start record.
+func (r *Recorder) RecordLog(ctx context.Context, a dag.AttemptRecord) (bool, error) {
+	ctx, cancel := r.writeContext(ctx)
+	defer cancel()
+	return r.s.RecordLog(ctx, r.attempt(&a))
+}
+
 func (r *Recorder) attempt(a *dag.AttemptRecord) Attempt {
 	item := a.Item
 	n := r.node(a.Node)

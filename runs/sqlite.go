@@ -712,6 +712,25 @@ func (s *sqliteStore) Reusable(ctx context.Context, id string) (map[string]dag.R
 	return out, nil
 }
 
+// RecordLog sets the log of a's start record.
+func (s *sqliteStore) RecordLog(ctx context.Context, a Attempt) (bool, error) {
+	a.Log = storableText(a.Log)
+	found := false
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, recordLogSQL(false), recordLogArgs(&a)...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		found = n > 0
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("record the log of node %s of run %s in %s: %w", a.Node, a.RunID, s.path, err)
+	}
+	return found, nil
+}
+
 // RecordAction records who cancelled or resumed run id, and when.
 func (s *sqliteStore) RecordAction(ctx context.Context, id string, a Action) error {
 	q, err := actionSQL(a.Kind, func(int) string { return "?" })

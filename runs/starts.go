@@ -1,6 +1,7 @@
 package runs
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
@@ -77,4 +78,29 @@ func SettleStarts(r *Run, as []Attempt, now time.Time) {
 			as[i].Status = AttemptInterrupted
 		}
 	}
+}
+
+// recordLogSQL is the statement of RecordLog, its arguments numbered from 1 (PostgreSQL)
+// or not (SQLite). Only a start record changes: a finished attempt's log is its own.
+func recordLogSQL(numbered bool) string {
+	q := `UPDATE attempts SET log = ? WHERE run_id = ? AND session = ? AND node = ? AND item = ? AND attempt = ? AND status = 'running'`
+	if !numbered {
+		return q
+	}
+	var b []byte
+	n := 0
+	for i := range len(q) {
+		if q[i] == '?' {
+			n++
+			b = strconv.AppendInt(append(b, '$'), int64(n), 10)
+			continue
+		}
+		b = append(b, q[i])
+	}
+	return string(b)
+}
+
+// recordLogArgs are the arguments of recordLogSQL for a.
+func recordLogArgs(a *Attempt) []any {
+	return []any{a.Log, a.RunID, a.Session, a.Node, a.Item, a.Attempt}
 }

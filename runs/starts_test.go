@@ -112,3 +112,92 @@ func testWatchSeesStartAndFinish(t *testing.T, b backend) {
 		t.Fatal(err)
 	}
 }
+
+// TestRecordLog checks that RecordLog writes the log of a start record only, and that a
+// watcher is told of each change of it.
+func TestRecordLog(t *testing.T) { eachBackend(t, testRecordLog) }
+
+func testRecordLog(t *testing.T, b backend) {
+	ctx := t.Context()
+	s, loc := b.open(t)
+	w, err := Open(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: dag.RunRunning, Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	start := Attempt{RunID: "r1", Node: "a", Item: -1, Attempt: 1, Status: dag.NodeRunning, Started: t0}
+	done := Attempt{RunID: "r1", Node: "b", Item: -1, Attempt: 1, Status: dag.NodePassed, Final: true, Log: "b's own", Started: t0, Ended: t0}
+	if err := w.RecordAttempts(ctx, []Attempt{start, done}); err != nil {
+		t.Fatal(err)
+	}
+	seen := make(chan string, 10)
+	go s.WatchRun(ctx, "r1", func(r *Run, as []Attempt) error {
+		var st []string
+		for _, a := range as {
+			st = append(st, fmt.Sprintf("%s %s %q", a.Node, a.Status, a.Log))
+		}
+		seen <- fmt.Sprint(st)
+		return nil
+	})
+	next := func() string {
+		select {
+		case s := <-seen:
+			return s
+		case <-time.After(30 * time.Second):
+			t.Fatal("the watcher saw no change within 30s")
+			return ""
+		}
+	}
+	if got, want := next(), `[a running "" b passed "b's own"]`; got != want {
+		t.Fatalf("first state %s, want %s", got, want)
+	}
+	with := func(a Attempt, f func(*Attempt)) Attempt { f(&a); return a }
+	tests := []struct {
+		name  string
+		a     Attempt
+		found bool
+		state string // what the watcher sees next; "" for nothing new
+	}{
+		{"the start record", with(start, func(a *Attempt) { a.Log = "line 1\n" }), true, `[a running "line 1\n" b passed "b's own"]`},
+		{"again, longer", with(start, func(a *Attempt) { a.Log = "line 1\nline 2 ***\n" }), true, `[a running "line 1\nline 2 ***\n" b passed "b's own"]`},
+		{"bytes no text holds", with(start, func(a *Attempt) { a.Log = "x\x00\xff" }), true, `[a running "x\\x00\\xff" b passed "b's own"]`},
+		{"a finished attempt", with(done, func(a *Attempt) { a.Log = "changed" }), false, ""},
+		{"an attempt not started", with(start, func(a *Attempt) { a.Attempt = 2; a.Log = "changed" }), false, ""},
+		{"another session", with(start, func(a *Attempt) { a.Session = 1; a.Log = "changed" }), false, ""},
+	}
+	for _, tt := range tests {
+		found, err := w.RecordLog(ctx, tt.a)
+		if err != nil || found != tt.found {
+			t.Errorf("%s: RecordLog = %v, %v; want %v", tt.name, found, err, tt.found)
+		}
+		if tt.state != "" {
+			if got := next(); got != tt.state {
+				t.Errorf("%s: the watcher saw %s, want %s", tt.name, got, tt.state)
+			}
+		}
+	}
+	_, as, err := w.GetRun(ctx, "r1")
+	if err != nil || len(as) != 2 || as[1].Log != "b's own" {
+		t.Errorf("GetRun = %+v, %v; want b's log unchanged", as, err)
+	}
+	if err := finishRun(ctx, w, "r1", dag.RunSuccess, t0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRecordLogError checks what RecordLog says when the store cannot write.
+func TestRecordLogError(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(t.Context(), dir+"/runs.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	_, err = s.RecordLog(t.Context(), Attempt{RunID: "r1", Node: "a", Item: -1, Attempt: 1, Log: "x"})
+	if want := "record the log of node a of run r1 in " + dir + "/runs.db: sql: database is closed"; fmt.Sprint(err) != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+}

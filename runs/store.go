@@ -49,6 +49,11 @@ type Store interface {
 	// commit per batch is what makes the store cheap enough to sit in the engine's path (see
 	// docs/performance.md). Identical outputs are stored once and shared between attempts.
 	RecordAttempts(ctx context.Context, batch []Attempt) error
+	// RecordLog sets the log of the start record of a's attempt (a's run, session, node,
+	// item and attempt) to a.Log, and reports whether there was one: the engine writes there
+	// what a running attempt has printed so far (masked), at most once a second, for a
+	// watcher (WatchRun tells it). An attempt whose start is not recorded yet is false.
+	RecordLog(ctx context.Context, a Attempt) (bool, error)
 	// RecordAction records who cancelled or resumed run id, and when (the last of each kind
 	// is kept); a run not in the store is ErrNotFound.
 	RecordAction(ctx context.Context, id string, a Action) error

@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
@@ -14,8 +15,9 @@ const pollInterval = 200 * time.Millisecond
 
 // watchRun is WatchRun given wait, which returns once the run may have changed (or ctx
 // ended). fn is called with each new state: a state is new when the run's status, resumes or
-// end, or its number of attempts or of those running, changed: an attempt's finish takes
-// the place of its start record (GetRun), so the first number alone may stay the same. A run
+// end, or its number of attempts or of those running, or what those running printed so far
+// (RecordLog), changed: an attempt's finish takes the place of its start record (GetRun), so
+// the first number alone may stay the same. A run
 // whose owner is found gone (its lease expired: nothing is written) is a new state too, the
 // last: a follower is told, and says interrupted without reading the run again.
 func watchRun(ctx context.Context, s Store, id string, wait func(context.Context) error, fn func(*Run, []Attempt) error) error {
@@ -25,14 +27,16 @@ func watchRun(ctx context.Context, s Store, id string, wait func(context.Context
 		if err != nil {
 			return err
 		}
-		running := 0
+		running, logs := 0, fnv.New64a()
 		for i := range as {
 			if as[i].IsStart() {
 				running++
+				logs.Write([]byte(as[i].Log))
+				logs.Write([]byte{0})
 			}
 		}
 		interrupted := r.InterruptedAt(time.Now())
-		if state := fmt.Sprint(r.Status, interrupted, r.Resumes, r.Ended.UnixNano(), len(as), running); state != last {
+		if state := fmt.Sprint(r.Status, interrupted, r.Resumes, r.Ended.UnixNano(), len(as), running, logs.Sum64()); state != last {
 			last = state
 			if err := fn(r, as); err != nil {
 				return err

@@ -265,3 +265,28 @@ func TestServeBrowserRunningNode(t *testing.T) {
 		t.Errorf("run status %q while hang runs, want running (the page was updated live, not reloaded)", st)
 	}
 }
+
+// TestServeBrowserLiveLog: the panel of a running exec node shows what it prints to stderr
+// while it runs, updated without a reload (the engine masks it before the store:
+// engine.TestRunRecordsLiveLogs).
+func TestServeBrowserLiveLog(t *testing.T) {
+	p := tab{t, browser(t)}
+	f := newFixture(t, Options{})
+	id := f.start("talk.yaml", nil, false)
+	t.Cleanup(func() { f.svc.Cancel(context.Background(), id) })
+	p.do(chromedp.Navigate(f.http.URL+"/runs/"+id+"?node=talk#panel"), chromedp.WaitVisible(css(`pre#log[data-live-log="talk"]`)))
+	first := p.text(`pre#log`)
+	// The page was loaded once: a new line there came by the event stream.
+	for p.text(`pre#log`) == first {
+		if p.ctx.Err() != nil {
+			t.Fatalf("the log on the panel stayed %q (loaded as %q)", p.text(`pre#log`), first)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if log := p.text(`pre#log`); !strings.HasPrefix(log, "line 0\nline 1\n") {
+		t.Errorf("the live log %q does not start with the node's first lines", log)
+	}
+	if st := p.text(`#run-status`); st != "running" {
+		t.Errorf("run status %q, want running: the node has not ended", st)
+	}
+}

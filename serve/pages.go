@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
@@ -237,14 +238,16 @@ func withPending(ns []*runs.NodeSummary, d *dag.DAG, by map[string]*runs.NodeSum
 
 // nodePanel is what the run page says of the node picked.
 type nodePanel struct {
-	Node        *runs.NodeSummary
-	Explain     *runs.Explanation
-	Attempts    []runs.Attempt
-	Output      string
-	OutputHash  string
-	OutputSize  int
-	Truncated   bool
-	LogTail     string
+	Node       *runs.NodeSummary
+	Explain    *runs.Explanation
+	Attempts   []runs.Attempt
+	Output     string
+	OutputHash string
+	OutputSize int
+	Truncated  bool
+	LogTail    string
+	// LiveLog is set while the node's attempt runs: the page follows its log (runEvents).
+	LiveLog     bool
 	Err         string
 	SubRun      string
 	HasItems    bool
@@ -378,12 +381,8 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 		}
 	}
 	if f := n.Final; f != nil {
-		if f.Log != "" {
-			p.LogTail = f.Log
-			if len(p.LogTail) > MaxLogTail {
-				p.LogTail = "…" + p.LogTail[len(p.LogTail)-MaxLogTail:]
-			}
-		}
+		p.LogTail = logTail(f.Log)
+		p.LiveLog = f.IsStart() && f.Item < 0
 		if f.OutputHash != "" {
 			p.OutputHash = f.OutputHash
 			out, err := s.opts.Service.AttemptOutput(ctx, f)
@@ -462,8 +461,22 @@ func (s *Server) runTimeline(w http.ResponseWriter, r *http.Request) {
 	w.Write(b.Bytes())
 }
 
+// logTail is the end of log the node panel shows: at most MaxLogTail bytes, from a character.
+func logTail(log string) string {
+	if len(log) <= MaxLogTail {
+		return log
+	}
+	log = log[len(log)-MaxLogTail:]
+	for len(log) > 0 && !utf8.RuneStart(log[0]) {
+		log = log[1:]
+	}
+	return "…" + log
+}
+
 // runEvents streams run id's status and its nodes' as server-sent events, one "data" event
-// (a JSON object) each time they change, then an "end" event once the run has ended.
+// (a JSON object) each time they change, then an "end" event once the run has ended. With
+// ?node=ID, the event says the log that node's running attempt has printed so far (the
+// page's open panel): one node's, so that an event stays small however many nodes run.
 func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	select {
 	case s.streams <- struct{}{}:
@@ -480,6 +493,7 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
 	l := s.lang(r)
+	logNode := r.URL.Query().Get("node")
 	started := false
 	err := s.opts.Service.Watch(r.Context(), r.PathValue("id"), func(run *runs.Run, as []runs.Attempt) error {
 		started = true
@@ -493,6 +507,9 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 			ne := nodeEvent{Status: string(n.Status()), StatusText: runs.StatusText(l, n.Status())}
 			if n.Items > 0 {
 				ne.Note = i18n.Sprintf(l, "%d items", n.Items)
+			}
+			if n.ID == logNode && n.Final != nil && n.Final.IsStart() {
+				ne.Log = logTail(n.Final.Log)
 			}
 			ev.Nodes[n.ID] = ne
 		}
@@ -523,6 +540,7 @@ type nodeEvent struct {
 	Status     string `json:"status"`
 	StatusText string `json:"statusText"`
 	Note       string `json:"note,omitempty"`
+	Log        string `json:"log,omitempty"` // of the node asked for, while it runs
 }
 
 // output sends a stored output as a JSON download.

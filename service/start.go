@@ -295,6 +295,15 @@ func (b *began) Sub(d *dag.DAG) dag.Recorder {
 	return nil
 }
 
+// RecordLog records the log of a running attempt as the wrapped recorder does, if it does
+// (false otherwise: nothing took it).
+func (b *began) RecordLog(ctx context.Context, a dag.AttemptRecord) (bool, error) {
+	if lr, ok := b.Recorder.(dag.LogRecorder); ok {
+		return lr.RecordLog(ctx, a)
+	}
+	return false, nil
+}
+
 // Cancel cancels run id, which this Service started and is still running: its running nodes
 // are told to stop, the others do not start, and it is recorded canceled. Otherwise it says
 // why not: a *NotFoundError, a *NotRunningError (another process runs it, or it has ended),

@@ -38,6 +38,9 @@ type Command struct {
 	StderrLimit int       // stderr bytes kept, the tail
 	Lang        i18n.Lang // the language of its errors
 	Guard       *Watchdog // kills its group if seam dies; nil for none
+	// Live, when set, is given stderr as the command writes it, for a watcher to see before
+	// the command ends; it must not block.
+	Live io.Writer
 }
 
 // Result is what a command left behind; it is filled as far as it got on error.
@@ -131,7 +134,7 @@ func Run(ctx context.Context, p Command) (Result, error) {
 	var (
 		wg             sync.WaitGroup
 		stdout         bytes.Buffer
-		stderr         = tailBuffer{limit: p.StderrLimit}
+		stderr         = tailBuffer{limit: p.StderrLimit, live: p.Live}
 		overflow       bool
 		outErr, errErr error
 	)
@@ -198,6 +201,7 @@ type tailBuffer struct {
 	limit int
 	buf   []byte
 	total int64
+	live  io.Writer // Command.Live
 }
 
 // readFrom reads r to its end. It reads into its own buffer, which starts small: most
@@ -214,6 +218,9 @@ func (t *tailBuffer) readFrom(r io.Reader) error {
 			}
 		}
 		n, err := r.Read(t.buf[len(t.buf):cap(t.buf)])
+		if t.live != nil && n > 0 {
+			_, _ = t.live.Write(t.buf[len(t.buf) : len(t.buf)+n]) // a watcher's loss, not the command's
+		}
 		t.buf = t.buf[:len(t.buf)+n]
 		t.total += int64(n)
 		if err == io.EOF {

@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"testing/iotest"
@@ -154,4 +156,47 @@ func readPid(t *testing.T, file string) int {
 	}
 	t.Fatalf("no pid in %s", file)
 	return 0
+}
+
+// liveWriter records what it is given, and tells once it holds want.
+type liveWriter struct {
+	mu   sync.Mutex
+	got  []byte
+	want string
+	seen chan struct{}
+}
+
+func (w *liveWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	had := strings.Contains(string(w.got), w.want)
+	w.got = append(w.got, p...)
+	if !had && strings.Contains(string(w.got), w.want) {
+		close(w.seen)
+	}
+	return len(p), nil
+}
+
+// TestRunLive: Command.Live is given stderr while the command runs, before it ends: the
+// command waits for a file that the test writes only once Live has seen the first line.
+func TestRunLive(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "gate")
+	w := &liveWriter{want: "first\n", seen: make(chan struct{})}
+	go func() {
+		select {
+		case <-w.seen:
+			_ = os.WriteFile(gate, nil, 0o600)
+		case <-t.Context().Done():
+		}
+	}()
+	script := `echo first >&2; while [ ! -e "$1" ]; do sleep 0.01; done; echo second >&2`
+	res, err := Run(t.Context(), Command{Argv: []string{"/bin/sh", "-c", script, "sh", gate}, OutputLimit: 1 << 10, StderrLimit: 1 << 10, Live: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if string(w.got) != "first\nsecond\n" || string(res.Stderr) != "first\nsecond\n" {
+		t.Errorf("Live got %q, stderr %q; want both %q", w.got, res.Stderr, "first\nsecond\n")
+	}
 }

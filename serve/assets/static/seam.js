@@ -2,8 +2,11 @@
 // once a run ends, the page is reloaded (the server renders the final state).
 "use strict";
 
-function follow(id, onEvent) {
-  const es = new EventSource("/runs/" + encodeURIComponent(id) + "/events");
+// follow calls onEvent with each event of run id; node names the node whose live log the
+// events are to carry, if any.
+function follow(id, onEvent, node) {
+  const q = node ? "?node=" + encodeURIComponent(node) : "";
+  const es = new EventSource("/runs/" + encodeURIComponent(id) + "/events" + q);
   let status = "running";
   es.onmessage = (m) => { const ev = JSON.parse(m.data); status = ev.status; onEvent(ev); };
   // A run "interrupted" at its end was left running by an owner that is gone: the last event
@@ -42,7 +45,10 @@ function redrawTimeline(id) {
 document.addEventListener("DOMContentLoaded", () => {
   const run = document.getElementById("run");
   if (run && run.dataset.live) {
+    const log = document.querySelector("pre[data-live-log]");
     follow(run.dataset.run, (ev) => {
+      const n = log && ev.nodes[log.dataset.liveLog];
+      if (n && n.log) log.textContent = n.log;
       setStatus(document.getElementById("run-status"), ev.status, ev.statusText);
       if (ev.status === "interrupted") {
         const notice = document.getElementById("interrupted");
@@ -64,7 +70,7 @@ document.addEventListener("DOMContentLoaded", () => {
         const row = document.querySelector('tr[data-node="' + CSS.escape(id) + '"] [data-status]');
         setStatus(row, n.status, n.statusText);
       }
-    });
+    }, log && log.dataset.liveLog);
   }
   // The runs page follows its running rows (the first ten).
   for (const row of Array.from(document.querySelectorAll("tr[data-live]")).slice(0, 10)) {
