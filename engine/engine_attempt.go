@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -171,12 +172,18 @@ func excerpt(b []byte) string {
 
 // maskOutput masks secrets in an output: in its decoded values when it is JSON, since JSON
 // can escape a secret in more ways than a text search finds (\/, \u00e9), else in its text.
+// An output that holds no secret is returned as it is, not re-encoded: its bytes, and so its
+// hash, must not depend on whether the run holds secrets (a store's password, say).
 func maskOutput(out []byte, secrets []string) []byte {
 	v, err := contract.ParseJSON(out)
 	if err != nil {
 		return []byte(nodes.MaskString(string(out), secrets))
 	}
-	b, err := json.Marshal(nodes.MaskValue(v, secrets))
+	masked := nodes.MaskValue(v, secrets)
+	if reflect.DeepEqual(masked, v) {
+		return out
+	}
+	b, err := json.Marshal(masked)
 	if err != nil {
 		return []byte(nodes.MaskString(string(out), secrets))
 	}
