@@ -293,8 +293,8 @@ func (s *Server) openApprovals(ctx context.Context, d *dag.DAG, as []runs.Attemp
 			a.Evidence = pretty(q.Evidence)
 		}
 		props, _ := form["properties"].(map[string]any)
-		_, a.Comment = props["comment"]
-		a.Comment = !a.Comment
+		_, own := props["comment"]
+		a.Comment = !own
 		if sent != nil && sent.Node == n.ID {
 			values, a.CommentSent, a.Refused = sent.Fields, sent.Comment, sent.Refused
 		}
