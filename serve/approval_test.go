@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -122,6 +123,9 @@ func TestServeApprovalPage(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the run page does not show %s", want)
 		}
+	}
+	if !regexp.MustCompile(`data-node="review">.*?<tspan class="icon">⏸</tspan>`).MatchString(page) {
+		t.Errorf("the waiting approval is not marked ⏸ in the graph:\n%s", page)
 	}
 	_, list := f.get(nil, "/runs")
 	if !strings.Contains(list, `<span class="status st-waiting" data-status>waiting</span>`) || !strings.Contains(list, `<option value="waiting"`) {

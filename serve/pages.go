@@ -130,6 +130,8 @@ func statusIcon(status string) string {
 		return "-"
 	case dag.NodeCanceled:
 		return "⊘"
+	case dag.NodeWaiting:
+		return "⏸"
 	case runs.Unfinished:
 		return "?"
 	case "":
