@@ -398,12 +398,17 @@ func (s *Server) approvalsPage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, r, http.StatusOK, "approvals", d)
 		return
 	}
+	loaded := map[string]*dag.DAG{} // by file: the waiting runs of one DAG load it once
 	for _, run := range list {
 		if run.File == "" {
 			continue
 		}
-		dg, err := s.runFile(ctx, &run, l)
-		if err != nil {
+		dg, ok := loaded[run.File]
+		if !ok {
+			dg, _ = s.runFile(ctx, &run, l)
+			loaded[run.File] = dg
+		}
+		if dg == nil {
 			continue // its page says why; nothing can be answered here without its form
 		}
 		_, as, err := s.opts.Service.Show(ctx, run.ID)
