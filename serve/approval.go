@@ -339,8 +339,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	// The resumed run outlives the request; the Service's Close stops it.
-	out, err := s.opts.Service.Answer(context.WithoutCancel(ctx), req, load, service.Request{})
+	// The resumed run outlives the request; the Service's Close stops it. late hears that the
+	// deadline passed before the answer came: the deadline's answer was recorded instead.
+	var late error
+	out, err := s.opts.Service.Answer(context.WithoutCancel(ctx), req, load, service.Request{Warn: func(w error) { late = w }})
 	var ae *service.AnswerError
 	if errors.As(err, &ae) {
 		sent.Refused = ae.Error()
@@ -349,6 +351,11 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		s.fail(w, r, failCode(err), err)
+		return
+	}
+	if out.TimedOut && late != nil {
+		// Not the answer given: the page says so rather than redirect as if it were taken.
+		s.showRun(w, r, http.StatusConflict, &sentAnswer{Node: node, Refused: late.Error()})
 		return
 	}
 	if out.Run != nil {

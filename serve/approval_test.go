@@ -55,7 +55,13 @@ nodes:
 // waits for its answer.
 func (f *fixture) startGate(approvers string) string {
 	f.t.Helper()
-	f.writeRoot("gate.yaml", strings.ReplaceAll(gateDAG, "APPROVERS", approvers))
+	return f.startGateSrc(strings.ReplaceAll(gateDAG, "APPROVERS", approvers))
+}
+
+// startGateSrc is startGate for the DAG file src.
+func (f *fixture) startGateSrc(src string) string {
+	f.t.Helper()
+	f.writeRoot("gate.yaml", src)
 	d, err := f.srv.files.Load(context.Background(), filepath.Join(f.root, "gate.yaml"))
 	if err != nil {
 		f.t.Fatal(err)
@@ -303,5 +309,32 @@ func TestServeApprovalPrincipals(t *testing.T) {
 	other := open.startGate("{principals: [alice]}")
 	if _, list := open.get(nil, "/approvals"); !strings.Contains(list, `data-node="review"`) || !strings.Contains(list, other) {
 		t.Errorf("without a principals file, Waiting for you does not list every open approval:\n%s", list)
+	}
+}
+
+// TestServeApprovalLate: an answer sent after the approval's deadline is not taken: the
+// deadline's answer is recorded instead (a reject, no on_timeout being set) and the run goes
+// on with it; the page says so rather than redirect as if the answer were taken.
+func TestServeApprovalLate(t *testing.T) {
+	f := newFixture(t, Options{})
+	id := f.startGateSrc(strings.ReplaceAll(strings.ReplaceAll(gateDAG, "APPROVERS", "anyone"), "timeout: 24h", "timeout: 1ms"))
+	c := jarClient(t, f)
+	_, page := f.get(c, "/runs/"+id)
+	form := url.Values{"csrf": {csrfOf(t, page)}, "decision": {"approve"}, "f.reply": {"late"}}
+	resp, body := post(t, c, f.http.URL+"/runs/"+id+"/approvals/review", form)
+	if want := "approval review of run " + id + " passed its deadline ("; resp.StatusCode != http.StatusConflict ||
+		!strings.Contains(body, `<pre class="error refusal" id="refused">`+want) || !strings.Contains(body, "): its on_timeout answer was recorded instead</pre>") {
+		t.Errorf("a late answer: %d\n%s", resp.StatusCode, body)
+	}
+	r, as := f.waitEnd(id)
+	if r.Status != dag.RunFailed {
+		t.Errorf("run %s after the deadline's reject, want failed", r.Status)
+	}
+	for _, a := range as {
+		if a.Node == "review" && a.Status == dag.NodeWaiting && a.Approval != nil {
+			if a.Approval.Through != service.ThroughTimeout || a.Approval.Answer["decision"] != "reject" {
+				t.Errorf("recorded %+v, want the deadline's reject", a.Approval)
+			}
+		}
 	}
 }
