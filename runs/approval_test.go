@@ -72,3 +72,26 @@ func testApprovalStored(t *testing.T, b backend) {
 		t.Errorf("answering a node that asked nothing: %v, want ErrNotFound", err)
 	}
 }
+
+// TestSummaryStatusWaiting: a node whose last attempt waits for an approval's answer is
+// waiting, not unfinished; one whose attempt was left running by a dead process is
+// unfinished, and a decided one is its attempt's.
+func TestSummaryStatusWaiting(t *testing.T) {
+	tests := []struct {
+		name string
+		a    Attempt
+		want dag.NodeStatus
+	}{
+		{"waiting for an answer", Attempt{Node: "review", Item: -1, Status: dag.NodeWaiting}, dag.NodeWaiting},
+		{"interrupted", Attempt{Node: "build", Item: -1, Status: AttemptInterrupted}, Unfinished},
+		{"passed", Attempt{Node: "build", Item: -1, Status: dag.NodePassed, Final: true}, dag.NodePassed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ns := Summarize([]Attempt{tt.a})
+			if len(ns) != 1 || ns[0].Status() != tt.want {
+				t.Fatalf("Summarize(%+v) status %v, want %s", tt.a, ns[0].Status(), tt.want)
+			}
+		})
+	}
+}

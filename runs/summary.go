@@ -74,14 +74,15 @@ func Summarize(as []Attempt) []*NodeSummary {
 	return order
 }
 
-// Unfinished is the status of a node no attempt decided and that is not running: its
-// process died.
+// Unfinished is the status of a node no attempt decided and that is neither running nor
+// waiting for an approval's answer: its process died.
 const Unfinished dag.NodeStatus = "unfinished"
 
 // Status is the node's status: its final attempt's, or Unfinished when no attempt decided it
-// and it is not running.
+// and it is neither running nor waiting (an approval's waiting attempt decides nothing, yet
+// its node is not lost: it waits for an answer).
 func (n *NodeSummary) Status() dag.NodeStatus {
-	if !n.Decided && n.Final.Status != dag.NodeRunning {
+	if !n.Decided && n.Final.Status != dag.NodeRunning && n.Final.Status != dag.NodeWaiting {
 		return Unfinished
 	}
 	return n.Final.Status

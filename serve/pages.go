@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -92,8 +93,10 @@ func (s *Server) funcs() template.FuncMap {
 			}
 			return took(b.Sub(a))
 		},
-		"icon":    statusIcon,
-		"pathEsc": func(p string) string { return (&url.URL{Path: p}).EscapedPath() },
+		"icon": statusIcon,
+		// answerArgs hands a nested template a field and the page's language.
+		"answerArgs": func(l i18n.Lang, f answerField) answerArg { return answerArg{Lang: l, F: f} },
+		"pathEsc":    func(p string) string { return (&url.URL{Path: p}).EscapedPath() },
 		"json": func(v any) string {
 			b, err := json.MarshalIndent(v, "", "  ")
 			if err != nil {
@@ -128,6 +131,8 @@ func statusIcon(status string) string {
 		return "-"
 	case dag.NodeCanceled:
 		return "⊘"
+	case dag.NodeWaiting:
+		return "⏸"
 	case runs.Unfinished:
 		return "?"
 	case "":
@@ -153,7 +158,7 @@ type runsData struct {
 func (s *Server) runsPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	d := runsData{DAG: q.Get("dag"), Status: q.Get("status"),
-		Statuses: []dag.RunStatus{dag.RunRunning, dag.RunSuccess, dag.RunWarn, dag.RunFailed, dag.RunCanceled}}
+		Statuses: []dag.RunStatus{dag.RunRunning, dag.RunWaiting, dag.RunSuccess, dag.RunWarn, dag.RunFailed, dag.RunCanceled}}
 	f := runs.Filter{DAG: d.DAG, Status: dag.RunStatus(d.Status), Limit: PageSize, Cursor: q.Get("cursor")}
 	list, next, err := s.opts.Service.List(r.Context(), f)
 	if err != nil {
@@ -217,6 +222,10 @@ type runData struct {
 	// Rerun offers to rerun the run from each node: it is not running and its DAG loads.
 	Rerun    bool
 	Timeline *timeline
+	// Approvals are the approvals the run waits for, each with its form.
+	Approvals []openApproval
+	// Refused says why an answer to an approval the run does not wait for was refused.
+	Refused string
 }
 
 // withPending is ns followed by the nodes of d no attempt was recorded for (by holds those
@@ -273,6 +282,12 @@ const (
 )
 
 func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
+	s.showRun(w, r, http.StatusOK, nil)
+}
+
+// showRun answers the page of the run the path names with code; sent, when not nil, is an
+// answer to one of its approvals that was refused, shown again with why.
+func (s *Server) showRun(w http.ResponseWriter, r *http.Request, code int, sent *sentAnswer) {
 	ctx := r.Context()
 	run, as, err := s.opts.Service.Show(ctx, r.PathValue("id"))
 	if err != nil {
@@ -314,18 +329,22 @@ func (s *Server) runPage(w http.ResponseWriter, r *http.Request) {
 		d.Graph = layout(dg, verdicts(dg, fs), status, href)
 		d.Nodes = withPending(d.Nodes, dg, by)
 		d.Rerun = !d.Live
+		d.Approvals = s.openApprovals(ctx, dg, as, sent)
 	} else {
 		d.GraphErr = err.Error()
 		d.Graph = layoutNodes(d.Nodes, status, href)
 	}
 	d.Timeline = buildTimeline(as, deps, now, l)
+	if sent != nil && !slices.ContainsFunc(d.Approvals, func(a openApproval) bool { return a.Node == sent.Node }) {
+		d.Refused = sent.Refused // an answer to an approval that is not open (any more)
+	}
 	for i := range d.Graph.Nodes {
 		d.Graph.Nodes[i].Selected = d.Graph.Nodes[i].ID == pick
 	}
 	if pick != "" {
 		d.Panel = s.panel(ctx, run, as, by[pick], pick, l)
 	}
-	s.render(w, r, http.StatusOK, "run", d)
+	s.render(w, r, code, "run", d)
 }
 
 // panel reads what the node panel shows of node id of run.
@@ -423,15 +442,20 @@ func (s *Server) runDAG(ctx context.Context, run *runs.Run, l i18n.Lang) (*dag.D
 	if run.File == "" {
 		return nil, nil, errors.New(i18n.Sprintf(l, "run %s has no DAG file recorded", run.ID))
 	}
-	p, err := s.resolve(run.File, l)
-	if err != nil {
-		return nil, nil, err
-	}
-	d, err := s.load(ctx, p, l)
+	d, err := s.runFile(ctx, run, l)
 	if err != nil {
 		return nil, nil, err
 	}
 	return d, lint.Lint(ctx, d, lint.Options{Lang: l}), nil
+}
+
+// runFile loads the DAG file of run, when it is under the root.
+func (s *Server) runFile(ctx context.Context, run *runs.Run, l i18n.Lang) (*dag.DAG, error) {
+	p, err := s.resolve(run.File, l)
+	if err != nil {
+		return nil, err
+	}
+	return s.load(ctx, p, l)
 }
 
 // runTimeline answers run id's timeline section alone, as the run page draws it: a live page

@@ -65,9 +65,12 @@ const (
 	proxyUnknown               // the trusted proxy named someone the principals file does not know
 )
 
-// need is the role r asks for: an operator's to start, cancel or resume a run (every POST
-// but logging out), a viewer's for the rest.
+// need is the role r asks for: an approver's to answer an approval, an operator's to start,
+// cancel or resume a run (every other POST but logging out), a viewer's for the rest.
 func need(r *http.Request) auth.Role {
+	if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/runs/") && strings.Contains(r.URL.Path, "/approvals/") {
+		return auth.Approver
+	}
 	if r.Method == http.MethodPost && r.URL.Path != "/logout" {
 		return auth.Operator
 	}

@@ -175,6 +175,7 @@ func New(opts Options) (*Server, error) {
 		streams:   make(chan struct{}, MaxEventStreams)}
 	for _, m := range slices.Concat(texts(), principalTexts(), webTexts(),
 		ssoTexts(),
+		approvalTexts(),
 	) {
 		s.texts[m.In("en")] = m
 	}
@@ -220,6 +221,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /runs/{id}/outputs/{hash}", s.output)
 	m.HandleFunc("POST /runs/{id}/cancel", s.cancel)
 	m.HandleFunc("POST /runs/{id}/resume", s.resume)
+	m.HandleFunc("POST /runs/{id}/approvals/{node}", s.answer)
+	m.HandleFunc("GET /approvals", s.approvalsPage)
 	m.HandleFunc("GET /dags", s.dagsPage)
 	m.HandleFunc("GET /dags/{path...}", s.dagPage)
 	m.HandleFunc("POST /dags/{path...}", s.startRun)

@@ -36,6 +36,9 @@ type AnswerRequest struct {
 	// (a CLI that showed nothing).
 	EvidenceHash string
 	Through      string // ThroughCLI, ThroughWeb or ThroughMCP
+	// Lang is the language of a refusal and its violations, for a front end that answers
+	// each request in its own (the web view); "" is the Service's.
+	Lang i18n.Lang
 }
 
 // Answered is what Answer did.
@@ -130,6 +133,9 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 		return nil, ErrNoStore
 	}
 	l := s.opts.Lang
+	if req.Lang != "" {
+		l = req.Lang
+	}
 	r, attempts, err := s.get(ctx, s.opts.Store, req.Run)
 	if err != nil {
 		return nil, err
@@ -290,6 +296,12 @@ func (s *Service) applyTimeouts(ctx context.Context, id string, d *dag.DAG, as [
 		applied = true
 	}
 	return applied, nil
+}
+
+// MayAnswer reports whether the principal of ctx may answer, through the web view, an
+// approval of run r with settings cfg: what a front end lists as waiting for that principal.
+func (s *Service) MayAnswer(ctx context.Context, r *runs.Run, cfg *nodes.ApprovalConfig) bool {
+	return s.mayAnswer(ctx, r, cfg, AnswerRequest{Through: ThroughWeb}) == 0
 }
 
 // mayAnswer says why the principal of ctx may not answer; 0 when it may.

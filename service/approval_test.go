@@ -276,3 +276,36 @@ nodes:
 		})
 	}
 }
+
+// TestAnswerLangMayAnswer: a front end answering each request in its own language has the
+// refusal and its violations said in it, whatever the Service's; MayAnswer says who may
+// answer, as Answer decides it.
+func TestAnswerLangMayAnswer(t *testing.T) {
+	st := openStore(t, t.TempDir()+"/seam.db")
+	s, d, id := startGate(t, st, i18n.English)
+	alice := auth.With(t.Context(), &auth.Principal{Name: "alice", Roles: []auth.Role{auth.Approver}})
+	_, err := s.Answer(alice, AnswerRequest{Run: id, Node: "review", Decision: "approve", Fields: map[string]any{"reply": ""},
+		Through: ThroughWeb, Lang: i18n.Japanese}, loader(d), Request{})
+	want := "実行 " + id + " の承認 review への回答はフォームに違反しています:\n  /reply: フィールド 'reply' は minLength 1 以上である必要があります"
+	if err == nil || err.Error() != want {
+		t.Errorf("refusal in Japanese:\n%v\nwant\n%s", err, want)
+	}
+	r, _, err := st.GetRun(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := d.ByID["review"].ApprovalConfig()
+	for _, tt := range []struct {
+		who  *auth.Principal
+		want bool
+	}{
+		{&auth.Principal{Name: "alice"}, true},
+		{&auth.Principal{Name: "carol", Groups: []string{"leads"}}, true},
+		{&auth.Principal{Name: "dave", Groups: []string{"ops"}}, false},
+		{&auth.Principal{Name: "bob", Groups: []string{"leads"}}, false}, // the starter
+	} {
+		if got := s.MayAnswer(auth.With(t.Context(), tt.who), r, cfg); got != tt.want {
+			t.Errorf("MayAnswer(%s) = %v, want %v", tt.who.Name, got, tt.want)
+		}
+	}
+}

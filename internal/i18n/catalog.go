@@ -44,6 +44,7 @@ func catalogParts() map[string]map[string]string {
 		"jaSimulate":   jaSimulate(),
 		"jaVendor":     jaVendor(),
 		"jaLow35":      jaLow35(),
+		"jaApweb":      jaApweb(),
 	}
 }
 

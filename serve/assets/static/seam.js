@@ -16,7 +16,7 @@ function follow(id, onEvent, node) {
 }
 
 // The signs of node statuses besides their colours, as the server draws them (statusIcon).
-const ICONS = { passed: "✓", warned: "!", failed: "✗", running: "▶", skipped: "-", canceled: "⊘", unfinished: "?" };
+const ICONS = { passed: "✓", warned: "!", failed: "✗", running: "▶", skipped: "-", canceled: "⊘", waiting: "⏸", unfinished: "?" };
 
 function setStatus(el, status, text) {
   if (!el) return;
