@@ -12,6 +12,18 @@ func jaHooks() map[string]string {
 		"trigger %s: the params cannot be made of the body: %w":                           "トリガー %s: 本文から params を作れません: %w",
 		"params must make an object, not %s":                                              "params はオブジェクトを作る必要があります（%s ではなく）",
 		"it is empty":                                                                     "空です",
+		// service: seam schedule trigger and backfill (service/fire.go)
+		"manual":          "手動",
+		"triggered by %s": "%s が手動で起動",
+		"backfill by %s":  "%s によるバックフィル",
+		"trigger %s is a webhook: POST its body to /hooks/%s/%s on seam serve":                   "トリガー %s は webhook です: 本文を seam serve の /hooks/%s/%s に POST してください",
+		"--to %s is before --from %s":                                                            "--to %s が --from %s より前です",
+		"--to %s is in the future: a backfill starts past times, the scheduler the ones to come": "--to %s は未来です: バックフィルは過去の時刻を、スケジューラーはこれからの時刻を開始します",
+		"from %s to %s trigger %s has more than %d times: backfill a shorter range at a time":    "%[1]s から %[2]s までにトリガー %[3]s の時刻が %[4]d 個を超えます: 短い範囲ずつバックフィルしてください",
+		"--%s %q: want an RFC 3339 time such as 2026-03-01T00:00:00Z":                            "--%s %q: 2026-03-01T00:00:00Z のような RFC 3339 の時刻を指定してください",
+		"%s  decided already: nothing started":                                                   "%s  決定済み: 何も開始しません",
+		"%s  could not start: %s":                                                                "%s  開始できませんでした: %s",
+		"%s  run %s %s":                                                                          "%s  実行 %s %s",
 		// serve
 		"this server is read-only: webhooks start nothing": "このサーバーは読み取り専用です: webhook は何も開始しません",
 		"a webhook's address is /hooks/DAG/TRIGGER":        "webhook のアドレスは /hooks/DAG/TRIGGER です",
