@@ -45,6 +45,12 @@ triggers:
       body: {type: object, required: [after], properties: {after: {type: string, minLength: 7}}}
     key: "${{ trigger.body.after }}"
     params: {sha: "${{ trigger.body.after }}"}
+  unset:
+    webhook:
+      hmac: {secret_env: UNSET_SECRET}
+      body: {type: object, required: [after], properties: {after: {type: string}}}
+    key: "${{ trigger.body.after }}"
+    params: {sha: "${{ trigger.body.after }}"}
   nightly:
     cron: "0 2 * * *"
     params: {sha: "${{ trigger.scheduled_time }}"}
@@ -130,6 +136,9 @@ func TestHook(t *testing.T) {
 		{"not hex", "/hooks/hooked/push", good, map[string]string{sig: "sha256=zz"}, 401,
 			"webhook hooked/push: the signature in X-Hub-Signature-256 is not the body's HMAC-SHA256 with the shared secret", false},
 		{"missing", "/hooks/hooked/push", good, nil, 401, unsigned, false},
+		// A secret the server does not have signs nothing, whatever the sender used.
+		{"secret unset", "/hooks/hooked/unset", good, map[string]string{sig: sign("", good)}, 401,
+			"webhook hooked/unset: the signature in X-Hub-Signature-256 is not the body's HMAC-SHA256 with the shared secret", false},
 		{"unknown DAG, unsigned", "/hooks/nope/push", good, map[string]string{sig: sign(hookSecret, good)}, 401,
 			`webhook nope/push: sign the body`, false},
 		{"unknown DAG, operator", "/hooks/nope/push", good, map[string]string{"Authorization": "Bearer " + operatorTok}, 404,
@@ -137,7 +146,9 @@ func TestHook(t *testing.T) {
 		{"a schedule", "/hooks/hooked/nightly", good, map[string]string{"Authorization": "Bearer " + operatorTok}, 404,
 			"trigger nightly of hooked is a schedule, not a webhook: POST /hooks/hooked/nightly starts nothing", false},
 		{"no trigger", "/hooks/hooked/pull", good, map[string]string{"Authorization": "Bearer " + operatorTok}, 404,
-			`DAG hooked has no trigger "pull" (it has: nightly, push)`, false},
+			`DAG hooked has no trigger "pull" (it has: nightly, push, unset)`, false},
+		{"empty key", "/hooks/hooked/unset", `{"after": ""}`, map[string]string{"Authorization": "Bearer " + operatorTok}, 422,
+			"trigger unset: the key cannot be made of the body: it is empty", false},
 		{"viewer", "/hooks/hooked/push", good, map[string]string{"Authorization": "Bearer " + viewerTok}, 403,
 			"grafana may not start runs: it needs the role operator (or admin), and grafana has viewer.", false},
 		{"wrong token", "/hooks/hooked/push", good, map[string]string{"Authorization": "Bearer wrong-token-0123456789"}, 401,
