@@ -59,6 +59,10 @@ type Fired struct {
 	Trigger   string
 	Scheduled time.Time
 	Key       string
+	// Manual marks a person's fire (seam schedule trigger), not one of the schedule's times;
+	// Note is what its fire records of who asked (a trigger, a backfill).
+	Manual bool
+	Note   string
 }
 
 // SubRecorder is a Recorder that records sub-runs too: the engine hands the recorder Sub

@@ -22,13 +22,14 @@ const (
 	FireStarted = "started" // a run started for the time (Fire.RunID)
 	FireSkipped = "skipped" // a run of the trigger was still going (overlap: skip)
 	FireMissed  = "missed"  // the time was seen outside its catch-up window, or superseded
+	FireManual  = "manual"  // a person fired the trigger (seam schedule trigger); not a scheduled time
 )
 
 // Fire is one decision of the scheduler.
 type Fire struct {
 	DAG, Trigger string
 	Scheduled    time.Time // the time the run is (or would have been) for
-	Decision     string    // FireStarted, FireSkipped or FireMissed
+	Decision     string    // FireStarted, FireSkipped, FireMissed or FireManual
 	RunID        string    // the run it started; "" otherwise
 	At           time.Time // when it was decided
 	Note         string    // why, for people (the run it overlapped, the window)
@@ -110,9 +111,14 @@ func fireArgs(f Fire) []any {
 	return []any{f.DAG, f.Trigger, f.Scheduled.UnixNano(), f.Decision, f.RunID, f.At.UnixNano(), f.Note}
 }
 
-// startedFire is the fire a run started by a schedule records with it.
+// startedFire is the fire a run started by a schedule (or by a person: FireManual) records
+// with it.
 func startedFire(r Run) Fire {
-	return Fire{DAG: r.DAG, Trigger: r.Trigger, Scheduled: r.Scheduled, Decision: FireStarted, RunID: r.ID, At: r.Started}
+	f := Fire{DAG: r.DAG, Trigger: r.Trigger, Scheduled: r.Scheduled, Decision: FireStarted, RunID: r.ID, At: r.Started, Note: r.FireNote}
+	if r.FireManual {
+		f.Decision = FireManual
+	}
+	return f
 }
 
 func (s *sqliteStore) RecordFire(ctx context.Context, f Fire) error {

@@ -143,6 +143,8 @@ func migrations() []string {
 		approvalMigration,
 		// 8 (triggers): fires, trigger state, the scheduler's lease; what started a run.
 		triggersMigration,
+		// 9 (webhook keys): the run each webhook key started (hookkeys.go).
+		hookKeysMigration,
 	}
 }
 
@@ -248,6 +250,8 @@ func pgMigrations() []string {
 		approvalMigration,
 		// 6 (triggers): as SQLite's version 8.
 		triggersMigration,
+		// 7 (webhook keys): as SQLite's version 9.
+		hookKeysMigration,
 	}
 }
 

@@ -370,12 +370,35 @@ func (s *pgStore) createFiredRun(ctx context.Context, r Run) error {
 	return nil
 }
 
+// createKeyedRun creates a run a webhook started with its key, in one transaction: of two
+// requests with one key, one run is created.
+func (s *pgStore) createKeyedRun(ctx context.Context, r Run) error {
+	err := s.retry(ctx, func(ctx context.Context) error {
+		return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			taken, err := takeKeyPG(ctx, tx, r)
+			if err != nil || !taken {
+				return err // !taken: a try before committed the run
+			}
+			_, err = tx.Exec(ctx, insertRunPG, runArgsPG(r)...)
+			return err
+		})
+	})
+	if err != nil {
+		return s.scrub(fmt.Errorf("create run %s in %s: %w", r.ID, s.where, err))
+	}
+	s.notify(ctx, r.ID)
+	return nil
+}
+
 func (s *pgStore) CreateRun(ctx context.Context, r Run) error {
 	if err := r.prepare(); err != nil {
 		return err
 	}
 	if r.Trigger != "" && !r.Scheduled.IsZero() {
 		return s.createFiredRun(ctx, r)
+	}
+	if keyed(r) {
+		return s.createKeyedRun(ctx, r)
 	}
 	retried := false
 	err := s.retry(ctx, func(ctx context.Context) error {

@@ -124,6 +124,7 @@ func (r *Recorder) BeginRun(ctx context.Context, run dag.RunRecord) error {
 		Status: dag.RunRunning, Started: run.Started, PID: r.pid, Host: r.host,
 		Parent: run.Parent, ParentNode: run.ParentNode, StartedBy: run.By,
 		Trigger: run.Fired.Trigger, Scheduled: run.Fired.Scheduled, TriggerKey: run.Fired.Key,
+		FireManual: run.Fired.Manual, FireNote: run.Fired.Note,
 	}
 	if r.lease != nil {
 		rec.LeaseOwner, rec.LeaseUntil = r.lease.Owner(), r.lease.Until()

@@ -313,6 +313,12 @@ func (s *sqliteStore) CreateRun(ctx context.Context, r Run) error {
 		return err
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if keyed(r) {
+			// The key, in the run's transaction: one run per key, or none.
+			if err := takeKeySQLite(ctx, tx, r); err != nil {
+				return err
+			}
+		}
 		_, err := tx.ExecContext(ctx,
 			`INSERT INTO runs (id, dag, file, file_hash, params, status, started, ended, pid, host, parent, parent_node,
 			                   started_by, lease_owner, lease_until, trigger_id, scheduled_at, trigger_key)

@@ -255,6 +255,10 @@ type Run struct {
 	Trigger    string
 	Scheduled  time.Time
 	TriggerKey string
+	// FireManual and FireNote go to the run's fire, not to the run: a person's fire
+	// (FireManual, not a time of the schedule) and who asked for it or for a backfill.
+	FireManual bool
+	FireNote   string
 }
 
 // Action is something a principal did to a run after it started.

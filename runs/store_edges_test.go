@@ -13,11 +13,22 @@ import (
 	"github.com/seam-dag/seam/internal/i18n"
 )
 
-// damage overwrites the start of the last page of the store file at path, closed: the
-// newest attempts and outputs are there, and the header (with the schema version) stays
-// readable, so the store still opens.
+// damage overwrites the start of the last page of the store file at path, closed, that does
+// not hold the schema: the newest attempts and outputs are there, and the header (with the
+// schema version) and the schema stay readable, so the store still opens. (Once the schema
+// outgrows the first page, its new pages may be the file's last ones.)
 func damage(t *testing.T, path string) {
 	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageno int
+	err = db.QueryRowContext(t.Context(), `SELECT max(pageno) FROM dbstat WHERE name <> 'sqlite_schema'`).Scan(&pageno)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +37,7 @@ func damage(t *testing.T, path string) {
 	if len(b) < 3*page {
 		t.Fatalf("store %s has %d bytes: too small to damage a page", path, len(b))
 	}
-	last := len(b) - page
+	last := (pageno - 1) * page
 	copy(b[last:last+64], strings.Repeat("\xff", 64))
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -132,6 +132,20 @@ func scheduleOf(tr *dag.Trigger, lang i18n.Lang) (schedule.Schedule, error) {
 	return c, nil
 }
 
+// scheduledParams are the params trigger tr makes for its scheduled time t; nil when it
+// makes none.
+func scheduledParams(tr *dag.Trigger, t time.Time, lang i18n.Lang) (map[string]any, error) {
+	if tr.Params == nil {
+		return nil, nil
+	}
+	v, err := tr.Params.Eval(&dag.Scope{Trigger: map[string]any{"scheduled_time": t.UTC().Format(time.RFC3339)}, Lang: lang})
+	p, ok := v.(map[string]any)
+	if err == nil && !ok {
+		err = i18n.Errorf(lang, "trigger %s: params must make an object, not %s", tr.ID, fmt.Sprintf("%T", v))
+	}
+	return p, err
+}
+
 // trigger decides the due times of one schedule.
 func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, now time.Time) ([]Made, error) {
 	lang := sc.svc.opts.Lang
@@ -148,8 +162,15 @@ func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, n
 	if err != nil {
 		return nil, err
 	}
-	if len(last) > 0 && last[0].Scheduled.After(cursor) {
-		cursor = last[0].Scheduled
+	// A person's fire is not a time of the schedule: the cursor passes over it, so that a
+	// trigger by hand loses none of the times before it.
+	for _, f := range last {
+		if f.Decision != runs.FireManual {
+			if f.Scheduled.After(cursor) {
+				cursor = f.Scheduled
+			}
+			break
+		}
 	}
 	going := sc.going(ctx, last)
 	p := schedule.Policy{Window: tr.Catchup.Window, Runs: tr.Catchup.Runs, Overlap: string(tr.Overlap), Jitter: tr.Jitter,
@@ -190,7 +211,7 @@ func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, n
 func (sc *Scheduler) going(ctx context.Context, fires []runs.Fire) []string {
 	var ids []string
 	for _, f := range fires {
-		if f.Decision != runs.FireStarted {
+		if f.Decision != runs.FireStarted && f.Decision != runs.FireManual {
 			continue
 		}
 		r, _, err := sc.svc.opts.Store.GetRun(ctx, f.RunID)
@@ -220,18 +241,10 @@ func (sc *Scheduler) record(ctx context.Context, m Made, now time.Time) error {
 // lint) is recorded missed with the reason, so that the time is not tried again and again.
 func (sc *Scheduler) start(ctx context.Context, d *dag.DAG, tr *dag.Trigger, m Made, now time.Time) (Made, error) {
 	lang := sc.svc.opts.Lang
-	var params map[string]any
-	if tr.Params != nil {
-		v, err := tr.Params.Eval(&dag.Scope{Trigger: map[string]any{"scheduled_time": m.Time.UTC().Format(time.RFC3339)}, Lang: lang})
-		p, ok := v.(map[string]any)
-		if err == nil && !ok {
-			err = i18n.Errorf(lang, "trigger %s: params must make an object, not %s", tr.ID, fmt.Sprintf("%T", v))
-		}
-		if err != nil {
-			m.Action, m.Note = schedule.Miss, err.Error()
-			return m, sc.record(ctx, m, now)
-		}
-		params = p
+	params, err := scheduledParams(tr, m.Time, lang)
+	if err != nil {
+		m.Action, m.Note = schedule.Miss, err.Error()
+		return m, sc.record(ctx, m, now)
 	}
 	run, err := sc.svc.Start(context.WithoutCancel(ctx), d, Request{Params: params, Fired: dag.Fired{Trigger: tr.ID, Scheduled: m.Time}})
 	if err == nil {

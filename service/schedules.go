@@ -164,6 +164,8 @@ func decisionWord(lang i18n.Lang, decision string) string {
 		return i18n.Format(lang, "skipped")
 	case runs.FireMissed:
 		return i18n.Format(lang, "missed")
+	case runs.FireManual:
+		return i18n.Format(lang, "manual")
 	}
 	return decision
 }

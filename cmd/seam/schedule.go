@@ -83,10 +83,10 @@ type scheduleRun func(ctx context.Context, svc *service.Service, ws *workspace.W
 // newScheduleCmd is seam schedule: the schedules, their next times, pauses and history.
 func newScheduleCmd(e *env) *cobra.Command {
 	var (
-		sf     storeFlag
-		asJSON bool
-		count  int
-		note   string
+		sf             storeFlag
+		asJSON         bool
+		count          int
+		note, from, to string
 	)
 	cmd := &cobra.Command{Use: "schedule", Short: "List the DAGs' triggers, their next times and decisions; pause and resume them"}
 	sub := func(use, short string, args cobra.PositionalArgs, run scheduleRun) *cobra.Command {
@@ -134,7 +134,16 @@ func newScheduleCmd(e *env) *cobra.Command {
 	}))
 	pause.Flags().StringVar(&note, "note", "", "why it is paused, shown with it (required)")
 	_ = pause.MarkFlagRequired("note")
-	cmd.AddCommand(list, next, pause,
+	backfill := sub("backfill DAG TRIGGER", "Start a run for each time of a schedule from --from to --to that has no decision yet", cobra.ExactArgs(2), onTrigger(func(ctx context.Context, svc *service.Service, d *dag.DAG, id string, l i18n.Lang) (any, string, error) {
+		return svc.BackfillText(ctx, d, id, from, to, time.Now())
+	}))
+	backfill.Flags().StringVar(&from, "from", "", "the first time, RFC 3339 (required)")
+	backfill.Flags().StringVar(&to, "to", "", "the last time, RFC 3339 (required)")
+	_, _ = backfill.MarkFlagRequired("from"), backfill.MarkFlagRequired("to")
+	cmd.AddCommand(list, next, pause, backfill,
+		sub("trigger DAG TRIGGER", "Fire a trigger by hand now: a run recorded as a manual fire", cobra.ExactArgs(2), onTrigger(func(ctx context.Context, svc *service.Service, d *dag.DAG, id string, l i18n.Lang) (any, string, error) {
+			return svc.TriggerText(ctx, d, id, time.Now())
+		})),
 		sub("resume DAG TRIGGER", "Resume a paused trigger", cobra.ExactArgs(2), onTrigger(func(ctx context.Context, svc *service.Service, d *dag.DAG, id string, l i18n.Lang) (any, string, error) {
 			return map[string]bool{"paused": false}, i18n.Sprintf(l, "resumed %s %s\n", d.Name, id), svc.SetPaused(ctx, d, id, false, "")
 		})),

@@ -41,6 +41,7 @@ func catalogParts() map[string]map[string]string {
 		"jaNear":       jaNear(),
 		"jaWeb2":       jaWeb2(),
 		"jaTriggers":   jaTriggers(),
+		"jaHooks":      jaHooks(),
 		"jaSimulate":   jaSimulate(),
 		"jaVendor":     jaVendor(),
 		"jaLow35":      jaLow35(),
