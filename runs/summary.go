@@ -79,9 +79,10 @@ func Summarize(as []Attempt) []*NodeSummary {
 const Unfinished dag.NodeStatus = "unfinished"
 
 // Status is the node's status: its final attempt's, or Unfinished when no attempt decided it
-// and it is not running.
+// and it is neither running nor an approval waiting for its answer (which no attempt
+// decides until it is answered).
 func (n *NodeSummary) Status() dag.NodeStatus {
-	if !n.Decided && n.Final.Status != dag.NodeRunning {
+	if !n.Decided && n.Final.Status != dag.NodeRunning && n.Final.Status != dag.NodeWaiting {
 		return Unfinished
 	}
 	return n.Final.Status
