@@ -43,6 +43,7 @@ func catalogParts() map[string]map[string]string {
 		"jaTriggers":   jaTriggers(),
 		"jaSimulate":   jaSimulate(),
 		"jaVendor":     jaVendor(),
+		"jaAppr2":      jaAppr2(),
 	}
 }
 

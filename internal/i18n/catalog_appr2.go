@@ -1,0 +1,32 @@
+package i18n
+
+// jaAppr2 is the Japanese of the approvals' list and show (service/approvals_text.go), the
+// CLI's approvals commands and seam run --wait.
+func jaAppr2() map[string]string {
+	return map[string]string{
+		"no approval waits for an answer": "回答を待っている承認はありません",
+		"due %s":                          "期限 %s",
+		"approval %s of run %s (%s)\n":    "実行 %[2]s の承認 %[1]s（%[3]s）\n",
+		"title      %s\n":                 "タイトル   %s\n",
+		"body       %s\n":                 "本文       %s\n",
+		"opened     %s\n":                 "開始       %s\n",
+		"deadline   none\n":               "期限       なし\n",
+		"deadline   %s (passed: the next command to touch the run records its on_timeout answer)\n": "期限       %s（経過: 次にこの実行に触れるコマンドが on_timeout の回答を記録します）\n",
+		"deadline   %s\n":               "期限       %s\n",
+		"evidence   sha256 %s\n":        "根拠       sha256 %s\n",
+		"form       not known: %s\n":    "フォーム   不明: %s\n",
+		"form       %s\n":               "フォーム   %s\n",
+		"decisions  %s\n":               "決定       %s\n",
+		"approvers  %s\n":               "承認者     %s\n",
+		"prefill    %s\n":               "初期値     %s\n",
+		"round %d    evidence %s: %s\n": "第 %d 回    根拠 %s: %s\n",
+		"answer     %s\n":               "回答       %s\n",
+		"answer it with `seam approve %s %s` (or `seam reject %s %s`)\n": "`seam approve %s %s`（または `seam reject %s %s`）で回答してください\n",
+		"you may not answer it\n":       "あなたはこの承認に回答できません\n",
+		"anyone":                        "誰でも",
+		"principals %s":                 "プリンシパル %s",
+		"groups %s":                     "グループ %s",
+		"not answered":                  "未回答",
+		"%s by %s through %s at %s: %s": "%[2]s が %[3]s で %[4]s に %[1]s: %[5]s",
+	}
+}
