@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -133,4 +134,36 @@ func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }
 func oneLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
+}
+
+// PrintApprovals writes, for a command, the approvals q lists (when node is "") or approval
+// node of run id, as text for people or, with asJSON, as indented JSON (a list is an array,
+// [] when empty).
+func (s *Service) PrintApprovals(ctx context.Context, w io.Writer, id, node string, q ApprovalQuery, asJSON bool) error {
+	var v any
+	if node == "" {
+		list, err := s.ListApprovals(ctx, q)
+		if err != nil {
+			return err
+		}
+		if !asJSON {
+			return WriteApprovals(w, s.opts.Lang, list)
+		}
+		v = append([]Approval{}, list...)
+	} else {
+		a, err := s.GetApproval(ctx, id, node, q)
+		if err != nil {
+			return err
+		}
+		if !asJSON {
+			return WriteApproval(w, s.opts.Lang, a, time.Now())
+		}
+		v = a
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode approvals: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
