@@ -28,5 +28,17 @@ func jaAppr2() map[string]string {
 		"groups %s":                     "グループ %s",
 		"not answered":                  "未回答",
 		"%s by %s through %s at %s: %s": "%[2]s が %[3]s で %[4]s に %[1]s: %[5]s",
+
+		// mcp: list_approvals, get_approval, answer_approval (mcp/tools_approvals.go)
+		"%[1]d approval":                                               "承認 %[1]d 件",
+		"%[1]d approvals":                                              "承認 %[1]d 件",
+		"%v waiting for an answer":                                     "回答待ちの%v",
+		"list approvals: %v":                                           "承認の一覧: %v",
+		"approval %s of run %s waits for an answer: %s":                "実行 %[2]s の承認 %[1]s は回答を待っています: %[3]s",
+		"approval %s of run %s was answered: %v":                       "実行 %[2]s の承認 %[1]s には回答済みです: %[3]v",
+		"approval %s of run %s was answered so already; nothing to do": "実行 %[2]s の承認 %[1]s には同じ回答が記録済みです。何もしません",
+		"approval %s of run %s answered; the process running the run continues it":   "実行 %[2]s の承認 %[1]s に回答しました。実行中のプロセスが続けます",
+		"approval %s of run %s answered; the run ended %s":                           "実行 %[2]s の承認 %[1]s に回答しました。実行は %[3]s で終わりました",
+		"approval %s of run %s answered; the run goes on: get_run shows how it goes": "実行 %[2]s の承認 %[1]s に回答しました。実行は続きます: get_run で様子を確認できます",
 	}
 }
