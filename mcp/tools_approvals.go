@@ -121,9 +121,11 @@ func (v approvalView) minimal() any {
 		v.Decisions, q.Deadline, q.Answer, v.MayAnswer, v.LoadError}
 }
 
-func (s *server) approvalQuery(mine bool) service.ApprovalQuery {
+// approvalQuery reads approvals as an agent would answer them, loading DAG files confined
+// to the root.
+func (s *server) approvalQuery(ctx context.Context, mine bool) service.ApprovalQuery {
 	return service.ApprovalQuery{Mine: mine, Through: service.ThroughMCP, Load: func(path string) (*dag.DAG, error) {
-		return s.load(context.Background(), s.root.rel(path))
+		return s.load(ctx, s.root.rel(path))
 	}}
 }
 
@@ -131,7 +133,7 @@ func (s *server) listApprovals(ctx context.Context, _ *sdk.CallToolRequest, in L
 	if _, err := s.store(); err != nil {
 		return message{}, nil, err
 	}
-	list, err := s.svc.ListApprovals(ctx, s.approvalQuery(in.Mine))
+	list, err := s.svc.ListApprovals(ctx, s.approvalQuery(ctx, in.Mine))
 	if err != nil {
 		return message{}, nil, fail(CodeInternal, nil, "list approvals: %v", err)
 	}
@@ -146,7 +148,7 @@ func (s *server) getApproval(ctx context.Context, _ *sdk.CallToolRequest, in Get
 	if in.Run == "" {
 		return message{}, nil, emptyID("run")
 	}
-	a, err := s.svc.GetApproval(ctx, in.Run, in.Node, s.approvalQuery(false))
+	a, err := s.svc.GetApproval(ctx, in.Run, in.Node, s.approvalQuery(ctx, false))
 	if err != nil {
 		return message{}, nil, answerError(err, in.Run)
 	}
@@ -165,7 +167,7 @@ func (s *server) answerApproval(ctx context.Context, _ *sdk.CallToolRequest, in 
 	}
 	req := service.AnswerRequest{Run: in.Run, Node: in.Node, Decision: in.Decision, Fields: in.Fields,
 		Comment: in.Comment, EvidenceHash: in.EvidenceHash, Through: service.ThroughMCP}
-	load := func(path string) (*dag.DAG, error) { return s.load(ctx, s.root.rel(path)) }
+	load := s.approvalQuery(ctx, false).Load
 	// The run the answer continues outlives the request unless the client waits for it.
 	base := ctx
 	if !in.Wait {
