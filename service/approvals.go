@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/nodes"
@@ -172,4 +173,40 @@ func openNodes(as []runs.Attempt) []string {
 		}
 	}
 	return slices.DeleteFunc(out, func(node string) bool { return openQuestion(as, node).Answer != nil })
+}
+
+// Polling bounds for AwaitAnswer: SQLite cannot tell another process of a commit, so a
+// waiting run is read again, first often (an answer given at once), then at most every
+// awaitMax.
+const (
+	awaitMin = 100 * time.Millisecond
+	awaitMax = 2 * time.Second
+)
+
+// AwaitAnswer returns once run id is no longer waiting: an answer was recorded and the run
+// resumed, by whichever process won the resume guard (seam approve's, or a seam serve), or
+// it ended otherwise; or when ctx ends, with its error.
+func (s *Service) AwaitAnswer(ctx context.Context, id string) error {
+	st, err := s.store()
+	if err != nil {
+		return err
+	}
+	every := awaitMin
+	for {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		r, _, err := st.GetRun(ctx, id)
+		if err != nil {
+			return fmt.Errorf("await the answer to run %s: %w", id, err)
+		}
+		if r.Status != dag.RunWaiting {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(every):
+		}
+		every = min(2*every, awaitMax)
+	}
 }

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -163,5 +164,35 @@ func TestWriteApprovals(t *testing.T) {
 				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
 			}
 		})
+	}
+}
+
+// TestAwaitAnswer: AwaitAnswer returns once another process (a second service on the same
+// store) answers and resumes the run; a canceled wait returns its cause.
+func TestAwaitAnswer(t *testing.T) {
+	path := t.TempDir() + "/seam.db"
+	s, d, id := startGate(t, openStore(t, path), i18n.English)
+
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cancel(errors.New("interrupted"))
+	if err := s.AwaitAnswer(ctx, id); err == nil || err.Error() != "interrupted" {
+		t.Fatalf("a canceled wait: %v", err)
+	}
+
+	done := make(chan error, 1)
+	go func() { done <- s.AwaitAnswer(t.Context(), id) }()
+	other := newService(t, openStore(t, path), i18n.English)
+	alice := auth.With(t.Context(), &auth.Principal{Name: "alice"})
+	ans, err := other.Answer(alice, AnswerRequest{Run: id, Node: "review", Decision: "approve", Fields: map[string]any{"reply": "ok"}, Through: ThroughCLI}, loader(d), Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(t, ans.Run)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	r, _, err := s.Show(t.Context(), id)
+	if err != nil || r.Status != dag.RunSuccess {
+		t.Fatalf("after the wait: %+v, %v", r, err)
 	}
 }
