@@ -179,3 +179,12 @@ func (f *Follower) See(r *Run, as []Attempt) error {
 	}
 	return nil
 }
+
+// StatusFor is the run's status for people, in lang: a run whose process died shows as
+// such.
+func (r *Run) StatusFor(lang i18n.Lang) string {
+	if r.Interrupted() {
+		return StatusText(lang, "interrupted")
+	}
+	return StatusText(lang, r.Status)
+}

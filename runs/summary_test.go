@@ -1,9 +1,12 @@
 package runs
 
 import (
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/internal/i18n"
 )
 
 // TestSummaryStatus: a node's status in a run's summary; an approval waiting for its answer
@@ -24,6 +27,34 @@ func TestSummaryStatus(t *testing.T) {
 			ns := Summarize(tt.as)
 			if len(ns) != 1 || ns[0].Status() != tt.want {
 				t.Fatalf("status %s, want %s", ns[0].Status(), tt.want)
+			}
+		})
+	}
+}
+
+// TestStatusFor: a run's status for people; one left running by a dead process on this
+// host is interrupted, and a waiting run says so, in both languages.
+func TestStatusFor(t *testing.T) {
+	host, _ := os.Hostname()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		run  Run
+		lang i18n.Lang
+		want string
+	}{
+		{"running", Run{Status: dag.RunRunning, PID: os.Getpid(), Host: host}, i18n.English, "running"},
+		{"its process died", Run{Status: dag.RunRunning, PID: cmd.Process.Pid, Host: host}, i18n.English, "interrupted"},
+		{"waiting", Run{Status: dag.RunWaiting}, i18n.English, "waiting"},
+		{"waiting, Japanese", Run{Status: dag.RunWaiting}, i18n.Japanese, "回答待ち"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.run.StatusFor(tt.lang); got != tt.want {
+				t.Errorf("StatusFor = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -87,7 +87,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			fmt.Fprintln(tw, i18n.Sprintf(l, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE"))
 			for i := range list {
 				r := &list[i]
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+r.SubRunNote(l), displayStatus(r, l),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+r.SubRunNote(l), r.StatusFor(l),
 					r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r), displayPath(r.File))
 			}
 			return tw.Flush()
@@ -142,7 +142,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 		return printJSON(e.stdout, runs.ShowDocument(r, as, nodes))
 	}
 	w := e.termOut(e.stdout)
-	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r, l)))
+	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, r.StatusFor(l)))
 	if r.Parent != "" {
 		fmt.Fprint(w, i18n.Sprintf(l, "sub-run  of run %s, node %s\n", r.Parent, r.ParentNode))
 	}
@@ -221,7 +221,7 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 		return failedWith(err)
 	}
 	last := f.Run
-	fmt.Fprint(w, i18n.Sprintf(l, "run %s: %s (%s)\n", last.ID, displayStatus(last, l), runDuration(last)))
+	fmt.Fprint(w, i18n.Sprintf(l, "run %s: %s (%s)\n", last.ID, last.StatusFor(l), runDuration(last)))
 	if last.Status == dag.RunWaiting {
 		fmt.Fprint(e.stderr, service.WaitingRunNote(l, last, f.Attempts))
 		return &exitError{code: 3}
