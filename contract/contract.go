@@ -33,6 +33,14 @@ type Violation struct {
 	Message string `json:"message"`
 }
 
+// At is where the violation is, for people: its pointer, "/" for the root.
+func (v Violation) At() string {
+	if v.Pointer == "" {
+		return "/"
+	}
+	return v.Pointer
+}
+
 // ErrRemoteRef is returned when a schema refers to a remote document: loading never touches
 // the network.
 var ErrRemoteRef = errors.New("remote $ref refused")

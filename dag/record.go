@@ -111,6 +111,10 @@ type AttemptRecord struct {
 
 // ApprovalRecord is what an approval asked and what it was answered.
 type ApprovalRecord struct {
+	// Title and Body are the node's, resolved and masked when it opened: what the person is
+	// asked, as a list of approvals shows it without loading the DAG file again.
+	Title string `json:"title,omitempty"`
+	Body  string `json:"body,omitempty"`
 	// Evidence is the node's `show`, resolved and masked, as canonical JSON (encoding/json's:
 	// keys sorted, no spaces); EvidenceHash is its hex SHA-256. An answer names the hash it
 	// saw, so that evidence a rewind changed is not approved unseen.

@@ -49,6 +49,8 @@ func (r *runner) approval(i int32, run *nodeRun, call *nodes.Call) (runs bool, e
 	nr := &r.res.Nodes[i]
 	nr.Status, nr.Started = dag.NodeWaiting, r.now()
 	rec := &dag.ApprovalRecord{Evidence: evidence, EvidenceHash: hash, Opened: nr.Started}
+	rec.Title, _ = nodes.MaskValue(cfg.Title, r.secrets).(string)
+	rec.Body, _ = nodes.MaskValue(cfg.Body, r.secrets).(string)
 	rec.Prefill, _ = nodes.MaskValue(call.With["prefill"], r.secrets).(map[string]any)
 	if cfg.Timeout > 0 {
 		rec.Deadline = nr.Started.Add(cfg.Timeout)

@@ -28,6 +28,8 @@ func toolRole(name string) auth.Role {
 		return auth.Operator
 	case "create_workflow", "update_workflow":
 		return auth.Admin
+	case "answer_approval":
+		return auth.Approver
 	}
 	return auth.Viewer
 }

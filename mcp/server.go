@@ -113,6 +113,7 @@ func NewServer(opts Options) (*Server, error) {
 			"outputs and statistics.",
 	})
 	if err := errors.Join(s.addDAGTools(srv), s.addGateTools(srv), s.addContractTools(srv), s.addRunTools(srv),
+		s.addApprovalTools(srv),
 		s.addExplainTools(srv), s.addN8NTools(srv),
 		s.addSimulateTool(srv),
 	); err != nil {

@@ -2,6 +2,7 @@ package runs
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -139,4 +140,51 @@ func (r *Run) SubRunNote(lang i18n.Lang) string {
 		return ""
 	}
 	return i18n.Sprintf(lang, " (sub-run of %s/%s)", r.Parent, r.ParentNode)
+}
+
+// Follower prints a watched run for people (WatchRun's fn is its See): the run's first line,
+// then each attempt once, as it is recorded. An attempt's finish takes the place of its
+// start record in what the store returns, so what was printed is told by identity rather
+// than by position. Run and Attempts are the last state seen.
+type Follower struct {
+	W        io.Writer
+	Lang     i18n.Lang
+	Run      *Run
+	Attempts []Attempt
+	shown    map[followed]bool
+}
+
+type followed struct {
+	session, item, attempt int
+	node                   string
+	start                  bool
+}
+
+// See prints what is new in run r and its attempts as.
+func (f *Follower) See(r *Run, as []Attempt) error {
+	if f.Run == nil {
+		fmt.Fprint(f.W, i18n.Sprintf(f.Lang, "run %s  %s\n", r.ID, r.DAG))
+		f.shown = map[followed]bool{}
+	}
+	f.Run, f.Attempts = r, as
+	for _, a := range as {
+		k := followed{a.Session, a.Item, a.Attempt, a.Node, a.IsStart()}
+		if f.shown[k] {
+			continue
+		}
+		f.shown[k] = true
+		if _, err := fmt.Fprintln(f.W, a.WatchLine(f.Lang)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StatusFor is the run's status for people, in lang: a run whose process died shows as
+// such.
+func (r *Run) StatusFor(lang i18n.Lang) string {
+	if r.Interrupted() {
+		return StatusText(lang, "interrupted")
+	}
+	return StatusText(lang, r.Status)
 }

@@ -76,6 +76,9 @@ type ExplainedViolation struct {
 	Contract ContractRef `json:"contract"`
 }
 
+// At is where the violation is, for people: its pointer, "/" for the root.
+func (v ExplainedViolation) At() string { return contract.Violation{Pointer: v.Pointer}.At() }
+
 // ContractRef locates a broken keyword in the node's contract in the DAG file.
 type ContractRef struct {
 	// Keyword is the broken keyword as the validator reports it: a JSON Pointer into the

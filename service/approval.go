@@ -436,3 +436,14 @@ func AnsweredNote(l i18n.Lang, req AnswerRequest, a *Answered) string {
 	}
 	return i18n.Sprintf(l, "seam: approval %s of run %s answered; the process running the run continues it", req.Node, req.Run)
 }
+
+// WaitingRunNote is WaitingNote for run r read from the store with its attempts as.
+func WaitingRunNote(l i18n.Lang, r *runs.Run, as []runs.Attempt) string {
+	res := &dag.RunResult{ID: r.ID}
+	for _, n := range runs.Summarize(as) {
+		if n.Status() == dag.NodeWaiting {
+			res.Nodes = append(res.Nodes, dag.NodeResult{ID: n.ID, Status: dag.NodeWaiting})
+		}
+	}
+	return WaitingNote(l, res)
+}

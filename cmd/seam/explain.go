@@ -97,7 +97,7 @@ func writeExplanationRest(w io.Writer, x *runs.Explanation, lang i18n.Lang) {
 		fmt.Fprint(w, i18n.Sprintf(lang, "item %d output: %s\n", *x.Item, x.Output))
 	}
 	for _, v := range x.Violations {
-		fmt.Fprintf(w, "\n%s: %s\n", pointerOrRoot(v.Pointer), v.Message)
+		fmt.Fprintf(w, "\n%s: %s\n", v.At(), v.Message)
 		value := v.Value
 		if value == "" {
 			value = i18n.Sprintf(lang, "(missing)")

@@ -175,6 +175,7 @@ func newRootCmd(e *env) *cobra.Command {
 		newSchedulerCmd(e),
 		newAnswerCmd(e, "approve", "Approve a waiting approval of a run, with the form's fields, and continue the run"),
 		newAnswerCmd(e, "reject", "Reject a waiting approval of a run, and continue the run"),
+		newApprovalsCmd(e),
 	)
 	return root
 }

@@ -35,6 +35,7 @@ type runFlags struct {
 	simulate   bool     // --simulate
 	stubs      []string // --stub NODE=FILE
 	fromStore  int      // --from-store N
+	wait       bool     // --wait: stay until a waiting run's approval is answered
 }
 
 func newRunCmd(e *env) *cobra.Command {
@@ -105,6 +106,7 @@ did not succeed, reusing the outputs of the nodes that passed.`,
 	cmd.Flags().BoolVar(&rf.ef.detach, "detach", false, "with --engine temporal: print the run's id once it has started, and leave it to the workers (seam runs watch follows it)")
 	rf.ef.add(cmd, "where the run's nodes run: embedded (this process) or temporal (seam workers; docs/temporal.md) (default: $SEAM_ENGINE, then embedded)")
 	cmd.Flags().BoolVar(&rf.noStore, "no-store", false, "do not record the run")
+	cmd.Flags().BoolVar(&rf.wait, "wait", false, "when the run waits for an approval, stay until it is answered (by seam approve, anywhere), then follow the run to its end")
 	cmd.Flags().StringVar(&rf.resume, "resume", "", "continue run `RUN`: re-run what did not pass, reuse what did")
 	cmd.Flags().StringVar(&rf.from, "from", "", "with --resume, rerun the run, finished or not, from node `NODE`: it and its dependents run again, the rest is reused")
 	cmd.Flags().BoolVar(&rf.simulate, "simulate", false, "run no node with a side effect: generate their outputs from their contracts, take every branch the contracts allow, record nothing (docs/simulate.md)")
@@ -227,6 +229,12 @@ func runAndShow(ctx context.Context, e *env, st runs.Store, d *dag.DAG, lang i18
 		return failed()
 	} else if res.Status == dag.RunWaiting {
 		fmt.Fprint(e.stderr, service.WaitingNote(lang, res))
+		if rf.wait && st != nil {
+			if err := readService(st, &rf.sf).AwaitAnswer(ctx, res.ID); err != nil {
+				return failedWith(err)
+			}
+			return watchRun(ctx, e, &rf.sf, res.ID)
+		}
 		return &exitError{code: 3}
 	}
 	return nil

@@ -87,7 +87,7 @@ func newRunsListCmd(e *env) *cobra.Command {
 			fmt.Fprintln(tw, i18n.Sprintf(l, "RUN\tDAG\tSTATUS\tSTARTED\tDURATION\tFILE"))
 			for i := range list {
 				r := &list[i]
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+r.SubRunNote(l), displayStatus(r, l),
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.DAG+r.SubRunNote(l), r.StatusFor(l),
 					r.Started.Local().Format("2006-01-02 15:04:05"), runDuration(r), displayPath(r.File))
 			}
 			return tw.Flush()
@@ -142,7 +142,7 @@ func showRun(ctx context.Context, e *env, sf *storeFlag, id string, asJSON bool)
 		return printJSON(e.stdout, runs.ShowDocument(r, as, nodes))
 	}
 	w := e.termOut(e.stdout)
-	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, displayStatus(r, l)))
+	fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s  %s\n", r.ID, r.DAG, r.StatusFor(l)))
 	if r.Parent != "" {
 		fmt.Fprint(w, i18n.Sprintf(l, "sub-run  of run %s, node %s\n", r.Parent, r.ParentNode))
 	}
@@ -191,7 +191,8 @@ func newRunsWatchCmd(e *env) *cobra.Command {
 		Short: "Follow a run as it is recorded, from any process or host, until it ends",
 		Long: `Follow a run as it is recorded, by this or another process (on another host, with a
 PostgreSQL store): one line per attempt as it is committed, then how the run ended. Exits 0
-when the run succeeded or warned, 1 when it failed, was canceled or its process died.`,
+when the run succeeded or warned, 1 when it failed, was canceled or its process died, 3 when
+it waits for an approval.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			l, err := lang(cmd, e)
@@ -215,34 +216,16 @@ func watchRun(ctx context.Context, e *env, sf *storeFlag, id string) error {
 	defer s.Close()
 	l := sf.lang
 	w := e.termOut(e.stdout)
-	// An attempt's finish takes the place of its start record in what the store returns, so
-	// what was printed is told by identity rather than by position.
-	type printed struct {
-		session, item, attempt int
-		node                   string
-		start                  bool
-	}
-	shown := map[printed]bool{}
-	var last *runs.Run
-	err = readService(s, sf).Watch(ctx, id, func(r *runs.Run, as []runs.Attempt) error {
-		if last == nil {
-			fmt.Fprint(w, i18n.Sprintf(l, "run %s  %s\n", r.ID, r.DAG))
-		}
-		last = r
-		for _, a := range as {
-			k := printed{a.Session, a.Item, a.Attempt, a.Node, a.IsStart()}
-			if shown[k] {
-				continue
-			}
-			shown[k] = true
-			fmt.Fprintln(w, a.WatchLine(l))
-		}
-		return nil
-	})
-	if err != nil {
+	f := &runs.Follower{W: w, Lang: l}
+	if err := readService(s, sf).Watch(ctx, id, f.See); err != nil {
 		return failedWith(err)
 	}
-	fmt.Fprint(w, i18n.Sprintf(l, "run %s: %s (%s)\n", last.ID, displayStatus(last, l), runDuration(last)))
+	last := f.Run
+	fmt.Fprint(w, i18n.Sprintf(l, "run %s: %s (%s)\n", last.ID, last.StatusFor(l), runDuration(last)))
+	if last.Status == dag.RunWaiting {
+		fmt.Fprint(e.stderr, service.WaitingRunNote(l, last, f.Attempts))
+		return &exitError{code: 3}
+	}
 	if last.Status != dag.RunSuccess && last.Status != dag.RunWarn {
 		return failed()
 	}
@@ -270,7 +253,7 @@ func writeNodeSummary(w io.Writer, n *runs.NodeSummary, width, notesWidth int, l
 		pad(n.Notes(lang), notesWidth), dur, text)
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 	for _, v := range f.Violations {
-		fmt.Fprintf(w, "    %s: %s\n", pointerOrRoot(v.Pointer), v.Message)
+		fmt.Fprintf(w, "    %s: %s\n", v.At(), v.Message)
 	}
 }
 
@@ -300,13 +283,6 @@ func writeFailedItems(ctx context.Context, w io.Writer, svc *service.Service, as
 		fmt.Fprint(w, i18n.Sprintf(lang, "    item %d output: %s\n", a.Item, oneLine(string(out), itemExcerpt)))
 	}
 	return nil
-}
-
-func pointerOrRoot(p string) string {
-	if p == "" {
-		return "/"
-	}
-	return p
 }
 
 func runDuration(r *runs.Run) string {

@@ -151,15 +151,6 @@ func readService(st runs.Store, sf *storeFlag) *service.Service {
 	return service.New(service.Options{Store: st, Lang: sf.lang, ShowPath: displayPath})
 }
 
-// displayStatus is a run's status for people, in lang: a run whose process died shows as
-// such.
-func displayStatus(r *runs.Run, lang i18n.Lang) string {
-	if r.Interrupted() {
-		return runs.StatusText(lang, "interrupted")
-	}
-	return runs.StatusText(lang, r.Status)
-}
-
 // displayPath shows a stored (absolute) DAG file relative to the current directory when it
 // is below it.
 func displayPath(p string) string {

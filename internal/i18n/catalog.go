@@ -46,6 +46,7 @@ func catalogParts() map[string]map[string]string {
 		"jaVendor":     jaVendor(),
 		"jaLow35":      jaLow35(),
 		"jaApweb":      jaApweb(),
+		"jaAppr2":      jaAppr2(),
 	}
 }
 
