@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 
@@ -227,19 +226,12 @@ func (l *linter) decisionCompares(consumer string, es []*dag.Expr) []Finding {
 		if len(enums) == 0 {
 			continue
 		}
-		if l.celEnv == nil {
-			env, err := cel.NewEnv()
-			if err != nil {
-				continue // lint's own environment: not expected
-			}
-			l.celEnv = env
-		}
-		parsed, iss := l.celEnv.Parse(e.Src)
-		if iss != nil && iss.Err() != nil {
+		parsed := l.parseAST(e.Src)
+		if parsed == nil {
 			continue // the loader reported it
 		}
-		info := parsed.NativeRep().SourceInfo()
-		visitEnumCompares(parsed.NativeRep().Expr(), func(r dag.Ref, lit ast.Expr) {
+		info := parsed.SourceInfo()
+		visitEnumCompares(parsed.Expr(), func(r dag.Ref, lit ast.Expr) {
 			if len(r.Path) != 2 || r.Path[0] != "data" || enums[r.Node] == nil {
 				return
 			}

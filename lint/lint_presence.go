@@ -131,6 +131,14 @@ type read struct {
 // parseExpr parses a CEL expression's source; nil when it does not parse (the loader
 // reported it then).
 func (l *linter) parseExpr(src string) ast.Expr {
+	if a := l.parseAST(src); a != nil {
+		return a.Expr()
+	}
+	return nil
+}
+
+// parseAST is parseExpr's tree with its source positions.
+func (l *linter) parseAST(src string) *ast.AST {
 	if l.celEnv == nil {
 		env, err := cel.NewEnv()
 		if err != nil {
@@ -142,7 +150,7 @@ func (l *linter) parseExpr(src string) ast.Expr {
 	if iss != nil && iss.Err() != nil {
 		return nil
 	}
-	return parsed.NativeRep().Expr()
+	return parsed.NativeRep()
 }
 
 // reads lists the references of e with the guards that hold where each is evaluated, base

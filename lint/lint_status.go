@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
 
@@ -40,19 +39,12 @@ func (l *linter) statusNames(consumer string, es []*dag.Expr) []Finding {
 		if !slices.ContainsFunc(e.Refs(), func(r dag.Ref) bool { return r.Root == "status" }) {
 			continue
 		}
-		if l.celEnv == nil {
-			env, err := cel.NewEnv()
-			if err != nil {
-				continue // lint's own environment: not expected
-			}
-			l.celEnv = env
-		}
-		parsed, iss := l.celEnv.Parse(e.Src)
-		if iss != nil && iss.Err() != nil {
+		parsed := l.parseAST(e.Src)
+		if parsed == nil {
 			continue // the loader reported it
 		}
-		info := parsed.NativeRep().SourceInfo()
-		visitStatusCompares(parsed.NativeRep().Expr(), func(node string, lit ast.Expr) {
+		info := parsed.SourceInfo()
+		visitStatusCompares(parsed.Expr(), func(node string, lit ast.Expr) {
 			word := string(lit.AsLiteral().(types.String))
 			if slices.Contains(dag.FinalStatuses(), dag.NodeStatus(word)) {
 				return
