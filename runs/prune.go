@@ -20,8 +20,8 @@ import (
 // PruneOptions say which runs Prune deletes: the top-level runs (sub-runs go with their
 // parent) started before Before, but the Keep newest of each DAG, of the DAG named DAG when
 // it is set. A run whose lease is live is never deleted, nor one recorded as running without
-// a lease (recorded before leases: nothing says it stopped); one whose lease expired
-// (interrupted) is.
+// a lease (recorded before leases: nothing says it stopped), nor one waiting for an
+// approval's answer; one whose lease expired (interrupted) is.
 type PruneOptions struct {
 	Before time.Time
 	Keep   int
@@ -103,15 +103,16 @@ func Prune(ctx context.Context, s Store, o PruneOptions, lang i18n.Lang) (*Prune
 	return out, nil
 }
 
-// live reports whether r may be running at now: recorded running, with a lease not expired
-// or no lease at all. liveSQL says the same in SQL.
+// live reports whether r may be running at now, recorded running with a lease not expired or
+// no lease at all, or waits for a person's answer (an approval): a prune keeps both.
+// liveSQL says the same in SQL.
 func (r *Run) live(now time.Time) bool {
-	return r.Status == "running" && (r.LeaseUntil.IsZero() || !now.After(r.LeaseUntil))
+	return r.Status == "waiting" || r.Status == "running" && (r.LeaseUntil.IsZero() || !now.After(r.LeaseUntil))
 }
 
 // liveSQL is Run.live over a row of runs aliased r, now being the placeholder given.
 func liveSQL(now string) string {
-	return `(r.status = 'running' AND (r.lease_until IS NULL OR r.lease_until >= ` + now + `))`
+	return `(r.status = 'waiting' OR (r.status = 'running' AND (r.lease_until IS NULL OR r.lease_until >= ` + now + `)))`
 }
 
 // Deleted is what DeleteRuns deleted.

@@ -208,3 +208,31 @@ func TestParseAge(t *testing.T) {
 		}
 	}
 }
+
+func TestPruneKeepsWaiting(t *testing.T) { eachBackend(t, testPruneKeepsWaiting) }
+
+// testPruneKeepsWaiting: a run waiting for an approval's answer, however old, is not pruned
+// (a person may still answer it); a finished run as old is.
+func testPruneKeepsWaiting(t *testing.T, b backend) {
+	ctx := context.Background()
+	s, _ := b.open(t)
+	now := t0.Add(48 * time.Hour)
+	for id, st := range map[string]dag.RunStatus{"20260309T000001-w": dag.RunWaiting, "20260309T000002-d": dag.RunSuccess} {
+		if err := s.CreateRun(ctx, Run{ID: id, DAG: "a", Status: "running", Started: t0}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishRunWith(ctx, id, Finish{Status: st, Ended: t0.Add(time.Minute)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := Prune(ctx, s, PruneOptions{Before: now, Now: now}, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Runs) != 1 || p.Runs[0].ID != "20260309T000002-d" {
+		t.Errorf("pruned %+v, want only the finished run", p.Runs)
+	}
+	if r, _, err := s.GetRun(ctx, "20260309T000001-w"); err != nil || r.Status != "waiting" {
+		t.Errorf("the waiting run: %+v, %v; want it kept", r, err)
+	}
+}
