@@ -4,11 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/seam-dag/seam/runs"
 )
 
 // browser returns a chromedp context driving a real headless Chromium ($SEAM_CHROMIUM, which
@@ -274,6 +277,23 @@ func TestServeBrowserLiveLog(t *testing.T) {
 	f := newFixture(t, Options{})
 	id := f.start("talk.yaml", nil, false)
 	t.Cleanup(func() { f.svc.Cancel(context.Background(), id) })
+	// The panel is drawn with the log the store has when the page loads: wait until it has
+	// one (under the race detector the node starts late), then watch the page alone.
+	for ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, as, err := f.st.GetRun(ctx, id)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		if slices.ContainsFunc(as, func(a runs.Attempt) bool { return a.Node == "talk" && a.Log != "" }) {
+			cancel()
+			break
+		}
+		if ctx.Err() != nil {
+			cancel()
+			t.Fatal("talk recorded no log in 30 s")
+		}
+	}
 	p.do(chromedp.Navigate(f.http.URL+"/runs/"+id+"?node=talk#panel"), chromedp.WaitVisible(css(`pre#log[data-live-log="talk"]`)))
 	first := p.text(`pre#log`)
 	// The page was loaded once: a new line there came by the event stream.

@@ -39,7 +39,7 @@ func TestMCPCommand(t *testing.T) {
 		"lint_dag": true, "list_dags": true, "run_dag": false, "get_run": true,
 		"list_runs": true, "validate_output": true, "check_compatibility": true, "cancel_run": false,
 		"explain_node": true, "resume_run": false, "lint_against": true,
-		"simulate_dag": true,
+		"simulate_dag": true, "list_approvals": true, "get_approval": true, "answer_approval": false,
 	}
 	if len(tools.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(tools.Tools), len(want))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,14 +56,25 @@ func TestDamagedStoreRefusesRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "s.db")
+	// The last page of the tables (not of the schema's list of them, which the store reads
+	// to open at all) holds the newest attempts and outputs: damaged, the store still opens,
+	// and its check refuses the run before the node runs.
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageno int
+	err = db.QueryRowContext(t.Context(), `SELECT max(pageno) FROM dbstat WHERE name <> 'sqlite_schema'`).Scan(&pageno)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The last page holds the newest attempts and outputs: damaged, the store still opens
-	// and takes a new run, and the node ran before its first record failed.
 	const page = 4096 // SQLite's default page size
-	last := len(b) - page
+	last := (pageno - 1) * page
 	copy(b[last:last+64], strings.Repeat("\xff", 64))
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)

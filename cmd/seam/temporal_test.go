@@ -90,7 +90,9 @@ func TestEnginesSameResults(t *testing.T) {
 	}
 	more, _ := filepath.Glob(filepath.Join(examples, "*", "*.yaml"))
 	files = append(files, more...)
-	needs := map[string]string{"http.yaml": "the network", "n8n-triage.yaml": "n8n"}
+	// approval.yaml waits for a person's answer, which the Temporal engine does not take yet
+	// (issue 37's Temporal Update).
+	needs := map[string]string{"http.yaml": "the network", "n8n-triage.yaml": "n8n", "approval.yaml": "an answer on Temporal"}
 	// lib/score.yaml is a sub-DAG with required params: given here, so that it runs;
 	// github-pull-request.yaml's params are a webhook's body: GitHub's example payload.
 	params := map[string][]string{"lib/score.yaml": {"-p", "title=app crashes on login", "-p", "customers=12"},
