@@ -84,6 +84,28 @@ install_lock() {
 	fi
 }
 
+# go_build PKG@VERSION NAME DEST: builds PKG with `go install` into a folder of its own under
+# DEST's folder and moves the binary NAME into DEST, so that no caller ever runs a half-written
+# binary. The build runs in the background in a process group of its own: a signal then
+# interrupts the wait at once, and the caller's cleanup stops the whole build (go and its
+# compilers) through INSTALL_PID and removes TMPBIN. Dies with the build log's tail on failure.
+go_build() {
+	local pkg=$1 name=$2 dest=$3 rc=0
+	TMPBIN=$(mktemp -d "$(dirname "$dest")/.build.XXXXXX")
+	GOBIN=$TMPBIN GOFLAGS= setsid go install "$pkg" </dev/null >"$TMPBIN/install.log" 2>&1 9>&- &
+	INSTALL_PID=$!
+	wait "$INSTALL_PID" || rc=$?
+	INSTALL_PID=
+	if [ "$rc" -ne 0 ] || [ ! -x "$TMPBIN/$name" ]; then
+		log "last lines of the go install output:"
+		tail -n 40 "$TMPBIN/install.log" >&2 || true
+		die "go install $pkg failed (exit $rc)"
+	fi
+	mv -f "$TMPBIN/$name" "$dest"
+	rm -rf "$TMPBIN"
+	TMPBIN=
+}
+
 # export_env FILE NAME[=KEY]...: exports each NAME with the value of KEY (NAME itself when not
 # given) in FILE.
 export_env() {

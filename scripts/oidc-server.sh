@@ -46,23 +46,9 @@ cmd_install() {
 		log "the OpenID provider (zitadel/oidc $OIDC_VERSION) is installed in $CACHE"
 		return 0
 	fi
-	# Built into a folder of its own and moved into place: no caller runs a half-written binary.
-	local start=$SECONDS rc=0
-	TMPBIN=$(mktemp -d "$CACHE/.build.XXXXXX")
+	local start=$SECONDS
 	log "building the OpenID provider (zitadel/oidc $OIDC_VERSION example/server) into $CACHE with go install"
-	GOBIN=$TMPBIN GOFLAGS= setsid go install "github.com/zitadel/oidc/v3/example/server@v$OIDC_VERSION" \
-		</dev/null >"$TMPBIN/install.log" 2>&1 9>&- &
-	INSTALL_PID=$!
-	wait "$INSTALL_PID" || rc=$?
-	INSTALL_PID=
-	if [ "$rc" -ne 0 ] || [ ! -x "$TMPBIN/server" ]; then
-		log "last lines of the go install output:"
-		tail -n 40 "$TMPBIN/install.log" >&2 || true
-		die "go install github.com/zitadel/oidc/v3/example/server@v$OIDC_VERSION failed (exit $rc)"
-	fi
-	mv -f "$TMPBIN/server" "$BIN"
-	rm -rf "$TMPBIN"
-	TMPBIN=
+	go_build "github.com/zitadel/oidc/v3/example/server@v$OIDC_VERSION" server "$BIN"
 	exec 9>&-
 	log "built the OpenID provider in $((SECONDS - start))s: $BIN"
 }

@@ -64,26 +64,9 @@ cmd_install() {
 		log "Temporal CLI $TEMPORAL_VERSION is installed in $CACHE"
 		return 0
 	fi
-	# Built into a folder of its own and moved into place, so that no caller ever runs a
-	# half-written binary (also without flock, or beside a build not made by this script).
-	local start=$SECONDS rc=0
-	TMPBIN=$(mktemp -d "$CACHE/.build.XXXXXX")
+	local start=$SECONDS
 	log "building the Temporal CLI $TEMPORAL_VERSION into $CACHE with go install ($(go env GOVERSION); about 5 minutes on an idle machine, longer under load)"
-	# In the background, in a process group of its own: a signal then interrupts the wait
-	# at once, and cleanup stops the whole build (go and its compilers).
-	GOBIN=$TMPBIN GOFLAGS= setsid go install "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION" \
-		</dev/null >"$TMPBIN/install.log" 2>&1 9>&- &
-	INSTALL_PID=$!
-	wait "$INSTALL_PID" || rc=$?
-	INSTALL_PID=
-	if [ "$rc" -ne 0 ] || [ ! -x "$TMPBIN/temporal" ]; then
-		log "last lines of the go install output:"
-		tail -n 40 "$TMPBIN/install.log" >&2 || true
-		die "go install github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION failed (exit $rc)"
-	fi
-	mv -f "$TMPBIN/temporal" "$CLI"
-	rm -rf "$TMPBIN"
-	TMPBIN=
+	go_build "github.com/temporalio/cli/cmd/temporal@v$TEMPORAL_VERSION" temporal "$CLI"
 	exec 9>&- # so that the server start runs next does not inherit and hold the lock
 	installed || die "built $CLI, but '$CLI --version' fails"
 	log "built the Temporal CLI $TEMPORAL_VERSION in $((SECONDS - start))s: $CLI"
