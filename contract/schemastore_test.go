@@ -357,3 +357,29 @@ func TestSchemaStore(t *testing.T) {
 	}
 	t.Logf("%-15s schemas compiled %d/%d, instances agreeing %d/%d (%d of them TOML)", "all", total.compiled, total.schemas, total.agreing, total.instances, total.toml)
 }
+
+// BenchmarkCompileSchemaStore compiles real schema sets from the SchemaStore snapshot, each on
+// a new Compiler through the catalog (read, parse, metaschema check, compile): package.json and
+// pyproject.json with the files they refer to, and the largest single files with tests.
+// utcm-monitor.json (2.7 MB) is refused (schemaStoreKnown): its time is the time to refuse.
+//
+//	go test -run '^$' -bench CompileSchemaStore -benchmem -count 3 ./contract/
+func BenchmarkCompileSchemaStore(b *testing.B) {
+	dir, catalog := schemaStore(b)
+	for _, name := range []string{"package", "pyproject", "vector", "cloudify", "tsconfig", "utcm-monitor"} {
+		b.Run(name, func(b *testing.B) {
+			file := filepath.Join(dir, "schemas", name+".json")
+			refused := schemaStoreKnown[name] != ""
+			b.ReportAllocs()
+			for b.Loop() {
+				c, err := NewCompiler(Options{Catalog: catalog})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := c.File(file); (err != nil) != refused {
+					b.Fatalf("%s: %v", name, err)
+				}
+			}
+		})
+	}
+}
