@@ -303,6 +303,14 @@ func TestSchemaStore(t *testing.T) {
 		s, err := c.File(file)
 		if err != nil {
 			differ(name, "does not compile: "+err.Error())
+			// A refusal names the same file, pointer and pattern on every compile.
+			again, err2 := NewCompiler(Options{Catalog: catalog})
+			if err2 != nil {
+				t.Fatal(err2)
+			}
+			if _, err2 = again.File(file); err2 == nil || err2.Error() != err.Error() {
+				t.Errorf("%s: refused as %q, then as %v", name, err, err2)
+			}
 			continue
 		}
 		f.compiled++
