@@ -3,6 +3,7 @@ module github.com/seam-dag/seam
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.4.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coreos/go-oidc/v3 v3.21.0
 	github.com/dlclark/regexp2/v2 v2.13.0
@@ -47,7 +48,6 @@ require (
 
 require (
 	cel.dev/expr v0.25.2 // indirect
-	github.com/BurntSushi/toml v1.4.0 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect

@@ -387,7 +387,10 @@ func (c *Compiler) compileError(location string, err error) error {
 }
 
 // metaschemaProblem picks the most specific failure of schema against its metaschema: the
-// deepest leaf, whose instance location is a pointer into the schema.
+// deepest leaf, whose instance location is a pointer into the schema; of leaves equally deep,
+// the first in pointer order, since jsonschema reports a schema's members in map order and
+// the refusal must name the same place on every compile (leaves at one place come in the
+// metaschema's order: the first stays).
 func metaschemaProblem(schema any, err error) (ptr, msg string) {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
@@ -413,7 +416,7 @@ func metaschemaProblem(schema any, err error) (ptr, msg string) {
 			}
 			return
 		}
-		if !found || len(loc) > len(best) {
+		if !found || len(loc) > len(best) || len(loc) == len(best) && comparePointers(loc, best) < 0 {
 			best, msg, found = loc, leaf.ErrorKind.LocalizedString(en), true
 		}
 	}

@@ -63,3 +63,38 @@ func TestMetaschemaPropertyNamesPointer(t *testing.T) {
 		}
 	}
 }
+
+// TestMetaschemaProblemDeterministic: when a schema breaks its metaschema at several places
+// of the same depth (SchemaStore's utcm-monitor.json: description: null in two properties of
+// one definition), the refusal names the first of them in pointer order on every compile,
+// whether the metaschema check is the document's or that of a subschema a $ref reaches.
+func TestMetaschemaProblemDeterministic(t *testing.T) {
+	tests := []struct{ name, schema, want string }{
+		{"the document", `{"properties": {
+			"b": {"description": null}, "a": {"description": null}, "c": {"description": null}}}`,
+			"/properties/a/description"},
+		{"a subschema a $ref reaches", `{"$schema": "http://json-schema.org/draft-07/schema#",
+			"$ref": "#/$defs/p",
+			"$defs": {"p": {"properties": {
+				"DmarcRejectAction": {"description": null},
+				"DmarcQuarantineAction": {"description": null}}}}}`,
+			"/$defs/p/properties/DmarcQuarantineAction/description"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			schema := parse(t, tt.schema)
+			// Map order is random: enough tries make another order come up.
+			for i := range 64 {
+				c, err := NewCompiler(Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = c.Inline("nulls", schema)
+				var se *SchemaError
+				if !errors.As(err, &se) || se.Pointer != tt.want || !strings.Contains(se.Error(), "got null, want string") {
+					t.Fatalf("try %d: err = %v, want a SchemaError at %s: got null, want string", i, err, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,9 @@ package lint
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,32 +21,56 @@ import (
 // the draft does not define, keywords beside a $ref up to draft-07, a $schema below a
 // resource's root. The validator follows the draft, so those words constrain nothing. Each
 // schema document is judged once, however many nodes use it, at the keyword's place in the
-// schema file (or in the DAG file for an inline schema).
+// schema file (or in the DAG file for an inline schema): the contract's own document and every
+// file its $refs reach, except vendored files (see vendored), which nobody edits.
 func (l *linter) drafts() []Finding {
 	var out []Finding
 	seen := map[string]bool{}
 	judge := func(s *contract.Schema, what string, at dag.Pos, producer string) {
-		if s == nil || s.IsEffective() || seen[s.Location()] {
+		if s == nil || s.IsEffective() {
 			return
 		}
-		seen[s.Location()] = true
-		for _, ig := range subset.IgnoredKeywords(s.Source()) {
-			f := Finding{Pos: l.schemaPos(s, ig.Pointer, at), Severity: SeverityWarning}
-			if producer != "" {
-				f.Producers = []string{producer}
+		for i, doc := range s.Reached() {
+			key := doc.URL
+			if key == "" {
+				key = s.Location()
 			}
-			switch ig.Kind {
-			case subset.Undefined:
-				f.Code = CodeUndefinedKeyword
-				f.Message, f.Hint = l.text.undefinedKeyword(what, ig)
-			case subset.BesideRef:
-				f.Code = CodeBesideRef
-				f.Message, f.Hint = l.text.besideRef(what, ig)
-			default:
-				f.Code = CodeSchemaNotAtRoot
-				f.Message, f.Hint = l.text.schemaNotAtRoot(what, ig)
+			if seen[key] {
+				continue
 			}
-			out = append(out, f)
+			seen[key] = true
+			// The contract's own document is named as the loader named it; a file a $ref
+			// reaches by its path from the DAG file's folder. A document a catalog URL names
+			// (not a file:// one) is vendored by definition.
+			file, isFile := "", strings.HasPrefix(doc.URL, "file://")
+			if isFile {
+				file = l.displayPath(doc.URL)
+			}
+			if (i > 0 && !isFile) || (isFile && l.vendored(file)) {
+				continue
+			}
+			for _, ig := range subset.IgnoredKeywords(doc.Value) {
+				pos := l.schemaPos(s, ig.Pointer, at)
+				if i > 0 {
+					pos = l.filePos(file, ig.Pointer, at)
+				}
+				f := Finding{Pos: pos, Severity: SeverityWarning}
+				if producer != "" {
+					f.Producers = []string{producer}
+				}
+				switch ig.Kind {
+				case subset.Undefined:
+					f.Code = CodeUndefinedKeyword
+					f.Message, f.Hint = l.text.undefinedKeyword(what, ig)
+				case subset.BesideRef:
+					f.Code = CodeBesideRef
+					f.Message, f.Hint = l.text.besideRef(what, ig)
+				default:
+					f.Code = CodeSchemaNotAtRoot
+					f.Message, f.Hint = l.text.schemaNotAtRoot(what, ig)
+				}
+				out = append(out, f)
+			}
 		}
 	}
 	judge(l.d.Params, l.text.paramsWhat(), dag.Pos{File: l.d.File, Line: 1, Col: 1}, "")
@@ -53,6 +79,66 @@ func (l *linter) drafts() []Finding {
 		judge(n.OutputContract, l.text.contractWhat(n.ID, "output"), n.Pos, n.ID)
 	}
 	return out
+}
+
+// displayPath is the file of a file:// URL as findings name it: by its path from the DAG
+// file's folder, joined to that folder as the DAG file was named (schemas/common.json beside
+// a DAG file named in the current folder).
+func (l *linter) displayPath(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	abs := filepath.FromSlash(p.Path)
+	dir := filepath.Dir(l.d.File)
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return abs
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil {
+		return abs
+	}
+	return filepath.Join(dir, rel)
+}
+
+// vendored reports whether file (as displayPath names it) is a published schema copied into
+// the project: under one of the DAG's catalog folders, or under a folder named vendor on the
+// way from the DAG file's folder (where seam schema vendor and the docs put them). Its
+// findings would be about a file nobody edits (286 SEAM-W311 for GitHub's bundle, one per
+// definition's $schema), so lint reports none; validation follows its drafts all the same.
+func (l *linter) vendored(file string) bool {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return false
+	}
+	for _, e := range l.d.Catalog {
+		if dir, err := filepath.Abs(e.Dir); err == nil {
+			if rel, err := filepath.Rel(dir, abs); err == nil && filepath.IsLocal(rel) {
+				return true
+			}
+		}
+	}
+	absDir, err := filepath.Abs(filepath.Dir(l.d.File))
+	if err != nil {
+		return false
+	}
+	rel, err := filepath.Rel(absDir, abs)
+	if err != nil {
+		return false
+	}
+	return slices.Contains(strings.Split(filepath.ToSlash(filepath.Dir(rel)), "/"), "vendor")
+}
+
+// filePos is where the keyword at ptr is written in the JSON file the load read; at when the
+// file or the keyword is not found.
+func (l *linter) filePos(file, ptr string, at dag.Pos) dag.Pos {
+	if b, ok := l.source(file); ok {
+		if line, col, ok := jsonPos(b, contract.PointerTokens(ptr)); ok {
+			return dag.Pos{File: file, Line: line, Col: col}
+		}
+	}
+	return at
 }
 
 // schemaPos is where the keyword at ptr of s is written: in its file, or in the DAG file
