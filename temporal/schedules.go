@@ -21,6 +21,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/schedule"
 	"github.com/seam-dag/seam/service"
 )
 
@@ -105,8 +106,67 @@ func CronExpressions(cron string) []string {
 	}
 }
 
-// spec is Temporal's spec of schedule trigger tr.
-func spec(tr *dag.Trigger) client.ScheduleSpec {
+// gapYears is how far ahead sync writes the times the clock changes move (dstTimes).
+const gapYears = 5
+
+// dstTimes are what Temporal's spec needs besides the cron expressions to fire cron trigger
+// tr when seam does around the clock changes in its zone, from now for gapYears (a
+// sync in a later year writes the years it then covers). Temporal skips a wall time in a
+// gap, where seam fires it at the first instant after: a calendar on that date and time.
+// Temporal takes a wall time that falling back repeats at its second occurrence, where seam
+// fires a fixed time at its first (and a cron that keeps its pace at both): an interval
+// whose period is that instant's time since the epoch (Temporal takes the multiples after
+// the time it asks from: the instant, then as far again); the run workflow ends the second
+// occurrences seam's rule does not fire without a run.
+func dstTimes(tr *dag.Trigger, now time.Time) (cals []client.ScheduleCalendarSpec, once []client.ScheduleIntervalSpec) {
+	loc, err := schedule.LoadLocation(tr.Timezone)
+	if err != nil || loc == time.UTC {
+		return nil, nil
+	}
+	const day = 24 * 60 * 60
+	offset := func(sec int64) int { _, o := time.Unix(sec, 0).In(loc).Zone(); return o }
+	for d, end := now.Unix(), now.AddDate(gapYears, 0, 0).Unix(); d < end; d += day {
+		before, after := offset(d), offset(d+day)
+		if after == before {
+			continue
+		}
+		lo, hi := d, d+day // the first second of the later offset is in (lo, hi]
+		for hi-lo > 1 {
+			if mid := lo + (hi-lo)/2; offset(mid) == after {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		at := time.Unix(hi, 0)
+		if after < before { // falling back: the first occurrences of the repeated wall times
+			ts, _ := service.Times(tr, at.Add(-time.Duration(before-after)*time.Second-time.Nanosecond), 100, "")
+			for _, t := range ts {
+				if !t.Before(at) {
+					break
+				}
+				once = append(once, client.ScheduleIntervalSpec{Every: time.Duration(t.Unix()) * time.Second})
+			}
+			continue
+		}
+		ts, err := service.Times(tr, at.Add(-time.Nanosecond), 1, "")
+		if err != nil || len(ts) == 0 || !ts[0].Equal(at) {
+			continue
+		}
+		w := at.In(loc)
+		one := func(v int) []client.ScheduleRange { return []client.ScheduleRange{{Start: v}} }
+		cals = append(cals, client.ScheduleCalendarSpec{
+			Second: one(w.Second()), Minute: one(w.Minute()), Hour: one(w.Hour()),
+			DayOfMonth: one(w.Day()), Month: one(int(w.Month())), Year: one(w.Year()),
+			DayOfWeek: []client.ScheduleRange{{Start: 0, End: 6}},
+			Comment:   "seam: the first instant after the gap, where the cron's times in it fire",
+		})
+	}
+	return cals, once
+}
+
+// spec is Temporal's spec of schedule trigger tr, with the gaps of the years from now.
+func spec(tr *dag.Trigger, now time.Time) client.ScheduleSpec {
 	s := client.ScheduleSpec{Jitter: tr.Jitter, TimeZoneName: tr.Timezone}
 	if s.TimeZoneName == "" {
 		s.TimeZoneName = "UTC"
@@ -116,6 +176,7 @@ func spec(tr *dag.Trigger) client.ScheduleSpec {
 		s.TimeZoneName = ""
 	} else {
 		s.CronExpressions = CronExpressions(tr.Cron)
+		s.Calendars, s.Intervals = dstTimes(tr, now)
 	}
 	return s
 }
@@ -140,7 +201,7 @@ type desired struct {
 	digest string
 }
 
-func (s *Schedules) desire(d *dag.DAG, tr *dag.Trigger) (*desired, error) {
+func (s *Schedules) desire(d *dag.DAG, tr *dag.Trigger, now time.Time) (*desired, error) {
 	b, err := NewBundle(d, s.Lang, s.MaxFileSize)
 	if err != nil {
 		return nil, i18n.Errorf(s.Lang, "sync %s %s to Temporal: %w", d.Name, tr.ID, err)
@@ -154,7 +215,7 @@ func (s *Schedules) desire(d *dag.DAG, tr *dag.Trigger) (*desired, error) {
 		queue = DefaultTaskQueue
 	}
 	in := RunInput{File: file, Bundle: b, Lang: s.Lang, Trigger: tr.ID, By: "schedule:" + d.Name + "/" + tr.ID}
-	w := &desired{d: d, tr: tr, file: file, spec: spec(tr), policy: policies(tr)}
+	w := &desired{d: d, tr: tr, file: file, spec: spec(tr, now), policy: policies(tr)}
 	sum, err := json.Marshal(struct {
 		Spec   client.ScheduleSpec
 		Policy client.SchedulePolicies
@@ -180,6 +241,7 @@ func (s *Schedules) desire(d *dag.DAG, tr *dag.Trigger) (*desired, error) {
 // holds it. A Schedule's pause is Temporal's to keep: an update leaves it as it is.
 func (s *Schedules) Sync(ctx context.Context, ds []*dag.DAG, under []string, paused func(dagName, trigger string) (bool, string)) ([]service.Synced, error) {
 	sc := s.Client.ScheduleClient()
+	now := time.Now()
 	want := map[string]bool{}
 	names := map[string]bool{}
 	var out []service.Synced
@@ -189,7 +251,7 @@ func (s *Schedules) Sync(ctx context.Context, ds []*dag.DAG, under []string, pau
 			if !tr.Scheduled() {
 				continue
 			}
-			w, err := s.desire(d, tr)
+			w, err := s.desire(d, tr, now)
 			if err != nil {
 				return out, err
 			}

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,8 +14,13 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -388,6 +394,166 @@ triggers:
 			}
 			if c.lang == "ja" && err != nil && !strings.ContainsAny(err.Error(), "がをはにでの") {
 				t.Errorf("Sync in Japanese: %v", err)
+			}
+		})
+	}
+}
+
+// TestScheduleTimesAgree: over a year, the times the Temporal Schedule sync makes takes
+// (Temporal's own list of them, on the dev server) are the times seam's rule fires the cron
+// at: in Europe/Berlin the spring-forward night's 02:30 at 03:00 (a calendar of sync's,
+// where Temporal skips it) and the fall-back night's 02:30 at its first occurrence (an
+// instant of sync's, where Temporal takes the second); a cron that keeps its pace at both
+// occurrences; in UTC a cron whose day fields are both restricted on either day, and 7 as
+// Sunday. Temporal may still take a fixed time's second occurrence, which the run workflow
+// ends without a run (TestScheduledWorkflow).
+func TestScheduleTimesAgree(t *testing.T) {
+	c := temporaltest.Client(t, client.Options{})
+	ctx := context.Background()
+	now := time.Now().UTC().Truncate(time.Hour)
+	end := now.AddDate(1, 0, 0)
+	for _, tc := range []struct {
+		cron, zone string
+		extra      int
+	}{
+		{"30 2 * * *", "Europe/Berlin", 0},
+		{"0 2 1,15 * MON", "UTC", 0},
+		{"0 2 * * 7", "UTC", 0},
+		{"30 1 * * *", "America/New_York", 1}, // the second 01:30, which the workflow ends (TestScheduledWorkflow)
+		{"*/30 1 * * *", "America/New_York", 0},
+	} {
+		t.Run(tc.cron+" "+tc.zone, func(t *testing.T) {
+			tr := &dag.Trigger{ID: "t", Cron: tc.cron, Timezone: tc.zone}
+			var b [4]byte
+			_, _ = rand.Read(b[:])
+			id := "seam-test/" + hex.EncodeToString(b[:])
+			if _, err := c.ScheduleClient().Create(ctx, client.ScheduleOptions{ID: id, Spec: spec(tr, now), Paused: true,
+				Action: &client.ScheduleWorkflowAction{ID: id, Workflow: WorkflowName, TaskQueue: "nowhere"}}); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = c.ScheduleClient().GetHandle(ctx, id).Delete(ctx) })
+			resp, err := c.WorkflowService().ListScheduleMatchingTimes(ctx, &workflowservice.ListScheduleMatchingTimesRequest{
+				Namespace: "default", ScheduleId: id, StartTime: timestamppb.New(now), EndTime: timestamppb.New(end)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Temporal lists at most 1,000 times: compare up to the last either lists.
+			theirs := map[int64]bool{} // by Unix second: the times' zones differ
+			cut := end
+			for _, ts := range resp.GetStartTime() {
+				theirs[ts.AsTime().Unix()] = true
+				cut = ts.AsTime().UTC()
+			}
+			ours, err := service.Times(tr, now, 1000, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if last := ours[len(ours)-1]; last.Before(cut) {
+				cut = last
+			}
+			var missing, extra []string
+			n := 0
+			for _, at := range ours {
+				if at.After(cut) {
+					break
+				}
+				n++
+				if !theirs[at.Unix()] {
+					missing = append(missing, at.In(mustZone(t, tc.zone)).Format(time.RFC3339))
+				}
+				delete(theirs, at.Unix())
+			}
+			for sec := range theirs {
+				if at := time.Unix(sec, 0); !at.After(cut) {
+					extra = append(extra, at.In(mustZone(t, tc.zone)).Format(time.RFC3339))
+				}
+			}
+			slices.Sort(extra)
+			if len(missing) > 0 || len(extra) != tc.extra || n < 50 {
+				t.Errorf("of %d times up to %s: seam's that Temporal does not take %v; Temporal's extra %v, want %d",
+					n, cut.Format(time.RFC3339), missing[:min(len(missing), 5)], extra[:min(len(extra), 5)], tc.extra)
+			}
+		})
+	}
+}
+
+// TestScheduledWorkflow: the run workflow a Schedule starts takes its run id from its
+// workflow id and its scheduled time from TemporalScheduledStartTime, records the run with
+// its fire and the params the trigger makes of the time; it ends without a run for a time
+// seam's rule does not fire (the second 01:30 of the night clocks fall back in New York),
+// records a time whose params cannot be made missed, and refuses a start without a
+// scheduled time or for a trigger the DAG does not have.
+func TestScheduledWorkflow(t *testing.T) {
+	path := writeDAG(t, `version: 1
+name: sched
+params: {type: object, properties: {since: {type: string}, n: {type: integer}}}
+nodes:
+  a: {type: exec, with: {command: [echo, hi], output: text}}
+triggers:
+  nightly: {cron: "30 1 * * *", timezone: America/New_York, params: {since: "${{ trigger.scheduled_time }}"}}
+  broken: {cron: "30 1 * * *", params: {n: "${{ int(trigger.scheduled_time) }}"}}
+`)
+	b, err := newBundle(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := time.Date(2027, 11, 7, 5, 30, 0, 0, time.UTC)  // 01:30 EDT
+	second := time.Date(2027, 11, 7, 6, 30, 0, 0, time.UTC) // 01:30 EST
+	for _, c := range []struct {
+		name, trigger string
+		at            time.Time // zero: no search attribute
+		run           bool      // a run recorded
+		fire          string    // the fire's decision; "" none
+		err           string
+	}{
+		{"first occurrence", "nightly", first, true, runs.FireStarted, ""},
+		{"second occurrence", "nightly", second, false, "", ""},
+		{"params that cannot be made", "broken", time.Date(2027, 1, 1, 1, 30, 0, 0, time.UTC), false, runs.FireMissed, ""},
+		{"no scheduled time", "nightly", time.Time{}, false, "", "run sched.nightly-x of schedule nightly has no scheduled time (TemporalScheduledStartTime): only its Temporal Schedule starts it"},
+		{"no such trigger", "gone", first, false, "", "DAG sched has no schedule gone: run seam schedule sync"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := openStore(t)
+			w := NewWorker(WorkerOptions{Store: st, Types: types(), Dir: t.TempDir()})
+			var s testsuite.WorkflowTestSuite
+			s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+			env := s.NewTestWorkflowEnvironment()
+			w.Register(env)
+			id := "sched.nightly-x"
+			if !c.at.IsZero() {
+				id = "sched." + c.trigger + "-" + c.at.Format(time.RFC3339)
+				if err := env.SetTypedSearchAttributesOnStart(temporal.NewSearchAttributes(scheduledStartKey.ValueSet(c.at))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env.SetStartWorkflowOptions(client.StartWorkflowOptions{ID: WorkflowID(id)})
+			env.ExecuteWorkflow(WorkflowName, RunInput{File: path, Bundle: b, Trigger: c.trigger})
+			err := env.GetWorkflowError()
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Fatalf("workflow error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, as, err := st.GetRun(context.Background(), id)
+			if c.run != (err == nil) {
+				t.Fatalf("run %s: %+v %v, want recorded %t", id, r, err, c.run)
+			}
+			if c.run && (r.Trigger != c.trigger || !r.Scheduled.Equal(c.at) || string(r.Params) != `{"since":"`+c.at.Format(time.RFC3339)+`"}` || r.Status != dag.RunSuccess) {
+				t.Errorf("run: trigger %q for %v, params %s, %s (%s); want %s for %v, since it, success", r.Trigger, r.Scheduled, r.Params, r.Status, attemptList(as), c.trigger, c.at)
+			}
+			fs, err := st.(runs.Fires).ListFires(context.Background(), "sched", c.trigger, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.fire == "" && len(fs) > 0 || c.fire != "" && (len(fs) != 1 || fs[0].Decision != c.fire || !fs[0].Scheduled.Equal(c.at)) {
+				t.Errorf("fires %+v, want %q at %v", fs, c.fire, c.at)
+			}
+			if c.fire == runs.FireMissed && !strings.Contains(fs[0].Note, "int") {
+				t.Errorf("missed fire's note %q, want why the params could not be made", fs[0].Note)
 			}
 		})
 	}
