@@ -315,7 +315,8 @@ func TestScheduleRuns(t *testing.T) {
 }
 
 // TestScheduleBackfill: a backfill asks the Schedule for the times of a past range, both
-// ends included; each is a run recorded for its time.
+// ends included; each is a run recorded for its time. A backfill repeated starts nothing
+// twice: the store holds each time's run already.
 func TestScheduleBackfill(t *testing.T) {
 	e := newScheduleEnv(t)
 	ctx := context.Background()
@@ -360,6 +361,41 @@ func TestScheduleBackfill(t *testing.T) {
 	slices.SortFunc(times, func(a, b time.Time) int { return a.Compare(b) })
 	if !slices.EqualFunc(times, want, time.Time.Equal) {
 		t.Errorf("backfilled times %v, want %v", times, want)
+	}
+
+	// The same range again: each time's workflow finds its run recorded, and fails
+	// without touching it.
+	before := map[string]time.Time{}
+	for _, f := range got {
+		r, _, err := e.st.GetRun(ctx, f.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[f.RunID] = r.Started
+	}
+	if _, err := e.svc.Backfill(ctx, d, "hourly", from, to, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for id := range before {
+		for i := 0; ; i++ {
+			desc, err := e.c.DescribeWorkflowExecution(ctx, WorkflowID(id), "")
+			if err == nil && desc.GetWorkflowExecutionInfo().GetStatus() == enumspb.WORKFLOW_EXECUTION_STATUS_FAILED {
+				break
+			}
+			if i == 600 {
+				t.Fatalf("the second backfill's workflow of %s: %v %v, want failed", id, desc.GetWorkflowExecutionInfo().GetStatus(), err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	again, err := e.st.(runs.Fires).ListFires(ctx, e.name, "hourly", 10)
+	if err != nil || len(again) != 3 {
+		t.Fatalf("fires after the second backfill: %+v %v, want the 3", again, err)
+	}
+	for id, started := range before {
+		if r, _, err := e.st.GetRun(ctx, id); err != nil || r.Status != dag.RunSuccess || !r.Started.Equal(started) {
+			t.Errorf("run %s after the second backfill: %+v %v, want it as it was", id, r, err)
+		}
 	}
 }
 
