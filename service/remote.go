@@ -70,6 +70,9 @@ func (s *Service) Sync(ctx context.Context, ds []*dag.DAG, under []string) ([]Sy
 		}
 		return true, i18n.Sprintf(lang, "paused by %s: %s", st.PausedBy, st.Note)
 	}
+	if len(under) == 0 {
+		under = []string{"."} // where the DAG files were found (workspace.LoadAll)
+	}
 	return s.opts.Schedules.Sync(ctx, ds, under, paused)
 }
 

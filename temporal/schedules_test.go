@@ -244,6 +244,23 @@ func TestSyncSchedules(t *testing.T) {
 	if _, err := sc.GetHandle(ctx, foreign).Describe(ctx); err != nil {
 		t.Errorf("the Schedule seam did not create: %v, want it left", err)
 	}
+
+	// The file renames its DAG: the Schedules of the DAG it held are gone with it.
+	e.listed(t, ScheduleID(e.name, "nightly"))
+	old := e.name
+	e.name += "-renamed"
+	t.Cleanup(func() { _ = sc.GetHandle(ctx, ScheduleID(e.name, "nightly")).Delete(ctx) })
+	ss, err := e.svc.Sync(ctx, []*dag.DAG{e.write(t, gone)}, []string{e.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []service.Synced{
+		{DAG: e.name, Trigger: "nightly", Schedule: ScheduleID(e.name, "nightly"), Did: service.SyncCreated},
+		{DAG: old, Trigger: "nightly", Schedule: ScheduleID(old, "nightly"), Did: service.SyncDeleted},
+	}
+	if !slices.Equal(ss, want) {
+		t.Errorf("sync of a renamed DAG: %+v, want %+v", ss, want)
+	}
 }
 
 func mustZone(t *testing.T, name string) *time.Location {
@@ -433,6 +450,23 @@ triggers:
 			}
 		})
 	}
+	two := writeDAG(t, `version: 1
+name: worse
+nodes:
+  a: {type: const, with: {value: 1}}
+  b: {type: const, with: {value: "${{ nodes.a.output.data.nope }}"}}
+  c: {type: const, with: {value: "${{ nodes.a.output.data.nope }}"}}
+triggers:
+  t: {every: 1h}
+`)
+	d2, err := files().Load(context.Background(), two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := two + ": not synced: lint found 2 errors (seam lint shows them), the first: SEAM-"
+	if _, err := service.New(service.Options{Schedules: &Schedules{}}).Sync(context.Background(), []*dag.DAG{d2}, nil); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Sync of a DAG with 2 lint errors: %v, want %q…", err, want)
+	}
 }
 
 // TestScheduleTimesAgree: over a year, the times the Temporal Schedule sync makes takes
@@ -590,6 +624,41 @@ triggers:
 			}
 			if c.fire == runs.FireMissed && !strings.Contains(fs[0].Note, "int") {
 				t.Errorf("missed fire's note %q, want why the params could not be made", fs[0].Note)
+			}
+		})
+	}
+}
+
+// TestSchedulesUnreachable: when Temporal does not answer, sync, pause and backfill say which
+// trigger and which Schedule they could not reach.
+func TestSchedulesUnreachable(t *testing.T) {
+	c, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1", Logger: log.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	path := writeDAG(t, "version: 1\nname: far\nnodes:\n  a: {type: exec, with: {command: [echo], output: text}}\ntriggers:\n  t: {every: 1h}\n")
+	d, err := files().Load(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Schedules{Client: c}
+	now := time.Now()
+	for _, tc := range []struct {
+		name string
+		do   func(ctx context.Context) error
+		want string
+	}{
+		{"sync", func(ctx context.Context) error { _, err := s.Sync(ctx, []*dag.DAG{d}, nil, nil); return err }, "sync far t to Temporal: "},
+		{"pause", func(ctx context.Context) error { return s.Pause(ctx, "far", "t", true, "x") }, "the Temporal Schedule seam/far/t: "},
+		{"resume", func(ctx context.Context) error { return s.Pause(ctx, "far", "t", false, "") }, "the Temporal Schedule seam/far/t: "},
+		{"backfill", func(ctx context.Context) error { return s.Backfill(ctx, "far", "t", now.Add(-time.Hour), now) }, "the Temporal Schedule seam/far/t: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if err := tc.do(ctx); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("%s: %v, want %q…", tc.name, err, tc.want)
 			}
 		})
 	}
