@@ -201,6 +201,8 @@ type desired struct {
 	digest string
 }
 
+// desire is what sync makes of trigger tr of d at now: the spec, the policies, and the
+// action, which carries d as bundled; the digest of them all tells a change.
 func (s *Schedules) desire(d *dag.DAG, tr *dag.Trigger, now time.Time) (*desired, error) {
 	b, err := NewBundle(d, s.Lang, s.MaxFileSize)
 	if err != nil {
