@@ -663,3 +663,35 @@ func TestSchedulesUnreachable(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncPaused: a trigger the store has paused is created paused, with who paused it and
+// why; a sync after leaves the Schedule's pause to Temporal.
+func TestSyncPaused(t *testing.T) {
+	e := newScheduleEnv(t)
+	ctx := context.Background()
+	if err := e.st.(runs.Fires).SetPaused(ctx, runs.TriggerState{DAG: e.name, Trigger: "nightly", Paused: true, Note: "migration", PausedBy: "alice", PausedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	d := e.write(t, "  nightly: {cron: \"0 2 * * *\"}\n")
+	if got := e.sync(t, d); !slices.Equal(got, []string{"nightly=created"}) {
+		t.Fatalf("sync: %q", got)
+	}
+	h := e.c.ScheduleClient().GetHandle(ctx, ScheduleID(e.name, "nightly"))
+	desc, err := h.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := desc.Schedule.State; !st.Paused || st.Note != "paused by alice: migration" {
+		t.Errorf("created: %+v, want paused by alice: migration", st)
+	}
+	if err := h.Unpause(ctx, client.ScheduleUnpauseOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	d = e.write(t, "  nightly: {cron: \"0 3 * * *\"}\n")
+	if got := e.sync(t, d); !slices.Equal(got, []string{"nightly=updated"}) {
+		t.Fatalf("sync: %q", got)
+	}
+	if desc, err := h.Describe(ctx); err != nil || desc.Schedule.State.Paused {
+		t.Errorf("updated: %+v %v, want its pause (none) kept", desc.Schedule.State, err)
+	}
+}
