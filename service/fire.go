@@ -25,6 +25,8 @@ type Fired struct {
 	// backfill's): nothing started.
 	Decided bool   `json:"decided,omitempty"`
 	Error   string `json:"error,omitempty"` // why its run could not start
+	// Asked says the time was asked of the trigger's Temporal Schedule, which starts its run.
+	Asked bool `json:"asked,omitempty"`
 }
 
 // scheduleTrigger returns trigger id of d when it is a schedule, for the fires a person asks.
@@ -40,7 +42,7 @@ func scheduleTrigger(d *dag.DAG, id string, lang i18n.Lang) (*dag.Trigger, error
 // note), and waits for it to end; a time decided already starts nothing.
 func (s *Service) fire(ctx context.Context, d *dag.DAG, tr *dag.Trigger, t time.Time, manual bool, note string) (Fired, error) {
 	f := Fired{Scheduled: t}
-	params, err := scheduledParams(tr, t, s.opts.Lang)
+	params, err := ScheduledParams(tr, t, s.opts.Lang)
 	if err != nil {
 		return f, err
 	}
@@ -102,8 +104,19 @@ func (s *Service) Backfill(ctx context.Context, d *dag.DAG, id string, from, to,
 	if len(times) > MaxBackfill {
 		return nil, i18n.Errorf(lang, "from %s to %s trigger %s has more than %d times: backfill a shorter range at a time", from.UTC().Format(time.RFC3339), to.UTC().Format(time.RFC3339), id, MaxBackfill)
 	}
-	note := i18n.Sprintf(lang, "backfill by %s", s.by(ctx))
 	var out []Fired
+	if s.opts.Schedules != nil {
+		// The Temporal Schedule takes the times, one after the other; its workflows record
+		// each, and start nothing for a time decided already.
+		if err := s.opts.Schedules.Backfill(ctx, d.Name, id, from, to); err != nil {
+			return nil, err
+		}
+		for _, t := range times {
+			out = append(out, Fired{Scheduled: t, Asked: true})
+		}
+		return out, nil
+	}
+	note := i18n.Sprintf(lang, "backfill by %s", s.by(ctx))
 	for _, t := range times {
 		f, err := s.fire(ctx, d, tr, t, false, note)
 		if err != nil {
@@ -123,6 +136,8 @@ func firedLine(lang i18n.Lang, f Fired) string {
 		return i18n.Sprintf(lang, "%s  decided already: nothing started", at) + "\n"
 	case f.Error != "":
 		return i18n.Sprintf(lang, "%s  could not start: %s", at, f.Error) + "\n"
+	case f.Asked:
+		return i18n.Sprintf(lang, "%s  asked of the Temporal Schedule", at) + "\n"
 	}
 	return i18n.Sprintf(lang, "%s  run %s %s", at, f.RunID, f.Status) + "\n"
 }

@@ -107,6 +107,22 @@ func (sc *Scheduler) Run(ctx context.Context, every time.Duration, report func(e
 	}
 }
 
+// StartScheduler runs a scheduler of the DAGs dags lists with svc, ticking every second,
+// until stop (seam scheduler, seam serve); report hears what a tick could not do.
+func StartScheduler(ctx context.Context, svc *Service, dags func(ctx context.Context) ([]*dag.DAG, error), report func(error)) (stop func(), err error) {
+	sc, err := NewScheduler(svc, "", nil, dags)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc.Run(ctx, time.Second, report)
+	}()
+	return func() { cancel(); <-done }, nil
+}
+
 // Times returns a schedule's next times after after, as the scheduler reads the trigger
 // (seam schedule next): its cron in its zone, or its interval.
 func Times(tr *dag.Trigger, after time.Time, n int, lang i18n.Lang) ([]time.Time, error) {
@@ -132,9 +148,9 @@ func scheduleOf(tr *dag.Trigger, lang i18n.Lang) (schedule.Schedule, error) {
 	return c, nil
 }
 
-// scheduledParams are the params trigger tr makes for its scheduled time t; nil when it
+// ScheduledParams are the params trigger tr makes for its scheduled time t; nil when it
 // makes none.
-func scheduledParams(tr *dag.Trigger, t time.Time, lang i18n.Lang) (map[string]any, error) {
+func ScheduledParams(tr *dag.Trigger, t time.Time, lang i18n.Lang) (map[string]any, error) {
 	if tr.Params == nil {
 		return nil, nil
 	}
@@ -241,7 +257,7 @@ func (sc *Scheduler) record(ctx context.Context, m Made, now time.Time) error {
 // lint) is recorded missed with the reason, so that the time is not tried again and again.
 func (sc *Scheduler) start(ctx context.Context, d *dag.DAG, tr *dag.Trigger, m Made, now time.Time) (Made, error) {
 	lang := sc.svc.opts.Lang
-	params, err := scheduledParams(tr, m.Time, lang)
+	params, err := ScheduledParams(tr, m.Time, lang)
 	if err != nil {
 		m.Action, m.Note = schedule.Miss, err.Error()
 		return m, sc.record(ctx, m, now)

@@ -66,6 +66,16 @@ func (s *Service) SetPaused(ctx context.Context, d *dag.DAG, id string, paused b
 	if _, err := TriggerOf(d, id, s.opts.Lang); err != nil {
 		return err
 	}
+	if s.opts.Schedules != nil {
+		// The Temporal Schedule's pause decides; the store says who paused it, as embedded.
+		msg := ""
+		if paused {
+			msg = i18n.Sprintf(s.opts.Lang, "paused by %s: %s", s.by(ctx), note)
+		}
+		if err := s.opts.Schedules.Pause(ctx, d.Name, id, paused, msg); err != nil {
+			return err
+		}
+	}
 	return fires.SetPaused(ctx, runs.TriggerState{DAG: d.Name, Trigger: id, Paused: paused, Note: note, PausedBy: s.by(ctx), PausedAt: time.Now()})
 }
 

@@ -50,6 +50,9 @@ type Options struct {
 	// --policy). "" is $SEAM_POLICY's (by Getenv), as for seam serve and seam mcp; none
 	// accepts nothing.
 	PolicyFile string
+	// Schedules, when not nil, carries the DAGs' schedules out on Temporal Schedules: seam
+	// schedule sync makes them, and pause, resume and backfill act on them.
+	Schedules RemoteSchedules
 }
 
 // Service starts and inspects runs. It is safe for concurrent use. Close it to cancel the

@@ -18,6 +18,18 @@ import (
 // DefaultTaskQueue is the task queue seam's workflows and workers use unless told otherwise.
 const DefaultTaskQueue = "seam"
 
+// TaskQueue returns the task queue to use: flag (a command's --task-queue), then
+// $SEAM_TASK_QUEUE by getenv, then DefaultTaskQueue.
+func TaskQueue(getenv func(string) string, flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if q := getenv("SEAM_TASK_QUEUE"); q != "" {
+		return q
+	}
+	return DefaultTaskQueue
+}
+
 // Dial connects to the Temporal server that Temporal's standard settings name: the
 // TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, TEMPORAL_API_KEY and TEMPORAL_TLS_* variables, over a
 // profile of Temporal's config file (TEMPORAL_CONFIG_FILE, TEMPORAL_PROFILE) when there is

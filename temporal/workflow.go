@@ -63,6 +63,13 @@ type RunInput struct {
 	Checkpoint *engine.Checkpoint `json:"checkpoint,omitempty"`
 	// Recorded is how the history before recorded the run, for this one to go on with it.
 	Recorded *Recorded `json:"recorded,omitempty"`
+	// Trigger, set by a Temporal Schedule (seam schedule sync), is the id of the schedule
+	// that started the run: RunID is "", the run's id is its workflow's, its scheduled time
+	// Temporal's TemporalScheduledStartTime, its params the trigger's for that time.
+	Trigger string `json:"trigger,omitempty"`
+	// Fired is the fire of a run a Temporal Schedule started, once its first history has
+	// read it: the histories that go on from it keep it.
+	Fired *dag.Fired `json:"fired,omitempty"`
 }
 
 // Recorded is what a run's recorder carries from one history to the next.
@@ -104,6 +111,11 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		return nil, temporal.NewNonRetryableApplicationError(fmt.Sprintf("load %s: %v", in.File, err), errBundle, nil)
 	}
 	d.File = in.File
+	if in.Trigger != "" && in.RunID == "" {
+		if run, err := w.scheduled(ctx, &in, d); err != nil || !run {
+			return nil, err
+		}
+	}
 	var params map[string]any
 	if len(in.Params) > 0 && string(in.Params) != "null" {
 		v, err := contract.ParseJSON(in.Params)
@@ -133,6 +145,9 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		RunID: in.RunID, Params: params, Lang: in.Lang, OutputLimit: in.OutputLimit,
 		Parent: in.Parent, ParentNode: in.ParentNode, By: in.By,
 		Observer: p, Logger: w.log.With("run", in.RunID),
+	}
+	if in.Fired != nil {
+		opts.Fired = *in.Fired
 	}
 	if in.Resume != nil {
 		opts.Reuse = in.Resume.Reuse

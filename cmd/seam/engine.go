@@ -12,6 +12,7 @@ import (
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/service"
 	"github.com/seam-dag/seam/temporal"
 )
 
@@ -41,17 +42,6 @@ func (ef *engineFlag) resolve(e *env, lang i18n.Lang) (string, error) {
 	return "", usage(i18n.Errorf(lang, "unknown engine %q: embedded or temporal", name))
 }
 
-// taskQueue returns the task queue: the flag, then $SEAM_TASK_QUEUE, then seam's default.
-func taskQueue(e *env, flag string) string {
-	if flag != "" {
-		return flag
-	}
-	if q := e.getenv("SEAM_TASK_QUEUE"); q != "" {
-		return q
-	}
-	return temporal.DefaultTaskQueue
-}
-
 // open returns the engine to run with (nil: the embedded one) and what closes it.
 func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.Engine, func(), error) {
 	name, err := ef.resolve(e, lang)
@@ -69,9 +59,18 @@ func (ef *engineFlag) open(ctx context.Context, e *env, lang i18n.Lang) (engine.
 	if err != nil {
 		return nil, nil, usage(err)
 	}
-	eng := &temporal.Engine{Client: c, TaskQueue: taskQueue(e, ef.queue), Detach: ef.detach,
+	eng := &temporal.Engine{Client: c, TaskQueue: temporal.TaskQueue(e.getenv, ef.queue), Detach: ef.detach,
 		MaxFileSize: limit}
 	return eng, c.Close, nil
+}
+
+// schedules returns the Temporal Schedules to act on (--engine temporal, or always); else nil.
+func (ef *engineFlag) schedules(ctx context.Context, e *env, lang i18n.Lang, always bool) (service.RemoteSchedules, func(), error) {
+	if always {
+		ef = &engineFlag{name: "temporal", queue: ef.queue}
+	}
+	eng, closeEngine, err := ef.open(ctx, e, lang)
+	return temporal.SchedulesOf(eng, lang), closeEngine, err
 }
 
 // offered returns the engines a server offers its clients besides the embedded one: temporal

@@ -17,6 +17,7 @@ import (
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
 	"github.com/seam-dag/seam/simulate"
+	"github.com/seam-dag/seam/temporal"
 )
 
 // runFlags are seam run's flags.
@@ -207,7 +208,7 @@ func runAndShow(ctx context.Context, e *env, st runs.Store, d *dag.DAG, lang i18
 		// seam runs watch finds it; how to follow it on stderr.
 		if !recorded(ctx, st, res.ID) {
 			fmt.Fprint(e.stderr, i18n.Sprintf(lang, "seam: no worker has taken run %s in %s: is a seam worker polling task queue %s? The run waits on Temporal until one does.\n",
-				res.ID, detachWait, taskQueue(e, rf.ef.queue)))
+				res.ID, detachWait, temporal.TaskQueue(e.getenv, rf.ef.queue)))
 		}
 		fmt.Fprintln(e.stdout, res.ID)
 		fmt.Fprint(e.stderr, i18n.Sprintf(lang, "run %s of %s started on Temporal; seam runs watch %s follows it\n", res.ID, d.Name, res.ID))

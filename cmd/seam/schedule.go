@@ -22,7 +22,7 @@ func newSchedulerCmd(e *env) *cobra.Command {
 		Use:   "scheduler [PATH...]",
 		Short: "Start the runs of the schedules (cron and every triggers) of the DAG files under PATHs (default .); one scheduler per store is active",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			svc, ws, done, err := scheduleSetup(cmd, e, &sf)
+			svc, ws, done, err := scheduleSetup(cmd, e, &sf, &engineFlag{})
 			if err != nil {
 				return err
 			}
@@ -42,25 +42,16 @@ func newSchedulerCmd(e *env) *cobra.Command {
 // startScheduler runs the scheduler of the DAG files under paths until stop (seam
 // scheduler, seam serve), saying on stderr what a tick could not do.
 func startScheduler(ctx context.Context, e *env, svc *service.Service, ws *workspace.Workspace, paths []string) (stop func(), err error) {
-	sc, err := service.NewScheduler(svc, "", nil, func(ctx context.Context) ([]*dag.DAG, error) {
+	return service.StartScheduler(ctx, svc, func(ctx context.Context) ([]*dag.DAG, error) {
 		ds, errs := ws.LoadAll(ctx, paths)
 		return ds, errors.Join(errs...)
-	})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc.Run(ctx, time.Second, func(err error) { fmt.Fprintf(e.stderr, "seam scheduler: %v\n", err) })
-	}()
-	return func() { cancel(); <-done }, nil
+	}, func(err error) { fmt.Fprintf(e.stderr, "seam scheduler: %v\n", err) })
 }
 
-// scheduleSetup opens what the schedule commands share: a service on the store and the
-// workspace; done closes the service, then the store.
-func scheduleSetup(cmd *cobra.Command, e *env, sf *storeFlag) (svc *service.Service, ws *workspace.Workspace, done func(), err error) {
+// scheduleSetup opens what the schedule commands share: a service on the store (and on the
+// Temporal Schedules with --engine temporal, and for sync) and the workspace; done closes the
+// service, then the store.
+func scheduleSetup(cmd *cobra.Command, e *env, sf *storeFlag, ef *engineFlag) (svc *service.Service, ws *workspace.Workspace, done func(), err error) {
 	l, err := lang(cmd, e)
 	if err != nil {
 		return nil, nil, nil, err
@@ -73,8 +64,13 @@ func scheduleSetup(cmd *cobra.Command, e *env, sf *storeFlag) (svc *service.Serv
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	svc = service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, ShowPath: displayPath, Logger: slog.New(slog.NewTextHandler(e.stderr, nil))})
-	return svc, ws, func() { svc.Close(); st.Close() }, nil
+	remote, closeRemote, err := ef.schedules(cmd.Context(), e, l, cmd.Name() == "sync")
+	if err != nil {
+		st.Close()
+		return nil, nil, nil, err
+	}
+	svc = service.New(service.Options{Store: st, Lang: l, Getenv: e.getenv, ShowPath: displayPath, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)), Schedules: remote})
+	return svc, ws, func() { svc.Close(); closeRemote(); st.Close() }, nil
 }
 
 // scheduleRun is what one seam schedule subcommand does: its answer as JSON and as text.
@@ -84,6 +80,7 @@ type scheduleRun func(ctx context.Context, svc *service.Service, ws *workspace.W
 func newScheduleCmd(e *env) *cobra.Command {
 	var (
 		sf             storeFlag
+		ef             engineFlag
 		asJSON         bool
 		count          int
 		note, from, to string
@@ -91,7 +88,7 @@ func newScheduleCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{Use: "schedule", Short: "List the DAGs' triggers, their next times and decisions; pause and resume them"}
 	sub := func(use, short string, args cobra.PositionalArgs, run scheduleRun) *cobra.Command {
 		c := &cobra.Command{Use: use, Short: short, Args: args, RunE: func(c *cobra.Command, args []string) error {
-			svc, ws, done, err := scheduleSetup(c, e, &sf)
+			svc, ws, done, err := scheduleSetup(c, e, &sf, &ef)
 			if err != nil {
 				return err
 			}
@@ -105,6 +102,7 @@ func newScheduleCmd(e *env) *cobra.Command {
 		}}
 		sf.add(c)
 		c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+		ef.add(c, "where the schedules run: embedded (the store's scheduler) or temporal (the Temporal Schedules seam schedule sync made)")
 		return c
 	}
 	// onTrigger runs f on the trigger args name (a DAG file and a trigger id).
@@ -141,6 +139,11 @@ func newScheduleCmd(e *env) *cobra.Command {
 	backfill.Flags().StringVar(&to, "to", "", "the last time, RFC 3339 (required)")
 	_, _ = backfill.MarkFlagRequired("from"), backfill.MarkFlagRequired("to")
 	cmd.AddCommand(list, next, pause, backfill,
+		sub("sync [PATH...]", "Create, update and delete the Temporal Schedules of the cron and every triggers of the DAG files under PATHs (default .)", cobra.ArbitraryArgs,
+			func(ctx context.Context, svc *service.Service, ws *workspace.Workspace, paths []string, l i18n.Lang) (any, string, error) {
+				ds, errs := ws.LoadAll(ctx, paths)
+				return svc.SyncText(ctx, ds, errors.Join(errs...), paths)
+			}),
 		sub("trigger DAG TRIGGER", "Fire a trigger by hand now: a run recorded as a manual fire", cobra.ExactArgs(2), onTrigger(func(ctx context.Context, svc *service.Service, d *dag.DAG, id string, l i18n.Lang) (any, string, error) {
 			return svc.TriggerText(ctx, d, id, time.Now())
 		})),

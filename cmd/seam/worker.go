@@ -60,7 +60,7 @@ SIGINT and SIGTERM stop the worker: attempts it was running are given to another
 				return err
 			}
 			defer st.Close()
-			q := taskQueue(e, queue)
+			q := temporal.TaskQueue(e.getenv, queue)
 			w := worker.New(c, q, temporal.SDKWorkerOptions(concurrency))
 			tw := temporal.NewWorker(temporal.WorkerOptions{
 				Client: c, Store: st, Types: registry(e), Getenv: e.getenv, Logger: log, Tracer: e.tracer(),
