@@ -10,6 +10,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -496,6 +497,18 @@ func (l fileLoader) Load(u string) (any, error) {
 	switch {
 	case p.Scheme == "file" && (p.Host == "" || p.Host == "localhost"):
 		path = filepath.FromSlash(p.Path)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && l.c.catalog != nil {
+			// No such file, but maybe a catalog file's relative id resolved against its
+			// folder ("push$event" in octokit's layout names push/event.schema.json).
+			if p, err := l.c.catalog.file(l.c, u); err != nil {
+				return nil, err
+			} else if p != "" {
+				path = p
+				if _, ok := l.c.names[u]; !ok {
+					l.c.names[u] = path
+				}
+			}
+		}
 	case p.Scheme == "https" || p.Scheme == "http":
 		// A vendored copy from the catalog, registered under the URL it was asked by.
 		if path, err = l.c.catalog.file(l.c, u); err != nil {
@@ -524,6 +537,7 @@ func (l fileLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, &SchemaError{Location: l.c.name(u), Err: fmt.Errorf("not JSON: %w", err)}
 	}
+	doc = l.c.catalog.rebase(path, doc)
 	if err := l.c.register(u, l.c.name(u), doc); err != nil {
 		return nil, err
 	}
