@@ -452,6 +452,13 @@ func (c *Compiler) register(u, name string, doc any) error {
 		return err
 	}
 	c.docs.add(u, doc)
+	// jsonschema finds a document by its root id too, without asking the loader again (a
+	// vendored file loaded by its path, that another refers to by URL): so must Doc.Resolve.
+	if b, err := url.Parse(u); err == nil {
+		if id := rootID(doc, b); id != "" && id != u {
+			c.docs.addNew(id, doc)
+		}
+	}
 	return nil
 }
 
@@ -477,6 +484,15 @@ func (d *docSet) add(u string, doc any) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.m[u] = doc
+}
+
+// addNew adds doc at u unless a document is there already: the first to claim an id keeps it.
+func (d *docSet) addNew(u string, doc any) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.m[u]; !ok {
+		d.m[u] = doc
+	}
 }
 
 func (d *docSet) get(u string) any {
