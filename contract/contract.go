@@ -124,6 +124,16 @@ type Compiler struct {
 	catalog        *catalog // Options.Catalog; nil without one
 	// opts are the options c was made with, for the Compiler a FileCache compiles a file in.
 	opts Options
+	// added are the documents given to c.c by URL (inline and effective schemas), in order,
+	// for a new c.c to be given them again (see prune.go).
+	added []addedDoc
+	// reach is what c compiles of the large files its schemas refer to (see prune.go).
+	reach reach
+}
+
+type addedDoc struct {
+	u   string
+	doc any
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -155,7 +165,6 @@ const (
 // NewCompiler returns a Compiler that refuses remote references.
 func NewCompiler(opts Options) (*Compiler, error) {
 	c := &Compiler{
-		c:     jsonschema.NewCompiler(),
 		docs:  &docSet{m: make(map[string]any)},
 		names: make(map[string]string),
 		files: make(map[string]*Schema),
@@ -164,27 +173,8 @@ func NewCompiler(opts Options) (*Compiler, error) {
 	if c.readFile = opts.ReadFile; c.readFile == nil {
 		c.readFile = os.ReadFile
 	}
-	c.c.DefaultDraft(jsonschema.Draft2020)
-	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: uriFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-reference", Validate: uriReferenceFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "ipv4", Validate: ipv4Format})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "hostname", Validate: hostnameFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-hostname", Validate: idnHostnameFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "duration", Validate: durationFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: emailFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-email", Validate: idnEmailFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "iri", Validate: iriFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "iri-reference", Validate: iriReferenceFormat})
-	c.c.UseRegexpEngine(compilePattern)
 	c.annotateFormat = opts.AnnotateFormat
-	if !opts.AnnotateFormat {
-		c.c.AssertFormat()
-	}
-	if opts.AssertContent {
-		c.c.AssertContent()
-	}
-	c.c.UseLoader(fileLoader{c})
+	c.c = c.newJSONSchema()
 	if len(opts.Catalog) > 0 {
 		cat, err := newCatalog(opts.Catalog)
 		if err != nil {
@@ -214,6 +204,32 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		c.standard = s
 	}
 	return c, nil
+}
+
+// newJSONSchema is a jsonschema compiler set up as c's options say, loading through c.
+func (c *Compiler) newJSONSchema() *jsonschema.Compiler {
+	js := jsonschema.NewCompiler()
+	js.DefaultDraft(jsonschema.Draft2020)
+	js.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
+	js.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: uriFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "uri-reference", Validate: uriReferenceFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "ipv4", Validate: ipv4Format})
+	js.RegisterFormat(&jsonschema.Format{Name: "hostname", Validate: hostnameFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "idn-hostname", Validate: idnHostnameFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "duration", Validate: durationFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "email", Validate: emailFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "idn-email", Validate: idnEmailFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "iri", Validate: iriFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "iri-reference", Validate: iriReferenceFormat})
+	js.UseRegexpEngine(compilePattern)
+	if !c.opts.AnnotateFormat {
+		js.AssertFormat()
+	}
+	if c.opts.AssertContent {
+		js.AssertContent()
+	}
+	js.UseLoader(fileLoader{c})
+	return js
 }
 
 // Standard returns the standard output contract, or nil when none was given.
@@ -247,7 +263,7 @@ func (c *Compiler) inline(u, location string, v any) (*Schema, error) {
 	if err := c.register(u, location, doc); err != nil {
 		return nil, err
 	}
-	if err := c.c.AddResource(u, doc); err != nil {
+	if err := c.addResource(u, doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", location, err)
 	}
 	return c.compile(u, location, doc)
@@ -330,7 +346,7 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 	doc := map[string]any{"allOf": refs}
 	c.docs.add(u, doc)
 	c.names[u] = location
-	if err := c.c.AddResource(u, doc); err != nil {
+	if err := c.addResource(u, doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", location, err)
 	}
 	s, err := c.compile(u, location, map[string]any{"allOf": sources})
@@ -344,6 +360,12 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 // compile compiles the document at u; source nil means the loaded document itself.
 func (c *Compiler) compile(u, location string, source any) (*Schema, error) {
 	compiled, err := c.c.Compile(u)
+	if err != nil && c.reach.prunedAny() {
+		// A part of a large file left out may be what this schema needs: compile it again
+		// with those files whole (prune.go).
+		c.wholeAgain()
+		compiled, err = c.c.Compile(u)
+	}
 	if err != nil {
 		return nil, c.compileError(location, err)
 	}
@@ -452,6 +474,7 @@ func (c *Compiler) register(u, name string, doc any) error {
 		return err
 	}
 	c.docs.add(u, doc)
+	c.reach.wants(u, doc)
 	// jsonschema finds a document by its root id too, without asking the loader again (a
 	// vendored file loaded by its path, that another refers to by URL): so must Doc.Resolve.
 	if b, err := url.Parse(u); err == nil {
@@ -554,6 +577,9 @@ func (l fileLoader) Load(u string) (any, error) {
 		return nil, &SchemaError{Location: l.c.name(u), Err: fmt.Errorf("not JSON: %w", err)}
 	}
 	doc = l.c.catalog.rebase(path, doc)
+	if len(b) > pruneAbove {
+		doc = l.c.reach.prune(u, doc)
+	}
 	if err := l.c.register(u, l.c.name(u), doc); err != nil {
 		return nil, err
 	}
