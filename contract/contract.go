@@ -129,6 +129,8 @@ type Compiler struct {
 	added []addedDoc
 	// reach is what c compiles of the large files its schemas refer to (see prune.go).
 	reach reach
+	// idOwner maps a root id that docs also holds a document under to that document's URL.
+	idOwner map[string]string
 }
 
 type addedDoc struct {
@@ -165,9 +167,10 @@ const (
 // NewCompiler returns a Compiler that refuses remote references.
 func NewCompiler(opts Options) (*Compiler, error) {
 	c := &Compiler{
-		docs:  &docSet{m: make(map[string]any)},
-		names: make(map[string]string),
-		files: make(map[string]*Schema),
+		docs:    &docSet{m: make(map[string]any)},
+		names:   make(map[string]string),
+		files:   make(map[string]*Schema),
+		idOwner: make(map[string]string),
 	}
 	c.opts = opts
 	if c.readFile = opts.ReadFile; c.readFile == nil {
@@ -479,7 +482,12 @@ func (c *Compiler) register(u, name string, doc any) error {
 	// vendored file loaded by its path, that another refers to by URL): so must Doc.Resolve.
 	if b, err := url.Parse(u); err == nil {
 		if id := rootID(doc, b); id != "" && id != u {
-			c.docs.addNew(id, doc)
+			// The first document to claim an id keeps it; the same document loaded again
+			// (whole, after it was loaded pruned) takes its place.
+			if owner, ok := c.idOwner[id]; ok && owner == u || !ok && c.docs.get(id) == nil {
+				c.idOwner[id] = u
+				c.docs.add(id, doc)
+			}
 		}
 	}
 	return nil
@@ -495,9 +503,10 @@ func (c *Compiler) inCatalog(u string) error {
 	return err
 }
 
-// docSet holds the documents a compiler has loaded. Documents are only ever added, and never
-// changed once added, so a schema validating on one goroutine can read them while the
-// compiler adds more on another.
+// docSet holds the documents a compiler has loaded. Documents are added, and replaced only by
+// a fuller copy of themselves (a large file loaded whole after it was loaded pruned, see
+// prune.go), so a schema validating on one goroutine can read them while the compiler adds
+// more on another.
 type docSet struct {
 	mu sync.RWMutex
 	m  map[string]any
@@ -507,15 +516,6 @@ func (d *docSet) add(u string, doc any) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.m[u] = doc
-}
-
-// addNew adds doc at u unless a document is there already: the first to claim an id keeps it.
-func (d *docSet) addNew(u string, doc any) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if _, ok := d.m[u]; !ok {
-		d.m[u] = doc
-	}
 }
 
 func (d *docSet) get(u string) any {

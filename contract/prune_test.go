@@ -126,3 +126,30 @@ func TestCompileReached(t *testing.T) {
 		})
 	}
 }
+
+// TestCompileReachedByID: a large file with a root $id, loaded pruned and then whole, is
+// whole under its id too, where the checker finds it by URL (Doc.Resolve).
+func TestCompileReachedByID(t *testing.T) {
+	big := bigSchema(t, map[string]any{
+		"a": map[string]any{"type": "string"},
+		"c": map[string]any{"$ref": "#/definitions/d"},
+		"d": map[string]any{"type": "integer"},
+	})
+	big = `{"$id": "https://example.com/big.json", ` + big[1:]
+	dir := writeFiles(t, map[string]string{"big.json": big})
+	c, err := NewCompiler(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s *Schema
+	for _, ref := range []string{"big.json#/definitions/a", "big.json#/definitions/c"} {
+		if s, err = c.InlineAt(dir, ref, map[string]any{"$ref": ref}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, ref := range []string{"https://example.com/big.json#/definitions/d", "https://example.com/big.json#/definitions/filler000"} {
+		if _, _, ok := s.Docs()[0].Resolve(ref); !ok {
+			t.Errorf("%s not found", ref)
+		}
+	}
+}
