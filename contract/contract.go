@@ -539,10 +539,12 @@ func (l fileLoader) Load(u string) (any, error) {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && l.c.catalog != nil {
 			// No such file, but maybe a catalog file's relative id resolved against its
 			// folder ("push$event" in octokit's layout names push/event.schema.json).
-			if p, err := l.c.catalog.file(l.c, u); err != nil {
+			file, err := l.c.catalog.file(l.c, u)
+			if err != nil {
 				return nil, err
-			} else if p != "" {
-				path = p
+			}
+			if file != "" {
+				path = file
 				if _, ok := l.c.names[u]; !ok {
 					l.c.names[u] = path
 				}
