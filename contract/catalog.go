@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -17,7 +18,11 @@ import (
 // by absolute URL load offline. Every *.json file under Dir (hidden folders skipped) is known
 // by its own $id (id up to draft-04); and when Prefix is set, a URL that starts with it names
 // the file under Dir at the rest of the URL (https://json.schemastore.org/x.json →
-// Dir/x.json). Nothing is ever fetched: a URL the catalog does not know stays refused.
+// Dir/x.json). A relative root $id (octokit's source layout writes "push$event" and
+// "common/user.schema.json", for a registry keyed by id) resolves against the folder: Prefix
+// when set, else Dir itself, so that the files' relative $refs between them resolve as
+// their authors' registry resolves them. Nothing is ever fetched: a URL the catalog does not
+// know stays refused.
 type CatalogEntry struct {
 	Dir    string // absolute, or relative to the current directory
 	Prefix string // an absolute http(s) URL ending in "/", or ""
@@ -111,7 +116,7 @@ func (cat *catalog) index(c *Compiler) (map[string]string, error) {
 			if err != nil {
 				continue // not a schema: it cannot be referred to by an id either
 			}
-			if id := rootID(doc); id != "" {
+			if id := rootID(doc, e.base()); id != "" {
 				if _, taken := ids[id]; !taken {
 					ids[id] = p
 				}
@@ -121,24 +126,75 @@ func (cat *catalog) index(c *Compiler) (map[string]string, error) {
 	return ids, nil
 }
 
-// rootID is the absolute URL a document names itself by: its $id, or id (draft-04), without
-// fragment; "" when it has none or it is relative.
-func rootID(doc any) string {
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return ""
+// base is the URL the relative root ids of the entry's files resolve against: its prefix,
+// else its folder's file URL, ending in "/".
+func (e CatalogEntry) base() *url.URL {
+	if e.Prefix != "" {
+		u, _ := url.Parse(e.Prefix) // newCatalog parsed it
+		return u
 	}
-	id, ok := m["$id"].(string)
-	if !ok {
-		if id, ok = m["id"].(string); !ok {
-			return ""
-		}
+	return &url.URL{Scheme: "file", Path: filepath.ToSlash(e.Dir) + "/"}
+}
+
+// rootID is the absolute URL a document names itself by: its $id, or id (draft-04), resolved
+// against base, without fragment; "" when it has none, or a fragment only.
+func rootID(doc any, base *url.URL) string {
+	_, id := rootIDKey(doc)
+	if id == "" {
+		return ""
 	}
 	u, err := url.Parse(id)
-	if err != nil || !u.IsAbs() {
+	if err != nil || (u.Path == "" && u.Opaque == "" && !u.IsAbs()) {
 		return ""
 	}
-	return withoutFragment(u)
+	return withoutFragment(base.ResolveReference(u))
+}
+
+// rootIDKey is the keyword that names a document at its root, and its value: "id" in
+// draft-04, "$id" in later drafts, either (the $id first) where no $schema says; "", "" when
+// there is none.
+func rootIDKey(doc any) (key, id string) {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return "", ""
+	}
+	keys := []string{"$id", "id"}
+	if s, ok := m["$schema"].(string); ok {
+		keys = keys[:1]
+		if strings.Contains(s, "/draft-04/") {
+			keys = []string{"id"}
+		}
+	}
+	for _, k := range keys {
+		if id, ok := m[k].(string); ok {
+			return k, id
+		}
+	}
+	return "", ""
+}
+
+// rebase gives doc, the file at path, the absolute root id its catalog entry resolves its
+// relative one to (see CatalogEntry), so that jsonschema and the subset checker resolve its
+// $refs as the catalog does; doc itself is shared and unchanged (a shallow copy is returned).
+// A file outside the catalog, or whose id is absolute or absent, is returned as it is.
+func (cat *catalog) rebase(path string, doc any) any {
+	if cat == nil {
+		return doc
+	}
+	key, id := rootIDKey(doc)
+	u, err := url.Parse(id)
+	if key == "" || err != nil || u.IsAbs() || u.Path == "" {
+		return doc
+	}
+	for _, e := range cat.entries {
+		if rel, err := filepath.Rel(e.Dir, path); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		m := maps.Clone(doc.(map[string]any))
+		m[key] = e.base().ResolveReference(u).String()
+		return m
+	}
+	return doc
 }
 
 // errNotInCatalog says that a URL is no file of the catalog (wrapped with ErrRemoteRef).

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,5 +100,66 @@ func TestCatalogConfined(t *testing.T) {
 	}
 	if _, err := c.File(filepath.Join(root, "a.json")); !errors.Is(err, ErrOutsideRoot) {
 		t.Errorf("err = %v, want outside the root", err)
+	}
+}
+
+// TestCatalogRelativeIDs: octokit's source layout names its files by relative $ids
+// ("push$event", "common/user.schema.json") and refers to them relative to those ids, as a
+// registry keyed by id would; under a catalog folder those ids resolve against the folder (a
+// prefix, when the entry has one), so the files load unchanged. Outside a catalog the same
+// files resolve against their own path, as jsonschema does, and a $ref finds no file.
+func TestCatalogRelativeIDs(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"layout/push/event.schema.json": `{"$schema": "http://json-schema.org/draft-07/schema", "$id": "push$event",
+			"type": "object", "required": ["sender"], "properties": {"sender": {"$ref": "common/user.schema.json"}}}`,
+		"layout/common/user.schema.json": `{"$schema": "http://json-schema.org/draft-07/schema", "$id": "common/user.schema.json",
+			"type": "object", "required": ["login"], "properties": {"login": {"type": "string"}, "url": {"$ref": "link.schema.json"}}}`,
+		"layout/common/link.schema.json": `{"$schema": "http://json-schema.org/draft-07/schema", "$id": "common/link.schema.json", "type": "string"}`,
+		// Refers to an event by its id, which names no file: the catalog's index finds it.
+		"layout/any.schema.json": `{"$schema": "http://json-schema.org/draft-07/schema", "$id": "any", "oneOf": [{"$ref": "push$event"}]}`,
+		"d4/common/team.json": `{"$schema": "http://json-schema.org/draft-04/schema#", "id": "common/team.json",
+			"type": "object", "properties": {"lead": {"$ref": "user.json"}}}`,
+		"d4/common/user.json": `{"$schema": "http://json-schema.org/draft-04/schema#", "id": "common/user.json", "type": "object", "required": ["login"]}`,
+		"prefixed/a/b.json":   `{"$id": "a/b.json", "$ref": "c.json"}`,
+		"prefixed/a/c.json":   `{"$id": "https://example.com/x/a/c.json", "type": "integer"}`,
+	})
+	layout := []CatalogEntry{{Dir: filepath.Join(dir, "layout")}}
+	tests := []struct {
+		name, file string
+		catalog    []CatalogEntry
+		value      string
+		valid      bool
+		err        string
+	}{
+		{"event", "layout/push/event.schema.json", layout, `{"sender": {"login": "octocat", "url": "https://github.com/octocat"}}`, true, ""},
+		{"event refuses", "layout/push/event.schema.json", layout, `{"sender": {"login": 1}}`, false, ""},
+		{"two files away", "layout/push/event.schema.json", layout, `{"sender": {"login": "octocat", "url": 2}}`, false, ""},
+		{"by an id that names no file", "layout/any.schema.json", layout, `{"sender": {"login": "octocat"}}`, true, ""},
+		{"by an id that names no file refuses", "layout/any.schema.json", layout, `{"sender": {}}`, false, ""},
+		{"draft-04 id", "d4/common/team.json", []CatalogEntry{{Dir: filepath.Join(dir, "d4")}}, `{"lead": {}}`, false, ""},
+		{"under a prefix", "prefixed/a/b.json", []CatalogEntry{{Dir: filepath.Join(dir, "prefixed"), Prefix: "https://example.com/x/"}}, `"1"`, false, ""},
+		{"no catalog", "layout/push/event.schema.json", nil, "", false, filepath.Join("push", "common", "user.schema.json")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := NewCompiler(Options{Catalog: tt.catalog})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := c.File(filepath.Join(dir, tt.file))
+			if tt.err != "" {
+				if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("err = %v, want %q not found", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs := s.Validate(parse(t, tt.value), i18n.English)
+			if (len(vs) == 0) != tt.valid {
+				t.Errorf("violations %v, want valid=%v", vs, tt.valid)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ package contract
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -123,6 +124,18 @@ type Compiler struct {
 	catalog        *catalog // Options.Catalog; nil without one
 	// opts are the options c was made with, for the Compiler a FileCache compiles a file in.
 	opts Options
+	// added are the documents given to c.c by URL (inline and effective schemas), in order,
+	// for a new c.c to be given them again (see prune.go).
+	added []addedDoc
+	// reach is what c compiles of the large files its schemas refer to (see prune.go).
+	reach reach
+	// idOwner maps a root id that docs also holds a document under to that document's URL.
+	idOwner map[string]string
+}
+
+type addedDoc struct {
+	u   string
+	doc any
 }
 
 // Schema is a compiled schema and the JSON value it was compiled from.
@@ -154,36 +167,17 @@ const (
 // NewCompiler returns a Compiler that refuses remote references.
 func NewCompiler(opts Options) (*Compiler, error) {
 	c := &Compiler{
-		c:     jsonschema.NewCompiler(),
-		docs:  &docSet{m: make(map[string]any)},
-		names: make(map[string]string),
-		files: make(map[string]*Schema),
+		docs:    &docSet{m: make(map[string]any)},
+		names:   make(map[string]string),
+		files:   make(map[string]*Schema),
+		idOwner: make(map[string]string),
 	}
 	c.opts = opts
 	if c.readFile = opts.ReadFile; c.readFile == nil {
 		c.readFile = os.ReadFile
 	}
-	c.c.DefaultDraft(jsonschema.Draft2020)
-	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: uriFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "uri-reference", Validate: uriReferenceFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "ipv4", Validate: ipv4Format})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "hostname", Validate: hostnameFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-hostname", Validate: idnHostnameFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "duration", Validate: durationFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: emailFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "idn-email", Validate: idnEmailFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "iri", Validate: iriFormat})
-	c.c.RegisterFormat(&jsonschema.Format{Name: "iri-reference", Validate: iriReferenceFormat})
-	c.c.UseRegexpEngine(compilePattern)
 	c.annotateFormat = opts.AnnotateFormat
-	if !opts.AnnotateFormat {
-		c.c.AssertFormat()
-	}
-	if opts.AssertContent {
-		c.c.AssertContent()
-	}
-	c.c.UseLoader(fileLoader{c})
+	c.c = c.newJSONSchema()
 	if len(opts.Catalog) > 0 {
 		cat, err := newCatalog(opts.Catalog)
 		if err != nil {
@@ -213,6 +207,32 @@ func NewCompiler(opts Options) (*Compiler, error) {
 		c.standard = s
 	}
 	return c, nil
+}
+
+// newJSONSchema is a jsonschema compiler set up as c's options say, loading through c.
+func (c *Compiler) newJSONSchema() *jsonschema.Compiler {
+	js := jsonschema.NewCompiler()
+	js.DefaultDraft(jsonschema.Draft2020)
+	js.RegisterFormat(&jsonschema.Format{Name: "uri-template", Validate: uriTemplate})
+	js.RegisterFormat(&jsonschema.Format{Name: "uri", Validate: uriFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "uri-reference", Validate: uriReferenceFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "ipv4", Validate: ipv4Format})
+	js.RegisterFormat(&jsonschema.Format{Name: "hostname", Validate: hostnameFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "idn-hostname", Validate: idnHostnameFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "duration", Validate: durationFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "email", Validate: emailFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "idn-email", Validate: idnEmailFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "iri", Validate: iriFormat})
+	js.RegisterFormat(&jsonschema.Format{Name: "iri-reference", Validate: iriReferenceFormat})
+	js.UseRegexpEngine(compilePattern)
+	if !c.opts.AnnotateFormat {
+		js.AssertFormat()
+	}
+	if c.opts.AssertContent {
+		js.AssertContent()
+	}
+	js.UseLoader(fileLoader{c})
+	return js
 }
 
 // Standard returns the standard output contract, or nil when none was given.
@@ -246,7 +266,7 @@ func (c *Compiler) inline(u, location string, v any) (*Schema, error) {
 	if err := c.register(u, location, doc); err != nil {
 		return nil, err
 	}
-	if err := c.c.AddResource(u, doc); err != nil {
+	if err := c.addResource(u, doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", location, err)
 	}
 	return c.compile(u, location, doc)
@@ -329,7 +349,7 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 	doc := map[string]any{"allOf": refs}
 	c.docs.add(u, doc)
 	c.names[u] = location
-	if err := c.c.AddResource(u, doc); err != nil {
+	if err := c.addResource(u, doc); err != nil {
 		return nil, fmt.Errorf("schema %s: %w", location, err)
 	}
 	s, err := c.compile(u, location, map[string]any{"allOf": sources})
@@ -343,6 +363,12 @@ func (c *Compiler) Effective(parts ...*Schema) (*Schema, error) {
 // compile compiles the document at u; source nil means the loaded document itself.
 func (c *Compiler) compile(u, location string, source any) (*Schema, error) {
 	compiled, err := c.c.Compile(u)
+	if err != nil && c.reach.prunedAny() {
+		// A part of a large file left out may be what this schema needs: compile it again
+		// with those files whole (prune.go).
+		c.wholeAgain()
+		compiled, err = c.c.Compile(u)
+	}
 	if err != nil {
 		return nil, c.compileError(location, err)
 	}
@@ -454,6 +480,19 @@ func (c *Compiler) register(u, name string, doc any) error {
 		return err
 	}
 	c.docs.add(u, doc)
+	c.reach.wants(u, doc)
+	// jsonschema finds a document by its root id too, without asking the loader again (a
+	// vendored file loaded by its path, that another refers to by URL): so must Doc.Resolve.
+	if b, err := url.Parse(u); err == nil {
+		if id := rootID(doc, b); id != "" && id != u {
+			// The first document to claim an id keeps it; the same document loaded again
+			// (whole, after it was loaded pruned) takes its place.
+			if owner, ok := c.idOwner[id]; ok && owner == u || !ok && c.docs.get(id) == nil {
+				c.idOwner[id] = u
+				c.docs.add(id, doc)
+			}
+		}
+	}
 	return nil
 }
 
@@ -467,9 +506,10 @@ func (c *Compiler) inCatalog(u string) error {
 	return err
 }
 
-// docSet holds the documents a compiler has loaded. Documents are only ever added, and never
-// changed once added, so a schema validating on one goroutine can read them while the
-// compiler adds more on another.
+// docSet holds the documents a compiler has loaded. Documents are added, and replaced only by
+// a fuller copy of themselves (a large file loaded whole after it was loaded pruned, see
+// prune.go), so a schema validating on one goroutine can read them while the compiler adds
+// more on another.
 type docSet struct {
 	mu sync.RWMutex
 	m  map[string]any
@@ -499,6 +539,20 @@ func (l fileLoader) Load(u string) (any, error) {
 	switch {
 	case p.Scheme == "file" && (p.Host == "" || p.Host == "localhost"):
 		path = filepath.FromSlash(p.Path)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && l.c.catalog != nil {
+			// No such file, but maybe a catalog file's relative id resolved against its
+			// folder ("push$event" in octokit's layout names push/event.schema.json).
+			file, err := l.c.catalog.file(l.c, u)
+			if err != nil {
+				return nil, err
+			}
+			if file != "" {
+				path = file
+				if _, ok := l.c.names[u]; !ok {
+					l.c.names[u] = path
+				}
+			}
+		}
 	case p.Scheme == "https" || p.Scheme == "http":
 		// A vendored copy from the catalog, registered under the URL it was asked by.
 		if path, err = l.c.catalog.file(l.c, u); err != nil {
@@ -526,6 +580,10 @@ func (l fileLoader) Load(u string) (any, error) {
 	}
 	if err != nil {
 		return nil, &SchemaError{Location: l.c.name(u), Err: fmt.Errorf("not JSON: %w", err)}
+	}
+	doc = l.c.catalog.rebase(path, doc)
+	if len(b) > pruneAbove {
+		doc = l.c.reach.prune(u, doc)
 	}
 	if err := l.c.register(u, l.c.name(u), doc); err != nil {
 		return nil, err

@@ -60,15 +60,13 @@ func (d Doc) Resolve(ref string) (target any, in Doc, ok bool) {
 		if err != nil {
 			return nil, Doc{}, false
 		}
-		if root, ok := d.Value.(map[string]any); ok {
-			// A root $id moves the base; a relative one resolves against the URL.
-			if id, ok := root["$id"].(string); ok {
-				u, err := url.Parse(id)
-				if err != nil {
-					return nil, Doc{}, false
-				}
-				base = base.ResolveReference(u)
+		// A root $id (id in draft-04) moves the base; a relative one resolves against the URL.
+		if _, id := rootIDKey(d.Value); id != "" {
+			u, err := url.Parse(id)
+			if err != nil {
+				return nil, Doc{}, false
 			}
+			base = base.ResolveReference(u)
 		}
 		u := withoutFragment(base.ResolveReference(r))
 		v := d.docs.get(u)

@@ -3,8 +3,10 @@ package contract
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/seam-dag/seam/internal/i18n"
@@ -238,4 +240,96 @@ func TestOctokitVendored(t *testing.T) {
 	if closed == 0 {
 		t.Error("no closed pull_request among GitHub's examples")
 	}
+}
+
+// octokitLayout is the folder of octokit/webhooks' payload-schemas in their source layout
+// (vendored unchanged, testdata/octokit-webhooks/README): one file per event and action,
+// common/ for what they share, named by relative $ids that resolve against this folder.
+const octokitLayout = "testdata/octokit-webhooks/payload-schemas/api.github.com"
+
+// octokitLayoutFile is the file of the layout that holds definition def ("push$event",
+// "pull_request$closed") of the bundle.
+func octokitLayoutFile(def string) string {
+	event, action, _ := strings.Cut(def, "$")
+	return filepath.Join(octokitLayout, event, action+".schema.json")
+}
+
+// TestOctokitLayoutCompiles: every file of the source layout compiles, through a catalog of
+// its folder, unchanged (its relative $refs need the catalog: see TestCatalogRelativeIDs).
+func TestOctokitLayoutCompiles(t *testing.T) {
+	c, err := NewCompiler(Options{Catalog: []CatalogEntry{{Dir: octokitLayout}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(octokitLayout, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		n++
+		if _, err := c.File(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 291 {
+		t.Errorf("%d files in %s, want the 291 vendored", n, octokitLayout)
+	}
+}
+
+// TestOctokitLayout validates every example payload GitHub publishes through the source
+// layout, by its event's file for its action (<event>/<action>.schema.json, else
+// <event>/event.schema.json): it accepts every payload GitHub's published bundle accepts
+// (all but octokitRefused) and refuses the rest, as the bundle does.
+func TestOctokitLayout(t *testing.T) {
+	dir := octokit(t)
+	b, err := os.ReadFile(filepath.Join(dir, "webhooks-examples", "api.github.com", "index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []octokitExample
+	if err := json.Unmarshal(b, &events); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCompiler(Options{Catalog: []CatalogEntry{{Dir: octokitLayout}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, refused := 0, 0
+	for _, ev := range events {
+		for i, raw := range ev.Examples {
+			payload, err := ParseJSON(raw)
+			if err != nil {
+				t.Fatalf("%s example %d: %v", ev.Name, i, err)
+			}
+			def := ev.Name + "$event"
+			if action, ok := payload.(map[string]any)["action"].(string); ok {
+				if _, err := os.Stat(octokitLayoutFile(ev.Name + "$" + action)); err == nil {
+					def = ev.Name + "$" + action
+				}
+			}
+			s, err := c.File(octokitLayoutFile(def))
+			if err != nil {
+				t.Errorf("%s: %v", def, err)
+				continue
+			}
+			total++
+			vs := s.Validate(payload, i18n.English)
+			switch want := octokitRefused[fmt.Sprintf("%s %d", def, i)]; {
+			case want && len(vs) == 0:
+				t.Errorf("%s example %d accepted through %s; GitHub's bundle refuses it", def, i, octokitLayoutFile(def))
+			case !want && len(vs) > 0:
+				t.Errorf("%s example %d refused through %s: %v", def, i, octokitLayoutFile(def), vs)
+			case want:
+				refused++
+			}
+		}
+	}
+	if total == 0 || refused != len(octokitRefused) {
+		t.Errorf("%d payloads, %d refused as GitHub's bundle refuses them, want %d", total, refused, len(octokitRefused))
+	}
+	t.Logf("%d payloads through the layout, %d accepted", total, total-refused)
 }

@@ -102,7 +102,7 @@ func Vendor(ctx context.Context, u, into string, opt VendorOptions) (*Vendored, 
 			return nil, i18n.Errorf(opt.Lang, "%s: the answer is not JSON: %v", withoutFragment(cur), err)
 		}
 		docs = append(docs, doc{cur, b})
-		if id := rootID(v); id != "" {
+		if id := rootID(v, cur); id != "" {
 			seen[id] = true // a $ref to the document by its id resolves through the catalog's index
 		}
 		// Relative refs resolve against the URL asked for, not a redirect's target: that is

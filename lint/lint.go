@@ -803,9 +803,9 @@ const maxRefHops = 32
 func project(s any, doc contract.Doc, path []string, hops int) projection {
 	p := projection{schema: s, undeclared: -1, loose: -1}
 	if len(path) == 0 {
-		budget := maxLeafNodes
-		leaf, exact := cleanLeaf(s, doc, 0, &budget)
-		p.schema = leaf
+		st := leafState{budget: maxLeafNodes}
+		leaf, exact := cleanLeaf(s, doc, 0, &st)
+		p.schema = st.withDefs(leaf)
 		if !exact {
 			p.inexact, p.why = true, why{code: whyRef}
 		}
@@ -968,9 +968,11 @@ const (
 
 // cleanLeaf copies a projected subschema for inlining in a document of its own: $refs into
 // doc, or into another local document its compiler loaded, are inlined (a $ref beside other keywords becomes an allOf), identifiers and
-// $defs dropped. exact is false when a $ref could not be inlined and was replaced by true.
-func cleanLeaf(s any, doc contract.Doc, depth int, budget *int) (out any, exact bool) {
-	*budget--
+// $defs dropped. A $ref met again inside its own target's copy (a recursive schema, in one
+// file or across several) becomes a $ref to the copy, kept in st (see leafState). exact is
+// false when a $ref could not be inlined and was replaced by true.
+func cleanLeaf(s any, doc contract.Doc, depth int, st *leafState) (out any, exact bool) {
+	st.budget--
 	switch v := s.(type) {
 	case map[string]any:
 		exact = true
@@ -981,11 +983,11 @@ func cleanLeaf(s any, doc contract.Doc, depth int, budget *int) (out any, exact 
 			case "$ref":
 				ref, _ := x.(string)
 				t, in, ok := doc.Resolve(ref)
-				if !ok || depth >= maxLeafRefs || *budget <= 0 {
+				if !ok || depth >= maxLeafRefs || st.budget <= 0 {
 					target, exact = true, false
 					continue
 				}
-				c, ok := cleanLeaf(t, in, depth+1, budget)
+				c, ok := st.inline(ref, t, in, func() (any, bool) { return cleanLeaf(t, in, depth+1, st) })
 				target, exact = c, exact && ok
 				continue
 			case "$dynamicRef":
@@ -997,7 +999,7 @@ func cleanLeaf(s any, doc contract.Doc, depth int, budget *int) (out any, exact 
 				m[k] = x // values, not schemas
 				continue
 			}
-			c, ok := cleanLeaf(x, doc, depth, budget)
+			c, ok := cleanLeaf(x, doc, depth, st)
 			exact = exact && ok
 			m[k] = c
 		}
@@ -1012,7 +1014,7 @@ func cleanLeaf(s any, doc contract.Doc, depth int, budget *int) (out any, exact 
 		exact = true
 		a := make([]any, len(v))
 		for i, x := range v {
-			c, ok := cleanLeaf(x, doc, depth, budget)
+			c, ok := cleanLeaf(x, doc, depth, st)
 			exact = exact && ok
 			a[i] = c
 		}
@@ -1062,6 +1064,7 @@ func (l *linter) check(n *dag.Node, t *dag.Template, b *contract.Schema, p place
 		return []Finding{{Pos: at(""), Severity: SeverityWarning, Code: CodeUnknown, Producers: prods, Consumer: n.ID,
 			Message: l.text.edgeUnknown(edge(prods), l.text.notCompiled(err)), subject: subject}}
 	}
+	src = hoistLeafDefs(src)
 	// The synthesised schema is compiled only to verify a witness (compiling dominates).
 	res := subset.CheckSource(src, b, func() (*contract.Schema, error) {
 		return l.comp.Inline("input of "+n.ID, src)
