@@ -50,6 +50,7 @@ type gate struct {
 	w   *Worker
 	in  RunInput
 	d   *dag.DAG
+	p   *progress                      // the nodes' states: an approval opens there first
 	res *dag.RunResult                 // the session that paused; nil while the run runs
 	q   map[string]*dag.ApprovalRecord // its open approvals by node, answered as answers come
 	// answered is set once an answer (or the deadline's) is recorded: the run goes on.
@@ -69,7 +70,7 @@ func (g *gate) register(ctx workflow.Context) error {
 // answer is then recorded instead, whatever a says).
 func (g *gate) check(ctx workflow.Context, a AnswerInput) (q *dag.ApprovalRecord, answer map[string]any, overdue bool, err error) {
 	req := a.Request
-	q = g.q[req.Node]
+	q = g.question(req.Node)
 	n := g.d.ByID[req.Node]
 	cfg, ok := n.ApprovalConfig()
 	if q == nil || !ok || n.Form == nil {
@@ -93,6 +94,19 @@ func (g *gate) check(ctx workflow.Context, a AnswerInput) (q *dag.ApprovalRecord
 	return q, answer, false, nil
 }
 
+// question is the approval node asks: as the paused run holds it, or, while the session
+// that opened it has not paused yet (it records the run waiting first, or other branches
+// still run), as it opened; nil when node waits for no answer.
+func (g *gate) question(node string) *dag.ApprovalRecord {
+	if q := g.q[node]; q != nil {
+		return q
+	}
+	if i, ok := g.p.index[node]; ok && g.p.nodes[i].Status == dag.NodeWaiting {
+		return g.p.nodes[i].Approval
+	}
+	return nil
+}
+
 func refusal(e *service.AnswerError) error {
 	return temporal.NewApplicationErrorWithOptions(e.Error(), errAnswerRefused,
 		temporal.ApplicationErrorOptions{NonRetryable: true, Details: []any{e}, Category: temporal.ApplicationErrorCategoryBenign})
@@ -109,6 +123,11 @@ func (g *gate) validate(ctx workflow.Context, a AnswerInput) error {
 // and lets the paused run go on with it. An answer recorded first by someone else is a
 // repeat or a conflict, as on the embedded engine.
 func (g *gate) answer(ctx workflow.Context, a AnswerInput) (AnswerReply, error) {
+	// An answer accepted before the run paused is recorded once it has: the store has the
+	// run waiting then, as an answer on the embedded engine finds it.
+	if err := workflow.Await(ctx, func() bool { return g.res != nil }); err != nil {
+		return AnswerReply{}, err
+	}
 	q, answer, overdue, err := g.check(ctx, a)
 	if err != nil {
 		return AnswerReply{}, err
@@ -121,7 +140,7 @@ func (g *gate) answer(ctx workflow.Context, a AnswerInput) (AnswerReply, error) 
 	if err != nil {
 		return AnswerReply{}, err
 	}
-	g.q[a.Request.Node] = stored
+	g.keep(a.Request.Node, stored)
 	if !recorded {
 		// Another answer came first: a repeat of it, or a conflict with it.
 		_, _, _, err := g.check(ctx, a)
@@ -129,6 +148,15 @@ func (g *gate) answer(ctx workflow.Context, a AnswerInput) (AnswerReply, error) 
 	}
 	g.answered = true
 	return AnswerReply{Approval: stored, TimedOut: overdue && q.Answer == nil}, nil
+}
+
+// keep keeps the answer stored to the question of node, where the validator reads it until
+// the run goes on past it.
+func (g *gate) keep(node string, stored *dag.ApprovalRecord) {
+	g.q[node] = stored
+	if i, ok := g.p.index[node]; ok && g.p.nodes[i].Status == dag.NodeWaiting {
+		g.p.nodes[i].Approval = stored
+	}
 }
 
 // record records rec on the approval node of the run through the worker's store, and
@@ -227,7 +255,8 @@ func (g *gate) timeOut(ctx workflow.Context) error {
 		if err != nil {
 			return err
 		}
-		g.q[n.ID], g.answered = stored, true
+		g.keep(n.ID, stored)
+		g.answered = true
 	}
 	return nil
 }

@@ -3,6 +3,9 @@ package temporal
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -331,5 +334,51 @@ nodes:
 		if n.ID == "ship" && (n.Status() != dag.NodePassed || !strings.Contains(string(o), "no answer: shipped")) {
 			t.Errorf("ship: %s %s", n.Status(), o)
 		}
+	}
+}
+
+// TestApprovalAnsweredBeforePause answers an approval while an independent branch still
+// runs, before the run pauses: the Update is accepted against the question as it opened, and
+// the answer recorded once the run has paused; the run then goes on with it.
+func TestApprovalAnsweredBeforePause(t *testing.T) {
+	dir := t.TempDir()
+	src := strings.Replace(gateDAG, "outputs:", `  slow:
+    type: exec
+    with: {command: [sh, -c, 'while [ ! -f `+dir+`/go ]; do sleep 0.05; done; echo "{\"status\":\"pass\",\"summary\":\"slow\"}"']}
+outputs:`, 1)
+	svc, _, st := onTemporal(t, i18n.English)
+	d, err := dag.Load(t.Context(), writeDAG(t, src), dag.LoadOptions{Types: types()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := svc.Start(auth.With(t.Context(), bob), d, service.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		r, as, err := st.GetRun(t.Context(), run.ID)
+		if err == nil && r.Status == dag.RunRunning && slices.ContainsFunc(as, func(a runs.Attempt) bool { return a.Approval != nil }) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the approval did not open while slow runs: %+v %v", r, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	answered := make(chan error, 1)
+	go func() {
+		_, err := svc.Answer(auth.With(t.Context(), alice), service.AnswerRequest{Run: run.ID, Node: "review", Decision: "approve", Through: service.ThroughCLI}, loader(d), service.Request{})
+		answered <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // the Update reaches the workflow while slow runs; the test holds either way
+	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-answered; err != nil {
+		t.Fatal(err)
+	}
+	if got := outcome(t, st, run.ID); !strings.HasPrefix(got, `success {"sent":"Thanks"}`) || !strings.Contains(got, "slow passed") || !strings.Contains(got, "send passed") {
+		t.Errorf("run ended:\n%s", got)
 	}
 }

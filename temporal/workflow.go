@@ -131,7 +131,7 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 	}); err != nil {
 		return nil, err
 	}
-	g := &gate{w: w, in: in, d: d}
+	g := &gate{w: w, in: in, d: d, p: p}
 	if err := g.register(ctx); err != nil {
 		return nil, err
 	}
