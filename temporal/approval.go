@@ -303,14 +303,7 @@ func (e *Engine) AnswerRun(ctx context.Context, req service.AnswerRequest, by *a
 	if by != nil {
 		in.By, in.Groups = by.Name, by.Groups
 	}
-	h, err := e.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: WorkflowID(req.Run), UpdateName: AnswerUpdate, Args: []any{in},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	var reply AnswerReply
-	if err == nil {
-		err = h.Get(ctx, &reply)
-	}
+	reply, err := e.update(ctx, in)
 	var app *temporal.ApplicationError
 	switch {
 	case err == nil:
@@ -327,4 +320,17 @@ func (e *Engine) AnswerRun(ctx context.Context, req service.AnswerRequest, by *a
 		}
 	}
 	return nil, i18n.Errorf(req.Lang, "answer approval %s of run %s on Temporal: %w", req.Node, req.Run, err)
+}
+
+// update sends in through AnswerUpdate and waits for its outcome.
+func (e *Engine) update(ctx context.Context, in AnswerInput) (AnswerReply, error) {
+	var reply AnswerReply
+	h, err := e.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: WorkflowID(in.Request.Run), UpdateName: AnswerUpdate, Args: []any{in},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err == nil {
+		err = h.Get(ctx, &reply)
+	}
+	return reply, err
 }

@@ -31,10 +31,12 @@ func TestTemporalApprovalWorkerKilled(t *testing.T) {
 			run.Wait()
 		}
 	})
-	waitFor(t, "the run to wait for its answer", func() bool {
-		r, _ := latestRun(t, store)
-		return r != nil && r.Status == dag.RunWaiting
-	})
+	// seam run --wait says so once the workflow has paused (PausedQuery answers), with the
+	// run recorded waiting.
+	waitFor(t, "the run to wait for its answer", func() bool { return strings.Contains(out.String(), "waits for approval review") })
+	if r, _ := latestRun(t, store); r == nil || r.Status != dag.RunWaiting {
+		t.Fatalf("the store's run: %+v, want it waiting", r)
+	}
 	if err := w.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
