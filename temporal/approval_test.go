@@ -382,3 +382,23 @@ outputs:`, 1)
 		t.Errorf("run ended:\n%s", got)
 	}
 }
+
+// TestApprovalCanceledOnTemporal: a run waiting for its answer on Temporal is canceled
+// through the run service: the workflow stops waiting and records the run canceled, the
+// approval with it.
+func TestApprovalCanceledOnTemporal(t *testing.T) {
+	svc, _, st := onTemporal(t, i18n.English)
+	_, res := startWaiting(t, svc, gateDAG)
+	if err := svc.Cancel(t.Context(), res.ID); err != nil {
+		t.Fatal(err)
+	}
+	r, as := ended(t, st, res.ID)
+	if r.Status != dag.RunCanceled {
+		t.Fatalf("run %s, want canceled", r.Status)
+	}
+	for _, n := range runs.Summarize(as) {
+		if want := map[string]dag.NodeStatus{"draft": dag.NodePassed, "review": dag.NodeCanceled, "send": dag.NodeCanceled}[n.ID]; n.Status() != want {
+			t.Errorf("node %s: %s, want %s", n.ID, n.Status(), want)
+		}
+	}
+}
