@@ -12,6 +12,7 @@ import (
 	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/nodes"
 	"github.com/seam-dag/seam/service"
 )
 
@@ -65,39 +66,46 @@ func (g *gate) register(ctx workflow.Context) error {
 	return workflow.SetUpdateHandlerWithOptions(ctx, AnswerUpdate, g.answer, workflow.UpdateHandlerOptions{Validator: g.validate})
 }
 
-// check checks a, as service.Answer does, against the question open now at the workflow's
-// time: q is the question, overdue set when its deadline passed unanswered (the deadline's
-// answer is then recorded instead, whatever a says).
-func (g *gate) check(ctx workflow.Context, a AnswerInput) (q *dag.ApprovalRecord, answer map[string]any, overdue bool, err error) {
+// check checks a, as service.Answer does, against the question open now, at the workflow's
+// time, and returns the answer to record; overdue is set when the question's deadline passed
+// unanswered: the answer is then the deadline's, whatever a says.
+func (g *gate) check(ctx workflow.Context, a AnswerInput) (answer map[string]any, overdue bool, err error) {
 	req := a.Request
-	q = g.question(req.Node)
-	n := g.d.ByID[req.Node]
-	cfg, ok := n.ApprovalConfig()
-	if q == nil || !ok || n.Form == nil {
-		return nil, nil, false, refusal(&service.AnswerError{Why: service.NotWaiting, Run: g.in.RunID, Node: req.Node, Principal: a.By, Lang: req.Lang})
+	q, n := g.question(req.Node), g.d.ByID[req.Node]
+	var cfg *nodes.ApprovalConfig
+	ok := n != nil && n.Form != nil
+	if ok {
+		cfg, ok = n.ApprovalConfig()
+	}
+	if q == nil || !ok {
+		return nil, false, refusal(&service.AnswerError{Why: service.NotWaiting, Run: g.in.RunID, Node: req.Node, Principal: a.By, Lang: req.Lang})
 	}
 	if q.Answer == nil && !q.Deadline.IsZero() && !workflow.Now(ctx).Before(q.Deadline) {
-		return q, service.DeadlineAnswer(cfg, q, g.in.Lang), true, nil
+		return service.DeadlineAnswer(cfg, q, g.in.Lang), true, nil
 	}
 	sq := service.Question{Run: g.in.RunID, Node: n.ID, StartedBy: g.in.By, Form: n.Form, Config: cfg, Open: q}
 	answer, repeat, err := service.CheckAnswer(sq, req, &auth.Principal{Name: a.By, Groups: a.Groups})
 	var ae *service.AnswerError
 	switch {
 	case errors.As(err, &ae):
-		return q, nil, false, refusal(ae)
+		return nil, false, refusal(ae)
 	case err != nil:
-		return q, nil, false, err
+		return nil, false, err
 	case repeat:
-		return q, nil, false, temporal.NewApplicationErrorWithOptions("answered so already", errAnswerRepeat,
+		return nil, false, temporal.NewApplicationErrorWithOptions("answered so already", errAnswerRepeat,
 			temporal.ApplicationErrorOptions{NonRetryable: true, Details: []any{q}, Category: temporal.ApplicationErrorCategoryBenign})
 	}
-	return q, answer, false, nil
+	return answer, false, nil
 }
 
 // question is the approval node asks: as the paused run holds it, or, while the session
 // that opened it has not paused yet (it records the run waiting first, or other branches
-// still run), as it opened; nil when node waits for no answer.
+// still run), as it opened; nil when node waits for no answer, or the run is not recorded
+// (it ends waiting, as nothing could answer it).
 func (g *gate) question(node string) *dag.ApprovalRecord {
+	if g.w.opts.Store == nil {
+		return nil
+	}
 	if q := g.q[node]; q != nil {
 		return q
 	}
@@ -115,7 +123,7 @@ func refusal(e *service.AnswerError) error {
 // validate refuses an answer before the Update is accepted: a refused one leaves no event
 // in the history.
 func (g *gate) validate(ctx workflow.Context, a AnswerInput) error {
-	_, _, _, err := g.check(ctx, a)
+	_, _, err := g.check(ctx, a)
 	return err
 }
 
@@ -128,7 +136,7 @@ func (g *gate) answer(ctx workflow.Context, a AnswerInput) (AnswerReply, error) 
 	if err := workflow.Await(ctx, func() bool { return g.res != nil }); err != nil {
 		return AnswerReply{}, err
 	}
-	q, answer, overdue, err := g.check(ctx, a)
+	answer, overdue, err := g.check(ctx, a)
 	if err != nil {
 		return AnswerReply{}, err
 	}
@@ -143,11 +151,11 @@ func (g *gate) answer(ctx workflow.Context, a AnswerInput) (AnswerReply, error) 
 	g.keep(a.Request.Node, stored)
 	if !recorded {
 		// Another answer came first: a repeat of it, or a conflict with it.
-		_, _, _, err := g.check(ctx, a)
+		_, _, err := g.check(ctx, a)
 		return AnswerReply{}, err
 	}
 	g.answered = true
-	return AnswerReply{Approval: stored, TimedOut: overdue && q.Answer == nil}, nil
+	return AnswerReply{Approval: stored, TimedOut: overdue}, nil
 }
 
 // keep keeps the answer stored to the question of node, where the validator reads it until

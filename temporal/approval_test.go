@@ -252,6 +252,10 @@ func TestApprovalRefusedOnTemporal(t *testing.T) {
 			service.AnswerRequest{Node: "send", Decision: "approve"}, service.NotWaiting,
 			"run RUN has no approval send waiting for an answer; `seam approvals list` shows those that are",
 			"実行 RUN には回答を待っている承認 send がありません。`seam approvals list` で一覧できます"},
+		{"no such node", alice,
+			service.AnswerRequest{Node: "nope", Decision: "approve"}, service.NotWaiting,
+			"run RUN has no approval nope waiting for an answer; `seam approvals list` shows those that are",
+			"実行 RUN には回答を待っている承認 nope がありません。`seam approvals list` で一覧できます"},
 	}
 	svc, eng, st := onTemporal(t, i18n.English)
 	_, res := startWaiting(t, svc, gateDAG)
