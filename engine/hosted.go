@@ -69,6 +69,8 @@ type AttemptRequest struct {
 	Timeout     time.Duration `json:"timeout,omitempty"`
 	OutputLimit int64         `json:"output_limit"`
 	Lang        i18n.Lang     `json:"lang"`
+	// Answer is an approval's answer (nodes.Call.Answer), which it runs with.
+	Answer map[string]any `json:"answer,omitempty"`
 }
 
 // AttemptOutcome is how a hosted attempt ended, judged where it ran: its output is masked,
@@ -284,7 +286,7 @@ func (r *runner) request(id int, j job) AttemptRequest {
 	return AttemptRequest{
 		ID: id, Node: j.node.ID, Index: int(j.u.nr.idx), Item: item, Attempt: j.call.Attempt, With: with, Input: input,
 		Env: j.call.Env, Violations: j.call.Violations, Timeout: j.timeout,
-		OutputLimit: j.call.OutputLimit, Lang: r.opts.Lang,
+		OutputLimit: j.call.OutputLimit, Lang: r.opts.Lang, Answer: j.call.Answer,
 	}
 }
 
@@ -365,6 +367,7 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 	call := &nodes.Call{
 		Node: node.ID, With: w, Input: input, Dir: d.Dir, OutputLimit: req.OutputLimit,
 		Secrets: secrets, Lang: req.Lang, Attempt: req.Attempt, Env: req.Env, Violations: req.Violations,
+		Answer: req.Answer,
 	}
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		call.Env = append(slices.Clip(call.Env), traceEnv(sc)...)

@@ -77,11 +77,13 @@ type AnswerError struct {
 	Decisions  []string             // InvalidAnswer: those offered
 	Seen, Open string               // StaleEvidence: the hashes
 	Stored     *dag.ApprovalRecord  // Conflict
-	lang       i18n.Lang
+	// Lang is the language Error speaks: kept with the refusal, so that one made by a
+	// Temporal worker is said on the client as the worker said it.
+	Lang i18n.Lang
 }
 
 func (e *AnswerError) Error() string {
-	l := e.lang
+	l := e.Lang
 	switch e.Why {
 	case NotWaiting:
 		return i18n.Sprintf(l, "run %s has no approval %s waiting for an answer; `seam approvals list` shows those that are", e.Run, e.Node)
@@ -140,9 +142,9 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 	if err != nil {
 		return nil, err
 	}
-	req.Run = r.ID
+	req.Run, req.Lang = r.ID, l
 	refuse := func(why AnswerRefusal) *AnswerError {
-		return &AnswerError{Why: why, Run: r.ID, Node: req.Node, Principal: s.by(ctx), lang: l}
+		return &AnswerError{Why: why, Run: r.ID, Node: req.Node, Principal: s.by(ctx), Lang: l}
 	}
 	open := openQuestion(attempts, req.Node)
 	if open == nil {
@@ -163,7 +165,11 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 	if !ok {
 		return nil, refuse(NotWaiting)
 	}
-	if open.Answer == nil && overdue(open, time.Now()) {
+	// A run on Temporal waits in its workflow, which keeps the deadline's timer and takes
+	// the answer (checked here first, so that a refusal costs Temporal nothing).
+	elsewhere, onTemporal := s.opts.Elsewhere.(answerer)
+	onTemporal = onTemporal && r.Host == runs.HostTemporal
+	if open.Answer == nil && overdue(open, time.Now()) && !onTemporal {
 		// Too late: the deadline's answer is recorded instead, and the run goes on with it.
 		stored, err := s.timeOut(ctx, r.ID, n.ID, cfg, open)
 		if err != nil {
@@ -176,41 +182,24 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 		out.Run, err = s.resumeAnswered(ctx, r.ID, d, run)
 		return out, err
 	}
-	// The form as filled: the prefill, with what the answer gives over it.
-	fields := maps.Clone(open.Prefill)
-	if fields == nil {
-		fields = map[string]any{}
+	p := s.principal(ctx)
+	q := Question{Run: r.ID, Node: n.ID, StartedBy: r.StartedBy, Form: n.Form, Config: cfg, Open: open}
+	answer, repeat, err := CheckAnswer(q, req, p)
+	if err != nil {
+		return nil, err
 	}
-	maps.Copy(fields, req.Fields)
-	req.Fields = fields
-	answer := maps.Clone(fields)
-	answer["decision"] = req.Decision
-	if req.Comment != "" {
-		answer["comment"] = req.Comment
+	if repeat {
+		return &Answered{Approval: open, Repeat: true}, nil
 	}
-	if open.Answer != nil {
-		if reflect.DeepEqual(normalize(open.Answer), normalize(answer)) {
-			return &Answered{Approval: open, Repeat: true}, nil
+	if onTemporal {
+		out, err := elsewhere.AnswerRun(ctx, req, p)
+		if err == nil && out.TimedOut && run.Warn != nil {
+			run.Warn(&TimedOutWarning{Run: r.ID, Node: n.ID, Deadline: open.Deadline, lang: l})
 		}
-		e := refuse(Conflict)
-		e.Stored = open
-		return nil, e
-	}
-	if why := s.mayAnswer(ctx, r, cfg, req); why != 0 {
-		return nil, refuse(why)
-	}
-	if req.EvidenceHash != "" && req.EvidenceHash != open.EvidenceHash {
-		e := refuse(StaleEvidence)
-		e.Seen, e.Open = req.EvidenceHash, open.EvidenceHash
-		return nil, e
-	}
-	if vs := validateAnswer(n.Form, cfg, req, l); len(vs) > 0 {
-		e := refuse(InvalidAnswer)
-		e.Violations, e.Decisions = vs, cfg.Decisions
-		return nil, e
+		return out, err
 	}
 	stored, recorded, err := s.opts.Store.AnswerApproval(ctx, r.ID, req.Node, dag.ApprovalRecord{
-		Answer: answer, By: s.by(ctx), At: time.Now(), Through: req.Through})
+		Answer: answer, By: p.Name, At: time.Now(), Through: req.Through})
 	if err != nil {
 		return nil, err
 	}
@@ -226,6 +215,70 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 	out := &Answered{Approval: stored}
 	out.Run, err = s.resumeAnswered(ctx, r.ID, d, run)
 	return out, err
+}
+
+// answerer is an Options.Elsewhere that takes the answers to the approvals of the runs it
+// runs (the Temporal engine: the run's workflow checks the answer again, records it and
+// continues the run). Answered.Run is nil: the workflow continues it.
+type answerer interface {
+	AnswerRun(ctx context.Context, req AnswerRequest, by *auth.Principal) (*Answered, error)
+}
+
+// Question is an approval open in a run, as an answer to it is checked: the run's starter,
+// the node's form and settings, and the question as kept, with its answer once given.
+type Question struct {
+	Run, Node string
+	StartedBy string
+	Form      *contract.Schema
+	Config    *nodes.ApprovalConfig
+	Open      *dag.ApprovalRecord
+}
+
+// CheckAnswer checks answer req by principal p to question q, as Answer does
+// before it records one, and returns the answer to record: the prefill with the answer's
+// fields over it, its decision and comment. repeat is set when q holds that answer already;
+// an *AnswerError (in req.Lang) says why it is refused: another answer recorded first, a
+// principal who may not answer, evidence that changed, or an answer that breaks the form.
+// An engine that takes answers in a run of its own (Temporal's workflow) checks them with it
+// too, so that an answer means the same on every engine. Deadlines are the caller's.
+func CheckAnswer(q Question, req AnswerRequest, p *auth.Principal) (answer map[string]any, repeat bool, err error) {
+	refuse := func(why AnswerRefusal) *AnswerError {
+		return &AnswerError{Why: why, Run: q.Run, Node: q.Node, Principal: p.Name, Lang: req.Lang}
+	}
+	// The form as filled: the prefill, with what the answer gives over it.
+	fields := maps.Clone(q.Open.Prefill)
+	if fields == nil {
+		fields = map[string]any{}
+	}
+	maps.Copy(fields, req.Fields)
+	req.Fields = fields
+	answer = maps.Clone(fields)
+	answer["decision"] = req.Decision
+	if req.Comment != "" {
+		answer["comment"] = req.Comment
+	}
+	if q.Open.Answer != nil {
+		if reflect.DeepEqual(normalize(q.Open.Answer), normalize(answer)) {
+			return answer, true, nil
+		}
+		e := refuse(Conflict)
+		e.Stored = q.Open
+		return nil, false, e
+	}
+	if why := mayAnswer(p, q.StartedBy, q.Config, req.Through); why != 0 {
+		return nil, false, refuse(why)
+	}
+	if req.EvidenceHash != "" && req.EvidenceHash != q.Open.EvidenceHash {
+		e := refuse(StaleEvidence)
+		e.Seen, e.Open = req.EvidenceHash, q.Open.EvidenceHash
+		return nil, false, e
+	}
+	if vs := validateAnswer(q.Form, q.Config, req, req.Lang); len(vs) > 0 {
+		e := refuse(InvalidAnswer)
+		e.Violations, e.Decisions = vs, q.Config.Decisions
+		return nil, false, e
+	}
+	return answer, false, nil
 }
 
 // resumeAnswered resumes run id once an answer is recorded; nil when another process runs
@@ -262,9 +315,16 @@ func overdue(q *dag.ApprovalRecord, now time.Time) bool {
 	return !q.Deadline.IsZero() && !now.Before(q.Deadline)
 }
 
-// timeOut records the deadline's answer on approval node of run id: on_timeout's decision,
-// fields and comment over the prefill, or, without on_timeout, a reject; through "timeout".
+// timeOut records the deadline's answer on approval node of run id, through "timeout".
 func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.ApprovalConfig, q *dag.ApprovalRecord) (*dag.ApprovalRecord, error) {
+	stored, _, err := s.opts.Store.AnswerApproval(ctx, id, node, dag.ApprovalRecord{Answer: DeadlineAnswer(cfg, q, s.opts.Lang), At: time.Now(), Through: ThroughTimeout})
+	return stored, err
+}
+
+// DeadlineAnswer is the answer an approval with settings cfg, open as q, records when its
+// deadline passes: on_timeout's decision, fields and comment over the prefill, or, without
+// on_timeout, a reject with a comment in l. Temporal's workflow records it at its timer.
+func DeadlineAnswer(cfg *nodes.ApprovalConfig, q *dag.ApprovalRecord, l i18n.Lang) map[string]any {
 	answer := maps.Clone(q.Prefill)
 	if answer == nil {
 		answer = map[string]any{}
@@ -273,10 +333,9 @@ func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.Appro
 		maps.Copy(answer, cfg.OnTimeout)
 	} else {
 		answer["decision"] = nodes.DecisionReject
-		answer["comment"] = i18n.Sprintf(s.opts.Lang, "no answer by the deadline")
+		answer["comment"] = i18n.Sprintf(l, "no answer by the deadline")
 	}
-	stored, _, err := s.opts.Store.AnswerApproval(ctx, id, node, dag.ApprovalRecord{Answer: answer, At: time.Now(), Through: ThroughTimeout})
-	return stored, err
+	return answer
 }
 
 // applyTimeouts records the deadline's answer on every approval of d open past its deadline
@@ -301,19 +360,24 @@ func (s *Service) applyTimeouts(ctx context.Context, id string, d *dag.DAG, as [
 // MayAnswer reports whether the principal of ctx may answer, through the web view, an
 // approval of run r with settings cfg: what a front end lists as waiting for that principal.
 func (s *Service) MayAnswer(ctx context.Context, r *runs.Run, cfg *nodes.ApprovalConfig) bool {
-	return s.mayAnswer(ctx, r, cfg, AnswerRequest{Through: ThroughWeb}) == 0
+	return mayAnswer(s.principal(ctx), r.StartedBy, cfg, ThroughWeb) == 0
 }
 
-// mayAnswer says why the principal of ctx may not answer; 0 when it may.
-func (s *Service) mayAnswer(ctx context.Context, r *runs.Run, cfg *nodes.ApprovalConfig, req AnswerRequest) AnswerRefusal {
-	p := auth.From(ctx)
-	if p == nil {
-		p = s.local
+// principal is who ctx names, or the local user when it names nobody.
+func (s *Service) principal(ctx context.Context) *auth.Principal {
+	if p := auth.From(ctx); p != nil {
+		return p
 	}
+	return s.local
+}
+
+// mayAnswer says why principal p may not answer, through through, an approval with settings
+// cfg of a run startedBy started; 0 when it may.
+func mayAnswer(p *auth.Principal, startedBy string, cfg *nodes.ApprovalConfig, through string) AnswerRefusal {
 	switch {
-	case req.Through == ThroughMCP && !cfg.AgentsMayAnswer:
+	case through == ThroughMCP && !cfg.AgentsMayAnswer:
 		return AgentsMayNot
-	case cfg.ExcludeStarter && r.StartedBy != "" && r.StartedBy == p.Name:
+	case cfg.ExcludeStarter && startedBy != "" && startedBy == p.Name:
 		return Starter
 	}
 	if cfg.Approvers.Anyone || slices.Contains(cfg.Approvers.Principals, p.Name) {
@@ -378,9 +442,9 @@ func openQuestion(as []runs.Attempt, node string) *dag.ApprovalRecord {
 	return q
 }
 
-// answers are the answers recorded on a run's approvals, by node: a resume runs each
+// AnswersOf are the answers recorded on a run's approvals, by node: a resume runs each
 // answered approval with its answer.
-func answers(as []runs.Attempt) map[string]*dag.ApprovalRecord {
+func AnswersOf(as []runs.Attempt) map[string]*dag.ApprovalRecord {
 	var out map[string]*dag.ApprovalRecord
 	for _, a := range as {
 		if a.Status == dag.NodeWaiting && a.Approval != nil && a.Approval.Answer != nil {

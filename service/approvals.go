@@ -106,7 +106,7 @@ func (s *Service) GetApproval(ctx context.Context, id, node string, q ApprovalQu
 		return nil, err
 	}
 	if openQuestion(as, node) == nil {
-		return nil, &AnswerError{Why: NotWaiting, Run: r.ID, Node: node, Principal: s.by(ctx), lang: s.opts.Lang}
+		return nil, &AnswerError{Why: NotWaiting, Run: r.ID, Node: node, Principal: s.by(ctx), Lang: s.opts.Lang}
 	}
 	d, loadErr := s.loadRun(r, q)
 	a := s.approval(ctx, r, as, node, d, loadErr, q)
@@ -148,7 +148,7 @@ func (s *Service) approval(ctx context.Context, r *runs.Run, as []runs.Attempt, 
 	}
 	if cfg == nil || n.Form == nil {
 		// The file changed since the run: the node is no approval there now.
-		a.LoadError = (&AnswerError{Why: NotWaiting, Run: r.ID, Node: node, lang: s.opts.Lang}).Error()
+		a.LoadError = (&AnswerError{Why: NotWaiting, Run: r.ID, Node: node, Lang: s.opts.Lang}).Error()
 		return a
 	}
 	a.Form = n.Form.Source()
@@ -159,7 +159,7 @@ func (s *Service) approval(ctx context.Context, r *runs.Run, as []runs.Attempt, 
 	if through == "" {
 		through = ThroughCLI
 	}
-	a.MayAnswer = a.Open() && s.mayAnswer(ctx, r, cfg, AnswerRequest{Through: through}) == 0
+	a.MayAnswer = a.Open() && mayAnswer(s.principal(ctx), r.StartedBy, cfg, through) == 0
 	return a
 }
 

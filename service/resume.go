@@ -122,7 +122,7 @@ func (s *Service) Resume(ctx context.Context, rs *Resumable, d *dag.DAG, req Req
 				return nil, err
 			}
 		}
-		opts.Answers = answers(attempts)
+		opts.Answers = AnswersOf(attempts)
 	}
 	rec := runs.NewRecorder(s.opts.Store, d, runs.RecorderOptions{Resume: true, Resumes: r.Resumes, Lease: s.lease})
 	return s.launch(ctx, d, opts, rec, req.Observer, req.Engine)

@@ -307,8 +307,8 @@ func (b *began) RecordLog(ctx context.Context, a dag.AttemptRecord) (bool, error
 // Cancel cancels run id, which this Service started and is still running: its running nodes
 // are told to stop, the others do not start, and it is recorded canceled. Otherwise it says
 // why not: a *NotFoundError, a *NotRunningError (another process runs it, or it has ended),
-// or ErrNoStore when there is no store to tell. A run running on Temporal is canceled there
-// when the Service has Options.Elsewhere; so is one that no worker has taken yet, which the
+// or ErrNoStore when there is no store to tell. A run running on Temporal, or waiting there
+// for an approval's answer, is canceled there when the Service has Options.Elsewhere; so is one that no worker has taken yet, which the
 // store does not hold, when Elsewhere can (a pendingCanceler): it is recorded canceled here.
 func (s *Service) Cancel(ctx context.Context, id string) error {
 	s.mu.Lock()
@@ -329,7 +329,8 @@ func (s *Service) Cancel(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if r.Status == dag.RunRunning && r.Host == runs.HostTemporal && s.opts.Elsewhere != nil {
+	// A run waiting for an answer on Temporal waits in its workflow, which the cancel ends.
+	if (r.Status == dag.RunRunning || r.Status == dag.RunWaiting) && r.Host == runs.HostTemporal && s.opts.Elsewhere != nil {
 		err := s.opts.Elsewhere.Cancel(ctx, r.ID)
 		if err == nil {
 			s.recordCancel(ctx, r.ID)

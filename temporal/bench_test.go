@@ -165,7 +165,7 @@ func cpuTime() time.Duration {
 }
 
 // countEvents counts the history events of the workflow id's last run.
-func countEvents(b *testing.B, c client.Client, id string) int {
+func countEvents(b testing.TB, c client.Client, id string) int {
 	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	n := 0
 	for it.HasNext() {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -22,6 +23,7 @@ import (
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/internal/userfile"
+	"github.com/seam-dag/seam/nodes"
 )
 
 // Engine runs DAGs on Temporal (engine.Engine): it bundles the DAG file with the files it
@@ -218,11 +220,14 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 		err error
 	}
 	done := make(chan result, 1)
+	// Ended when this returns: a run paused for its approvals goes on without this one.
+	gctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
 	go func() {
 		var res dag.RunResult
 		// The result comes once the workers have recorded the run, canceled or not; Get
 		// follows the run from history to history as it continues as new.
-		err := wr.Get(context.WithoutCancel(ctx), &res)
+		err := wr.Get(gctx, &res)
 		done <- result{&res, err}
 	}()
 	poll := e.Poll
@@ -231,7 +236,22 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 	}
 	t := time.NewTicker(poll)
 	defer t.Stop()
+	// A run that pauses for its approvals is asked whether it has, observer or not.
+	approvals := slices.ContainsFunc(d.Nodes, func(n *dag.Node) bool { _, ok := n.Type.(nodes.Approval); return ok })
 	seen := pending(d)
+	// ended is the run's result as it ended, or paused for its approvals.
+	ended := func(res *dag.RunResult) *dag.RunResult {
+		res.File = d.File // as it was named here, like the embedded engine's result
+		res.Elapsed = res.Ended.Sub(res.Started)
+		for i := range res.Nodes {
+			n := &res.Nodes[i]
+			if !n.Started.IsZero() && !n.Ended.IsZero() {
+				n.Elapsed = n.Ended.Sub(n.Started)
+			}
+		}
+		report(opts.Observer, opts.RunID, seen, res.Nodes)
+		return res
+	}
 	// now is the nodes as the progress answers say, ask what to ask next.
 	now, ask := pending(d), ProgressAsk{}
 	canceled := ctx.Done()
@@ -245,17 +265,7 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 				}
 				return nil, fmt.Errorf("run %s on Temporal: %w", d.Name, r.err)
 			}
-			res := r.res
-			res.File = d.File // as it was named here, like the embedded engine's result
-			res.Elapsed = res.Ended.Sub(res.Started)
-			for i := range res.Nodes {
-				n := &res.Nodes[i]
-				if !n.Started.IsZero() && !n.Ended.IsZero() {
-					n.Elapsed = n.Ended.Sub(n.Started)
-				}
-			}
-			report(opts.Observer, opts.RunID, seen, res.Nodes)
-			return res, nil
+			return ended(r.res), nil
 		case <-canceled:
 			canceled = nil
 			// The run's latest history: it may have continued as new since it started.
@@ -263,7 +273,7 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 				return nil, fmt.Errorf("cancel run %s on Temporal: %w", d.Name, err)
 			}
 		case <-t.C:
-			if opts.Observer == nil {
+			if opts.Observer == nil && !approvals {
 				continue
 			}
 			// A query waits for a worker, which may be busy or gone: it must not hold up the
@@ -280,8 +290,28 @@ func (e *Engine) Wait(ctx context.Context, wr client.WorkflowRun, d *dag.DAG, op
 				ask = ProgressAsk{History: a.History, Seq: a.Seq}
 				report(opts.Observer, opts.RunID, seen, now)
 			}
+			if a.Paused {
+				// The run waits for an approval's answer: it is recorded waiting, and this
+				// returns as the embedded engine does, while the workflow waits on.
+				if res := e.paused(ctx, wr); res != nil {
+					return ended(res), nil
+				}
+			}
 		}
 	}
+}
+
+// paused asks the run wr for its result as it paused for its approvals (PausedQuery); nil
+// when it is not paused (an answer came meanwhile).
+func (e *Engine) paused(ctx context.Context, wr client.WorkflowRun) *dag.RunResult {
+	qctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
+	v, err := e.Client.QueryWorkflow(qctx, wr.GetID(), "", PausedQuery)
+	var res *dag.RunResult
+	if err != nil || v.Get(&res) != nil {
+		return nil
+	}
+	return res
 }
 
 // queryTimeout bounds each progress query.

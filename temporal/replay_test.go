@@ -20,7 +20,9 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
+	"github.com/seam-dag/seam/service"
 )
 
 // historiesDir holds histories of run workflows recorded on a Temporal server: every one must
@@ -99,16 +101,17 @@ func TestRecordHistories(t *testing.T) {
 		defer wk.Stop()
 	}
 	// The DAG files run, by the name of their history file; cancel cancels the run once
-	// the node it names runs.
-	dags := []struct{ name, path, cancel string }{
-		{"replay", "testdata/replay.yaml", ""},
-		{"retry-repair", "../dags/retry-repair.yaml", ""},
-		{"foreach", "../dags/foreach.yaml", ""},
-		{"cancel", "testdata/cancel.yaml", "slow"},
-		{"timeout", "testdata/timeout.yaml", ""},
-		{"secrets", "testdata/secrets.yaml", ""},
-		{"sub-dag", "../dags/sub-dag.yaml", ""},
-		{"continue-as-new", "testdata/continue.yaml", ""},
+	// the node it names runs; answer approves the approval it names once the run waits.
+	dags := []struct{ name, path, cancel, answer string }{
+		{"replay", "testdata/replay.yaml", "", ""},
+		{"retry-repair", "../dags/retry-repair.yaml", "", ""},
+		{"foreach", "../dags/foreach.yaml", "", ""},
+		{"cancel", "testdata/cancel.yaml", "slow", ""},
+		{"timeout", "testdata/timeout.yaml", "", ""},
+		{"secrets", "testdata/secrets.yaml", "", ""},
+		{"sub-dag", "../dags/sub-dag.yaml", "", ""},
+		{"continue-as-new", "testdata/continue.yaml", "", ""},
+		{"approval", "../dags/approval.yaml", "", "review"},
 	}
 	for _, tt := range dags {
 		name, path := tt.name, tt.path
@@ -129,6 +132,18 @@ func TestRecordHistories(t *testing.T) {
 		if tt.cancel != "" {
 			waitRunning(t, c, run, tt.cancel)
 			if err := c.CancelWorkflow(ctx, run.GetID(), run.GetRunID()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if tt.answer != "" {
+			eng := &Engine{Client: c}
+			for paused := (*dag.RunResult)(nil); paused == nil; time.Sleep(50 * time.Millisecond) {
+				if v, err := c.QueryWorkflow(ctx, run.GetID(), "", PausedQuery); err == nil {
+					_ = v.Get(&paused) // nil until the run waits
+				}
+			}
+			req := service.AnswerRequest{Run: runID, Node: tt.answer, Decision: "approve", Through: service.ThroughCLI}
+			if _, err := eng.AnswerRun(ctx, req, &auth.Principal{Name: "alice"}); err != nil {
 				t.Fatal(err)
 			}
 		}

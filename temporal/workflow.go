@@ -85,6 +85,9 @@ type Recorded struct {
 type Resume struct {
 	Resumes int                   `json:"resumes"`
 	Reuse   map[string]dag.Reused `json:"reuse"`
+	// Answers are the answers recorded on the run's approvals (engine.RunOptions.Answers):
+	// set when the workflow resumes a run its approvals paused.
+	Answers map[string]*dag.ApprovalRecord `json:"answers,omitempty"`
 }
 
 // WorkflowID is the Temporal workflow id of seam run runID.
@@ -140,6 +143,33 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 	}); err != nil {
 		return nil, err
 	}
+	g := &gate{w: w, in: in, d: d, p: p}
+	if err := g.register(ctx); err != nil {
+		return nil, err
+	}
+	for {
+		res, rec, err := w.session(ctx, in, d, params, p)
+		if err != nil || res.Status != dag.RunWaiting || rec == nil {
+			return res, err
+		}
+		// Paused for its approvals: the workflow waits for an answer (AnswerUpdate) or a
+		// deadline, then resumes the run in this same workflow, as a resume would.
+		next, ended, err := w.await(ctx, g, p, res, rec)
+		if err != nil {
+			return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
+		}
+		if ended != nil {
+			return compact(ended), nil
+		}
+		in.Resume, in.Checkpoint, in.Recorded = next, nil, nil
+		g.in = in
+	}
+}
+
+// session runs d once: the whole run, or, after its approvals paused it, the resume that
+// goes on with their answers (in.Resume). It returns the run's result, compacted, and its
+// recorder (nil when the run is not recorded, or went on in a new history).
+func (w *Worker) session(ctx workflow.Context, in RunInput, d *dag.DAG, params map[string]any, p *progress) (*dag.RunResult, *recorder, error) {
 	h := newHost(ctx, in, d)
 	opts := engine.RunOptions{
 		RunID: in.RunID, Params: params, Lang: in.Lang, OutputLimit: in.OutputLimit,
@@ -150,7 +180,7 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 		opts.Fired = *in.Fired
 	}
 	if in.Resume != nil {
-		opts.Reuse = in.Resume.Reuse
+		opts.Reuse, opts.Answers = in.Resume.Reuse, in.Resume.Answers
 		if opts.Reuse == nil {
 			opts.Reuse = map[string]dag.Reused{} // a resume all the same
 		}
@@ -167,12 +197,13 @@ func (w *Worker) run(ctx workflow.Context, in RunInput) (*dag.RunResult, error) 
 	opts.Checkpoint = in.Checkpoint
 	res, err := engine.RunHosted(context.Background(), d, opts, h)
 	if split := (*engine.SplitError)(nil); errors.As(err, &split) {
-		return goOn(ctx, in, d, split.Checkpoint, rec)
+		res, err := goOn(ctx, in, d, split.Checkpoint, rec)
+		return res, nil, err
 	}
 	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
+		return nil, nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, nil)
 	}
-	return compact(res), nil
+	return compact(res), rec, nil
 }
 
 // splitEvents is the length of a run's history past which the run goes on in a new history
@@ -267,6 +298,8 @@ type progress struct {
 	// seq counts the events; changed holds, by node, the seq of its last one (0: none).
 	seq     int
 	changed []int
+	// paused is set while the run waits for an approval's answer (gate).
+	paused bool
 }
 
 func newProgress(d *dag.DAG) *progress {
@@ -311,11 +344,13 @@ type ProgressAnswer struct {
 	Seq     int              `json:"seq"`
 	Changed []int            `json:"changed,omitempty"` // the nodes' places in the DAG
 	Nodes   []dag.NodeResult `json:"nodes,omitempty"`   // their states, in Changed's order
+	// Paused is set while the run waits for an approval's answer: PausedQuery has it.
+	Paused bool `json:"paused,omitempty"`
 }
 
 // since answers ask in the workflow run history.
 func (p *progress) since(history string, ask ProgressAsk) ProgressAnswer {
-	a := ProgressAnswer{History: history, Seq: p.seq}
+	a := ProgressAnswer{History: history, Seq: p.seq, Paused: p.paused}
 	after := ask.Seq
 	if ask.History != history {
 		after = 0

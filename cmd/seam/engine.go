@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 
+	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -97,7 +98,8 @@ func (e *env) tracer() trace.Tracer {
 	return e.tel.tel.Tracer
 }
 
-// dialCanceler cancels a run on Temporal, connecting only when there is one to cancel.
+// dialCanceler cancels a run on Temporal, or answers its approval, connecting only when
+// there is one.
 type dialCanceler struct {
 	e    *env
 	lang i18n.Lang
@@ -121,4 +123,14 @@ func (d *dialCanceler) CancelPending(ctx context.Context, runID string) (*dag.Ru
 	}
 	defer c.Close()
 	return (&temporal.Engine{Client: c}).CancelPending(ctx, runID)
+}
+
+// AnswerRun answers the approval a run on Temporal waits for, through its workflow's Update.
+func (d *dialCanceler) AnswerRun(ctx context.Context, req service.AnswerRequest, by *auth.Principal) (*service.Answered, error) {
+	c, err := d.e.dialTemporal(ctx, d.lang)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return (&temporal.Engine{Client: c}).AnswerRun(ctx, req, by)
 }

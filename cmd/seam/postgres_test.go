@@ -160,7 +160,8 @@ func normalRun(t *testing.T, show string) string {
 	strip = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			for _, k := range []string{"started", "ended", "duration_ms"} {
+			// Times: an approval's opening, deadline and answer, and a resume's, as well as the run's.
+			for _, k := range []string{"started", "ended", "duration_ms", "opened", "deadline", "at", "resumed_at"} {
 				delete(v, k)
 			}
 			for _, x := range v {

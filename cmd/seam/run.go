@@ -154,6 +154,7 @@ func runService(e *env, st runs.Store, eng engine.Engine, lang i18n.Lang, tel *r
 	return service.New(service.Options{
 		Store: st, Engine: eng, Lang: lang, Getenv: e.getenv, Logger: slog.New(slog.NewTextHandler(e.stderr, nil)),
 		ShowPath: displayPath, Instrument: tel.apply, AroundLint: tel.lint, PolicyFile: policy,
+		Elsewhere: &dialCanceler{e: e, lang: lang}, // answers reach the runs waiting on Temporal
 	})
 }
 

@@ -77,7 +77,7 @@ See docs/serve.md.`,
 			}
 			defer set.close(ctx)
 			log := slog.New(slog.NewTextHandler(e.stderr, nil))
-			elsewhere, _ := set.engines["temporal"].(engine.Canceler) // the cancel button reaches runs on Temporal
+			elsewhere, _ := set.engines["temporal"].(engine.Canceler) // cancels and answers reach runs on Temporal
 			svc := service.New(service.Options{Store: set.store, Lang: l, Getenv: e.getenv, Logger: log,
 				ShowPath: displayPath, Instrument: set.tel.apply, AroundLint: set.tel.lint, Elsewhere: elsewhere})
 			// Before the store and the engines close: the runs still going are recorded canceled.

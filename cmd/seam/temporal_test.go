@@ -90,9 +90,10 @@ func TestEnginesSameResults(t *testing.T) {
 	}
 	more, _ := filepath.Glob(filepath.Join(examples, "*", "*.yaml"))
 	files = append(files, more...)
-	// approval.yaml waits for a person's answer, which the Temporal engine does not take yet
-	// (issue 37's Temporal Update).
-	needs := map[string]string{"http.yaml": "the network", "n8n-triage.yaml": "n8n", "approval.yaml": "an answer on Temporal"}
+	needs := map[string]string{"http.yaml": "the network", "n8n-triage.yaml": "n8n"}
+	// approval.yaml waits for a person's answer: given by seam approve to both runs (on
+	// Temporal through the workflow's Update), after which the stores are compared.
+	answers := map[string][]string{"approval.yaml": {"review", "--set", "reply=Sent, thanks.", "--comment", "ok"}}
 	// lib/score.yaml is a sub-DAG with required params: given here, so that it runs;
 	// github-pull-request.yaml's params are a webhook's body: GitHub's example payload.
 	params := map[string][]string{"lib/score.yaml": {"-p", "title=app crashes on login", "-p", "customers=12"},
@@ -122,10 +123,25 @@ func TestEnginesSameResults(t *testing.T) {
 				t.Errorf("seam run --json differs:\nembedded:\n%s\nTemporal:\n%s\n(stderr on Temporal: %s)", e, tm, terr)
 			}
 			var shows []string
-			for _, r := range []struct{ out, store string }{{eout, estore}, {tout, tstore}} {
+			for _, r := range []struct {
+				out, store string
+				env        []string
+			}{{eout, estore, nil}, {tout, tstore, env}} {
 				var res struct{ ID string }
 				if err := json.Unmarshal([]byte(r.out), &res); err != nil || res.ID == "" {
 					t.Fatalf("seam run --json: %v\n%s", err, r.out)
+				}
+				if answer := answers[file]; answer != nil {
+					out, errOut, code := seamEnv(t, examples, r.env, append([]string{"approve", "--store", r.store, res.ID}, answer...)...)
+					if code != 0 {
+						t.Fatalf("seam approve %s: exit %d\n%s%s", res.ID, code, out, errOut)
+					}
+					waitFor(t, "run "+res.ID+" to end", func() bool {
+						show, _, _ := seamEnv(t, examples, nil, "runs", "show", "--json", "--store", r.store, res.ID)
+						var run struct{ Status string }
+						_ = json.Unmarshal([]byte(show), &run)
+						return run.Status != "" && run.Status != "waiting" && run.Status != "running"
+					})
 				}
 				show, errOut, code := seamEnv(t, examples, nil, "runs", "show", "--json", "--store", r.store, res.ID)
 				if code != 0 {
