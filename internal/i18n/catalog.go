@@ -47,8 +47,8 @@ func catalogParts() map[string]map[string]string {
 		"jaLow35":      jaLow35(),
 		"jaApweb":      jaApweb(),
 		"jaAppr2":      jaAppr2(),
-		"jaTsched": jaTsched(),
-		"jaTappr": jaTappr(),
+		"jaTsched":     jaTsched(),
+		"jaTappr":      jaTappr(),
 	}
 }
 
