@@ -378,12 +378,14 @@ func openQuestion(as []runs.Attempt, node string) *dag.ApprovalRecord {
 	return q
 }
 
-// answers are the answers recorded on a run's approvals, by node: a resume runs each
-// answered approval with its answer.
+// answers are the questions last asked on a run's approvals, by node, with their answers
+// once given: a resume runs each answered approval with its answer, and asks an unanswered
+// one again in its round. The answer to an earlier round, a reject that rewound, was taken
+// when it rewound.
 func answers(as []runs.Attempt) map[string]*dag.ApprovalRecord {
 	var out map[string]*dag.ApprovalRecord
 	for _, a := range as {
-		if a.Status == dag.NodeWaiting && a.Approval != nil && a.Approval.Answer != nil {
+		if a.Status == dag.NodeWaiting && a.Approval != nil {
 			if out == nil {
 				out = map[string]*dag.ApprovalRecord{}
 			}
