@@ -165,7 +165,7 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 	}
 	if open.Answer == nil && overdue(open, time.Now()) {
 		// Too late: the deadline's answer is recorded instead, and the run goes on with it.
-		stored, err := s.timeOut(ctx, r.ID, n.ID, cfg, open)
+		stored, err := s.timeOut(ctx, r.ID, n.ID, cfg, open, time.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -264,7 +264,7 @@ func overdue(q *dag.ApprovalRecord, now time.Time) bool {
 
 // timeOut records the deadline's answer on approval node of run id: on_timeout's decision,
 // fields and comment over the prefill, or, without on_timeout, a reject; through "timeout".
-func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.ApprovalConfig, q *dag.ApprovalRecord) (*dag.ApprovalRecord, error) {
+func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.ApprovalConfig, q *dag.ApprovalRecord, now time.Time) (*dag.ApprovalRecord, error) {
 	answer := maps.Clone(q.Prefill)
 	if answer == nil {
 		answer = map[string]any{}
@@ -275,7 +275,7 @@ func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.Appro
 		answer["decision"] = nodes.DecisionReject
 		answer["comment"] = i18n.Sprintf(s.opts.Lang, "no answer by the deadline")
 	}
-	stored, _, err := s.opts.Store.AnswerApproval(ctx, id, node, dag.ApprovalRecord{Answer: answer, At: time.Now(), Through: ThroughTimeout})
+	stored, _, err := s.opts.Store.AnswerApproval(ctx, id, node, dag.ApprovalRecord{Answer: answer, At: now, Through: ThroughTimeout})
 	return stored, err
 }
 
@@ -290,7 +290,7 @@ func (s *Service) applyTimeouts(ctx context.Context, id string, d *dag.DAG, as [
 		if q == nil || !ok || q.Answer != nil || !overdue(q, time.Now()) {
 			continue
 		}
-		if _, err := s.timeOut(ctx, id, n.ID, cfg, q); err != nil {
+		if _, err := s.timeOut(ctx, id, n.ID, cfg, q, time.Now()); err != nil {
 			return applied, err
 		}
 		applied = true

@@ -183,10 +183,13 @@ const (
 	awaitMax = 2 * time.Second
 )
 
-// AwaitAnswer returns once run id is no longer waiting: an answer was recorded and the run
-// resumed, by whichever process won the resume guard (seam approve's, or a seam serve), or
-// it ended otherwise; or when ctx ends, with its error.
-func (s *Service) AwaitAnswer(ctx context.Context, id string) error {
+// AwaitAnswer returns once run id, of DAG d, is no longer waiting: an answer was recorded
+// and the run resumed, by whichever process won the resume guard (seam approve's, a seam
+// serve's, or this one's), or it ended otherwise; or when ctx ends, with its error. Each
+// time it reads the run it continues it (Continue): a deadline that passed while it waited
+// is applied here (run.Warn hears it), and an answer whose process died before resuming the
+// run is resumed here; the run then goes on in this process, on the Service's goroutine.
+func (s *Service) AwaitAnswer(ctx context.Context, id string, d *dag.DAG, run Request) error {
 	st, err := s.store()
 	if err != nil {
 		return err
@@ -202,6 +205,17 @@ func (s *Service) AwaitAnswer(ctx context.Context, id string) error {
 		}
 		if r.Status != dag.RunWaiting {
 			return nil
+		}
+		res, err := s.Continue(ctx, id, d, time.Now(), run)
+		if err != nil {
+			return fmt.Errorf("await the answer to run %s: %w", id, err)
+		}
+		if res != nil {
+			select { // the store says running now (or the run ended): what follows it reads that
+			case <-res.recorded:
+			case <-res.done:
+			}
+			continue
 		}
 		select {
 		case <-ctx.Done():

@@ -175,12 +175,12 @@ func TestAwaitAnswer(t *testing.T) {
 
 	ctx, cancel := context.WithCancelCause(t.Context())
 	cancel(errors.New("interrupted"))
-	if err := s.AwaitAnswer(ctx, id); err == nil || err.Error() != "interrupted" {
+	if err := s.AwaitAnswer(ctx, id, d, Request{}); err == nil || err.Error() != "interrupted" {
 		t.Fatalf("a canceled wait: %v", err)
 	}
 
 	done := make(chan error, 1)
-	go func() { done <- s.AwaitAnswer(t.Context(), id) }()
+	go func() { done <- s.AwaitAnswer(t.Context(), id, d, Request{}) }()
 	other := newService(t, openStore(t, path), i18n.English)
 	alice := auth.With(t.Context(), &auth.Principal{Name: "alice"})
 	ans, err := other.Answer(alice, AnswerRequest{Run: id, Node: "review", Decision: "approve", Fields: map[string]any{"reply": "ok"}, Through: ThroughCLI}, loader(d), Request{})
