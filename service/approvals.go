@@ -177,7 +177,8 @@ func openNodes(as []runs.Attempt) []string {
 
 // Polling bounds for AwaitAnswer: SQLite cannot tell another process of a commit, so a
 // waiting run is read again, first often (an answer given at once), then at most every
-// awaitMax.
+// awaitMax; PostgreSQL tells of the answer as it commits, and the run is read every awaitMax
+// besides, for its deadlines.
 const (
 	awaitMin = 100 * time.Millisecond
 	awaitMax = 2 * time.Second
@@ -194,7 +195,13 @@ func (s *Service) AwaitAnswer(ctx context.Context, id string, d *dag.DAG, run Re
 	if err != nil {
 		return err
 	}
+	// Listening before the first read, so that no answer falls between the two.
+	wait, stop, notified := runs.ListenRun(ctx, st, id)
+	defer stop()
 	every := awaitMin
+	if notified {
+		every = awaitMax
+	}
 	for {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -217,10 +224,7 @@ func (s *Service) AwaitAnswer(ctx context.Context, id string, d *dag.DAG, run Re
 			}
 			continue
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(every):
-		}
+		_ = wait(ctx, every) // ctx's end is said above
 		every = min(2*every, awaitMax)
 	}
 }
