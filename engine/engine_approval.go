@@ -37,6 +37,9 @@ func (r *runner) approval(i int32, run *nodeRun, call *nodes.Call) (runs bool, e
 	}
 	ans := r.opts.Answers[node.ID]
 	round := r.rewind.reopens(node.ID)
+	if ans != nil && ans.Answer != nil {
+		r.tracing.approval(i, ans) // answered: it runs with it, or a rewind takes it
+	}
 	if ans != nil && ans.Answer != nil && round == 0 {
 		call.Answer = ans.Answer
 		r.res.Nodes[i].Approval = ans

@@ -7,8 +7,11 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seam-dag/seam/dag"
 )
@@ -256,6 +259,64 @@ func TestApprovalAskedAgain(t *testing.T) {
 			if res.Status != dag.RunWaiting || a == nil || a.Round != max(tt.round, 1) || a.Opened.Equal(opened) != tt.opened ||
 				!a.Deadline.Equal(a.Opened.Add(time.Hour)) {
 				t.Fatalf("run %s, question %+v; want waiting in round %d, opened at %s: %v", res.Status, a, max(tt.round, 1), opened, tt.opened)
+			}
+		})
+	}
+}
+
+// TestApprovalTrace: a traced run that takes an answer has a seam.approval span under its
+// run's, from when the question opened to when the answer was given, naming the run, node,
+// decision and channel, and holding none of the answer's values; a run that only opens the
+// question has none (the span ends with the answer).
+func TestApprovalTrace(t *testing.T) {
+	noLeaks(t)
+	d := load(t, newRecorder(), approvalDAG)
+	opened := time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name    string
+		answers map[string]*dag.ApprovalRecord
+		want    map[string]string // the span's attributes; nil: no span
+	}{
+		{"answered", map[string]*dag.ApprovalRecord{"review": {EvidenceHash: "abc", Opened: opened, At: opened.Add(time.Hour),
+			By: "alice", Through: "web", Answer: map[string]any{"decision": "approve", "reply": "a private reply", "comment": "a private comment"}}},
+			map[string]string{"seam.run_id": "r1", "seam.node": "review", "seam.decision": "approve", "seam.through": "web",
+				"seam.round": "1", "seam.evidence_hash": "abc"}},
+		{"waiting", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, spans := traced(t, context.Background(), d, RunOptions{RunID: "r1", Answers: tt.answers})
+			var got []int
+			for k, s := range spans {
+				if s.Name == "seam.approval" {
+					got = append(got, k)
+				}
+				for _, kv := range s.Attributes {
+					if v := kv.Value.Emit(); strings.Contains(v, "private") {
+						t.Errorf("span %s holds the answer's %s: %s", s.Name, kv.Key, v)
+					}
+				}
+			}
+			if tt.want == nil {
+				if len(got) != 0 {
+					t.Errorf("%d seam.approval spans of a question not answered", len(got))
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("%d seam.approval spans, want 1", len(got))
+			}
+			s := spans[got[0]]
+			var run tracetest.SpanStub
+			for _, x := range spans {
+				if x.Name == "seam.run" {
+					run = x
+				}
+			}
+			if !reflect.DeepEqual(attrs(s.Attributes), tt.want) || !s.StartTime.Equal(opened) || !s.EndTime.Equal(opened.Add(time.Hour)) ||
+				s.Parent.SpanID() != run.SpanContext.SpanID() {
+				t.Errorf("span %v from %s to %s under %s; want %v from %s to %s under the run's", attrs(s.Attributes), s.StartTime, s.EndTime,
+					s.Parent.SpanID(), tt.want, opened, opened.Add(time.Hour))
 			}
 		})
 	}

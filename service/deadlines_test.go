@@ -2,9 +2,13 @@ package service
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 	"time"
+
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -156,5 +160,65 @@ func becomes(t *testing.T, st runs.Store, id string, want dag.RunStatus) dag.Run
 			return r.Status
 		case <-time.After(20 * time.Millisecond):
 		}
+	}
+}
+
+// TestObserveApprovals: the gauge seam.approvals.open counts the open approvals of the
+// store's waiting runs by their age at collection; an answered one is no longer counted.
+func TestObserveApprovals(t *testing.T) {
+	st := openStore(t, t.TempDir()+"/seam.db")
+	s := newService(t, st, i18n.English)
+	d := load(t, t.TempDir(), "gate.yaml", deadlineDAG)
+	run, err := s.Start(t.Context(), d, Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(t, run)
+	clock := &testClock{}
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	defer mp.Shutdown(context.Background())
+	stop, err := s.ObserveApprovals(mp.Meter("seam"), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	tests := []struct {
+		name   string
+		after  time.Duration
+		answer bool
+		want   map[string]int64
+	}{
+		{"just opened", time.Minute, false, map[string]int64{"under_1h": 1, "under_1d": 0, "under_1w": 0, "over_1w": 0}},
+		{"a day old", 30 * time.Hour, false, map[string]int64{"under_1h": 0, "under_1d": 0, "under_1w": 1, "over_1w": 0}},
+		{"answered", time.Minute, true, map[string]int64{"under_1h": 0, "under_1d": 0, "under_1w": 0, "over_1w": 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.answer {
+				if _, _, err := st.AnswerApproval(t.Context(), run.ID, "review", dag.ApprovalRecord{Answer: map[string]any{"decision": "approve"}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			clock.set(openedAt(t, st, run.ID).Add(tt.after))
+			var rm metricdata.ResourceMetrics
+			if err := reader.Collect(t.Context(), &rm); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int64{}
+			for _, sm := range rm.ScopeMetrics {
+				for _, m := range sm.Metrics {
+					if g, ok := m.Data.(metricdata.Gauge[int64]); ok && m.Name == "seam.approvals.open" {
+						for _, p := range g.DataPoints {
+							age, _ := p.Attributes.Value("seam.age")
+							got[age.AsString()] = p.Value
+						}
+					}
+				}
+			}
+			if !maps.Equal(got, tt.want) {
+				t.Errorf("seam.approvals.open %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
