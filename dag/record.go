@@ -125,6 +125,10 @@ type ApprovalRecord struct {
 	// changes what it gives; what it leaves is the prefill's (edit-and-approve).
 	Prefill  map[string]any `json:"prefill,omitempty"`
 	Deadline time.Time      `json:"deadline,omitzero"` // zero: no timeout
+	// Round counts the times the node asked: 1 (recorded as 0 by a store written before
+	// rewinds) the first time, one more each time a reject under on_reject's rewind ran its
+	// chain again and opened it anew.
+	Round int `json:"round,omitempty"`
 	// The answer: the form's fields, decision and comment; who gave it (a principal's
 	// name), when, and through what (cli, web, mcp, timeout). Empty while waiting.
 	Answer  map[string]any `json:"answer,omitempty"`

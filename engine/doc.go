@@ -28,7 +28,8 @@
 //     `item` and `index`; a plain node is one unit.
 //  3. Attempt. Each unit's attempt is handed to a worker as a job (job, work): the type's
 //     Run under the node's timeout, with SEAM_ATTEMPT in its environment and, after an
-//     output that broke its contract, SEAM_VIOLATIONS saying how. A panic in the type fails the node, not the process. When no other
+//     output that broke its contract, SEAM_VIOLATIONS saying how; on a chain an approval's reject
+//     rewinds (engine_approval.go), SEAM_REVIEW holding the answer. A panic in the type fails the node, not the process. When no other
 //     work could run meanwhile, an attempt of a pure type runs on the scheduler itself.
 //  4. Validate. Still on the worker, the output is masked of secrets, bounded by
 //     OutputLimit, parsed and validated against the node's effective contract (the standard

@@ -39,8 +39,10 @@ type RunOptions struct {
 	// Reuse holds, by node id, outputs of an earlier run (a resume): a node whose key is
 	// unchanged is settled with that output instead of running.
 	Reuse map[string]dag.Reused
-	// Answers are the answers given to the run's approval nodes, by node id: a node with
-	// one runs with it (the attempt's record carries it); one without waits for it.
+	// Answers are the questions last asked on the run's approval nodes, by node id, with
+	// the answers given: a node with an answer runs with it (the attempt's record carries
+	// it), unless it is a reject its on_reject rewinds; one without waits for it, asked
+	// again in the round of its question (and since when that opened, on the same evidence).
 	Answers map[string]*dag.ApprovalRecord
 	// Resumes is, with Reuse, the run's resume count as read when deciding to resume it: an
 	// engine that records elsewhere (Temporal) hands it to the recorder there.

@@ -57,6 +57,9 @@ func (r *runner) job(ctx context.Context, u *unit) job {
 		b, _ := json.Marshal(u.call.Violations) // violations are strings only
 		u.call.Env = append(u.call.Env, "SEAM_VIOLATIONS="+string(b))
 	}
+	if review := r.rewind.review(u.nr.idx); review != "" {
+		u.call.Env = append(u.call.Env, "SEAM_REVIEW="+review)
+	}
 	actx, traceEnv := r.tracing.startAttempt(ctx, u)
 	u.call.Env = append(u.call.Env, traceEnv...)
 	return job{ctx: actx, u: u, node: node, call: u.call, timeout: node.Timeout, guard: r.guard}

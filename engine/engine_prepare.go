@@ -68,6 +68,8 @@ func (r *runner) prepare(ctx context.Context, i int32) {
 		}
 	}
 	prev, resumed := r.opts.Reuse[node.ID]
+	// A node a reject rewinds runs again, with the answer, whatever it output before.
+	resumed = resumed && r.rewind.review(i) == ""
 	if resumed && prev.Key == run.key && prev.Output != nil && r.reuse(ctx, i, prev) {
 		return
 	}

@@ -78,6 +78,10 @@ type runner struct {
 
 	// tracing traces and measures the run, when asked to (engine_trace.go).
 	tracing tracer
+
+	// rewind is what rejects under on_reject's rewind ask of the run (engine_approval.go);
+	// nil when none does.
+	rewind *rewinds
 }
 
 // nodeRun is a node that started: one unit, or one per foreach item.
@@ -119,8 +123,8 @@ type unit struct {
 	span       trace.Span // of the attempt running, when tracing
 	// since is when the attempt under way was handed to a worker; zero once it came back.
 	since time.Time
-	// envBuf backs call.Env: SEAM_ATTEMPT, SEAM_VIOLATIONS, TRACEPARENT, TRACESTATE.
-	envBuf [4]string
+	// envBuf backs call.Env: SEAM_ATTEMPT, SEAM_VIOLATIONS, SEAM_REVIEW, TRACEPARENT, TRACESTATE.
+	envBuf [5]string
 }
 
 func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time, host Host) (*runner, error) {
@@ -159,6 +163,9 @@ func newRunner(d *dag.DAG, opts RunOptions, params map[string]any, now time.Time
 	}
 	var err error
 	if r.graph, err = newGraph(d); err != nil {
+		return nil, err
+	}
+	if r.rewind, err = planRewinds(d, opts.Answers); err != nil {
 		return nil, err
 	}
 	return r, nil

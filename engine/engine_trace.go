@@ -314,3 +314,28 @@ func clip(s string) string {
 	}
 	return s[:cut] + "…"
 }
+
+// approval traces the question an answer closes: a seam.approval span under the run's, from
+// when node i's question opened to when the answer was given (in another process, often
+// long before this one resumed the run), saying who decided what through which channel;
+// never the answer's fields, which are the person's and may be sensitive.
+func (t *tracer) approval(i int32, ans *dag.ApprovalRecord) {
+	if t.runSpan == nil || ans.Opened.IsZero() {
+		return
+	}
+	decision, _ := ans.Answer["decision"].(string)
+	_, span := t.tr.Start(trace.ContextWithSpan(context.Background(), t.runSpan), "seam.approval",
+		trace.WithTimestamp(ans.Opened), trace.WithAttributes(
+			attribute.String("seam.run_id", t.res.ID),
+			attribute.String("seam.node", t.d.Nodes[i].ID),
+			attribute.String("seam.decision", clip(decision)),
+			attribute.String("seam.through", ans.Through),
+			attribute.Int("seam.round", max(ans.Round, 1)),
+			attribute.String("seam.evidence_hash", ans.EvidenceHash),
+		))
+	end := ans.At
+	if end.Before(ans.Opened) {
+		end = ans.Opened // a clock that moved back between the two processes
+	}
+	span.End(trace.WithTimestamp(end))
+}

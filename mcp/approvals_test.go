@@ -93,6 +93,12 @@ func TestApprovalTools(t *testing.T) {
 		t.Errorf("people.yaml's, to an agent: %v", p.env)
 	}
 
+	// list_runs' status filter takes waiting: the two runs, the newest first.
+	w := call(t, cs, "list_runs", map[string]any{"status": "waiting"})
+	if rs, _ := w.data()["runs"].([]any); errCode(w) != "" || len(rs) != 2 || rs[0].(map[string]any)["id"] != agents {
+		t.Errorf("list_runs status waiting: %v", w.env)
+	}
+
 	a := call(t, cs, "answer_approval", map[string]any{"run": agents, "node": "review", "decision": "approve",
 		"fields": map[string]any{"reply": "Hello"}, "evidence_hash": hash, "wait": true})
 	if errCode(a) != "" || a.data()["status"] != "success" || a.env["message"] != "approval review of run "+agents+" answered; the run ended success" {

@@ -76,9 +76,9 @@ func TestMCPInvalidArguments(t *testing.T) {
 		{"missing required", "check_compatibility", map[string]any{"a": map[string]any{}},
 			`arguments: "b" is missing (the tool's input schema describes it)`},
 		{"run status", "list_runs", map[string]any{"status": "failing"},
-			`arguments: status "failing": want one of running, success, warn, failed, canceled`},
+			`arguments: status "failing": want one of running, waiting, success, warn, failed, canceled`},
 		{"run status of another type", "list_runs", map[string]any{"status": 3},
-			`arguments: status 3: want one of running, success, warn, failed, canceled`},
+			`arguments: status 3: want one of running, waiting, success, warn, failed, canceled`},
 		{"execution status", "list_executions", map[string]any{"status": "failed"},
 			`arguments: status "failed": want one of canceled, error, running, success, waiting`},
 		{"profile", "validate_workflow", map[string]any{"workflow": badWorkflow("w"), "profile": "lenient"},
@@ -114,7 +114,7 @@ func TestMCPClosedSets(t *testing.T) {
 		tool, arg string
 		enum      []any
 	}{
-		{"list_runs", "status", []any{"running", "success", "warn", "failed", "canceled"}},
+		{"list_runs", "status", []any{"running", "waiting", "success", "warn", "failed", "canceled"}},
 		{"list_executions", "status", []any{"canceled", "error", "running", "success", "waiting"}},
 		{"validate_workflow", "profile", []any{"minimal", "runtime", "ai-friendly", "strict"}},
 	}

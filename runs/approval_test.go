@@ -95,3 +95,57 @@ func TestSummaryStatusWaiting(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovalNotified: on PostgreSQL, a process listening for a waiting run (ListenRun) is
+// told of an answer as its transaction commits, and of the resume that follows: wait returns
+// long before its bound. On SQLite ListenRun only sleeps (polling).
+func TestApprovalNotified(t *testing.T) {
+	ctx := context.Background()
+	s, dsn := openTempPostgres(t)
+	if err := s.CreateRun(ctx, Run{ID: "r1", DAG: "d", Status: "running", Started: t0}); err != nil {
+		t.Fatal(err)
+	}
+	q := &dag.ApprovalRecord{EvidenceHash: "abc", Opened: t0}
+	if err := recordAttempt(ctx, s, Attempt{RunID: "r1", Node: "review", Type: "approval", Item: -1, Status: dag.NodeWaiting, Approval: q}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishRunWith(ctx, "r1", Finish{Status: dag.RunWaiting, Ended: t0.Add(time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	wait, stop, notified := ListenRun(ctx, s, "r1")
+	defer stop()
+	if !notified {
+		t.Fatal("PostgreSQL does not notify")
+	}
+	other, err := Open(ctx, dsn) // another process's store
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	tests := []struct {
+		name   string
+		change func() error
+	}{
+		{"the answer", func() error {
+			_, _, err := other.AnswerApproval(ctx, "r1", "review", dag.ApprovalRecord{Answer: map[string]any{"decision": "approve"}, At: t0})
+			return err
+		}},
+		{"the resume", func() error { _, err := other.ResumeRun(ctx, "r1", 0, 1, "h"); return err }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.change(); err != nil {
+				t.Fatal(err)
+			}
+			// An hour is the bound; a minute without the notification fails.
+			wctx, cancel := context.WithTimeout(ctx, time.Minute)
+			defer cancel()
+			if err := wait(wctx, time.Hour); err != nil {
+				t.Fatalf("no notification: %v", err)
+			}
+		})
+	}
+	if _, _, notified := ListenRun(ctx, Store(nil), "r1"); notified {
+		t.Error("a store without notifications said it notifies")
+	}
+}

@@ -16,7 +16,7 @@ import (
 
 // States are the states a recorded run can be in, which filters take.
 func States() []string {
-	return []string{string(dag.RunRunning), string(dag.RunSuccess), string(dag.RunWarn), string(dag.RunFailed), string(dag.RunCanceled)}
+	return []string{string(dag.RunRunning), string(dag.RunWaiting), string(dag.RunSuccess), string(dag.RunWarn), string(dag.RunFailed), string(dag.RunCanceled)}
 }
 
 // ParseSince reads --since: a duration before now (24h, 30m), a date in the local time zone

@@ -780,7 +780,14 @@ func (s *pgStore) WatchRun(ctx context.Context, id string, fn func(*Run, []Attem
 	defer l.close()
 	// Listen before the first read, so that no commit falls between the two.
 	_ = l.listen(ctx) // when it fails, wait connects again
-	return watchRun(ctx, s, id, func(ctx context.Context) error { return l.wait(ctx, id) }, fn)
+	return watchRun(ctx, s, id, func(ctx context.Context) error { return l.wait(ctx, id, pgWatchFallback) }, fn)
+}
+
+// ListenRun implements Notifier with LISTEN/NOTIFY on a connection of its own.
+func (s *pgStore) ListenRun(ctx context.Context, id string) (wait func(context.Context, time.Duration) error, stop func()) {
+	l := &listener{s: s}
+	_ = l.listen(ctx) // when it fails, wait connects again
+	return func(ctx context.Context, most time.Duration) error { return l.wait(ctx, id, most) }, l.close
 }
 
 // listener is a connection LISTENing on notifyChannel.
@@ -802,9 +809,9 @@ func (l *listener) listen(ctx context.Context) error {
 	return nil
 }
 
-// wait returns once run id was notified, pgWatchFallback passed, or ctx ended.
-func (l *listener) wait(ctx context.Context, id string) error {
-	wctx, cancel := context.WithTimeout(ctx, pgWatchFallback)
+// wait returns once run id was notified, most passed, or ctx ended.
+func (l *listener) wait(ctx context.Context, id string, most time.Duration) error {
+	wctx, cancel := context.WithTimeout(ctx, most)
 	defer cancel()
 	for {
 		if l.conn == nil {
@@ -997,7 +1004,11 @@ func (s *pgStore) AnswerApproval(ctx context.Context, id, node string, answer da
 		if rec, text, recorded, err = answerInto(q, answer); err != nil || !recorded {
 			return err
 		}
-		_, err = tx.Exec(ctx, `UPDATE attempts SET approval = $1 WHERE run_id = $2 AND seq = $3`, string(text), id, seq)
+		if _, err = tx.Exec(ctx, `UPDATE attempts SET approval = $1 WHERE run_id = $2 AND seq = $3`, string(text), id, seq); err != nil {
+			return err
+		}
+		// In the answer's transaction: a process waiting for the answer hears of it as it commits.
+		_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, id)
 		return err
 	})
 	if err != nil {

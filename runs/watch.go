@@ -64,3 +64,30 @@ func (s *sqliteStore) WatchRun(ctx context.Context, id string, fn func(*Run, []A
 		}
 	}, fn)
 }
+
+// Notifier is a store that tells of a run's changes as they commit (PostgreSQL's
+// LISTEN/NOTIFY); SQLite cannot tell another process of a commit, and is polled.
+type Notifier interface {
+	// ListenRun listens for the changes of run id from now on: wait returns once one
+	// committed, most passed, or ctx ended (with its error); stop ends the listening.
+	ListenRun(ctx context.Context, id string) (wait func(ctx context.Context, most time.Duration) error, stop func())
+}
+
+// ListenRun listens for the changes of run id in st: its notifications when it is a
+// Notifier (notified), else wait sleeps for most.
+func ListenRun(ctx context.Context, st Store, id string) (wait func(ctx context.Context, most time.Duration) error, stop func(), notified bool) {
+	if n, ok := st.(Notifier); ok {
+		wait, stop = n.ListenRun(ctx, id)
+		return wait, stop, true
+	}
+	return func(ctx context.Context, most time.Duration) error {
+		t := time.NewTimer(most)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return nil
+		}
+	}, func() {}, false
+}

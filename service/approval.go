@@ -171,7 +171,7 @@ func (s *Service) Answer(ctx context.Context, req AnswerRequest, load func(path 
 	onTemporal = onTemporal && r.Host == runs.HostTemporal
 	if open.Answer == nil && overdue(open, time.Now()) && !onTemporal {
 		// Too late: the deadline's answer is recorded instead, and the run goes on with it.
-		stored, err := s.timeOut(ctx, r.ID, n.ID, cfg, open)
+		stored, err := s.timeOut(ctx, r.ID, n.ID, cfg, open, time.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -315,9 +315,9 @@ func overdue(q *dag.ApprovalRecord, now time.Time) bool {
 	return !q.Deadline.IsZero() && !now.Before(q.Deadline)
 }
 
-// timeOut records the deadline's answer on approval node of run id, through "timeout".
-func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.ApprovalConfig, q *dag.ApprovalRecord) (*dag.ApprovalRecord, error) {
-	stored, _, err := s.opts.Store.AnswerApproval(ctx, id, node, dag.ApprovalRecord{Answer: DeadlineAnswer(cfg, q, s.opts.Lang), At: time.Now(), Through: ThroughTimeout})
+// timeOut records the deadline's answer on approval node of run id at now, through "timeout".
+func (s *Service) timeOut(ctx context.Context, id, node string, cfg *nodes.ApprovalConfig, q *dag.ApprovalRecord, now time.Time) (*dag.ApprovalRecord, error) {
+	stored, _, err := s.opts.Store.AnswerApproval(ctx, id, node, dag.ApprovalRecord{Answer: DeadlineAnswer(cfg, q, s.opts.Lang), At: now, Through: ThroughTimeout})
 	return stored, err
 }
 
@@ -349,7 +349,7 @@ func (s *Service) applyTimeouts(ctx context.Context, id string, d *dag.DAG, as [
 		if q == nil || !ok || q.Answer != nil || !overdue(q, time.Now()) {
 			continue
 		}
-		if _, err := s.timeOut(ctx, id, n.ID, cfg, q); err != nil {
+		if _, err := s.timeOut(ctx, id, n.ID, cfg, q, time.Now()); err != nil {
 			return applied, err
 		}
 		applied = true
@@ -442,12 +442,14 @@ func openQuestion(as []runs.Attempt, node string) *dag.ApprovalRecord {
 	return q
 }
 
-// AnswersOf are the answers recorded on a run's approvals, by node: a resume runs each
-// answered approval with its answer.
+// AnswersOf are the questions last asked on a run's approvals, by node, with their answers
+// once given: a resume runs each answered approval with its answer, and asks an unanswered
+// one again in its round. The answer to an earlier round, a reject that rewound, was taken
+// when it rewound.
 func AnswersOf(as []runs.Attempt) map[string]*dag.ApprovalRecord {
 	var out map[string]*dag.ApprovalRecord
 	for _, a := range as {
-		if a.Status == dag.NodeWaiting && a.Approval != nil && a.Approval.Answer != nil {
+		if a.Status == dag.NodeWaiting && a.Approval != nil {
 			if out == nil {
 				out = map[string]*dag.ApprovalRecord{}
 			}

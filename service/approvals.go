@@ -177,21 +177,31 @@ func openNodes(as []runs.Attempt) []string {
 
 // Polling bounds for AwaitAnswer: SQLite cannot tell another process of a commit, so a
 // waiting run is read again, first often (an answer given at once), then at most every
-// awaitMax.
+// awaitMax; PostgreSQL tells of the answer as it commits, and the run is read every awaitMax
+// besides, for its deadlines.
 const (
 	awaitMin = 100 * time.Millisecond
 	awaitMax = 2 * time.Second
 )
 
-// AwaitAnswer returns once run id is no longer waiting: an answer was recorded and the run
-// resumed, by whichever process won the resume guard (seam approve's, or a seam serve), or
-// it ended otherwise; or when ctx ends, with its error.
-func (s *Service) AwaitAnswer(ctx context.Context, id string) error {
+// AwaitAnswer returns once run id, of DAG d, is no longer waiting: an answer was recorded
+// and the run resumed, by whichever process won the resume guard (seam approve's, a seam
+// serve's, or this one's), or it ended otherwise; or when ctx ends, with its error. Each
+// time it reads the run it continues it (Continue): a deadline that passed while it waited
+// is applied here (run.Warn hears it), and an answer whose process died before resuming the
+// run is resumed here; the run then goes on in this process, on the Service's goroutine.
+func (s *Service) AwaitAnswer(ctx context.Context, id string, d *dag.DAG, run Request) error {
 	st, err := s.store()
 	if err != nil {
 		return err
 	}
+	// Listening before the first read, so that no answer falls between the two.
+	wait, stop, notified := runs.ListenRun(ctx, st, id)
+	defer stop()
 	every := awaitMin
+	if notified {
+		every = awaitMax
+	}
 	for {
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
@@ -203,10 +213,18 @@ func (s *Service) AwaitAnswer(ctx context.Context, id string) error {
 		if r.Status != dag.RunWaiting {
 			return nil
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(every):
+		res, err := s.Continue(ctx, id, d, time.Now(), run)
+		if err != nil {
+			return fmt.Errorf("await the answer to run %s: %w", id, err)
 		}
+		if res != nil {
+			select { // the store says running now (or the run ended): what follows it reads that
+			case <-res.recorded:
+			case <-res.done:
+			}
+			continue
+		}
+		_ = wait(ctx, every) // ctx's end is said above
 		every = min(2*every, awaitMax)
 	}
 }

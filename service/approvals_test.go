@@ -10,6 +10,7 @@ import (
 	"github.com/seam-dag/seam/auth"
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/internal/pgtest"
 )
 
 // TestListApprovals: the open approvals of waiting runs, with their question and who may
@@ -168,19 +169,31 @@ func TestWriteApprovals(t *testing.T) {
 }
 
 // TestAwaitAnswer: AwaitAnswer returns once another process (a second service on the same
-// store) answers and resumes the run; a canceled wait returns its cause.
+// store) answers and resumes the run; a canceled wait returns its cause. On PostgreSQL it
+// hears of the answer (LISTEN/NOTIFY), on SQLite it polls.
 func TestAwaitAnswer(t *testing.T) {
-	path := t.TempDir() + "/seam.db"
+	for _, store := range []struct {
+		name     string
+		location func(t *testing.T) string
+	}{
+		{"sqlite", func(t *testing.T) string { return t.TempDir() + "/seam.db" }},
+		{"postgres", func(t *testing.T) string { return pgtest.Database(t) }},
+	} {
+		t.Run(store.name, func(t *testing.T) { testAwaitAnswer(t, store.location(t)) })
+	}
+}
+
+func testAwaitAnswer(t *testing.T, path string) {
 	s, d, id := startGate(t, openStore(t, path), i18n.English)
 
 	ctx, cancel := context.WithCancelCause(t.Context())
 	cancel(errors.New("interrupted"))
-	if err := s.AwaitAnswer(ctx, id); err == nil || err.Error() != "interrupted" {
+	if err := s.AwaitAnswer(ctx, id, d, Request{}); err == nil || err.Error() != "interrupted" {
 		t.Fatalf("a canceled wait: %v", err)
 	}
 
 	done := make(chan error, 1)
-	go func() { done <- s.AwaitAnswer(t.Context(), id) }()
+	go func() { done <- s.AwaitAnswer(t.Context(), id, d, Request{}) }()
 	other := newService(t, openStore(t, path), i18n.English)
 	alice := auth.With(t.Context(), &auth.Principal{Name: "alice"})
 	ans, err := other.Answer(alice, AnswerRequest{Run: id, Node: "review", Decision: "approve", Fields: map[string]any{"reply": "ok"}, Through: ThroughCLI}, loader(d), Request{})

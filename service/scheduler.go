@@ -64,7 +64,8 @@ type Made struct {
 }
 
 // Tick takes (or renews) the store's scheduler lease at the clock's now and, when this
-// scheduler holds it, decides every due time of every schedule. active says whether it
+// scheduler holds it, decides every due time of every schedule, and continues the runs of
+// its DAGs waiting for an answer (Service.ContinueWaiting): deadlines passed, answers left. active says whether it
 // held the lease; a second scheduler waits, and takes over once the first stops renewing.
 func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err error) {
 	now := sc.clock.Now()
@@ -87,7 +88,10 @@ func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err er
 			}
 		}
 	}
-	return true, made, errors.Join(errs...)
+	// The deadlines of the approvals waiting pass here too, with no command touching the
+	// runs; a run whose answer's process died before resuming it goes on.
+	_, err = sc.svc.ContinueWaiting(ctx, ds, now, Request{Warn: func(w error) { sc.svc.opts.Logger.Warn(w.Error()) }})
+	return true, made, errors.Join(append(errs, err)...)
 }
 
 // Run ticks every interval until ctx ends; report hears what a tick could not do (nil: no

@@ -22,6 +22,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -324,6 +325,15 @@ func (t *Telemetry) TracerProvider() trace.TracerProvider {
 		return nil
 	}
 	return t.tp
+}
+
+// Meter returns seam's meter, nil when metrics are off: for instruments beside the engine's
+// (the service's gauge of open approvals).
+func (t *Telemetry) Meter() metric.Meter {
+	if t == nil || t.mp == nil {
+		return nil
+	}
+	return t.mp.Meter(scope)
 }
 
 // Context returns ctx carrying the trace context that seam's own environment gave it

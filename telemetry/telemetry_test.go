@@ -77,7 +77,7 @@ func TestOff(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			tel := setup(t, env, telemetry.Options{})
-			if tel.Tracer != nil || tel.Metrics != nil || tel.Enabled() || tel.TracerProvider() != nil {
+			if tel.Tracer != nil || tel.Metrics != nil || tel.Enabled() || tel.TracerProvider() != nil || tel.Meter() != nil {
 				t.Errorf("built: tracer %v, metrics %v", tel.Tracer, tel.Metrics)
 			}
 			if err := tel.Shutdown(context.Background()); err != nil {
@@ -206,7 +206,7 @@ func TestTraceFile(t *testing.T) {
 	// not the file that --trace asks for.
 	tel := setup(t, map[string]string{"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "otlp",
 		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9"}, telemetry.Options{TraceFile: file})
-	if tel.Tracer == nil || tel.Metrics != nil {
+	if tel.Tracer == nil || tel.Metrics != nil || tel.Meter() != nil {
 		t.Fatalf("tracer %v, metrics %v", tel.Tracer, tel.Metrics)
 	}
 	runSmall(t, tel)
@@ -277,10 +277,16 @@ func TestConsole(t *testing.T) {
 	tel := setup(t, map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_METRICS_EXPORTER": "console"},
 		telemetry.Options{Console: &buf})
 	runSmall(t, tel)
+	// Meter is the same provider's: what is measured with it is exported with the rest.
+	c, err := tel.Meter().Int64Counter("seam.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Add(context.Background(), 1)
 	if err := tel.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"Name":"seam.run"`, `"Name":"seam.attempt"`, `"contract.violation"`, `"Name":"seam.runs"`} {
+	for _, want := range []string{`"Name":"seam.run"`, `"Name":"seam.attempt"`, `"contract.violation"`, `"Name":"seam.runs"`, `"Name":"seam.test"`} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("console output lacks %s", want)
 		}

@@ -232,7 +232,9 @@ func runAndShow(ctx context.Context, e *env, st runs.Store, d *dag.DAG, lang i18
 	} else if res.Status == dag.RunWaiting {
 		fmt.Fprint(e.stderr, service.WaitingNote(lang, res))
 		if rf.wait && st != nil {
-			if err := readService(st, &rf.sf).AwaitAnswer(ctx, res.ID); err != nil {
+			// It may resume the run itself (a deadline, an answer left): with the DAG's env.
+			wsvc := service.New(service.Options{Store: st, Lang: lang, Getenv: e.getenv, ShowPath: displayPath})
+			if err := wsvc.AwaitAnswer(ctx, res.ID, d, service.Request{Warn: func(w error) { warnRun(e, lang, w) }}); err != nil {
 				return failedWith(err)
 			}
 			return watchRun(ctx, e, &rf.sf, res.ID)

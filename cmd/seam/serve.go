@@ -82,6 +82,13 @@ See docs/serve.md.`,
 				ShowPath: displayPath, Instrument: set.tel.apply, AroundLint: set.tel.lint, Elsewhere: elsewhere})
 			// Before the store and the engines close: the runs still going are recorded canceled.
 			defer svc.Close()
+			if m := set.tel.tel.Meter(); m != nil { // the gauge of the open approvals, by age
+				stop, err := svc.ObserveApprovals(m, nil)
+				if err != nil {
+					return err
+				}
+				defer stop()
+			}
 			if ws, err := openWorkspace(e, root, l); err == nil && !noSch && !readOnly {
 				stop, err := startScheduler(ctx, e, svc, ws, []string{root})
 				if err != nil {
