@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -256,7 +257,10 @@ type nodePanel struct {
 	Truncated  bool
 	LogTail    string
 	// LiveLog is set while the node's attempt runs: the page follows its log (runEvents).
-	LiveLog     bool
+	LiveLog bool
+	// Follow names the node whose live log the page asks its event stream for, while the
+	// run runs, whether it has started or not: seam.js draws the log when one comes.
+	Follow      string
 	Err         string
 	SubRun      string
 	HasItems    bool
@@ -343,6 +347,9 @@ func (s *Server) showRun(w http.ResponseWriter, r *http.Request, code int, sent 
 	}
 	if pick != "" {
 		d.Panel = s.panel(ctx, run, as, by[pick], pick, l)
+		if d.Live {
+			d.Panel.Follow = pick
+		}
 	}
 	s.render(w, r, code, "run", d)
 }
@@ -399,9 +406,12 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 			p.SubRun = x.SubRun.Run
 		}
 	}
+	if log, live := runningLog(as, id, l); live {
+		p.LogTail, p.LiveLog = log, true
+	} else if n.Final != nil {
+		p.LogTail = logTail(n.Final.Log)
+	}
 	if f := n.Final; f != nil {
-		p.LogTail = logTail(f.Log)
-		p.LiveLog = f.IsStart() && f.Item < 0
 		if f.OutputHash != "" {
 			p.OutputHash = f.OutputHash
 			out, err := s.opts.Service.AttemptOutput(ctx, f)
@@ -497,6 +507,77 @@ func logTail(log string) string {
 	return "…" + log
 }
 
+// nodeLog sends every log the store keeps of a node of a run, as a text download: each
+// attempt's (a foreach node's items' included) in the order they were recorded, under a line
+// naming it when there are several. The store holds them masked (the engine masks a log
+// before it records it) and bounded: a finished exec attempt keeps the end of its stderr
+// (stderr_limit, 64 KiB unless the node says), one running the end of what it has printed
+// so far (engine.LiveLogLimit); the panel shows the last MaxLogTail bytes of one.
+func (s *Server) nodeLog(w http.ResponseWriter, r *http.Request) {
+	l := s.lang(r)
+	id, node := r.PathValue("id"), r.PathValue("node")
+	_, as, err := s.opts.Service.Show(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, failCode(err), err)
+		return
+	}
+	var logs []*runs.Attempt
+	for i := range as {
+		if as[i].Node == node && as[i].Log != "" {
+			logs = append(logs, &as[i])
+		}
+	}
+	if len(logs) == 0 {
+		s.fail(w, r, http.StatusNotFound, errors.New(i18n.Sprintf(l, "node %s of run %s has no log", node, id)))
+		return
+	}
+	var b strings.Builder
+	for _, a := range logs {
+		if len(logs) > 1 {
+			if a.Item >= 0 {
+				b.WriteString(i18n.Sprintf(l, "── item %d · attempt %d · session %d ──", a.Item, a.Attempt, a.Session))
+			} else {
+				b.WriteString(i18n.Sprintf(l, "── attempt %d · session %d ──", a.Attempt, a.Session))
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(a.Log)
+		if !strings.HasSuffix(a.Log, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "log-"+id+"-"+node+".txt"))
+	io.WriteString(w, b.String())
+}
+
+// runningLog is what node's running attempts (as GetRun reads them, settled) have logged
+// so far, the end of it as the panel shows it, and whether one runs: the node's own attempt,
+// or, for a foreach node, the items running, each under a line naming it, in item order.
+// The items running are those a watcher can follow; an item that ended keeps its log in its
+// attempt (the download has every one).
+func runningLog(as []runs.Attempt, node string, l i18n.Lang) (string, bool) {
+	var b strings.Builder
+	live := false
+	for i := range as {
+		a := &as[i]
+		if a.Node != node || !a.IsStart() {
+			continue
+		}
+		live = true
+		if a.Item < 0 {
+			return logTail(a.Log), true
+		}
+		if a.Log != "" {
+			b.WriteString(i18n.Sprintf(l, "── item %d ──", a.Item))
+			b.WriteByte('\n')
+			b.WriteString(logTail(a.Log))
+		}
+	}
+	return logTail(b.String()), live
+}
+
 // runEvents streams run id's status and its nodes' as server-sent events, one "data" event
 // (a JSON object) each time they change, then an "end" event once the run has ended. With
 // ?node=ID, the event says the log that node's running attempt has printed so far (the
@@ -532,8 +613,8 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 			if n.Items > 0 {
 				ne.Note = i18n.Sprintf(l, "%d items", n.Items)
 			}
-			if n.ID == logNode && n.Final != nil && n.Final.IsStart() {
-				ne.Log = logTail(n.Final.Log)
+			if n.ID == logNode {
+				ne.Log, _ = runningLog(as, n.ID, l)
 			}
 			ev.Nodes[n.ID] = ne
 		}

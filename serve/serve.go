@@ -219,6 +219,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /runs/{id}/events", s.runEvents)
 	m.HandleFunc("GET /runs/{id}/timeline", s.runTimeline)
 	m.HandleFunc("GET /runs/{id}/outputs/{hash}", s.output)
+	m.HandleFunc("GET /runs/{id}/nodes/{node}/log", s.nodeLog)
 	m.HandleFunc("POST /runs/{id}/cancel", s.cancel)
 	m.HandleFunc("POST /runs/{id}/resume", s.resume)
 	m.HandleFunc("POST /runs/{id}/approvals/{node}", s.answer)
