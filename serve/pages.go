@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -508,7 +509,7 @@ func logTail(log string) string {
 }
 
 // nodeLog sends every log the store keeps of a node of a run, as a text download: each
-// attempt's (a foreach node's items' included) in the order they were recorded, under a line
+// attempt's (a foreach node's items' included) by session, item and attempt, under a line
 // naming it when there are several. The store holds them masked (the engine masks a log
 // before it records it) and bounded: a finished exec attempt keeps the end of its stderr
 // (stderr_limit, 64 KiB unless the node says), one running the end of what it has printed
@@ -531,6 +532,10 @@ func (s *Server) nodeLog(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, errors.New(i18n.Sprintf(l, "node %s of run %s has no log", node, id)))
 		return
 	}
+	// Items run side by side, so they are recorded in any order: read in order.
+	slices.SortStableFunc(logs, func(a, b *runs.Attempt) int {
+		return cmp.Or(cmp.Compare(a.Session, b.Session), cmp.Compare(a.Item, b.Item), cmp.Compare(a.Attempt, b.Attempt))
+	})
 	var b strings.Builder
 	for _, a := range logs {
 		if len(logs) > 1 {
