@@ -100,3 +100,36 @@ func TestRunningLog(t *testing.T) {
 		})
 	}
 }
+
+// TestServeTimelineNeedsCache: the timeline, which a live page fetches every second, loads
+// its run's DAG file once per content (by digest), not once per fetch; a file that changed is
+// loaded again, and one that cannot be read is drawn without its needs (nothing kept).
+func TestServeTimelineNeedsCache(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.writeRoot("chain.yaml", chainDAG)
+	id := f.start("chain.yaml", nil, true)
+	tests := []struct {
+		name  string
+		write string // the DAG file's new content, if any
+		kept  int    // files whose needs the cache holds after the fetch
+	}{
+		{"first fetch loads", "", 1},
+		{"second fetch reads the cache", "", 1},
+		{"a changed file is loaded again", strings.Replace(chainDAG, "A chain with a branch.", "A chain.", 1), 2},
+		{"a file that is no DAG is not loaded", "just: text\n", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.write != "" {
+				f.writeRoot("chain.yaml", tt.write)
+			}
+			resp, body := f.get(nil, "/runs/"+id+"/timeline")
+			if resp.StatusCode != http.StatusOK || !strings.Contains(body, `<g class="tl-row" data-node="a">`) {
+				t.Fatalf("timeline: %d\n%s", resp.StatusCode, body)
+			}
+			if n := len(f.srv.needs.byID); n != tt.kept {
+				t.Errorf("the cache holds %d files' needs, want %d", n, tt.kept)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -23,6 +25,7 @@ import (
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // page is what every template gets: the frame's data and the page's own (D).
@@ -479,14 +482,8 @@ func (s *Server) runTimeline(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := s.lang(r)
-	var deps map[string][]string // unknown when the DAG file cannot be read
-	if p, err := s.resolve(run.File, l); run.File != "" && err == nil {
-		if dg, err := s.load(ctx, p, l); err == nil {
-			deps = needsOf(dg)
-		}
-	}
 	var b bytes.Buffer
-	if err := s.tmpl.ExecuteTemplate(&b, "timeline", buildTimeline(as, deps, time.Now(), l)); err != nil {
+	if err := s.tmpl.ExecuteTemplate(&b, "timeline", buildTimeline(as, s.timelineNeeds(ctx, run, l), time.Now(), l)); err != nil {
 		s.opts.Logger.Error("seam serve: render", "page", "timeline", "error", err)
 		http.Error(w, i18n.Sprintf(l, "internal error in %s: %s", "page timeline", err), http.StatusInternalServerError)
 		return
@@ -494,6 +491,66 @@ func (s *Server) runTimeline(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(b.Bytes())
+}
+
+// timelineNeeds is what each node of run's DAG file needs, for its timeline's critical
+// path; nil when the file cannot be read or does not load. A live page fetches the timeline
+// every second: the file is read each time, and loaded only when its content is new
+// (needsCache), since loading it (contracts compiled, references checked) costs the most.
+func (s *Server) timelineNeeds(ctx context.Context, run *runs.Run, l i18n.Lang) map[string][]string {
+	if run.File == "" {
+		return nil
+	}
+	p, err := s.resolve(run.File, l)
+	if err != nil {
+		return nil
+	}
+	src, err := s.files.ReadFile(p)
+	if err != nil || !workspace.IsDAG(src) {
+		return nil
+	}
+	key := sha256.Sum256(src)
+	if deps, ok := s.needs.get(key); ok {
+		return deps
+	}
+	dg, err := s.loadBytes(ctx, p, src, l, s.files.ReadFile)
+	if err != nil {
+		return nil
+	}
+	deps := needsOf(dg)
+	s.needs.put(key, deps)
+	return deps
+}
+
+// maxNeedsCache caps the DAG files whose needs the timeline remembers.
+const maxNeedsCache = 64
+
+// needsCache remembers what each node needs in a DAG file, by the SHA-256 of the file's
+// content: the edges are the file's own (a contract or a sub-DAG changes none), so the same
+// content has the same needs wherever it lies.
+type needsCache struct {
+	mu   sync.Mutex
+	byID map[[sha256.Size]byte]map[string][]string
+}
+
+func (c *needsCache) get(key [sha256.Size]byte) (map[string][]string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	deps, ok := c.byID[key]
+	return deps, ok
+}
+
+// put remembers deps as key's, forgetting another file's once maxNeedsCache are kept.
+func (c *needsCache) put(key [sha256.Size]byte, deps map[string][]string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byID[key]; !ok && len(c.byID) >= maxNeedsCache {
+		for k := range c.byID {
+			delete(c.byID, k)
+			break
+		}
+	}
+	c.byID[key] = deps
 }
 
 // logTail is the end of log the node panel shows: at most MaxLogTail bytes, from a character.
