@@ -36,7 +36,9 @@ func TestRunRecordsLiveLogs(t *testing.T) {
 			},
 			"the last lines, at most LiveLogLimit bytes, from a line"},
 		{"stdout of output: text", `echo "on stdout ${{ env.TOKEN }}"; echo "on stderr" >&2`, "text", "",
-			func(log string) bool { return strings.Contains(log, "on stdout ***\n") && strings.Contains(log, "on stderr\n") },
+			func(log string) bool {
+				return strings.Contains(log, "on stdout ***\n") && strings.Contains(log, "on stderr\n")
+			},
 			"stdout and stderr, the secret masked"},
 		{"stdout of output: wrap is not a log", `echo '{"early": 1}'; echo "on stderr" >&2`, "wrap", "",
 			func(log string) bool { return log == "on stderr\n" },
