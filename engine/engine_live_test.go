@@ -22,17 +22,30 @@ func TestRunRecordsLiveLogs(t *testing.T) {
 	tests := []struct {
 		name   string
 		script string // then waits for the gate
+		output string // exec's output mode
+		more   string // more of the node's YAML
 		want   func(log string) bool
 		says   string
 	}{
-		{"masked", `echo "token=${{ env.TOKEN }}" >&2; echo line 1 >&2`,
+		{"masked", `echo "token=${{ env.TOKEN }}" >&2; echo line 1 >&2`, "wrap", "",
 			func(log string) bool { return strings.Contains(log, "token=***\nline 1\n") },
 			`"token=***\nline 1\n", the secret masked`},
-		{"bounded", `i=0; while [ $i -lt 3000 ]; do echo "line $i" >&2; i=$((i+1)); done`,
+		{"bounded", `i=0; while [ $i -lt 3000 ]; do echo "line $i" >&2; i=$((i+1)); done`, "wrap", "",
 			func(log string) bool {
 				return strings.HasSuffix(log, "line 2999\n") && strings.HasPrefix(log, "[") && len(log) <= engine.LiveLogLimit+64
 			},
 			"the last lines, at most LiveLogLimit bytes, from a line"},
+		{"stdout of output: text", `echo "on stdout ${{ env.TOKEN }}"; echo "on stderr" >&2`, "text", "",
+			func(log string) bool {
+				return strings.Contains(log, "on stdout ***\n") && strings.Contains(log, "on stderr\n")
+			},
+			"stdout and stderr, the secret masked"},
+		{"stdout of output: wrap is not a log", `echo '{"early": 1}'; echo "on stderr" >&2`, "wrap", "",
+			func(log string) bool { return log == "on stderr\n" },
+			"stderr alone"},
+		{"foreach items", `echo "item ${{ item }}" >&2`, "wrap", `    foreach: "${{ [1, 2] }}"`,
+			func(log string) bool { return log == "item 2\n" },
+			"an item's own log in its start record"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,7 +60,8 @@ env: [TOKEN]
 nodes:
   talk:
     type: exec
-    with: {command: `+quote(script)+`, shell: true, output: wrap}
+    with: {command: `+quote(script)+`, shell: true, output: `+tt.output+`}
+`+tt.more+`
 `), dag.LoadOptions{Types: nodes.Builtin()})
 			if err != nil {
 				t.Fatal(err)

@@ -318,6 +318,15 @@ func (r *runner) outcome(u *unit, o *AttemptOutcome) attempt {
 // in place of their stubs, as the node would have got them on the embedded engine. A
 // canceled ctx is a canceled attempt.
 func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(string) string, fetch Fetch, log *slog.Logger) AttemptOutcome {
+	return AttemptLive(ctx, d, req, getenv, fetch, log, "", nil)
+}
+
+// AttemptLive is Attempt that, when rec is not nil, records what the attempt (of run run)
+// has printed so far in its start record while it runs, masked, at most once every
+// LiveInterval and only when it changed, as Run does on the embedded engine: watchers of a
+// run on a host see the log of an attempt running elsewhere. A write that finds no start
+// record yet (the host records it after StartDelay) is tried again at the next tick.
+func AttemptLive(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(string) string, fetch Fetch, log *slog.Logger, run string, rec dag.LogRecorder) AttemptOutcome {
 	started := time.Now()
 	fail := func(reason string) AttemptOutcome {
 		return AttemptOutcome{ID: req.ID, Started: started, Ended: time.Now(), Err: reason, Reason: reason}
@@ -373,7 +382,22 @@ func Attempt(ctx context.Context, d *dag.DAG, req AttemptRequest, getenv func(st
 		call.Env = append(slices.Clip(call.Env), traceEnv(sc)...)
 	}
 	g := guard{log: log.With("dag", d.Name, "node", node.ID), secrets: secrets, lang: req.Lang}
-	a := work(ctx, job{ctx: ctx, u: &unit{item: req.Item}, node: node, call: call, timeout: req.Timeout, guard: g}, req.Lang)
+	u := &unit{item: req.Item, attempts: req.Attempt, call: call}
+	if rec != nil && !pureNode(node) {
+		l := &liveLogs{rec: rec, secrets: secrets, running: map[*unit]*liveAttempt{}}
+		l.add(run, u, node)
+		quit, pumped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(pumped)
+			l.pump(ctx, quit)
+		}()
+		defer func() {
+			close(quit)
+			<-pumped
+			l.remove(u)
+		}()
+	}
+	a := work(ctx, job{ctx: ctx, u: u, node: node, call: call, timeout: req.Timeout, guard: g}, req.Lang)
 	o := AttemptOutcome{
 		ID: req.ID, Started: a.started, Ended: a.ended, Output: a.raw, Valid: a.valid, Violations: a.violations,
 		Log: a.log, Reason: a.reason, TimedOut: a.timedOut, Canceled: a.canceled,

@@ -346,6 +346,11 @@ func (t execType) run(ctx context.Context, call *Call) (*Result, error) {
 	}
 	if call.Live != nil { // not a nil *LiveLog in a non-nil io.Writer
 		cmd.Live = call.Live
+		if cfg.output == outputText {
+			// Plain text on stdout is what such a command says as it goes: a watcher sees it
+			// with stderr, as the two are written.
+			cmd.LiveStdout = call.Live.Stdout()
+		}
 	}
 	p, err := proc.Run(ctx, cmd)
 	res := &Result{Log: stderrLog(p)}

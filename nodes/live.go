@@ -3,6 +3,7 @@ package nodes
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"sync"
 	"unicode/utf8"
 )
@@ -17,6 +18,8 @@ type LiveLog struct {
 	mu    sync.Mutex
 	buf   []byte
 	total int64
+	// stdout is set once stdout is written too (Stdout): what was dropped is said of both.
+	stdout bool
 }
 
 // NewLiveLog returns a LiveLog that keeps the last limit bytes (at least 1).
@@ -40,6 +43,15 @@ func (l *LiveLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Stdout returns the writer a node gives its stdout to, when stdout is a log too (exec's
+// output: text): the same log, interleaved with stderr as the two are written.
+func (l *LiveLog) Stdout() io.Writer {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stdout = true
+	return l
+}
+
 // String returns what was written, or its end as the attempt's log says it (a count of
 // what was dropped, then the tail from the start of a line): the same text a finished
 // exec attempt keeps, so that the panel does not change its form when the attempt ends.
@@ -58,5 +70,9 @@ func (l *LiveLog) String() string {
 	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
 		tail = tail[1:]
 	}
-	return fmt.Sprintf("[%s of stderr dropped]\n%s", formatSize(l.total-int64(len(tail))), tail)
+	what := "stderr"
+	if l.stdout {
+		what = "stdout and stderr"
+	}
+	return fmt.Sprintf("[%s of %s dropped]\n%s", formatSize(l.total-int64(len(tail))), what, tail)
 }

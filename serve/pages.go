@@ -2,16 +2,20 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -21,6 +25,7 @@ import (
 	"github.com/seam-dag/seam/lint"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // page is what every template gets: the frame's data and the page's own (D).
@@ -256,7 +261,10 @@ type nodePanel struct {
 	Truncated  bool
 	LogTail    string
 	// LiveLog is set while the node's attempt runs: the page follows its log (runEvents).
-	LiveLog     bool
+	LiveLog bool
+	// Follow names the node whose live log the page asks its event stream for, while the
+	// run runs, whether it has started or not: seam.js draws the log when one comes.
+	Follow      string
 	Err         string
 	SubRun      string
 	HasItems    bool
@@ -343,6 +351,9 @@ func (s *Server) showRun(w http.ResponseWriter, r *http.Request, code int, sent 
 	}
 	if pick != "" {
 		d.Panel = s.panel(ctx, run, as, by[pick], pick, l)
+		if d.Live {
+			d.Panel.Follow = pick
+		}
 	}
 	s.render(w, r, code, "run", d)
 }
@@ -399,9 +410,12 @@ func (s *Server) panel(ctx context.Context, run *runs.Run, as []runs.Attempt, n 
 			p.SubRun = x.SubRun.Run
 		}
 	}
+	if log, live := runningLog(as, id, l); live {
+		p.LogTail, p.LiveLog = log, true
+	} else if n.Final != nil {
+		p.LogTail = logTail(n.Final.Log)
+	}
 	if f := n.Final; f != nil {
-		p.LogTail = logTail(f.Log)
-		p.LiveLog = f.IsStart() && f.Item < 0
 		if f.OutputHash != "" {
 			p.OutputHash = f.OutputHash
 			out, err := s.opts.Service.AttemptOutput(ctx, f)
@@ -468,14 +482,8 @@ func (s *Server) runTimeline(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := s.lang(r)
-	var deps map[string][]string // unknown when the DAG file cannot be read
-	if p, err := s.resolve(run.File, l); run.File != "" && err == nil {
-		if dg, err := s.load(ctx, p, l); err == nil {
-			deps = needsOf(dg)
-		}
-	}
 	var b bytes.Buffer
-	if err := s.tmpl.ExecuteTemplate(&b, "timeline", buildTimeline(as, deps, time.Now(), l)); err != nil {
+	if err := s.tmpl.ExecuteTemplate(&b, "timeline", buildTimeline(as, s.timelineNeeds(ctx, run, l), time.Now(), l)); err != nil {
 		s.opts.Logger.Error("seam serve: render", "page", "timeline", "error", err)
 		http.Error(w, i18n.Sprintf(l, "internal error in %s: %s", "page timeline", err), http.StatusInternalServerError)
 		return
@@ -483,6 +491,66 @@ func (s *Server) runTimeline(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(b.Bytes())
+}
+
+// timelineNeeds is what each node of run's DAG file needs, for its timeline's critical
+// path; nil when the file cannot be read or does not load. A live page fetches the timeline
+// every second: the file is read each time, and loaded only when its content is new
+// (needsCache), since loading it (contracts compiled, references checked) costs the most.
+func (s *Server) timelineNeeds(ctx context.Context, run *runs.Run, l i18n.Lang) map[string][]string {
+	if run.File == "" {
+		return nil
+	}
+	p, err := s.resolve(run.File, l)
+	if err != nil {
+		return nil
+	}
+	src, err := s.files.ReadFile(p)
+	if err != nil || !workspace.IsDAG(src) {
+		return nil
+	}
+	key := sha256.Sum256(src)
+	if deps, ok := s.needs.get(key); ok {
+		return deps
+	}
+	dg, err := s.loadBytes(ctx, p, src, l, s.files.ReadFile)
+	if err != nil {
+		return nil
+	}
+	deps := needsOf(dg)
+	s.needs.put(key, deps)
+	return deps
+}
+
+// maxNeedsCache caps the DAG files whose needs the timeline remembers.
+const maxNeedsCache = 64
+
+// needsCache remembers what each node needs in a DAG file, by the SHA-256 of the file's
+// content: the edges are the file's own (a contract or a sub-DAG changes none), so the same
+// content has the same needs wherever it lies.
+type needsCache struct {
+	mu   sync.Mutex
+	byID map[[sha256.Size]byte]map[string][]string
+}
+
+func (c *needsCache) get(key [sha256.Size]byte) (map[string][]string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	deps, ok := c.byID[key]
+	return deps, ok
+}
+
+// put remembers deps as key's, forgetting another file's once maxNeedsCache are kept.
+func (c *needsCache) put(key [sha256.Size]byte, deps map[string][]string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.byID[key]; !ok && len(c.byID) >= maxNeedsCache {
+		for k := range c.byID {
+			delete(c.byID, k)
+			break
+		}
+	}
+	c.byID[key] = deps
 }
 
 // logTail is the end of log the node panel shows: at most MaxLogTail bytes, from a character.
@@ -495,6 +563,81 @@ func logTail(log string) string {
 		log = log[1:]
 	}
 	return "…" + log
+}
+
+// nodeLog sends every log the store keeps of a node of a run, as a text download: each
+// attempt's (a foreach node's items' included) by session, item and attempt, under a line
+// naming it when there are several. The store holds them masked (the engine masks a log
+// before it records it) and bounded: a finished exec attempt keeps the end of its stderr
+// (stderr_limit, 64 KiB unless the node says), one running the end of what it has printed
+// so far (engine.LiveLogLimit); the panel shows the last MaxLogTail bytes of one.
+func (s *Server) nodeLog(w http.ResponseWriter, r *http.Request) {
+	l := s.lang(r)
+	id, node := r.PathValue("id"), r.PathValue("node")
+	_, as, err := s.opts.Service.Show(r.Context(), id)
+	if err != nil {
+		s.fail(w, r, failCode(err), err)
+		return
+	}
+	var logs []*runs.Attempt
+	for i := range as {
+		if as[i].Node == node && as[i].Log != "" {
+			logs = append(logs, &as[i])
+		}
+	}
+	if len(logs) == 0 {
+		s.fail(w, r, http.StatusNotFound, errors.New(i18n.Sprintf(l, "node %s of run %s has no log", node, id)))
+		return
+	}
+	// Items run side by side, so they are recorded in any order: read in order.
+	slices.SortStableFunc(logs, func(a, b *runs.Attempt) int {
+		return cmp.Or(cmp.Compare(a.Session, b.Session), cmp.Compare(a.Item, b.Item), cmp.Compare(a.Attempt, b.Attempt))
+	})
+	var b strings.Builder
+	for _, a := range logs {
+		if len(logs) > 1 {
+			if a.Item >= 0 {
+				b.WriteString(i18n.Sprintf(l, "── item %d · attempt %d · session %d ──", a.Item, a.Attempt, a.Session))
+			} else {
+				b.WriteString(i18n.Sprintf(l, "── attempt %d · session %d ──", a.Attempt, a.Session))
+			}
+			b.WriteByte('\n')
+		}
+		b.WriteString(a.Log)
+		if !strings.HasSuffix(a.Log, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", "log-"+id+"-"+node+".txt"))
+	io.WriteString(w, b.String())
+}
+
+// runningLog is what node's running attempts (as GetRun reads them, settled) have logged
+// so far, the end of it as the panel shows it, and whether one runs: the node's own attempt,
+// or, for a foreach node, the items running, each under a line naming it, in item order.
+// The items running are those a watcher can follow; an item that ended keeps its log in its
+// attempt (the download has every one).
+func runningLog(as []runs.Attempt, node string, l i18n.Lang) (string, bool) {
+	var b strings.Builder
+	live := false
+	for i := range as {
+		a := &as[i]
+		if a.Node != node || !a.IsStart() {
+			continue
+		}
+		live = true
+		if a.Item < 0 {
+			return logTail(a.Log), true
+		}
+		if a.Log != "" {
+			b.WriteString(i18n.Sprintf(l, "── item %d ──", a.Item))
+			b.WriteByte('\n')
+			b.WriteString(logTail(a.Log))
+		}
+	}
+	return logTail(b.String()), live
 }
 
 // runEvents streams run id's status and its nodes' as server-sent events, one "data" event
@@ -532,8 +675,8 @@ func (s *Server) runEvents(w http.ResponseWriter, r *http.Request) {
 			if n.Items > 0 {
 				ne.Note = i18n.Sprintf(l, "%d items", n.Items)
 			}
-			if n.ID == logNode && n.Final != nil && n.Final.IsStart() {
-				ne.Log = logTail(n.Final.Log)
+			if n.ID == logNode {
+				ne.Log, _ = runningLog(as, n.ID, l)
 			}
 			ev.Nodes[n.ID] = ne
 		}

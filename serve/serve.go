@@ -106,7 +106,8 @@ type Server struct {
 	// files reads every file the server reads: the DAG files and what they load (also
 	// when a run runs a sub-DAG), and the contracts explain quotes, only under the root.
 	files *workspace.Workspace
-	lints *lintCache // the DAGs page's rows
+	lints *lintCache  // the DAGs page's rows
+	needs *needsCache // the timeline's needs of each DAG file
 	mux   *http.ServeMux
 	tmpl  *template.Template
 	texts map[string]i18n.Message
@@ -169,7 +170,7 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, needs: &needsCache{byID: map[[sha256.Size]byte]map[string][]string{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
 		sessions: &sessions{byValue: map[string]session{}}, tries: &httpserve.Tries{},
 		ssoLogins: &ssoLogins{byState: map[string]ssoLogin{}},
 		streams:   make(chan struct{}, MaxEventStreams)}
@@ -219,6 +220,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /runs/{id}/events", s.runEvents)
 	m.HandleFunc("GET /runs/{id}/timeline", s.runTimeline)
 	m.HandleFunc("GET /runs/{id}/outputs/{hash}", s.output)
+	m.HandleFunc("GET /runs/{id}/nodes/{node}/log", s.nodeLog)
 	m.HandleFunc("POST /runs/{id}/cancel", s.cancel)
 	m.HandleFunc("POST /runs/{id}/resume", s.resume)
 	m.HandleFunc("POST /runs/{id}/approvals/{node}", s.answer)

@@ -188,12 +188,14 @@ func (w *Worker) attempt(ctx context.Context, in AttemptInput) (engine.AttemptOu
 	if w.opts.Store != nil {
 		fetch = w.opts.Store.Output
 	}
+	var live dag.LogRecorder // what the attempt prints, for the run's watchers
 	if in.Record && w.opts.Store != nil {
 		ended := make(chan struct{})
 		defer close(ended)
 		go w.recordStart(ctx, d, in, time.Now(), ended)
+		live = w.recorder(runs.RecorderOptions{Session: in.Session})
 	}
-	o := engine.Attempt(ctx, d, in.Request, w.opts.Getenv, fetch, w.log.With("run", in.Run))
+	o := engine.AttemptLive(ctx, d, in.Request, w.opts.Getenv, fetch, w.log.With("run", in.Run), in.Run, live)
 	if w.opts.Store != nil && len(o.Output) > ByReference {
 		// Validated on the whole output already; the workflow sees its stub.
 		h, err := w.opts.Store.PutOutput(ctx, o.Output)

@@ -49,6 +49,7 @@ func catalogParts() map[string]map[string]string {
 		"jaAppr2":      jaAppr2(),
 		"jaTsched":     jaTsched(),
 		"jaTappr":      jaTappr(),
+		"jaWeb3":       jaWeb3(),
 	}
 }
 
@@ -610,7 +611,6 @@ func jaCore() map[string]string {
 		"parent run":               "親の実行",
 		"proven":                   "証明済み",
 		"read-only":                "読み取り専用",
-		"stderr (the end)":         "stderr（末尾）",
 		"sub-run":                  "サブ実行",
 		"truncated":                "切り詰め",
 		"value":                    "値",

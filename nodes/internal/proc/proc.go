@@ -41,6 +41,9 @@ type Command struct {
 	// Live, when set, is given stderr as the command writes it, for a watcher to see before
 	// the command ends; it must not block.
 	Live io.Writer
+	// LiveStdout, when set, is given stdout so too (exec's output: text, whose stdout is
+	// a log people watch); it must not block, and must not fail.
+	LiveStdout io.Writer
 }
 
 // Result is what a command left behind; it is filled as far as it got on error.
@@ -139,7 +142,11 @@ func Run(ctx context.Context, p Command) (Result, error) {
 		outErr, errErr error
 	)
 	wg.Go(func() {
-		_, outErr = stdout.ReadFrom(io.LimitReader(outR, p.OutputLimit+1))
+		var r io.Reader = io.LimitReader(outR, p.OutputLimit+1)
+		if p.LiveStdout != nil {
+			r = io.TeeReader(r, p.LiveStdout)
+		}
+		_, outErr = stdout.ReadFrom(r)
 		if int64(stdout.Len()) > p.OutputLimit {
 			overflow = true
 			stop()

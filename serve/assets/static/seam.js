@@ -42,13 +42,37 @@ function redrawTimeline(id) {
   }, 1000);
 }
 
+// showLog puts log, the end of what the panel's node has printed so far (the server sends
+// at most its last MaxLogTail bytes, so the page keeps no more), on the panel: in the log
+// the page drew, or in one drawn now, when the panel was opened before the node's first
+// line (or before the node started).
+function showLog(panel, log) {
+  let pre = document.getElementById("log");
+  if (!pre) {
+    const title = document.createElement("h3");
+    title.id = "log-title";
+    const a = document.createElement("a");
+    a.id = "log-download";
+    a.href = panel.dataset.logHref;
+    a.download = "";
+    a.textContent = panel.dataset.logDownload;
+    title.append(panel.dataset.logTitle + " · ", a);
+    pre = document.createElement("pre");
+    pre.id = "log";
+    pre.className = "log";
+    panel.append(title, pre);
+  }
+  pre.textContent = log;
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const run = document.getElementById("run");
   if (run && run.dataset.live) {
-    const log = document.querySelector("pre[data-live-log]");
+    const panel = document.getElementById("panel");
+    const logNode = panel && panel.dataset.follow;
     follow(run.dataset.run, (ev) => {
-      const n = log && ev.nodes[log.dataset.liveLog];
-      if (n && n.log) log.textContent = n.log;
+      const n = logNode && ev.nodes[logNode];
+      if (n && n.log) showLog(panel, n.log);
       setStatus(document.getElementById("run-status"), ev.status, ev.statusText);
       if (ev.status === "interrupted") {
         const notice = document.getElementById("interrupted");
@@ -70,7 +94,7 @@ document.addEventListener("DOMContentLoaded", () => {
         const row = document.querySelector('tr[data-node="' + CSS.escape(id) + '"] [data-status]');
         setStatus(row, n.status, n.statusText);
       }
-    }, log && log.dataset.liveLog);
+    }, logNode);
   }
   // The runs page follows its running rows (the first ten).
   for (const row of Array.from(document.querySelectorAll("tr[data-live]")).slice(0, 10)) {
