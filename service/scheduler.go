@@ -173,31 +173,49 @@ func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, n
 		}
 	}
 	going := sc.going(ctx, last)
+	waiting := st.Waiting
+	for _, f := range last {
+		if f.Scheduled.Equal(waiting) {
+			waiting = time.Time{} // decided, the scheduler stopping before it cleared it
+		}
+	}
+	if waiting.IsZero() != st.Waiting.IsZero() || (!waiting.IsZero() && tr.Overlap != schedule.OverlapBufferOne) {
+		if err := sc.fires.SetWaiting(ctx, d.Name, tr.ID, time.Time{}); err != nil {
+			return nil, err
+		}
+		waiting = time.Time{}
+	}
 	p := schedule.Policy{Window: tr.Catchup.Window, Runs: tr.Catchup.Runs, Overlap: string(tr.Overlap), Jitter: tr.Jitter,
 		Key: d.Name + "/" + tr.ID, Lang: lang}
 	var made []Made
-	for _, dec := range schedule.Plan(s, p, cursor, now, len(going)) {
+	for _, dec := range schedule.Plan(s, p, schedule.State{Cursor: cursor, Waiting: waiting, Running: len(going)}, now) {
 		if st.Paused && dec.Action != schedule.Wait {
 			dec.Action, dec.Note = schedule.Miss, i18n.Sprintf(lang, "paused by %s: %s", st.PausedBy, st.Note)
 		}
 		m := Made{DAG: d.Name, Trigger: tr.ID, Decision: dec}
 		switch dec.Action {
 		case schedule.Wait:
-			return made, nil
-		case schedule.Skip, schedule.Miss:
-			err = sc.record(ctx, m, now)
-		case schedule.Cancel:
-			for _, id := range going {
-				// A run another process holds (a scheduler before a takeover) is not this
-				// process's to cancel: it is left to end (docs/schedules.md).
-				var nr *NotRunningError
-				if err := sc.svc.Cancel(ctx, id); err != nil && !errors.As(err, &nr) {
+			// buffer_one keeps its waiting time apart before the times after it are decided
+			// (skipped) and move the cursor past it; buffer_all decides nothing after it.
+			if tr.Overlap != schedule.OverlapBufferOne {
+				return append(made, m), nil
+			}
+			if !dec.Time.Equal(waiting) {
+				if err := sc.fires.SetWaiting(ctx, d.Name, tr.ID, dec.Time); err != nil {
 					return made, err
 				}
 			}
-			fallthrough
+		case schedule.Skip, schedule.Miss:
+			err = sc.record(ctx, m, now)
+		case schedule.Cancel:
+			// As on Temporal, the time starts once the runs going ended: it is decided again
+			// at the next ticks, and the cancel asked again until they did.
+			return append(made, m), sc.cancel(ctx, going)
 		case schedule.Start:
 			m, err = sc.start(ctx, d, tr, m, now)
+		}
+		if err == nil && !waiting.IsZero() && dec.Time.Equal(waiting) && dec.Action != schedule.Wait {
+			err = sc.fires.SetWaiting(ctx, d.Name, tr.ID, time.Time{})
 		}
 		if err != nil {
 			return made, err
@@ -205,6 +223,27 @@ func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, n
 		made = append(made, m)
 	}
 	return made, nil
+}
+
+// cancel cancels the runs ids, wherever they run: one this process runs at once, one
+// another process runs by the store's cancel request, which that process carries out
+// (runs.CancelRequests), so that cancel_other cancels a run a scheduler started before a
+// takeover too.
+func (sc *Scheduler) cancel(ctx context.Context, ids []string) error {
+	for _, id := range ids {
+		err := sc.svc.Cancel(ctx, id)
+		var nr *NotRunningError
+		switch {
+		case errors.As(err, &nr) && nr.Status == dag.RunRunning:
+			err = sc.svc.opts.Store.RecordAction(ctx, id, runs.Action{Kind: runs.ActionCancel, By: sc.svc.by(ctx), At: time.Now()})
+		case errors.As(err, &nr):
+			err = nil // it ended meanwhile
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // going returns the runs started by the fires given that are still going.
