@@ -176,6 +176,7 @@ func New(opts Options) (*Server, error) {
 	for _, m := range slices.Concat(texts(), principalTexts(), webTexts(),
 		ssoTexts(),
 		approvalTexts(),
+		scheduleTexts(),
 	) {
 		s.texts[m.In("en")] = m
 	}
@@ -224,6 +225,10 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /runs/{id}/approvals/{node}", s.answer)
 	m.HandleFunc("GET /approvals", s.approvalsPage)
 	m.HandleFunc("GET /dags", s.dagsPage)
+	m.HandleFunc("GET /schedules", s.schedulesPage)
+	m.HandleFunc("GET /schedules/{dag}/{trigger}", s.schedulePage)
+	m.HandleFunc("POST /schedules/{dag}/{trigger}/pause", s.setPaused(true))
+	m.HandleFunc("POST /schedules/{dag}/{trigger}/resume", s.setPaused(false))
 	m.HandleFunc("GET /dags/{path...}", s.dagPage)
 	m.HandleFunc("POST /dags/{path...}", s.startRun)
 	if s.opts.N8N != nil {

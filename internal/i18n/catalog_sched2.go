@@ -29,5 +29,22 @@ func jaSched2() map[string]string {
 		"path is empty: give a DAG file under the root (list_schedules lists the triggers)":      "path が空です: ルート配下の DAG ファイルを指定してください（list_schedules がトリガーを一覧します）",
 		"%s %s paused: its times are missed until resume_schedule":                               "%s %s を一時停止しました: resume_schedule まで時刻は見送られます",
 		"%s %s backfilled: %v started, %d decided already":                                       "%s %s をバックフィルしました: %v を開始、%d 件は決定済み",
+		// serve: the schedule pages (serve/schedules.go, assets/schedules.html)
+		"Schedules":                        "スケジュール",
+		"Trigger":                          "トリガー",
+		"Kind":                             "種類",
+		"Next times":                       "次の時刻",
+		"Paused":                           "一時停止中",
+		"Pause":                            "一時停止",
+		"Decisions":                        "決定",
+		"Scheduled":                        "予定時刻",
+		"Decision":                         "決定",
+		"Decided":                          "決定日時",
+		"Note":                             "メモ",
+		"Why (kept with its missed times)": "理由（見送られた時刻とともに記録されます）",
+		"No triggers in the DAG files under the root.":                          "ルート配下の DAG ファイルにトリガーはありません。",
+		"No decisions yet.":                                                     "まだ決定はありません。",
+		"webhook: POST its body to":                                             "webhook: 本文の POST 先",
+		"say why the trigger is paused: the note is kept with its missed times": "トリガーを一時停止する理由を書いてください: メモは見送られた時刻とともに記録されます",
 	}
 }
