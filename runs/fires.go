@@ -202,7 +202,16 @@ func scanTrigger(st *TriggerState, row interface{ Scan(...any) error }) error {
 
 func (s *sqliteStore) Trigger(ctx context.Context, dag, trigger string, now time.Time) (TriggerState, error) {
 	st := TriggerState{DAG: dag, Trigger: trigger}
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	// A known trigger is read without a write transaction: the scheduler asks for each of
+	// its triggers every tick, and a write transaction is a commit each.
+	err := s.readTx(ctx, func(tx *sql.Tx) error { return scanTrigger(&st, tx.QueryRowContext(ctx, selectTrigger, dag, trigger)) })
+	if err == nil {
+		return st, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return st, fmt.Errorf("read trigger %s/%s in %s: %w", dag, trigger, s.path, err)
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, insertTrigger, dag, trigger, now.UnixNano()); err != nil {
 			return err
 		}
