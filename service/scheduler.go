@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
@@ -31,6 +32,11 @@ type Scheduler struct {
 	fires runs.Fires
 	clock Clock
 	owner string
+	// idle is, by trigger (triggerKey), when its next time is due: until then a tick
+	// reads nothing of it from the store. The cursor in the store only moves forward, so a
+	// time learned here is never later than the truth; a trigger with a time waiting has
+	// none.
+	idle map[string]time.Time
 	// dags lists the DAGs to schedule, loaded afresh at each tick: a file changed takes
 	// effect at the next one. Its error (files that did not load) does not stop the others.
 	dags func(ctx context.Context) ([]*dag.DAG, error)
@@ -53,7 +59,7 @@ func NewScheduler(svc *Service, owner string, clock Clock, dags func(ctx context
 	if owner == "" {
 		owner = svc.lease.Owner()
 	}
-	return &Scheduler{svc: svc, fires: fires, clock: clock, owner: owner, dags: dags}, nil
+	return &Scheduler{svc: svc, fires: fires, clock: clock, owner: owner, dags: dags, idle: map[string]time.Time{}}, nil
 }
 
 // Made is one decision a tick made and carried out.
@@ -146,9 +152,20 @@ func scheduledParams(tr *dag.Trigger, t time.Time, lang i18n.Lang) (map[string]a
 	return p, err
 }
 
+// triggerKey names trigger tr of d with what decides its times, so that a file changed
+// forgets what Scheduler.idle learned of the trigger before.
+func triggerKey(d *dag.DAG, tr *dag.Trigger) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%d", d.Name, tr.ID, tr.Cron, tr.Every, tr.Timezone, tr.Jitter)
+}
+
 // trigger decides the due times of one schedule.
 func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, now time.Time) ([]Made, error) {
 	lang := sc.svc.opts.Lang
+	key := triggerKey(d, tr)
+	if due, ok := sc.idle[key]; ok && now.Before(due) {
+		return nil, nil
+	}
+	delete(sc.idle, key) // learned again below, once every time due is decided
 	s, err := scheduleOf(tr, lang)
 	if err != nil {
 		return nil, err // lint says so (SEAM-E330, E331): nothing is due
@@ -221,6 +238,18 @@ func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, n
 			return made, err
 		}
 		made = append(made, m)
+	}
+	if waiting.IsZero() {
+		// Every time due is decided (a waiting one would have returned or be kept): nothing
+		// is due before the time after the latest decided.
+		for _, m := range made {
+			if m.Action != schedule.Wait && m.Time.After(cursor) {
+				cursor = m.Time
+			}
+		}
+		if t, ok := s.Next(cursor); ok && !slices.ContainsFunc(made, func(m Made) bool { return m.Action == schedule.Wait }) {
+			sc.idle[key] = t.Add(p.JitterOf(t))
+		}
 	}
 	return made, nil
 }

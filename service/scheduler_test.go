@@ -325,3 +325,38 @@ func TestSchedulerCancelOther(t *testing.T) {
 		}
 	})
 }
+
+// TestSchedulerFileChanged: a tick reads nothing of a trigger until its next time is due,
+// but a trigger whose times changed in its file is decided by its new times at once.
+func TestSchedulerFileChanged(t *testing.T) {
+	st := backends[0].open(t)
+	dir := t.TempDir()
+	hourly := load(t, dir, "hourly.yaml", strings.Replace(hourlyDAG, "    every: 1h\n", "    every: 1h\n    params: {since: \"${{ trigger.scheduled_time }}\"}\n", 1))
+	halfHourly := load(t, dir, "half.yaml", strings.Replace(hourlyDAG, "    every: 1h\n", "    every: 30m\n    params: {since: \"${{ trigger.scheduled_time }}\"}\n", 1))
+	clock := &testClock{t: hour(9).Add(10 * time.Minute)}
+	svc := newService(t, st, "en")
+	ds := []*dag.DAG{hourly}
+	sc, err := NewScheduler(svc, "a", clock, func(context.Context) ([]*dag.DAG, error) { return ds, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		at   time.Time
+		d    *dag.DAG
+		want string
+	}{
+		{hour(9).Add(10 * time.Minute), hourly, ""},
+		{hour(9).Add(30*time.Minute + 5*time.Second), hourly, ""},
+		{hour(9).Add(30*time.Minute + 6*time.Second), halfHourly, "09:30 start"},
+		{hour(10).Add(5 * time.Second), halfHourly, "10:00 start"},
+		{hour(10).Add(6 * time.Second), hourly, ""},
+		{hour(11).Add(5 * time.Second), hourly, "11:00 start"},
+	}
+	for i, s := range steps {
+		clock.set(s.at)
+		ds = []*dag.DAG{s.d}
+		if _, got := tick(t, sc); got != s.want {
+			t.Errorf("step %d: %q, want %q", i, got, s.want)
+		}
+	}
+}
