@@ -68,11 +68,9 @@ type fireRow struct {
 // scheduledDAGs loads the DAG files under the root that have triggers, for the schedule
 // pages; a file that does not load names no trigger (the DAGs page says why).
 func (s *Server) scheduledDAGs(ctx context.Context) []*dag.DAG {
-	ds, _ := s.files.LoadAll(ctx, []string{s.opts.Root})
 	var out []*dag.DAG
-	for _, d := range ds {
+	for _, d := range s.rootDAGs(ctx) {
 		if len(d.Triggers) > 0 {
-			d.File = s.rel(d.File)
 			out = append(out, d)
 		}
 	}
@@ -89,6 +87,7 @@ func (s *Server) scheduleRows(ctx context.Context, ds []*dag.DAG, n int, l i18n.
 	rows := make([]scheduleRow, len(ss))
 	for i, sc := range ss {
 		rows[i].Schedule = sc
+		rows[i].File = s.rel(sc.File)
 		if sc.Kind == "webhook" {
 			continue
 		}
