@@ -286,3 +286,25 @@ func TestCancelRequested(t *testing.T) {
 		}
 	})
 }
+
+// TestFiresClosedErrors: what the scheduler's reads and writes say when the store cannot
+// answer, naming the trigger (or owner) and the store.
+func TestFiresClosedErrors(t *testing.T) {
+	s, path := openTemp(t)
+	s.Close()
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"waiting", s.SetWaiting(ctx, "nightly", "t", fireTime), "keep a time of trigger nightly/t waiting in " + path + ": sql: database is closed"},
+		{"cancel requests", func() error { _, err := s.CancelRequested(ctx, "a"); return err }(), "read the cancel requests of a in " + path + ": sql: database is closed"},
+		{"trigger", func() error { _, err := s.Trigger(ctx, "nightly", "t", fireTime); return err }(), "read trigger nightly/t in " + path + ": sql: database is closed"},
+	}
+	for _, tt := range tests {
+		if tt.err == nil || tt.err.Error() != tt.want {
+			t.Errorf("%s: %v\nwant %s", tt.name, tt.err, tt.want)
+		}
+	}
+}
