@@ -72,6 +72,7 @@ type Made struct {
 // Tick takes (or renews) the store's scheduler lease at the clock's now and, when this
 // scheduler holds it, decides every due time of every schedule. active says whether it
 // held the lease; a second scheduler waits, and takes over once the first stops renewing.
+// One goroutine ticks a Scheduler (Run does): a tick is not safe beside another.
 func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err error) {
 	now := sc.clock.Now()
 	holder, err := sc.fires.TakeSchedulerLease(ctx, sc.owner, now, now.Add(runs.LeaseFor))
