@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // dagsRoot writes n DAG files of 20 const nodes each, in layers of 5 with input contracts,
@@ -90,7 +90,7 @@ func BenchmarkServeWebhookLookup(b *testing.B) {
 		b.Run(map[bool]string{false: "load", true: "cached"}[cached], func(b *testing.B) {
 			for b.Loop() {
 				if !cached {
-					srv.dags = &dagCache{dags: map[string]*dag.DAG{}}
+					srv.kept = workspace.NewKept()
 				}
 				if _, _, err := srv.webhook(b.Context(), "hooked", "push", "en"); err != nil {
 					b.Fatal(err)

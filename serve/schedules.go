@@ -77,6 +77,13 @@ func (s *Server) scheduledDAGs(ctx context.Context) []*dag.DAG {
 	return out
 }
 
+// rootDAGs loads the DAG files under the root (Find's rule), each kept while its sources
+// are unchanged; a file that does not load is left out (the DAGs page says why).
+func (s *Server) rootDAGs(ctx context.Context) []*dag.DAG {
+	ds, _ := s.kept.LoadAll(ctx, s.files, []string{s.opts.Root})
+	return ds
+}
+
 // scheduleRows are the triggers of ds as the pages show them, with n next times each.
 func (s *Server) scheduleRows(ctx context.Context, ds []*dag.DAG, n int, l i18n.Lang) ([]scheduleRow, error) {
 	now := time.Now()

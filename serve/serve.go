@@ -27,7 +27,6 @@ import (
 	"time"
 
 	"github.com/seam-dag/seam/auth"
-	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/engine"
 	"github.com/seam-dag/seam/internal/httpserve"
 	"github.com/seam-dag/seam/internal/i18n"
@@ -107,8 +106,8 @@ type Server struct {
 	// files reads every file the server reads: the DAG files and what they load (also
 	// when a run runs a sub-DAG), and the contracts explain quotes, only under the root.
 	files *workspace.Workspace
-	lints *lintCache // the DAGs page's rows
-	dags  *dagCache  // the DAGs under the root the webhooks and the schedule pages load
+	lints *lintCache      // the DAGs page's rows
+	kept  *workspace.Kept // the DAGs under the root the webhooks and the schedule pages load
 	mux   *http.ServeMux
 	tmpl  *template.Template
 	texts map[string]i18n.Message
@@ -171,7 +170,7 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, dags: &dagCache{dags: map[string]*dag.DAG{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, kept: workspace.NewKept(), key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
 		sessions: &sessions{byValue: map[string]session{}}, tries: &httpserve.Tries{},
 		ssoLogins: &ssoLogins{byState: map[string]ssoLogin{}},
 		streams:   make(chan struct{}, MaxEventStreams)}
