@@ -26,6 +26,8 @@ func toolRole(name string) auth.Role {
 	switch name {
 	case "run_dag", "cancel_run", "resume_run":
 		return auth.Operator
+	case "pause_schedule", "resume_schedule", "trigger_schedule", "backfill_schedule":
+		return auth.Operator
 	case "create_workflow", "update_workflow":
 		return auth.Admin
 	case "answer_approval":

@@ -157,8 +157,8 @@ func TestMCPServerOptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Tools) != 11 { // list_approvals and get_approval read too
-			t.Errorf("%d tools, want 11", len(res.Tools))
+		if len(res.Tools) != 14 { // list_approvals, get_approval, list_schedules, next_fires and schedule_history read too
+			t.Errorf("%d tools, want 14", len(res.Tools))
 		}
 		for _, tool := range res.Tools {
 			if tool.Name == "run_dag" || !tool.Annotations.ReadOnlyHint {

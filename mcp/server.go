@@ -116,6 +116,7 @@ func NewServer(opts Options) (*Server, error) {
 		s.addApprovalTools(srv),
 		s.addExplainTools(srv), s.addN8NTools(srv),
 		s.addSimulateTool(srv),
+		s.addScheduleTools(srv),
 	); err != nil {
 		return nil, fmt.Errorf("mcp server: %w", err)
 	}

@@ -45,6 +45,10 @@ type TriggerState struct {
 	Note     string
 	PausedBy string
 	PausedAt time.Time
+	// Waiting is the time overlap buffer_one keeps waiting for the run going to end (zero:
+	// none). It is kept here, not as a fire, because the times after it are decided (skipped)
+	// while it waits, which moves the scheduler's cursor past it.
+	Waiting time.Time
 }
 
 // ErrFired says a time of a trigger has its decision already: it is not started again.
@@ -62,6 +66,8 @@ type Fires interface {
 	Trigger(ctx context.Context, dag, trigger string, now time.Time) (TriggerState, error)
 	// SetPaused pauses or resumes dag's trigger, saying who, when and why.
 	SetPaused(ctx context.Context, st TriggerState) error
+	// SetWaiting records t as the time dag's trigger keeps waiting (zero: none).
+	SetWaiting(ctx context.Context, dag, trigger string, t time.Time) error
 	// TakeSchedulerLease makes owner the store's one active scheduler until until, when no
 	// other holds the lease past now; it returns the holder either way.
 	TakeSchedulerLease(ctx context.Context, owner string, now, until time.Time) (holder string, err error)
@@ -97,6 +103,10 @@ const triggersMigration = `ALTER TABLE runs ADD COLUMN trigger_id TEXT NOT NULL 
 		owner TEXT NOT NULL,
 		until BIGINT NOT NULL
 	);`
+
+// waitingMigration is the step, the same on both backends, that keeps the time a trigger
+// under overlap buffer_one keeps waiting.
+const waitingMigration = `ALTER TABLE trigger_state ADD COLUMN waiting BIGINT; -- Unix nanoseconds, NULL when none`
 
 func sqliteUnique(err error) bool {
 	var se *sqlite.Error
@@ -171,8 +181,9 @@ func (s *sqliteStore) ListFires(ctx context.Context, dag, trigger string, limit 
 
 const (
 	insertTrigger = `INSERT INTO trigger_state (dag, trigger_id, since) VALUES ($1, $2, $3) ON CONFLICT (dag, trigger_id) DO NOTHING`
-	selectTrigger = `SELECT since, paused, note, paused_by, paused_at FROM trigger_state WHERE dag = $1 AND trigger_id = $2`
+	selectTrigger = `SELECT since, paused, note, paused_by, paused_at, waiting FROM trigger_state WHERE dag = $1 AND trigger_id = $2`
 	updatePaused  = `UPDATE trigger_state SET paused = $3, note = $4, paused_by = $5, paused_at = $6 WHERE dag = $1 AND trigger_id = $2`
+	updateWaiting = `UPDATE trigger_state SET waiting = $3 WHERE dag = $1 AND trigger_id = $2`
 	// takeLease takes the one row of scheduler_lease when it is free, expired or owner's.
 	takeLease = `INSERT INTO scheduler_lease (id, owner, until) VALUES (1, $1, $2)
 	ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, until = excluded.until
@@ -181,17 +192,26 @@ const (
 
 func scanTrigger(st *TriggerState, row interface{ Scan(...any) error }) error {
 	var since int64
-	var at *int64
-	if err := row.Scan(&since, &st.Paused, &st.Note, &st.PausedBy, &at); err != nil {
+	var at, waiting *int64
+	if err := row.Scan(&since, &st.Paused, &st.Note, &st.PausedBy, &at, &waiting); err != nil {
 		return err
 	}
-	st.Since, st.PausedAt = time.Unix(0, since).UTC(), timeFromNanos(at)
+	st.Since, st.PausedAt, st.Waiting = time.Unix(0, since).UTC(), timeFromNanos(at), timeFromNanos(waiting)
 	return nil
 }
 
 func (s *sqliteStore) Trigger(ctx context.Context, dag, trigger string, now time.Time) (TriggerState, error) {
 	st := TriggerState{DAG: dag, Trigger: trigger}
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	// A known trigger is read without a write transaction: the scheduler asks for each of
+	// its triggers every tick, and a write transaction is a commit each.
+	err := s.readTx(ctx, func(tx *sql.Tx) error { return scanTrigger(&st, tx.QueryRowContext(ctx, selectTrigger, dag, trigger)) })
+	if err == nil {
+		return st, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return st, fmt.Errorf("read trigger %s/%s in %s: %w", dag, trigger, s.path, err)
+	}
+	err = s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, insertTrigger, dag, trigger, now.UnixNano()); err != nil {
 			return err
 		}
@@ -213,6 +233,17 @@ func (s *sqliteStore) SetPaused(ctx context.Context, st TriggerState) error {
 	})
 	if err != nil {
 		return fmt.Errorf("pause trigger %s/%s in %s: %w", st.DAG, st.Trigger, s.path, err)
+	}
+	return nil
+}
+
+func (s *sqliteStore) SetWaiting(ctx context.Context, dag, trigger string, t time.Time) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, updateWaiting, dag, trigger, timeToDB(t))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("keep a time of trigger %s/%s waiting in %s: %w", dag, trigger, s.path, err)
 	}
 	return nil
 }
@@ -297,6 +328,17 @@ func (s *pgStore) SetPaused(ctx context.Context, st TriggerState) error {
 	})
 	if err != nil {
 		return s.scrub(fmt.Errorf("pause trigger %s/%s in %s: %w", st.DAG, st.Trigger, s.where, err))
+	}
+	return nil
+}
+
+func (s *pgStore) SetWaiting(ctx context.Context, dag, trigger string, t time.Time) error {
+	err := s.retry(ctx, func(ctx context.Context) error {
+		_, err := s.pool.Exec(ctx, updateWaiting, dag, trigger, timeToDB(t))
+		return err
+	})
+	if err != nil {
+		return s.scrub(fmt.Errorf("keep a time of trigger %s/%s waiting in %s: %w", dag, trigger, s.where, err))
 	}
 	return nil
 }

@@ -216,3 +216,95 @@ func TestWriteWhoTrigger(t *testing.T) {
 		}
 	}
 }
+
+// TestTriggerWaiting: the time buffer_one keeps waiting is kept with the trigger until it is
+// cleared.
+func TestTriggerWaiting(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s, _ := b.open(t)
+		fs := s.(Fires)
+		if _, err := fs.Trigger(ctx, "nightly", "nightly", fireTime); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []time.Time{fireTime.Add(time.Hour), {}} {
+			if err := fs.SetWaiting(ctx, "nightly", "nightly", w); err != nil {
+				t.Fatal(err)
+			}
+			st, err := fs.Trigger(ctx, "nightly", "nightly", fireTime.Add(2*time.Hour))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !st.Waiting.Equal(w) || !st.Since.Equal(fireTime) {
+				t.Errorf("waiting %s since %s, want %s since %s", st.Waiting, st.Since, w, fireTime)
+			}
+		}
+	})
+}
+
+// TestCancelRequested: a cancel recorded on a running run is a request to the process
+// holding its lease, until the run is resumed after it or ends.
+func TestCancelRequested(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s, _ := b.open(t)
+		cr := s.(CancelRequests)
+		for _, id := range []string{"r1", "r2", "r3"} {
+			if err := s.CreateRun(ctx, Run{ID: id, DAG: "d", Status: dag.RunRunning, Started: fireTime}); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.TakeLease(ctx, id, "a", fireTime.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		steps := []struct {
+			id   string
+			a    Action
+			want string
+		}{
+			{"", Action{}, ""},
+			{"r2", Action{Kind: ActionCancel, By: "bob", At: fireTime.Add(time.Minute)}, "r2"},
+			{"r3", Action{Kind: ActionCancel, By: "bob", At: fireTime.Add(time.Minute)}, "r2 r3"},
+			{"r3", Action{Kind: ActionResume, By: "bob", At: fireTime.Add(2 * time.Minute)}, "r2"}, // resumed after the request
+		}
+		for i, st := range steps {
+			if st.id != "" {
+				if err := s.RecordAction(ctx, st.id, st.a); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ids, err := cr.CancelRequested(ctx, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(ids, " "); got != st.want {
+				t.Errorf("step %d: requests %q, want %q", i, got, st.want)
+			}
+			if ids, _ := cr.CancelRequested(ctx, "b"); len(ids) != 0 {
+				t.Errorf("step %d: owner b has requests %v", i, ids)
+			}
+		}
+	})
+}
+
+// TestFiresClosedErrors: what the scheduler's reads and writes say when the store cannot
+// answer, naming the trigger (or owner) and the store.
+func TestFiresClosedErrors(t *testing.T) {
+	s, path := openTemp(t)
+	s.Close()
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"waiting", s.SetWaiting(ctx, "nightly", "t", fireTime), "keep a time of trigger nightly/t waiting in " + path + ": sql: database is closed"},
+		{"cancel requests", func() error { _, err := s.CancelRequested(ctx, "a"); return err }(), "read the cancel requests of a in " + path + ": sql: database is closed"},
+		{"trigger", func() error { _, err := s.Trigger(ctx, "nightly", "t", fireTime); return err }(), "read trigger nightly/t in " + path + ": sql: database is closed"},
+	}
+	for _, tt := range tests {
+		if tt.err == nil || tt.err.Error() != tt.want {
+			t.Errorf("%s: %v\nwant %s", tt.name, tt.err, tt.want)
+		}
+	}
+}

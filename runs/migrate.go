@@ -145,6 +145,8 @@ func migrations() []string {
 		triggersMigration,
 		// 9 (webhook keys): the run each webhook key started (hookkeys.go).
 		hookKeysMigration,
+		// 10 (buffer_one): the time a trigger keeps waiting (fires.go).
+		waitingMigration,
 	}
 }
 
@@ -252,6 +254,8 @@ func pgMigrations() []string {
 		triggersMigration,
 		// 7 (webhook keys): as SQLite's version 9.
 		hookKeysMigration,
+		// 8 (buffer_one): as SQLite's version 10.
+		waitingMigration,
 	}
 }
 

@@ -34,7 +34,7 @@ func BenchmarkPlan1000(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, s := range scheds {
-					Plan(s, p, now.Add(-since), now, 0)
+					Plan(s, p, State{Cursor: now.Add(-since)}, now)
 				}
 			}
 		})

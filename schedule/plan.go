@@ -45,14 +45,16 @@ const MaxDue = 1000
 // Action is what the scheduler does with a due time.
 type Action string
 
-// Actions of a Decision. Start, Skip and Miss are recorded (runs.Fire); Wait is not: the
-// time stays due, and is decided again at the next tick.
+// Actions of a Decision. Start, Skip and Miss are recorded (runs.Fire); Wait and Cancel are
+// not: the time stays due, and is decided again at the next tick.
 const (
-	Start  Action = "start"  // start a run for the time
-	Cancel Action = "cancel" // cancel the runs still going, then start a run for the time
-	Skip   Action = "skip"   // a run is still going (overlap)
-	Miss   Action = "miss"   // outside the window, superseded, or catch-up none
-	Wait   Action = "wait"   // buffered until the run still going ends
+	Start Action = "start" // start a run for the time
+	// Cancel cancels the runs still going; the time waits until they ended, then starts
+	// (Temporal's cancel_other), so that a DAG behaves alike on both engines.
+	Cancel Action = "cancel"
+	Skip   Action = "skip" // a run is still going (overlap)
+	Miss   Action = "miss" // outside the window, superseded, or catch-up none
+	Wait   Action = "wait" // buffered until the run still going ends
 )
 
 // Decision is what to do with one due time.
@@ -73,10 +75,27 @@ func (p Policy) JitterOf(t time.Time) time.Duration {
 	return time.Duration(h.Sum64() % uint64(p.Jitter))
 }
 
-// Plan decides, at now, what to do with the times of s after cursor (the latest time
-// decided, or when the trigger was first seen), given how many runs of the trigger are still
-// going. Decisions come in time order; a time not yet due (its jitter included) ends them.
-func Plan(s Schedule, p Policy, cursor, now time.Time, running int) []Decision {
+// State is what a scheduler knows of a trigger as it plans.
+type State struct {
+	// Cursor is the latest time decided, or when the trigger was first seen: the times
+	// after it are due.
+	Cursor time.Time
+	// Waiting is a time overlap buffer_one keeps waiting (zero: none): the times after it
+	// may have been decided (skipped) while it waited, moving Cursor past it.
+	Waiting time.Time
+	// Running counts the runs of the trigger still going.
+	Running int
+}
+
+// Plan decides, at now, what to do with the times of s after st.Cursor and with the time
+// st.Waiting. Decisions come in time order; a time not yet due (its jitter included) ends
+// them.
+func Plan(s Schedule, p Policy, st State, now time.Time) []Decision {
+	waiting := !st.Waiting.IsZero() && p.Overlap == OverlapBufferOne
+	cursor := st.Cursor
+	if waiting && st.Waiting.After(cursor) {
+		cursor = st.Waiting
+	}
 	var due []time.Time
 	for t, ok := s.Next(cursor); ok && !t.Add(p.JitterOf(t)).After(now); t, ok = s.Next(t) {
 		due = append(due, t)
@@ -84,9 +103,15 @@ func Plan(s Schedule, p Policy, cursor, now time.Time, running int) []Decision {
 			due = due[1:]
 		}
 	}
+	late := func(t time.Time) bool { return now.Sub(t) > max(p.Window, OnTime)+p.JitterOf(t) }
 	var out, cands []Decision
+	// The waiting time came first; catch-up does not supersede it (it was seen on time).
+	if waiting && late(st.Waiting) {
+		out = append(out, Decision{st.Waiting, Miss, i18n.Sprintf(p.Lang, "waited %s for the run going, past the %s window", now.Sub(st.Waiting).Round(time.Second), p.Window)})
+		waiting = false
+	}
 	for _, t := range due {
-		if now.Sub(t) > max(p.Window, OnTime)+p.JitterOf(t) {
+		if late(t) {
 			out = append(out, Decision{t, Miss, i18n.Sprintf(p.Lang, "seen %s late, outside the %s window", now.Sub(t).Round(time.Second), p.Window)})
 			continue
 		}
@@ -106,17 +131,21 @@ func Plan(s Schedule, p Policy, cursor, now time.Time, running int) []Decision {
 			cands[i] = Decision{cands[i].Time, Miss, i18n.Sprintf(p.Lang, "superseded by %s (catchup runs latest)", cands[len(cands)-1].Time.UTC().Format(time.RFC3339))}
 		}
 	}
+	if waiting {
+		cands = append([]Decision{{Time: st.Waiting}}, cands...)
+	}
 	var live []int // the candidates still undecided
 	for i, c := range cands {
 		if c.Action == "" {
 			live = append(live, i)
 		}
 	}
-	overlap(cands, live, p, running)
+	overlap(cands, live, p, st.Running)
 	out = append(out, cands...)
-	// Nothing after a waiting time is decided: a later decision would move the cursor past it.
+	// Nothing after a waiting time is decided (a later decision would move the cursor past
+	// it), but under buffer_one, whose waiting time is kept apart (State.Waiting).
 	for i, d := range out {
-		if d.Action == Wait {
+		if (d.Action == Wait && p.Overlap != OverlapBufferOne) || d.Action == Cancel {
 			return out[:i+1]
 		}
 	}
@@ -146,19 +175,19 @@ func overlap(cands []Decision, live []int, p Policy, running int) {
 			}
 		}
 	case OverlapBufferOne:
-		// The latest time waits for the run going (or for the one this plan starts); the
-		// ones before it are skipped.
-		first := 0
+		// Temporal's rule: the first time due while a run goes waits for it (or for the one
+		// this plan starts); a time due while one waits is dropped.
+		k := 0
 		if running == 0 {
 			set(live[0], Start, "")
-			first = 1
+			k = 1
 			still = i18n.Format(p.Lang, "a run of the trigger starts before it")
 		}
-		for k := first; k < len(live); k++ {
-			if live[k] == last {
-				set(live[k], Wait, "")
-			} else {
-				set(live[k], Skip, i18n.Sprintf(p.Lang, "%s; the buffer holds one time", still))
+		if k < len(live) {
+			set(live[k], Wait, "")
+			held := cands[live[k]].Time.UTC().Format(time.RFC3339)
+			for _, i := range live[k+1:] {
+				set(i, Skip, i18n.Sprintf(p.Lang, "%s; the buffer holds %s already", still, held))
 			}
 		}
 	case OverlapCancelOther:

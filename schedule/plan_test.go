@@ -54,13 +54,13 @@ func TestPlanCatchup(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := planText(Plan(hourly, tt.p, tt.cursor, now, 0)); got != tt.want {
+			if got := planText(Plan(hourly, tt.p, State{Cursor: tt.cursor}, now)); got != tt.want {
 				t.Errorf("plan:\n%s\nwant\n%s", got, tt.want)
 			}
 		})
 	}
 	// catchup none, seen late: nothing runs.
-	if got := planText(Plan(hourly, Policy{Window: time.Hour, Runs: CatchupNone}, at(9, 30), at(10, 5), 0)); got != "10:00 miss (missed while no scheduler ran; catchup runs none)" {
+	if got := planText(Plan(hourly, Policy{Window: time.Hour, Runs: CatchupNone}, State{Cursor: at(9, 30)}, at(10, 5))); got != "10:00 miss (missed while no scheduler ran; catchup runs none)" {
 		t.Errorf("none, seen 5 minutes late: %s", got)
 	}
 }
@@ -81,7 +81,7 @@ func TestPlanOverlap(t *testing.T) {
 		{OverlapSkip, 0, CatchupLatest, superseded + "10:00 start"},
 		{OverlapAllowAll, 2, CatchupLatest, superseded + "10:00 start"},
 		{OverlapBufferOne, 1, CatchupLatest, superseded + "10:00 wait"},
-		{OverlapBufferOne, 1, CatchupAll, "09:00 skip (1 run of the trigger is still going; the buffer holds one time)\n10:00 wait"},
+		{OverlapBufferOne, 1, CatchupAll, "09:00 wait\n10:00 skip (1 run of the trigger is still going; the buffer holds 2026-05-04T09:00:00Z already)"},
 		{OverlapBufferOne, 0, CatchupAll, "09:00 start\n10:00 wait"},
 		{OverlapBufferAll, 1, CatchupAll, "09:00 wait"},
 		{OverlapCancelOther, 2, CatchupLatest, superseded + "10:00 cancel (2 runs of the trigger are still going: canceled)"},
@@ -91,8 +91,41 @@ func TestPlanOverlap(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.overlap+"/"+tt.runs, func(t *testing.T) {
 			p := Policy{Window: 2 * time.Hour, Runs: tt.runs, Overlap: tt.overlap}
-			if got := planText(Plan(hourly, p, at(8, 30), now, tt.running)); got != tt.want {
+			if got := planText(Plan(hourly, p, State{Cursor: at(8, 30), Running: tt.running}, now)); got != tt.want {
 				t.Errorf("running %d:\n%s\nwant\n%s", tt.running, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestPlanWaiting: under buffer_one the first time due while a run goes waits, as on
+// Temporal: it starts once nothing goes, the times due while it waits are dropped, and it
+// still counts against the window.
+func TestPlanWaiting(t *testing.T) {
+	now := at(11, 0).Add(5 * time.Second)
+	st := State{Cursor: at(10, 0), Waiting: at(9, 0)} // 10:00 was skipped while 09:00 waited
+	tests := []struct {
+		name    string
+		p       Policy
+		running int
+		want    string
+	}{
+		{"still going", Policy{Window: 3 * time.Hour, Overlap: OverlapBufferOne}, 1,
+			"09:00 wait\n11:00 skip (1 run of the trigger is still going; the buffer holds 2026-05-04T09:00:00Z already)"},
+		{"ended", Policy{Window: 3 * time.Hour, Overlap: OverlapBufferOne}, 0,
+			"09:00 start\n11:00 wait"},
+		{"catch-up latest does not supersede it", Policy{Window: 3 * time.Hour, Runs: CatchupLatest, Overlap: OverlapBufferOne}, 0,
+			"09:00 start\n11:00 wait"},
+		{"past the window", Policy{Window: time.Hour, Overlap: OverlapBufferOne}, 0,
+			"09:00 miss (waited 2h0m5s for the run going, past the 1h0m0s window)\n11:00 start"},
+		{"no buffer but buffer_one's", Policy{Window: 3 * time.Hour, Overlap: OverlapSkip}, 0, "11:00 start"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := st
+			st.Running = tt.running
+			if got := planText(Plan(hourly, tt.p, st, now)); got != tt.want {
+				t.Errorf("plan:\n%s\nwant\n%s", got, tt.want)
 			}
 		})
 	}
@@ -111,7 +144,7 @@ func TestPlanDST(t *testing.T) {
 		{"fall back", "2026-10-24T12:00:00Z", "2026-10-26T12:00:00Z", "00:30 start\n01:30 start"},
 	}
 	for _, tt := range tests {
-		if got := planText(Plan(c, p, rfc(t, tt.cursor), rfc(t, tt.now), 0)); got != tt.want {
+		if got := planText(Plan(c, p, State{Cursor: rfc(t, tt.cursor)}, rfc(t, tt.now))); got != tt.want {
 			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, tt.want)
 		}
 	}
@@ -128,10 +161,10 @@ func TestPlanJitter(t *testing.T) {
 	if j == p.JitterOf(at(11, 0)) && j == p.JitterOf(at(12, 0)) {
 		t.Errorf("jitter %s for every time", j)
 	}
-	if got := planText(Plan(hourly, p, at(9, 30), at(10, 0).Add(j-time.Nanosecond), 0)); got != "" {
+	if got := planText(Plan(hourly, p, State{Cursor: at(9, 30)}, at(10, 0).Add(j-time.Nanosecond))); got != "" {
 		t.Errorf("before its jitter: %s", got)
 	}
-	if got := planText(Plan(hourly, p, at(9, 30), at(10, 0).Add(j), 0)); got != "10:00 start" {
+	if got := planText(Plan(hourly, p, State{Cursor: at(9, 30)}, at(10, 0).Add(j))); got != "10:00 start" {
 		t.Errorf("at its jitter: %s", got)
 	}
 }

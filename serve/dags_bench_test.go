@@ -11,6 +11,7 @@ import (
 
 	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
+	"github.com/seam-dag/seam/workspace"
 )
 
 // dagsRoot writes n DAG files of 20 const nodes each, in layers of 5 with input contracts,
@@ -70,4 +71,31 @@ func BenchmarkServeDAGsPage(b *testing.B) {
 			get(b, srv, "/dags")
 		}
 	})
+}
+
+// BenchmarkServeWebhookLookup: what a webhook request costs to find its DAG and trigger
+// among 100 DAG files of 20 nodes under the root: loading them all ("load", as before the
+// cache), or reading and hashing them, each loaded once ("cached").
+func BenchmarkServeWebhookLookup(b *testing.B) {
+	root := dagsRoot(b, 100)
+	hook := "version: 1\nname: hooked\nnodes:\n  a:\n    type: const\n    with: {value: {status: pass, summary: x}}\ntriggers:\n  push:\n    webhook: {body: {type: object}}\n"
+	if err := os.WriteFile(filepath.Join(root, "zz-hooked.yaml"), []byte(hook), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	srv, err := New(Options{Service: service.New(service.Options{}), Root: root, Types: builtinTypes, Lang: "en"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, cached := range []bool{false, true} {
+		b.Run(map[bool]string{false: "load", true: "cached"}[cached], func(b *testing.B) {
+			for b.Loop() {
+				if !cached {
+					srv.kept = workspace.NewKept()
+				}
+				if _, _, err := srv.webhook(b.Context(), "hooked", "push", "en"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

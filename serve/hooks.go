@@ -145,8 +145,7 @@ func (s *Server) hook(w http.ResponseWriter, r *http.Request) {
 
 // webhook finds the DAG named name under the root and its webhook trigger id.
 func (s *Server) webhook(ctx context.Context, name, id string, l i18n.Lang) (*dag.DAG, *dag.Trigger, error) {
-	ds, _ := s.files.LoadAll(ctx, []string{s.opts.Root}) // a file that does not load names no DAG
-	for _, d := range ds {
+	for _, d := range s.rootDAGs(ctx) { // a file that does not load names no DAG
 		if d.Name == name {
 			tr, err := service.Webhook(d, id, l)
 			return d, tr, err

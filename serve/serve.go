@@ -106,8 +106,9 @@ type Server struct {
 	// files reads every file the server reads: the DAG files and what they load (also
 	// when a run runs a sub-DAG), and the contracts explain quotes, only under the root.
 	files *workspace.Workspace
-	lints *lintCache  // the DAGs page's rows
-	needs *needsCache // the timeline's needs of each DAG file
+	lints *lintCache      // the DAGs page's rows
+	needs *needsCache     // the timeline's needs of each DAG file
+	kept  *workspace.Kept // the DAGs under the root the webhooks and the schedule pages load
 	mux   *http.ServeMux
 	tmpl  *template.Template
 	texts map[string]i18n.Message
@@ -170,13 +171,14 @@ func New(opts Options) (*Server, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, needs: &needsCache{byID: map[[sha256.Size]byte]map[string][]string{}}, key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
+	s := &Server{opts: opts, files: files, lints: &lintCache{rows: map[lintKey]lintEntry{}}, needs: &needsCache{byID: map[[sha256.Size]byte]map[string][]string{}}, kept: workspace.NewKept(), key: key, origins: http.NewCrossOriginProtection(), texts: map[string]i18n.Message{},
 		sessions: &sessions{byValue: map[string]session{}}, tries: &httpserve.Tries{},
 		ssoLogins: &ssoLogins{byState: map[string]ssoLogin{}},
 		streams:   make(chan struct{}, MaxEventStreams)}
 	for _, m := range slices.Concat(texts(), principalTexts(), webTexts(),
 		ssoTexts(),
 		approvalTexts(),
+		scheduleTexts(),
 	) {
 		s.texts[m.In("en")] = m
 	}
@@ -226,6 +228,10 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /runs/{id}/approvals/{node}", s.answer)
 	m.HandleFunc("GET /approvals", s.approvalsPage)
 	m.HandleFunc("GET /dags", s.dagsPage)
+	m.HandleFunc("GET /schedules", s.schedulesPage)
+	m.HandleFunc("GET /schedules/{dag}/{trigger}", s.schedulePage)
+	m.HandleFunc("POST /schedules/{dag}/{trigger}/pause", s.setPaused(true))
+	m.HandleFunc("POST /schedules/{dag}/{trigger}/resume", s.setPaused(false))
 	m.HandleFunc("GET /dags/{path...}", s.dagPage)
 	m.HandleFunc("POST /dags/{path...}", s.startRun)
 	if s.opts.N8N != nil {

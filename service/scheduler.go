@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/seam-dag/seam/dag"
@@ -31,6 +32,11 @@ type Scheduler struct {
 	fires runs.Fires
 	clock Clock
 	owner string
+	// idle is, by trigger (triggerKey), when its next time is due: until then a tick
+	// reads nothing of it from the store. The cursor in the store only moves forward, so a
+	// time learned here is never later than the truth; a trigger with a time waiting has
+	// none.
+	idle map[string]time.Time
 	// dags lists the DAGs to schedule, loaded afresh at each tick: a file changed takes
 	// effect at the next one. Its error (files that did not load) does not stop the others.
 	dags func(ctx context.Context) ([]*dag.DAG, error)
@@ -53,7 +59,7 @@ func NewScheduler(svc *Service, owner string, clock Clock, dags func(ctx context
 	if owner == "" {
 		owner = svc.lease.Owner()
 	}
-	return &Scheduler{svc: svc, fires: fires, clock: clock, owner: owner, dags: dags}, nil
+	return &Scheduler{svc: svc, fires: fires, clock: clock, owner: owner, dags: dags, idle: map[string]time.Time{}}, nil
 }
 
 // Made is one decision a tick made and carried out.
@@ -67,6 +73,7 @@ type Made struct {
 // scheduler holds it, decides every due time of every schedule, and continues the runs of
 // its DAGs waiting for an answer (Service.ContinueWaiting): deadlines passed, answers left. active says whether it
 // held the lease; a second scheduler waits, and takes over once the first stops renewing.
+// One goroutine ticks a Scheduler (Run does): a tick is not safe beside another.
 func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err error) {
 	now := sc.clock.Now()
 	holder, err := sc.fires.TakeSchedulerLease(ctx, sc.owner, now, now.Add(runs.LeaseFor))
@@ -166,9 +173,20 @@ func ScheduledParams(tr *dag.Trigger, t time.Time, lang i18n.Lang) (map[string]a
 	return p, err
 }
 
+// triggerKey names trigger tr of d with what decides its times, so that a file changed
+// forgets what Scheduler.idle learned of the trigger before.
+func triggerKey(d *dag.DAG, tr *dag.Trigger) string {
+	return fmt.Sprintf("%s\x00%s\x00%s\x00%d\x00%s\x00%d", d.Name, tr.ID, tr.Cron, tr.Every, tr.Timezone, tr.Jitter)
+}
+
 // trigger decides the due times of one schedule.
 func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, now time.Time) ([]Made, error) {
 	lang := sc.svc.opts.Lang
+	key := triggerKey(d, tr)
+	if due, ok := sc.idle[key]; ok && now.Before(due) {
+		return nil, nil
+	}
+	delete(sc.idle, key) // learned again below, once every time due is decided
 	s, err := scheduleOf(tr, lang)
 	if err != nil {
 		return nil, err // lint says so (SEAM-E330, E331): nothing is due
@@ -193,38 +211,89 @@ func (sc *Scheduler) trigger(ctx context.Context, d *dag.DAG, tr *dag.Trigger, n
 		}
 	}
 	going := sc.going(ctx, last)
+	waiting := st.Waiting
+	for _, f := range last {
+		if f.Scheduled.Equal(waiting) {
+			waiting = time.Time{} // decided, the scheduler stopping before it cleared it
+		}
+	}
+	if waiting.IsZero() != st.Waiting.IsZero() || (!waiting.IsZero() && tr.Overlap != schedule.OverlapBufferOne) {
+		if err := sc.fires.SetWaiting(ctx, d.Name, tr.ID, time.Time{}); err != nil {
+			return nil, err
+		}
+		waiting = time.Time{}
+	}
 	p := schedule.Policy{Window: tr.Catchup.Window, Runs: tr.Catchup.Runs, Overlap: string(tr.Overlap), Jitter: tr.Jitter,
 		Key: d.Name + "/" + tr.ID, Lang: lang}
 	var made []Made
-	for _, dec := range schedule.Plan(s, p, cursor, now, len(going)) {
+	for _, dec := range schedule.Plan(s, p, schedule.State{Cursor: cursor, Waiting: waiting, Running: len(going)}, now) {
 		if st.Paused && dec.Action != schedule.Wait {
 			dec.Action, dec.Note = schedule.Miss, i18n.Sprintf(lang, "paused by %s: %s", st.PausedBy, st.Note)
 		}
 		m := Made{DAG: d.Name, Trigger: tr.ID, Decision: dec}
 		switch dec.Action {
 		case schedule.Wait:
-			return made, nil
-		case schedule.Skip, schedule.Miss:
-			err = sc.record(ctx, m, now)
-		case schedule.Cancel:
-			for _, id := range going {
-				// A run another process holds (a scheduler before a takeover) is not this
-				// process's to cancel: it is left to end (docs/schedules.md).
-				var nr *NotRunningError
-				if err := sc.svc.Cancel(ctx, id); err != nil && !errors.As(err, &nr) {
+			// buffer_one keeps its waiting time apart before the times after it are decided
+			// (skipped) and move the cursor past it; buffer_all decides nothing after it.
+			if tr.Overlap != schedule.OverlapBufferOne {
+				return append(made, m), nil
+			}
+			if !dec.Time.Equal(waiting) {
+				if err := sc.fires.SetWaiting(ctx, d.Name, tr.ID, dec.Time); err != nil {
 					return made, err
 				}
 			}
-			fallthrough
+		case schedule.Skip, schedule.Miss:
+			err = sc.record(ctx, m, now)
+		case schedule.Cancel:
+			// As on Temporal, the time starts once the runs going ended: it is decided again
+			// at the next ticks, and the cancel asked again until they did.
+			return append(made, m), sc.cancel(ctx, going)
 		case schedule.Start:
 			m, err = sc.start(ctx, d, tr, m, now)
+		}
+		if err == nil && !waiting.IsZero() && dec.Time.Equal(waiting) && dec.Action != schedule.Wait {
+			err = sc.fires.SetWaiting(ctx, d.Name, tr.ID, time.Time{})
 		}
 		if err != nil {
 			return made, err
 		}
 		made = append(made, m)
 	}
+	if waiting.IsZero() {
+		// Every time due is decided (a waiting one would have returned or be kept): nothing
+		// is due before the time after the latest decided.
+		for _, m := range made {
+			if m.Action != schedule.Wait && m.Time.After(cursor) {
+				cursor = m.Time
+			}
+		}
+		if t, ok := s.Next(cursor); ok && !slices.ContainsFunc(made, func(m Made) bool { return m.Action == schedule.Wait }) {
+			sc.idle[key] = t.Add(p.JitterOf(t))
+		}
+	}
 	return made, nil
+}
+
+// cancel cancels the runs ids, wherever they run: one this process runs at once, one
+// another process runs by the store's cancel request, which that process carries out
+// (runs.CancelRequests), so that cancel_other cancels a run a scheduler started before a
+// takeover too.
+func (sc *Scheduler) cancel(ctx context.Context, ids []string) error {
+	for _, id := range ids {
+		err := sc.svc.Cancel(ctx, id)
+		var nr *NotRunningError
+		switch {
+		case errors.As(err, &nr) && nr.Status == dag.RunRunning:
+			err = sc.svc.opts.Store.RecordAction(ctx, id, runs.Action{Kind: runs.ActionCancel, By: sc.svc.by(ctx), At: time.Now()})
+		case errors.As(err, &nr):
+			err = nil // it ended meanwhile
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // going returns the runs started by the fires given that are still going.

@@ -231,3 +231,132 @@ func TestSchedulerOverlap(t *testing.T) {
 		svc.Close()
 	})
 }
+
+// release lets the runs of hangingDAG in dir end.
+func release(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "release"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSchedulerBufferOne: as on Temporal, the first time due while a run goes waits for it,
+// the times due while it waits are dropped, and it starts once the run ended.
+func TestSchedulerBufferOne(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st runs.Store) {
+		dir := t.TempDir()
+		d := load(t, dir, "hanging.yaml", strings.Replace(hangingDAG, "overlap: skip", "overlap: buffer_one\n    catchup: {window: 3h}", 1))
+		clock := &testClock{t: hour(9).Add(30 * time.Minute)}
+		svc := newService(t, st, "en")
+		defer svc.Close()
+		sc := newScheduler(t, svc, "a", clock, d)
+		tick(t, sc)
+		clock.set(hour(10).Add(5 * time.Second))
+		_, made := tickNoWait(t, sc)
+		if madeText(made) != "10:00 start" {
+			t.Fatalf("10:00: %s", madeText(made))
+		}
+		steps := []struct {
+			at   time.Time
+			want string
+		}{
+			{hour(11).Add(5 * time.Second), "11:00 wait"},
+			{hour(12).Add(5 * time.Second), "11:00 wait\n12:00 skip (1 run of the trigger is still going; the buffer holds 2026-05-04T11:00:00Z already)"},
+			{hour(12).Add(6 * time.Second), "11:00 wait"},
+		}
+		for _, s := range steps {
+			clock.set(s.at)
+			if _, got := tickNoWait(t, sc); madeText(got) != s.want {
+				t.Errorf("%s: %s\nwant %s", s.at.Format("15:04:05"), madeText(got), s.want)
+			}
+		}
+		release(t, dir)
+		made[0].Run.Wait()
+		clock.set(hour(12).Add(7 * time.Second))
+		if _, got := tick(t, sc); got != "11:00 start" {
+			t.Errorf("after the run ended: %s", got)
+		}
+		clock.set(hour(12).Add(8 * time.Second))
+		if _, got := tick(t, sc); got != "" {
+			t.Errorf("once the waiting time started: %s", got)
+		}
+		want := "12:00 skipped (1 run of the trigger is still going; the buffer holds 2026-05-04T11:00:00Z already)\n11:00 started {}\n10:00 started {}"
+		if got := history(t, st, "hanging", "tick"); got != want {
+			t.Errorf("history:\n%s\nwant\n%s", got, want)
+		}
+	})
+}
+
+// TestSchedulerCancelOther: as on Temporal, cancel_other cancels the runs going, wherever
+// they run (here one a scheduler in another process started before a takeover, reached by
+// the store's cancel request), and starts the time once they ended.
+func TestSchedulerCancelOther(t *testing.T) {
+	eachBackend(t, func(t *testing.T, st runs.Store) {
+		dir := t.TempDir()
+		d := load(t, dir, "hanging.yaml", strings.Replace(hangingDAG, "overlap: skip", "overlap: cancel_other", 1))
+		clock := &testClock{t: hour(9).Add(30 * time.Minute)}
+		svcA, svcB := newService(t, st, "en"), newService(t, st, "en")
+		defer svcA.Close()
+		defer svcB.Close()
+		a, b := newScheduler(t, svcA, "a", clock, d), newScheduler(t, svcB, "b", clock, d)
+		tick(t, a)
+		clock.set(hour(10).Add(5 * time.Second))
+		_, made := tickNoWait(t, a)
+		if madeText(made) != "10:00 start" {
+			t.Fatalf("10:00: %s", madeText(made))
+		}
+		// a stops; b takes over once a's lease expired, and cancels a's run through the store.
+		clock.set(hour(11).Add(5 * time.Second))
+		if _, got := tickNoWait(t, b); madeText(got) != "11:00 cancel (1 run of the trigger is still going: canceled)" {
+			t.Errorf("11:00: %s", madeText(got))
+		}
+		res, _ := made[0].Run.Wait()
+		if res.Status != dag.RunCanceled {
+			t.Fatalf("the run going ended %s, want canceled", res.Status)
+		}
+		release(t, dir)
+		clock.set(hour(11).Add(6 * time.Second))
+		if _, got := tick(t, b); got != "11:00 start" {
+			t.Errorf("after the cancel: %s", got)
+		}
+		r, _, err := st.GetRun(t.Context(), made[0].Run.ID)
+		if err != nil || r.Status != dag.RunCanceled || r.CanceledBy == "" {
+			t.Errorf("run %s: %+v, %v", made[0].Run.ID, r, err)
+		}
+	})
+}
+
+// TestSchedulerFileChanged: a tick reads nothing of a trigger until its next time is due,
+// but a trigger whose times changed in its file is decided by its new times at once.
+func TestSchedulerFileChanged(t *testing.T) {
+	st := backends[0].open(t)
+	dir := t.TempDir()
+	hourly := load(t, dir, "hourly.yaml", strings.Replace(hourlyDAG, "    every: 1h\n", "    every: 1h\n    params: {since: \"${{ trigger.scheduled_time }}\"}\n", 1))
+	halfHourly := load(t, dir, "half.yaml", strings.Replace(hourlyDAG, "    every: 1h\n", "    every: 30m\n    params: {since: \"${{ trigger.scheduled_time }}\"}\n", 1))
+	clock := &testClock{t: hour(9).Add(10 * time.Minute)}
+	svc := newService(t, st, "en")
+	ds := []*dag.DAG{hourly}
+	sc, err := NewScheduler(svc, "a", clock, func(context.Context) ([]*dag.DAG, error) { return ds, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		at   time.Time
+		d    *dag.DAG
+		want string
+	}{
+		{hour(9).Add(10 * time.Minute), hourly, ""},
+		{hour(9).Add(30*time.Minute + 5*time.Second), hourly, ""},
+		{hour(9).Add(30*time.Minute + 6*time.Second), halfHourly, "09:30 start"},
+		{hour(10).Add(5 * time.Second), halfHourly, "10:00 start"},
+		{hour(10).Add(6 * time.Second), hourly, ""},
+		{hour(11).Add(5 * time.Second), hourly, "11:00 start"},
+	}
+	for i, s := range steps {
+		clock.set(s.at)
+		ds = []*dag.DAG{s.d}
+		if _, got := tick(t, sc); got != s.want {
+			t.Errorf("step %d: %q, want %q", i, got, s.want)
+		}
+	}
+}

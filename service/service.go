@@ -129,6 +129,42 @@ func (s *Service) keepLeases() {
 			s.opts.Logger.Warn("seam: renew the leases of the runs going; they read interrupted if it keeps failing", "error", err)
 		})
 	}()
+	if cr, ok := s.opts.Store.(runs.CancelRequests); ok {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			s.obeyCancels(ctx, cr)
+		}()
+	}
+}
+
+// obeyCancels cancels, every runs.CancelPoll until ctx ends, the runs of this process that
+// another process asked to cancel through the store (a scheduler's cancel_other); the asker
+// recorded who asked.
+func (s *Service) obeyCancels(ctx context.Context, cr runs.CancelRequests) {
+	t := time.NewTicker(runs.CancelPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		ids, err := cr.CancelRequested(ctx, s.lease.Owner())
+		if err != nil {
+			if ctx.Err() == nil {
+				s.opts.Logger.Warn("seam: read the cancel requests of the runs going", "error", err)
+			}
+			continue
+		}
+		s.mu.Lock()
+		for _, id := range ids {
+			if c, ok := s.active[id]; ok {
+				c(errCanceled)
+			}
+		}
+		s.mu.Unlock()
+	}
 }
 
 // stopLeases stops the renewal once no run is active. Called with s.mu held.

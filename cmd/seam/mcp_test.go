@@ -40,6 +40,8 @@ func TestMCPCommand(t *testing.T) {
 		"list_runs": true, "validate_output": true, "check_compatibility": true, "cancel_run": false,
 		"explain_node": true, "resume_run": false, "lint_against": true,
 		"simulate_dag": true, "list_approvals": true, "get_approval": true, "answer_approval": false,
+		"list_schedules": true, "next_fires": true, "schedule_history": true, "pause_schedule": false,
+		"resume_schedule": false, "trigger_schedule": false, "backfill_schedule": false,
 	}
 	if len(tools.Tools) != len(want) {
 		t.Errorf("%d tools, want %d", len(tools.Tools), len(want))

@@ -91,8 +91,8 @@ func TestPostgresStoreCLI(t *testing.T) {
 		}
 		return out
 	}
-	check([]string{"store", "migrate", "--store", dsn}, nil, 0, "store "+runs.Redact(dsn)+": schema version 0 → 7")
-	check([]string{"store", "migrate", "--store", dsn}, nil, 0, "is up to date (schema version 7)")
+	check([]string{"store", "migrate", "--store", dsn}, nil, 0, "store "+runs.Redact(dsn)+": schema version 0 → 8")
+	check([]string{"store", "migrate", "--store", dsn}, nil, 0, "is up to date (schema version 8)")
 	check([]string{"run", "--store", dsn, "--trace", "trace.jsonl", "steps.yaml"}, nil, 0, "success")
 	env := []string{"SEAM_STORE=" + dsn}
 	check([]string{"run", "--no-migrate", "steps.yaml"}, env, 0, "success")

@@ -42,8 +42,9 @@ func newSchedulerCmd(e *env) *cobra.Command {
 // startScheduler runs the scheduler of the DAG files under paths until stop (seam
 // scheduler, seam serve), saying on stderr what a tick could not do.
 func startScheduler(ctx context.Context, e *env, svc *service.Service, ws *workspace.Workspace, paths []string) (stop func(), err error) {
+	kept := workspace.NewKept() // a file is loaded again once it changed
 	return service.StartScheduler(ctx, svc, func(ctx context.Context) ([]*dag.DAG, error) {
-		ds, errs := ws.LoadAll(ctx, paths)
+		ds, errs := kept.LoadAll(ctx, ws, paths)
 		return ds, errors.Join(errs...)
 	}, func(err error) { fmt.Fprintf(e.stderr, "seam scheduler: %v\n", err) })
 }

@@ -50,6 +50,7 @@ func catalogParts() map[string]map[string]string {
 		"jaTsched":     jaTsched(),
 		"jaTappr":      jaTappr(),
 		"jaWeb3":       jaWeb3(),
+		"jaSched2":     jaSched2(),
 	}
 }
 

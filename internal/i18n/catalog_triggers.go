@@ -52,7 +52,6 @@ func jaTriggers() map[string]string {
 		"%d run of the trigger is still going":                     "トリガーの実行 %d 件がまだ続いています",
 		"%d runs of the trigger are still going":                   "トリガーの実行 %d 件がまだ続いています",
 		"a run of the trigger starts before it":                    "この前にトリガーの実行が始まります",
-		"%s; the buffer holds one time":                            "%s。バッファーに入るのは 1 時刻だけです",
 		"superseded: only the latest time runs under cancel_other": "置き換えられました。cancel_other では最新の時刻だけが実行されます",
 		"%s: canceled":                  "%s。キャンセルしました",
 		"a run of the trigger is going": "トリガーの実行が続いています",
