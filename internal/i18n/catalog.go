@@ -47,6 +47,7 @@ func catalogParts() map[string]map[string]string {
 		"jaLow35":      jaLow35(),
 		"jaApweb":      jaApweb(),
 		"jaAppr2":      jaAppr2(),
+		"jaSim2":       jaSim2(),
 	}
 }
 
