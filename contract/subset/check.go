@@ -139,7 +139,9 @@ func (c *checker) empty(a shape, depth int) bool {
 	}
 	if a.hasEnum {
 		if len(a.nots) == 0 {
-			return false // flatten already kept only the values a's types and bounds allow
+			// flatten kept the values within a's bounds; values keeps those of a's types:
+			// none left (const null under a type that is not null) is nothing.
+			return len(a.values()) == 0
 		}
 		for _, v := range a.values() {
 			if c.acceptsShape(&a, v, depth) != no {
