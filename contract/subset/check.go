@@ -34,6 +34,10 @@ type checker struct {
 	langs   map[string]*langProg // patterns compiled to automata, by source
 	regexps map[string]*regexp.Regexp
 	formats map[string]*jsonschema.Schema // a schema of each format evaluated, nil when none compiles
+	// formatted remembers formatOK's answers by format and string: a value is built of
+	// many members of one format (a webhook's hundreds of uri members), each candidate
+	// evaluated more than once, and the validator builds its state anew for each call.
+	formatted map[[2]string]tri
 	// deadline, when set, ends the budget at that time (maxSubsetTime after Check began);
 	// spend looks at the clock on its first call and every timeCheckEvery calls after.
 	deadline time.Time
