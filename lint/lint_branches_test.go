@@ -122,12 +122,12 @@ func TestNodeBranches(t *testing.T) {
 	}
 	bs := NodeBranches(d)
 	for _, tt := range []struct{ name, got, want string }{
-		{"c true", js(bs["c"].WhenTrue), `[{"Node":"","Schema":{"properties":{"n":{"exclusiveMinimum":2}},"required":["n"]}},{"Node":"p","Schema":{"properties":{"data":{"properties":{"kind":{"const":"bug"}},"required":["kind"]}},"required":["data"]}}]`},
+		{"c true", js(bs["c"].WhenTrue), `[{"Node":"","Schema":{"properties":{"n":{"exclusiveMinimum":2}},"required":["n"],"type":"object"}},{"Node":"p","Schema":{"properties":{"data":{"properties":{"kind":{"const":"bug"}},"required":["kind"],"type":"object"}},"required":["data"],"type":"object"}}]`},
 		{"c false", js(bs["c"].WhenFalse), `null`},
-		{"e empty", js(bs["e"].ForeachEmpty), `[{"Node":"p","Schema":{"properties":{"data":{"properties":{"tags":{"maxItems":0,"type":"array"}},"required":["tags"]}},"required":["data"]}}]`},
-		{"e items", js(bs["e"].ForeachItems), `[{"Node":"p","Schema":{"properties":{"data":{"properties":{"tags":{"minItems":1,"type":"array"}},"required":["tags"]}},"required":["data"]}}]`},
+		{"e empty", js(bs["e"].ForeachEmpty), `[{"Node":"p","Schema":{"properties":{"data":{"properties":{"tags":{"maxItems":0,"type":"array"}},"required":["tags"],"type":"object"}},"required":["data"],"type":"object"}}]`},
+		{"e items", js(bs["e"].ForeachItems), `[{"Node":"p","Schema":{"properties":{"data":{"properties":{"tags":{"minItems":1,"type":"array"}},"required":["tags"],"type":"object"}},"required":["data"],"type":"object"}}]`},
 		{"f true", js(bs["f"].WhenTrue), `null`},
-		{"reads", js(Reads(d)), `[{"Node":"p","Schema":{"allOf":[{"properties":{"data":{"required":["n"]}},"required":["data"]},{"properties":{"data":{"required":["tags"]}},"required":["data"]}]}}]`},
+		{"reads", js(Reads(d)), `[{"Node":"p","Schema":{"allOf":[{"properties":{"data":{"required":["n"],"type":"object"}},"required":["data"],"type":"object"},{"properties":{"data":{"required":["tags"],"type":"object"}},"required":["data"],"type":"object"}]}}]`},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, tt.got, tt.want)

@@ -235,12 +235,14 @@ func chainRef(e ast.Expr) (dag.Ref, bool) {
 }
 
 // leaf is the narrowing that the value at r's path satisfies s (true: that it is there): the
-// members on the way required, the indexes within their lists.
+// members on the way required, the indexes within their lists, and each value on the way
+// an object or a list, since CEL selecting a member of anything else is an error, not an
+// outcome (so that two outcomes that read one path exclude each other on their own).
 func leaf(r dag.Ref, s any) narrowing {
 	for i := len(r.Path) - 1; i >= 0; i-- {
 		seg := r.Path[i]
 		if idx, ok := indexSeg(seg); ok {
-			m := map[string]any{"minItems": idx + 1}
+			m := map[string]any{"type": "array", "minItems": idx + 1}
 			if s != true {
 				prefix := make([]any, idx+1)
 				for j := range prefix {
@@ -252,7 +254,7 @@ func leaf(r dag.Ref, s any) narrowing {
 			s = m
 			continue
 		}
-		m := map[string]any{"required": []any{seg}}
+		m := map[string]any{"type": "object", "required": []any{seg}}
 		if s != true {
 			m["properties"] = map[string]any{seg: s}
 		}

@@ -83,5 +83,15 @@ func texts() []i18n.Message {
 		i18n.M("Engine"),
 		i18n.M("Log out"),
 		i18n.M("Runs are listed by DAG name: these files give this one too:"),
+		i18n.M("Simulate"),
+		i18n.M("Simulation"),
+		i18n.M("Path"),
+		i18n.M("Simulated"),
+		i18n.M("Skipped"),
+		i18n.M("Failed"),
+		i18n.M("Branches"),
+		i18n.M("Unknown nodes (no output could be generated; the node fails in every path)"),
+		i18n.M("Runs the DAG with every node that has a side effect given an output generated from its contract, along every branch the contracts allow. Nothing runs with a side effect and nothing is recorded."),
+		i18n.M("No when or foreach: one path."),
 	}
 }

@@ -102,6 +102,13 @@ func (s *Server) funcs() template.FuncMap {
 		// answerArgs hands a nested template a field and the page's language.
 		"answerArgs": func(l i18n.Lang, f answerField) answerArg { return answerArg{Lang: l, F: f} },
 		"pathEsc":    func(p string) string { return (&url.URL{Path: p}).EscapedPath() },
+		// join lists node ids in a cell, "-" for none, as the text report does.
+		"join": func(ids []string) string {
+			if len(ids) == 0 {
+				return "-"
+			}
+			return strings.Join(ids, ", ")
+		},
 		"json": func(v any) string {
 			b, err := json.MarshalIndent(v, "", "  ")
 			if err != nil {
@@ -817,10 +824,15 @@ type dagData struct {
 	History     *dagHistory
 	HistoryErr  string
 	HistorySize int // HistorySize, for the page to say when there are more
+	// Sim is the simulation the Simulate button asked for; nil when none was.
+	Sim *simView
 }
 
 func (s *Server) dagPage(w http.ResponseWriter, r *http.Request) {
 	d, code := s.dagData(r)
+	if d.DAG != nil && wantsSimulation(r) {
+		d.Sim = s.simulation(r.Context(), d.DAG, s.lang(r))
+	}
 	s.render(w, r, code, "dag", d)
 }
 

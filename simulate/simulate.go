@@ -421,6 +421,9 @@ func (s *sim) values(combo uint64) (map[string]any, bool) {
 		if v, ok := s.plain[key]; ok && meets(v, all[1:]) {
 			continue // the plain value meets them already: no search
 		}
+		if s.contradict(all[1:]) {
+			return nil, false // the outcomes exclude each other whatever the contract says
+		}
 		g := s.generate(root, all)
 		switch {
 		case g.Empty:
@@ -430,6 +433,16 @@ func (s *sim) values(combo uint64) (map[string]any, bool) {
 		}
 	}
 	return out, true
+}
+
+// contradict reports whether the constraints cs accept no value together, proved on them
+// alone: two outcomes that exclude each other (a == null and a != null) need no search of
+// a contract that may be large (a webhook's), only of the few keywords they hold.
+func (s *sim) contradict(cs []*contract.Schema) bool {
+	if len(cs) < 2 {
+		return false
+	}
+	return s.generate("\x00constraints", cs).Empty
 }
 
 // meets reports whether v meets every schema of cs.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/seam-dag/seam/contract"
 	"github.com/seam-dag/seam/internal/i18n"
+	"github.com/seam-dag/seam/lint"
 )
 
 // ReadStubs reads seam run --simulate's --stub NODE=FILE arguments: each file holds the
@@ -54,9 +55,7 @@ func WriteJSON(w io.Writer, rep *Report) error {
 // generated for; the bound, when one was reached.
 func WriteText(w io.Writer, rep *Report, lang i18n.Lang) error {
 	var b strings.Builder
-	b.WriteString(i18n.Sprintf(lang, "simulated %s (%s): %d paths, %d of %d combinations of outcomes tried, %d excluded by the contracts; nothing ran with a side effect, nothing was recorded\n",
-		rep.DAG, rep.File, len(rep.Paths), rep.Tried, rep.Combinations, rep.Infeasible))
-	b.WriteString("\n")
+	b.WriteString(Summary(rep, lang) + "\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join([]string{i18n.Format(lang, "path"), i18n.Format(lang, "status"), i18n.Format(lang, "run"),
 		i18n.Format(lang, "simulated"), i18n.Format(lang, "skipped"), i18n.Format(lang, "failed")}, "\t"))
@@ -67,21 +66,18 @@ func WriteText(w io.Writer, rep *Report, lang i18n.Lang) error {
 		return err
 	}
 	for _, p := range rep.Paths {
-		if p.Replay != "" {
-			b.WriteString(i18n.Sprintf(lang, "  path %d replays the outputs of run %s\n", p.N, p.Replay))
-		}
-		for _, id := range p.Failed {
-			b.WriteString(i18n.Sprintf(lang, "  path %d: %s failed: %s\n", p.N, id, p.Reasons[id]))
-		}
-		if p.Error != "" {
-			b.WriteString(i18n.Sprintf(lang, "  path %d: %s\n", p.N, p.Error))
+		for _, note := range PathNotes(p, lang) {
+			fmt.Fprintf(&b, "  %s\n", note)
 		}
 	}
 	if len(rep.Branches) > 0 {
 		b.WriteString("\n" + i18n.Format(lang, "branches:") + "\n")
 	}
 	for _, br := range rep.Branches {
-		writeBranch(&b, br, lang)
+		fmt.Fprintf(&b, "  %s\n", BranchHeading(br))
+		for _, line := range BranchLines(br, lang) {
+			fmt.Fprintf(&b, "    %s\n", line)
+		}
 	}
 	if len(rep.Unknown) > 0 {
 		b.WriteString("\n" + i18n.Format(lang, "unknown (no output could be generated; the node fails in every path):") + "\n")
@@ -96,8 +92,39 @@ func WriteText(w io.Writer, rep *Report, lang i18n.Lang) error {
 	return err
 }
 
-// writeBranch writes one when or foreach of the branch report.
-func writeBranch(b *strings.Builder, br Branch, lang i18n.Lang) {
+// PathNotes say what the table of paths does not: the run a path replays, why each of its
+// failed nodes failed, why the run failed where no node's reason says.
+func PathNotes(p Path, lang i18n.Lang) []string {
+	var notes []string
+	if p.Replay != "" {
+		notes = append(notes, i18n.Sprintf(lang, "path %d replays the outputs of run %s", p.N, p.Replay))
+	}
+	for _, id := range p.Failed {
+		notes = append(notes, i18n.Sprintf(lang, "path %d: %s failed: %s", p.N, id, p.Reasons[id]))
+	}
+	if p.Error != "" {
+		notes = append(notes, i18n.Sprintf(lang, "path %d: %s", p.N, p.Error))
+	}
+	return notes
+}
+
+// Summary is the report's first line: the DAG, how many paths and combinations, and that
+// nothing had an effect.
+func Summary(rep *Report, lang i18n.Lang) string {
+	return i18n.Sprintf(lang, "simulated %s (%s): %d paths, %d of %d combinations of outcomes tried, %d excluded by the contracts; nothing ran with a side effect, nothing was recorded",
+		rep.DAG, rep.File, len(rep.Paths), rep.Tried, rep.Combinations, rep.Infeasible)
+}
+
+// BranchHeading names a when or foreach of the branch report: its node, its kind, its
+// expression and where it is written.
+func BranchHeading(br Branch) string {
+	return fmt.Sprintf("%s %s ${{ %s }} (%s:%d:%d)", br.Node, br.Kind, br.Src, br.Pos.File, br.Pos.Line, br.Pos.Col)
+}
+
+// BranchLines say how the paths took a when or foreach: the paths of each outcome, or that
+// no path took it, and the proof that an outcome never happens. The text report and the
+// web view's both show them.
+func BranchLines(br Branch, lang i18n.Lang) []string {
 	yes, no := i18n.Format(lang, "true"), i18n.Format(lang, "false")
 	switch br.Kind {
 	case "foreach":
@@ -105,34 +132,30 @@ func writeBranch(b *strings.Builder, br Branch, lang i18n.Lang) {
 	case "status":
 		yes, no = i18n.Format(lang, "failed"), i18n.Format(lang, "passed")
 	}
-	fmt.Fprintf(b, "  %s %s ${{ %s }} (%s:%d:%d)\n", br.Node, br.Kind, br.Src, br.Pos.File, br.Pos.Line, br.Pos.Col)
+	var lines []string
 	say := func(outcome string, paths []int, never bool) {
 		switch {
 		case len(paths) > 0:
-			b.WriteString(i18n.Sprintf(lang, "    %s in paths %s\n", outcome, ints(paths)))
+			lines = append(lines, i18n.Sprintf(lang, "%s in paths %s", outcome, ints(paths)))
 		case !never:
-			b.WriteString(i18n.Sprintf(lang, "    %s in no path (not proved impossible)\n", outcome))
+			lines = append(lines, i18n.Sprintf(lang, "%s in no path (not proved impossible)", outcome))
 		}
 	}
 	say(yes, br.True, br.NeverTrue != nil)
 	say(no, br.False, br.NeverFalse != nil)
 	for _, pf := range []struct {
 		outcome string
-		nv      bool
-	}{{yes, br.NeverTrue != nil}, {no, br.NeverFalse != nil}} {
-		if !pf.nv {
-			continue
-		}
-		nv := br.NeverTrue
-		if pf.outcome == no {
-			nv = br.NeverFalse
-		}
-		if nv.Enum != nil {
-			b.WriteString(i18n.Sprintf(lang, "    never %s, proved by exhaustion of the enum: %s is one of %s, and none of them meets the condition\n", pf.outcome, nv.Ref, enumText(nv.Enum)))
-		} else {
-			b.WriteString(i18n.Sprintf(lang, "    never %s, proved by the subset checker: what %s's contract allows at %s and what the condition needs there cannot meet\n", pf.outcome, nv.Producer, nv.Ref))
+		nv      *lint.Never
+	}{{yes, br.NeverTrue}, {no, br.NeverFalse}} {
+		switch {
+		case pf.nv == nil:
+		case pf.nv.Enum != nil:
+			lines = append(lines, i18n.Sprintf(lang, "never %s, proved by exhaustion of the enum: %s is one of %s, and none of them meets the condition", pf.outcome, pf.nv.Ref, enumText(pf.nv.Enum)))
+		default:
+			lines = append(lines, i18n.Sprintf(lang, "never %s, proved by the subset checker: what %s's contract allows at %s and what the condition needs there cannot meet", pf.outcome, pf.nv.Producer, pf.nv.Ref))
 		}
 	}
+	return lines
 }
 
 func list(ids []string) string {

@@ -34,6 +34,10 @@ type checker struct {
 	langs   map[string]*langProg // patterns compiled to automata, by source
 	regexps map[string]*regexp.Regexp
 	formats map[string]*jsonschema.Schema // a schema of each format evaluated, nil when none compiles
+	// formatted remembers formatOK's answers by format and string: a value is built of
+	// many members of one format (a webhook's hundreds of uri members), each candidate
+	// evaluated more than once, and the validator builds its state anew for each call.
+	formatted map[[2]string]tri
 	// deadline, when set, ends the budget at that time (maxSubsetTime after Check began);
 	// spend looks at the clock on its first call and every timeCheckEvery calls after.
 	deadline time.Time
@@ -139,7 +143,9 @@ func (c *checker) empty(a shape, depth int) bool {
 	}
 	if a.hasEnum {
 		if len(a.nots) == 0 {
-			return false // flatten already kept only the values a's types and bounds allow
+			// flatten kept the values within a's bounds; values keeps those of a's types:
+			// none left (const null under a type that is not null) is nothing.
+			return len(a.values()) == 0
 		}
 		for _, v := range a.values() {
 			if c.acceptsShape(&a, v, depth) != no {

@@ -303,10 +303,19 @@ func (c *checker) formatOK(f, v string) tri {
 	if fs == nil {
 		return maybe
 	}
-	if fs.Validate(v) != nil {
-		return no
+	key := [2]string{f, v}
+	if r, ok := c.formatted[key]; ok {
+		return r
 	}
-	return yes
+	r := yes
+	if fs.Validate(v) != nil {
+		r = no
+	}
+	if c.formatted == nil {
+		c.formatted = map[[2]string]tri{}
+	}
+	c.formatted[key] = r
+	return r
 }
 
 // distinct tells whether no two items of v are equal JSON values, in one pass.

@@ -36,6 +36,10 @@ func TestGenerate(t *testing.T) {
 			and: `{"required":["kind"],"properties":{"kind":{"const":"question"}}}`, want: "empty"},
 		{name: "bounds that do not meet below the root", schema: `{"type":"object","required":["n"],"properties":{"n":{"type":"integer","minimum":1,"maximum":5}}}`,
 			and: `{"required":["n"],"properties":{"n":{"exclusiveMinimum":7}}}`, want: "empty"},
+		{name: "const null under a type that is not null", schema: `{"const":null}`, and: `{"type":["boolean","number","string","array","object"]}`, want: "empty"},
+		{name: "an enum none of whose values has the type", schema: `{"type":"string","enum":[1,null,true]}`, want: "empty"},
+		{name: "const null and not null below the root", schema: `{"type":"object","required":["a"],"properties":{"a":{"type":"object","required":["at"],"properties":{"at":{"const":null}}}}}`,
+			and: `{"type":"object","required":["a"],"properties":{"a":{"type":"object","required":["at"],"properties":{"at":{"type":["boolean","number","string","array","object"]}}}}}`, want: "empty"},
 		{name: "pattern no value is built for", schema: `{"type":"string","pattern":"^(?=a)b$"}`, want: "unknown", why: "pattern"},
 	}
 	c, err := contract.NewCompiler(contract.Options{})

@@ -51,6 +51,7 @@ func catalogParts() map[string]map[string]string {
 		"jaTappr":      jaTappr(),
 		"jaWeb3":       jaWeb3(),
 		"jaSched2":     jaSched2(),
+		"jaSim2":       jaSim2(),
 	}
 }
 

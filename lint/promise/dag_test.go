@@ -105,11 +105,43 @@ type consumer struct {
 	body  omap // the node as written, but for when
 }
 
+// allReads are c's reads, its when's among them.
+func (c consumer) allReads() []read {
+	if c.when == nil {
+		return c.reads
+	}
+	return append([]read{*c.when}, c.reads...)
+}
+
 type spec struct {
 	producers []producer
 	consumers []consumer
 	outputs   []read
+	// outNames name the outputs when set (a spec of some of another's outputs); else
+	// o1, o2, … in order.
+	outNames []string
+	// approval, when set, is the approval node "ap" (also among consumers, where its prefill
+	// reads are): its form, and the schema of its output's data, which consumers read.
+	approval *approval
 }
+
+// approval is an approval node: a form of renderable members, some prefilled from the
+// producers; its output's data is the form's fields and the decision.
+type approval struct {
+	form *schema // an object
+	data *schema // form's members and decision
+	// prefill are the members prefilled, each with the read that fills it.
+	prefill []prefill
+}
+
+type prefill struct {
+	member string
+	read   read
+}
+
+// approvalID is the approval node's id: not a producer's (p…), so that the harness takes
+// its failures for edges'.
+const approvalID = "ap"
 
 // fileDefs are the $defs of the file beside the DAG, every producer's.
 func (s spec) fileDefs() map[string]any {
@@ -132,11 +164,28 @@ func genSpec(t *rapid.T) spec {
 		p.data.nullable = false // the standard contract wants data an object
 		sp.producers = append(sp.producers, p)
 	}
-	pick := func(label string) path {
+	pickProducer := func(label string) path {
 		p := sp.producers[rapid.IntRange(0, len(sp.producers)-1).Draw(t, label+".producer")]
 		return genPath(t, p.id, p.data, label)
 	}
+	pick := pickProducer
+	if rapid.IntRange(0, 2).Draw(t, "approval") == 0 {
+		c := genApproval(t, &sp, pickProducer)
+		sp.consumers = append(sp.consumers, c)
+		readable := append(slices.Clone(sp.producers), producer{id: approvalID, data: sp.approval.data})
+		pick = func(label string) path {
+			p := readable[rapid.IntRange(0, len(readable)-1).Draw(t, label+".producer")]
+			r := genPath(t, p.id, p.data, label)
+			if p.id == approvalID && len(r.steps) == 1 && r.steps[0].name == "summary" {
+				// The approval's summary is the engine's ("title: decision"), not drawn:
+				// no run could break a consumer that asks more of it than the contract.
+				r.steps, r.end = []step{{name: "data"}}, p.data
+			}
+			return r
+		}
+	}
 	for i := range rapid.IntRange(1, 3).Draw(t, "consumers") {
+		// c1… read the approval's answer too; ap reads only the producers (its prefill).
 		sp.consumers = append(sp.consumers, genConsumer(t, fmt.Sprintf("c%d", i+1), pick))
 	}
 	for i := range rapid.IntRange(0, 2).Draw(t, "outputs") {
@@ -149,6 +198,71 @@ func genSpec(t *rapid.T) spec {
 		sp.outputs = append(sp.outputs, read{site: siteOutputs, form: form, path: p})
 	}
 	return sp
+}
+
+// genApproval draws the approval node: a form of one to three members, each a scalar, an
+// enum, a list of scalars or an object of them (what the web view renders), some prefilled
+// by a plain read of a producer whose value fits the member; approvers anyone, and a reject
+// that continues, so that a run goes on whatever the answer decides.
+func genApproval(t *rapid.T, sp *spec, pick func(string) path) consumer {
+	ap := &approval{form: &schema{kind: "object"}}
+	c := consumer{id: approvalID, kind: "approval"}
+	prefilled := omap{}
+	for i := range rapid.IntRange(1, 3).Draw(t, "ap.members") {
+		name := memberNames[i]
+		label := "ap." + name
+		var ms *schema
+		if rapid.IntRange(0, 2).Draw(t, label+".prefill") == 0 {
+			// A member of the type the read ends in: prefill is proved against the form.
+			p := pick(label + ".from")
+			if p.end != nil && slices.Contains([]string{"integer", "string", "boolean", "number"}, p.end.kind) {
+				ms = p.end
+				r := read{site: siteWith, form: "plain", path: p}
+				ap.prefill = append(ap.prefill, prefill{member: name, read: r})
+				c.reads = append(c.reads, r)
+				prefilled = append(prefilled, kv{name, r.template()})
+			}
+		}
+		if ms == nil {
+			ms = genFormMember(t, 1, label)
+		}
+		ap.form.props = append(ap.form.props, prop{name: name, required: rapid.Bool().Draw(t, label+".required"), s: ms})
+	}
+	ap.form.closed = rapid.IntRange(0, 2).Draw(t, "ap.closed") == 0
+	ap.data = &schema{kind: "object", props: append(slices.Clone(ap.form.props),
+		prop{name: "decision", required: true, s: &schema{kind: "string", enum: []string{"approve", "reject"}}})}
+	with := omap{{"title", "Go on?"}, {"form", flow{ap.form.render(true)}}}
+	if len(prefilled) > 0 {
+		with = append(with, kv{"prefill", flow{prefilled}})
+	}
+	with = append(with, kv{"approvers", "anyone"}, kv{"on_reject", "continue"})
+	c.body = omap{{"type", "approval"}, {"with", with}}
+	sp.approval = ap
+	return c
+}
+
+// genFormMember draws a member of an approval's form the web view renders: a scalar, an
+// enum, a list of scalars, or (depth > 0) an object of those.
+func genFormMember(t *rapid.T, depth int, label string) *schema {
+	scalar := func(label string) *schema {
+		var ds defs // a scalar draws no $defs
+		return genKind(t, &ds, 0, label, rapid.SampledFrom([]string{"integer", "string", "boolean", "number"}).Draw(t, label+".kind"))
+	}
+	switch rapid.IntRange(0, 5).Draw(t, label+".shape") {
+	case 0:
+		return &schema{kind: "array", items: scalar(label + "[]"), minItems: rapid.IntRange(0, 2).Draw(t, label+".minItems")}
+	case 1:
+		if depth == 0 {
+			break
+		}
+		s := &schema{kind: "object"}
+		for i := range rapid.IntRange(1, 2).Draw(t, label+".members") {
+			name := memberNames[i]
+			s.props = append(s.props, prop{name: name, required: rapid.Bool().Draw(t, label+"."+name+".required"), s: genFormMember(t, depth-1, label+"."+name)})
+		}
+		return s
+	}
+	return scalar(label)
 }
 
 const program = `{status: "pass", summary: "ok"}`
@@ -299,7 +413,11 @@ func yamlOf(sp spec, values map[string]any) ([]byte, error) {
 	if len(sp.outputs) > 0 {
 		outs := omap{}
 		for i, o := range sp.outputs {
-			outs = append(outs, kv{fmt.Sprintf("o%d", i+1), o.template()})
+			name := fmt.Sprintf("o%d", i+1)
+			if sp.outNames != nil {
+				name = sp.outNames[i]
+			}
+			outs = append(outs, kv{name, o.template()})
 		}
 		doc = append(doc, kv{"outputs", outs})
 	}
