@@ -101,21 +101,35 @@ func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err er
 	return true, made, errors.Join(append(errs, err)...)
 }
 
-// Run ticks every interval until ctx ends; report hears what a tick could not do (nil: no
-// one).
+// Run ticks until ctx ends: when a schedule's next time is due, and at least every interval
+// (a trigger the last tick could not read, the lease, the approvals' deadlines); report
+// hears what a tick could not do (nil: no one). Waking at the due time, not at the next
+// tick of a free-running ticker, decides a time within a tick's work of when it is due,
+// where a ticker's phase alone made up to an interval of delay.
 func (sc *Scheduler) Run(ctx context.Context, every time.Duration, report func(error)) {
-	t := time.NewTicker(every)
+	t := time.NewTimer(0)
 	defer t.Stop()
 	for {
-		if _, _, err := sc.Tick(ctx); err != nil && ctx.Err() == nil && report != nil {
-			report(err)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
+		if _, _, err := sc.Tick(ctx); err != nil && ctx.Err() == nil && report != nil {
+			report(err)
+		}
+		t.Reset(sc.wait(every))
 	}
+}
+
+// wait is how long Run waits after a tick: until the earliest next time the tick learned,
+// at most every; none when one fell due while the tick worked.
+func (sc *Scheduler) wait(every time.Duration) time.Duration {
+	now, wait := sc.clock.Now(), every
+	for _, due := range sc.idle {
+		wait = min(wait, max(due.Sub(now), 0))
+	}
+	return wait
 }
 
 // StartScheduler runs a scheduler of the DAGs dags lists with svc, ticking every second,

@@ -360,3 +360,31 @@ func TestSchedulerFileChanged(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulerWait: after a tick the scheduler waits until the next time it learned is due
+// (not a whole interval from a tick whose phase is arbitrary), at most the interval, and not
+// at all once a time fell due while the tick worked.
+func TestSchedulerWait(t *testing.T) {
+	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	d := load(t, t.TempDir(), "hourly.yaml", hourlyDAG)
+	clock := &testClock{t: hour(9).Add(59*time.Minute + 59*time.Second + 700*time.Millisecond)}
+	sc := newScheduler(t, newService(t, st, "en"), "a", clock, d)
+	if got := sc.wait(time.Second); got != time.Second {
+		t.Errorf("before any tick: wait %v, want the interval", got)
+	}
+	tick(t, sc)
+	if got := sc.wait(time.Second); got != 300*time.Millisecond {
+		t.Errorf("10:00 due in 300ms: wait %v", got)
+	}
+	if got := sc.wait(100 * time.Millisecond); got != 100*time.Millisecond {
+		t.Errorf("with a shorter interval: wait %v", got)
+	}
+	clock.set(hour(10).Add(20 * time.Millisecond))
+	if got := sc.wait(time.Second); got != 0 {
+		t.Errorf("10:00 fell due during the tick: wait %v, want none", got)
+	}
+}
