@@ -26,6 +26,21 @@ import (
 type Constraint struct {
 	Node   string // the node whose output it constrains; "" for the run's params
 	Schema any
+	// Members are the places of the value the condition reads, each with what the
+	// constraint needs there: a value of the contract that misses the constraint can be
+	// mended by replacing those members alone instead of being searched for anew. Derived
+	// from Schema and the contracts, it is no part of the constraint's JSON.
+	Members []Member `json:"-"`
+}
+
+// Member is one place a constraint is about: the path a reference reads in its root's
+// value, what the root's contract allows there (lint's projection along the path, which
+// may be wider than the truth: what is built from it is validated whole) and what the
+// constraint needs there.
+type Member struct {
+	Path     []string
+	Contract any
+	Want     any
 }
 
 // Branches are the constraints of a node's outcomes.
@@ -39,19 +54,22 @@ type Branches struct {
 // NodeBranches are the constraints of the outcomes of d's nodes that have a when or a
 // foreach, by node id. A when of a form lint_guard.go does not read constrains nothing.
 func NodeBranches(d *dag.DAG) map[string]Branches {
-	l := &linter{d: d}
+	l := &linter{d: d, projections: map[string]cachedProjection{}}
 	out := map[string]Branches{}
 	for _, n := range d.Nodes {
 		var b Branches
+		l.consumer = n
 		if n.When != nil {
 			if root := l.parseExpr(n.When.Src); root != nil {
-				b.WhenTrue, b.WhenFalse = constraints(narrow(root, true)), constraints(narrow(root, false))
+				refs := n.When.Refs()
+				b.WhenTrue, b.WhenFalse = l.members(constraints(narrow(root, true)), refs), l.members(constraints(narrow(root, false)), refs)
 			}
 		}
 		if n.Foreach != nil {
 			if r, ok := plainRef(n.Foreach); ok && (r.Root == "nodes" && len(r.Path) > 0 || r.Root == "params") {
-				b.ForeachEmpty = constraints(leaf(r, map[string]any{"type": "array", "maxItems": 0}))
-				b.ForeachItems = constraints(leaf(r, map[string]any{"type": "array", "minItems": 1}))
+				refs := []dag.Ref{r}
+				b.ForeachEmpty = l.members(constraints(leaf(r, map[string]any{"type": "array", "maxItems": 0})), refs)
+				b.ForeachItems = l.members(constraints(leaf(r, map[string]any{"type": "array", "minItems": 1})), refs)
 			}
 		}
 		if n.When != nil || n.Foreach != nil {
@@ -73,6 +91,40 @@ func constraints(nw narrowing) []Constraint {
 	}
 	slices.SortFunc(out, func(a, b Constraint) int { return strings.Compare(a.Node, b.Node) })
 	return out
+}
+
+// members fills in each constraint's Members: the places refs read in its root's value
+// that the constraint says something of. l.consumer is the node whose when or foreach
+// they are.
+func (l *linter) members(cs []Constraint, refs []dag.Ref) []Constraint {
+	for i, c := range cs {
+		root := "params"
+		if c.Node != "" {
+			root = "nodes\x00" + c.Node
+		}
+		seen := map[string]bool{}
+		for _, r := range refs {
+			key := strings.Join(r.Path, "\x00")
+			if rootKey(r) != root || len(r.Path) == 0 || seen[key] {
+				continue
+			}
+			seen[key] = true
+			want := narrowAlong(c.Schema, r.Path)
+			if want == true {
+				continue
+			}
+			p, ok := l.projectRef(r, true)
+			if !ok || p.undeclared >= 0 {
+				continue
+			}
+			src, err := contract.Normalize(p.schema)
+			if err != nil {
+				continue
+			}
+			cs[i].Members = append(cs[i].Members, Member{Path: r.Path, Contract: src, Want: want})
+		}
+	}
+	return cs
 }
 
 // Never is the proof that one outcome of a node's when never happens.

@@ -137,3 +137,47 @@ func TestNodeBranches(t *testing.T) {
 		t.Error("p has neither a when nor a foreach, yet has branches")
 	}
 }
+
+// TestNodeBranchesMembers: each constraint names the places the condition reads, with what
+// the producer's contract allows there (true: the DAG has no params schema) and what the
+// outcome needs there.
+func TestNodeBranchesMembers(t *testing.T) {
+	src := head + enumProducer + `  c:
+    type: const
+    when: "${{ nodes.p.output.data.kind == 'bug' && params.n > 2 }}"
+    with: {value: {status: pass, summary: s}}
+  e:
+    type: const
+    foreach: "${{ nodes.p.output.data.tags }}"
+    with: {value: {status: pass, summary: s}}
+  g:
+    type: const
+    when: "${{ nodes.p.output.data.kind == 'bug' || nodes.p.output.data.n > 3 }}"
+    with: {value: {status: pass, summary: s}}
+`
+	d, ds := loadTest(t, src)
+	if ds != nil {
+		t.Fatal(ds)
+	}
+	js := func(cs []Constraint) string {
+		var ms [][]Member
+		for _, c := range cs {
+			ms = append(ms, c.Members)
+		}
+		b, err := json.Marshal(ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	bs := NodeBranches(d)
+	for _, tt := range []struct{ name, got, want string }{
+		{"c true", js(bs["c"].WhenTrue), `[[{"Path":["n"],"Contract":true,"Want":{"exclusiveMinimum":2}}],[{"Path":["data","kind"],"Contract":{"enum":["bug","feature"]},"Want":{"const":"bug"}}]]`},
+		{"e items", js(bs["e"].ForeachItems), `[[{"Path":["data","tags"],"Contract":{"items":{"type":"string"},"type":"array"},"Want":{"minItems":1,"type":"array"}}]]`},
+		{"g false", js(bs["g"].WhenFalse), `[[{"Path":["data","kind"],"Contract":{"enum":["bug","feature"]},"Want":{"not":{"const":"bug"}}},{"Path":["data","n"],"Contract":{"maximum":5,"minimum":1,"type":"integer"},"Want":{"maximum":3}}]]`},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, tt.got, tt.want)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/seam-dag/seam/contract"
@@ -386,6 +387,7 @@ func combinations(k int) []uint64 {
 // its plain value: the run then says which outcome it gives.
 func (s *sim) values(combo uint64) (map[string]any, bool) {
 	wants := map[string][]any{}
+	members := map[string][]lint.Member{}
 	out := maps.Clone(s.plain)
 	for i, dc := range s.decisions {
 		if dc.kind == "status" && combo>>i&1 == 1 {
@@ -394,6 +396,7 @@ func (s *sim) values(combo uint64) (map[string]any, bool) {
 		for _, c := range dc.want[combo>>i&1] {
 			if s.controls(c.Node) {
 				wants[c.Node] = append(wants[c.Node], c.Schema)
+				members[c.Node] = append(members[c.Node], c.Members...)
 			}
 		}
 	}
@@ -424,6 +427,10 @@ func (s *sim) values(combo uint64) (map[string]any, bool) {
 		if s.contradict(all[1:]) {
 			return nil, false // the outcomes exclude each other whatever the contract says
 		}
+		if v, ok := s.mend(root, key, all, members[root]); ok {
+			out[key] = v
+			continue
+		}
 		g := s.generate(root, all)
 		switch {
 		case g.Empty:
@@ -443,6 +450,111 @@ func (s *sim) contradict(cs []*contract.Schema) bool {
 		return false
 	}
 	return s.generate("\x00constraints", cs).Empty
+}
+
+// mend is the plain value of root (at key) with only the members the constraints are about
+// (ms) replaced by values that meet them there, when the whole then meets all (and what
+// the DAG reads of it, if the plain value did): the rest of the value is kept, and the
+// whole contract, which may be large (a webhook's), is not searched again. ok is false
+// when that does not work out; the caller searches then.
+func (s *sim) mend(root, key string, all []*contract.Schema, ms []lint.Member) (any, bool) {
+	plain, ok := s.plain[key]
+	if !ok || len(ms) == 0 {
+		return nil, false
+	}
+	cacheKey := "\x00mend\x00" + key
+	for _, c := range all {
+		cacheKey += fmt.Sprintf("\x00%p", c)
+	}
+	if g, ok := s.generated[cacheKey]; ok {
+		return g.Value, g.Found
+	}
+	v, ok := s.mended(plain, ms)
+	ok = ok && meets(v, all) && (root == "" || meets(v, s.reads[root]) || !meets(plain, s.reads[root]))
+	s.generated[cacheKey] = subset.Generated{Value: v, Found: ok}
+	return v, ok
+}
+
+// mended is v with each member of ms that misses what its constraint needs there replaced
+// by a value of the contract there that meets it.
+func (s *sim) mended(v any, ms []lint.Member) (any, bool) {
+	for _, m := range ms {
+		want, err := s.constraint(m.Want)
+		if err != nil {
+			return nil, false
+		}
+		if cur, ok := at(v, m.Path); ok && meets(cur, []*contract.Schema{want}) {
+			continue
+		}
+		c, err := s.constraint(m.Contract)
+		if err != nil {
+			return nil, false
+		}
+		g := s.generate("\x00member", []*contract.Schema{c, want})
+		if !g.Found {
+			return nil, false
+		}
+		w, ok := with(v, m.Path, g.Value)
+		if !ok {
+			return nil, false
+		}
+		v = w
+	}
+	return v, true
+}
+
+// at is the member of v at path, if there is one.
+func at(v any, path []string) (any, bool) {
+	for _, seg := range path {
+		switch t := v.(type) {
+		case map[string]any:
+			m, ok := t[seg]
+			if !ok {
+				return nil, false
+			}
+			v = m
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(t) {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// with is v with its member at path set to x, v left as it is (the objects and lists on the
+// way are copied): ok is false when a member on the way to the last is missing.
+func with(v any, path []string, x any) (any, bool) {
+	if len(path) == 0 {
+		return x, true
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		sub, ok := with(t[path[0]], path[1:], x)
+		if !ok {
+			return nil, false
+		}
+		c := maps.Clone(t)
+		c[path[0]] = sub
+		return c, true
+	case []any:
+		i, err := strconv.Atoi(path[0])
+		if err != nil || i < 0 || i >= len(t) {
+			return nil, false
+		}
+		sub, ok := with(t[i], path[1:], x)
+		if !ok {
+			return nil, false
+		}
+		c := slices.Clone(t)
+		c[i] = sub
+		return c, true
+	}
+	return nil, false
 }
 
 // meets reports whether v meets every schema of cs.

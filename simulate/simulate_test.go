@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"os"
 	"path/filepath"
+
 	"slices"
 	"strings"
 	"testing"
@@ -298,5 +300,44 @@ func TestSimulateExamples(t *testing.T) {
 				t.Errorf("paths %d, bound %q, unknown %v", len(rep.Paths), rep.Bound, rep.Unknown)
 			}
 		})
+	}
+}
+
+// TestSimulateMendsMember: an outcome the plain value misses is met by replacing the member
+// its when reads, the rest of the value kept (not by a search of the whole contract anew,
+// which a webhook's makes costly): the path where p's b is "y" has the plain output's a too.
+func TestSimulateMendsMember(t *testing.T) {
+	src := `version: 1
+name: m
+nodes:
+  p:
+    type: exec
+    with: {command: [./p.sh]}
+    contract:
+      output:
+        type: object
+        properties:
+          a: {type: string}
+          b: {enum: [x, y]}
+        anyOf: [{required: [a]}, {required: [b]}]
+  c:
+    type: const
+    when: "${{ nodes.p.output.b == 'y' }}"
+    with: {value: {status: pass, summary: s}}
+`
+	rep, err := Simulate(context.Background(), load(t, src, nil), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range rep.Paths {
+		b, err := json.Marshal(p.Generated["p"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, fmt.Sprintf("%s %s", p.Outcomes["when:c"], b))
+	}
+	if want := []string{`true {"a":"","b":"y","status":"pass","summary":"a"}`, `false {"a":"","b":"x","status":"pass","summary":"a"}`}; !slices.Equal(got, want) {
+		t.Errorf("paths\n got %q\nwant %q", got, want)
 	}
 }

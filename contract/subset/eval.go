@@ -292,8 +292,10 @@ func (c *checker) formatOK(f, v string) tri {
 		jc := jsonschema.NewCompiler()
 		jc.AssertFormat()
 		jc.DefaultDraft(jsonschema.Draft2020)
-		if err := jc.AddResource("format.json", map[string]any{"format": f}); err == nil {
-			fs, _ = jc.Compile("format.json")
+		// An absolute URL: a relative one is made absolute against the working directory,
+		// a system call per format per Generate.
+		if err := jc.AddResource("urn:seam:format", map[string]any{"format": f}); err == nil {
+			fs, _ = jc.Compile("urn:seam:format")
 		}
 		if c.formats == nil {
 			c.formats = map[string]*jsonschema.Schema{}
