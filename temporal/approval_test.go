@@ -55,9 +55,15 @@ var (
 // that routes answers to Temporal as seam's front ends do (Options.Elsewhere).
 func onTemporal(t *testing.T, lang i18n.Lang) (*service.Service, *Engine, runs.Store) {
 	t.Helper()
+	return onTemporalWith(t, lang, worker.Options{})
+}
+
+// onTemporalWith is onTemporal with a worker of opts.
+func onTemporalWith(t *testing.T, lang i18n.Lang, opts worker.Options) (*service.Service, *Engine, runs.Store) {
+	t.Helper()
 	c := temporaltest.Client(t, client.Options{})
 	st := openStore(t)
-	queue := temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
+	queue := temporaltest.Worker(t, c, opts, func(w worker.Worker) {
 		NewWorker(WorkerOptions{Client: c, Store: st, Types: types(), Dir: t.TempDir()}).Register(w)
 	})
 	eng := &Engine{Client: c, TaskQueue: queue}
