@@ -161,6 +161,9 @@ func TestApprovalOnTemporal(t *testing.T) {
 			if err != nil || !containsApproval(list, res.ID, "review") {
 				t.Fatalf("approvals listed: %+v %v", list, err)
 			}
+			if a, err := svc.GetApproval(auth.With(t.Context(), alice), res.ID, "review", service.ApprovalQuery{Load: loader(d)}); err != nil || !a.OnTemporal {
+				t.Errorf("approval shown %+v %v; want it on Temporal", a, err)
+			}
 			ctx := auth.With(t.Context(), tt.who)
 			req := service.AnswerRequest{Run: res.ID, Node: "review", Decision: tt.decision, Fields: tt.fields, Through: service.ThroughCLI}
 			got, err := svc.Answer(ctx, req, loader(d), service.Request{})
