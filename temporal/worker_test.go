@@ -160,4 +160,18 @@ func TestBeginRetried(t *testing.T) {
 			t.Errorf("begin of another run with the same id (%s): %v, want it refused", name, err)
 		}
 	}
+
+	// Its resume, tried again the same way, is the same resume; one counted from another
+	// number of resumes is not.
+	resume := BeginInput{Run: dag.RunRecord{ID: in.Run.ID, DAG: "small", Started: started.Add(time.Minute), Resumed: true}, Since: since}
+	for try := 1; try <= 2; try++ {
+		if session, err := w.begin(t.Context(), resume); err != nil || session != 1 {
+			t.Fatalf("resume, try %d: session %d, %v; want 1, nil", try, session, err)
+		}
+	}
+	stale := resume
+	stale.Resumes = 5
+	if _, err := w.begin(t.Context(), stale); err == nil || !strings.Contains(err.Error(), "resumed by another process meanwhile") {
+		t.Errorf("a resume from 5 resumes: %v, want it refused", err)
+	}
 }
