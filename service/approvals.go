@@ -28,6 +28,9 @@ type Approval struct {
 	Approvers       ApproverNames `json:"approvers"`
 	AgentsMayAnswer bool          `json:"agents_may_answer"`
 	LoadError       string        `json:"load_error,omitempty"`
+	// OnTemporal: the run is on Temporal, where its workflow's timer applies a deadline that
+	// passes; on the embedded engine whatever touches the run next does.
+	OnTemporal bool `json:"on_temporal,omitempty"`
 	// MayAnswer: the question is open and the principal asking may answer it, through what
 	// the query says.
 	MayAnswer bool `json:"may_answer"`
@@ -126,7 +129,7 @@ func (s *Service) loadRun(r *runs.Run, q ApprovalQuery) (*dag.DAG, error) {
 // approval builds node's Approval from run r's attempts and its DAG d (nil when loadErr
 // says why it did not load).
 func (s *Service) approval(ctx context.Context, r *runs.Run, as []runs.Attempt, node string, d *dag.DAG, loadErr error, q ApprovalQuery) Approval {
-	a := Approval{Run: r.ID, DAG: r.DAG, Node: node, StartedBy: r.StartedBy}
+	a := Approval{Run: r.ID, DAG: r.DAG, Node: node, StartedBy: r.StartedBy, OnTemporal: r.Host == runs.HostTemporal}
 	for _, at := range as {
 		if at.Node == node && at.Status == dag.NodeWaiting && at.Approval != nil {
 			if a.Question != nil {

@@ -89,7 +89,7 @@ func TestGetApproval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.MayAnswer != tt.may || len(a.Question.EvidenceHash) != 64 {
+			if a.MayAnswer != tt.may || len(a.Question.EvidenceHash) != 64 || a.OnTemporal {
 				t.Errorf("may answer %v, want %v; question %+v", a.MayAnswer, tt.may, a.Question)
 			}
 			var b strings.Builder
@@ -163,6 +163,36 @@ func TestWriteApprovals(t *testing.T) {
 			}
 			if b.String() != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+// TestWriteApprovalOverdue: a passed deadline is said as the run's engine applies it: on the
+// embedded engine the next command to touch the run, on Temporal the workflow's timer.
+func TestWriteApprovalOverdue(t *testing.T) {
+	opened := time.Date(2026, 12, 4, 16, 0, 0, 0, time.Local)
+	q := &dag.ApprovalRecord{Title: "Send?", Opened: opened, Deadline: opened.Add(time.Hour)}
+	tests := []struct {
+		name     string
+		l        i18n.Lang
+		temporal bool
+		want     string
+	}{
+		{"embedded", i18n.English, false, "deadline   2026-12-04 17:00 (passed: the next command to touch the run records its on_timeout answer)\n"},
+		{"embedded, Japanese", i18n.Japanese, false, "期限       2026-12-04 17:00（経過: 次にこの実行に触れるコマンドが on_timeout の回答を記録します）\n"},
+		{"Temporal", i18n.English, true, "deadline   2026-12-04 17:00 (passed: the run's workflow on Temporal records its on_timeout answer when its timer fires, once a worker runs it)\n"},
+		{"Temporal, Japanese", i18n.Japanese, true, "期限       2026-12-04 17:00（経過: Temporal 上のこの実行のワークフローが、タイマーの発火時に on_timeout の回答を記録します。ワーカーが動いている必要があります）\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			a := &Approval{Run: "R1", DAG: "gate", Node: "review", Question: q, OnTemporal: tt.temporal}
+			if err := WriteApproval(&b, tt.l, a, opened.Add(2*time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(b.String(), "\n"+tt.want) {
+				t.Errorf("got\n%s\nwant a line\n%s", b.String(), tt.want)
 			}
 		})
 	}

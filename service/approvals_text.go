@@ -55,6 +55,8 @@ func WriteApproval(w io.Writer, l i18n.Lang, a *Approval, now time.Time) error {
 	switch {
 	case q.Deadline.IsZero():
 		b.WriteString(i18n.Sprintf(l, "deadline   none\n"))
+	case q.Answer == nil && overdue(q, now) && a.OnTemporal:
+		b.WriteString(i18n.Sprintf(l, "deadline   %s (passed: the run's workflow on Temporal records its on_timeout answer when its timer fires, once a worker runs it)\n", q.Deadline.Local().Format(stamp)))
 	case q.Answer == nil && overdue(q, now):
 		b.WriteString(i18n.Sprintf(l, "deadline   %s (passed: the next command to touch the run records its on_timeout answer)\n", q.Deadline.Local().Format(stamp)))
 	default:

@@ -1,7 +1,9 @@
 package temporal
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/seam-dag/seam/dag"
 	"github.com/seam-dag/seam/internal/i18n"
 	"github.com/seam-dag/seam/nodes"
+	"github.com/seam-dag/seam/runs"
 	"github.com/seam-dag/seam/service"
 )
 
@@ -149,13 +152,27 @@ func (g *gate) answer(ctx workflow.Context, a AnswerInput) (AnswerReply, error) 
 		return AnswerReply{}, err
 	}
 	g.keep(a.Request.Node, stored)
-	if !recorded {
+	if !recorded && !sameAnswer(stored, &rec) {
 		// Another answer came first: a repeat of it, or a conflict with it.
 		_, _, err := g.check(ctx, a)
 		return AnswerReply{}, err
 	}
 	g.answered = true
 	return AnswerReply{Approval: stored, TimedOut: overdue}, nil
+}
+
+// sameAnswer reports whether the store holds rec: the same fields, by the same principal,
+// through the same channel. While the run waits in this workflow, only this Update records
+// there (other answers reach the store through it), so the store holding rec means an earlier
+// try of this workflow task recorded it and the worker died before completing the task: the
+// answer is this one, not a repeat of another.
+func sameAnswer(stored, rec *dag.ApprovalRecord) bool {
+	if stored == nil || stored.By != rec.By || stored.Through != rec.Through {
+		return false
+	}
+	a, errA := json.Marshal(stored.Answer)
+	b, errB := json.Marshal(rec.Answer)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
 }
 
 // keep keeps the answer stored to the question of node, where the validator reads it until
@@ -299,7 +316,14 @@ func (w *Worker) resumeState(ctx context.Context, id string) (*Resume, error) {
 	if reuse == nil {
 		reuse = map[string]dag.Reused{}
 	}
-	return &Resume{Resumes: r.Resumes, Reuse: reuse, Answers: service.AnswersOf(attempts)}, nil
+	resumes := r.Resumes
+	if r.Status == dag.RunRunning && r.Host == runs.HostTemporal {
+		// An earlier try of this workflow task resumed it (the run waited, recorded so, until
+		// this workflow took the answer), and its worker died before completing the task:
+		// this resume is that one, which begin finds recorded.
+		resumes--
+	}
+	return &Resume{Resumes: resumes, Reuse: reuse, Answers: service.AnswersOf(attempts)}, nil
 }
 
 // AnswerRun gives answer req, by principal by, to the approval its run waits for on

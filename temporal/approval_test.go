@@ -55,9 +55,15 @@ var (
 // that routes answers to Temporal as seam's front ends do (Options.Elsewhere).
 func onTemporal(t *testing.T, lang i18n.Lang) (*service.Service, *Engine, runs.Store) {
 	t.Helper()
+	return onTemporalWith(t, lang, worker.Options{})
+}
+
+// onTemporalWith is onTemporal with a worker of opts.
+func onTemporalWith(t *testing.T, lang i18n.Lang, opts worker.Options) (*service.Service, *Engine, runs.Store) {
+	t.Helper()
 	c := temporaltest.Client(t, client.Options{})
 	st := openStore(t)
-	queue := temporaltest.Worker(t, c, worker.Options{}, func(w worker.Worker) {
+	queue := temporaltest.Worker(t, c, opts, func(w worker.Worker) {
 		NewWorker(WorkerOptions{Client: c, Store: st, Types: types(), Dir: t.TempDir()}).Register(w)
 	})
 	eng := &Engine{Client: c, TaskQueue: queue}
@@ -154,6 +160,9 @@ func TestApprovalOnTemporal(t *testing.T) {
 			list, err := svc.ListApprovals(t.Context(), service.ApprovalQuery{Load: loader(d)})
 			if err != nil || !containsApproval(list, res.ID, "review") {
 				t.Fatalf("approvals listed: %+v %v", list, err)
+			}
+			if a, err := svc.GetApproval(auth.With(t.Context(), alice), res.ID, "review", service.ApprovalQuery{Load: loader(d)}); err != nil || !a.OnTemporal {
+				t.Errorf("approval shown %+v %v; want it on Temporal", a, err)
 			}
 			ctx := auth.With(t.Context(), tt.who)
 			req := service.AnswerRequest{Run: res.ID, Node: "review", Decision: tt.decision, Fields: tt.fields, Through: service.ThroughCLI}

@@ -2,6 +2,7 @@ package temporal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -403,28 +404,46 @@ func (w *Worker) forget(id string) {
 	w.mu.Unlock()
 }
 
-// begin records the run's start, or its resume, and returns its session. A retry of a start
-// whose first try committed without saying so (its local activity timed out on a busy store)
-// finds the run there, begun by this same workflow: the run id is drawn from what names the
-// workflow, and the start time is the workflow's own.
+// begin records the run's start, or its resume, and returns its session. A begin may be
+// tried again after its first try committed: its local activity timed out on a busy store
+// without saying so, or the worker died before completing the workflow task that ran it
+// (say, one that paused the run for an approval, or resumed it with the answer), and the next
+// worker runs that task again from its history, where the begin is not, at a later
+// workflow.Now. The retry finds the run there, begun by this same workflow (see begun).
 func (w *Worker) begin(ctx context.Context, in BeginInput) (int, error) {
 	rec := w.recorder(runs.RecorderOptions{Resume: in.Run.Resumed, Resumes: in.Resumes})
 	w.mu.Lock()
 	w.taken[in.Run.ID] = time.Now() // BeginRun takes it
 	w.mu.Unlock()
 	if err := rec.BeginRun(ctx, in.Run); err != nil {
-		if !in.Run.Resumed && w.begun(ctx, in.Run) {
-			return 0, nil
+		if session, ok := w.begun(ctx, in, err); ok {
+			if err := w.lease.Take(ctx, in.Run.ID); err != nil {
+				w.log.Warn("seam worker: take the lease of a run", "run", in.Run.ID, "error", err)
+			}
+			return session, nil
 		}
 		return 0, err
 	}
 	return rec.Session(), nil
 }
 
-// begun reports whether the store holds run as this workflow's begin records it.
-func (w *Worker) begun(ctx context.Context, run dag.RunRecord) bool {
-	r, _, err := w.opts.Store.GetRun(ctx, run.ID)
-	return err == nil && r.Host == runs.HostTemporal && r.Started.Equal(run.Started) && r.DAG == run.DAG
+// begun reports whether the store holds in's run as this workflow began it, and its session.
+// The run id is drawn from what names the workflow, of which one execution is open at a time.
+// A start: the run's start falls within this execution (since it started, no later than
+// this try's start); a start time of its own would not do, as each try of the task takes
+// workflow.Now anew. A resume (refused, as resumed meanwhile): the run is running on
+// Temporal, one resume past in's, which only this workflow's resume does to a run that
+// waited in it.
+func (w *Worker) begun(ctx context.Context, in BeginInput, err error) (int, bool) {
+	r, _, gerr := w.opts.Store.GetRun(ctx, in.Run.ID)
+	if gerr != nil || r.Host != runs.HostTemporal || r.DAG != in.Run.DAG {
+		return 0, false
+	}
+	if in.Run.Resumed {
+		ok := errors.Is(err, runs.ErrResumed) && r.Status == dag.RunRunning && r.Resumes == in.Resumes+1
+		return r.Resumes, ok
+	}
+	return 0, !r.Started.Before(in.Since) && !r.Started.After(in.Run.Started)
 }
 
 func (w *Worker) record(ctx context.Context, in RecordInput) error {

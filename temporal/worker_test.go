@@ -127,7 +127,10 @@ func TestWorkerBundleFolder(t *testing.T) {
 }
 
 // TestBeginRetried: a retry of the begin local activity whose first try committed (it timed
-// out on a busy store) finds its own run and goes on; another run with the same id does not.
+// out on a busy store, or the worker died before completing the workflow task: the retry then
+// begins at a later workflow.Now) finds its own run and goes on; another run with the same id
+// (an execution of the workflow that started after the run was recorded, or one that recorded
+// it later than it begins) does not.
 func TestBeginRetried(t *testing.T) {
 	st, err := runs.Open(t.Context(), filepath.Join(t.TempDir(), "seam.db"))
 	if err != nil {
@@ -136,15 +139,39 @@ func TestBeginRetried(t *testing.T) {
 	defer st.Close()
 	w := NewWorker(WorkerOptions{Types: types(), Store: st})
 	started := time.Date(2026, 12, 2, 13, 35, 53, 32_000_000, time.UTC)
-	in := BeginInput{Run: dag.RunRecord{ID: "20261202T133553.032-b5ae6d00", DAG: "small", Started: started}}
-	for try := 1; try <= 2; try++ {
+	since := started.Add(-40 * time.Millisecond)
+	in := BeginInput{Run: dag.RunRecord{ID: "20261202T133553.032-b5ae6d00", DAG: "small", Started: started}, Since: since}
+	retried := in
+	retried.Run.Started = started.Add(15 * time.Millisecond)
+	for try, in := range []BeginInput{in, in, retried} {
 		if session, err := w.begin(t.Context(), in); err != nil || session != 0 {
-			t.Fatalf("begin, try %d: session %d, %v; want 0, nil", try, session, err)
+			t.Fatalf("begin, try %d: session %d, %v; want 0, nil", try+1, session, err)
 		}
 	}
-	other := in
-	other.Run.Started = started.Add(time.Second)
-	if _, err := w.begin(t.Context(), other); err == nil || !strings.Contains(err.Error(), "a run with this id exists already") {
-		t.Errorf("begin of another run with the same id: %v, want it refused", err)
+	if r, _, err := st.GetRun(t.Context(), in.Run.ID); err != nil || !r.Started.Equal(started) {
+		t.Errorf("run %+v %v; want it started when the first try began it", r, err)
+	}
+	later := in
+	later.Since, later.Run.Started = started.Add(time.Second), started.Add(2*time.Second)
+	earlier := in
+	earlier.Run.Started = started.Add(-time.Millisecond)
+	for name, other := range map[string]BeginInput{"a later execution": later, "an earlier begin": earlier} {
+		if _, err := w.begin(t.Context(), other); err == nil || !strings.Contains(err.Error(), "a run with this id exists already") {
+			t.Errorf("begin of another run with the same id (%s): %v, want it refused", name, err)
+		}
+	}
+
+	// Its resume, tried again the same way, is the same resume; one counted from another
+	// number of resumes is not.
+	resume := BeginInput{Run: dag.RunRecord{ID: in.Run.ID, DAG: "small", Started: started.Add(time.Minute), Resumed: true}, Since: since}
+	for try := 1; try <= 2; try++ {
+		if session, err := w.begin(t.Context(), resume); err != nil || session != 1 {
+			t.Fatalf("resume, try %d: session %d, %v; want 1, nil", try, session, err)
+		}
+	}
+	stale := resume
+	stale.Resumes = 5
+	if _, err := w.begin(t.Context(), stale); err == nil || !strings.Contains(err.Error(), "resumed by another process meanwhile") {
+		t.Errorf("a resume from 5 resumes: %v, want it refused", err)
 	}
 }

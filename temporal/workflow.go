@@ -611,7 +611,7 @@ func (r *recorder) local() workflow.Context {
 
 func (r *recorder) BeginRun(_ context.Context, run dag.RunRecord) error {
 	ctx := r.local()
-	in := BeginInput{Run: run}
+	in := BeginInput{Run: run, Since: workflow.GetInfo(r.ctx).WorkflowStartTime}
 	if r.in.Resume != nil {
 		in.Resumes = r.in.Resume.Resumes
 	}
@@ -622,6 +622,8 @@ func (r *recorder) BeginRun(_ context.Context, run dag.RunRecord) error {
 type BeginInput struct {
 	Run     dag.RunRecord `json:"run"`
 	Resumes int           `json:"resumes,omitempty"`
+	// Since is when the workflow's execution started, which every try of its tasks sees alike.
+	Since time.Time `json:"since"`
 }
 
 // RecordInput is the record local activity's input.

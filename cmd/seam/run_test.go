@@ -26,7 +26,9 @@ func TestRunExamples(t *testing.T) {
 	wants := map[string]want{
 		"hello.yaml": {0, []string{"✓ echo", " success in ", `said: "greet said: hello, world"`, "outputs:"}},
 		// It waits for a person's answer (exit 3); approve.txtar answers one.
-		"approval.yaml":        {3, []string{"✓ draft", " waiting in "}},
+		"approval.yaml": {3, []string{"✓ draft", " waiting in "}},
+		// TestApprovalRewindExample answers it: a reject drafts again, an approve sends.
+		"approval-rewind.yaml": {3, []string{"✓ draft", "drafted a reply to ann", " waiting in "}},
 		"fan-in.yaml":          {0, []string{"! west", " warn in ", "total: 9"}},
 		"transform.yaml":       {0, []string{"✓ revenue", " success in ", `report: "ada: 32, bob: 35.5"`}},
 		"lint-compatible.yaml": {0, []string{"✓ report", " success in ", `report: "bug scored 7 of 10"`}},

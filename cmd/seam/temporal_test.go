@@ -93,7 +93,8 @@ func TestEnginesSameResults(t *testing.T) {
 	needs := map[string]string{"http.yaml": "the network", "n8n-triage.yaml": "n8n"}
 	// approval.yaml waits for a person's answer: given by seam approve to both runs (on
 	// Temporal through the workflow's Update), after which the stores are compared.
-	answers := map[string][]string{"approval.yaml": {"review", "--set", "reply=Sent, thanks.", "--comment", "ok"}}
+	answers := map[string][]string{"approval.yaml": {"review", "--set", "reply=Sent, thanks.", "--comment", "ok"},
+		"approval-rewind.yaml": {"review"}}
 	// lib/score.yaml is a sub-DAG with required params: given here, so that it runs;
 	// github-pull-request.yaml's params are a webhook's body: GitHub's example payload.
 	params := map[string][]string{"lib/score.yaml": {"-p", "title=app crashes on login", "-p", "customers=12"},

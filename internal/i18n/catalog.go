@@ -48,6 +48,7 @@ func catalogParts() map[string]map[string]string {
 		"jaApweb":      jaApweb(),
 		"jaAppr2":      jaAppr2(),
 		"jaTsched":     jaTsched(),
+		"jaTappr2":     jaTappr2(),
 		"jaTappr":      jaTappr(),
 		"jaWeb3":       jaWeb3(),
 		"jaSched2":     jaSched2(),
