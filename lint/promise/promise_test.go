@@ -59,15 +59,6 @@ func knownBreaks() map[string]string {
 		// producer's output to run with. Guards narrow (issue 42 §4); a consumer that ran and
 		// did not fail as lint said is kindUnconfirmed, which fails the test.
 		kindNeverRan: "the values drawn never make the consumer's when true",
-		// A false error of lint's (issue 37): an optional member of an approval's form that
-		// a prefill fills is never absent from the answer (the run service lays the answer's
-		// fields over the prefill, so an answer cannot take it away), yet lint says a read of
-		// it may find nothing (SEAM-E311). Lint is to read a resolved prefill as present.
-		kindPrefilled: "lint reads a prefilled optional form member as one the answer may leave out",
-		// A break (issue 37): a read of a member an approval's form does not declare
-		// (nodes.ap.output.data.zz) draws no finding from lint, not even SEAM-W301 as a
-		// producer's open object does, and the run fails at it.
-		kindAnswerZZ: "lint says nothing of a read of a member the approval's form does not declare",
 	}
 }
 
