@@ -549,7 +549,7 @@ func (h *harness) values(label string) map[string]any {
 		vs[p.id] = v
 	}
 	if tr := h.sp.trigger; tr != nil {
-		vs[triggerID] = tr.scheduledTime(h.rt, label+"."+triggerID)
+		vs[triggerID] = tr.fire(h.rt, label+"."+triggerID)
 	}
 	d := h.load(context.Background(), vs)
 	if ap := h.sp.approval; ap != nil {
@@ -724,8 +724,13 @@ func (h *harness) runSpec(ctx context.Context, sp spec, values map[string]any) (
 	ctx, cancel := context.WithTimeout(ctx, runTimeout)
 	defer cancel()
 	opts := engine.RunOptions{}
+	manual := sp
+	manual.trigger = nil
 	if sp.trigger != nil {
-		opts.Params = h.triggerParams(d, values)
+		if opts.Params, refused = h.triggerParams(d, values); refused != "" {
+			res, _ = h.runSpec(ctx, manual, values)
+			return res, refused
+		}
 	}
 	if sp.approval != nil {
 		// Answered, as a run resumed after seam approve takes its answer from the store.
@@ -735,8 +740,6 @@ func (h *harness) runSpec(ctx context.Context, sp spec, values map[string]any) (
 	}
 	res, err := engine.Run(ctx, d, opts)
 	if refused = refusedParams(err); refused != "" && sp.trigger != nil {
-		manual := sp
-		manual.trigger = nil
 		res, _ = h.runSpec(ctx, manual, values)
 		return res, refused
 	}
