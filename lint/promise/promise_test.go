@@ -43,6 +43,7 @@ const (
 	kindPrefilled     = "prefilled form member said absent"
 	kindAnswerZZ      = "undeclared answer member read"
 	kindTriggerParams = "trigger params refused"
+	kindTriggerBody   = "trigger body member absent"
 )
 
 var kindOfRisk = map[string]string{
@@ -60,6 +61,12 @@ func knownBreaks() map[string]string {
 		// producer's output to run with. Guards narrow (issue 42 §4); a consumer that ran and
 		// did not fail as lint said is kindUnconfirmed, which fails the test.
 		kindNeverRan: "the values drawn never make the consumer's when true",
+		// A break (issue 38): a webhook trigger's params read a member its body's contract
+		// does not require (or does not declare), trigger.body.b; a body without it makes no
+		// params (the webhook answers 422), yet lint says nothing: its reads of members that
+		// may be absent (SEAM-E311) and undeclared (SEAM-W301) look at nodes.* and params.*,
+		// not trigger.*.
+		kindTriggerBody: "lint says nothing of a trigger's read of a body member that may be absent",
 	}
 }
 
@@ -772,6 +779,8 @@ func siteOf(reason string) string {
 // kind names a break: by what the run said, else by the risk the failing read took.
 func (h *harness) kind(f failure, values map[string]any) string {
 	switch {
+	case f.site == siteParams && strings.Contains(f.reason, "${{ trigger.body.") && strings.Contains(f.reason, "no field"):
+		return kindTriggerBody
 	case f.site == siteParams:
 		return kindTriggerParams
 	case f.site == siteOutputs && strings.Contains(f.reason, "nodes."+approvalID+".output.data") && strings.Contains(f.reason, ".zz"):
