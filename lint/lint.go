@@ -588,14 +588,15 @@ func nearPath(s any, path []string, i int) string {
 }
 
 // declares reports whether r's root has a schema its author wrote (a declared output
-// contract, a params schema): only then is a reference to a member it does not declare
-// likely a mistake rather than a loose contract (types' own schemas leave data open).
+// contract, an approval's form, a params schema): only then is a reference to a member it
+// does not declare likely a mistake rather than a loose contract (types' own schemas leave
+// data open).
 func (l *linter) declares(r dag.Ref) bool {
 	if r.Root == "params" {
 		return l.d.Params != nil
 	}
 	n := l.d.ByID[r.Node]
-	return n != nil && n.OutputContract != nil
+	return n != nil && (n.OutputContract != nil || n.Form != nil)
 }
 
 // celType asks CEL's type checker for the type of e's result and turns it into a schema;

@@ -163,3 +163,43 @@ func TestLintApprovalOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestLintApprovalAnswerMembers: a read of the answer is proved against what the run service
+// records: the form's fields laid over the prefill (an answer cannot take a prefilled member
+// away), the decision and the comment; a member the form does not declare is as uncertain as
+// a producer's undeclared member (SEAM-W301), or missing for good when the form is closed.
+func TestLintApprovalAnswerMembers(t *testing.T) {
+	review := func(form, prefill string) string {
+		s := reviewHead + "      approvers: anyone\n      form: " + form + "\n"
+		if prefill != "" {
+			s += "      prefill: " + prefill + "\n"
+		}
+		return s
+	}
+	open := "{type: object, required: [reply], properties: {reply: {type: string}, tone: {type: string}}}"
+	closed := "{type: object, additionalProperties: false, properties: {reply: {type: string}}}"
+	reads := func(ref string) string {
+		return "  send:\n    type: const\n    input: {x: \"${{ " + ref + " }}\"}\n    with: {value: {status: pass, summary: s}}\n"
+	}
+	tests := []struct {
+		name, rest string
+		want       []string
+	}{
+		{"an optional member prefilled from a producer", review(open, "{tone: \"${{ nodes.draft.output.data.reply }}\"}") + reads("nodes.review.output.data.tone"), nil},
+		{"an optional member prefilled with a literal", review(open, "{tone: warm}") + reads("nodes.review.output.data.tone"), nil},
+		{"an optional member not prefilled", review(open, "{reply: \"${{ nodes.draft.output.data.reply }}\"}") + reads("nodes.review.output.data.tone"), []string{
+			"testdata/t.yaml:19:21: error SEAM-E311 send reads nodes.review.output.data.tone, but review may deliver an output without it; the run fails then\n  witness: {\"data\":{\"decision\":\"approve\",\"reply\":\"\"},\"status\":\"pass\",\"summary\":\"a\"}\n  fix: require 'data.tone' in review's output contract, or guard the read: `has(nodes.review.output.data.tone) ? nodes.review.output.data.tone : <default>`"}},
+		{"a member an open form does not declare", review(open, "") + reads("nodes.review.output.data.zz"), []string{
+			"testdata/t.yaml:18:21: warning SEAM-W301 nodes.review.output.data.zz: review's output contract does not declare data.zz (it allows other fields, so it may be there)\n  fix: declare it in review's output contract, or correct the reference."}},
+		{"a member a closed form does not declare", review(closed, "") + reads("nodes.review.output.data.zz"), []string{
+			"testdata/t.yaml:18:21: error SEAM-E305 nodes.review.output.data.zz: review's output contract does not declare data.zz\n  fix: declare it in review's output contract, or reference a field it declares."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := approvalFindings(t, tt.rest, i18n.English)
+			if strings.Join(got, "\n---\n") != strings.Join(tt.want, "\n---\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n---\n"), strings.Join(tt.want, "\n---\n"))
+			}
+		})
+	}
+}

@@ -16,8 +16,10 @@ const (
 	triggerBody = "body"           // webhooks: the request's JSON body
 )
 
-// scheduledTime is what trigger.scheduled_time is: the scheduler formats the time so.
-var scheduledTime = map[string]any{"type": "string", "format": "date-time"}
+// scheduledTime is what trigger.scheduled_time is: the scheduler formats the time in UTC as
+// RFC 3339 without fractions (service.ScheduledParams), "2006-01-02T15:04:05Z", always 20
+// characters, so that a params schema's bounds on its length are proved, not guessed.
+var scheduledTime = map[string]any{"type": "string", "format": "date-time", "minLength": 20, "maxLength": 20}
 
 // triggers checks the DAG's triggers: that each cron and time zone parses, that each reads
 // only the trigger.* values it provides, and that each one's params fit the params schema,

@@ -110,3 +110,40 @@ func TestLintTriggersJapanese(t *testing.T) {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestLintTriggerScheduledTime: trigger.scheduled_time is proved as the scheduler makes it,
+// a UTC RFC 3339 time of 20 characters, against a params schema's constraints.
+func TestLintTriggerScheduledTime(t *testing.T) {
+	tests := []struct {
+		name, since string
+		want        []string
+	}{
+		{"a date-time", "{type: string, format: date-time}", nil},
+		{"as long as the time", "{type: string, minLength: 20, maxLength: 20}", nil},
+		{"shorter than the time", "{type: string, maxLength: 19}", []string{
+			`testdata/t.yaml:7:40: error SEAM-E332 trigger n may make params {"since":"2024-01-02T03:04:05Z"}, which the params schema rejects: field 'since' must have maxLength 19` +
+				"\n  fix: give the trigger params the params schema accepts (the values it reads from trigger.* included), or widen the params schema"}},
+		{"longer than the time", "{type: string, minLength: 21}", []string{
+			`testdata/t.yaml:7:40: error SEAM-E332 trigger n may make params {"since":"2024-01-02T03:04:05Z"}, which the params schema rejects: field 'since' must have minLength 21` +
+				"\n  fix: give the trigger params the params schema accepts (the values it reads from trigger.* included), or widen the params schema"}},
+		{"a date", "{type: string, format: date}", []string{
+			`testdata/t.yaml:7:40: error SEAM-E332 trigger n may make params {"since":"2024-01-02T03:04:05Z"}, which the params schema rejects: field 'since' must be a valid date` +
+				"\n  fix: give the trigger params the params schema accepts (the values it reads from trigger.* included), or widen the params schema"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "version: 1\nname: t\nparams: {type: object, properties: {since: " + tt.since + "}}\nnodes:\n  a: {type: const, with: {value: {status: pass, summary: ok}}}\ntriggers:\n  n: {every: 10s, params: {since: \"${{ trigger.scheduled_time }}\"}}\n"
+			d, ds := loadTest(t, src)
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, Options{Lang: i18n.English}) {
+				got = append(got, f.String())
+			}
+			if strings.Join(got, "\n---\n") != strings.Join(tt.want, "\n---\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n---\n"), strings.Join(tt.want, "\n---\n"))
+			}
+		})
+	}
+}

@@ -210,11 +210,18 @@ func (c *ApprovalConfig) OutputSchema(form map[string]any) map[string]any {
 		props["comment"] = map[string]any{"type": "string"}
 	}
 	required := []any{"decision"}
-	if r, ok := form["required"].([]any); ok {
-		for _, x := range r {
-			if !slices.Contains(required, x) {
-				required = append(required, x)
-			}
+	r, _ := form["required"].([]any)
+	// A prefilled field is in every answer: the run service lays the answer's fields over the
+	// prefill (and the deadline's answer too), so no answer can take it away. One the form
+	// does not declare stays as open as the form leaves it.
+	for _, k := range slices.Sorted(maps.Keys(c.Prefill)) {
+		if _, declared := props[k]; declared && k != "decision" && k != "comment" {
+			r = append(r, k)
+		}
+	}
+	for _, x := range r {
+		if !slices.Contains(required, x) {
+			required = append(required, x)
 		}
 	}
 	data := map[string]any{"type": "object", "properties": props, "required": required}

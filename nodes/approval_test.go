@@ -14,6 +14,8 @@ import (
 func TestApprovalOutputSchema(t *testing.T) {
 	form := map[string]any{"type": "object", "required": []any{"reply"},
 		"properties": map[string]any{"reply": map[string]any{"type": "string"}}, "additionalProperties": false}
+	// The prefill's extra field is one the form does not declare: as open as the form leaves it.
+	open := map[string]any{"type": "object", "properties": map[string]any{"tone": map[string]any{"type": "string"}}}
 	tests := []struct {
 		name string
 		with map[string]any
@@ -23,6 +25,8 @@ func TestApprovalOutputSchema(t *testing.T) {
 			`{"properties":{"data":{"additionalProperties":false,"properties":{"comment":{"type":"string"},"decision":{"enum":["approve","reject"],"type":"string"},"reply":{"type":"string"}},"required":["decision","reply"],"type":"object"},"status":{"enum":["pass","fail"]}},"required":["status","summary","data"],"type":"object"}`},
 		{"continue on reject never fails", map[string]any{"title": "t", "form": form, "on_reject": "continue", "decisions": []any{"ship", "reject"}},
 			`{"properties":{"data":{"additionalProperties":false,"properties":{"comment":{"type":"string"},"decision":{"enum":["ship","reject"],"type":"string"},"reply":{"type":"string"}},"required":["decision","reply"],"type":"object"},"status":{"enum":["pass"]}},"required":["status","summary","data"],"type":"object"}`},
+		{"a prefilled field is in every answer", map[string]any{"title": "t", "form": open, "prefill": map[string]any{"tone": "${{ nodes.d.output.data.t }}", "extra": 1}},
+			`{"properties":{"data":{"properties":{"comment":{"type":"string"},"decision":{"enum":["approve","reject"],"type":"string"},"tone":{"type":"string"}},"required":["decision","tone"],"type":"object"},"status":{"enum":["pass","fail"]}},"required":["status","summary","data"],"type":"object"}`},
 		{"a form not yet inlined", map[string]any{"title": "t", "form": "form.json"}, string(approvalType{}.OutputSchema())},
 	}
 	for _, tt := range tests {

@@ -76,6 +76,21 @@ func (e *HookBodyError) Error() string {
 
 func (e *HookBodyError) Unwrap() error { return e.Err }
 
+// HookParams are the params webhook trigger tr makes of a request's body v (already checked
+// against the webhook's contract); nil when it makes none. Hook starts its run with them, and
+// a property test of lint's proof of trigger params makes them as Hook does.
+func HookParams(tr *dag.Trigger, v any, lang i18n.Lang) (map[string]any, error) {
+	if tr.Params == nil {
+		return nil, nil
+	}
+	p, err := tr.Params.Eval(&dag.Scope{Trigger: map[string]any{"body": v}, Lang: lang})
+	m, ok := p.(map[string]any)
+	if err == nil && !ok {
+		err = i18n.Errorf(lang, "params must make an object, not %s", fmt.Sprintf("%T", p))
+	}
+	return m, err
+}
+
 // Hooked is what a webhook request did.
 type Hooked struct {
 	RunID string `json:"run_id"`
@@ -113,17 +128,9 @@ func (s *Service) Hook(ctx context.Context, d *dag.DAG, tr *dag.Trigger, body []
 			return nil, &HookBodyError{Err: i18n.Errorf(lang, "trigger %s: the key cannot be made of the body: %w", tr.ID, err), lang: lang}
 		}
 	}
-	var params map[string]any
-	if tr.Params != nil {
-		p, err := tr.Params.Eval(scope)
-		m, ok := p.(map[string]any)
-		if err == nil && !ok {
-			err = i18n.Errorf(lang, "params must make an object, not %s", fmt.Sprintf("%T", p))
-		}
-		if err != nil {
-			return nil, &HookBodyError{Err: i18n.Errorf(lang, "trigger %s: the params cannot be made of the body: %w", tr.ID, err), lang: lang}
-		}
-		params = m
+	params, err := HookParams(tr, v, lang)
+	if err != nil {
+		return nil, &HookBodyError{Err: i18n.Errorf(lang, "trigger %s: the params cannot be made of the body: %w", tr.ID, err), lang: lang}
 	}
 	// The run outlives the request that started it.
 	run, err := s.Start(context.WithoutCancel(ctx), d, Request{Params: params, Fired: fired})

@@ -50,6 +50,7 @@ const (
 	siteWhen    = "when"
 	siteForeach = "foreach"
 	siteOutputs = "outputs"
+	siteParams  = "params" // the params a trigger makes
 )
 
 // A read is one reference: a plain path, inside some CEL or some text.
@@ -123,6 +124,8 @@ type spec struct {
 	// approval, when set, is the approval node "ap" (also among consumers, where its prefill
 	// reads are): its form, and the schema of its output's data, which consumers read.
 	approval *approval
+	// trigger, when set, is a schedule whose params the DAG's params schema takes (issue 38).
+	trigger *trigger
 }
 
 // approval is an approval node: a form of renderable members, some prefilled from the
@@ -187,6 +190,9 @@ func genSpec(t *rapid.T) spec {
 	for i := range rapid.IntRange(1, 3).Draw(t, "consumers") {
 		// c1… read the approval's answer too; ap reads only the producers (its prefill).
 		sp.consumers = append(sp.consumers, genConsumer(t, fmt.Sprintf("c%d", i+1), pick))
+	}
+	if rapid.IntRange(0, 2).Draw(t, "trigger") == 0 {
+		sp.trigger = genTrigger(t)
 	}
 	for i := range rapid.IntRange(0, 2).Draw(t, "outputs") {
 		label := fmt.Sprintf("o%d", i+1)
@@ -420,6 +426,9 @@ func yamlOf(sp spec, values map[string]any) ([]byte, error) {
 			outs = append(outs, kv{name, o.template()})
 		}
 		doc = append(doc, kv{"outputs", outs})
+	}
+	if sp.trigger != nil {
+		doc = sp.trigger.yaml(doc)
 	}
 	return yaml.Marshal(doc)
 }

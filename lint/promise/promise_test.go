@@ -27,21 +27,23 @@ import (
 // The kinds of break: a run of a lint-clean DAG that failed at an edge (the first six are the
 // reads of issue 35, by what made the member absent), or a lint error no run confirmed.
 const (
-	kindOptional    = "optional member read"
-	kindAnyOf       = "anyOf branch"
-	kindIndex       = "index past minItems"
-	kindNullable    = "nullable walked"
-	kindUndeclared  = "undeclared member read"
-	kindText        = "object or array inside text"
-	kindWhen        = "non-boolean when"
-	kindCEL         = "CEL type error"
-	kindOutput      = "unresolved DAG output"
-	kindEdgeOther   = "other edge failure"
-	kindNeverRan    = "consumer's when never held"
-	kindWitness     = "witness not deliverable"
-	kindUnconfirmed = "lint error not confirmed"
-	kindPrefilled   = "prefilled form member said absent"
-	kindAnswerZZ    = "undeclared answer member read"
+	kindOptional      = "optional member read"
+	kindAnyOf         = "anyOf branch"
+	kindIndex         = "index past minItems"
+	kindNullable      = "nullable walked"
+	kindUndeclared    = "undeclared member read"
+	kindText          = "object or array inside text"
+	kindWhen          = "non-boolean when"
+	kindCEL           = "CEL type error"
+	kindOutput        = "unresolved DAG output"
+	kindEdgeOther     = "other edge failure"
+	kindNeverRan      = "consumer's when never held"
+	kindWitness       = "witness not deliverable"
+	kindUnconfirmed   = "lint error not confirmed"
+	kindPrefilled     = "prefilled form member said absent"
+	kindAnswerZZ      = "undeclared answer member read"
+	kindTriggerParams = "trigger params refused"
+	kindTriggerBody   = "trigger body member absent"
 )
 
 var kindOfRisk = map[string]string{
@@ -59,15 +61,12 @@ func knownBreaks() map[string]string {
 		// producer's output to run with. Guards narrow (issue 42 §4); a consumer that ran and
 		// did not fail as lint said is kindUnconfirmed, which fails the test.
 		kindNeverRan: "the values drawn never make the consumer's when true",
-		// A false error of lint's (issue 37): an optional member of an approval's form that
-		// a prefill fills is never absent from the answer (the run service lays the answer's
-		// fields over the prefill, so an answer cannot take it away), yet lint says a read of
-		// it may find nothing (SEAM-E311). Lint is to read a resolved prefill as present.
-		kindPrefilled: "lint reads a prefilled optional form member as one the answer may leave out",
-		// A break (issue 37): a read of a member an approval's form does not declare
-		// (nodes.ap.output.data.zz) draws no finding from lint, not even SEAM-W301 as a
-		// producer's open object does, and the run fails at it.
-		kindAnswerZZ: "lint says nothing of a read of a member the approval's form does not declare",
+		// A break (issue 38): a webhook trigger's params read a member its body's contract
+		// does not require (or does not declare), trigger.body.b; a body without it makes no
+		// params (the webhook answers 422), yet lint says nothing: its reads of members that
+		// may be absent (SEAM-E311) and undeclared (SEAM-W301) look at nodes.* and params.*,
+		// not trigger.*.
+		kindTriggerBody: "lint says nothing of a trigger's read of a body member that may be absent",
 	}
 }
 
@@ -82,9 +81,15 @@ const (
 // property on the test's goroutine, one DAG after another.
 type tally struct {
 	dags, clean, cleanRuns, brokenRuns, errors, confirmed int
-	witnesses                                             int            // producer outputs lint printed as witnesses, checked
-	kinds                                                 map[string]int // breaks, by kind
-	brokenBy                                              map[string]int // clean runs broken, by kind
+	witnesses                                             int // producer outputs lint printed as witnesses, checked
+	// DAGs with a trigger, lint's errors at its params and those a run confirmed, runs whose
+	// params the DAG refused.
+	triggers, triggerErrors, triggerConfirmed, refusedRuns int
+	// Triggers lint warned of (SEAM-W301: it could not tell) and those a run refused; triggers
+	// lint said nothing of, each of whose runs the DAG took.
+	triggerWarned, triggerWarnedRefused, triggerClean int
+	kinds                                             map[string]int // breaks, by kind
+	brokenBy                                          map[string]int // clean runs broken, by kind
 }
 
 func newTally() *tally {
@@ -106,6 +111,10 @@ func (t *tally) String() string {
 	}
 	fmt.Fprintf(&b, "lint errors: %d, confirmed by a run: %d (%.1f %%); producer outputs printed as witnesses: %d, each checked against its contract\n",
 		t.errors, t.confirmed, pct(t.confirmed, t.errors), t.witnesses)
+	fmt.Fprintf(&b, "DAGs with a trigger: %d; lint errors at its params: %d, confirmed by a run refusing them: %d; runs whose params were refused: %d\n",
+		t.triggers, t.triggerErrors, t.triggerConfirmed, t.refusedRuns)
+	fmt.Fprintf(&b, "  triggers lint warned of: %d, of them refused by a run: %d; triggers lint found nothing at: %d\n",
+		t.triggerWarned, t.triggerWarnedRefused, t.triggerClean)
 	for _, k := range slices.Sorted(maps.Keys(t.kinds)) {
 		fmt.Fprintf(&b, "  breaks of kind %-28s %5d\n", k+":", t.kinds[k])
 	}
@@ -222,7 +231,9 @@ func (h *harness) check() []breakage {
 		}
 	}
 	h.findings = strings.Join(lines, "\n  ")
-	clean := len(errs) == 0
+	// The trigger's params are an edge apart: nothing else reads params, so an error there
+	// leaves the rest of the DAG clean.
+	clean := !slices.ContainsFunc(errs, func(e lint.Finding) bool { return e.Consumer != triggerID })
 	if clean {
 		h.tally.clean++
 	}
@@ -251,7 +262,13 @@ func (h *harness) check() []breakage {
 		kinds := map[string]bool{}
 		for _, f := range fails {
 			failedAt[f.consumer] = true
-			if !clean || warned[f.consumer] {
+			// The trigger's params are an edge of their own: lint's errors elsewhere do not
+			// excuse silence about them.
+			said := !clean
+			if f.consumer == triggerID {
+				said = slices.ContainsFunc(errs, func(e lint.Finding) bool { return e.Consumer == triggerID })
+			}
+			if said || warned[f.consumer] {
 				continue
 			}
 			k := h.kind(f, values)
@@ -326,8 +343,27 @@ func (h *harness) check() []breakage {
 			}
 		}
 	}
+	if h.sp.trigger != nil {
+		h.tally.triggers++
+		switch {
+		case slices.ContainsFunc(errs, func(e lint.Finding) bool { return e.Consumer == triggerID }):
+		case warned[triggerID]:
+			h.tally.triggerWarned++
+			if failedAt[triggerID] {
+				h.tally.triggerWarnedRefused++
+			}
+		default:
+			h.tally.triggerClean++
+		}
+	}
 	for _, f := range errs {
 		h.tally.errors++
+		if f.Consumer == triggerID {
+			h.tally.triggerErrors++
+			if confirmed(f) {
+				h.tally.triggerConfirmed++
+			}
+		}
 		if confirmed(f) {
 			h.tally.confirmed++
 			continue
@@ -519,6 +555,9 @@ func (h *harness) values(label string) map[string]any {
 		}
 		vs[p.id] = v
 	}
+	if tr := h.sp.trigger; tr != nil {
+		vs[triggerID] = tr.fire(h.rt, label+"."+triggerID)
+	}
 	d := h.load(context.Background(), vs)
 	if ap := h.sp.approval; ap != nil {
 		vs[approvalID] = h.answer(d, ap, vs, label)
@@ -625,7 +664,11 @@ func (h *harness) loadSpec(ctx context.Context, sp spec, values map[string]any) 
 // run runs the DAG with values on the embedded engine and returns its edge failures, the
 // consumers its `when` skipped, and those a failed dependency held back.
 func (h *harness) run(ctx context.Context, values map[string]any) (fails []failure, skips, held []string) {
-	res := h.runSpec(ctx, h.sp, values)
+	res, refused := h.runSpec(ctx, h.sp, values)
+	if refused != "" {
+		h.tally.refusedRuns++
+		fails = append(fails, failure{consumer: triggerID, site: siteParams, reason: refused})
+	}
 	outputErrors := res.OutputErrors
 	if res.Status == dag.RunFailed && len(h.sp.outputs) > 0 {
 		// A failed run evaluates no outputs: run the producers and the outputs alone to
@@ -652,7 +695,8 @@ func (h *harness) run(ctx context.Context, values map[string]any) (fails []failu
 					}
 				}
 			}
-			maps.Copy(outputErrors, h.runSpec(ctx, alone, values).OutputErrors)
+			res, _ := h.runSpec(ctx, alone, values)
+			maps.Copy(outputErrors, res.OutputErrors)
 		}
 	}
 	for _, n := range res.Nodes {
@@ -677,13 +721,24 @@ func (h *harness) run(ctx context.Context, values map[string]any) (fails []failu
 	return fails, skips, held
 }
 
-// runSpec runs sp with values on the embedded engine; a run that cannot start or that hangs
-// fails the test.
-func (h *harness) runSpec(ctx context.Context, sp spec, values map[string]any) *dag.RunResult {
+// runSpec runs sp with values on the embedded engine, started by its trigger when it has
+// one, with the params the trigger makes for the run's scheduled time. Params the run
+// refuses are returned as refused, and the DAG runs without its trigger and params schema,
+// so that its edges are still tried. A run that cannot start otherwise, or that hangs, fails
+// the test.
+func (h *harness) runSpec(ctx context.Context, sp spec, values map[string]any) (res *dag.RunResult, refused string) {
 	d := h.loadSpec(ctx, sp, values)
 	ctx, cancel := context.WithTimeout(ctx, runTimeout)
 	defer cancel()
 	opts := engine.RunOptions{}
+	manual := sp
+	manual.trigger = nil
+	if sp.trigger != nil {
+		if opts.Params, refused = h.triggerParams(d, values); refused != "" {
+			res, _ = h.runSpec(ctx, manual, values)
+			return res, refused
+		}
+	}
 	if sp.approval != nil {
 		// Answered, as a run resumed after seam approve takes its answer from the store.
 		out, _ := values[approvalID].(map[string]any)
@@ -691,13 +746,17 @@ func (h *harness) runSpec(ctx context.Context, sp spec, values map[string]any) *
 		opts.Answers = map[string]*dag.ApprovalRecord{approvalID: {Answer: answer, By: "promise", Through: "cli"}}
 	}
 	res, err := engine.Run(ctx, d, opts)
+	if refused = refusedParams(err); refused != "" && sp.trigger != nil {
+		res, _ = h.runSpec(ctx, manual, values)
+		return res, refused
+	}
 	if err != nil {
 		h.rt.Fatalf("the run did not start: %v\n%s", err, h.src)
 	}
 	if res.Status == dag.RunCanceled || ctx.Err() != nil {
 		h.rt.Fatalf("the run hung (%s): %s\nvalues: %s", runTimeout, h.src, compact(values))
 	}
-	return res
+	return res, ""
 }
 
 // siteOf is the place a failed node's reason names (engine/engine_prepare.go), "" for a
@@ -720,6 +779,10 @@ func siteOf(reason string) string {
 // kind names a break: by what the run said, else by the risk the failing read took.
 func (h *harness) kind(f failure, values map[string]any) string {
 	switch {
+	case f.site == siteParams && strings.Contains(f.reason, "${{ trigger.body.") && strings.Contains(f.reason, "no field"):
+		return kindTriggerBody
+	case f.site == siteParams:
+		return kindTriggerParams
 	case f.site == siteOutputs && strings.Contains(f.reason, "nodes."+approvalID+".output.data") && strings.Contains(f.reason, ".zz"):
 		return kindAnswerZZ
 	case f.site == siteOutputs:
