@@ -165,6 +165,10 @@ func TestLintTriggerBodyReads(t *testing.T) {
 		{"the key reads a member not required", body, `"${{ trigger.body.b }}"`, `3`, []string{
 			"testdata/t.yaml:12:179: error SEAM-E311 trigger w reads trigger.body.b, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run" +
 				"\n  witness: {\"a\":\"\"}\n  fix: require it in the body contract of trigger w, or guard the read: `has(trigger.body.b) ? trigger.body.b : <default>`"}},
+		{"a member one anyOf branch declares", "{type: object, anyOf: [{required: [x], properties: {x: {type: string}}}, {required: [y], properties: {y: {type: string}}}]}", "", `"${{ size(trigger.body.x) }}"`, []string{
+			"testdata/t.yaml:12:206: error SEAM-E311 trigger w reads trigger.body.x, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run" +
+				"\n  witness: {\"y\":\"\"}" +
+				"\n  fix: require it in the body contract of trigger w, or guard the read: `has(trigger.body.x) ? trigger.body.x : <default>`"}},
 		{"guarded by has()", body, "", `"${{ has(trigger.body.b) ? size(trigger.body.b) : 0 }}"`, nil},
 		{"a member of a member that may be null", body, "", `"${{ has(trigger.body.o) ? size(trigger.body.o.c) : 0 }}"`, []string{
 			"testdata/t.yaml:12:248: error SEAM-E311 trigger w reads trigger.body.o.c, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run" +
