@@ -140,7 +140,8 @@ func Lint(ctx context.Context, d *dag.DAG, opts Options) []Finding {
 	out = append(out, l.undeclaredRefs("", outs)...)
 	out = append(out, l.exprTypes("", outs, nil)...)
 	out = append(out, l.statusNames("", outs)...)
-	out = append(out, l.triggers()...)
+	trig, trigAbsent := l.triggers()
+	out, absent = append(out, trig...), append(absent, trigAbsent...)
 	out = append(out, l.decisionCompares("", outs)...)
 	out = append(out, l.hygiene()...)
 	out = append(out, l.drafts()...)
@@ -537,26 +538,34 @@ func (l *linter) undeclaredRefs(consumer string, es []*dag.Expr) []Finding {
 				out = append(out, l.undeclaredItem(consumer, r)...)
 				continue
 			}
-			if len(r.Path) == 0 || (r.Root != "nodes" && r.Root != "params") {
+			body := r.Root == "trigger" && len(r.Path) > 1 && r.Path[0] == triggerBody
+			if len(r.Path) == 0 || (r.Root != "nodes" && r.Root != "params" && !body) {
 				continue
 			}
 			p, ok := l.projectRef(r, false)
 			if !ok {
 				continue
 			}
-			what, producer := "params", ""
-			if r.Root == "nodes" {
-				what, producer = "nodes."+r.Node+".output", r.Node
+			// path is r's path in what the producer delivers (off segments into r.Path), under
+			// root in references; label names its schema.
+			what, root, path, off, label := "params", "params", r.Path, 0, l.text.outContract("params")
+			switch {
+			case r.Root == "nodes":
+				what, label = "nodes."+r.Node+".output", l.text.outContract(r.Node)
+				root = what
+			case body:
+				what, root, path, off = "trigger."+triggerBody, "trigger", r.Path[1:], 1
+				label = i18n.Sprintf(l.text.lang, "the body contract of trigger %s", l.trigger.ID)
 			}
 			switch {
 			case p.undeclared >= 0:
-				seg := strings.Join(r.Path[:p.undeclared+1], ".")
-				msg, hint := l.text.near(l.nearRef(r, p.undeclared), what)(l.text.undeclared(what+"."+seg, producer, seg))
+				seg := strings.Join(path[:p.undeclared+1], ".")
+				msg, hint := l.text.near(l.nearRef(r, off+p.undeclared), root)(l.text.undeclared(what+"."+seg, label, seg))
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeUndeclared,
 					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)})
-			case p.loose >= 0 && p.loose < len(r.Path) && l.declares(r) && !l.declaredInBranch(r):
-				seg := strings.Join(r.Path[:p.loose+1], ".")
-				msg, hint := l.text.near(l.nearRef(r, p.loose), what)(l.text.loose(what+"."+seg, producer, seg))
+			case p.loose >= 0 && p.loose < len(path) && l.declares(r) && !l.declaredInBranch(r):
+				seg := strings.Join(path[:p.loose+1], ".")
+				msg, hint := l.text.near(l.nearRef(r, off+p.loose), root)(l.text.loose(what+"."+seg, label, seg))
 				out = append(out, Finding{Pos: r.Pos, Severity: SeverityWarning, Code: CodeUnknown,
 					Producers: l.addProducer(nil, r), Consumer: consumer, Message: msg, Hint: hint, subject: refSubject(r)})
 			}
@@ -592,8 +601,11 @@ func nearPath(s any, path []string, i int) string {
 // does not declare likely a mistake rather than a loose contract (types' own schemas leave
 // data open).
 func (l *linter) declares(r dag.Ref) bool {
-	if r.Root == "params" {
+	switch r.Root {
+	case "params":
 		return l.d.Params != nil
+	case "trigger":
+		return true // projected only through a body's contract, which its author wrote
 	}
 	n := l.d.ByID[r.Node]
 	return n != nil && (n.OutputContract != nil || n.Form != nil)

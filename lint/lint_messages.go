@@ -260,12 +260,8 @@ func clipJSON(v any) string {
 	return string(b)
 }
 
-// undeclared: a reference to a path the producer's schema forbids.
-func (t lintText) undeclared(full, producer, path string) (msg, hint string) {
-	label := i18n.Sprintf(t.lang, "the params schema")
-	if producer != "" {
-		label = i18n.Sprintf(t.lang, "%s's output contract", producer)
-	}
+// undeclared: a reference to a path the producer's schema (named by label, e.g. outContract's) forbids.
+func (t lintText) undeclared(full, label, path string) (msg, hint string) {
 	label = i18n.InlineStart(t.lang, label)
 	return i18n.Sprintf(t.lang, "%s: %s does not declare %s", full, label, path),
 		i18n.Sprintf(t.lang, "declare it in %s, or reference a field it declares.", label)
@@ -284,12 +280,9 @@ func (t lintText) near(near, root string) func(msg, hint string) (string, string
 	}
 }
 
-// loose: a reference to a member the producer's schema does not declare but allows.
-func (t lintText) loose(full, producer, path string) (msg, hint string) {
-	if producer == "" {
-		producer = "params"
-	}
-	label := i18n.InlineStart(t.lang, t.outContract(producer))
+// loose: a reference to a member the producer's schema (named by label) does not declare but allows.
+func (t lintText) loose(full, label, path string) (msg, hint string) {
+	label = i18n.InlineStart(t.lang, label)
 	return i18n.Sprintf(t.lang, "%s: %s does not declare %s (it allows other fields, so it may be there)", full, label, path),
 		i18n.Sprintf(t.lang, "declare it in %s, or correct the reference.", label)
 }

@@ -430,11 +430,22 @@ type absenceKey struct{ path, need string }
 // A witness is shown that the node's when (its narrowing nw) lets through, when lint finds
 // one: a run with it reaches the read.
 func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards, nw narrowing) []Finding {
+	consumer, reader := "", i18n.Sprintf(l.text.lang, "the DAG's output %s", out)
+	if n != nil {
+		consumer, reader = n.ID, n.ID
+	}
+	return l.absentReads(consumer, reader, es, base, nw)
+}
+
+// absentReads is absentRefs for the reads of any consumer: a node's, a DAG output's, or a
+// webhook trigger's of its body (l.trigger), which reader names in messages.
+func (l *linter) absentReads(consumer, reader string, es []*dag.Expr, base guards, nw narrowing) []Finding {
 	var fs []Finding
 	for _, e := range es {
 		rs := l.reads(e, base)
 		for _, r := range e.Refs() {
-			if r.Root != "nodes" {
+			src, ok := l.sourceOf(r)
+			if !ok {
 				continue
 			}
 			key := pathKey(refSegs(r))
@@ -446,7 +457,7 @@ func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards
 			} else {
 				rd = read{segs: refSegs(r), g: base}
 			}
-			nd := rd.g.need(rd.segs, 3)
+			nd := rd.g.need(rd.segs, src.off)
 			if nd.all() {
 				continue
 			}
@@ -454,29 +465,65 @@ func (l *linter) absentRefs(n *dag.Node, out string, es []*dag.Expr, base guards
 			if !a.absent {
 				continue
 			}
-			if g, ok := nw[rootKey(r)]; ok {
+			if g, ok := nw[rootKey(r)]; ok && r.Root == "nodes" {
 				a = l.throughGuard(r, nd, a, g)
 			}
-			consumer := ""
-			if n != nil {
-				consumer = n.ID
-			}
-			msg, hint := l.text.absent(n, out, r, a)
-			fs = append(fs, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeAbsent, Producers: []string{r.Node},
+			msg, hint := l.text.absent(reader, src, a)
+			fs = append(fs, Finding{Pos: r.Pos, Severity: SeverityError, Code: CodeAbsent, Producers: src.producers,
 				Consumer: consumer, Message: msg, Hint: hint, Witness: a.witness, HasWitness: true, subject: refSubject(r)})
 		}
 	}
 	return fs
 }
 
+// source is what delivers the value a reference reads, as SEAM-E311 judges it: a node's
+// output, or a webhook trigger's request body.
+type source struct {
+	schema    *contract.Schema
+	path      []string // the reference's path inside schema's values
+	off       int      // the reference's segments (refSegs) before path
+	prefix    string   // how the value itself is written: nodes.a.output, trigger.body
+	node      string   // the node that delivers it; "" for a trigger's body
+	trigger   string   // the trigger whose body it is
+	producers []string // for the finding
+	skip      any      // a part of schema whose members do not count as declared
+}
+
+// sourceOf is the source r reads a member of; ok is false for a reference SEAM-E311 does not
+// judge (params, an item, a foreach node's outputs, a body without a contract, a whole value).
+func (l *linter) sourceOf(r dag.Ref) (source, bool) {
+	switch r.Root {
+	case "nodes":
+		n, ok := l.d.ByID[r.Node]
+		if !ok || n.Effective == nil || n.Foreach != nil || len(r.Path) == 0 {
+			return source{}, false
+		}
+		if l.standard == nil {
+			// Parsed as the loader parses it, so that the effective schema's first part equals it.
+			l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
+		}
+		return source{schema: n.Effective, path: r.Path, off: 3, prefix: "nodes." + r.Node + ".output",
+			node: r.Node, producers: []string{r.Node}, skip: l.standard}, true
+	case "trigger":
+		tr := l.trigger
+		if tr == nil || tr.Webhook == nil || tr.Webhook.Body == nil || len(r.Path) < 2 || r.Path[0] != triggerBody {
+			return source{}, false
+		}
+		// The body's contract is the author's: every member it names is declared.
+		return source{schema: tr.Webhook.Body, path: r.Path[1:], off: 2, prefix: "trigger." + triggerBody, trigger: tr.ID}, true
+	}
+	return source{}, false
+}
+
 // settled reports whether a plain reference's possible absence needs no more thought at an
 // edge: it is proved present (under the node's when), or SEAM-E311 reports it. A plain path either
 // resolves or fails the run, so what arrives through it is then present.
 func (l *linter) settled(r dag.Ref) bool {
-	if r.Root != "nodes" {
+	src, ok := l.sourceOf(r)
+	if !ok {
 		return false
 	}
-	nd := l.guards.need(refSegs(r), 3)
+	nd := l.guards.need(refSegs(r), src.off)
 	if nd.all() {
 		return true
 	}
@@ -501,18 +548,18 @@ func (l *linter) absent(r dag.Ref, nd need) absence {
 }
 
 func (l *linter) absentUncached(r dag.Ref, nd need) absence {
-	n, ok := l.d.ByID[r.Node]
-	if !ok || n.Effective == nil || n.Foreach != nil || len(r.Path) == 0 {
+	src, ok := l.sourceOf(r)
+	if !ok {
 		return absence{}
 	}
 	if p, ok := l.projectRef(r, false); !ok || p.undeclared >= 0 {
 		return absence{} // SEAM-E305 says the path is not there at all
 	}
-	exists, err := l.comp.Inline("the path "+strings.Join(r.Path, "."), existsSchema(r.Path, nd))
+	exists, err := l.comp.Inline("the path "+strings.Join(src.path, "."), existsSchema(src.path, nd))
 	if err != nil {
 		return absence{}
 	}
-	res := subset.Check(n.Effective, exists)
+	res := subset.Check(src.schema, exists)
 	switch res.Verdict {
 	case subset.Compatible:
 		return absence{present: true}
@@ -521,18 +568,14 @@ func (l *linter) absentUncached(r dag.Ref, nd need) absence {
 	}
 	// The witness is what the finding shows: it must be a value the producer may deliver,
 	// and one the reference cannot be resolved in.
-	if vs := n.Effective.Validate(res.Witness, i18n.English); len(vs) > 0 {
+	if vs := src.schema.Validate(res.Witness, i18n.English); len(vs) > 0 {
 		return absence{}
 	}
-	a := locate(r, res.Witness)
+	a := locate(src.path, res.Witness)
 	if a.at < 0 {
 		return absence{} // the witness holds the path: not what was asked
 	}
-	if l.standard == nil {
-		// Parsed as the loader parses it, so that the effective schema's first part equals it.
-		l.standard, _ = contract.ParseJSON(schemas.NodeOutput)
-	}
-	if !declaredAt(n.Effective, r.Path, l.standard) {
+	if !declaredAt(src.schema, src.path, src.skip) {
 		return absence{}
 	}
 	return a
@@ -568,17 +611,17 @@ func (l *linter) throughGuard(r dag.Ref, nd need, a absence, g any) absence {
 		}
 		w = gen.Value
 	}
-	if b := locate(r, w); b.at >= 0 {
+	if b := locate(r.Path, w); b.at >= 0 {
 		return b
 	}
 	return a
 }
 
-// locate walks witness w along r's path to the segment that cannot be read (at -1: none).
-func locate(r dag.Ref, w any) absence {
+// locate walks witness w along path to the segment that cannot be read (at -1: none).
+func locate(path []string, w any) absence {
 	a := absence{absent: true, witness: w, at: -1}
 	v := w
-	for i, seg := range r.Path {
+	for i, seg := range path {
 		if idx, ok := indexSeg(seg); ok {
 			if arr, isArr := v.([]any); isArr && idx < len(arr) {
 				v = arr[idx]
@@ -755,7 +798,12 @@ func pathText(path []string) string {
 
 // refText writes a reference to node's output along path: nodes.a.output.data.items[0].
 func refText(node string, path []string) string {
-	s := "nodes." + node + ".output"
+	return pathUnder("nodes."+node+".output", path)
+}
+
+// pathUnder is the path written under the value prefix writes.
+func pathUnder(prefix string, path []string) string {
+	s := prefix
 	if t := pathText(path); t != "" {
 		if !strings.HasPrefix(t, "[") {
 			s += "."
@@ -765,38 +813,40 @@ func refText(node string, path []string) string {
 	return s
 }
 
-// absent says a SEAM-E311 finding: node n (or the DAG's output named out) reads r, which its
-// producer may leave out as a shows.
-func (t lintText) absent(n *dag.Node, out string, r dag.Ref, a absence) (msg, hint string) {
+// absent says a SEAM-E311 finding: reader (a node, the DAG's output named so, a trigger)
+// reads a path of src, which may leave it out as a shows.
+func (t lintText) absent(reader string, src source, a absence) (msg, hint string) {
 	l := t.lang
-	reader := i18n.Sprintf(l, "the DAG's output %s", out)
-	if n != nil {
-		reader = n.ID
+	full := pathUnder(src.prefix, src.path)
+	if src.node == "" {
+		// A webhook's body: the request that lacks the member is answered 422.
+		return i18n.Sprintf(l, "trigger %s reads %s, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run", src.trigger, full),
+			i18n.Sprintf(l, "require it in the body contract of trigger %s, or guard the read: `has(%s) ? %s : <default>`", src.trigger, full, full)
 	}
-	full := refText(r.Node, r.Path)
-	parent := refText(r.Node, r.Path[:a.at])
+	node := src.node
+	parent := pathUnder(src.prefix, src.path[:a.at])
 	switch _, isList := a.parent.([]any); {
 	case a.index && isList:
-		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s with %d items, too few for [%d]; the run fails then", reader, full, r.Node, parent, len(a.parent.([]any)), a.minimum-1),
+		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s with %d items, too few for [%d]; the run fails then", reader, full, node, parent, len(a.parent.([]any)), a.minimum-1),
 			i18n.Sprintf(l, "require minItems: %d for %s in %s's output contract, or guard the read: `size(%s) > %d ? %s : <default>`",
-				a.minimum, pathText(r.Path[:a.at]), r.Node, parent, a.minimum-1, full)
+				a.minimum, pathText(src.path[:a.at]), node, parent, a.minimum-1, full)
 	case a.index:
-		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s as %s, not a list; the run fails then", reader, full, r.Node, parent, t.kindOf(a.parent)),
-			i18n.Sprintf(l, "declare it a list of at least %d items in %s's output contract, or read it only when it is one", a.minimum, r.Node)
+		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s as %s, not a list; the run fails then", reader, full, node, parent, t.kindOf(a.parent)),
+			i18n.Sprintf(l, "declare it a list of at least %d items in %s's output contract, or read it only when it is one", a.minimum, node)
 	}
 	if _, isObj := a.parent.(map[string]any); !isObj {
-		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s as %s, without '%s'; the run fails then", reader, full, r.Node, parent, t.kindOf(a.parent), r.Path[a.at]),
+		return i18n.Sprintf(l, "%s reads %s, but %s may deliver %s as %s, without '%s'; the run fails then", reader, full, node, parent, t.kindOf(a.parent), src.path[a.at]),
 			i18n.Sprintf(l, "declare it an object that requires '%s' in %s's output contract, or guard the read: `%s != null && has(%s) ? %s : <default>`",
-				r.Path[a.at], r.Node, parent, full, full)
+				src.path[a.at], node, parent, full, full)
 	}
 	// Each member from the one missing to the end may be, one after the other.
 	var members []string
-	for j := a.at; j < len(r.Path); j++ {
-		if _, ok := indexSeg(r.Path[j]); ok {
+	for j := a.at; j < len(src.path); j++ {
+		if _, ok := indexSeg(src.path[j]); ok {
 			break
 		}
-		members = append(members, "'"+pathText(r.Path[:j+1])+"'")
+		members = append(members, "'"+pathText(src.path[:j+1])+"'")
 	}
-	return i18n.Sprintf(l, "%s reads %s, but %s may deliver an output without it; the run fails then", reader, full, r.Node),
-		i18n.Sprintf(l, "require %s in %s's output contract, or guard the read: `has(%s) ? %s : <default>`", t.and(members), r.Node, full, full)
+	return i18n.Sprintf(l, "%s reads %s, but %s may deliver an output without it; the run fails then", reader, full, node),
+		i18n.Sprintf(l, "require %s in %s's output contract, or guard the read: `has(%s) ? %s : <default>`", t.and(members), node, full, full)
 }

@@ -22,16 +22,25 @@ const (
 var scheduledTime = map[string]any{"type": "string", "format": "date-time", "minLength": 20, "maxLength": 20}
 
 // triggers checks the DAG's triggers: that each cron and time zone parses, that each reads
-// only the trigger.* values it provides, and that each one's params fit the params schema,
-// as an edge whose producer is the trigger.
-func (l *linter) triggers() []Finding {
-	var out []Finding
+// only the trigger.* values it provides, that a webhook's reads of its body name members its
+// contract declares and requires (absent: SEAM-E311, as a node's reads), and that each one's
+// params fit the params schema, as an edge whose producer is the trigger.
+func (l *linter) triggers() (out, absent []Finding) {
 	for _, tr := range l.d.Triggers {
 		l.trigger = tr
 		out = append(out, l.triggerTimes(tr)...)
 		fs, readsTime := l.triggerRefs(tr)
 		out = append(out, fs...)
 		if len(fs) == 0 {
+			// A request whose body lacks what the params or key read is answered 422.
+			var es []*dag.Expr
+			for _, t := range []*dag.Template{tr.Params, tr.Key} {
+				if t != nil {
+					t.WalkExprs(func(e *dag.Expr) { es = append(es, e) })
+				}
+			}
+			out = append(out, l.undeclaredRefs(tr.ID, es)...)
+			absent = append(absent, l.absentReads(tr.ID, tr.ID, es, guards{}, nil)...)
 			out = append(out, l.triggerParams(tr)...)
 		}
 		if tr.Scheduled() && tr.Catchup.Runs == dag.CatchupAll && !readsTime {
@@ -41,7 +50,7 @@ func (l *linter) triggers() []Finding {
 		}
 	}
 	l.trigger = nil
-	return out
+	return out, absent
 }
 
 // triggerTimes parses a schedule's time zone and cron, as the scheduler will.

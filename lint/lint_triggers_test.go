@@ -147,3 +147,84 @@ func TestLintTriggerScheduledTime(t *testing.T) {
 		})
 	}
 }
+
+// TestLintTriggerBodyReads: a webhook's params and key read its body as a node's input reads
+// a producer's output: a member the body contract may leave out is SEAM-E311 (the webhook
+// answers 422) unless a has() or != null guard covers it, one it does not declare is
+// SEAM-E305 when the contract is closed and SEAM-W301 when it is open.
+func TestLintTriggerBodyReads(t *testing.T) {
+	const body = "{type: object, required: [a], properties: {a: {type: string}, b: {type: string}, o: {type: [object, 'null'], properties: {c: {type: string}}}}}"
+	tests := []struct {
+		name, body, key, limit string
+		want                   []string
+	}{
+		{"a required member", body, "", `"${{ size(trigger.body.a) }}"`, nil},
+		{"a member not required", body, "", `"${{ size(trigger.body.b) }}"`, []string{
+			"testdata/t.yaml:12:226: error SEAM-E311 trigger w reads trigger.body.b, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run" +
+				"\n  witness: {\"a\":\"\"}\n  fix: require it in the body contract of trigger w, or guard the read: `has(trigger.body.b) ? trigger.body.b : <default>`"}},
+		{"the key reads a member not required", body, `"${{ trigger.body.b }}"`, `3`, []string{
+			"testdata/t.yaml:12:179: error SEAM-E311 trigger w reads trigger.body.b, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run" +
+				"\n  witness: {\"a\":\"\"}\n  fix: require it in the body contract of trigger w, or guard the read: `has(trigger.body.b) ? trigger.body.b : <default>`"}},
+		{"a member one anyOf branch declares", "{type: object, anyOf: [{required: [x], properties: {x: {type: string}}}, {required: [y], properties: {y: {type: string}}}]}", "", `"${{ size(trigger.body.x) }}"`, []string{
+			"testdata/t.yaml:12:206: error SEAM-E311 trigger w reads trigger.body.x, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run" +
+				"\n  witness: {\"y\":\"\"}" +
+				"\n  fix: require it in the body contract of trigger w, or guard the read: `has(trigger.body.x) ? trigger.body.x : <default>`"}},
+		{"guarded by has()", body, "", `"${{ has(trigger.body.b) ? size(trigger.body.b) : 0 }}"`, nil},
+		{"a member of a member that may be null", body, "", `"${{ has(trigger.body.o) ? size(trigger.body.o.c) : 0 }}"`, []string{
+			"testdata/t.yaml:12:248: error SEAM-E311 trigger w reads trigger.body.o.c, but its body contract accepts a request body without it; the webhook answers such a request 422 and starts no run" +
+				"\n  witness: {\"a\":\"\",\"o\":null}\n  fix: require it in the body contract of trigger w, or guard the read: `has(trigger.body.o.c) ? trigger.body.o.c : <default>`"}},
+		{"guarded by != null and has()", body, "", `"${{ has(trigger.body.o) && trigger.body.o != null && has(trigger.body.o.c) ? size(trigger.body.o.c) : 0 }}"`, nil},
+		{"undeclared in a closed contract", "{type: object, additionalProperties: false, required: [a], properties: {a: {type: string}}}", "", `"${{ size(trigger.body.ab) }}"`, []string{
+			"testdata/t.yaml:12:174: error SEAM-E305 trigger.body.ab: the body contract of trigger w does not declare ab; did you mean trigger.body.a?" +
+				"\n  fix: write trigger.body.a, or declare it in the body contract of trigger w, or reference a field it declares."}},
+		{"undeclared in an open contract", "{type: object, required: [a], properties: {a: {type: string}}}", "", `"${{ size(trigger.body.zz) }}"`, []string{
+			"testdata/t.yaml:12:145: warning SEAM-W301 trigger.body.zz: the body contract of trigger w does not declare zz (it allows other fields, so it may be there)" +
+				"\n  fix: declare it in the body contract of trigger w, or correct the reference."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key := ""
+			if tt.key != "" {
+				key = ", key: " + tt.key
+			}
+			src := trigDAG + "  w: {webhook: {body: " + tt.body + "}" + key + ", params: {since: \"2026-01-01T00:00:00Z\", limit: " + tt.limit + "}}\n"
+			d, ds := loadTest(t, src)
+			if ds != nil {
+				t.Fatalf("load: %v", ds)
+			}
+			var got []string
+			for _, f := range Lint(context.Background(), d, Options{}) {
+				if f.Code != CodeNoContract && f.Code != CodeAllReq && f.Code != CodeContent {
+					got = append(got, f.String())
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestLintTriggerBodyReadsJapanese: the findings on a webhook's body reads are said in the
+// language asked for.
+func TestLintTriggerBodyReadsJapanese(t *testing.T) {
+	d, ds := loadTest(t, trigDAG+`  w: {webhook: {body: {type: object, additionalProperties: false, properties: {a: {type: string}}}}, key: "${{ trigger.body.a }}", params: {since: "${{ trigger.body.b }}"}}`+"\n")
+	if ds != nil {
+		t.Fatalf("load: %v", ds)
+	}
+	var got []string
+	for _, f := range Lint(context.Background(), d, Options{Lang: i18n.Japanese}) {
+		if f.Code == CodeAbsent || f.Code == CodeUndeclared {
+			got = append(got, f.Message+"\n"+f.Hint)
+		}
+	}
+	want := []string{
+		"トリガー w は trigger.body.a を読みますが、その本文の契約はそれを含まないリクエスト本文を受け付けます。そのようなリクエストに webhook は 422 を返し、実行を開始しません\n" +
+			"トリガー w の本文の契約でそれを必須にするか、読み出しをガードしてください: `has(trigger.body.a) ? trigger.body.a : <既定値>`",
+		"trigger.body.b: トリガー w の本文の契約は b を宣言していません。trigger.body.a のことですか？\n" +
+			"trigger.body.a と書くか、トリガー w の本文の契約で宣言するか、宣言されたフィールドを参照してください。",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -53,6 +53,7 @@ func catalogParts() map[string]map[string]string {
 		"jaWeb3":       jaWeb3(),
 		"jaSched2":     jaSched2(),
 		"jaSim2":       jaSim2(),
+		"jaTbody":      jaTbody(),
 	}
 }
 

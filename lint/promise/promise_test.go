@@ -61,12 +61,6 @@ func knownBreaks() map[string]string {
 		// producer's output to run with. Guards narrow (issue 42 §4); a consumer that ran and
 		// did not fail as lint said is kindUnconfirmed, which fails the test.
 		kindNeverRan: "the values drawn never make the consumer's when true",
-		// A break (issue 38): a webhook trigger's params read a member its body's contract
-		// does not require (or does not declare), trigger.body.b; a body without it makes no
-		// params (the webhook answers 422), yet lint says nothing: its reads of members that
-		// may be absent (SEAM-E311) and undeclared (SEAM-W301) look at nodes.* and params.*,
-		// not trigger.*.
-		kindTriggerBody: "lint says nothing of a trigger's read of a body member that may be absent",
 	}
 }
 
