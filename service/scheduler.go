@@ -37,6 +37,8 @@ type Scheduler struct {
 	// time learned here is never later than the truth; a trigger with a time waiting has
 	// none.
 	idle map[string]time.Time
+	// continued is when the last tick continued the runs waiting for an answer.
+	continued time.Time
 	// dags lists the DAGs to schedule, loaded afresh at each tick: a file changed takes
 	// effect at the next one. Its error (files that did not load) does not stop the others.
 	dags func(ctx context.Context) ([]*dag.DAG, error)
@@ -97,8 +99,13 @@ func (sc *Scheduler) Tick(ctx context.Context) (active bool, made []Made, err er
 	}
 	// The deadlines of the approvals waiting pass here too, with no command touching the
 	// runs; a run whose answer's process died before resuming it goes on.
-	_, err = sc.svc.ContinueWaiting(ctx, ds, now, Request{Warn: func(w error) { sc.svc.opts.Logger.Warn(w.Error()) }})
-	return true, made, errors.Join(append(errs, err)...)
+	// Once a second is enough for them, however often due times make Run tick.
+	if now.Sub(sc.continued) >= time.Second {
+		sc.continued = now
+		_, err = sc.svc.ContinueWaiting(ctx, ds, now, Request{Warn: func(w error) { sc.svc.opts.Logger.Warn(w.Error()) }})
+		errs = append(errs, err)
+	}
+	return true, made, errors.Join(errs...)
 }
 
 // Run ticks until ctx ends: when a schedule's next time is due, and at least every interval
@@ -122,12 +129,17 @@ func (sc *Scheduler) Run(ctx context.Context, every time.Duration, report func(e
 	}
 }
 
-// wait is how long Run waits after a tick: until the earliest next time the tick learned,
-// at most every; none when one fell due while the tick worked.
+// minTickGap is the least wait between ticks Run makes for a due time: jittered times of
+// many triggers fall due at many instants, and a tick (the lease, the DAG files' digests)
+// for each would cost more than the fraction of a second it saves.
+const minTickGap = 200 * time.Millisecond
+
+// wait is how long Run waits after a tick: until the earliest next time the tick learned
+// (minTickGap at least, also when one fell due while the tick worked), at most every.
 func (sc *Scheduler) wait(every time.Duration) time.Duration {
 	now, wait := sc.clock.Now(), every
 	for _, due := range sc.idle {
-		wait = min(wait, max(due.Sub(now), 0))
+		wait = min(wait, max(due.Sub(now), minTickGap))
 	}
 	return wait
 }
